@@ -1,0 +1,70 @@
+import type { ParticipantConfig } from './roster.ts';
+import type { Environment } from './env-schema.ts';
+
+/** A model reached for one of the four roles (planner, moderator, scribe, tldr). */
+export interface RoleModelConfig {
+  model: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+  temperature: number;
+}
+
+/** Session limits: the admin bounds and the defaults a plan starts from. */
+export interface LimitsConfig {
+  maxMessages: number;
+  maxTokens: number;
+  maxCostUsd: number;
+  maxContextPercent: number;
+  contextRefreshPercent: number;
+  timeoutMinutes: number;
+  maxAiResponsesPerTurn: number;
+  batchWindowSeconds: number;
+  maxAiRoundsWithoutHuman: number;
+  maxHumanMessageChars: number;
+}
+
+/** The whole configuration, built once in the composition root and passed down. */
+export interface AppConfig {
+  environment: Environment;
+  runtime: { nodeEnv: Environment['NODE_ENV']; logLevel: Environment['LOG_LEVEL']; dataDir: string; databaseUrl: string | undefined };
+  web: { host: string; port: number; token: string | undefined };
+  discord: {
+    token: string | undefined;
+    guildId: string | undefined;
+    channelIds: string[];
+    apiUrl: string;
+    adminRoleId: string | undefined;
+    commandRateLimitPerMinute: number;
+  };
+  models: {
+    baseUrl: string;
+    apiKey: string | undefined;
+    demoMode: boolean;
+    roster: ParticipantConfig[];
+    roles: { planner: RoleModelConfig; moderator: RoleModelConfig; scribe: RoleModelConfig; tldr: RoleModelConfig };
+    embeddingModel: string;
+    requestTimeoutMs: number;
+  };
+  notion: {
+    apiKey: string | undefined;
+    baseUrl: string;
+    databaseId: string | undefined;
+    parentPageId: string | undefined;
+    requestsPerSecond: number;
+  };
+  limits: LimitsConfig;
+  scribe: { intervalSeconds: number };
+  tldr: { intervalSeconds: number };
+  planner: { timeoutMinutes: number; maxQuestions: number; autoStart: boolean };
+  moderator: {
+    checkInterval: number;
+    driftThreshold: number;
+    maxDriftWarnings: number;
+    balanceCheck: boolean;
+    qualityAssessment: boolean;
+  };
+  notifications: { ntfyUrl: string | undefined };
+  telemetry: { otlpEndpoint: string | undefined; otlpHeaders: Record<string, string> };
+  /** Human-readable lines saying which local defaults were chosen, logged at start-up. */
+  defaultsChosen: string[];
+}

@@ -1,0 +1,54 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
+import { Kysely, PostgresDialect } from 'kysely';
+import pg from 'pg';
+import { PgliteDialect } from './pglite-dialect.ts';
+import type { Database } from './schema.ts';
+
+/** Where the database lives: a Postgres server, a PGlite directory, or PGlite in memory (tests). */
+export type DatabaseLocation = { kind: 'postgres'; url: string } | { kind: 'pglite'; directory: string } | { kind: 'memory' };
+
+/** An open database and how to close it. */
+export interface DatabaseHandle {
+  db: Kysely<Database>;
+  engine: 'postgres' | 'pglite';
+  close(): Promise<void>;
+}
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+function openPglite(directory: string | undefined): DatabaseHandle {
+  if (directory) mkdirSync(directory, { recursive: true });
+  const database = new PGlite(directory, {
+    parsers: { [INT8]: (value: string) => Number(value), [NUMERIC]: (value: string) => Number(value) },
+    serializers: { [pgliteTypes.INT8]: (value: unknown) => String(value) },
+  });
+  const db = new Kysely<Database>({ dialect: new PgliteDialect(database) });
+  return { db, engine: 'pglite', close: () => db.destroy() };
+}
+
+function openPostgres(url: string): DatabaseHandle {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 10,
+    types: {
+      getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+        oid === INT8 || oid === NUMERIC ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
+    },
+  });
+  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+  return { db, engine: 'postgres', close: () => db.destroy() };
+}
+
+/** Opens the database at `location`. */
+export function openDatabase(location: DatabaseLocation): DatabaseHandle {
+  if (location.kind === 'postgres') return openPostgres(location.url);
+  return openPglite(location.kind === 'pglite' ? location.directory : undefined);
+}
+
+/** The location the config selects: DATABASE_URL, else PGlite under DATA_DIR/db. */
+export function databaseLocationFor(databaseUrl: string | undefined, dataDir: string): DatabaseLocation {
+  return databaseUrl ? { kind: 'postgres', url: databaseUrl } : { kind: 'pglite', directory: join(dataDir, 'db') };
+}

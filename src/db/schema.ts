@@ -1,0 +1,204 @@
+import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
+/** A JSONB column: written as JSON text (see `toJson`), read back as a parsed value. */
+type Json<T> = ColumnType<T, string, string>;
+
+/** A brainstorm session: one per thread (Discord) or room (local channel). */
+export interface SessionsTable {
+  id: string;
+  parent_id: string | null;
+  transport: string;
+  room_id: string;
+  origin_channel_id: string | null;
+  origin_message_id: string | null;
+  room_url: string | null;
+  topic: string;
+  status: string;
+  created_by_id: string;
+  created_by_name: string;
+  plan: Json<unknown | null>;
+  planner_state: Json<unknown>;
+  moderation_state: Json<unknown>;
+  disabled_participants: Json<string[]>;
+  message_count: Generated<number>;
+  total_tokens: Generated<number>;
+  total_cost_usd: Generated<number>;
+  ai_rounds_since_human: Generated<number>;
+  end_reason: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  started_at: NullableTimestamp;
+  ended_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+}
+
+/** Every message said in a session, by a person or an agent; ordered by id. */
+export interface MessagesTable {
+  id: Generated<number>;
+  session_id: string;
+  source_id: string | null;
+  speaker_kind: string;
+  speaker_name: string;
+  speaker_id: string | null;
+  role: string;
+  content: Json<{ role: string; content: string; name?: string }>;
+  model: string | null;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  cost_usd: Generated<number>;
+  reply_to: Json<number[]>;
+  trace_id: string | null;
+  span_id: string | null;
+  delivery_status: string;
+  external_ids: Json<string[]>;
+  external_url: string | null;
+  created_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+/** A paused SDK run (human-in-the-loop), serialised so it survives a restart. */
+export interface RunStatesTable {
+  id: Generated<number>;
+  session_id: string;
+  kind: string;
+  state: string;
+  status: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** The Scribe record and TLDR of a session, the newest version. */
+export interface DocumentsTable {
+  id: Generated<number>;
+  session_id: string;
+  kind: string;
+  version: number;
+  content: string;
+  metadata: Json<Record<string, unknown>>;
+  external_id: string | null;
+  synced_version: Generated<number>;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  deleted_at: NullableTimestamp;
+}
+
+/** Every version a document has had. */
+export interface DocumentVersionsTable {
+  id: Generated<number>;
+  document_id: number;
+  version: number;
+  content: string;
+  created_at: Timestamp;
+}
+
+/** The outbox and every timer: work to be done once, claimed with SKIP LOCKED. */
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  dedupe_key: string | null;
+  queue: string | null;
+  session_id: string | null;
+  payload: Json<Record<string, unknown>>;
+  status: string;
+  run_at: Timestamp;
+  locked_until: NullableTimestamp;
+  locked_by: string | null;
+  retry_count: Generated<number>;
+  max_retries: number;
+  last_error: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+  finished_at: NullableTimestamp;
+  deleted_at: NullableTimestamp;
+}
+
+/** One attempt at a job. */
+export interface JobRunsTable {
+  id: Generated<number>;
+  job_id: number;
+  attempt: number;
+  worker_id: string;
+  started_at: Timestamp;
+  finished_at: NullableTimestamp;
+  outcome: string | null;
+  error: string | null;
+}
+
+/** One SDK trace (one turn of one session). */
+export interface TracesTable {
+  id: string;
+  session_id: string | null;
+  name: string;
+  group_id: string | null;
+  metadata: Json<Record<string, unknown>>;
+  started_at: Timestamp;
+  ended_at: NullableTimestamp;
+}
+
+/** One SDK span: agent, generation, function, handoff, guardrail, custom, task, turn. */
+export interface SpansTable {
+  id: string;
+  trace_id: string;
+  parent_id: string | null;
+  session_id: string | null;
+  type: string;
+  name: string;
+  started_at: Timestamp;
+  ended_at: NullableTimestamp;
+  data: Json<Record<string, unknown>>;
+  error: Json<Record<string, unknown> | null>;
+  model: string | null;
+  input_tokens: Generated<number>;
+  output_tokens: Generated<number>;
+  cost_usd: Generated<number>;
+  message_id: number | null;
+}
+
+/** Admin settings changed with `!config`, and other small persisted values. */
+export interface SettingsTable {
+  key: string;
+  value: Json<unknown>;
+  updated_by: string | null;
+  updated_at: Timestamp;
+}
+
+/** Embeddings of session topics, objectives and records, for recall and drift. */
+export interface SessionEmbeddingsTable {
+  id: Generated<number>;
+  session_id: string;
+  kind: string;
+  content: string;
+  embedding: number[];
+  created_at: Timestamp;
+}
+
+/** The Kysely database interface. */
+export interface Database {
+  sessions: SessionsTable;
+  messages: MessagesTable;
+  run_states: RunStatesTable;
+  documents: DocumentsTable;
+  document_versions: DocumentVersionsTable;
+  jobs: JobsTable;
+  job_runs: JobRunsTable;
+  traces: TracesTable;
+  spans: SpansTable;
+  settings: SettingsTable;
+  session_embeddings: SessionEmbeddingsTable;
+}
+
+export type SessionRow = Selectable<SessionsTable>;
+export type NewSessionRow = Insertable<SessionsTable>;
+export type SessionUpdate = Updateable<SessionsTable>;
+export type MessageRow = Selectable<MessagesTable>;
+export type JobRow = Selectable<JobsTable>;
+export type SpanRow = Selectable<SpansTable>;
+export type TraceRow = Selectable<TracesTable>;
+export type DocumentRow = Selectable<DocumentsTable>;
+
+/** Serialises a value for a JSONB column (pg would turn arrays into Postgres arrays). */
+export function toJson(value: unknown): string {
+  return JSON.stringify(value ?? null);
+}

@@ -1,0 +1,84 @@
+import { sql, type Kysely } from 'kysely';
+import { toJson, type Database, type DocumentRow } from '../db/schema.ts';
+
+/** A kind of session document. */
+export type DocumentKind = 'record' | 'tldr';
+
+/** A document's newest version. */
+export interface StoredDocument {
+  id: number;
+  sessionId: string;
+  kind: DocumentKind;
+  version: number;
+  content: string;
+  metadata: Record<string, unknown>;
+  externalId: string | null;
+  syncedVersion: number;
+  updatedAt: Date;
+}
+
+function toDocument(row: DocumentRow): StoredDocument {
+  return {
+    id: Number(row.id),
+    sessionId: row.session_id,
+    kind: row.kind as DocumentKind,
+    version: row.version,
+    content: row.content,
+    metadata: row.metadata ?? {},
+    externalId: row.external_id,
+    syncedVersion: Number(row.synced_version),
+    updatedAt: row.updated_at,
+  };
+}
+
+/** Session documents (Scribe record, TLDR) and their versions. */
+export class DocumentsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Writes a new version of a document; returns it. */
+  async write(sessionId: string, kind: DocumentKind, content: string, metadata: Record<string, unknown>, now: Date): Promise<StoredDocument> {
+    return this.db.transaction().execute(async (transaction) => {
+      const existing = await transaction.selectFrom('documents').selectAll().where('session_id', '=', sessionId).where('kind', '=', kind).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+      const row = existing
+        ? await transaction
+            .updateTable('documents')
+            .set({ version: sql`version + 1`, content, metadata: toJson(metadata), updated_at: now })
+            .where('id', '=', existing.id)
+            .returningAll()
+            .executeTakeFirstOrThrow()
+        : await transaction
+            .insertInto('documents')
+            .values({ session_id: sessionId, kind, version: 1, content, metadata: toJson(metadata), created_at: now, updated_at: now })
+            .returningAll()
+            .executeTakeFirstOrThrow();
+      await transaction.insertInto('document_versions').values({ document_id: row.id, version: row.version, content, created_at: now }).execute();
+      return toDocument(row);
+    });
+  }
+
+  /** The newest version of a document, or null. */
+  async find(sessionId: string, kind: DocumentKind): Promise<StoredDocument | null> {
+    const row = await this.db.selectFrom('documents').selectAll().where('session_id', '=', sessionId).where('kind', '=', kind).where('deleted_at', 'is', null).executeTakeFirst();
+    return row ? toDocument(row) : null;
+  }
+
+  /** Records that `version` reached the external store (Notion) under `externalId`; never moves backwards. */
+  async markSynced(id: number, version: number, externalId: string | null, now: Date): Promise<void> {
+    await this.db
+      .updateTable('documents')
+      .set({ synced_version: sql`greatest(synced_version, ${version})`, ...(externalId ? { external_id: externalId } : {}), updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Stores metadata keys (e.g. Notion page ids) without a new version. */
+  async mergeMetadata(id: number, metadata: Record<string, unknown>): Promise<void> {
+    await this.db.updateTable('documents').set({ metadata: sql`metadata || ${toJson(metadata)}::jsonb` }).where('id', '=', id).execute();
+  }
+
+  /** How many versions a document has had. */
+  async countVersions(id: number): Promise<number> {
+    const row = await this.db.selectFrom('document_versions').select((eb) => eb.fn.countAll<number>().as('count')).where('document_id', '=', id).executeTakeFirst();
+    return Number(row?.count ?? 0);
+  }
+}

@@ -1,0 +1,208 @@
+import { sql, type Kysely } from 'kysely';
+import { toJson, type Database, type JobRow } from '../db/schema.ts';
+
+/** A job to enqueue. `dedupeKey` makes enqueueing idempotent while one is pending; `queue` orders jobs. */
+export interface NewJob {
+  kind: string;
+  payload: Record<string, unknown>;
+  runAt: Date;
+  dedupeKey?: string | null;
+  queue?: string | null;
+  sessionId?: string | null;
+  maxRetries?: number;
+}
+
+/** A claimed job, leased to one worker until `lockedUntil`. */
+export interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  sessionId: string | null;
+  retryCount: number;
+  maxRetries: number;
+  runId: number;
+}
+
+const DEFAULT_MAX_RETRIES = 5;
+
+/** The outbox and timers: jobs and their runs. */
+export class JobsRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Inserts a job unless one with the same kind and dedupe key is pending. Returns its id, or null if deduplicated. */
+  async enqueue(job: NewJob, now: Date): Promise<number | null> {
+    const row = await this.db
+      .insertInto('jobs')
+      .values({
+        kind: job.kind,
+        dedupe_key: job.dedupeKey ?? null,
+        queue: job.queue ?? null,
+        session_id: job.sessionId ?? null,
+        payload: toJson(job.payload),
+        status: 'pending',
+        run_at: job.runAt,
+        max_retries: job.maxRetries ?? DEFAULT_MAX_RETRIES,
+        created_at: now,
+        updated_at: now,
+      })
+      .onConflict((conflict) => conflict.columns(['kind', 'dedupe_key']).where('status', '=', 'pending').doNothing())
+      .returning('id')
+      .executeTakeFirst();
+    return row?.id ?? null;
+  }
+
+  /** Moves a pending deduplicated job earlier (e.g. an urgent Scribe pass); never later. */
+  async expedite(kind: string, dedupeKey: string, runAt: Date, now: Date): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ run_at: runAt, updated_at: now })
+      .where('kind', '=', kind)
+      .where('dedupe_key', '=', dedupeKey)
+      .where('status', '=', 'pending')
+      .where('run_at', '>', runAt)
+      .execute();
+  }
+
+  /**
+   * Claims up to `limit` due jobs for `workerId`: pending ones whose time has come, and running ones whose
+   * lease expired (a crashed worker). A job in a queue is claimed only when no earlier job of that queue is
+   * unfinished, so deliveries to one room keep their order.
+   */
+  async claimDue(workerId: string, now: Date, leaseMs: number, limit: number, kinds?: string[]): Promise<ClaimedJob[]> {
+    return this.db.transaction().execute(async (transaction) => {
+      let query = transaction
+        .selectFrom('jobs as job')
+        .select(['job.id', 'job.kind', 'job.payload', 'job.session_id', 'job.retry_count', 'job.max_retries'])
+        .where('job.deleted_at', 'is', null)
+        .where((eb) =>
+          eb.or([
+            eb.and([eb('job.status', '=', 'pending'), eb('job.run_at', '<=', now)]),
+            eb.and([eb('job.status', '=', 'running'), eb('job.locked_until', '<', now)]),
+          ]),
+        )
+        .where((eb) =>
+          eb.or([
+            eb('job.queue', 'is', null),
+            eb.not(
+              eb.exists(
+                eb
+                  .selectFrom('jobs as earlier')
+                  .select(sql`1`.as('one'))
+                  .whereRef('earlier.queue', '=', 'job.queue')
+                  .whereRef('earlier.id', '<', 'job.id')
+                  .where('earlier.status', 'in', ['pending', 'running'])
+                  .where('earlier.deleted_at', 'is', null),
+              ),
+            ),
+          ]),
+        );
+      if (kinds && kinds.length > 0) query = query.where('job.kind', 'in', kinds);
+      const rows = await query.orderBy('job.run_at').orderBy('job.id').limit(limit).forUpdate().skipLocked().execute();
+      const claimed: ClaimedJob[] = [];
+      for (const row of rows) {
+        await transaction
+          .updateTable('jobs')
+          .set({ status: 'running', locked_by: workerId, locked_until: new Date(now.getTime() + leaseMs), updated_at: now })
+          .where('id', '=', row.id)
+          .execute();
+        const run = await transaction
+          .insertInto('job_runs')
+          .values({ job_id: row.id, attempt: row.retry_count + 1, worker_id: workerId, started_at: now })
+          .returning('id')
+          .executeTakeFirstOrThrow();
+        claimed.push({
+          id: row.id,
+          kind: row.kind,
+          payload: row.payload,
+          sessionId: row.session_id,
+          retryCount: row.retry_count,
+          maxRetries: row.max_retries,
+          runId: run.id,
+        });
+      }
+      return claimed;
+    });
+  }
+
+  /** Extends a running job's lease (long work refreshes it well before it expires). */
+  async extendLease(jobId: number, workerId: string, lockedUntil: Date, now: Date): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ locked_until: lockedUntil, updated_at: now })
+      .where('id', '=', jobId)
+      .where('locked_by', '=', workerId)
+      .where('status', '=', 'running')
+      .execute();
+  }
+
+  /** Marks a job done. */
+  async complete(job: ClaimedJob, now: Date): Promise<void> {
+    await this.db.transaction().execute(async (transaction) => {
+      await transaction.updateTable('jobs').set({ status: 'done', finished_at: now, updated_at: now, locked_until: null }).where('id', '=', job.id).execute();
+      await transaction.updateTable('job_runs').set({ finished_at: now, outcome: 'succeeded' }).where('id', '=', job.runId).execute();
+    });
+  }
+
+  /** Records a failure: reschedules at `retryAt`, or fails it for good when retries are used up. Returns true when terminal. */
+  async fail(job: ClaimedJob, error: string, retryAt: Date | null, now: Date): Promise<boolean> {
+    const retryCount = job.retryCount + 1;
+    const terminal = retryAt === null || retryCount >= job.maxRetries;
+    await this.db.transaction().execute(async (transaction) => {
+      await transaction
+        .updateTable('jobs')
+        .set({
+          status: terminal ? 'failed' : 'pending',
+          retry_count: retryCount,
+          last_error: error.slice(0, 2000),
+          run_at: terminal ? now : (retryAt ?? now),
+          locked_until: null,
+          locked_by: null,
+          finished_at: terminal ? now : null,
+          updated_at: now,
+        })
+        .where('id', '=', job.id)
+        .execute();
+      await transaction
+        .updateTable('job_runs')
+        .set({ finished_at: now, outcome: terminal ? 'failed' : 'retry', error: error.slice(0, 2000) })
+        .where('id', '=', job.runId)
+        .execute();
+    });
+    return terminal;
+  }
+
+  /** Puts a job back to pending at `runAt` without counting a failure (e.g. a rate limit asked us to wait). */
+  async postpone(job: ClaimedJob, runAt: Date, now: Date): Promise<void> {
+    await this.db.transaction().execute(async (transaction) => {
+      await transaction.updateTable('jobs').set({ status: 'pending', run_at: runAt, locked_until: null, locked_by: null, updated_at: now }).where('id', '=', job.id).execute();
+      await transaction.updateTable('job_runs').set({ finished_at: now, outcome: 'postponed' }).where('id', '=', job.runId).execute();
+    });
+  }
+
+  /** Cancels the pending jobs of a session (optionally of some kinds), e.g. when it ends. */
+  async cancelPending(sessionId: string, kinds: string[] | null, now: Date): Promise<number> {
+    let query = this.db.updateTable('jobs').set({ status: 'cancelled', finished_at: now, updated_at: now }).where('session_id', '=', sessionId).where('status', '=', 'pending');
+    if (kinds) query = query.where('kind', 'in', kinds);
+    const result = await query.executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  /** The earliest time a pending job is due, for a worker to sleep until. */
+  async nextDueAt(): Promise<Date | null> {
+    const row = await this.db.selectFrom('jobs').select((eb) => eb.fn.min('run_at').as('next')).where('status', '=', 'pending').where('deleted_at', 'is', null).executeTakeFirst();
+    return row?.next ? new Date(row.next as unknown as string) : null;
+  }
+
+  /** Jobs of a session, newest first (console and tests). */
+  async listForSession(sessionId: string): Promise<JobRow[]> {
+    return this.db.selectFrom('jobs').selectAll().where('session_id', '=', sessionId).orderBy('id', 'desc').execute();
+  }
+
+  /** Jobs by kind and status (console, tests). */
+  async countByStatus(kind?: string): Promise<Record<string, number>> {
+    let query = this.db.selectFrom('jobs').select(['status', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('status');
+    if (kind) query = query.where('kind', '=', kind);
+    const rows = await query.execute();
+    return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));
+  }
+}

@@ -1,0 +1,133 @@
+import { sql, type Kysely } from 'kysely';
+import { toJson, type Database, type MessageRow } from '../db/schema.ts';
+import type { ChatMessage, DeliveryStatus, Speaker, SpeakerKind } from '../services/domain.ts';
+
+/** A message to store. `sourceId` makes storing an incoming message idempotent. */
+export interface NewMessage {
+  sessionId: string;
+  sourceId?: string | null;
+  speaker: Speaker;
+  role: ChatMessage['role'];
+  text: string;
+  model?: string | null;
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+  replyTo?: number[];
+  traceId?: string | null;
+  spanId?: string | null;
+  deliveryStatus: DeliveryStatus;
+  externalIds?: string[];
+  externalUrl?: string | null;
+}
+
+function toMessage(row: MessageRow): ChatMessage {
+  return {
+    id: Number(row.id),
+    sessionId: row.session_id,
+    speaker: { kind: row.speaker_kind as SpeakerKind, name: row.speaker_name, ...(row.speaker_id ? { id: row.speaker_id } : {}) },
+    role: row.role as ChatMessage['role'],
+    text: row.content.content,
+    model: row.model,
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    costUsd: Number(row.cost_usd),
+    replyTo: row.reply_to ?? [],
+    traceId: row.trace_id,
+    deliveryStatus: row.delivery_status as DeliveryStatus,
+    externalIds: row.external_ids ?? [],
+    externalUrl: row.external_url,
+    createdAt: row.created_at,
+  };
+}
+
+/** Messages of sessions, ordered by id. */
+export class MessagesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Stores a message. Returns `{ message, created: false }` when its `sourceId` was stored before. */
+  async insert(message: NewMessage, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
+    const inserted = await this.db
+      .insertInto('messages')
+      .values({
+        session_id: message.sessionId,
+        source_id: message.sourceId ?? null,
+        speaker_kind: message.speaker.kind,
+        speaker_name: message.speaker.name,
+        speaker_id: message.speaker.id ?? null,
+        role: message.role,
+        content: toJson({ role: message.role, content: message.text, name: message.speaker.name }),
+        model: message.model ?? null,
+        input_tokens: message.inputTokens ?? 0,
+        output_tokens: message.outputTokens ?? 0,
+        cost_usd: message.costUsd ?? 0,
+        reply_to: toJson(message.replyTo ?? []),
+        trace_id: message.traceId ?? null,
+        span_id: message.spanId ?? null,
+        delivery_status: message.deliveryStatus,
+        external_ids: toJson(message.externalIds ?? []),
+        external_url: message.externalUrl ?? null,
+        created_at: now,
+      })
+      .onConflict((conflict) => conflict.column('source_id').doNothing())
+      .returningAll()
+      .executeTakeFirst();
+    if (inserted) return { message: toMessage(inserted), created: true };
+    const existing = await this.db.selectFrom('messages').selectAll().where('source_id', '=', message.sourceId ?? '').executeTakeFirstOrThrow();
+    return { message: toMessage(existing), created: false };
+  }
+
+  /** A message by id. */
+  async findById(id: number): Promise<ChatMessage | null> {
+    const row = await this.db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
+    return row ? toMessage(row) : null;
+  }
+
+  /** The messages of a session, oldest first; `afterId` pages forward, `limit` caps. */
+  async listForSession(sessionId: string, options: { afterId?: number; limit?: number } = {}): Promise<ChatMessage[]> {
+    let query = this.db.selectFrom('messages').selectAll().where('session_id', '=', sessionId).where('deleted_at', 'is', null);
+    if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
+    const rows = await query.orderBy('id').limit(options.limit ?? 10_000).execute();
+    return rows.map(toMessage);
+  }
+
+  /** The last `count` messages of a session, oldest first. */
+  async listRecent(sessionId: string, count: number): Promise<ChatMessage[]> {
+    const rows = await this.db.selectFrom('messages').selectAll().where('session_id', '=', sessionId).where('deleted_at', 'is', null).orderBy('id', 'desc').limit(count).execute();
+    return rows.reverse().map(toMessage);
+  }
+
+  /** Records one more delivered chunk of a message. */
+  async appendExternalId(id: number, externalId: string, url: string | null): Promise<void> {
+    await this.db
+      .updateTable('messages')
+      .set({
+        external_ids: sql`external_ids || ${toJson([externalId])}::jsonb`,
+        ...(url ? { external_url: sql`coalesce(external_url, ${url})` } : {}),
+      })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  /** Sets a message's delivery status. */
+  async setDeliveryStatus(id: number, status: DeliveryStatus): Promise<void> {
+    await this.db.updateTable('messages').set({ delivery_status: status }).where('id', '=', id).execute();
+  }
+
+  /** Links a message to the trace and span that produced it. */
+  async setTrace(id: number, traceId: string, spanId: string | null): Promise<void> {
+    await this.db.updateTable('messages').set({ trace_id: traceId, span_id: spanId }).where('id', '=', id).execute();
+  }
+
+  /** Message counts per speaker in a session (balance). */
+  async countBySpeaker(sessionId: string): Promise<{ speaker: string; kind: SpeakerKind; messages: number }[]> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .select(['speaker_name', 'speaker_kind', (eb) => eb.fn.countAll<number>().as('count')])
+      .where('session_id', '=', sessionId)
+      .where('deleted_at', 'is', null)
+      .groupBy(['speaker_name', 'speaker_kind'])
+      .execute();
+    return rows.map((row) => ({ speaker: row.speaker_name, kind: row.speaker_kind as SpeakerKind, messages: Number(row.count) }));
+  }
+}

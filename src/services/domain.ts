@@ -1,0 +1,108 @@
+/** Plain data of the brainstorm domain, shared by services, agents and transports (types only). */
+
+/** The life cycle of a session. */
+export type SessionStatus = 'planning' | 'awaiting_approval' | 'active' | 'paused' | 'completed' | 'stopped' | 'cancelled';
+
+/** States from which nothing more happens. */
+export const FINISHED_STATUSES: readonly SessionStatus[] = ['completed', 'stopped', 'cancelled'];
+
+/** Who said something. */
+export type SpeakerKind = 'human' | 'participant' | 'planner' | 'moderator' | 'scribe' | 'tldr' | 'system';
+
+/** A speaker as shown in the room: its kind, display name, and optional id and avatar. */
+export interface Speaker {
+  kind: SpeakerKind;
+  name: string;
+  id?: string;
+  avatarUrl?: string;
+}
+
+/** The limits a plan sets for its session, inside the admin bounds. */
+export interface SessionParameters {
+  maxMessages: number;
+  maxTokens: number;
+  maxCostUsd: number;
+  timeoutMinutes: number;
+  maxContextPercent: number;
+}
+
+/** The Planner's plan, approved by a person before the discussion starts. */
+export interface SessionPlan {
+  expandedTopic: string;
+  objectives: string[];
+  keyAreas: string[];
+  expectedFlow: string[];
+  parameters: SessionParameters;
+  estimate: { durationMinutes: number; costUsd: number; messages: number };
+}
+
+/** What the Planner has asked and been told so far. */
+export interface PlannerState {
+  questions: string[];
+  answers: { author: string; text: string }[];
+  revisionRequests: string[];
+  questionRounds: number;
+}
+
+/** What the Moderator keeps between checks. */
+export interface ModerationState {
+  driftWarnings: number;
+  lastCheckAtMessage: number;
+  lastVerdict?: string;
+  qualityScore?: number;
+}
+
+/** A session as the services see it. */
+export interface Session {
+  id: string;
+  parentId: string | null;
+  transport: string;
+  roomId: string;
+  roomUrl: string | null;
+  originChannelId: string | null;
+  topic: string;
+  status: SessionStatus;
+  createdBy: { id: string; name: string };
+  plan: SessionPlan | null;
+  plannerState: PlannerState;
+  moderationState: ModerationState;
+  disabledParticipants: string[];
+  messageCount: number;
+  totalTokens: number;
+  totalCostUsd: number;
+  aiRoundsSinceHuman: number;
+  endReason: string | null;
+  createdAt: Date;
+  updatedAt: Date;
+  startedAt: Date | null;
+  endedAt: Date | null;
+}
+
+/** Where a message stands on its way to the room. */
+export type DeliveryStatus = 'received' | 'pending' | 'delivered' | 'withheld' | 'internal';
+
+/** One message of a session. */
+export interface ChatMessage {
+  id: number;
+  sessionId: string;
+  speaker: Speaker;
+  role: 'user' | 'assistant' | 'system';
+  text: string;
+  model: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  replyTo: number[];
+  traceId: string | null;
+  deliveryStatus: DeliveryStatus;
+  externalIds: string[];
+  externalUrl: string | null;
+  createdAt: Date;
+}
+
+/** A person in a room, as the transport knows them. */
+export interface Author {
+  id: string;
+  name: string;
+  isAdmin: boolean;
+}

@@ -1,0 +1,155 @@
+/**
+ * Ports: the interfaces the services need from the outside world (transports) and the interfaces the
+ * agents' tools need from the services. Types only; no implementation lives here.
+ */
+import type { Author, ChatMessage, Session, SessionPlan, Speaker } from './domain.ts';
+
+// ---------------------------------------------------------------- transports (bot/, web/, tests)
+
+/** A message this process wants to show in a room. */
+export interface OutgoingMessage {
+  speaker: Speaker;
+  content: string;
+  /** Earlier messages this one answers (at most 5); webhooks cannot reply, so transports quote/link them. */
+  replyTo: ReplyReference[];
+  /** Buttons to attach (the plan message gets an approve button). */
+  actions?: MessageAction[];
+  /** True when the text came from the demo simulator; transports mark it plainly. */
+  simulated?: boolean;
+}
+
+/** A reference from a message to one it answers. */
+export interface ReplyReference {
+  messageId: number;
+  externalId: string | null;
+  speakerName: string;
+  excerpt: string;
+  url: string | null;
+}
+
+/** An interactive control attached to a message. */
+export type MessageAction = 'approve_plan';
+
+/** Chunks already delivered for one message, so a retried delivery never posts twice. */
+export interface DeliveryProgress {
+  /** A message posted while streaming that the final text replaces (edited in place). */
+  previewExternalId: string | null;
+  /** External ids of the chunks already delivered, in order. */
+  deliveredExternalIds: string[];
+  /** Called after each chunk is delivered, before the next is sent, so progress survives a crash. */
+  onChunkDelivered(externalId: string, url: string | null): Promise<void>;
+}
+
+/** What a transport reports after delivering a message. */
+export interface DeliveredMessage {
+  externalIds: string[];
+  url: string | null;
+}
+
+/** A room transport: Discord threads, the web console's local channel, or the in-memory test transport. */
+export interface Transport {
+  readonly name: string;
+  /** Opens a room (a thread on the topic message, a local room) for a new session. */
+  openRoom(request: { originChannelId: string; originMessageId: string | null; title: string }): Promise<{ roomId: string; url: string | null }>;
+  /** Delivers a whole message (splitting it as the transport must), resuming from `progress`. */
+  deliver(roomId: string, message: OutgoingMessage, progress: DeliveryProgress): Promise<DeliveredMessage>;
+  /** Posts a streaming preview of a message that is still being written; returns its external id. */
+  postPreview(roomId: string, message: OutgoingMessage): Promise<string>;
+  /** Replaces the text of a preview while it streams. */
+  editPreview(roomId: string, externalId: string, message: OutgoingMessage): Promise<void>;
+  /** Shows that a speaker is thinking. */
+  sendTyping(roomId: string): Promise<void>;
+}
+
+/** A person's message as a transport received it. */
+export interface InboundMessage {
+  transport: string;
+  /** The session's room, or null when posted in a brainstorm channel (a new topic). */
+  roomId: string | null;
+  channelId: string;
+  externalId: string;
+  author: Author;
+  content: string;
+  url?: string | null;
+}
+
+/** A command invoked by a slash command, a button, or parsed from a `!` message. */
+export interface CommandInvocation {
+  transport: string;
+  roomId: string | null;
+  channelId: string;
+  author: Author;
+  name: string;
+  args: string;
+}
+
+/** The answer a transport shows to the person who acted (a command reply or an error). */
+export interface GatewayReply {
+  content: string;
+  /** Only the person who acted should see it (interactions can do that). */
+  private: boolean;
+}
+
+/** What transports call: the one entry point into the services. */
+export interface SessionGateway {
+  /** A person said something; commands (`!x`) inside it are run. Returns a reply to show, if any. */
+  handleMessage(message: InboundMessage): Promise<GatewayReply | null>;
+  /** A slash command or button. */
+  runCommand(invocation: CommandInvocation): Promise<GatewayReply>;
+}
+
+// ---------------------------------------------------------------- tools (agents/ and tools/)
+
+/** Limits and usage of a session, each against its limit. */
+export interface LimitsReport {
+  messages: { used: number; limit: number };
+  tokens: { used: number; limit: number };
+  costUsd: { used: number; limit: number };
+  minutes: { used: number; limit: number };
+  contextPercent: { used: number; limit: number };
+  balance: { speaker: string; messages: number }[];
+  exceeded: string[];
+}
+
+/** A past session recalled by topic similarity. */
+export interface RecalledSession {
+  sessionId: string;
+  topic: string;
+  similarity: number;
+  summary: string;
+}
+
+/** What the agents' tools may do; carried in the SDK RunContext. Implemented by the services. */
+export interface ToolPorts {
+  sessionId: string;
+  postToRoom(speaker: Speaker, content: string): Promise<void>;
+  checkLimits(): Promise<LimitsReport>;
+  startSession(plan: SessionPlan): Promise<void>;
+  endSession(reason: string): Promise<void>;
+  writeDocument(kind: 'record' | 'tldr', markdown: string): Promise<void>;
+  readDocument(kind: 'record' | 'tldr'): Promise<string | null>;
+  recallSessions(query: string, limit: number): Promise<RecalledSession[]>;
+}
+
+/** Documentation the context manager and commands read (Scribe record, TLDR). */
+export interface DocumentationPort {
+  latestRecord(sessionId: string): Promise<string | null>;
+  latestTldr(sessionId: string): Promise<string | null>;
+  /** Asks for a Scribe pass soon (debounced) or now (`urgent`). */
+  requestRecord(sessionId: string, options: { urgent: boolean }): Promise<void>;
+  /** Re-reads the record from its store of truth (Notion when configured). */
+  refreshRecord(sessionId: string): Promise<string | null>;
+}
+
+/** Events the services publish for live views (the web console's SSE). */
+export type SessionEvent =
+  | { type: 'session'; session: Session }
+  | { type: 'message'; message: ChatMessage }
+  | { type: 'stream'; sessionId: string; draftId: string; speaker: Speaker; text: string }
+  | { type: 'trace'; sessionId: string | null; traceId: string };
+
+/** Subscribe to session events. */
+export interface EventBus {
+  publish(event: SessionEvent): void;
+  subscribe(listener: (event: SessionEvent) => void): () => void;
+}

@@ -1,0 +1,39 @@
+import { randomBytes } from 'node:crypto';
+import { Kysely, PostgresDialect, sql } from 'kysely';
+import pg from 'pg';
+import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.ts';
+import { migrateToLatest } from '../../src/db/migrate.ts';
+
+/** The Postgres server tests use: TEST_DATABASE_URL, DATABASE_URL, or the machine's local one. */
+export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
+
+/** Both engines the repositories must work on. */
+export const ENGINES = ['pglite', 'postgres'] as const;
+export type Engine = (typeof ENGINES)[number];
+
+/**
+ * Opens a fresh, migrated database: PGlite in memory, or a new throwaway database on the Postgres server
+ * (dropped on close), so tests never see each other's rows.
+ */
+export async function openTestDatabase(engine: Engine): Promise<DatabaseHandle> {
+  if (engine === 'pglite') {
+    const handle = openDatabase({ kind: 'memory' });
+    await migrateToLatest(handle.db);
+    return handle;
+  }
+  const name = `brainstorm_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: TEST_POSTGRES_URL, max: 1 }) }) });
+  await sql.raw(`CREATE DATABASE ${name}`).execute(admin);
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  const handle = openDatabase({ kind: 'postgres', url: url.toString() });
+  await migrateToLatest(handle.db);
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin);
+      await admin.destroy();
+    },
+  };
+}
