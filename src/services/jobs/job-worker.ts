@@ -1,0 +1,141 @@
+import type { Logger } from 'pino';
+import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
+import type { Clock } from '../clock.ts';
+import { backoffDelayMs } from './backoff.ts';
+import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
+
+/** Options of a job worker. */
+export interface JobWorkerOptions {
+  workerId: string;
+  jobs: JobsRepository;
+  clock: Clock;
+  logger: Logger;
+  /** How long a claim is leased; refreshed at a third of it while a job runs. */
+  leaseMs?: number;
+  /** How many jobs run at once. */
+  concurrency?: number;
+  /** How often the loop looks for due jobs when idle (real time). */
+  pollMs?: number;
+  onTerminalFailure?: TerminalFailureListener;
+}
+
+/**
+ * Claims due jobs and runs their handlers: the outbox (Discord deliveries, Notion writes) and every timer
+ * (scribe, tldr, planner timeout, session timeout). A crashed worker's jobs come back when their lease expires.
+ */
+export class JobWorker {
+  private readonly handlers = new Map<string, JobHandler>();
+  private readonly leaseMs: number;
+  private readonly concurrency: number;
+  private readonly pollMs: number;
+  private running = false;
+  private loop: Promise<void> | null = null;
+  private wake: (() => void) | null = null;
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly stopController = new AbortController();
+
+  constructor(private readonly options: JobWorkerOptions) {
+    this.leaseMs = options.leaseMs ?? 5 * 60_000;
+    this.concurrency = options.concurrency ?? 8;
+    this.pollMs = options.pollMs ?? 250;
+  }
+
+  /** Registers the handler of one job kind. */
+  register(kind: string, handler: JobHandler): void {
+    this.handlers.set(kind, handler);
+  }
+
+  /** Runs every job due now once (tests call this after advancing their clock). Returns how many ran. */
+  async runDue(kinds?: string[]): Promise<number> {
+    let total = 0;
+    for (;;) {
+      const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, this.concurrency, kinds ?? [...this.handlers.keys()]);
+      if (claimed.length === 0) return total;
+      await Promise.all(claimed.map((job) => this.execute(job)));
+      total += claimed.length;
+    }
+  }
+
+  /** Starts the polling loop. */
+  start(): void {
+    if (this.running) return;
+    this.running = true;
+    this.loop = this.poll();
+  }
+
+  /** Asks the loop to look for work now (after enqueueing something due). */
+  nudge(): void {
+    this.wake?.();
+  }
+
+  /** Stops claiming, aborts waiting, and waits for running jobs to finish. */
+  async stop(): Promise<void> {
+    this.running = false;
+    this.stopController.abort();
+    this.wake?.();
+    await this.loop;
+    await Promise.allSettled([...this.inFlight]);
+  }
+
+  private async poll(): Promise<void> {
+    while (this.running) {
+      try {
+        const free = this.concurrency - this.inFlight.size;
+        if (free > 0) {
+          const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, free, [...this.handlers.keys()]);
+          for (const job of claimed) this.track(this.execute(job));
+          if (claimed.length > 0) continue;
+        }
+      } catch (error) {
+        this.options.logger.error({ err: error }, 'job worker could not claim jobs');
+      }
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, this.pollMs);
+        this.wake = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+      });
+      this.wake = null;
+    }
+  }
+
+  private track(promise: Promise<void>): void {
+    this.inFlight.add(promise);
+    void promise.finally(() => {
+      this.inFlight.delete(promise);
+      this.nudge();
+    });
+  }
+
+  private async execute(job: ClaimedJob): Promise<void> {
+    const handler = this.handlers.get(job.kind);
+    const heartbeat = setInterval(() => {
+      const now = this.options.clock.now();
+      void this.options.jobs.extendLease(job.id, this.options.workerId, new Date(now.getTime() + this.leaseMs), now).catch(() => undefined);
+    }, Math.max(1000, this.leaseMs / 3));
+    let outcome: JobOutcome;
+    try {
+      outcome = handler ? await handler(job, this.stopController.signal) : { status: 'failed', error: `no handler for job kind ${job.kind}` };
+    } catch (error) {
+      outcome = { status: 'retry', error: error instanceof Error ? error.message : String(error) };
+    } finally {
+      clearInterval(heartbeat);
+    }
+    await this.settle(job, outcome);
+  }
+
+  private async settle(job: ClaimedJob, outcome: JobOutcome): Promise<void> {
+    const now = this.options.clock.now();
+    if (outcome.status === 'done') return this.options.jobs.complete(job, now);
+    if (outcome.status === 'postpone') return this.options.jobs.postpone(job, new Date(now.getTime() + outcome.afterMs), now);
+    const retryAt = outcome.status === 'retry' ? new Date(now.getTime() + (outcome.afterMs ?? backoffDelayMs(job.retryCount + 1))) : null;
+    const terminal = await this.options.jobs.fail(job, outcome.error, retryAt, now);
+    if (!terminal) {
+      this.options.logger.warn({ job: job.id, kind: job.kind, attempt: job.retryCount + 1, error: outcome.error }, 'job failed, will retry');
+      return;
+    }
+    this.options.logger.error({ job: job.id, kind: job.kind, error: outcome.error }, 'job failed for good');
+    await this.options.onTerminalFailure?.(job, outcome.error);
+  }
+}
