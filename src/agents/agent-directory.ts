@@ -1,0 +1,63 @@
+import type { Agent, AgentOutputType, Model, OutputGuardrail, Tool, ToolInputGuardrailDefinition } from '@openai/agents';
+import type { LimitsConfig } from '../config/app-config.ts';
+import type { ParticipantConfig } from '../config/roster.ts';
+import type { Session } from '../services/domain.ts';
+import type { AgentContext, RoleName } from './agent-context.ts';
+import { createParticipantAgent } from './participants/participant-agent.ts';
+import { createPlannerAgent } from './planner/planner-agent.ts';
+import type { PromptLibrary } from './prompts/prompt-library.ts';
+
+/** Where agents get their models (the model catalog satisfies it). */
+export interface ModelSource {
+  participant(id: string): Model;
+  role(role: RoleName): Model;
+}
+
+/** Builds the Moderator agent the Planner hands off to (supplied by the moderation module). */
+export type ModeratorFactory = (model: Model) => Agent<AgentContext, AgentOutputType>;
+
+/** Everything the directory needs. */
+export interface AgentDirectoryOptions {
+  models: ModelSource;
+  prompts: PromptLibrary;
+  limits: () => LimitsConfig;
+  maxPlannerQuestions: number;
+  createModerator: ModeratorFactory;
+  participantGuardrails: (rosterNames: string[], self: string) => OutputGuardrail<'text'>[];
+  startSessionGuardrails: ToolInputGuardrailDefinition<AgentContext>[];
+  plannerTools: Tool<AgentContext>[];
+}
+
+/** Builds the agents of a session from the roster, the prompts and the guardrails. */
+export class AgentDirectory {
+  constructor(private readonly options: AgentDirectoryOptions) {}
+
+  /** The Planner (with its handoff to the Moderator) for a session; the same graph restores a stored RunState. */
+  planner(session: Session, roster: ParticipantConfig[]) {
+    return createPlannerAgent({
+      model: this.options.models.role('planner'),
+      prompts: this.options.prompts,
+      limits: this.options.limits(),
+      maxQuestions: this.options.maxPlannerQuestions,
+      participantNames: roster.map((participant) => participant.name),
+      moderator: this.options.createModerator(this.options.models.role('moderator')),
+      extraTools: this.options.plannerTools,
+      startSessionGuardrails: this.options.startSessionGuardrails,
+      questionsAllowed: session.plannerState.questionRounds === 0,
+    });
+  }
+
+  /** A participant of a session. */
+  participant(session: Session, participant: ParticipantConfig, roster: ParticipantConfig[]): Agent<AgentContext, 'text'> {
+    const names = roster.map((entry) => entry.name);
+    return createParticipantAgent({
+      participant,
+      model: this.options.models.participant(participant.id),
+      prompts: this.options.prompts,
+      topic: session.topic,
+      plan: session.plan,
+      otherParticipantNames: names.filter((name) => name !== participant.name),
+      outputGuardrails: this.options.participantGuardrails(names, participant.name),
+    });
+  }
+}

@@ -1,0 +1,69 @@
+import type { OutputGuardrail } from '@openai/agents';
+import type { AgentContext } from '../agent-context.ts';
+import { AGENT_NAMES } from '../agent-context.ts';
+import { scanForSecrets } from './secret-patterns.ts';
+import { findImpersonatedSpeaker, findMentions } from './text-checks.ts';
+
+/** Guardrail names on participants' answers (also the guardrail span names in the traces). */
+export const PARTICIPANT_GUARDRAIL_NAMES = {
+  notEmpty: 'participant_not_empty',
+  noSecrets: 'participant_no_secrets',
+  noImpersonation: 'participant_no_impersonation',
+  noMassMentions: 'participant_no_mass_mentions',
+} as const;
+
+/** A short note per guardrail for the room when an answer is withheld (the coordinator posts it). */
+export const PARTICIPANT_GUARDRAIL_NOTES: Record<string, string> = {
+  [PARTICIPANT_GUARDRAIL_NAMES.notEmpty]: 'the answer was empty',
+  [PARTICIPANT_GUARDRAIL_NAMES.noSecrets]: 'the answer contained something that looks like a secret key',
+  [PARTICIPANT_GUARDRAIL_NAMES.noImpersonation]: 'the answer spoke in the name of another participant',
+  [PARTICIPANT_GUARDRAIL_NAMES.noMassMentions]: 'the answer tried to mention or ping people',
+};
+
+/** The note for a tripped participant guardrail, by its name (a neutral line for an unknown name). */
+export function participantGuardrailNote(guardrailName: string): string {
+  return PARTICIPANT_GUARDRAIL_NOTES[guardrailName] ?? 'the answer did not pass a safety check';
+}
+
+type ParticipantGuardrail = OutputGuardrail<'text', AgentContext>;
+
+function tripped(reason: string, details: Record<string, unknown> = {}) {
+  return { tripwireTriggered: true, outputInfo: { reason, ...details } };
+}
+
+const passed = { tripwireTriggered: false, outputInfo: { reason: 'ok' } };
+
+/**
+ * Output guardrails for participant agents: not empty, no secrets, no speaking as another speaker
+ * (`rosterNames` plus the four role names), no mass or user mentions. `outputInfo` never holds the text.
+ */
+export function participantOutputGuardrails(rosterNames: readonly string[], options: { knownSecrets?: readonly string[] } = {}): ParticipantGuardrail[] {
+  const speakerNames = [...rosterNames, ...Object.values(AGENT_NAMES)];
+  return [
+    {
+      name: PARTICIPANT_GUARDRAIL_NAMES.notEmpty,
+      execute: async ({ agentOutput }) => (agentOutput.trim() === '' ? tripped('empty') : passed),
+    },
+    {
+      name: PARTICIPANT_GUARDRAIL_NAMES.noSecrets,
+      execute: async ({ agentOutput }) => {
+        const scan = scanForSecrets(agentOutput, options.knownSecrets ?? []);
+        return scan.count > 0 ? tripped('secret', { secretKinds: scan.kinds }) : passed;
+      },
+    },
+    {
+      name: PARTICIPANT_GUARDRAIL_NAMES.noImpersonation,
+      execute: async ({ agentOutput, agent }) => {
+        const impersonated = findImpersonatedSpeaker(agentOutput, agent.name, speakerNames);
+        return impersonated ? tripped('impersonation', { impersonated }) : passed;
+      },
+    },
+    {
+      name: PARTICIPANT_GUARDRAIL_NAMES.noMassMentions,
+      execute: async ({ agentOutput }) => {
+        const mentions = findMentions(agentOutput);
+        return mentions.length > 0 ? tripped('mentions', { mentions }) : passed;
+      },
+    },
+  ];
+}

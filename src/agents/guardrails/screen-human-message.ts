@@ -1,0 +1,86 @@
+import { traceGuardrail } from './guardrail-span.ts';
+import { scanForSecrets, type SecretKind } from './secret-patterns.ts';
+import { asksToPingEveryone, asksToRevealInstructions } from './text-checks.ts';
+
+/** Why a person's message was kept out of a session. */
+export type HumanMessageBlockReason = 'oversized' | 'secret' | 'mass_mention' | 'instruction_extraction';
+
+/** The input guardrail's answer for one human message. */
+export type HumanMessageVerdict =
+  | { verdict: 'ok' }
+  | { verdict: 'blocked'; reason: HumanMessageBlockReason; explanation: string; secretKinds?: SecretKind[] };
+
+/** Options of the human-message screen. */
+export interface ScreenHumanMessageOptions {
+  /** Longest message accepted (`MAX_HUMAN_MESSAGE_CHARS`). */
+  maxChars: number;
+  /** This deployment's own keys and tokens, matched exactly in addition to the known key shapes. */
+  knownSecrets?: readonly string[];
+  /** Groups the guardrail's trace with the session's traces when the call is not already inside one. */
+  sessionId?: string | null;
+}
+
+/** The guardrail span name of the human-message screen, as it appears in the trace viewer. */
+export const HUMAN_MESSAGE_GUARDRAIL_NAME = 'human_message_screen';
+
+function describeSecretKinds(kinds: readonly SecretKind[]): string {
+  return kinds.map((kind) => kind.replace(/_/g, ' ')).join(', ');
+}
+
+function decide(text: string, options: ScreenHumanMessageOptions): HumanMessageVerdict {
+  const secrets = scanForSecrets(text, options.knownSecrets ?? []);
+  if (secrets.count > 0) {
+    return {
+      verdict: 'blocked',
+      reason: 'secret',
+      secretKinds: secrets.kinds,
+      explanation:
+        `Your message looks like it contains a secret (${describeSecretKinds(secrets.kinds)}), so it was not posted to the ` +
+        'session, stored, or shown to any model. If it is a real key, revoke it now and send your message again without it.',
+    };
+  }
+  if (text.length > options.maxChars) {
+    return {
+      verdict: 'blocked',
+      reason: 'oversized',
+      explanation: `Your message has ${text.length} characters; the limit is ${options.maxChars}. Please split it or share the key part.`,
+    };
+  }
+  if (asksToPingEveryone(text)) {
+    return {
+      verdict: 'blocked',
+      reason: 'mass_mention',
+      explanation: 'The AI participants never ping everyone (@everyone, @here or role mentions). Please rephrase without it.',
+    };
+  }
+  if (asksToRevealInstructions(text)) {
+    return {
+      verdict: 'blocked',
+      reason: 'instruction_extraction',
+      explanation: 'The bots do not reveal their instructions, keys or configuration. Please keep to the topic of the session.',
+    };
+  }
+  return { verdict: 'ok' };
+}
+
+/**
+ * The input guardrail on a person's message, run BEFORE the message is stored or shown to a model.
+ * It runs inside a guardrail span that records only the reason and the kinds of secret, never the text.
+ */
+export async function screenHumanMessage(text: string, options: ScreenHumanMessageOptions): Promise<HumanMessageVerdict> {
+  const outcome = await traceGuardrail(
+    HUMAN_MESSAGE_GUARDRAIL_NAME,
+    () => {
+      const verdict = decide(text, options);
+      if (verdict.verdict === 'ok') return { triggered: false, verdict };
+      return {
+        triggered: true,
+        reason: verdict.reason,
+        details: verdict.secretKinds ? { secretKinds: verdict.secretKinds, length: text.length } : { length: text.length },
+        verdict,
+      };
+    },
+    { sessionId: options.sessionId ?? null, traceName: 'Human message guardrail' },
+  );
+  return outcome.verdict;
+}

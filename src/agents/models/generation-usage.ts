@@ -1,0 +1,30 @@
+import { getCurrentSpan, type GenerationSpanData, type Span, type StreamEvent } from '@openai/agents';
+
+/** Usage of one model response as OpenRouter reports it. */
+export interface RawUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  cost?: number;
+}
+
+function isGenerationSpan(span: Span<never> | Span<GenerationSpanData> | null): span is Span<GenerationSpanData> {
+  return span !== null && (span.spanData as { type?: string }).type === 'generation';
+}
+
+/**
+ * Writes the usage of a streamed response (with OpenRouter's cost) onto the open generation span: the
+ * Chat Completions path leaves `spanData.usage` empty. The span is still current while `response_done` passes.
+ */
+export function recordStreamUsage(event: StreamEvent): void {
+  if (event.type !== 'response_done') return;
+  const span = getCurrentSpan() as Span<GenerationSpanData> | null;
+  if (!isGenerationSpan(span)) return;
+  const raw = event.response.rawUsage as RawUsage | undefined;
+  const usage = event.response.usage;
+  span.spanData.usage = {
+    input_tokens: usage.inputTokens,
+    output_tokens: usage.outputTokens,
+    ...(raw?.cost !== undefined ? { details: { cost: raw.cost } } : {}),
+  };
+}

@@ -1,0 +1,172 @@
+import { OpenAIChatCompletionsModel, type Model } from '@openai/agents';
+import type { AppConfig } from '../../config/app-config.ts';
+import type { Logger } from '../../logging/logger.ts';
+import type { Clock } from '../../services/clock.ts';
+import { BrainstormError } from '../../services/errors.ts';
+import type { RoleName } from '../agent-context.ts';
+import { CircuitBreaker, DEFAULT_BREAKER, type BreakerChange, type BreakerSettings, type BreakerStatus } from './circuit-breaker.ts';
+import { EmbeddingClient } from './embedding-client.ts';
+import { ContextWindows } from './context-windows.ts';
+import { OpenAIClientPool } from './openai-clients.ts';
+import { ResilientModel } from './resilient-model.ts';
+import { DEFAULT_RETRY, type RetrySettings } from './retry-policy.ts';
+
+/** The model part of the configuration. */
+export type ModelsConfig = AppConfig['models'];
+
+/** A breaker change, with the participants and roles that use the model. */
+export interface CatalogBreakerChange extends BreakerChange {
+  modelId: string;
+  participantIds: string[];
+  roles: RoleName[];
+}
+
+/** What the catalog needs besides the configuration. */
+export interface ModelCatalogOptions {
+  clock: Clock;
+  logger?: Logger;
+  /** Used for `/models` and `/embeddings` and by every `openai` client (tests may count calls). */
+  fetch?: typeof globalThis.fetch;
+  /** Sends every model to this endpoint (demo mode: the simulator's URL). */
+  baseUrlOverride?: string;
+  retry?: Partial<RetrySettings>;
+  breaker?: Partial<BreakerSettings>;
+}
+
+interface Endpoint {
+  modelId: string;
+  baseUrl: string;
+  apiKey: string | undefined;
+}
+
+const ROLE_NAMES: readonly RoleName[] = ['planner', 'moderator', 'scribe', 'tldr'];
+
+/** Every model the app talks to: one resilient model and one breaker per model id, one client per endpoint. */
+export class ModelCatalog {
+  private readonly pool: OpenAIClientPool;
+  private readonly models = new Map<string, ResilientModel>();
+  private readonly breakers = new Map<string, CircuitBreaker>();
+  private readonly listeners = new Set<(change: CatalogBreakerChange) => void>();
+  private readonly retry: RetrySettings;
+  private readonly breakerSettings: BreakerSettings;
+  private readonly windows: ContextWindows;
+  private readonly embeddings: EmbeddingClient;
+
+  constructor(
+    private readonly config: ModelsConfig,
+    private readonly options: ModelCatalogOptions,
+  ) {
+    this.pool = new OpenAIClientPool({ timeoutMs: config.requestTimeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    this.retry = { ...DEFAULT_RETRY, ...options.retry };
+    this.breakerSettings = { ...DEFAULT_BREAKER, ...options.breaker };
+    const baseUrl = options.baseUrlOverride ?? config.baseUrl;
+    const fetchImplementation = options.fetch ?? globalThis.fetch;
+    this.windows = new ContextWindows({ config, baseUrl, fetch: fetchImplementation, ...(options.logger ? { logger: options.logger } : {}) });
+    this.embeddings = new EmbeddingClient({
+      client: this.pool.clientFor(baseUrl, config.apiKey),
+      model: config.embeddingModel,
+      ...(options.logger ? { logger: options.logger } : {}),
+    });
+  }
+
+  /** The model of an enabled or disabled roster participant. */
+  participant(participantId: string): Model {
+    return this.modelFor(this.participantEndpoint(participantId));
+  }
+
+  /** The model of a role (planner, moderator, scribe, tldr). */
+  role(role: RoleName): Model {
+    return this.modelFor(this.roleEndpoint(role));
+  }
+
+  /** The model id behind a participant id or a role name. */
+  modelIdFor(participantIdOrRole: string): string {
+    return this.endpointFor(participantIdOrRole).modelId;
+  }
+
+  /** The context window of a model: the roster's value, else OpenRouter's `context_length`, else 128000. */
+  contextWindow(modelId: string): Promise<number> {
+    return this.windows.of(modelId);
+  }
+
+  /** Embeddings for texts, or null when the endpoint has no embedding model (remembered). */
+  embed(texts: string[]): Promise<number[][] | null> {
+    return this.embeddings.embed(texts);
+  }
+
+  /** The breaker status of a model, looked up by participant id, role name or model id. */
+  breaker(id: string): BreakerStatus {
+    const modelId = this.isKnownName(id) ? this.modelIdFor(id) : id;
+    return this.breakerFor(modelId).status();
+  }
+
+  /** Calls `listener` when any breaker opens, half-opens or closes; returns an unsubscribe function. */
+  onBreakerChange(listener: (change: CatalogBreakerChange) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** The ids of participants that use a model (for announcing a benched seat). */
+  participantsUsing(modelId: string): string[] {
+    return this.config.roster.filter((entry) => entry.model === modelId).map((entry) => entry.id);
+  }
+
+  private isKnownName(id: string): boolean {
+    return ROLE_NAMES.includes(id as RoleName) || this.config.roster.some((entry) => entry.id === id);
+  }
+
+  private endpointFor(participantIdOrRole: string): Endpoint {
+    if (ROLE_NAMES.includes(participantIdOrRole as RoleName)) return this.roleEndpoint(participantIdOrRole as RoleName);
+    return this.participantEndpoint(participantIdOrRole);
+  }
+
+  private participantEndpoint(participantId: string): Endpoint {
+    const entry = this.config.roster.find((candidate) => candidate.id === participantId);
+    if (!entry) throw new BrainstormError('not_found', `No participant "${participantId}" in the roster.`);
+    return { modelId: entry.model, baseUrl: this.options.baseUrlOverride ?? entry.baseUrl, apiKey: entry.apiKey ?? this.config.apiKey };
+  }
+
+  private roleEndpoint(role: RoleName): Endpoint {
+    const entry = this.config.roles[role];
+    return { modelId: entry.model, baseUrl: this.options.baseUrlOverride ?? entry.baseUrl, apiKey: entry.apiKey ?? this.config.apiKey };
+  }
+
+  private modelFor(endpoint: Endpoint): ResilientModel {
+    const key = `${endpoint.baseUrl}\u0000${endpoint.modelId}\u0000${endpoint.apiKey ?? ''}`;
+    let model = this.models.get(key);
+    if (!model) {
+      const inner = new OpenAIChatCompletionsModel(this.pool.clientFor(endpoint.baseUrl, endpoint.apiKey), endpoint.modelId);
+      model = new ResilientModel(inner, {
+        modelId: endpoint.modelId,
+        clock: this.options.clock,
+        breaker: this.breakerFor(endpoint.modelId),
+        retry: this.retry,
+        ...(this.options.logger ? { logger: this.options.logger } : {}),
+      });
+      this.models.set(key, model);
+    }
+    return model;
+  }
+
+  private breakerFor(modelId: string): CircuitBreaker {
+    let breaker = this.breakers.get(modelId);
+    if (!breaker) {
+      breaker = new CircuitBreaker(modelId, this.options.clock, this.breakerSettings, (change) => this.announce(change));
+      this.breakers.set(modelId, breaker);
+    }
+    return breaker;
+  }
+
+  private announce(change: BreakerChange): void {
+    const roles = ROLE_NAMES.filter((role) => this.config.roles[role].model === change.id);
+    const enriched: CatalogBreakerChange = { ...change, modelId: change.id, participantIds: this.participantsUsing(change.id), roles };
+    this.options.logger?.warn({ model: change.id, state: change.state, reason: change.reason }, 'model breaker changed');
+    for (const listener of this.listeners) {
+      try {
+        listener(enriched);
+      } catch (error) {
+        this.options.logger?.error({ err: error }, 'breaker listener failed');
+      }
+    }
+  }
+}

@@ -1,0 +1,42 @@
+import { Agent, type Model, type OutputGuardrail } from '@openai/agents';
+import type { ParticipantConfig } from '../../config/roster.ts';
+import type { SessionPlan } from '../../services/domain.ts';
+import type { AgentContext } from '../agent-context.ts';
+import type { PromptLibrary } from '../prompts/prompt-library.ts';
+
+/** What a participant agent is built from. */
+export interface ParticipantAgentOptions {
+  participant: ParticipantConfig;
+  model: Model;
+  prompts: PromptLibrary;
+  topic: string;
+  plan: SessionPlan | null;
+  otherParticipantNames: string[];
+  outputGuardrails?: OutputGuardrail<'text'>[];
+  maxWords?: number;
+}
+
+function bulletList(items: string[]): string {
+  return items.length > 0 ? items.map((item) => `- ${item}`).join('\n') : '- (none stated)';
+}
+
+/** Builds one participant: its persona, the plan, and plain-text answers (no tools). */
+export function createParticipantAgent(options: ParticipantAgentOptions): Agent<AgentContext, 'text'> {
+  const instructions = options.prompts.render('participant', {
+    name: options.participant.name,
+    persona: options.participant.persona,
+    otherParticipants: options.otherParticipantNames.join(', ') || 'none',
+    topic: options.plan?.expandedTopic ?? options.topic,
+    objectives: bulletList(options.plan?.objectives ?? []),
+    keyAreas: (options.plan?.keyAreas ?? []).join('; ') || 'open',
+    maxWords: options.maxWords ?? 220,
+  });
+  return new Agent<AgentContext, 'text'>({
+    name: options.participant.name,
+    instructions,
+    model: options.model,
+    modelSettings: { temperature: options.participant.temperature },
+    outputType: 'text',
+    outputGuardrails: options.outputGuardrails ?? [],
+  });
+}

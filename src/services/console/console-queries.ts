@@ -1,0 +1,174 @@
+/** The console's read-only view of the store: the web layer asks here and never touches a repository. */
+import type { DocumentsRepository, StoredDocument } from '../../repositories/documents-repository.ts';
+import type { MessagesRepository } from '../../repositories/messages-repository.ts';
+import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
+import type { Clock } from '../clock.ts';
+import type { ChatMessage, Session } from '../domain.ts';
+import type { DocumentView, LimitBar, SessionDetail, SessionSummary, TraceDetail, TraceListItem, TraceSearch, TranscriptMessage } from './console-types.ts';
+import { buildTraceDetail, type SpanRecord, type TraceRecord } from './trace-view-model.ts';
+
+/** A trace in a search result, with the totals the store may have computed. */
+export interface TraceListRecord extends TraceRecord {
+  spanCount?: number;
+  errorCount?: number;
+  inputTokens?: number;
+  outputTokens?: number;
+  costUsd?: number;
+}
+
+/** The trace store the console reads (implemented by the traces repository or an adapter over it). */
+export interface TraceStore {
+  listTraces(filter: { sessionId?: string; text?: string; agent?: string; model?: string; errorsOnly?: boolean; limit: number }): Promise<TraceListRecord[]>;
+  getTrace(id: string): Promise<{ trace: TraceRecord; spans: SpanRecord[] } | null>;
+}
+
+/** The repositories ConsoleQueries reads. */
+export interface ConsoleRepositories {
+  sessions: Pick<SessionsRepository, 'listRecent' | 'findById' | 'findByRoom'>;
+  messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
+  documents: Pick<DocumentsRepository, 'find'>;
+  traces: TraceStore;
+}
+
+const MAX_TRACE_RESULTS = 200;
+
+function iso(date: Date | null): string | null {
+  return date ? date.toISOString() : null;
+}
+
+function toTranscript(message: ChatMessage): TranscriptMessage {
+  return { ...message, createdAt: message.createdAt.toISOString() };
+}
+
+function toDocumentView(document: StoredDocument | null): DocumentView | null {
+  if (!document) return null;
+  return { kind: document.kind, version: document.version, content: document.content, updatedAt: document.updatedAt.toISOString() };
+}
+
+function bar(name: LimitBar['name'], used: number, limit: number): LimitBar {
+  const percent = limit > 0 ? Math.min(100, Math.round((used / limit) * 1000) / 10) : 0;
+  return { name, used, limit, percent };
+}
+
+/** Read-only queries behind every console page. */
+export class ConsoleQueries {
+  constructor(
+    private readonly repositories: ConsoleRepositories,
+    private readonly clock: Clock,
+  ) {}
+
+  /** The newest sessions with their participants and usage. */
+  async listSessions(limit = 100): Promise<SessionSummary[]> {
+    const sessions = await this.repositories.sessions.listRecent(limit);
+    return Promise.all(sessions.map((session) => this.summarise(session)));
+  }
+
+  /** One session's page data (plan, limits, record, TLDR), or null. */
+  async getSession(sessionId: string): Promise<SessionDetail | null> {
+    const session = await this.repositories.sessions.findById(sessionId);
+    if (!session) return null;
+    return this.detail(session);
+  }
+
+  /** The session living in a local room, or null while it is being created. */
+  async getSessionByRoom(transport: string, roomId: string): Promise<SessionDetail | null> {
+    const session = await this.repositories.sessions.findByRoom(transport, roomId);
+    return session ? this.detail(session) : null;
+  }
+
+  /** The transcript of a session, oldest first. */
+  async listMessages(sessionId: string, afterId?: number): Promise<TranscriptMessage[]> {
+    const messages = await this.repositories.messages.listForSession(sessionId, afterId === undefined ? {} : { afterId });
+    return messages.map(toTranscript);
+  }
+
+  /** Traces matching a search, newest first, each with its session's topic. */
+  async searchTraces(search: TraceSearch): Promise<TraceListItem[]> {
+    const limit = Math.min(Math.max(search.limit ?? 100, 1), MAX_TRACE_RESULTS);
+    const records = await this.repositories.traces.listTraces({ ...search, limit });
+    const topics = new Map<string, string | null>();
+    for (const record of records) {
+      if (record.sessionId && !topics.has(record.sessionId)) topics.set(record.sessionId, (await this.repositories.sessions.findById(record.sessionId))?.topic ?? null);
+    }
+    return records.map((record) => ({
+      id: record.id,
+      sessionId: record.sessionId,
+      sessionTopic: record.sessionId ? (topics.get(record.sessionId) ?? null) : null,
+      name: record.name,
+      startedAt: record.startedAt.toISOString(),
+      durationMs: record.endedAt ? record.endedAt.getTime() - record.startedAt.getTime() : null,
+      spanCount: record.spanCount ?? 0,
+      errorCount: record.errorCount ?? 0,
+      inputTokens: record.inputTokens ?? 0,
+      outputTokens: record.outputTokens ?? 0,
+      costUsd: record.costUsd ?? 0,
+    }));
+  }
+
+  /** One trace as the waterfall draws it, linked to the messages it produced; null when unknown. */
+  async getTrace(traceId: string): Promise<TraceDetail | null> {
+    const stored = await this.repositories.traces.getTrace(traceId);
+    if (!stored) return null;
+    const sessionId = stored.trace.sessionId;
+    const messages = sessionId ? await this.repositories.messages.listForSession(sessionId) : [];
+    const linkable = messages.map((message) => ({
+      id: message.id,
+      sessionId: message.sessionId,
+      speakerName: message.speaker.name,
+      traceId: message.traceId,
+      externalUrl: message.externalUrl,
+    }));
+    return buildTraceDetail(stored.trace, stored.spans, linkable);
+  }
+
+  /** The stored trace exactly as recorded, for export. */
+  async exportTrace(traceId: string): Promise<{ trace: TraceRecord; spans: SpanRecord[] } | null> {
+    return this.repositories.traces.getTrace(traceId);
+  }
+
+  private async summarise(session: Session): Promise<SessionSummary> {
+    const speakers = await this.repositories.messages.countBySpeaker(session.id);
+    return {
+      id: session.id,
+      topic: session.topic,
+      status: session.status,
+      transport: session.transport,
+      roomId: session.roomId,
+      roomUrl: session.roomUrl,
+      participants: speakers.filter((entry) => entry.kind === 'participant').map((entry) => entry.speaker).sort(),
+      messageCount: session.messageCount,
+      totalTokens: session.totalTokens,
+      totalCostUsd: session.totalCostUsd,
+      createdAt: session.createdAt.toISOString(),
+      startedAt: iso(session.startedAt),
+      endedAt: iso(session.endedAt),
+    };
+  }
+
+  private async detail(session: Session): Promise<SessionDetail> {
+    const [summary, record, tldr] = await Promise.all([
+      this.summarise(session),
+      this.repositories.documents.find(session.id, 'record'),
+      this.repositories.documents.find(session.id, 'tldr'),
+    ]);
+    return {
+      session: { ...summary, plan: session.plan, endReason: session.endReason, createdBy: session.createdBy.name, plannerQuestions: session.plannerState.questions },
+      limits: this.limits(session),
+      record: toDocumentView(record),
+      tldr: toDocumentView(tldr),
+    };
+  }
+
+  private limits(session: Session): LimitBar[] {
+    const parameters = session.plan?.parameters;
+    if (!parameters) return [];
+    const end = session.endedAt ?? this.clock.now();
+    const minutes = session.startedAt ? Math.max(0, (end.getTime() - session.startedAt.getTime()) / 60_000) : 0;
+    return [
+      bar('messages', session.messageCount, parameters.maxMessages),
+      bar('tokens', session.totalTokens, parameters.maxTokens),
+      bar('cost', session.totalCostUsd, parameters.maxCostUsd),
+      bar('minutes', Math.round(minutes * 10) / 10, parameters.timeoutMinutes),
+    ];
+  }
+}

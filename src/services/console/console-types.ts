@@ -1,0 +1,115 @@
+/** Plain data the web console shows (sent as JSON); built by ConsoleQueries from the repositories. */
+import type { ChatMessage, SessionPlan, SessionStatus } from '../domain.ts';
+
+/** One row of the sessions list. */
+export interface SessionSummary {
+  id: string;
+  topic: string;
+  status: SessionStatus;
+  transport: string;
+  roomId: string;
+  roomUrl: string | null;
+  participants: string[];
+  messageCount: number;
+  totalTokens: number;
+  totalCostUsd: number;
+  createdAt: string;
+  startedAt: string | null;
+  endedAt: string | null;
+}
+
+/** One limit of a session drawn as a bar. */
+export interface LimitBar {
+  name: 'messages' | 'tokens' | 'cost' | 'minutes';
+  used: number;
+  limit: number;
+  /** 0..100, capped. */
+  percent: number;
+}
+
+/** The Scribe record or the TLDR as the console shows it. */
+export interface DocumentView {
+  kind: 'record' | 'tldr';
+  version: number;
+  content: string;
+  updatedAt: string;
+}
+
+/** Everything the session page shows except the transcript. */
+export interface SessionDetail {
+  session: SessionSummary & { plan: SessionPlan | null; endReason: string | null; createdBy: string; plannerQuestions: string[] };
+  limits: LimitBar[];
+  record: DocumentView | null;
+  tldr: DocumentView | null;
+}
+
+/** A message of the transcript (the domain message, dates as ISO text). */
+export type TranscriptMessage = Omit<ChatMessage, 'createdAt'> & { createdAt: string };
+
+/** What the trace search filters on. */
+export interface TraceSearch {
+  sessionId?: string;
+  text?: string;
+  agent?: string;
+  model?: string;
+  errorsOnly?: boolean;
+  limit?: number;
+}
+
+/** Token and cost totals. */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** One trace in the list (one turn). */
+export interface TraceListItem extends UsageTotals {
+  id: string;
+  sessionId: string | null;
+  sessionTopic: string | null;
+  name: string;
+  startedAt: string;
+  durationMs: number | null;
+  spanCount: number;
+  errorCount: number;
+}
+
+/** The types of span the waterfall draws. */
+export type SpanKind = 'agent' | 'generation' | 'function' | 'handoff' | 'guardrail' | 'custom' | 'task' | 'turn' | 'other';
+
+/** One span of the waterfall, with its place in the tree and everything its detail panel shows. */
+export interface SpanView extends UsageTotals {
+  id: string;
+  parentId: string | null;
+  kind: SpanKind;
+  name: string;
+  depth: number;
+  startOffsetMs: number;
+  durationMs: number | null;
+  /** The agent this span ran under (its own name for an agent span). */
+  agentName: string | null;
+  model: string | null;
+  input: unknown;
+  output: unknown;
+  error: { message: string; data: unknown } | null;
+  handoff: { from: string | null; to: string | null } | null;
+  guardrail: { name: string; triggered: boolean } | null;
+  data: Record<string, unknown>;
+  /** The message this span produced, if any. */
+  message: { id: number; sessionId: string; externalUrl: string | null; speakerName: string } | null;
+}
+
+/** Totals of one participant (agent) within a trace. */
+export interface ParticipantTotals extends UsageTotals {
+  name: string;
+  generations: number;
+}
+
+/** A whole trace as the viewer draws it. */
+export interface TraceDetail {
+  trace: { id: string; sessionId: string | null; name: string; groupId: string | null; metadata: Record<string, unknown>; startedAt: string; endedAt: string | null; durationMs: number };
+  spans: SpanView[];
+  totals: UsageTotals & { spanCount: number; errorCount: number; guardrailTrips: number };
+  participants: ParticipantTotals[];
+}

@@ -1,0 +1,138 @@
+import type { Logger } from 'pino';
+import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
+import type { MessagesRepository } from '../../repositories/messages-repository.ts';
+import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
+import type { Clock } from '../clock.ts';
+import type { ChatMessage, Session, Speaker } from '../domain.ts';
+import type { JobOutcome } from '../jobs/job-types.ts';
+import type { EventBus, MessageAction, OutgoingMessage, ReplyReference } from '../ports.ts';
+import { StreamDraft } from './stream-draft.ts';
+import type { TransportRegistry } from './transport-registry.ts';
+
+/** The job kind of an outbox delivery. */
+export const DELIVER_MESSAGE_JOB = 'deliver_message';
+
+/** What a stored message may carry besides its text. */
+export interface PostOptions {
+  replyTo?: number[];
+  actions?: MessageAction[];
+  model?: string | null;
+  usage?: { inputTokens: number; outputTokens: number; costUsd: number };
+  traceId?: string | null;
+  /** Counts toward the session's message limit (people and participants do; roles and notices do not). */
+  countsAsMessage?: boolean;
+  previewExternalId?: string | null;
+  /** Kept in the transcript but never sent to the room. */
+  internal?: boolean;
+}
+
+/** Options of the delivery service. */
+export interface DeliveryServiceOptions {
+  messages: MessagesRepository;
+  sessions: SessionsRepository;
+  jobs: JobsRepository;
+  transports: TransportRegistry;
+  clock: Clock;
+  events: EventBus;
+  logger: Logger;
+  /** True in demo mode: every AI message is marked as simulated. */
+  simulated: boolean;
+  /** Masks secrets in streaming previews (the final text passes the output guardrails). */
+  sanitizePreview: (text: string) => string;
+  /** Wakes the job worker so a delivery does not wait for the next poll. */
+  nudgeWorker: () => void;
+}
+
+/** Stores every message before it is delivered, then delivers it through the per-room outbox queue. */
+export class DeliveryService {
+  constructor(private readonly options: DeliveryServiceOptions) {}
+
+  /** Stores a message and queues its delivery; returns the stored message. */
+  async post(session: Session, speaker: Speaker, text: string, options: PostOptions = {}): Promise<ChatMessage> {
+    const now = this.options.clock.now();
+    const { message } = await this.options.messages.insert(
+      {
+        sessionId: session.id,
+        speaker,
+        role: speaker.kind === 'participant' ? 'assistant' : speaker.kind === 'human' ? 'user' : 'system',
+        text,
+        model: options.model ?? null,
+        inputTokens: options.usage?.inputTokens ?? 0,
+        outputTokens: options.usage?.outputTokens ?? 0,
+        costUsd: options.usage?.costUsd ?? 0,
+        replyTo: options.replyTo ?? [],
+        traceId: options.traceId ?? null,
+        deliveryStatus: options.internal ? 'internal' : 'pending',
+      },
+      now,
+    );
+    const usage = options.usage ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+    await this.options.sessions.addUsage(session.id, { messages: options.countsAsMessage ? 1 : 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, now);
+    this.options.events.publish({ type: 'message', message });
+    if (!options.internal) await this.enqueue(session, message, options);
+    return message;
+  }
+
+  /** Starts a streaming preview of an answer that is still being written. */
+  startStream(session: Session, speaker: Speaker): StreamDraft | null {
+    if (!this.options.transports.has(session.transport)) return null;
+    const transport = this.options.transports.get(session.transport);
+    const template = { speaker, replyTo: [], simulated: this.options.simulated && speaker.kind !== 'human' };
+    return new StreamDraft(transport, session.roomId, template, this.options.clock, this.options.sanitizePreview, (error) =>
+      this.options.logger.warn({ err: error, session: session.id }, 'streaming preview failed; the final message will still be delivered'),
+    );
+  }
+
+  /** Runs one outbox delivery job: resumable chunk by chunk, so a retry never posts twice. */
+  async deliver(job: ClaimedJob): Promise<JobOutcome> {
+    const messageId = Number(job.payload.messageId);
+    const message = await this.options.messages.findById(messageId);
+    if (!message) return { status: 'failed', error: `message ${messageId} not found` };
+    if (message.deliveryStatus === 'delivered') return { status: 'done' };
+    const session = await this.options.sessions.findById(message.sessionId);
+    if (!session) return { status: 'failed', error: `session ${message.sessionId} not found` };
+    if (!this.options.transports.has(session.transport)) return { status: 'postpone', afterMs: 5000 };
+    const transport = this.options.transports.get(session.transport);
+    const outgoing = await this.toOutgoing(message, (job.payload.actions as MessageAction[] | undefined) ?? []);
+    const delivered = await transport.deliver(session.roomId, outgoing, {
+      previewExternalId: typeof job.payload.previewExternalId === 'string' ? job.payload.previewExternalId : null,
+      deliveredExternalIds: message.externalIds,
+      onChunkDelivered: (externalId, url) => this.options.messages.appendExternalId(message.id, externalId, url),
+    });
+    await this.options.messages.setDeliveryStatus(message.id, 'delivered');
+    this.options.events.publish({ type: 'message', message: { ...message, deliveryStatus: 'delivered', externalIds: delivered.externalIds, externalUrl: delivered.url ?? message.externalUrl } });
+    return { status: 'done' };
+  }
+
+  private async enqueue(session: Session, message: ChatMessage, options: PostOptions): Promise<void> {
+    await this.options.jobs.enqueue(
+      {
+        kind: DELIVER_MESSAGE_JOB,
+        queue: `room:${session.transport}:${session.roomId}`,
+        sessionId: session.id,
+        dedupeKey: `message:${message.id}`,
+        payload: { messageId: message.id, previewExternalId: options.previewExternalId ?? null, actions: options.actions ?? [] },
+        runAt: this.options.clock.now(),
+        maxRetries: 12,
+      },
+      this.options.clock.now(),
+    );
+    this.options.nudgeWorker();
+  }
+
+  private async toOutgoing(message: ChatMessage, actions: MessageAction[]): Promise<OutgoingMessage> {
+    const replyTo: ReplyReference[] = [];
+    for (const id of message.replyTo.slice(0, 5)) {
+      const target = await this.options.messages.findById(id);
+      if (!target) continue;
+      replyTo.push({
+        messageId: target.id,
+        externalId: target.externalIds[0] ?? null,
+        speakerName: target.speaker.name,
+        excerpt: target.text.replace(/\s+/g, ' ').slice(0, 90),
+        url: target.externalUrl,
+      });
+    }
+    return { speaker: message.speaker, content: message.text, replyTo, actions, simulated: this.options.simulated && message.speaker.kind !== 'human' && message.speaker.kind !== 'system' };
+  }
+}

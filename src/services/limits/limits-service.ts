@@ -1,0 +1,75 @@
+import type { LimitsConfig } from '../../config/app-config.ts';
+import type { MessagesRepository } from '../../repositories/messages-repository.ts';
+import type { Clock } from '../clock.ts';
+import type { Session, SessionParameters } from '../domain.ts';
+import type { LimitsReport } from '../ports.ts';
+
+/** The parameters in force for a session: its plan's, never beyond the admin bounds. */
+export function effectiveParameters(session: Pick<Session, 'plan'>, bounds: LimitsConfig): SessionParameters {
+  const plan = session.plan?.parameters;
+  return {
+    maxMessages: Math.min(plan?.maxMessages ?? bounds.maxMessages, bounds.maxMessages),
+    maxTokens: Math.min(plan?.maxTokens ?? bounds.maxTokens, bounds.maxTokens),
+    maxCostUsd: Math.min(plan?.maxCostUsd ?? bounds.maxCostUsd, bounds.maxCostUsd),
+    timeoutMinutes: Math.min(plan?.timeoutMinutes ?? bounds.timeoutMinutes, bounds.timeoutMinutes),
+    maxContextPercent: Math.min(plan?.maxContextPercent ?? bounds.maxContextPercent, bounds.maxContextPercent),
+  };
+}
+
+/** Names of the limits a report can say were reached. */
+export type LimitName = 'messages' | 'tokens' | 'cost' | 'time';
+
+/** Checks a session's usage against its limits; run before every turn. */
+export class LimitsService {
+  private readonly contextPercent = new Map<string, number>();
+
+  constructor(
+    private readonly messages: MessagesRepository,
+    private readonly bounds: () => LimitsConfig,
+    private readonly clock: Clock,
+  ) {}
+
+  /** Remembers the largest context use of the latest turn (percent of a window). */
+  recordContextUse(sessionId: string, percent: number): void {
+    this.contextPercent.set(sessionId, percent);
+  }
+
+  /** Every limit of a session with its use, and which were reached. */
+  async report(session: Session): Promise<LimitsReport> {
+    const parameters = effectiveParameters(session, this.bounds());
+    const minutes = session.startedAt ? (this.clock.now().getTime() - session.startedAt.getTime()) / 60_000 : 0;
+    const balance = (await this.messages.countBySpeaker(session.id))
+      .filter((entry) => entry.kind === 'participant' || entry.kind === 'human')
+      .map((entry) => ({ speaker: entry.speaker, messages: entry.messages }));
+    const exceeded: LimitName[] = [];
+    if (session.messageCount >= parameters.maxMessages) exceeded.push('messages');
+    if (session.totalTokens >= parameters.maxTokens) exceeded.push('tokens');
+    if (session.totalCostUsd >= parameters.maxCostUsd) exceeded.push('cost');
+    if (session.startedAt && minutes >= parameters.timeoutMinutes) exceeded.push('time');
+    return {
+      messages: { used: session.messageCount, limit: parameters.maxMessages },
+      tokens: { used: session.totalTokens, limit: parameters.maxTokens },
+      costUsd: { used: Math.round(session.totalCostUsd * 10_000) / 10_000, limit: parameters.maxCostUsd },
+      minutes: { used: Math.round(minutes * 10) / 10, limit: parameters.timeoutMinutes },
+      contextPercent: { used: Math.round(this.contextPercent.get(session.id) ?? 0), limit: parameters.maxContextPercent },
+      balance,
+      exceeded,
+    };
+  }
+}
+
+/** A plain-language line for a reached limit. */
+export function describeLimit(limit: string): string {
+  switch (limit) {
+    case 'messages':
+      return 'the message limit was reached';
+    case 'tokens':
+      return 'the token budget was used up';
+    case 'cost':
+      return 'the cost limit was reached';
+    case 'time':
+      return 'the time limit was reached';
+    default:
+      return `the ${limit} limit was reached`;
+  }
+}

@@ -1,0 +1,89 @@
+/** One message of a Chat Completions request, as the `openai` client sends it. */
+export interface ChatMessageBody {
+  role: 'system' | 'developer' | 'user' | 'assistant' | 'tool';
+  content?: string | Array<{ type: string; text?: string }> | null;
+  name?: string;
+  tool_call_id?: string;
+  tool_calls?: Array<{ id: string; type: 'function'; function: { name: string; arguments: string } }>;
+}
+
+/** A function tool offered in a request. */
+export interface ChatToolBody {
+  type: 'function';
+  function: { name: string; description?: string; parameters?: JsonSchema };
+}
+
+/** A JSON schema, as loosely as requests carry it. */
+export type JsonSchema = { [key: string]: unknown };
+
+/** The request body of `POST /chat/completions`. */
+export interface ChatCompletionRequest {
+  model: string;
+  messages: ChatMessageBody[];
+  tools?: ChatToolBody[];
+  tool_choice?: unknown;
+  stream?: boolean;
+  stream_options?: { include_usage?: boolean };
+  response_format?: { type: 'json_schema'; json_schema: { name: string; strict?: boolean; schema: JsonSchema } } | { type: 'json_object' | 'text' };
+  temperature?: number;
+  max_tokens?: number;
+  provider?: Record<string, unknown>;
+  [key: string]: unknown;
+}
+
+/** A failure the simulator can answer with, shaped like OpenRouter's. */
+export type SimulatedFault =
+  /** An HTTP error (429 with Retry-After, 500/502/503, 400, 401, ...). */
+  | { type: 'http'; status: number; message?: string; retryAfter?: string; metadata?: Record<string, unknown> }
+  /** A 200 stream (or body) that carries an error object instead of, or after some of, the answer. */
+  | { type: 'stream_error'; code?: number; message?: string; afterText?: string }
+  /** Never answers; the request stays open until the client aborts or the server closes. */
+  | { type: 'hang' }
+  /** Drops the connection without an answer (a network error for the client). */
+  | { type: 'disconnect' };
+
+/** Delays for one reply, overriding the server's defaults. */
+export interface ReplyTiming {
+  /** Before the response starts (headers). */
+  latencyMs?: number;
+  /** After the headers, before the first token of a stream. */
+  firstTokenMs?: number;
+}
+
+/** One tool call in a reply; `arguments` is sent exactly as given (e.g. `""`). */
+export interface SimulatedToolCall {
+  name: string;
+  arguments: string;
+  id?: string;
+}
+
+/** What the simulator answers to one chat completion request. */
+export type SimulatedReply = (
+  | { kind: 'text'; text: string }
+  | { kind: 'tool_calls'; calls: SimulatedToolCall[]; text?: string }
+  | { kind: 'json'; value: unknown; fenced?: boolean }
+  | { kind: 'fault'; fault: SimulatedFault }
+) & { timing?: ReplyTiming; usage?: { promptTokens?: number; completionTokens?: number; costUsd?: number } };
+
+/** Who is asking, read from the first line of the system instructions (the agent protocol). */
+export type AgentIdentity =
+  | { role: 'planner' | 'moderator' | 'scribe' | 'tldr'; name: string }
+  | { role: 'participant'; name: string }
+  | { role: 'unknown'; name: string };
+
+/** Everything a responder sees about a request. */
+export interface ChatRequestContext {
+  body: ChatCompletionRequest;
+  agent: AgentIdentity;
+  headers: Record<string, string>;
+}
+
+/** Chooses a reply; returning undefined falls through to the demo brain. */
+export type ChatResponder = (context: ChatRequestContext) => SimulatedReply | undefined;
+
+/** The text content of a message (string or text parts). */
+export function messageText(message: ChatMessageBody): string {
+  if (typeof message.content === 'string') return message.content;
+  if (Array.isArray(message.content)) return message.content.map((part) => part.text ?? '').join('');
+  return '';
+}

@@ -1,0 +1,107 @@
+import { messageText, type AgentIdentity, type ChatCompletionRequest, type ChatMessageBody } from './chat-types.ts';
+
+const ROLE_LINES: Record<string, 'planner' | 'moderator' | 'scribe' | 'tldr'> = {
+  'You are the Planner of a Brainstorm session.': 'planner',
+  'You are the Moderator of a Brainstorm session.': 'moderator',
+  'You are the Scribe of a Brainstorm session.': 'scribe',
+  'You are the TLDR of a Brainstorm session.': 'tldr',
+};
+
+const ROLE_NAMES = { planner: 'Planner', moderator: 'Moderator', scribe: 'Scribe', tldr: 'TLDR' } as const;
+
+/** The system instructions of a request (system and developer messages joined). */
+export function systemText(body: ChatCompletionRequest): string {
+  return body.messages
+    .filter((message) => message.role === 'system' || message.role === 'developer')
+    .map(messageText)
+    .join('\n');
+}
+
+/** Who is asking, from the first line of the instructions (the fixed agent protocol). */
+export function identify(body: ChatCompletionRequest): AgentIdentity {
+  const firstLine = systemText(body).trimStart().split('\n')[0]?.trim() ?? '';
+  const role = ROLE_LINES[firstLine];
+  if (role) return { role, name: ROLE_NAMES[role] };
+  const participant = /^You are (.+?), a participant in a Brainstorm session\.$/.exec(firstLine);
+  if (participant?.[1]) return { role: 'participant', name: participant[1] };
+  return { role: 'unknown', name: body.model };
+}
+
+/** The name of the tool a tool-result message answers. */
+export function toolNameOf(body: ChatCompletionRequest, message: ChatMessageBody): string | undefined {
+  for (const candidate of body.messages) {
+    const call = candidate.tool_calls?.find((entry) => entry.id === message.tool_call_id);
+    if (call) return call.function.name;
+  }
+  return undefined;
+}
+
+/** The names of the tools a request offers. */
+export function offeredTools(body: ChatCompletionRequest): string[] {
+  return (body.tools ?? []).map((tool) => tool.function.name);
+}
+
+const STOP_WORDS = new Set(
+  'about after again also among another because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with would your yours yourself topic answers simulated'.split(' '),
+);
+
+/** The topic of the session: a `Topic:` line if there is one, else the first person's message. */
+export function topicOf(body: ChatCompletionRequest): string {
+  const texts = [systemText(body), ...body.messages.filter((message) => message.role === 'user').map(messageText)];
+  for (const text of texts) {
+    const match = /(?:^|\n)\s*(?:Expanded topic|Topic)\s*:\s*(.+)/i.exec(text);
+    if (match?.[1]) return match[1].trim().slice(0, 200);
+  }
+  const firstUser = body.messages.find((message) => message.role === 'user');
+  return (firstUser ? messageText(firstUser) : 'the topic').replace(/^\[[^\]]+\]:\s*/, '').trim().slice(0, 200) || 'the topic';
+}
+
+/** The most telling words of a text, in order of first appearance. */
+export function keywordsOf(text: string, count: number): string[] {
+  const words = (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}-]{3,}/gu) ?? []).filter((word) => !STOP_WORDS.has(word));
+  return [...new Set(words)].slice(0, count);
+}
+
+/** One attributed statement found in a conversation. */
+export interface Statement {
+  speaker: string;
+  text: string;
+  reference: string | undefined;
+}
+
+const NOT_SPEAKERS = new Set(['topic', 'expanded topic', 'objectives', 'plan', 'note', 'notes', 'summary', 'record', 'time', 'session']);
+
+/** Statements of the form `[Name]: text`, `#12 [Name]: text` or `Name: text`, across every non-system message. */
+export function statementsOf(body: ChatCompletionRequest): Statement[] {
+  const statements: Statement[] = [];
+  for (const message of body.messages) {
+    if (message.role === 'system' || message.role === 'developer' || message.role === 'tool') continue;
+    for (const line of messageText(message).split('\n')) {
+      const match = /^\s*(?:[-*]\s*)?(#\d+)?\s*\[?([\p{Lu}][\p{L}\p{N} ._'-]{0,40}?)\]?\s*(?:\([^)]*\))?\s*:\s+(.+)$/u.exec(line);
+      if (!match?.[2] || !match[3]) continue;
+      const speaker = match[2].trim();
+      if (NOT_SPEAKERS.has(speaker.toLowerCase()) || /^answers from|^revision requested/i.test(speaker)) continue;
+      statements.push({ speaker, text: match[3].trim(), reference: match[1] });
+    }
+  }
+  return statements;
+}
+
+/** The speaker of the last message addressed to this agent (`[Name]: ...`), if any. */
+export function previousSpeaker(body: ChatCompletionRequest): { name: string; text: string } | undefined {
+  for (let index = body.messages.length - 1; index >= 0; index -= 1) {
+    const message = body.messages[index];
+    if (message?.role !== 'user') continue;
+    const match = /^\s*\[([^\]]+)\]:\s*([\s\S]*)$/.exec(messageText(message));
+    if (match?.[1]) return { name: match[1], text: match[2] ?? '' };
+    return { name: 'the group', text: messageText(message) };
+  }
+  return undefined;
+}
+
+/** A small stable number from a text, for varied but deterministic choices. */
+export function stableHash(text: string): number {
+  let hash = 2166136261;
+  for (let index = 0; index < text.length; index += 1) hash = Math.imul(hash ^ text.charCodeAt(index), 16777619) >>> 0;
+  return hash;
+}

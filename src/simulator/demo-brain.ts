@@ -1,0 +1,83 @@
+import { messageText, type ChatCompletionRequest, type JsonSchema, type SimulatedReply } from './chat-types.ts';
+import { identify, offeredTools, systemText, toolNameOf, topicOf } from './conversation-reading.ts';
+import { participantAnswer, plannerPlan, plannerQuestions, scribeRecord, tldrSummary } from './demo-writing.ts';
+import { sampleFromSchema } from './json-schema-sample.ts';
+
+function requestedSchema(body: ChatCompletionRequest): JsonSchema | undefined {
+  const format = body.response_format;
+  return format?.type === 'json_schema' ? format.json_schema.schema : undefined;
+}
+
+/** A JSON reply that validates against the requested schema, built around `hint`. */
+function jsonReply(body: ChatCompletionRequest, hint: unknown): SimulatedReply {
+  const schema = requestedSchema(body);
+  return { kind: 'json', value: schema ? sampleFromSchema(schema, { topic: topicOf(body), hint }) : hint };
+}
+
+/** A call of an offered tool, its arguments shaped by the tool's parameter schema. */
+function toolCall(body: ChatCompletionRequest, name: string, hint: unknown): SimulatedReply {
+  const parameters = body.tools?.find((tool) => tool.function.name === name)?.function.parameters;
+  const value = parameters ? sampleFromSchema(parameters, { topic: topicOf(body), hint }) : (hint ?? {});
+  return { kind: 'tool_calls', calls: [{ name, arguments: JSON.stringify(value) }] };
+}
+
+function inWrapUp(body: ChatCompletionRequest): boolean {
+  return /wrap[- ]?up/i.test(systemText(body));
+}
+
+function plannerReply(body: ChatCompletionRequest): SimulatedReply {
+  const tools = offeredTools(body);
+  const last = body.messages.at(-1);
+  if (last?.role === 'tool' && toolNameOf(body, last) === 'start_session') {
+    if (/not approved|rejected/i.test(messageText(last))) return jsonReply(body, { questions: ['What should change in the plan? (simulated)'] });
+    if (tools.includes('transfer_to_Moderator')) return toolCall(body, 'transfer_to_Moderator', {});
+    return jsonReply(body, { questions: [] });
+  }
+  const userMessages = body.messages.filter((message) => message.role === 'user');
+  if (userMessages.length === 1 && !body.messages.some((message) => message.role === 'tool')) {
+    return jsonReply(body, { questions: plannerQuestions(topicOf(body)) });
+  }
+  if (tools.includes('start_session')) return toolCall(body, 'start_session', plannerPlan(body));
+  return jsonReply(body, { questions: [] });
+}
+
+function handoffInWrapUp(body: ChatCompletionRequest, target: string): SimulatedReply | undefined {
+  const name = `transfer_to_${target}`;
+  return inWrapUp(body) && offeredTools(body).includes(name) ? toolCall(body, name, {}) : undefined;
+}
+
+function moderatorReply(body: ChatCompletionRequest): SimulatedReply {
+  return (
+    handoffInWrapUp(body, 'Scribe') ??
+    jsonReply(body, {
+      action: 'continue',
+      drifting: false,
+      objectivesMet: false,
+      message: 'Good progress so far — keep building on each other’s ideas. (simulated)',
+      target: '',
+      reason: 'The discussion is on topic and moving forward (simulated).',
+      quality: 7,
+    })
+  );
+}
+
+/** The demo brain: the default reply to a request, keyed on the agent protocol's first instruction line. */
+export function demoReply(body: ChatCompletionRequest): SimulatedReply {
+  const agent = identify(body);
+  switch (agent.role) {
+    case 'planner':
+      return plannerReply(body);
+    case 'moderator':
+      return moderatorReply(body);
+    case 'scribe':
+      return handoffInWrapUp(body, 'TLDR') ?? (requestedSchema(body) ? jsonReply(body, undefined) : { kind: 'text', text: scribeRecord(body) });
+    case 'tldr':
+      return jsonReply(body, tldrSummary(body));
+    case 'participant':
+      return requestedSchema(body) ? jsonReply(body, undefined) : { kind: 'text', text: participantAnswer(agent.name, body) };
+    default:
+      return requestedSchema(body)
+        ? jsonReply(body, undefined)
+        : { kind: 'text', text: `A simulated answer about ${topicOf(body)}. (simulated)` };
+  }
+}

@@ -1,0 +1,20 @@
+import { tool, type RunContext, type ToolInputGuardrailDefinition } from '@openai/agents';
+import { z } from 'zod';
+import type { AgentContext } from '../agents/agent-context.ts';
+import type { SpeakerKind } from '../services/domain.ts';
+
+/** `post_to_discord`: posts a message into the session's room as the calling role. Thin: validates, delegates. */
+export function createPostToDiscordTool(speaker: { kind: SpeakerKind; name: string }, options: { inputGuardrails?: ToolInputGuardrailDefinition<AgentContext>[] } = {}) {
+  return tool({
+    name: 'post_to_discord',
+    description: `Post a message into the session room as the ${speaker.name}.`,
+    parameters: z.object({ content: z.string().min(1).max(8000).describe('The message, in markdown') }),
+    inputGuardrails: options.inputGuardrails ?? [],
+    async execute({ content }, runContext?: RunContext<AgentContext>) {
+      const ports = runContext?.context.ports;
+      if (!ports) throw new Error('post_to_discord needs the session ports in its run context');
+      await ports.postToRoom({ kind: speaker.kind, name: speaker.name }, content);
+      return 'posted';
+    },
+  });
+}

@@ -1,0 +1,133 @@
+/** The local channel's write API: a person at the console starts sessions, talks, and runs commands. */
+import type { Logger } from 'pino';
+import type { ConsoleQueries } from '../services/console/console-queries.ts';
+import type { Author } from '../services/domain.ts';
+import { BrainstormError, describeForPerson, type BrainstormErrorCode } from '../services/errors.ts';
+import type { IdGenerator } from '../services/ids.ts';
+import type { GatewayReply, SessionGateway } from '../services/ports.ts';
+import { optionalText, readJsonBody, requireText, sendJson } from './http-kit.ts';
+import type { LocalRoom, LocalTransport } from './local-transport.ts';
+import type { Router } from './router.ts';
+import { HttpError } from './web-errors.ts';
+
+/** The channel id every local session starts from. */
+export const LOCAL_CHANNEL_ID = 'local';
+
+const MAX_TOPIC_CHARS = 4_000;
+const MAX_MESSAGE_CHARS = 8_000;
+const DEFAULT_PERSON = 'You';
+
+const STATUS_BY_CODE: Partial<Record<BrainstormErrorCode, number>> = {
+  bad_input: 400,
+  unknown_command: 400,
+  guardrail_tripped: 400,
+  forbidden: 403,
+  not_found: 404,
+  wrong_state: 409,
+  limit_reached: 409,
+  rate_limited: 429,
+  model_unavailable: 503,
+  service_unavailable: 503,
+};
+
+/** What the local channel routes need. */
+export interface LocalChannelDependencies {
+  gateway: SessionGateway;
+  transport: LocalTransport;
+  queries: ConsoleQueries;
+  ids: IdGenerator;
+  logger: Logger;
+}
+
+/** The person at the console: named by the page, and an admin (it is their own machine). */
+export function localPerson(name: string): Author {
+  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'person';
+  return { id: `local:${slug}`, name, isAdmin: true };
+}
+
+function replyBody(reply: GatewayReply | null): { reply: GatewayReply | null } {
+  return { reply };
+}
+
+async function callGateway<T>(action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch (error) {
+    if (BrainstormError.isInstance(error)) throw new HttpError(STATUS_BY_CODE[error.code] ?? 500, error.message);
+    throw error;
+  }
+}
+
+function requireRoom(transport: LocalTransport, roomId: string): LocalRoom {
+  const room = transport.getRoom(roomId);
+  if (!room) throw new HttpError(404, 'No such room in the local channel.');
+  return room;
+}
+
+/** Registers the local channel routes. */
+export function registerLocalChannelRoutes(router: Router, dependencies: LocalChannelDependencies): void {
+  const { transport, queries } = dependencies;
+  router.add('GET', '/api/rooms', ({ response }) => sendJson(response, 200, transport.listRooms()));
+  router.add('GET', '/api/rooms/:roomId', async ({ response, params }) => {
+    const room = requireRoom(transport, params.roomId as string);
+    const detail = await queries.getSessionByRoom(transport.name, room.roomId);
+    sendJson(response, 200, { room, sessionId: detail?.session.id ?? null, ...transport.roomContents(room.roomId) });
+  });
+  router.add('POST', '/api/local/sessions', async ({ request, response }) => {
+    const body = await readJsonBody(request);
+    sendJson(response, 200, await startSession(dependencies, requireText(body, 'topic', MAX_TOPIC_CHARS), optionalText(body, 'name', DEFAULT_PERSON, 80)));
+  });
+  router.add('POST', '/api/rooms/:roomId/messages', async ({ request, response, params }) => {
+    const room = requireRoom(transport, params.roomId as string);
+    const body = await readJsonBody(request);
+    const content = requireText(body, 'content', MAX_MESSAGE_CHARS);
+    const author = localPerson(optionalText(body, 'name', DEFAULT_PERSON, 80));
+    const externalId = dependencies.ids.next('lin');
+    const reply = await callGateway(() =>
+      dependencies.gateway.handleMessage({ transport: transport.name, roomId: room.roomId, channelId: LOCAL_CHANNEL_ID, externalId, author, content, url: null }),
+    );
+    sendJson(response, 200, replyBody(reply));
+  });
+  router.add('POST', '/api/rooms/:roomId/commands', async ({ request, response, params }) => {
+    const room = requireRoom(transport, params.roomId as string);
+    const body = await readJsonBody(request);
+    const name = requireText(body, 'command', 40).replace(/^[!/]/, '').toLowerCase();
+    const args = optionalText(body, 'args', '', MAX_MESSAGE_CHARS);
+    const author = localPerson(optionalText(body, 'name', DEFAULT_PERSON, 80));
+    const reply = await callGateway(() => dependencies.gateway.runCommand({ transport: transport.name, roomId: room.roomId, channelId: LOCAL_CHANNEL_ID, author, name, args }));
+    sendJson(response, 200, replyBody(reply));
+  });
+}
+
+/**
+ * Posts a topic as a person's message in the local channel. Answers as soon as the session's room opens
+ * (the Planner may still be thinking); a reply that comes later is shown in the room as a notice.
+ */
+async function startSession(dependencies: LocalChannelDependencies, topic: string, name: string): Promise<{ roomId: string | null; reply: GatewayReply | null }> {
+  const { transport, gateway, logger } = dependencies;
+  const externalId = dependencies.ids.next('lin');
+  const roomsBefore = new Set(transport.listRooms().map((room) => room.roomId));
+  const opened = new AbortController();
+  const roomOpened = transport.waitForRoom(externalId, opened.signal);
+  const handled = gateway.handleMessage({ transport: transport.name, roomId: null, channelId: LOCAL_CHANNEL_ID, externalId, author: localPerson(name), content: topic, url: null });
+  const first = await Promise.race([roomOpened.then((room) => ({ room })), handled.then((reply) => ({ reply }))]).catch((error: unknown) => {
+    opened.abort();
+    if (BrainstormError.isInstance(error)) throw new HttpError(STATUS_BY_CODE[error.code] ?? 500, error.message);
+    throw error;
+  });
+  if ('room' in first && first.room) {
+    handled.then(
+      (reply) => reply && transport.postNotice((first.room as LocalRoom).roomId, reply.content),
+      (error: unknown) => {
+        logger.warn({ err: error }, 'starting a local session failed after its room opened');
+        transport.postNotice((first.room as LocalRoom).roomId, describeForPerson(error));
+      },
+    );
+    return { roomId: first.room.roomId, reply: null };
+  }
+  opened.abort();
+  const reply = 'reply' in first ? first.reply : null;
+  // A gateway that did not pass our message id as the room's origin: the one room opened meanwhile is ours.
+  const openedMeanwhile = transport.listRooms().filter((room) => !roomsBefore.has(room.roomId));
+  return { roomId: openedMeanwhile.length === 1 ? (openedMeanwhile[0] as LocalRoom).roomId : null, reply };
+}

@@ -1,0 +1,39 @@
+/** Serves the console's own files (no CDN: the console works offline). */
+import { readdirSync, readFileSync } from 'node:fs';
+import type { ServerResponse } from 'node:http';
+import { extname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SECURITY_HEADERS } from './http-kit.ts';
+
+const CONTENT_TYPES: Readonly<Record<string, string>> = {
+  '.html': 'text/html; charset=utf-8',
+  '.js': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8',
+  '.svg': 'image/svg+xml',
+  '.png': 'image/png',
+  '.ico': 'image/x-icon',
+};
+
+/** The directory of the console's assets. */
+export const ASSETS_DIRECTORY = fileURLToPath(new URL('./assets/', import.meta.url));
+
+/** The assets, read once at start-up; only known names are ever served (no path traversal possible). */
+export class StaticFiles {
+  private readonly files = new Map<string, { body: Buffer; type: string }>();
+
+  constructor(directory: string = ASSETS_DIRECTORY) {
+    for (const name of readdirSync(directory)) {
+      const type = CONTENT_TYPES[extname(name)];
+      if (type && /^[a-z0-9][a-z0-9.-]*$/.test(name)) this.files.set(name, { body: readFileSync(join(directory, name)), type });
+    }
+  }
+
+  /** Sends a file by name; false when there is no such asset. */
+  send(response: ServerResponse, name: string, head = false): boolean {
+    const file = this.files.get(name);
+    if (!file) return false;
+    response.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': file.type, 'Content-Length': String(file.body.length), 'Cache-Control': 'no-cache' });
+    response.end(head ? undefined : file.body);
+    return true;
+  }
+}

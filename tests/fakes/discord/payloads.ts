@@ -1,0 +1,150 @@
+/** Turns the fake's records into the JSON objects Discord sends (REST bodies and gateway dispatches). */
+import { ChannelType, type APIGuildMember, type APIMessage, type APIRole, type APIUser, type APIWebhook, WebhookType } from 'discord.js';
+import type { FakeChannel, FakeMember, FakeRole, FakeUser, FakeWebhook, RecordedMessage } from './fake-model.ts';
+import type { FakeDiscordState } from './fake-state.ts';
+
+/** A user object. */
+export function userPayload(user: FakeUser): APIUser {
+  return { id: user.id, username: user.username, discriminator: '0', global_name: user.globalName, avatar: user.avatar, bot: user.bot };
+}
+
+/** A role object. */
+export function rolePayload(role: FakeRole): APIRole {
+  return {
+    id: role.id,
+    name: role.name,
+    color: 0,
+    colors: { primary_color: 0, secondary_color: null, tertiary_color: null },
+    hoist: false,
+    icon: null,
+    unicode_emoji: null,
+    position: role.position,
+    permissions: role.permissions.toString(),
+    managed: false,
+    mentionable: false,
+    flags: 0,
+  };
+}
+
+/** A guild member object (with its user). */
+export function memberPayload(member: FakeMember, user: FakeUser): APIGuildMember {
+  return {
+    user: userPayload(user),
+    nick: null,
+    avatar: null,
+    banner: null,
+    roles: member.roleIds,
+    joined_at: member.joinedAt,
+    premium_since: null,
+    deaf: false,
+    mute: false,
+    flags: 0,
+    pending: false,
+    communication_disabled_until: null,
+  };
+}
+
+/** A guild text channel or public thread object. */
+export function channelPayload(channel: FakeChannel, guildId: string): Record<string, unknown> {
+  if (channel.kind === 'text') {
+    return {
+      id: channel.id,
+      type: ChannelType.GuildText,
+      guild_id: guildId,
+      name: channel.name,
+      position: 0,
+      parent_id: null,
+      permission_overwrites: [],
+      topic: null,
+      nsfw: false,
+      last_message_id: channel.lastMessageId,
+      rate_limit_per_user: 0,
+      flags: 0,
+    };
+  }
+  return {
+    id: channel.id,
+    type: ChannelType.PublicThread,
+    guild_id: guildId,
+    parent_id: channel.parentId,
+    owner_id: channel.ownerId,
+    name: channel.name,
+    last_message_id: channel.lastMessageId,
+    message_count: channel.messageCount,
+    total_message_sent: channel.messageCount,
+    member_count: 1,
+    rate_limit_per_user: 0,
+    flags: 0,
+    applied_tags: [],
+    thread_metadata: {
+      archived: false,
+      auto_archive_duration: channel.autoArchiveDuration,
+      archive_timestamp: channel.createdAt,
+      locked: false,
+      create_timestamp: channel.createdAt,
+    },
+  };
+}
+
+/** A webhook object; the token only goes to whoever may see it (the creator, the channel's managers). */
+export function webhookPayload(webhook: FakeWebhook, state: FakeDiscordState, withToken: boolean): APIWebhook {
+  const creator = state.users.get(webhook.creatorId);
+  return {
+    id: webhook.id,
+    type: WebhookType.Incoming,
+    guild_id: state.guildId,
+    channel_id: webhook.channelId,
+    name: webhook.name,
+    avatar: webhook.avatar,
+    application_id: webhook.applicationId,
+    ...(withToken ? { token: webhook.token } : {}),
+    ...(creator ? { user: userPayload(creator) } : {}),
+  };
+}
+
+/** A message object; `forGateway` adds `guild_id` and the author's `member` as MESSAGE_CREATE does. */
+export function messagePayload(record: RecordedMessage, state: FakeDiscordState, forGateway: boolean): APIMessage {
+  const author = authorOf(record, state);
+  const channel = state.channels.get(record.channelId);
+  const thread = record.threadId ? state.channels.get(record.threadId) : undefined;
+  const mentions = record.mentions.userIds.map((id) => state.users.get(id)).filter((user): user is FakeUser => user !== undefined);
+  const payload: APIMessage & { guild_id?: string; member?: Omit<APIGuildMember, 'user'> } = {
+    id: record.id,
+    channel_id: record.channelId,
+    author,
+    content: record.content,
+    timestamp: record.createdAt,
+    edited_timestamp: record.editedAt,
+    tts: false,
+    mention_everyone: record.mentions.everyone,
+    mentions: mentions.map(userPayload),
+    mention_roles: record.mentions.roleIds,
+    attachments: [],
+    embeds: record.embeds,
+    pinned: false,
+    type: record.type,
+    flags: record.flags,
+    components: record.components as APIMessage['components'],
+    ...(record.webhookId ? { webhook_id: record.webhookId } : {}),
+    ...(record.origin === 'webhook' || record.origin === 'interaction' ? { application_id: state.applicationId } : {}),
+    ...(channel?.kind === 'thread' ? { position: channel.messageCount - 1 } : {}),
+    ...(thread ? { thread: channelPayload(thread, state.guildId) as unknown as APIMessage['thread'] } : {}),
+  };
+  if (forGateway) {
+    payload.guild_id = state.guildId;
+    const member = record.webhookId ? undefined : state.members.get(record.authorId);
+    if (member) {
+      const { user: _user, ...memberWithoutUser } = memberPayload(member, state.requireUser(member.userId));
+      payload.member = memberWithoutUser;
+    }
+  }
+  return payload;
+}
+
+function authorOf(record: RecordedMessage, state: FakeDiscordState): APIUser {
+  if (record.webhookId) {
+    // Discord shows a webhook message's author as a pseudo-user with the webhook id and per-message name.
+    return { id: record.webhookId, username: record.displayName, discriminator: '0000', global_name: null, avatar: record.avatarUrl ? 'webhook-avatar' : null, bot: true };
+  }
+  return userPayload(state.requireUser(record.authorId));
+}
