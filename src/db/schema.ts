@@ -174,6 +174,13 @@ export interface SessionEmbeddingsTable {
   created_at: Timestamp;
 }
 
+/** Ids of Notion objects (database, data source, session pages) by a key such as `session:<id>:record`. */
+export interface NotionObjectsTable {
+  key: string;
+  object_id: string;
+  updated_at: Timestamp;
+}
+
 /** The Kysely database interface. */
 export interface Database {
   sessions: SessionsTable;
@@ -187,6 +194,7 @@ export interface Database {
   spans: SpansTable;
   settings: SettingsTable;
   session_embeddings: SessionEmbeddingsTable;
+  notion_objects: NotionObjectsTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;

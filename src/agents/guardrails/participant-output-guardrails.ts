@@ -1,5 +1,4 @@
 import type { OutputGuardrail } from '@openai/agents';
-import type { AgentContext } from '../agent-context.ts';
 import { AGENT_NAMES } from '../agent-context.ts';
 import { scanForSecrets } from './secret-patterns.ts';
 import { findImpersonatedSpeaker, findMentions } from './text-checks.ts';
@@ -25,7 +24,8 @@ export function participantGuardrailNote(guardrailName: string): string {
   return PARTICIPANT_GUARDRAIL_NOTES[guardrailName] ?? 'the answer did not pass a safety check';
 }
 
-type ParticipantGuardrail = OutputGuardrail<'text', AgentContext>;
+// Context-free on purpose: the checks read only the answer, so they fit any participant agent.
+type ParticipantGuardrail = OutputGuardrail<'text'>;
 
 function tripped(reason: string, details: Record<string, unknown> = {}) {
   return { tripwireTriggered: true, outputInfo: { reason, ...details } };
@@ -36,8 +36,13 @@ const passed = { tripwireTriggered: false, outputInfo: { reason: 'ok' } };
 /**
  * Output guardrails for participant agents: not empty, no secrets, no speaking as another speaker
  * (`rosterNames` plus the four role names), no mass or user mentions. `outputInfo` never holds the text.
+ * `selfName` is the participant's display name (defaults to the agent's name).
  */
-export function participantOutputGuardrails(rosterNames: readonly string[], options: { knownSecrets?: readonly string[] } = {}): ParticipantGuardrail[] {
+export function participantOutputGuardrails(
+  rosterNames: readonly string[],
+  selfName?: string,
+  options: { knownSecrets?: readonly string[] } = {},
+): ParticipantGuardrail[] {
   const speakerNames = [...rosterNames, ...Object.values(AGENT_NAMES)];
   return [
     {
@@ -54,7 +59,7 @@ export function participantOutputGuardrails(rosterNames: readonly string[], opti
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.noImpersonation,
       execute: async ({ agentOutput, agent }) => {
-        const impersonated = findImpersonatedSpeaker(agentOutput, agent.name, speakerNames);
+        const impersonated = findImpersonatedSpeaker(agentOutput, selfName ?? agent.name, speakerNames);
         return impersonated ? tripped('impersonation', { impersonated }) : passed;
       },
     },

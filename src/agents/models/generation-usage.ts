@@ -1,3 +1,4 @@
+import { rememberRawUsage } from './usage-ledger.ts';
 import { getCurrentSpan, type GenerationSpanData, type Span, type StreamEvent } from '@openai/agents';
 
 /** Usage of one model response as OpenRouter reports it. */
@@ -13,14 +14,15 @@ function isGenerationSpan(span: Span<never> | Span<GenerationSpanData> | null): 
 }
 
 /**
- * Writes the usage of a streamed response (with OpenRouter's cost) onto the open generation span: the
+ * Remembers the raw usage of a streamed response and writes it (with OpenRouter's cost) onto the open generation span: the
  * Chat Completions path leaves `spanData.usage` empty. The span is still current while `response_done` passes.
  */
 export function recordStreamUsage(event: StreamEvent): void {
   if (event.type !== 'response_done') return;
+  const raw = event.response.rawUsage as RawUsage | undefined;
+  rememberRawUsage(event.response.id, raw);
   const span = getCurrentSpan() as Span<GenerationSpanData> | null;
   if (!isGenerationSpan(span)) return;
-  const raw = event.response.rawUsage as RawUsage | undefined;
   const usage = event.response.usage;
   span.spanData.usage = {
     input_tokens: usage.inputTokens,

@@ -1,4 +1,5 @@
 import type { ModelResponse } from '@openai/agents';
+import { recalledRawUsage } from './usage-ledger.ts';
 
 /** Tokens and cost of a run (or one response). */
 export interface RunUsage {
@@ -13,7 +14,7 @@ function numberOr(value: unknown, fallback: number): number {
 
 /** Usage of one raw response: tokens from the SDK usage, cost from OpenRouter's preserved raw usage. */
 export function responseUsage(response: ModelResponse): RunUsage {
-  const raw = response.rawUsage ?? {};
+  const raw: Record<string, unknown> = response.rawUsage ?? { ...recalledRawUsage(response.responseId) };
   return {
     inputTokens: numberOr(response.usage.inputTokens, numberOr(raw.prompt_tokens, 0)),
     outputTokens: numberOr(response.usage.outputTokens, numberOr(raw.completion_tokens, 0)),

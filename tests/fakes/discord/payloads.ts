@@ -1,5 +1,5 @@
 /** Turns the fake's records into the JSON objects Discord sends (REST bodies and gateway dispatches). */
-import { ChannelType, type APIGuildMember, type APIMessage, type APIRole, type APIUser, type APIWebhook, WebhookType } from 'discord.js';
+import { ChannelType, GuildMemberFlags, RoleFlags, type APIGuildMember, type APIMessage, type APIRole, type APIUser, type APIWebhook, WebhookType } from 'discord.js';
 import type { FakeChannel, FakeMember, FakeRole, FakeUser, FakeWebhook, RecordedMessage } from './fake-model.ts';
 import type { FakeDiscordState } from './fake-state.ts';
 
@@ -22,7 +22,7 @@ export function rolePayload(role: FakeRole): APIRole {
     permissions: role.permissions.toString(),
     managed: false,
     mentionable: false,
-    flags: 0,
+    flags: 0 as RoleFlags,
   };
 }
 
@@ -38,7 +38,7 @@ export function memberPayload(member: FakeMember, user: FakeUser): APIGuildMembe
     premium_since: null,
     deaf: false,
     mute: false,
-    flags: 0,
+    flags: 0 as GuildMemberFlags,
     pending: false,
     communication_disabled_until: null,
   };
@@ -132,7 +132,7 @@ export function messagePayload(record: RecordedMessage, state: FakeDiscordState,
   };
   if (forGateway) {
     payload.guild_id = state.guildId;
-    const member = record.webhookId ? undefined : state.members.get(record.authorId);
+    const member = record.origin === 'webhook' ? undefined : state.members.get(record.authorId);
     if (member) {
       const { user: _user, ...memberWithoutUser } = memberPayload(member, state.requireUser(member.userId));
       payload.member = memberWithoutUser;
@@ -142,7 +142,7 @@ export function messagePayload(record: RecordedMessage, state: FakeDiscordState,
 }
 
 function authorOf(record: RecordedMessage, state: FakeDiscordState): APIUser {
-  if (record.webhookId) {
+  if (record.webhookId && record.origin === 'webhook') {
     // Discord shows a webhook message's author as a pseudo-user with the webhook id and per-message name.
     return { id: record.webhookId, username: record.displayName, discriminator: '0000', global_name: null, avatar: record.avatarUrl ? 'webhook-avatar' : null, bot: true };
   }

@@ -25,7 +25,7 @@ export function channelRoutes(deps: RouteDeps): Route[] {
       const channel = state.requireChannel(params['channelId'] ?? '');
       requireBotPermission(deps, sendPermissionFor(channel));
       const valid = validateMessageBody(body, { partial: false });
-      const record = state.createMessage({ channelId: channel.id, origin: 'bot', authorId: deps.botUserId, ...valid, flags: 0 });
+      const record = state.createMessage({ channelId: channel.id, origin: 'bot', authorId: deps.botUserId, content: '', ...valid, flags: 0 });
       return { body: messagePayload(record, state, false) };
     }),
     bot('PATCH', '/channels/:channelId/messages/:messageId', 'message.edit', ({ params, body }) => {

@@ -1,0 +1,24 @@
+import type { RawUsage } from './generation-usage.ts';
+
+const CAPACITY = 5000;
+const ledger = new Map<string, RawUsage>();
+
+/**
+ * Remembers the raw usage (with OpenRouter's cost) of a streamed response by its response id. The streamed runner
+ * keeps raw usage only when the agent itself sets `preserveRawUsage`; this lets `usageOf` find the cost anyway.
+ * A bounded cache of facts about globally unique response ids, not application state.
+ */
+export function rememberRawUsage(responseId: string | undefined, usage: RawUsage | undefined): void {
+  if (!responseId || !usage) return;
+  ledger.delete(responseId);
+  ledger.set(responseId, usage);
+  if (ledger.size > CAPACITY) {
+    const oldest = ledger.keys().next().value;
+    if (oldest !== undefined) ledger.delete(oldest);
+  }
+}
+
+/** The raw usage remembered for a response id. */
+export function recalledRawUsage(responseId: string | undefined): RawUsage | undefined {
+  return responseId ? ledger.get(responseId) : undefined;
+}

@@ -1,0 +1,165 @@
+/**
+ * Markdown <-> Notion blocks for the blocks path (when the markdown endpoints are refused), respecting every
+ * request limit: 2000 characters per rich-text item, 100 items per rich text, 100 children per array, at most
+ * one nested level under a top-level block (two levels per request), 1000 blocks and well under 500 KB per request.
+ */
+
+/** The request limits the converter and the chunker respect. */
+export const BLOCK_LIMITS = { textChars: 2000, richTextItems: 100, children: 100, blocksPerRequest: 1000, requestBytes: 400 * 1024 } as const;
+
+/** A rich text request item (plain text only). */
+export interface TextItem {
+  type: 'text';
+  text: { content: string };
+}
+
+/** A block request this converter produces. */
+export interface BlockRequest {
+  object: 'block';
+  type: string;
+  [payload: string]: unknown;
+}
+
+type TextBlockType = 'paragraph' | 'heading_1' | 'heading_2' | 'heading_3' | 'bulleted_list_item' | 'numbered_list_item' | 'quote';
+
+/** Cuts text into rich-text items of at most 2000 characters (never splitting a surrogate pair). */
+export function toRichText(text: string): TextItem[] {
+  const items: TextItem[] = [];
+  let rest = text;
+  while (rest.length > BLOCK_LIMITS.textChars) {
+    let cut = BLOCK_LIMITS.textChars;
+    const code = rest.charCodeAt(cut - 1);
+    if (code >= 0xd800 && code <= 0xdbff) cut -= 1;
+    items.push({ type: 'text', text: { content: rest.slice(0, cut) } });
+    rest = rest.slice(cut);
+  }
+  if (rest.length > 0 || items.length === 0) items.push({ type: 'text', text: { content: rest } });
+  return items;
+}
+
+/** One or more blocks for a text: a rich text never exceeds 100 items, so very long text becomes several blocks. */
+function textBlocks(type: TextBlockType | 'code', text: string, extra: Record<string, unknown> = {}): BlockRequest[] {
+  const items = toRichText(text);
+  const blocks: BlockRequest[] = [];
+  for (let start = 0; start < items.length; start += BLOCK_LIMITS.richTextItems) {
+    blocks.push({ object: 'block', type, [type]: { rich_text: items.slice(start, start + BLOCK_LIMITS.richTextItems), ...extra } });
+  }
+  return blocks;
+}
+
+const LINE_TYPES: [RegExp, TextBlockType][] = [
+  [/^### (.*)$/, 'heading_3'],
+  [/^## (.*)$/, 'heading_2'],
+  [/^# (.*)$/, 'heading_1'],
+  [/^[-*+] (.*)$/, 'bulleted_list_item'],
+  [/^\d+[.)] (.*)$/, 'numbered_list_item'],
+  [/^> ?(.*)$/, 'quote'],
+];
+
+function lineBlock(line: string): { blocks: BlockRequest[]; nested: boolean; listItem: boolean } {
+  const indent = /^\s*/.exec(line)?.[0].length ?? 0;
+  const trimmed = line.trimStart();
+  for (const [pattern, type] of LINE_TYPES) {
+    const match = pattern.exec(trimmed);
+    if (match) return { blocks: textBlocks(type, match[1] ?? ''), nested: indent >= 2, listItem: type.endsWith('list_item') };
+  }
+  return { blocks: textBlocks('paragraph', trimmed), nested: false, listItem: false };
+}
+
+/** Converts markdown to top-level blocks; indented list items become children of the list item above (one level). */
+export function markdownToBlocks(markdown: string): BlockRequest[] {
+  const blocks: BlockRequest[] = [];
+  const lines = markdown.replace(/\r\n/g, '\n').split('\n');
+  let lastListItem: BlockRequest | null = null;
+  for (let index = 0; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    const fence = /^\s*```\s*([\w+-]*)\s*$/.exec(line);
+    if (fence) {
+      const body: string[] = [];
+      index += 1;
+      while (index < lines.length && !/^\s*```\s*$/.test(lines[index] ?? '')) {
+        body.push(lines[index] ?? '');
+        index += 1;
+      }
+      blocks.push(...textBlocks('code', body.join('\n'), { language: fence[1] || 'plain text' }));
+      lastListItem = null;
+      continue;
+    }
+    if (line.trim() === '') continue;
+    if (/^\s*(---+|\*\*\*+)\s*$/.test(line)) {
+      blocks.push({ object: 'block', type: 'divider', divider: {} });
+      lastListItem = null;
+      continue;
+    }
+    const converted = lineBlock(line);
+    if (converted.nested && converted.listItem && lastListItem) {
+      const payload = lastListItem[lastListItem.type] as { children?: BlockRequest[] };
+      const children = (payload.children ??= []);
+      if (children.length + converted.blocks.length <= BLOCK_LIMITS.children) {
+        children.push(...converted.blocks);
+        continue;
+      }
+    }
+    blocks.push(...converted.blocks);
+    lastListItem = converted.listItem ? (converted.blocks.at(-1) ?? null) : null;
+  }
+  return blocks;
+}
+
+function blockCount(block: BlockRequest): number {
+  const payload = block[block.type] as { children?: BlockRequest[] } | undefined;
+  return 1 + (payload?.children?.length ?? 0);
+}
+
+/** Splits blocks into requests of at most 100 top-level blocks, 1000 blocks in all, and ~400 KB. */
+export function chunkBlocks(blocks: BlockRequest[]): BlockRequest[][] {
+  const chunks: BlockRequest[][] = [];
+  let current: BlockRequest[] = [];
+  let count = 0;
+  let bytes = 0;
+  for (const block of blocks) {
+    const size = Buffer.byteLength(JSON.stringify(block));
+    const blocksInIt = blockCount(block);
+    if (current.length > 0 && (current.length >= BLOCK_LIMITS.children || count + blocksInIt > BLOCK_LIMITS.blocksPerRequest || bytes + size > BLOCK_LIMITS.requestBytes)) {
+      chunks.push(current);
+      current = [];
+      count = 0;
+      bytes = 0;
+    }
+    current.push(block);
+    count += blocksInIt;
+    bytes += size;
+  }
+  if (current.length > 0) chunks.push(current);
+  return chunks;
+}
+
+/** A block as read back from Notion (the fields the converter needs). */
+export interface ReadBlock {
+  id: string;
+  type: string;
+  has_children?: boolean;
+  [payload: string]: unknown;
+}
+
+const MARKERS: Record<string, string> = { heading_1: '# ', heading_2: '## ', heading_3: '### ', bulleted_list_item: '- ', numbered_list_item: '1. ', quote: '> ', paragraph: '', to_do: '- [ ] ', toggle: '- ', callout: '> ' };
+
+function plain(richText: unknown): string {
+  if (!Array.isArray(richText)) return '';
+  return richText.map((item: { plain_text?: string; text?: { content?: string } }) => item.plain_text ?? item.text?.content ?? '').join('');
+}
+
+/** Converts blocks read back (with their children already attached as `children`) to markdown. */
+export function blocksToMarkdown(blocks: (ReadBlock & { children?: ReadBlock[] })[], depth = 0): string {
+  const indent = '  '.repeat(depth);
+  const lines: string[] = [];
+  for (const block of blocks) {
+    const payload = (block[block.type] ?? {}) as { rich_text?: unknown; language?: string; title?: string };
+    if (block.type === 'divider') lines.push(`${indent}---`);
+    else if (block.type === 'code') lines.push(`${indent}\`\`\`${payload.language && payload.language !== 'plain text' ? payload.language : ''}`, plain(payload.rich_text), `${indent}\`\`\``);
+    else if (block.type === 'child_page') lines.push(`${indent}[${payload.title ?? ''}]`);
+    else lines.push(`${indent}${MARKERS[block.type] ?? ''}${plain(payload.rich_text)}`);
+    if (block.children && block.children.length > 0) lines.push(blocksToMarkdown(block.children, depth + 1));
+  }
+  return lines.join('\n');
+}

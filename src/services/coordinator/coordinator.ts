@@ -1,0 +1,166 @@
+import { withTrace } from '@openai/agents';
+import type { Logger } from 'pino';
+import type { LimitsConfig } from '../../config/app-config.ts';
+import type { MessagesRepository } from '../../repositories/messages-repository.ts';
+import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
+import type { Clock } from '../clock.ts';
+import type { DeliveryService } from '../delivery/delivery-service.ts';
+import type { ChatMessage, Session } from '../domain.ts';
+import { describeLimit, type LimitsService } from '../limits/limits-service.ts';
+import type { RosterService } from '../sessions/roster-service.ts';
+import type { DocumentationHooks, ModerationPort } from '../sessions/session-hooks.ts';
+import { planRound, type RoundPlan } from './round-planning.ts';
+import type { TurnOutcome, TurnRunner } from './turn-runner.ts';
+
+/** Ends a session (implemented by the session lifecycle). */
+export interface SessionEnder {
+  end(sessionId: string, status: 'completed' | 'stopped', reason: string): Promise<void>;
+}
+
+/** What the coordinator needs. */
+export interface CoordinatorOptions {
+  sessions: SessionsRepository;
+  messages: MessagesRepository;
+  roster: RosterService;
+  turns: TurnRunner;
+  limits: LimitsService;
+  delivery: DeliveryService;
+  moderation: ModerationPort;
+  documentation: DocumentationHooks;
+  ender: SessionEnder;
+  settings: () => LimitsConfig;
+  clock: Clock;
+  logger: Logger;
+}
+
+interface Runtime {
+  pendingHumans: ChatMessage[];
+  wantAiRound: boolean;
+  loop: Promise<void> | null;
+  controller: AbortController;
+}
+
+/**
+ * Decides who speaks (plain code, not a model) and runs the rounds of each session one at a time:
+ * a person's message is answered by up to MAX_AI_RESPONSES_PER_TURN participants in parallel, then AI-to-AI
+ * rounds follow until a limit, the loop guard, the Moderator, `!pause` or `!stop`.
+ */
+export class Coordinator {
+  private readonly runtimes = new Map<string, Runtime>();
+
+  constructor(private readonly options: CoordinatorOptions) {}
+
+  /** A person spoke in an active session: answer them next, ahead of any queued AI round. */
+  onHumanMessage(session: Session, message: ChatMessage): void {
+    const runtime = this.runtime(session.id);
+    runtime.pendingHumans.push(message);
+    this.ensureLoop(session.id);
+  }
+
+  /** Start (or continue) AI rounds: after approval, `!continue`, or a restart. */
+  kick(sessionId: string): void {
+    this.runtime(sessionId).wantAiRound = true;
+    this.ensureLoop(sessionId);
+  }
+
+  /** `!stop`/`!pause`/end: aborts in-flight model calls (keeping what was said) and drops queued rounds. */
+  abort(sessionId: string): void {
+    const runtime = this.runtimes.get(sessionId);
+    if (!runtime) return;
+    runtime.pendingHumans = [];
+    runtime.wantAiRound = false;
+    runtime.controller.abort(new Error('session stopped'));
+    runtime.controller = new AbortController();
+  }
+
+  /** Resolves when the session has no round running (tests and shutdown wait on it). */
+  async idle(sessionId?: string): Promise<void> {
+    const loops = sessionId ? [this.runtimes.get(sessionId)?.loop] : [...this.runtimes.values()].map((runtime) => runtime.loop);
+    await Promise.allSettled(loops.filter((loop): loop is Promise<void> => loop !== null && loop !== undefined));
+  }
+
+  /** Sessions with a round in flight. */
+  busySessions(): string[] {
+    return [...this.runtimes.entries()].filter(([, runtime]) => runtime.loop !== null).map(([id]) => id);
+  }
+
+  private runtime(sessionId: string): Runtime {
+    let runtime = this.runtimes.get(sessionId);
+    if (!runtime) {
+      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: new AbortController() };
+      this.runtimes.set(sessionId, runtime);
+    }
+    return runtime;
+  }
+
+  private ensureLoop(sessionId: string): void {
+    const runtime = this.runtime(sessionId);
+    if (runtime.loop) return;
+    runtime.loop = this.loop(sessionId, runtime)
+      .catch((error: unknown) => this.options.logger.error({ err: error, session: sessionId }, 'coordinator loop failed'))
+      .finally(() => {
+        runtime.loop = null;
+        if (runtime.pendingHumans.length > 0) this.ensureLoop(sessionId);
+      });
+  }
+
+  private async loop(sessionId: string, runtime: Runtime): Promise<void> {
+    for (;;) {
+      const session = await this.options.sessions.findById(sessionId);
+      if (!session || session.status !== 'active') return;
+      const humans = runtime.pendingHumans.splice(0);
+      if (humans.length === 0 && !runtime.wantAiRound) return;
+      runtime.wantAiRound = false;
+      if (!(await this.withinLimits(session))) return;
+      if (humans.length === 0 && session.aiRoundsSinceHuman >= this.options.settings().maxAiRoundsWithoutHuman) {
+        await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, 'The participants are waiting for a person: say something, or `!continue` to let them go on.');
+        return;
+      }
+      const history = await this.options.messages.listForSession(session.id);
+      const round = planRound({
+        session,
+        participants: this.options.roster.active(session),
+        history,
+        humans,
+        maxSpeakers: this.options.settings().maxAiResponsesPerTurn,
+        batchWindowMs: this.options.settings().batchWindowSeconds * 1000,
+      });
+      if (round.speakers.length === 0) return;
+      const outcomes = await this.runRound(session, round, runtime.controller.signal);
+      await this.options.sessions.update(session.id, { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 }, this.options.clock.now());
+      if (runtime.controller.signal.aborted) return;
+      const answered = outcomes.some((outcome) => outcome.status === 'answered');
+      await this.afterRound(session.id);
+      if (answered) runtime.wantAiRound = true;
+    }
+  }
+
+  private async runRound(session: Session, round: RoundPlan, signal: AbortSignal): Promise<TurnOutcome[]> {
+    const title = round.kind === 'human' ? `Turn: answering ${round.trigger}` : 'Turn: AI round';
+    return withTrace(
+      title,
+      () =>
+        Promise.all(
+          round.speakers.map((speaker) => this.options.turns.run(session, speaker.participant, this.options.roster.all(), speaker.answering, signal)),
+        ),
+      { groupId: session.id, metadata: { sessionId: session.id, kind: round.kind } },
+    );
+  }
+
+  private async withinLimits(session: Session): Promise<boolean> {
+    const report = await this.options.limits.report(session);
+    if (report.exceeded.length === 0) return true;
+    const reason = report.exceeded.map(describeLimit).join(', ');
+    await this.options.ender.end(session.id, 'completed', reason);
+    return false;
+  }
+
+  private async afterRound(sessionId: string): Promise<void> {
+    const session = await this.options.sessions.findById(sessionId);
+    if (!session || session.status !== 'active') return;
+    await this.options.documentation.onMessage(sessionId).catch((error: unknown) => this.options.logger.warn({ err: error }, 'documentation hook failed'));
+    await this.options.moderation.afterRound(session).catch((error: unknown) => this.options.logger.warn({ err: error }, 'moderation check failed'));
+    const after = await this.options.sessions.findById(sessionId);
+    if (after && after.status === 'active') await this.withinLimits(after);
+  }
+}

@@ -1,0 +1,65 @@
+import type { ParticipantConfig } from '../../config/roster.ts';
+import type { ChatMessage, Session } from '../domain.ts';
+import { selectSpeakers } from './speaker-selection.ts';
+
+/** At most this many earlier messages are referenced by one answer. */
+export const MAX_REPLY_REFERENCES = 5;
+const DISCUSSION = new Set(['human', 'participant', 'moderator']);
+
+/** One speaker of a round and the messages it answers. */
+export interface PlannedSpeaker {
+  participant: ParticipantConfig;
+  answering: ChatMessage[];
+}
+
+/** Who speaks in the next round, and to what. */
+export interface RoundPlan {
+  kind: 'human' | 'ai';
+  trigger: string;
+  speakers: PlannedSpeaker[];
+}
+
+/**
+ * Plans a round. After a person's message every active participant may answer (fairly chosen, at most
+ * `maxSpeakers`); in an AI round only those with something new from others to answer. Each answers the
+ * messages it was not part of since it last spoke (at most 5, those within the batch window of the newest).
+ */
+export function planRound(input: {
+  session: Session;
+  participants: ParticipantConfig[];
+  history: ChatMessage[];
+  humans: ChatMessage[];
+  maxSpeakers: number;
+  batchWindowMs: number;
+}): RoundPlan {
+  const discussion = input.history.filter((message) => DISCUSSION.has(message.speaker.kind) && message.deliveryStatus !== 'withheld');
+  const unseenBy = new Map(input.participants.map((participant) => [participant.id, unseenMessages(participant, discussion, input.batchWindowMs)]));
+  const eligible = input.humans.length > 0 ? input.participants : input.participants.filter((participant) => (unseenBy.get(participant.id) ?? []).length > 0);
+  const candidates = eligible.map((participant) => {
+    const own = discussion.filter((message) => message.speaker.kind === 'participant' && message.speaker.name === participant.name);
+    return { id: participant.id, spokenCount: own.length, lastMessageId: own.at(-1)?.id ?? 0 };
+  });
+  const chosen = selectSpeakers(candidates, input.maxSpeakers, input.session.messageCount);
+  const speakers = chosen.map((id) => {
+    const participant = input.participants.find((entry) => entry.id === id) as ParticipantConfig;
+    const unseen = unseenBy.get(id) ?? [];
+    const answering = input.humans.length > 0 ? mergeById(unseen, input.humans).slice(-MAX_REPLY_REFERENCES) : unseen;
+    return { participant, answering };
+  });
+  const trigger = input.humans.length > 0 ? input.humans.map((message) => message.speaker.name).join(', ') : 'each other';
+  return { kind: input.humans.length > 0 ? 'human' : 'ai', trigger, speakers };
+}
+
+function unseenMessages(participant: ParticipantConfig, discussion: ChatMessage[], batchWindowMs: number): ChatMessage[] {
+  const lastOwn = discussion.findLast((message) => message.speaker.kind === 'participant' && message.speaker.name === participant.name);
+  const since = discussion.filter((message) => message.id > (lastOwn?.id ?? 0) && message.speaker.name !== participant.name);
+  const newest = since.at(-1);
+  if (!newest) return [];
+  const windowStart = newest.createdAt.getTime() - batchWindowMs;
+  return since.filter((message) => message.createdAt.getTime() >= windowStart).slice(-MAX_REPLY_REFERENCES);
+}
+
+function mergeById(first: ChatMessage[], second: ChatMessage[]): ChatMessage[] {
+  const byId = new Map([...first, ...second].map((message) => [message.id, message]));
+  return [...byId.values()].sort((a, b) => a.id - b.id);
+}

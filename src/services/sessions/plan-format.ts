@@ -1,0 +1,59 @@
+import type { LimitsConfig } from '../../config/app-config.ts';
+import type { SessionPlan } from '../domain.ts';
+
+/** A plan with its parameters clamped into the admin bounds, and the adjustments made. */
+export function clampPlan(plan: SessionPlan, bounds: LimitsConfig): { plan: SessionPlan; adjustments: string[] } {
+  const adjustments: string[] = [];
+  const clamp = (name: string, value: number, min: number, max: number) => {
+    const clamped = Math.min(max, Math.max(min, Number.isFinite(value) ? value : max));
+    if (clamped !== value) adjustments.push(`${name} ${value} → ${clamped}`);
+    return clamped;
+  };
+  const parameters = plan.parameters;
+  return {
+    plan: {
+      ...plan,
+      parameters: {
+        maxMessages: Math.round(clamp('max messages', parameters.maxMessages, 1, bounds.maxMessages)),
+        maxTokens: Math.round(clamp('max tokens', parameters.maxTokens, 1000, bounds.maxTokens)),
+        maxCostUsd: clamp('max cost', parameters.maxCostUsd, 0.01, bounds.maxCostUsd),
+        timeoutMinutes: Math.round(clamp('timeout minutes', parameters.timeoutMinutes, 1, bounds.timeoutMinutes)),
+        maxContextPercent: Math.round(clamp('context %', parameters.maxContextPercent, 10, bounds.maxContextPercent)),
+      },
+    },
+    adjustments,
+  };
+}
+
+const list = (items: string[]) => items.map((item) => `• ${item}`).join('\n');
+
+/** The plan as posted for approval. */
+export function formatPlan(plan: SessionPlan, adjustments: string[], revision: number): string {
+  const parameters = plan.parameters;
+  const lines = [
+    `**${revision > 0 ? `Revised plan (v${revision + 1})` : 'Proposed plan'}** — type \`!approve\` (or press Approve) to start, or write what to change.`,
+    '',
+    `**Topic:** ${plan.expandedTopic}`,
+    '',
+    `**Objectives**\n${list(plan.objectives)}`,
+    '',
+    `**Key areas**\n${list(plan.keyAreas)}`,
+    '',
+    `**Expected flow**\n${plan.expectedFlow.map((step, index) => `${index + 1}. ${step}`).join('\n')}`,
+    '',
+    `**Limits:** ${parameters.maxMessages} messages · ${parameters.maxTokens.toLocaleString('en-US')} tokens · $${parameters.maxCostUsd.toFixed(2)} · ${parameters.timeoutMinutes} min · context ${parameters.maxContextPercent}%`,
+    `**Estimate:** ~${Math.round(plan.estimate.durationMinutes)} min · ~$${plan.estimate.costUsd.toFixed(2)} · ~${plan.estimate.messages} messages`,
+  ];
+  if (adjustments.length > 0) lines.push('', `_Adjusted to the admin limits: ${adjustments.join(', ')}._`);
+  return lines.join('\n');
+}
+
+/** The Planner's clarifying questions as posted. */
+export function formatQuestions(questions: string[]): string {
+  return [
+    'Before I plan this session, a few questions:',
+    ...questions.map((question, index) => `${index + 1}. ${question}`),
+    '',
+    'Answer here in the thread (one message is fine) and I will propose a plan.',
+  ].join('\n');
+}

@@ -1,0 +1,77 @@
+import type { AppConfig } from '../../config/app-config.ts';
+import type { Environment } from '../../config/env-schema.ts';
+
+/** Environment keys an admin may change at run time with `!config`: limits, intervals, moderator knobs. */
+export const TUNABLE_SETTING_KEYS = [
+  'MAX_MESSAGES_PER_CONVERSATION',
+  'MAX_TOKENS_PER_CONVERSATION',
+  'MAX_COST_PER_CONVERSATION_USD',
+  'MAX_CONTEXT_WINDOW_PERCENT',
+  'CONTEXT_REFRESH_THRESHOLD',
+  'CONVERSATION_TIMEOUT_MINUTES',
+  'MAX_AI_RESPONSES_PER_TURN',
+  'BATCH_REPLY_TIME_WINDOW_SECONDS',
+  'MAX_AI_ROUNDS_WITHOUT_HUMAN',
+  'MAX_HUMAN_MESSAGE_CHARS',
+  'COMMAND_RATE_LIMIT_PER_MINUTE',
+  'SCRIBE_UPDATE_INTERVAL',
+  'TLDR_UPDATE_INTERVAL',
+  'SESSION_PLANNER_TIMEOUT_MINUTES',
+  'SESSION_PLANNER_MAX_QUESTIONS',
+  'SESSION_PLANNER_AUTO_START',
+  'MODERATOR_CHECK_INTERVAL',
+  'MODERATOR_TOPIC_DRIFT_THRESHOLD',
+  'MODERATOR_MAX_DRIFT_WARNINGS',
+  'MODERATOR_PARTICIPANT_BALANCE_CHECK',
+  'MODERATOR_QUALITY_ASSESSMENT',
+] as const satisfies readonly (keyof Environment)[];
+
+/** A key `!config` accepts. */
+export type TunableSettingKey = (typeof TUNABLE_SETTING_KEYS)[number];
+
+/** The value type of a tunable key. */
+export type TunableValue = Environment[TunableSettingKey];
+
+/** True when `key` is on the allow-list. */
+export function isTunableKey(key: string): key is TunableSettingKey {
+  return (TUNABLE_SETTING_KEYS as readonly string[]).includes(key);
+}
+
+type Applier = (config: AppConfig, value: never) => AppConfig;
+
+function limits<K extends keyof AppConfig['limits']>(field: K): Applier {
+  return (config, value: AppConfig['limits'][K]) => ({ ...config, limits: { ...config.limits, [field]: value } });
+}
+
+function moderator<K extends keyof AppConfig['moderator']>(field: K): Applier {
+  return (config, value: AppConfig['moderator'][K]) => ({ ...config, moderator: { ...config.moderator, [field]: value } });
+}
+
+function planner<K extends keyof AppConfig['planner']>(field: K): Applier {
+  return (config, value: AppConfig['planner'][K]) => ({ ...config, planner: { ...config.planner, [field]: value } });
+}
+
+/** Where each tunable key lands in the AppConfig (mirrors `buildConfig`). */
+export const CONFIG_APPLIERS: Record<TunableSettingKey, Applier> = {
+  MAX_MESSAGES_PER_CONVERSATION: limits('maxMessages'),
+  MAX_TOKENS_PER_CONVERSATION: limits('maxTokens'),
+  MAX_COST_PER_CONVERSATION_USD: limits('maxCostUsd'),
+  MAX_CONTEXT_WINDOW_PERCENT: limits('maxContextPercent'),
+  CONTEXT_REFRESH_THRESHOLD: limits('contextRefreshPercent'),
+  CONVERSATION_TIMEOUT_MINUTES: limits('timeoutMinutes'),
+  MAX_AI_RESPONSES_PER_TURN: limits('maxAiResponsesPerTurn'),
+  BATCH_REPLY_TIME_WINDOW_SECONDS: limits('batchWindowSeconds'),
+  MAX_AI_ROUNDS_WITHOUT_HUMAN: limits('maxAiRoundsWithoutHuman'),
+  MAX_HUMAN_MESSAGE_CHARS: limits('maxHumanMessageChars'),
+  COMMAND_RATE_LIMIT_PER_MINUTE: (config, value: number) => ({ ...config, discord: { ...config.discord, commandRateLimitPerMinute: value } }),
+  SCRIBE_UPDATE_INTERVAL: (config, value: number) => ({ ...config, scribe: { intervalSeconds: value } }),
+  TLDR_UPDATE_INTERVAL: (config, value: number) => ({ ...config, tldr: { intervalSeconds: value } }),
+  SESSION_PLANNER_TIMEOUT_MINUTES: planner('timeoutMinutes'),
+  SESSION_PLANNER_MAX_QUESTIONS: planner('maxQuestions'),
+  SESSION_PLANNER_AUTO_START: planner('autoStart'),
+  MODERATOR_CHECK_INTERVAL: moderator('checkInterval'),
+  MODERATOR_TOPIC_DRIFT_THRESHOLD: moderator('driftThreshold'),
+  MODERATOR_MAX_DRIFT_WARNINGS: moderator('maxDriftWarnings'),
+  MODERATOR_PARTICIPANT_BALANCE_CHECK: moderator('balanceCheck'),
+  MODERATOR_QUALITY_ASSESSMENT: moderator('qualityAssessment'),
+};

@@ -1,0 +1,42 @@
+// The person's side of a local room: a message box (every ! command works here too) and private replies.
+import { postJson } from './api.js';
+import { h } from './dom.js';
+import { personName } from './person.js';
+
+const COMMANDS = '!approve · !start · !pause · !continue · !stop · !status · !summary · !focus · !refresh · !explore <topic> · !enable <ai> · !disable <ai> · !config <setting> <value> · !reset';
+
+/** Builds the composer of a room; `onReply` shows a reply only the person sees. */
+export function composer(roomId, onReply) {
+  const input = h('textarea', { id: 'message-input', rows: 2, maxlength: 8000, placeholder: 'Say something, answer the Planner, or type a command such as !approve' });
+  const button = h('button', { type: 'submit', id: 'send-message' }, 'Send');
+  const form = h('form', { class: 'composer', id: 'composer' }, input, button, h('p', { class: 'muted commands' }, COMMANDS));
+  input.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    const content = input.value.trim();
+    if (!content) return;
+    input.value = '';
+    try {
+      const answer = await postJson(`/api/rooms/${encodeURIComponent(roomId)}/messages`, { content, name: personName() });
+      if (answer.reply) onReply(answer.reply.content);
+    } catch (error) {
+      onReply(error.message);
+    }
+  });
+  return form;
+}
+
+/** Runs a command as the person (the approve button). */
+export async function runCommand(roomId, command, onReply) {
+  try {
+    const answer = await postJson(`/api/rooms/${encodeURIComponent(roomId)}/commands`, { command, args: '', name: personName() });
+    if (answer.reply) onReply(answer.reply.content);
+  } catch (error) {
+    onReply(error.message);
+  }
+}

@@ -1,0 +1,43 @@
+// Builds DOM nodes from data. Text always goes in as text nodes: model output is never parsed as HTML.
+
+/** Creates an element: attributes (class, data-*, aria-*, on<event> handlers) and children (nodes or text). */
+export function h(tag, attributes = {}, ...children) {
+  const element = document.createElement(tag);
+  for (const [name, value] of Object.entries(attributes)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value);
+    else if (name === 'class') element.className = value;
+    else if (name === 'value') element.value = value;
+    else element.setAttribute(name, value === true ? '' : String(value));
+  }
+  append(element, children);
+  return element;
+}
+
+/** Appends children (nested arrays, nodes, text; null and false are skipped). */
+export function append(parent, children) {
+  for (const child of children) {
+    if (child === null || child === undefined || child === false) continue;
+    if (Array.isArray(child)) append(parent, child);
+    else parent.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+  return parent;
+}
+
+/** A link only to http(s) addresses; anything else (javascript:, data:) becomes plain text. */
+export function safeLink(url, label) {
+  try {
+    const parsed = new URL(url, location.href);
+    if (parsed.protocol === 'http:' || parsed.protocol === 'https:') return h('a', { href: parsed.href, target: '_blank', rel: 'noopener noreferrer' }, label);
+  } catch {
+    // not a URL: fall through to text
+  }
+  return h('span', {}, label);
+}
+
+/** Parses the hash route: `#/a/b?x=1` -> { parts: ['a','b'], query: URLSearchParams }. */
+export function currentRoute() {
+  const hash = location.hash.replace(/^#/, '') || '/';
+  const [path, search = ''] = hash.split('?');
+  return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(search) };
+}

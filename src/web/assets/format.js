@@ -1,0 +1,37 @@
+// Number, money, time and duration formats shared by the pages.
+
+/** 12345 -> "12,345". */
+export function formatCount(value) {
+  return Number(value ?? 0).toLocaleString('en-US');
+}
+
+/** Dollars with enough digits for a fraction of a cent. */
+export function formatCost(value) {
+  const amount = Number(value ?? 0);
+  return `$${amount < 0.01 && amount > 0 ? amount.toFixed(5) : amount.toFixed(amount < 1 ? 4 : 2)}`;
+}
+
+/** Milliseconds as "850 ms", "2.4 s", "3 min 5 s". */
+export function formatDuration(milliseconds) {
+  if (milliseconds === null || milliseconds === undefined) return 'running';
+  if (milliseconds < 1000) return `${Math.round(milliseconds)} ms`;
+  if (milliseconds < 60_000) return `${(milliseconds / 1000).toFixed(1)} s`;
+  const minutes = Math.floor(milliseconds / 60_000);
+  return `${minutes} min ${Math.round((milliseconds % 60_000) / 1000)} s`;
+}
+
+/** An ISO time as local date and time. */
+export function formatTime(iso) {
+  if (!iso) return '–';
+  return new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+/** An ISO time as a clock time. */
+export function formatClock(iso) {
+  return new Date(iso).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+}
+
+/** Tokens in/out as "1,200 in · 340 out". */
+export function formatTokens(input, output) {
+  return `${formatCount(input)} in · ${formatCount(output)} out`;
+}

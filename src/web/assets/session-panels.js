@@ -1,0 +1,56 @@
+// The side of a session page: plan (with approval), limits as bars, the Scribe record and the TLDR.
+import { h } from './dom.js';
+import { formatCost, formatCount, formatTime } from './format.js';
+
+function list(items) {
+  return h('ul', {}, (items ?? []).map((item) => h('li', {}, item)));
+}
+
+function planPanel(session, onApprove) {
+  const plan = session.plan;
+  if (!plan) {
+    const questions = session.plannerQuestions ?? [];
+    return h('section', { class: 'card', id: 'plan' }, h('h3', {}, 'Plan'), questions.length ? [h('p', {}, 'The Planner asks:'), list(questions)] : h('p', { class: 'muted' }, 'The Planner is working on a plan.'));
+  }
+  const parameters = plan.parameters;
+  const approve = session.status === 'awaiting_approval' ? h('button', { class: 'approve primary', id: 'approve-plan', onclick: onApprove }, 'Approve plan') : null;
+  return h(
+    'section',
+    { class: 'card', id: 'plan' },
+    h('h3', {}, 'Plan'),
+    h('p', {}, plan.expandedTopic),
+    h('h4', {}, 'Objectives'),
+    list(plan.objectives),
+    h('h4', {}, 'Key areas'),
+    list(plan.keyAreas),
+    h('h4', {}, 'Expected flow'),
+    list(plan.expectedFlow),
+    h('p', { class: 'muted' }, `Up to ${formatCount(parameters.maxMessages)} messages, ${formatCount(parameters.maxTokens)} tokens, ${formatCost(parameters.maxCostUsd)}, ${parameters.timeoutMinutes} min. Estimate: ${plan.estimate.durationMinutes} min, ${formatCost(plan.estimate.costUsd)}.`),
+    approve,
+  );
+}
+
+const LIMIT_LABELS = { messages: 'Messages', tokens: 'Tokens', cost: 'Cost', minutes: 'Minutes' };
+
+function limitBar(limit) {
+  const used = limit.name === 'cost' ? formatCost(limit.used) : formatCount(limit.used);
+  const max = limit.name === 'cost' ? formatCost(limit.limit) : formatCount(limit.limit);
+  const fill = h('div', { class: `fill ${limit.percent >= 90 ? 'high' : limit.percent >= 70 ? 'mid' : ''}` });
+  // CSSOM writes are allowed under the Content-Security-Policy (inline style attributes are not).
+  fill.style.width = `${limit.percent}%`;
+  return h('div', { class: 'limit', 'data-limit': limit.name }, h('div', { class: 'limit-label' }, h('span', {}, LIMIT_LABELS[limit.name]), h('span', {}, `${used} / ${max}`)), h('div', { class: 'bar', role: 'progressbar', 'aria-valuenow': limit.percent, 'aria-valuemin': 0, 'aria-valuemax': 100 }, fill));
+}
+
+function limitsPanel(limits) {
+  return h('section', { class: 'card', id: 'limits' }, h('h3', {}, 'Limits'), limits.length ? limits.map(limitBar) : h('p', { class: 'muted' }, 'Set when the plan is approved.'));
+}
+
+function documentPanel(id, title, document) {
+  const body = document ? [h('p', { class: 'muted' }, `Version ${document.version}, ${formatTime(document.updatedAt)}`), h('pre', { class: 'document' }, document.content)] : h('p', { class: 'muted' }, 'Not written yet.');
+  return h('section', { class: 'card', id }, h('h3', {}, title), body);
+}
+
+/** The side panels of a session page. */
+export function sessionPanels(detail, onApprove) {
+  return [planPanel(detail.session, onApprove), limitsPanel(detail.limits), documentPanel('tldr', 'TLDR', detail.tldr), documentPanel('record', 'Scribe record', detail.record)];
+}

@@ -1,0 +1,61 @@
+// The sessions list and, with the local channel, the form that starts a session.
+import { getJson, openEvents, postJson } from './api.js';
+import { h } from './dom.js';
+import { formatCost, formatCount, formatTime } from './format.js';
+import { personName } from './person.js';
+
+function startForm() {
+  const topic = h('textarea', { id: 'topic', name: 'topic', rows: 3, maxlength: 4000, required: true, placeholder: 'What should the models brainstorm about?' });
+  const reply = h('p', { class: 'reply', role: 'status' });
+  const button = h('button', { type: 'submit', id: 'start-session' }, 'Start brainstorm');
+  const form = h('form', { class: 'card start', id: 'start-form' }, h('h2', {}, 'Start a session in the local channel'), h('label', { for: 'topic' }, 'Topic'), topic, h('div', { class: 'row' }, button), reply);
+  form.addEventListener('submit', async (event) => {
+    event.preventDefault();
+    button.disabled = true;
+    reply.textContent = 'Opening a room…';
+    try {
+      const answer = await postJson('/api/local/sessions', { topic: topic.value, name: personName() });
+      if (answer.roomId) location.hash = `#/rooms/${encodeURIComponent(answer.roomId)}`;
+      else reply.textContent = answer.reply?.content ?? 'No session was started.';
+    } catch (error) {
+      reply.textContent = error.message;
+    } finally {
+      button.disabled = false;
+    }
+  });
+  return form;
+}
+
+function sessionRow(session) {
+  return h(
+    'tr',
+    { 'data-session-id': session.id },
+    h('td', {}, h('a', { href: `#/sessions/${encodeURIComponent(session.id)}` }, session.topic)),
+    h('td', {}, h('span', { class: `status status-${session.status}` }, session.status.replace('_', ' '))),
+    h('td', {}, session.participants.join(', ') || '–'),
+    h('td', { class: 'number' }, formatCount(session.messageCount)),
+    h('td', { class: 'number' }, formatCount(session.totalTokens)),
+    h('td', { class: 'number' }, formatCost(session.totalCostUsd)),
+    h('td', {}, formatTime(session.startedAt ?? session.createdAt)),
+    h('td', {}, session.transport),
+  );
+}
+
+function sessionsTable(sessions) {
+  if (sessions.length === 0) return h('p', { class: 'muted', id: 'no-sessions' }, 'No sessions yet.');
+  const head = h('tr', {}, ...['Topic', 'Status', 'Participants', 'Messages', 'Tokens', 'Cost', 'Started', 'Channel'].map((title) => h('th', {}, title)));
+  return h('table', { class: 'sessions', id: 'sessions-table' }, h('thead', {}, head), h('tbody', {}, sessions.map(sessionRow)));
+}
+
+/** Renders the sessions page; returns its cleanup. */
+export async function renderSessionsPage(main, context) {
+  const list = h('section', { class: 'card' }, h('h2', {}, 'Sessions'), h('p', { class: 'muted' }, 'Loading…'));
+  main.replaceChildren(context.status.localChannel ? startForm() : null, list);
+  const refresh = async () => list.replaceChildren(h('h2', {}, 'Sessions'), sessionsTable(await getJson('/api/sessions')));
+  await refresh();
+  let pending = null;
+  return openEvents({}, (type) => {
+    if (type !== 'session' || pending) return;
+    pending = refresh().finally(() => (pending = null));
+  });
+}

@@ -1,0 +1,104 @@
+// The transcript of a session: messages, notices, drafts still streaming; each message links to its trace.
+import { h } from './dom.js';
+import { formatClock, formatCost, formatTokens } from './format.js';
+import { safeLink } from './dom.js';
+
+const STATUS_LABELS = { withheld: 'withheld by a guardrail', internal: 'internal', pending: 'sending…' };
+
+function messageMeta(message, simulated) {
+  const parts = [h('time', { datetime: message.createdAt }, formatClock(message.createdAt))];
+  if (message.model) parts.push(h('span', { class: 'model' }, message.model));
+  if (message.inputTokens || message.outputTokens) parts.push(h('span', {}, formatTokens(message.inputTokens, message.outputTokens)), h('span', {}, formatCost(message.costUsd)));
+  if (simulated) parts.push(h('span', { class: 'badge simulated' }, 'simulated'));
+  if (STATUS_LABELS[message.deliveryStatus]) parts.push(h('span', { class: `badge delivery-${message.deliveryStatus}` }, STATUS_LABELS[message.deliveryStatus]));
+  if (message.traceId) parts.push(h('a', { class: 'trace-link', href: `#/traces/${encodeURIComponent(message.traceId)}?message=${message.id}` }, 'trace'));
+  if (message.externalUrl && !message.externalUrl.includes('/#/rooms/')) parts.push(safeLink(message.externalUrl, 'open in Discord'));
+  return h('div', { class: 'meta' }, parts);
+}
+
+function messageItem(item, context) {
+  const { message } = item;
+  const simulated = context.demoMode && message.speaker.kind !== 'human';
+  const approve = item.actions.includes('approve_plan') && context.awaitingApproval ? h('button', { class: 'approve', 'data-action': 'approve' }, 'Approve plan') : null;
+  return h(
+    'article',
+    { id: `m-${message.id}`, class: `message speaker-${message.speaker.kind}`, 'data-message-id': message.id, 'data-external-id': item.externalId, 'data-speaker': message.speaker.name },
+    h('header', {}, h('strong', { class: 'speaker' }, message.speaker.name), messageMeta(message, simulated)),
+    h('div', { class: 'text' }, message.text),
+    approve,
+  );
+}
+
+function noticeItem(delivery) {
+  return h(
+    'article',
+    { class: `message notice speaker-${delivery.speaker.kind}`, 'data-external-id': delivery.externalId },
+    h('header', {}, h('strong', { class: 'speaker' }, delivery.speaker.name), h('div', { class: 'meta' }, h('time', {}, formatClock(delivery.deliveredAt)), delivery.simulated ? h('span', { class: 'badge simulated' }, 'simulated') : null)),
+    h('div', { class: 'text' }, delivery.content),
+  );
+}
+
+function signature(item, context) {
+  if (item.kind === 'notice') return `n|${item.delivery.externalId}`;
+  const message = item.message;
+  return `m|${message.id}|${message.deliveryStatus}|${message.traceId}|${message.externalUrl}|${item.actions.join()}|${context.awaitingApproval}|${message.text.length}`;
+}
+
+/** Keeps a transcript list in step with the feed, reusing the nodes of items that did not change. */
+export class Transcript {
+  constructor(list) {
+    this.list = list;
+    this.nodes = new Map();
+  }
+
+  /** Draws the feed; returns true when something new was added. */
+  update(items, context) {
+    const next = new Map();
+    const ordered = items.map((item) => {
+      const key = item.kind === 'message' ? `m${item.message.id}` : `n${item.delivery.externalId}`;
+      const known = this.nodes.get(key);
+      const mark = signature(item, context);
+      const node = known && known.mark === mark ? known.node : item.kind === 'message' ? messageItem(item, context) : noticeItem(item.delivery);
+      next.set(key, { node, mark });
+      return node;
+    });
+    const grew = next.size > this.nodes.size;
+    this.nodes = next;
+    this.list.replaceChildren(...ordered);
+    return grew;
+  }
+}
+
+/** The drafts (answers still being written) under the transcript. */
+export class Drafts {
+  constructor(container) {
+    this.container = container;
+    this.drafts = new Map();
+  }
+
+  /** Shows or updates a draft. */
+  show(key, speakerName, text) {
+    let draft = this.drafts.get(key);
+    if (!draft) {
+      draft = { speakerName, node: h('article', { class: 'message draft', 'data-draft': key }, h('header', {}, h('strong', { class: 'speaker' }, speakerName), h('span', { class: 'muted' }, ' is writing…')), h('div', { class: 'text' })) };
+      this.drafts.set(key, draft);
+      this.container.append(draft.node);
+    }
+    draft.node.querySelector('.text').textContent = text;
+  }
+
+  /** Removes drafts by a speaker (their message arrived). */
+  clearSpeaker(speakerName) {
+    for (const [key, draft] of this.drafts) if (draft.speakerName === speakerName) this.remove(key);
+  }
+
+  /** Keeps only the drafts in `keys` among the local previews. */
+  keepPreviews(keys) {
+    for (const key of [...this.drafts.keys()]) if (key.startsWith('preview:') && !keys.has(key)) this.remove(key);
+  }
+
+  remove(key) {
+    this.drafts.get(key)?.node.remove();
+    this.drafts.delete(key);
+  }
+}

@@ -1,0 +1,159 @@
+/** The fake gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME with replay, intent filtering. */
+import type { Server } from 'node:http';
+import { GatewayDispatchEvents, GatewayIntentBits, GatewayOpcodes } from 'discord.js';
+import { WebSocketServer, type WebSocket } from 'ws';
+import type { FakeDiscordState } from './fake-state.ts';
+import { guildCreatePayload, readyPayload } from './guild-payloads.ts';
+
+interface DispatchRecord {
+  s: number;
+  t: string;
+  d: unknown;
+}
+
+/** One gateway session; it outlives its socket so a client can resume it. */
+export interface GatewaySession {
+  id: string;
+  intents: number;
+  sequence: number;
+  events: DispatchRecord[];
+  socket: WebSocket | null;
+}
+
+/** Counters tests can read. */
+export interface GatewayStats {
+  identifies: number;
+  resumes: number;
+  heartbeats: number;
+  connections: number;
+}
+
+const MESSAGE_EVENTS = new Set<string>([GatewayDispatchEvents.MessageCreate, GatewayDispatchEvents.MessageUpdate, GatewayDispatchEvents.MessageDelete]);
+
+/** Serves the gateway on `path` of an existing HTTP server. */
+export class FakeGateway {
+  readonly sessions = new Map<string, GatewaySession>();
+  readonly stats: GatewayStats = { identifies: 0, resumes: 0, heartbeats: 0, connections: 0 };
+  private readonly server: WebSocketServer;
+
+  constructor(
+    httpServer: Server,
+    private readonly state: FakeDiscordState,
+    private readonly options: { token: string; botUserId: string; heartbeatIntervalMs: number; resumeUrl: () => string },
+  ) {
+    this.server = new WebSocketServer({ server: httpServer, path: '/gateway' });
+    this.server.on('connection', (socket) => this.accept(socket));
+    state.onDispatch((event, data) => this.dispatchToAll(event, data));
+  }
+
+  /** Closes every socket with `code` (4000 lets discord.js resume; 1000 makes it identify anew). */
+  disconnectAll(code = 4000): void {
+    for (const session of this.sessions.values()) {
+      session.socket?.close(code, 'fake: disconnected by test');
+      session.socket = null;
+    }
+  }
+
+  /** Tells every client to reconnect (op 7), as Discord does before maintenance. */
+  requestReconnect(): void {
+    for (const session of this.sessions.values()) session.socket?.send(JSON.stringify({ op: GatewayOpcodes.Reconnect, d: null }));
+  }
+
+  /** Stops accepting and closes every socket. */
+  async close(): Promise<void> {
+    for (const client of this.server.clients) client.terminate();
+    await new Promise<void>((resolve) => this.server.close(() => resolve()));
+  }
+
+  private accept(socket: WebSocket): void {
+    this.stats.connections += 1;
+    let session: GatewaySession | null = null;
+    socket.send(JSON.stringify({ op: GatewayOpcodes.Hello, d: { heartbeat_interval: this.options.heartbeatIntervalMs } }));
+    socket.on('message', (raw) => {
+      let payload: { op?: number; d?: Record<string, unknown> | number | null };
+      try {
+        payload = JSON.parse(String(raw)) as typeof payload;
+      } catch {
+        socket.close(4002, 'Error while decoding payload.');
+        return;
+      }
+      const data = typeof payload.d === 'object' && payload.d !== null ? payload.d : {};
+      switch (payload.op) {
+        case GatewayOpcodes.Heartbeat:
+          this.stats.heartbeats += 1;
+          socket.send(JSON.stringify({ op: GatewayOpcodes.HeartbeatAck }));
+          return;
+        case GatewayOpcodes.Identify:
+          if (session) return socket.close(4005, 'Already authenticated.');
+          session = this.identify(socket, data);
+          return;
+        case GatewayOpcodes.Resume:
+          if (session) return socket.close(4005, 'Already authenticated.');
+          session = this.resume(socket, data);
+          return;
+        default:
+          if (!session) socket.close(4003, 'Not authenticated.');
+      }
+    });
+    socket.on('close', () => {
+      if (session && session.socket === socket) session.socket = null;
+    });
+  }
+
+  private identify(socket: WebSocket, data: Record<string, unknown>): GatewaySession | null {
+    if (data['token'] !== this.options.token) {
+      socket.close(4004, 'Authentication failed.');
+      return null;
+    }
+    this.stats.identifies += 1;
+    const session: GatewaySession = { id: this.state.ids.next(), intents: Number(data['intents'] ?? 0), sequence: 0, events: [], socket };
+    this.sessions.set(session.id, session);
+    this.send(session, GatewayDispatchEvents.Ready, readyPayload(this.state, this.options.botUserId, session.id, this.options.resumeUrl()));
+    if (session.intents & GatewayIntentBits.Guilds) this.send(session, GatewayDispatchEvents.GuildCreate, guildCreatePayload(this.state));
+    return session;
+  }
+
+  private resume(socket: WebSocket, data: Record<string, unknown>): GatewaySession | null {
+    const session = this.sessions.get(String(data['session_id'] ?? ''));
+    const sequence = Number(data['seq'] ?? 0);
+    if (!session || data['token'] !== this.options.token || sequence > session.sequence) {
+      socket.send(JSON.stringify({ op: GatewayOpcodes.InvalidSession, d: false }));
+      return null;
+    }
+    this.stats.resumes += 1;
+    session.socket = socket;
+    for (const event of session.events.filter((entry) => entry.s > sequence)) socket.send(JSON.stringify({ op: GatewayOpcodes.Dispatch, ...event }));
+    this.send(session, GatewayDispatchEvents.Resumed, {});
+    return session;
+  }
+
+  private dispatchToAll(event: string, data: unknown): void {
+    for (const session of this.sessions.values()) {
+      const filtered = filterForIntents(event, data, session.intents, this.options.botUserId);
+      if (filtered !== undefined) this.send(session, event, filtered);
+    }
+  }
+
+  private send(session: GatewaySession, event: string, data: unknown): void {
+    session.sequence += 1;
+    const record: DispatchRecord = { s: session.sequence, t: event, d: data };
+    session.events.push(record);
+    if (session.socket?.readyState === 1) session.socket.send(JSON.stringify({ op: GatewayOpcodes.Dispatch, ...record }));
+  }
+}
+
+/** What a session with `intents` receives of one dispatch: nothing, the payload, or the payload without content. */
+function filterForIntents(event: string, data: unknown, intents: number, botUserId: string): unknown {
+  if (MESSAGE_EVENTS.has(event)) {
+    if ((intents & GatewayIntentBits.GuildMessages) === 0) return undefined;
+    const message = data as { author?: { id?: string }; mentions?: { id: string }[]; content?: string };
+    const ownOrMentioned = message.author?.id === botUserId || (message.mentions ?? []).some((user) => user.id === botUserId);
+    // Without the privileged MessageContent intent Discord sends messages with empty content.
+    if ((intents & GatewayIntentBits.MessageContent) === 0 && !ownOrMentioned && message.content !== undefined) return { ...message, content: '', embeds: [], components: [] };
+    return data;
+  }
+  if (event === GatewayDispatchEvents.GuildMemberAdd) return intents & GatewayIntentBits.GuildMembers ? data : undefined;
+  if (event === GatewayDispatchEvents.WebhooksUpdate) return intents & GatewayIntentBits.GuildWebhooks ? data : undefined;
+  if (event === GatewayDispatchEvents.InteractionCreate) return data;
+  return intents & GatewayIntentBits.Guilds ? data : undefined;
+}

@@ -1,0 +1,83 @@
+/** Test helpers that act as a person in the guild: post, click a button, run a slash command. */
+import { randomBytes } from 'node:crypto';
+import { ApplicationCommandOptionType, ApplicationCommandType, ComponentType, GatewayDispatchEvents, InteractionType, type APIInteraction } from 'discord.js';
+import type { FakeInteraction, FakeUser, RecordedMessage } from './fake-model.ts';
+import type { FakeDiscordState } from './fake-state.ts';
+import { channelPayload, memberPayload, messagePayload } from './payloads.ts';
+
+/** A slash command invocation: `/command subcommand option:value ...`. */
+export interface SlashCommandInput {
+  channelId: string;
+  user: FakeUser;
+  command: string;
+  subcommand?: string;
+  options?: Record<string, string>;
+}
+
+/** Acts as people; every action goes through the gateway exactly as Discord would send it. */
+export class PersonActions {
+  constructor(
+    private readonly state: FakeDiscordState,
+    private readonly botUserId: string,
+  ) {}
+
+  /** A person posts a message in a channel or thread. */
+  post(channelId: string, user: FakeUser, content: string): RecordedMessage {
+    return this.state.createMessage({ channelId, origin: 'person', authorId: user.id, content });
+  }
+
+  /** A person clicks a button on a message. */
+  clickButton(message: RecordedMessage, customId: string, user: FakeUser): FakeInteraction {
+    return this.dispatchInteraction(user, message.channelId, (base) => ({
+      ...base,
+      type: InteractionType.MessageComponent,
+      message: messagePayload(message, this.state, false),
+      data: { custom_id: customId, component_type: ComponentType.Button },
+    }));
+  }
+
+  /** A person runs a slash command registered by the bot (fails loudly if it was never registered). */
+  runSlashCommand(input: SlashCommandInput): FakeInteraction {
+    const registered = this.state.commands.find((command) => command.body['name'] === input.command);
+    if (!registered) throw new Error(`fake discord: /${input.command} was never registered by the bot`);
+    const valueOptions = Object.entries(input.options ?? {}).map(([name, value]) => ({ type: ApplicationCommandOptionType.String, name, value }));
+    const options = input.subcommand ? [{ type: ApplicationCommandOptionType.Subcommand, name: input.subcommand, options: valueOptions }] : valueOptions;
+    return this.dispatchInteraction(input.user, input.channelId, (base) => ({
+      ...base,
+      type: InteractionType.ApplicationCommand,
+      data: { id: registered.id, name: input.command, type: ApplicationCommandType.ChatInput, guild_id: this.state.guildId, options },
+    }));
+  }
+
+  private dispatchInteraction(user: FakeUser, channelId: string, build: (base: Record<string, unknown>) => Record<string, unknown>): FakeInteraction {
+    const channel = this.state.requireChannel(channelId);
+    const member = this.state.members.get(user.id);
+    if (!member) throw new Error(`fake discord: ${user.username} is not a member`);
+    const id = this.state.ids.next();
+    const token = `aW50ZXJhY3Rpb24${randomBytes(32).toString('base64url')}`;
+    const base: Record<string, unknown> = {
+      id,
+      token,
+      version: 1,
+      application_id: this.state.applicationId,
+      guild_id: this.state.guildId,
+      guild: { id: this.state.guildId, locale: 'en-US', features: [] },
+      channel_id: channel.id,
+      channel: channelPayload(channel, this.state.guildId),
+      member: { ...memberPayload(member, user), permissions: this.state.permissionsOf(user.id).toString() },
+      locale: 'en-US',
+      guild_locale: 'en-US',
+      app_permissions: this.state.permissionsOf(this.botUserId).toString(),
+      entitlements: [],
+      authorizing_integration_owners: { '0': this.state.guildId },
+      context: 0,
+      attachment_size_limit: 8_388_608,
+    };
+    const payload = build(base) as unknown as APIInteraction;
+    const interaction: FakeInteraction = { id, token, payload, dispatchedAtMs: Date.now(), acknowledged: false, ephemeral: false, originalMessageId: null, responses: [] };
+    this.state.interactions.set(id, interaction);
+    this.state.dispatch(GatewayDispatchEvents.InteractionCreate, payload);
+    this.state.changed();
+    return interaction;
+  }
+}

@@ -1,0 +1,113 @@
+import type { Clock } from '../../../src/services/clock.ts';
+import {
+  startSimulator,
+  type AgentIdentity,
+  type ChatCompletionRequest,
+  type ChatRequestContext,
+  type ObservedRequest,
+  type SimulatedReply,
+  type SimulatorOptions,
+} from '../../../src/simulator/index.ts';
+
+/** Whose requests a script answers: a participant by name, an agent role, a model id, or anyone. */
+export type ScriptTarget = { participant: string } | { role: 'planner' | 'moderator' | 'scribe' | 'tldr' } | { model: string } | 'any';
+
+/** Options of the fake: the simulator's, minus the hooks the fake owns. */
+export type FakeOpenRouterOptions = Omit<SimulatorOptions, 'responder' | 'onRequest'> & { clock?: Clock };
+
+/** A chat completion request the fake received, with who sent it. */
+export interface ChatRequestRecord {
+  body: ChatCompletionRequest;
+  agent: AgentIdentity;
+  headers: Record<string, string>;
+  /** Whether a script answered it (false: the demo brain did). */
+  scripted: boolean;
+}
+
+/** A running fake OpenRouter. */
+export interface FakeOpenRouter {
+  /** Base URL ending in `/api/v1` (use as OPENROUTER_BASE_URL). */
+  url: string;
+  /** Every request (method, path, body, headers without Authorization). */
+  requests: ObservedRequest[];
+  /** Every chat completion request, in order. */
+  chats: ChatRequestRecord[];
+  /** Queues replies for a target; each request takes the next one, then the demo brain answers. */
+  script(target: ScriptTarget, ...replies: SimulatedReply[]): void;
+  /** Replies still queued for a target. */
+  pending(target: ScriptTarget): number;
+  /** Drops every queued reply and the logs. */
+  reset(): void;
+  close(): Promise<void>;
+}
+
+function keyOf(target: ScriptTarget): string {
+  if (target === 'any') return '*';
+  if ('participant' in target) return `participant:${target.participant}`;
+  if ('role' in target) return `role:${target.role}`;
+  return `model:${target.model}`;
+}
+
+function keysFor(context: ChatRequestContext): string[] {
+  const keys: string[] = [];
+  if (context.agent.role === 'participant') keys.push(`participant:${context.agent.name}`);
+  else if (context.agent.role !== 'unknown') keys.push(`role:${context.agent.role}`);
+  keys.push(`model:${context.body.model}`, '*');
+  return keys;
+}
+
+/** Starts the fake: the simulator plus scripted replies, faults, timings and a request log. */
+export async function startFakeOpenRouter(options: FakeOpenRouterOptions = {}): Promise<FakeOpenRouter> {
+  const queues = new Map<string, SimulatedReply[]>();
+  const requests: ObservedRequest[] = [];
+  const chats: ChatRequestRecord[] = [];
+  const responder = (context: ChatRequestContext): SimulatedReply | undefined => {
+    const key = keysFor(context).find((candidate) => (queues.get(candidate)?.length ?? 0) > 0);
+    const reply = key ? queues.get(key)?.shift() : undefined;
+    chats.push({ body: context.body, agent: context.agent, headers: context.headers, scripted: reply !== undefined });
+    return reply;
+  };
+  const simulator = await startSimulator({ ...options, responder, onRequest: (request) => requests.push(request) });
+  return {
+    url: simulator.url,
+    requests,
+    chats,
+    script(target, ...replies) {
+      const key = keyOf(target);
+      queues.set(key, [...(queues.get(key) ?? []), ...replies]);
+    },
+    pending: (target) => queues.get(keyOf(target))?.length ?? 0,
+    reset() {
+      queues.clear();
+      requests.length = 0;
+      chats.length = 0;
+    },
+    close: () => simulator.close(),
+  };
+}
+
+/** Builders for scripted replies. */
+export const replies = {
+  /** A plain text answer. */
+  text: (text: string, extra: Partial<Pick<SimulatedReply, 'timing' | 'usage'>> = {}): SimulatedReply => ({ kind: 'text', text, ...extra }),
+  /** A JSON answer; `fenced` wraps it in ```json fences like some models do. */
+  json: (value: unknown, options: { fenced?: boolean } = {}): SimulatedReply => ({ kind: 'json', value, ...options }),
+  /** One tool call; `args` is sent as given when a string (e.g. `""`), else JSON-encoded. */
+  toolCall: (name: string, args: unknown = {}): SimulatedReply => ({
+    kind: 'tool_calls',
+    calls: [{ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }],
+  }),
+  /** 429 with a Retry-After header (seconds, or an HTTP date string). */
+  rateLimited: (retryAfter: number | string = 1): SimulatedReply => ({ kind: 'fault', fault: { type: 'http', status: 429, retryAfter: String(retryAfter) } }),
+  /** An HTTP error status (500, 502, 503, 400, 404 ...). */
+  httpError: (status: number, message?: string): SimulatedReply => ({ kind: 'fault', fault: { type: 'http', status, ...(message ? { message } : {}) } }),
+  /** A 200 stream that carries an error object (after `afterText`, if any). */
+  streamError: (message = 'Provider returned error', code = 502, afterText?: string): SimulatedReply => ({
+    kind: 'fault',
+    fault: { type: 'stream_error', code, message, ...(afterText ? { afterText } : {}) },
+  }),
+  /** Never answers until the client aborts. */
+  hang: (): SimulatedReply => ({ kind: 'fault', fault: { type: 'hang' } }),
+  /** Drops the connection. */
+  disconnect: (): SimulatedReply => ({ kind: 'fault', fault: { type: 'disconnect' } }),
+};

@@ -1,0 +1,69 @@
+/** Builds the console over a fresh in-memory database, the scripted gateway, and a server on a free port. */
+import { openDatabase, type DatabaseHandle } from '../../../../src/db/create-database.ts';
+import { migrateToLatest } from '../../../../src/db/migrate.ts';
+import { createLogger } from '../../../../src/logging/logger.ts';
+import { DocumentsRepository } from '../../../../src/repositories/documents-repository.ts';
+import { MessagesRepository } from '../../../../src/repositories/messages-repository.ts';
+import { SessionsRepository } from '../../../../src/repositories/sessions-repository.ts';
+import { ManualClock } from '../../../../src/services/clock.ts';
+import { ConsoleQueries } from '../../../../src/services/console/console-queries.ts';
+import { InMemoryEventBus } from '../../../../src/services/event-bus.ts';
+import { sequentialIds } from '../../../../src/services/ids.ts';
+import { LocalTransport } from '../../../../src/web/local-transport.ts';
+import { createWebServer, type WebServer, type WebServerOptions } from '../../../../src/web/web-server.ts';
+import { MemoryTraceStore } from './memory-trace-store.ts';
+import { ScriptedGateway } from './scripted-gateway.ts';
+
+/** Everything a console test touches. */
+export interface ConsoleHarness {
+  server: WebServer;
+  database: DatabaseHandle;
+  sessions: SessionsRepository;
+  messages: MessagesRepository;
+  documents: DocumentsRepository;
+  traces: MemoryTraceStore;
+  transport: LocalTransport;
+  events: InMemoryEventBus;
+  clock: ManualClock;
+  gateway: ScriptedGateway;
+  queries: ConsoleQueries;
+  ready: { value: boolean };
+  close(): Promise<void>;
+}
+
+/** Opens a harness; `overrides` change server options (host, token, demo mode...). */
+export async function openConsoleHarness(overrides: Partial<WebServerOptions> = {}): Promise<ConsoleHarness> {
+  const database = openDatabase({ kind: 'memory' });
+  await migrateToLatest(database.db);
+  const clock = new ManualClock('2026-03-02T09:00:00.000Z');
+  const ids = sequentialIds();
+  const sessions = new SessionsRepository(database.db);
+  const messages = new MessagesRepository(database.db);
+  const documents = new DocumentsRepository(database.db);
+  const traces = new MemoryTraceStore();
+  const events = new InMemoryEventBus();
+  const transport = new LocalTransport({ clock, ids });
+  const gateway = new ScriptedGateway({ sessions, messages, documents, traces, transport, events, clock });
+  const queries = new ConsoleQueries({ sessions, messages, documents, traces }, clock);
+  const ready = { value: true };
+  const server = createWebServer({
+    host: '127.0.0.1',
+    port: 0,
+    gateway,
+    queries,
+    events,
+    localTransport: transport,
+    logger: createLogger({ level: 'silent', secrets: [] }),
+    demoMode: true,
+    readiness: () => ready.value,
+    ids,
+    ...overrides,
+  });
+  return {
+    server, database, sessions, messages, documents, traces, transport, events, clock, gateway, queries, ready,
+    async close() {
+      await server.stop();
+      await database.close();
+    },
+  };
+}
