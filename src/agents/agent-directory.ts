@@ -1,4 +1,4 @@
-import type { Agent, AgentOutputType, Model, OutputGuardrail, Tool, ToolInputGuardrailDefinition } from '@openai/agents';
+import type { Agent, Model, OutputGuardrail, Tool, ToolInputGuardrailDefinition } from '@openai/agents';
 import type { LimitsConfig } from '../config/app-config.ts';
 import type { ParticipantConfig } from '../config/roster.ts';
 import type { Session } from '../services/domain.ts';
@@ -6,6 +6,7 @@ import type { AgentContext, RoleName } from './agent-context.ts';
 import { createParticipantAgent } from './participants/participant-agent.ts';
 import { createPlannerAgent } from './planner/planner-agent.ts';
 import type { PromptLibrary } from './prompts/prompt-library.ts';
+import type { moderationVerdictSchema } from './schemas.ts';
 
 /** Where agents get their models (the model catalog satisfies it). */
 export interface ModelSource {
@@ -14,7 +15,7 @@ export interface ModelSource {
 }
 
 /** Builds the Moderator agent the Planner hands off to (supplied by the moderation module). */
-export type ModeratorFactory = (model: Model) => Agent<AgentContext, AgentOutputType>;
+export type ModeratorFactory = (model: Model) => Agent<AgentContext, typeof moderationVerdictSchema>;
 
 /** Everything the directory needs. */
 export interface AgentDirectoryOptions {

@@ -38,6 +38,9 @@ function openPostgres(url: string): DatabaseHandle {
         oid === INT8 || oid === NUMERIC ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),
     },
   });
+  // An idle client's connection may be terminated (server restart, a dropped test database): the pool discards
+  // that client, and without a listener pg would throw the error out of the process.
+  pool.on('error', () => undefined);
   const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }

@@ -77,6 +77,12 @@ export class MessagesRepository {
     return { message: toMessage(existing), created: false };
   }
 
+  /** True when an incoming message with this source id was stored already. */
+  async existsBySource(sourceId: string): Promise<boolean> {
+    const row = await this.db.selectFrom('messages').select('id').where('source_id', '=', sourceId).executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** A message by id. */
   async findById(id: number): Promise<ChatMessage | null> {
     const row = await this.db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();

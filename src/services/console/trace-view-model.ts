@@ -148,7 +148,8 @@ export function buildTraceDetail(trace: TraceRecord, spans: SpanRecord[], messag
   const agentOf = new Map<string, string | null>();
   const views = ordered.map(({ span, depth }) => {
     const inherited = span.parentId ? (agentOf.get(span.parentId) ?? null) : null;
-    const agentName = span.type === 'agent' ? (text(span.data?.name) ?? span.name) : inherited;
+    // The tracing processor may name the agent on every span (`data.agent`); otherwise it is inherited.
+    const agentName = span.type === 'agent' ? (text(span.data?.name) ?? span.name) : (text(span.data?.agent) ?? inherited);
     agentOf.set(span.id, agentName);
     return toSpanView(span, depth, origin, agentName);
   });

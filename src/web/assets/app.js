@@ -8,19 +8,22 @@ import { renderSessionsPage } from './sessions-page.js';
 import { renderTracePage } from './trace-page.js';
 import { renderTracesPage } from './traces-page.js';
 
-const state = { status: { demoMode: false, localChannel: false, ready: false }, cleanup: null };
+const state = { status: null, cleanup: null };
 
-async function loadStatus() {
+async function fetchStatus() {
   try {
-    state.status = await getJson('/api/status');
+    return await getJson('/api/status');
   } catch {
-    state.status = { ...state.status, ready: false };
+    return { demoMode: false, localChannel: false, ready: false, demoNotice: null };
   }
-  document.getElementById('starting-banner').hidden = state.status.ready;
+}
+
+function showStatus(status) {
+  document.getElementById('starting-banner').hidden = status.ready;
   const demo = document.getElementById('demo-banner');
-  demo.hidden = !state.status.demoMode;
-  demo.textContent = state.status.demoNotice ?? '';
-  if (!state.status.ready) setTimeout(loadStatus, 1000);
+  demo.hidden = !status.demoMode;
+  demo.textContent = status.demoNotice ?? '';
+  if (!status.ready) setTimeout(() => fetchStatus().then(showStatus), 1000);
 }
 
 function pageFor(parts) {
@@ -43,7 +46,7 @@ async function route() {
   main.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
   for (const link of document.querySelectorAll('[data-nav]')) link.classList.toggle('active', link.dataset.nav === (parts[0] === 'traces' ? 'traces' : 'sessions'));
   try {
-    const cleanup = (await pageFor(parts)(main, { status: state.status, query, isCurrent: () => mine === routeNumber })) ?? null;
+    const cleanup = (await pageFor(parts)(main, { status: () => state.status, query, isCurrent: () => mine === routeNumber })) ?? null;
     // A page that finished loading after the person moved on must not keep its live stream open.
     if (mine === routeNumber) state.cleanup = cleanup;
     else if (cleanup) cleanup();
@@ -54,5 +57,7 @@ async function route() {
 
 bindPersonField(document.getElementById('person-name'));
 window.addEventListener('hashchange', route);
-await loadStatus();
+// The status and the first page load side by side; pages that need the status await it.
+state.status = fetchStatus();
+state.status.then(showStatus);
 await route();

@@ -41,3 +41,9 @@ export function currentRoute() {
   const [path, search = ''] = hash.split('?');
   return { parts: path.split('/').filter(Boolean).map(decodeURIComponent), query: new URLSearchParams(search) };
 }
+
+/** Replaces a node's children (nested arrays, nodes, text; null and false are skipped). */
+export function fill(parent, ...children) {
+  parent.replaceChildren();
+  return append(parent, children);
+}

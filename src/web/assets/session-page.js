@@ -34,7 +34,8 @@ function highlight(scroller, query) {
 /** Renders a session page; returns its cleanup. */
 export async function renderSessionPage(main, sessionId, context) {
   const path = `/api/sessions/${encodeURIComponent(sessionId)}/feed`;
-  let feed = await getJson(path);
+  const [first, status] = await Promise.all([getJson(path), context.status()]);
+  let feed = first;
   const { session } = feed.detail;
   const title = h('div', { class: 'session-title' });
   const list = h('div', { class: 'transcript', id: 'transcript' });
@@ -61,7 +62,7 @@ export async function renderSessionPage(main, sessionId, context) {
     const detail = feed.detail;
     const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
     title.replaceChildren(...header(detail.session));
-    const grew = transcript.update(feed.items, { demoMode: context.status.demoMode, awaitingApproval: detail.session.status === 'awaiting_approval' });
+    const grew = transcript.update(feed.items, { demoMode: status.demoMode, awaitingApproval: detail.session.status === 'awaiting_approval' });
     for (const item of feed.items) if (item.kind === 'message') drafts.clearSpeaker(item.message.speaker.name);
     drafts.keepPreviews(new Set(feed.previews.map((preview) => `preview:${preview.externalId}`)));
     for (const preview of feed.previews) drafts.show(`preview:${preview.externalId}`, preview.speaker.name, preview.content);

@@ -1,6 +1,6 @@
 // The sessions list and, with the local channel, the form that starts a session.
 import { getJson, openEvents, postJson } from './api.js';
-import { h } from './dom.js';
+import { fill, h } from './dom.js';
 import { formatCost, formatCount, formatTime } from './format.js';
 import { personName } from './person.js';
 
@@ -50,7 +50,8 @@ function sessionsTable(sessions) {
 /** Renders the sessions page; returns its cleanup. */
 export async function renderSessionsPage(main, context) {
   const list = h('section', { class: 'card' }, h('h2', {}, 'Sessions'), h('p', { class: 'muted' }, 'Loading…'));
-  main.replaceChildren(context.status.localChannel ? startForm() : null, list);
+  const status = await context.status();
+  fill(main, status.localChannel ? startForm() : null, list);
   const refresh = async () => list.replaceChildren(h('h2', {}, 'Sessions'), sessionsTable(await getJson('/api/sessions')));
   await refresh();
   let pending = null;

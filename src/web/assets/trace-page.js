@@ -1,6 +1,6 @@
 // One trace (one turn): totals, per-participant usage, the waterfall, and the chosen span's details.
 import { getJson } from './api.js';
-import { h, safeLink } from './dom.js';
+import { fill, h, safeLink } from './dom.js';
 import { formatCost, formatCount, formatDuration, formatTime, formatTokens } from './format.js';
 import { renderWaterfall, selectSpan } from './waterfall.js';
 
@@ -68,10 +68,11 @@ function summary(detail) {
 /** Renders a trace page; `?message=<id>` opens the span that produced that message. */
 export async function renderTracePage(main, traceId, context) {
   const detail = await getJson(`/api/traces/${encodeURIComponent(traceId)}`);
+  performance.mark('trace-loaded');
   const waterfall = h('div', { class: 'waterfall', id: 'waterfall' });
   const panel = h('aside', { class: 'card span-detail', id: 'span-detail' }, h('p', { class: 'muted' }, 'Choose a span to see its input, output, model, tokens, cost and error.'));
   main.replaceChildren(summary(detail), h('div', { class: 'trace-body' }, h('section', { class: 'card waterfall-card' }, waterfall), panel));
-  renderWaterfall(waterfall, detail, (span) => panel.replaceChildren(...spanDetail(span)));
+  renderWaterfall(waterfall, detail, (span) => fill(panel, spanDetail(span)));
   const messageId = Number(context.query.get('message'));
   const linked = messageId ? detail.spans.find((span) => span.message?.id === messageId) : null;
   if (linked) selectSpan(waterfall, linked.id);

@@ -1,6 +1,6 @@
 /** The fake Discord's world: one guild, its people, channels, threads, messages, webhooks and interactions. */
 import { EventEmitter } from 'node:events';
-import { GatewayDispatchEvents, MessageType, PermissionFlagsBits, type APIAllowedMentions, type APIEmbed } from 'discord.js';
+import { GatewayDispatchEvents, MessageFlags, MessageType, PermissionFlagsBits, type APIAllowedMentions, type APIEmbed } from 'discord.js';
 import { unknownChannel, unknownMessage } from './discord-errors.ts';
 import type { FakeChannel, FakeInteraction, FakeMember, FakeRole, FakeUser, FakeWebhook, MentionOutcome, MessageOrigin, RecordedMessage, RegisteredCommand } from './fake-model.ts';
 import { channelPayload, memberPayload, messagePayload, rolePayload } from './payloads.ts';
@@ -213,7 +213,10 @@ export class FakeDiscordState {
       createdAt: new Date().toISOString(),
     };
     this.channels.set(thread.id, thread);
-    if (starter) starter.threadId = thread.id;
+    if (starter) {
+      starter.threadId = thread.id;
+      starter.flags |= MessageFlags.HasThread;
+    }
     this.dispatch(GatewayDispatchEvents.ThreadCreate, { ...channelPayload(thread, this.guildId), newly_created: true });
     this.changed();
     return thread;
@@ -236,7 +239,7 @@ export class FakeDiscordState {
 }
 
 /** The ephemeral message flag (only the invoking person sees the message). */
-export const EPHEMERAL_FLAG = 1 << 6;
+export const EPHEMERAL_FLAG = MessageFlags.Ephemeral;
 
 function defaultEveryonePermissions(): bigint {
   const bits = PermissionFlagsBits;

@@ -2,6 +2,8 @@ import { request as httpRequest } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SessionDetail, SessionSummary, TraceDetail, TraceListItem } from '../../../src/services/console/console-types.ts';
 import type { FeedItem } from '../../../src/web/room-feed.ts';
+import { openDatabase, type DatabaseHandle } from '../../../src/db/create-database.ts';
+import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { WebServerError } from '../../../src/web/web-errors.ts';
 import { openConsoleHarness, type ConsoleHarness } from './support/console-harness.ts';
 
@@ -118,7 +120,9 @@ describe('console server', () => {
       ['Grok', 902, 'Grok'],
     ]);
     expect(detail.totals.guardrailTrips).toBe(1);
-    expect((await getJson<TraceListItem[]>(harness, '/api/traces?model=grok')).body).toHaveLength(1);
+    expect((await getJson<TraceListItem[]>(harness, '/api/traces?model=x-ai/grok-4')).body).toHaveLength(1);
+    expect((await getJson<TraceListItem[]>(harness, '/api/traces?model=grok')).body).toHaveLength(0);
+    expect((await getJson<TraceListItem[]>(harness, '/api/traces?agent=Grok&text=friday')).body).toHaveLength(1);
     expect((await getJson<TraceListItem[]>(harness, '/api/traces?errors=1')).body).toHaveLength(0);
     const exported = await fetch(`${harness.server.url}/api/traces/${traces[0]?.id}/export`);
     expect(exported.headers.get('content-disposition')).toMatch(/^attachment; filename="trace-trace_turn_/);
@@ -143,8 +147,15 @@ describe('console server', () => {
 });
 
 describe('console access', () => {
+  let database: DatabaseHandle;
+  beforeAll(async () => {
+    database = openDatabase({ kind: 'memory' });
+    await migrateToLatest(database.db);
+  });
+  afterAll(async () => database.close());
+
   it('refuses to start on a non-loopback host without WEB_TOKEN', async () => {
-    const harness = await openConsoleHarness({ host: '0.0.0.0' });
+    const harness = await openConsoleHarness({ host: '0.0.0.0' }, database);
     const failure = await harness.server.start().catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(WebServerError);
     expect((failure as WebServerError).code).toBe('web_token_required');
@@ -152,7 +163,7 @@ describe('console access', () => {
   });
 
   it('needs the token on every request when one is set: Bearer, or ?token= once then a cookie', async () => {
-    const harness = await openConsoleHarness({ token: 'console-secret' });
+    const harness = await openConsoleHarness({ token: 'console-secret' }, database);
     await harness.server.start();
     try {
       expect((await fetch(`${harness.server.url}/api/sessions`)).status).toBe(401);

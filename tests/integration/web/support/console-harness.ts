@@ -5,13 +5,13 @@ import { createLogger } from '../../../../src/logging/logger.ts';
 import { DocumentsRepository } from '../../../../src/repositories/documents-repository.ts';
 import { MessagesRepository } from '../../../../src/repositories/messages-repository.ts';
 import { SessionsRepository } from '../../../../src/repositories/sessions-repository.ts';
+import { TracesRepository } from '../../../../src/repositories/traces-repository.ts';
 import { ManualClock } from '../../../../src/services/clock.ts';
 import { ConsoleQueries } from '../../../../src/services/console/console-queries.ts';
 import { InMemoryEventBus } from '../../../../src/services/event-bus.ts';
 import { sequentialIds } from '../../../../src/services/ids.ts';
 import { LocalTransport } from '../../../../src/web/local-transport.ts';
 import { createWebServer, type WebServer, type WebServerOptions } from '../../../../src/web/web-server.ts';
-import { MemoryTraceStore } from './memory-trace-store.ts';
 import { ScriptedGateway } from './scripted-gateway.ts';
 
 /** Everything a console test touches. */
@@ -21,7 +21,7 @@ export interface ConsoleHarness {
   sessions: SessionsRepository;
   messages: MessagesRepository;
   documents: DocumentsRepository;
-  traces: MemoryTraceStore;
+  traces: TracesRepository;
   transport: LocalTransport;
   events: InMemoryEventBus;
   clock: ManualClock;
@@ -31,16 +31,16 @@ export interface ConsoleHarness {
   close(): Promise<void>;
 }
 
-/** Opens a harness; `overrides` change server options (host, token, demo mode...). */
-export async function openConsoleHarness(overrides: Partial<WebServerOptions> = {}): Promise<ConsoleHarness> {
-  const database = openDatabase({ kind: 'memory' });
-  await migrateToLatest(database.db);
+/** Opens a harness; `overrides` change server options (host, token, demo mode...); `shared` reuses a database. */
+export async function openConsoleHarness(overrides: Partial<WebServerOptions> = {}, shared?: DatabaseHandle): Promise<ConsoleHarness> {
+  const database = shared ?? openDatabase({ kind: 'memory' });
+  if (!shared) await migrateToLatest(database.db);
   const clock = new ManualClock('2026-03-02T09:00:00.000Z');
   const ids = sequentialIds();
   const sessions = new SessionsRepository(database.db);
   const messages = new MessagesRepository(database.db);
   const documents = new DocumentsRepository(database.db);
-  const traces = new MemoryTraceStore();
+  const traces = new TracesRepository(database.db);
   const events = new InMemoryEventBus();
   const transport = new LocalTransport({ clock, ids });
   const gateway = new ScriptedGateway({ sessions, messages, documents, traces, transport, events, clock });
@@ -63,7 +63,7 @@ export async function openConsoleHarness(overrides: Partial<WebServerOptions> = 
     server, database, sessions, messages, documents, traces, transport, events, clock, gateway, queries, ready,
     async close() {
       await server.stop();
-      await database.close();
+      if (!shared) await database.close();
     },
   };
 }

@@ -5,20 +5,25 @@
  */
 import type { DocumentsRepository } from '../../../../src/repositories/documents-repository.ts';
 import type { MessagesRepository } from '../../../../src/repositories/messages-repository.ts';
+import type { SpanRecord, TracesRepository } from '../../../../src/repositories/traces-repository.ts';
 import type { SessionsRepository } from '../../../../src/repositories/sessions-repository.ts';
 import type { ManualClock } from '../../../../src/services/clock.ts';
 import type { Session, SessionPlan, Speaker } from '../../../../src/services/domain.ts';
 import { BrainstormError } from '../../../../src/services/errors.ts';
 import type { CommandInvocation, EventBus, GatewayReply, InboundMessage, MessageAction, SessionGateway } from '../../../../src/services/ports.ts';
 import type { LocalTransport } from '../../../../src/web/local-transport.ts';
-import { span, type MemoryTraceStore } from './memory-trace-store.ts';
+
+/** A span with defaults, for building traces in tests and the bench. */
+export function span(fields: Partial<SpanRecord> & Pick<SpanRecord, 'id' | 'traceId' | 'type' | 'name' | 'startedAt'>): SpanRecord {
+  return { parentId: null, sessionId: null, endedAt: null, data: {}, error: null, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, messageId: null, ...fields };
+}
 
 /** What the scripted gateway plays with. */
 export interface ScriptedGatewayDependencies {
   sessions: SessionsRepository;
   messages: MessagesRepository;
   documents: DocumentsRepository;
-  traces: MemoryTraceStore;
+  traces: TracesRepository;
   transport: LocalTransport;
   events: EventBus;
   clock: ManualClock;
@@ -105,7 +110,7 @@ export class ScriptedGateway implements SessionGateway {
     this.turns += 1;
     const traceId = `trace_turn_${session.id}_${this.turns}`;
     const started = this.deps.clock.now();
-    const spans = [];
+    const spans: SpanRecord[] = [];
     for (const [index, participant] of PARTICIPANTS.entries()) {
       await this.deps.clock.advance(400);
       const text = `${participant.name} (turn ${this.turns}): try a Friday demo, keep Mondays meeting-free.`;
@@ -132,7 +137,8 @@ export class ScriptedGateway implements SessionGateway {
       );
     }
     spans.push(span({ id: `${traceId}_handoff`, traceId, type: 'handoff', name: 'handoff', startedAt: new Date(started.getTime() + 5), endedAt: new Date(started.getTime() + 8), data: { from_agent: 'Claude', to_agent: 'Grok' } }));
-    this.deps.traces.put({ id: traceId, sessionId: session.id, name: `Turn ${this.turns}`, groupId: session.id, metadata: {}, startedAt: started, endedAt: this.deps.clock.now() }, spans);
+    await this.deps.traces.upsertTraces([{ id: traceId, sessionId: session.id, name: `Turn ${this.turns}`, groupId: session.id, metadata: {}, startedAt: started, endedAt: this.deps.clock.now() }]);
+    await this.deps.traces.upsertSpans(spans.map((entry) => ({ ...entry, sessionId: session.id })));
     this.deps.events.publish({ type: 'trace', sessionId: session.id, traceId });
     await this.deps.documents.write(session.id, 'record', `# Record\n\nTurn ${this.turns}: three participants spoke.`, {}, this.deps.clock.now());
   }

@@ -1,0 +1,48 @@
+import { handoff, type Agent, type AgentOutputType, type RunContext } from '@openai/agents';
+import type { moderationVerdictSchema, tldrSchema } from '../schemas.ts';
+import type { AgentContext } from '../agent-context.ts';
+import type { PromptLibrary } from '../prompts/prompt-library.ts';
+
+/** The Moderator as the chain expects it (verdict output). */
+export type ChainModerator = Agent<AgentContext, typeof moderationVerdictSchema>;
+/** The Scribe as the chain expects it (markdown text output, per the agent protocol). */
+export type ChainScribe = Agent<AgentContext, 'text'>;
+/** The TLDR as the chain expects it (`tldrSchema` output, per the agent protocol). */
+export type ChainTldr = Agent<AgentContext, typeof tldrSchema>;
+
+/** The prompt appended to the Moderator's and the Scribe's instructions during the wrap-up. */
+export const WRAP_UP_STEP_PROMPT = 'moderator-wrap-up-step';
+
+/** The three agents of the wrap-up chain, each cloned with its onward handoff. */
+export interface WrapUpChain {
+  /** Where the run starts: the Moderator with a handoff to the Scribe. */
+  root: ChainModerator;
+  /** The Scribe with a handoff to the TLDR (to resume the chain from the Scribe). */
+  scribe: ChainScribe;
+  /** The TLDR (the end of the chain). */
+  tldr: ChainTldr;
+}
+
+function withWrapUpStep<Output extends AgentOutputType>(agent: Agent<AgentContext, Output>, step: string): Agent<AgentContext, Output>['instructions'] {
+  const base = agent.instructions;
+  if (typeof base === 'string') return `${base}\n\n${step}`;
+  return async (runContext: RunContext<AgentContext>, self: Agent<AgentContext, Output>) => `${await base(runContext, self)}\n\n${step}`;
+}
+
+/**
+ * Composes Moderator -> Scribe -> TLDR for one SDK run: the Moderator assesses and hands off to the Scribe,
+ * the Scribe writes the final record and hands off to the TLDR, which answers with the summary. The
+ * originals are untouched (clones with new handoff lists).
+ */
+export function buildWrapUpChain(agents: { moderator: ChainModerator; scribe: ChainScribe; tldr: ChainTldr; prompts: PromptLibrary }): WrapUpChain {
+  const tldr = agents.tldr.clone({});
+  const scribe = agents.scribe.clone({
+    instructions: withWrapUpStep(agents.scribe, agents.prompts.render(WRAP_UP_STEP_PROMPT, { handoffTool: `transfer_to_${tldr.name}` })),
+    handoffs: [handoff(tldr)],
+  });
+  const root = agents.moderator.clone({
+    instructions: withWrapUpStep(agents.moderator, agents.prompts.render(WRAP_UP_STEP_PROMPT, { handoffTool: `transfer_to_${scribe.name}` })),
+    handoffs: [handoff(scribe)],
+  });
+  return { root, scribe, tldr };
+}

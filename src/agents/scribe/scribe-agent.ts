@@ -1,0 +1,30 @@
+import { Agent, type Model } from '@openai/agents';
+import { AGENT_NAMES, type AgentContext } from '../agent-context.ts';
+import type { PromptLibrary } from '../prompts/prompt-library.ts';
+import { createUpdateNotionTool } from '../../tools/update-notion.ts';
+
+/** What the Scribe needs to be built. */
+export interface ScribeAgentOptions {
+  model: Model;
+  prompts: PromptLibrary;
+  /** The record's heading (usually the session topic). */
+  title?: string;
+}
+
+/** The name of the Scribe's prompt (`prompts/scribe-record.txt`). */
+export const SCRIBE_PROMPT = 'scribe-record';
+
+/**
+ * Builds the Scribe: a verbose markdown record that keeps every participant's reasoning. It may store the
+ * record with `update_notion`; the wrap-up chain clones it with a handoff to the TLDR (`agent.clone({ handoffs })`).
+ */
+export function createScribeAgent(options: ScribeAgentOptions): Agent<AgentContext, 'text'> {
+  return new Agent<AgentContext, 'text'>({
+    name: AGENT_NAMES.scribe,
+    instructions: options.prompts.render(SCRIBE_PROMPT, { title: options.title ?? 'Detailed record' }),
+    model: options.model,
+    modelSettings: { temperature: 0.2 },
+    outputType: 'text',
+    tools: [createUpdateNotionTool()],
+  });
+}

@@ -1,0 +1,74 @@
+/** What the Scribe reads, and the record written without a model when the model fails. */
+import type { ChatMessage } from '../../services/domain.ts';
+
+/** The session facts the Scribe's input names. */
+export interface ScribeSubject {
+  topic: string;
+  objectives: string[];
+}
+
+/** One message as the Scribe reads it: `#12 [Claude]: text`, so findings can cite it. */
+export function citedLine(message: Pick<ChatMessage, 'id' | 'speaker' | 'text'>): string {
+  const name = message.speaker.kind === 'human' ? `${message.speaker.name} (person)` : message.speaker.name;
+  return `#${message.id} [${name}]: ${message.text}`;
+}
+
+/** The user message of a Scribe pass: the subject, the previous record (if any), and the new messages. */
+export function buildScribeInput(subject: ScribeSubject, previousRecord: string | null, messages: Pick<ChatMessage, 'id' | 'speaker' | 'text'>[]): string {
+  const objectives = subject.objectives.length > 0 ? subject.objectives.map((objective) => `- ${objective}`).join('\n') : '- (no plan yet)';
+  return [
+    `Topic: ${subject.topic}`,
+    `Objectives:\n${objectives}`,
+    previousRecord ? `Previous record (keep everything in it):\n${previousRecord}` : 'There is no previous record: write the first one.',
+    `New messages (oldest first):\n${messages.map(citedLine).join('\n')}`,
+    'Write the complete updated record now.',
+  ].join('\n\n');
+}
+
+function excerpt(text: string, length = 280): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+}
+
+/** The record written when the model fails: plain statistics (participants, message counts, timeline). */
+export function fallbackRecord(subject: ScribeSubject, messages: Pick<ChatMessage, 'id' | 'speaker' | 'text' | 'createdAt'>[], note: string): string {
+  const counts = new Map<string, number>();
+  for (const message of messages) counts.set(message.speaker.name, (counts.get(message.speaker.name) ?? 0) + 1);
+  const first = messages[0]?.createdAt;
+  const last = messages.at(-1)?.createdAt;
+  return [
+    '# Detailed record (statistics only)',
+    '',
+    `> ${note}`,
+    '',
+    '## Topic and objectives',
+    subject.topic,
+    ...subject.objectives.map((objective) => `- ${objective}`),
+    '',
+    '## Participants',
+    ...[...counts.entries()].map(([name, count]) => `- ${name}: ${count} message${count === 1 ? '' : 's'}`),
+    '',
+    '## Statistics',
+    `- Messages: ${messages.length}`,
+    first && last ? `- From ${first.toISOString()} to ${last.toISOString()}` : '- No messages yet',
+    '',
+    '## Timeline',
+    ...messages.map((message) => `- ${message.createdAt.toISOString().slice(11, 19)} #${message.id} [${message.speaker.name}]: ${excerpt(message.text)}`),
+  ].join('\n');
+}
+
+/**
+ * Adds what a model's record left out: a section quoting each speaker the record never names, so the record
+ * always holds a point from every participant (the context manager relies on it).
+ */
+export function ensureEveryVoice(record: string, messages: Pick<ChatMessage, 'id' | 'speaker' | 'text'>[]): string {
+  const missing = [...new Set(messages.filter((message) => message.speaker.kind !== 'system').map((message) => message.speaker.name))].filter((name) => !record.includes(name));
+  if (missing.length === 0) return record;
+  const lines = missing.flatMap((name) =>
+    messages
+      .filter((message) => message.speaker.name === name)
+      .slice(-3)
+      .map((message) => `- ${name} (#${message.id}): ${excerpt(message.text)}`),
+  );
+  return `${record.trimEnd()}\n\n## Further points (not yet woven into the record)\n${lines.join('\n')}\n`;
+}

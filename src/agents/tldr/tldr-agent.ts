@@ -1,0 +1,50 @@
+import { Agent, type Model, type RunErrorHandlers } from '@openai/agents';
+import { AGENT_NAMES, type AgentContext } from '../agent-context.ts';
+import type { PromptLibrary } from '../prompts/prompt-library.ts';
+import { tldrSchema } from '../schemas.ts';
+import { createPostToDiscordTool } from '../../tools/post-to-discord.ts';
+import { createReadNotionTool } from '../../tools/read-notion.ts';
+import { createUpdateNotionTool } from '../../tools/update-notion.ts';
+import { parseTldrText } from './tldr-text.ts';
+
+/** What the TLDR needs to be built. */
+export interface TldrAgentOptions {
+  model: Model;
+  prompts: PromptLibrary;
+}
+
+/** The name of the TLDR's prompt (`prompts/tldr-summary.txt`). */
+export const TLDR_PROMPT = 'tldr-summary';
+
+/** Builds the TLDR: reads the Scribe's record and answers with `tldrSchema` (summary and 3-5 traced findings). */
+export function createTldrAgent(options: TldrAgentOptions): Agent<AgentContext, typeof tldrSchema> {
+  return new Agent<AgentContext, typeof tldrSchema>({
+    name: AGENT_NAMES.tldr,
+    instructions: options.prompts.render(TLDR_PROMPT, {}),
+    model: options.model,
+    modelSettings: { temperature: 0.2 },
+    outputType: tldrSchema,
+    tools: [createReadNotionTool(), createUpdateNotionTool(), createPostToDiscordTool({ kind: 'tldr', name: AGENT_NAMES.tldr })],
+  });
+}
+
+function lastText(output: unknown[]): string {
+  for (const item of [...output].reverse()) {
+    const message = item as { type?: string; role?: string; content?: { type?: string; text?: string }[] };
+    if (message.type === 'message' && message.role === 'assistant') return (message.content ?? []).map((part) => part.text ?? '').join('');
+  }
+  return '';
+}
+
+/**
+ * Run error handlers for runs ending in the TLDR: when its final output is not valid JSON, parse the text
+ * (JSON in prose, or a summary followed by a bullet list) instead of failing the run.
+ */
+export function tldrErrorHandlers<TAgent extends Agent<AgentContext, typeof tldrSchema>>(): RunErrorHandlers<AgentContext, TAgent> {
+  return {
+    invalidFinalOutput: ({ runData }) => {
+      const parsed = parseTldrText(lastText(runData.output));
+      return parsed ? { finalOutput: parsed as never, includeInHistory: false } : undefined;
+    },
+  };
+}

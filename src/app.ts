@@ -1,0 +1,125 @@
+import { Runner } from '@openai/agents';
+import type { AppConfig } from './config/app-config.ts';
+import { collectSecrets } from './config/load-config.ts';
+import { databaseLocationFor, openDatabase, type DatabaseLocation } from './db/create-database.ts';
+import { migrateToLatest } from './db/migrate.ts';
+import { createLogger, type Logger } from './logging/logger.ts';
+import { ModelCatalog } from './agents/models/model-catalog.ts';
+import { PromptLibrary } from './agents/prompts/prompt-library.ts';
+import { startSimulator, type SimulatorHandle } from './simulator/index.ts';
+import { DbTracingProcessor } from './tracing/db-tracing-processor.ts';
+import { installTracing } from './tracing/install-tracing.ts';
+import { TracesRepository } from './repositories/traces-repository.ts';
+import { systemClock, type Clock } from './services/clock.ts';
+import { randomIds, type IdGenerator } from './services/ids.ts';
+import { InMemoryEventBus } from './services/event-bus.ts';
+import { JobWorker } from './services/jobs/job-worker.ts';
+import type { EventBus, SessionGateway, Transport } from './services/ports.ts';
+import { TransportRegistry } from './services/delivery/transport-registry.ts';
+import { buildServices, type Services } from './composition/build-services.ts';
+import { buildRepositories, type Repositories } from './composition/build-repositories.ts';
+
+/** How to build the application; everything but `config` has a production default. */
+export interface AppOptions {
+  config: AppConfig;
+  clock?: Clock;
+  ids?: IdGenerator;
+  logger?: Logger;
+  /** 'memory' = PGlite in memory (tests); default from the config (DATABASE_URL or PGlite under DATA_DIR). */
+  database?: 'memory' | DatabaseLocation;
+  /** Transports built by the caller (tests: the in-memory transport). */
+  transports?: Transport[];
+  /** Poll the job outbox in the background (default true; tests on a ManualClock call `worker.runDue()`). */
+  runWorker?: boolean;
+  workerPollMs?: number;
+  /** Start the demo simulator when no model key is set (default true). */
+  demoSimulator?: boolean;
+}
+
+/** The running application. */
+export interface App {
+  config: AppConfig;
+  gateway: SessionGateway;
+  worker: JobWorker;
+  events: EventBus;
+  services: Services;
+  repositories: Repositories;
+  transports: TransportRegistry;
+  logger: Logger;
+  clock: Clock;
+  /** The simulator's URL in demo mode. */
+  simulatorUrl: string | null;
+  /** True once the database is migrated and every transport is up. */
+  ready(): boolean;
+  start(): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** The composition root: builds every object once, in dependency order, with no singletons. */
+export async function createApp(options: AppOptions): Promise<App> {
+  const { config } = options;
+  const clock = options.clock ?? systemClock;
+  const ids = options.ids ?? randomIds;
+  const secrets = collectSecrets(config);
+  const logger = options.logger ?? createLogger({ level: config.runtime.logLevel, secrets });
+  const location = options.database === 'memory' ? ({ kind: 'memory' } as const) : (options.database ?? databaseLocationFor(config.runtime.databaseUrl, config.runtime.dataDir));
+  const database = openDatabase(location);
+  await migrateToLatest(database.db);
+  const repositories = buildRepositories(database.db);
+
+  let simulator: SimulatorHandle | null = null;
+  if (config.models.demoMode && options.demoSimulator !== false) {
+    simulator = await startSimulator({ host: '127.0.0.1', port: 0, latencyMs: 150, firstTokenMs: 250, tokensPerSecond: 60 });
+  }
+  const models = new ModelCatalog(config.models, { clock, logger, ...(simulator ? { baseUrlOverride: simulator.url } : {}) });
+  const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger });
+  installTracing([tracing]);
+
+  const events = new InMemoryEventBus();
+  const transports = new TransportRegistry(options.transports ?? []);
+  const worker = new JobWorker({ workerId: ids.next('worker'), jobs: repositories.jobs, clock, logger, ...(options.workerPollMs ? { pollMs: options.workerPollMs } : {}) });
+  const services = buildServices({
+    config,
+    clock,
+    ids,
+    logger,
+    repositories,
+    models,
+    prompts: new PromptLibrary(),
+    runner: new Runner({ workflowName: 'Brainstorm', traceIncludeSensitiveData: true }),
+    events,
+    transports,
+    worker,
+    secrets,
+  });
+  await services.load();
+
+  let isReady = false;
+  return {
+    config,
+    gateway: services.gateway,
+    worker,
+    events,
+    services,
+    repositories,
+    transports,
+    logger,
+    clock,
+    simulatorUrl: simulator?.url ?? null,
+    ready: () => isReady,
+    async start() {
+      if (options.runWorker !== false) worker.start();
+      await services.resumeSessions();
+      isReady = true;
+    },
+    async stop() {
+      isReady = false;
+      await worker.stop();
+      await services.coordinator.idle();
+      await tracing.forceFlush();
+      await tracing.shutdown();
+      await simulator?.close();
+      await database.close();
+    },
+  };
+}

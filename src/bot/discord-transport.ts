@@ -1,0 +1,159 @@
+/**
+ * The Discord transport: a session's room is a thread; each speaker posts under its own name and avatar through
+ * one webhook per parent channel (bot messages with an embed author where webhooks are not allowed); long text is
+ * split under 2000 characters; no AI message ever pings anyone; deliveries resume without posting twice.
+ */
+import { ChannelType, RESTJSONErrorCodes, ThreadAutoArchiveDuration, type Client, type Message, type NewsChannel, type TextChannel } from 'discord.js';
+import type { Logger } from '../logging/logger.ts';
+import type { Clock } from '../services/clock.ts';
+import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../services/ports.ts';
+import { DiscordTransportError, toTransportError } from './discord-errors.ts';
+import { KeyedSerialQueue } from './keyed-serial-queue.ts';
+import { approveButtonRow, composeText, messageUrl, threadName, WRITING_MARKER } from './message-format.ts';
+import { splitMessage } from './message-splitter.ts';
+import { PersonaPoster, type RoomTarget } from './persona-poster.ts';
+import { WebhookRegistry } from './webhook-registry.ts';
+
+/** Options of the Discord transport. */
+export interface DiscordTransportOptions {
+  client: Client;
+  guildId: string;
+  clock: Clock;
+  logger: Logger;
+  /** The persona webhook's own name (default "Brainstorm"). */
+  webhookName?: string;
+  /** How long to keep the embed fallback after a Missing Permissions before trying webhooks again (default 10 min). */
+  recheckDeniedAfterMs?: number;
+}
+
+/** Implements `Transport` over discord.js. */
+export class DiscordTransport implements Transport {
+  readonly name = 'discord';
+  private readonly queue = new KeyedSerialQueue();
+  private readonly poster: PersonaPoster;
+
+  constructor(private readonly options: DiscordTransportOptions) {
+    const webhooks = new WebhookRegistry({
+      clock: options.clock,
+      logger: options.logger,
+      applicationId: () => options.client.application?.id ?? null,
+      webhookName: options.webhookName ?? 'Brainstorm',
+      recheckDeniedAfterMs: options.recheckDeniedAfterMs ?? 10 * 60_000,
+    });
+    this.poster = new PersonaPoster(webhooks, options.logger);
+  }
+
+  /** Opens a thread on the topic message (or on a starter message the bot posts) named after the title. */
+  async openRoom(request: { originChannelId: string; originMessageId: string | null; title: string }): Promise<{ roomId: string; url: string | null }> {
+    const channel = await this.textChannel(request.originChannelId);
+    let starter: Message | null = null;
+    try {
+      starter = request.originMessageId
+        ? await channel.messages.fetch(request.originMessageId)
+        : await channel.send({ content: `**Brainstorm:** ${request.title.slice(0, 1900)}`, allowedMentions: { parse: [] } });
+      if (starter.hasThread && starter.thread) return { roomId: starter.thread.id, url: starter.thread.url };
+      const thread = await starter.startThread({ name: threadName(request.title), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
+      return { roomId: thread.id, url: thread.url };
+    } catch (error) {
+      // A retried openRoom finds the thread it already opened (thread id = starter message id).
+      if (starter && isThreadAlreadyCreated(error)) {
+        const existing = await this.options.client.channels.fetch(starter.id).catch(() => null);
+        if (existing?.isThread()) return { roomId: existing.id, url: existing.url };
+      }
+      throw toTransportError(error, 'open a thread for the session', 'Create Public Threads');
+    }
+  }
+
+  /** Delivers a whole message in chunks, editing the preview into the first, skipping chunks already delivered. */
+  deliver(roomId: string, message: OutgoingMessage, progress: DeliveryProgress): Promise<DeliveredMessage> {
+    return this.queue.run(roomId, async () => {
+      const target = await this.room(roomId);
+      const chunks = splitMessage(composeText(message));
+      const buttons = message.actions?.includes('approve_plan') ? [approveButtonRow()] : [];
+      const delivered = [...progress.deliveredExternalIds];
+      for (let index = delivered.length; index < chunks.length; index += 1) {
+        const text = chunks[index] as string;
+        const components = index === chunks.length - 1 ? buttons : [];
+        const id =
+          index === 0 && progress.previewExternalId
+            ? await this.poster.finishPreview(target, progress.previewExternalId, message.speaker, text, components)
+            : (await this.poster.post(target, message.speaker, text, components)).id;
+        delivered.push(id);
+        await progress.onChunkDelivered(id, this.url(target, id));
+      }
+      const first = delivered[0];
+      return { externalIds: delivered, url: first ? this.url(target, first) : null };
+    });
+  }
+
+  /** Posts the streaming message of a speaker who has started writing. */
+  postPreview(roomId: string, message: OutgoingMessage): Promise<string> {
+    return this.queue.run(roomId, async () => {
+      const target = await this.room(roomId);
+      const posted = await this.poster.post(target, message.speaker, previewText(message), [], { preview: true });
+      return posted.id;
+    });
+  }
+
+  /** Replaces the streaming message's text (the delivery service throttles this to at most once a second). */
+  editPreview(roomId: string, externalId: string, message: OutgoingMessage): Promise<void> {
+    return this.queue.run(roomId, async () => {
+      const target = await this.room(roomId);
+      await this.poster.edit(target, externalId, message.speaker, previewText(message), []);
+    });
+  }
+
+  /** Shows "… is typing" in the room; cosmetic, so failures are only logged. */
+  async sendTyping(roomId: string): Promise<void> {
+    try {
+      const target = await this.room(roomId);
+      await target.room.sendTyping();
+    } catch (error) {
+      this.options.logger.debug({ roomId, error: String(error) }, 'typing indicator failed');
+    }
+  }
+
+  private url(target: RoomTarget, messageId: string): string {
+    return messageUrl(this.options.guildId, target.room.id, messageId);
+  }
+
+  /** The thread (or channel) of a room, with the parent channel that owns the webhook. */
+  private async room(roomId: string): Promise<RoomTarget> {
+    const channel = await this.options.client.channels.fetch(roomId).catch((error: unknown) => {
+      throw toTransportError(error, 'find the session thread');
+    });
+    if (channel?.isThread()) {
+      const parent = channel.parent ?? (channel.parentId ? await this.options.client.channels.fetch(channel.parentId) : null);
+      if (!parent || !isWebhookChannel(parent)) throw notUsable(roomId);
+      return { room: channel, parent, threadId: channel.id };
+    }
+    if (channel && isWebhookChannel(channel)) return { room: channel, parent: channel, threadId: undefined };
+    throw notUsable(roomId);
+  }
+
+  private async textChannel(channelId: string): Promise<TextChannel | NewsChannel> {
+    const channel = await this.options.client.channels.fetch(channelId).catch((error: unknown) => {
+      throw toTransportError(error, 'find the brainstorm channel');
+    });
+    if (!channel || !isWebhookChannel(channel)) throw notUsable(channelId);
+    return channel;
+  }
+}
+
+/** The preview shows the first chunk of what is written so far, marked as still being written. */
+function previewText(message: OutgoingMessage): string {
+  const [first = ''] = splitMessage(composeText(message), 2000 - WRITING_MARKER.length - 1);
+  return `${first}\n${WRITING_MARKER}`;
+}
+
+function isWebhookChannel(channel: { type: ChannelType }): channel is TextChannel | NewsChannel {
+  return channel.type === ChannelType.GuildText || channel.type === ChannelType.GuildAnnouncement;
+}
+
+function isThreadAlreadyCreated(error: unknown): boolean {
+  return (error as { code?: unknown }).code === RESTJSONErrorCodes.ThreadAlreadyCreatedForMessage;
+}
+
+function notUsable(channelId: string): DiscordTransportError {
+  return new DiscordTransportError('not_found', `Discord channel ${channelId} is not a text channel or thread the bot can post in.`, 'unknown_channel', false, null, null);
+}

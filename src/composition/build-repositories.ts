@@ -1,0 +1,33 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+import { DocumentsRepository } from '../repositories/documents-repository.ts';
+import { JobsRepository } from '../repositories/jobs-repository.ts';
+import { MessagesRepository } from '../repositories/messages-repository.ts';
+import { RunStatesRepository } from '../repositories/run-states-repository.ts';
+import { SessionsRepository } from '../repositories/sessions-repository.ts';
+import { SettingsRepository } from '../repositories/settings-repository.ts';
+import { TracesRepository } from '../repositories/traces-repository.ts';
+
+/** Every repository, built over one database. */
+export interface Repositories {
+  sessions: SessionsRepository;
+  messages: MessagesRepository;
+  jobs: JobsRepository;
+  runStates: RunStatesRepository;
+  settings: SettingsRepository;
+  documents: DocumentsRepository;
+  traces: TracesRepository;
+}
+
+/** Builds the repositories. */
+export function buildRepositories(db: Kysely<Database>): Repositories {
+  return {
+    sessions: new SessionsRepository(db),
+    messages: new MessagesRepository(db),
+    jobs: new JobsRepository(db),
+    runStates: new RunStatesRepository(db),
+    settings: new SettingsRepository(db),
+    documents: new DocumentsRepository(db),
+    traces: new TracesRepository(db),
+  };
+}

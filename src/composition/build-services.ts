@@ -1,0 +1,204 @@
+import type { Runner } from '@openai/agents';
+import { AgentDirectory } from '../agents/agent-directory.ts';
+import { participantOutputGuardrails, plannerBoundsGuardrail, redactPastedSecrets, screenHumanMessage } from '../agents/guardrails/index.ts';
+import type { ModelCatalog } from '../agents/models/model-catalog.ts';
+import { createModeratorAgent } from '../agents/moderator/moderator-agent.ts';
+import type { PromptLibrary } from '../agents/prompts/prompt-library.ts';
+import type { AppConfig } from '../config/app-config.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Clock } from '../services/clock.ts';
+import { CommandService } from '../services/commands/command-service.ts';
+import { ContextManager } from '../services/context/context-manager.ts';
+import { TokenCounter } from '../services/context/token-counter.ts';
+import { Coordinator } from '../services/coordinator/coordinator.ts';
+import { TurnRunner } from '../services/coordinator/turn-runner.ts';
+import { DELIVER_MESSAGE_JOB, DeliveryService } from '../services/delivery/delivery-service.ts';
+import type { TransportRegistry } from '../services/delivery/transport-registry.ts';
+import type { IdGenerator } from '../services/ids.ts';
+import type { JobWorker } from '../services/jobs/job-worker.ts';
+import { LimitsService } from '../services/limits/limits-service.ts';
+import type { EventBus } from '../services/ports.ts';
+import { BasicModeration } from '../services/sessions/basic-moderation.ts';
+import { PlainDocumentation } from '../services/sessions/plain-documentation.ts';
+import { PLANNER_RESUME_JOB, PLANNER_STEP_JOB, PLANNER_TIMEOUT_JOB, PlannerFlow } from '../services/sessions/planner-flow.ts';
+import { RosterService } from '../services/sessions/roster-service.ts';
+import { SessionGatewayService } from '../services/sessions/session-gateway.ts';
+import { SESSION_TIMEOUT_JOB, SessionLifecycle, WRAP_UP_JOB } from '../services/sessions/session-lifecycle.ts';
+import { createToolPortsFactory } from '../services/sessions/tool-ports.ts';
+import type { Repositories } from './build-repositories.ts';
+import { createSettingsPort } from './settings-port.ts';
+
+/** What the services are built from. */
+export interface ServiceDependencies {
+  config: AppConfig;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  repositories: Repositories;
+  models: ModelCatalog;
+  prompts: PromptLibrary;
+  runner: Runner;
+  events: EventBus;
+  transports: TransportRegistry;
+  worker: JobWorker;
+  secrets: string[];
+}
+
+/** The built services (the app and the transports reach them through the gateway). */
+export type Services = ReturnType<typeof buildServices>;
+
+/** Builds the session services in dependency order and registers their job handlers. */
+export function buildServices(dependencies: ServiceDependencies) {
+  const { config, clock, logger, repositories, models, worker, transports, events } = dependencies;
+  const settings = createSettingsPort({ repositories, config, clock, logger });
+  const limitsConfig = () => settings.effectiveConfig().limits;
+  const nudgeWorker = () => worker.nudge();
+
+  const delivery = new DeliveryService({
+    messages: repositories.messages,
+    sessions: repositories.sessions,
+    jobs: repositories.jobs,
+    transports,
+    clock,
+    events,
+    logger,
+    simulated: config.models.demoMode,
+    sanitizePreview: (text) => redactPastedSecrets(text, dependencies.secrets),
+    nudgeWorker,
+  });
+  const documentation = new PlainDocumentation(repositories.messages, repositories.documents, clock);
+  const moderation = new BasicModeration(delivery, documentation);
+  const limits = new LimitsService(repositories.messages, limitsConfig, clock);
+  const tokens = new TokenCounter();
+  const context = new ContextManager({
+    messages: repositories.messages,
+    documentation,
+    tokens,
+    contextWindow: (model) => models.contextWindow(model),
+    limits: limitsConfig,
+    historyBudgetTokens: config.environment.CONTEXT_HISTORY_BUDGET_TOKENS,
+  });
+  const roster = new RosterService(config.models.roster, settings, (id) => models.breaker(id).state !== 'open');
+  const lifecycle = new SessionLifecycle({ sessions: repositories.sessions, jobs: repositories.jobs, delivery, clock, events, logger, nudgeWorker });
+  const toolPorts = createToolPortsFactory({ sessions: repositories.sessions, delivery, limits, lifecycle, documents: documentation, bounds: limitsConfig });
+  const agents = new AgentDirectory({
+    models,
+    prompts: dependencies.prompts,
+    limits: limitsConfig,
+    maxPlannerQuestions: config.planner.maxQuestions,
+    createModerator: (model) => createModeratorAgent({ model, prompts: dependencies.prompts }),
+    participantGuardrails: (names, self) => participantOutputGuardrails(names, self, { knownSecrets: dependencies.secrets }),
+    startSessionGuardrails: [plannerBoundsGuardrail(limitsConfig)],
+    plannerTools: [],
+  });
+  const turns = new TurnRunner({
+    runner: dependencies.runner,
+    agents,
+    delivery,
+    context,
+    tokens,
+    limits,
+    toolPorts,
+    logger,
+    typing: async (session) => (transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined),
+  });
+  const coordinator = new Coordinator({
+    sessions: repositories.sessions,
+    messages: repositories.messages,
+    roster,
+    turns,
+    limits,
+    delivery,
+    moderation,
+    documentation,
+    ender: lifecycle,
+    settings: limitsConfig,
+    clock,
+    logger,
+  });
+  lifecycle.attach(coordinator);
+  const planner = new PlannerFlow({
+    sessions: repositories.sessions,
+    runStates: repositories.runStates,
+    jobs: repositories.jobs,
+    delivery,
+    agents,
+    roster,
+    runner: dependencies.runner,
+    lifecycle,
+    coordinator,
+    toolPorts,
+    clock,
+    logger,
+    planner: () => settings.effectiveConfig().planner,
+    limits: limitsConfig,
+    nudgeWorker,
+  });
+  const gateway: SessionGatewayService = new SessionGatewayService({
+    sessions: repositories.sessions,
+    messages: repositories.messages,
+    transports,
+    planner,
+    coordinator,
+    commands: () => commands,
+    screen: (text, sessionId) => screenHumanMessage(text, { maxChars: limitsConfig().maxHumanMessageChars, knownSecrets: dependencies.secrets, sessionId }),
+    events,
+    clock,
+    ids: dependencies.ids,
+    logger,
+    onStored: (sessionId) => documentation.onMessage(sessionId),
+    summarize: async (session) => (await documentation.latestTldr(session.id)) ?? (await documentation.latestRecord(session.id)) ?? session.plan?.expandedTopic ?? session.topic,
+  });
+  const commands: CommandService = new CommandService({
+    sessions: repositories.sessions,
+    lifecycle,
+    planner,
+    delivery,
+    limits,
+    context,
+    documentation,
+    moderation,
+    roster,
+    settings,
+    explore: (parent, topic, invocation) => gateway.explore(parent, topic, invocation),
+    clock,
+    logger,
+    commandsPerMinute: () => config.discord.commandRateLimitPerMinute,
+  });
+
+  worker.register(DELIVER_MESSAGE_JOB, (job) => delivery.deliver(job));
+  worker.register(PLANNER_STEP_JOB, (job) => planner.handleStep(job));
+  worker.register(PLANNER_RESUME_JOB, (job) => planner.handleResume(job));
+  worker.register(PLANNER_TIMEOUT_JOB, (job) => planner.handleTimeout(job));
+  worker.register(SESSION_TIMEOUT_JOB, async (job) => {
+    await lifecycle.end(String(job.payload.sessionId), 'completed', 'the time limit was reached');
+    return { status: 'done' };
+  });
+  worker.register(WRAP_UP_JOB, async (job) => {
+    const session = await repositories.sessions.findById(String(job.payload.sessionId));
+    if (session) await moderation.wrapUp(session, String(job.payload.reason));
+    return { status: 'done' };
+  });
+
+  return {
+    gateway,
+    commands,
+    coordinator,
+    lifecycle,
+    planner,
+    delivery,
+    limits,
+    context,
+    roster,
+    settings,
+    documentation,
+    moderation,
+    async load() {
+      await settings.load();
+    },
+    /** After a restart: every active session picks up where it was (jobs resume by themselves). */
+    async resumeSessions() {
+      for (const session of await repositories.sessions.listByStatus(['active'])) coordinator.kick(session.id);
+    },
+  };
+}

@@ -1,0 +1,287 @@
+import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
+import { toJson, type Database, type SpanRow, type TraceRow } from '../db/schema.ts';
+
+/** A trace (one turn of a session) as stored. */
+export interface TraceRecord {
+  id: string;
+  sessionId: string | null;
+  name: string;
+  groupId: string | null;
+  metadata: Record<string, unknown>;
+  startedAt: Date;
+  endedAt: Date | null;
+}
+
+/** A span as stored; `data.agent` names the agent it ran under. */
+export interface SpanRecord {
+  id: string;
+  traceId: string;
+  parentId: string | null;
+  sessionId: string | null;
+  type: string;
+  name: string;
+  startedAt: Date;
+  endedAt: Date | null;
+  data: Record<string, unknown>;
+  error: Record<string, unknown> | null;
+  model: string | null;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  messageId: number | null;
+}
+
+/** Tokens and cost added up. */
+export interface UsageTotals {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+}
+
+/** A trace in a listing, with its totals. */
+export interface TraceSummary extends TraceRecord, UsageTotals {
+  spanCount: number;
+  errorCount: number;
+}
+
+/** Totals of one agent (a participant or a role) in a session. */
+export interface AgentTotals extends UsageTotals {
+  agent: string;
+  generations: number;
+}
+
+/** Filters for `listTraces`. */
+export interface TraceFilter {
+  sessionId?: string;
+  /** Matches the trace name or any span's name or data. */
+  text?: string;
+  agent?: string;
+  model?: string;
+  errorsOnly?: boolean;
+  limit?: number;
+  /** Only traces that started before this time (paging back). */
+  before?: Date;
+}
+
+function toTrace(row: TraceRow): TraceRecord {
+  return {
+    id: row.id,
+    sessionId: row.session_id,
+    name: row.name,
+    groupId: row.group_id,
+    metadata: row.metadata ?? {},
+    startedAt: new Date(row.started_at),
+    endedAt: row.ended_at ? new Date(row.ended_at) : null,
+  };
+}
+
+function toSpan(row: SpanRow): SpanRecord {
+  return {
+    id: row.id,
+    traceId: row.trace_id,
+    parentId: row.parent_id,
+    sessionId: row.session_id,
+    type: row.type,
+    name: row.name,
+    startedAt: new Date(row.started_at),
+    endedAt: row.ended_at ? new Date(row.ended_at) : null,
+    data: row.data ?? {},
+    error: row.error ?? null,
+    model: row.model,
+    inputTokens: Number(row.input_tokens),
+    outputTokens: Number(row.output_tokens),
+    costUsd: Number(row.cost_usd),
+    messageId: row.message_id === null ? null : Number(row.message_id),
+  };
+}
+
+function escapeLike(text: string): string {
+  return text.replace(/[\\%_]/g, (character) => `\\${character}`);
+}
+
+type TraceScope = ExpressionBuilder<Database, 'traces'>;
+
+/** Traces and spans of agent runs (the trace viewer's store). */
+export class TracesRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Inserts traces or updates them (name, metadata, end) when they exist. */
+  async upsertTraces(traces: TraceRecord[]): Promise<void> {
+    if (traces.length === 0) return;
+    const rows = traces.map((trace) => ({
+      id: trace.id,
+      session_id: trace.sessionId,
+      name: trace.name,
+      group_id: trace.groupId,
+      metadata: toJson(trace.metadata),
+      started_at: trace.startedAt,
+      ended_at: trace.endedAt,
+    }));
+    await this.db
+      .insertInto('traces')
+      .values(rows)
+      .onConflict((conflict) =>
+        conflict.column('id').doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          metadata: eb.ref('excluded.metadata'),
+          session_id: sql<string | null>`coalesce(excluded.session_id, traces.session_id)`,
+          ended_at: sql<Date | null>`coalesce(excluded.ended_at, traces.ended_at)`,
+        })),
+      )
+      .execute();
+  }
+
+  /** Inserts spans or replaces their contents when they exist (a span is written at start and at end). */
+  async upsertSpans(spans: SpanRecord[]): Promise<void> {
+    if (spans.length === 0) return;
+    const rows = spans.map((span) => ({
+      id: span.id,
+      trace_id: span.traceId,
+      parent_id: span.parentId,
+      session_id: span.sessionId,
+      type: span.type,
+      name: span.name,
+      started_at: span.startedAt,
+      ended_at: span.endedAt,
+      data: toJson(span.data),
+      error: toJson(span.error),
+      model: span.model,
+      input_tokens: span.inputTokens,
+      output_tokens: span.outputTokens,
+      cost_usd: span.costUsd,
+      message_id: span.messageId,
+    }));
+    await this.db
+      .insertInto('spans')
+      .values(rows)
+      .onConflict((conflict) =>
+        conflict.column('id').doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          ended_at: eb.ref('excluded.ended_at'),
+          data: eb.ref('excluded.data'),
+          error: eb.ref('excluded.error'),
+          model: eb.ref('excluded.model'),
+          input_tokens: eb.ref('excluded.input_tokens'),
+          output_tokens: eb.ref('excluded.output_tokens'),
+          cost_usd: eb.ref('excluded.cost_usd'),
+          message_id: sql<number | null>`coalesce(excluded.message_id, spans.message_id)`,
+        })),
+      )
+      .execute();
+  }
+
+  /** Traces, newest first, with totals; filtered by session, text, agent, model or errors. */
+  async listTraces(filter: TraceFilter = {}): Promise<TraceSummary[]> {
+    const rows = await this.db
+      .selectFrom('traces')
+      .selectAll('traces')
+      .select((eb) => [
+        eb.selectFrom('spans').select(eb.fn.countAll<number>().as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('span_count'),
+        eb.selectFrom('spans').select(eb.fn.countAll<number>().as('n')).whereRef('spans.trace_id', '=', 'traces.id').where('spans.error', 'is not', null).where(sql<SqlBool>`spans.error <> 'null'::jsonb`).as('error_count'),
+        eb.selectFrom('spans').select(sql<number>`coalesce(sum(input_tokens), 0)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('input_tokens'),
+        eb.selectFrom('spans').select(sql<number>`coalesce(sum(output_tokens), 0)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('output_tokens'),
+        eb.selectFrom('spans').select(sql<number>`coalesce(sum(cost_usd), 0)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('cost_usd'),
+      ])
+      .where((eb) => eb.and(this.conditions(eb, filter)))
+      .orderBy('traces.started_at', 'desc')
+      .orderBy('traces.id', 'desc')
+      .limit(Math.min(filter.limit ?? 50, 500))
+      .execute();
+    return rows.map((row) => ({
+      ...toTrace(row),
+      spanCount: Number(row.span_count ?? 0),
+      errorCount: Number(row.error_count ?? 0),
+      inputTokens: Number(row.input_tokens ?? 0),
+      outputTokens: Number(row.output_tokens ?? 0),
+      costUsd: Number(row.cost_usd ?? 0),
+    }));
+  }
+
+  private conditions(eb: TraceScope, filter: TraceFilter) {
+    const conditions = [];
+    const spanExists = (extra: (spans: ExpressionBuilder<Database, 'traces' | 'spans'>) => Expression<SqlBool>) =>
+      eb.exists(eb.selectFrom('spans').select('spans.id').whereRef('spans.trace_id', '=', 'traces.id').where((inner) => extra(inner)));
+    if (filter.sessionId) conditions.push(eb('traces.session_id', '=', filter.sessionId));
+    if (filter.before) conditions.push(eb('traces.started_at', '<', filter.before));
+    if (filter.agent) conditions.push(spanExists((inner) => inner.and([inner('spans.type', '=', 'agent'), inner('spans.name', '=', filter.agent ?? '')])));
+    if (filter.model) conditions.push(spanExists((inner) => inner('spans.model', '=', filter.model ?? '')));
+    if (filter.errorsOnly) conditions.push(spanExists(() => sql<SqlBool>`spans.error is not null and spans.error <> 'null'::jsonb`));
+    if (filter.text) {
+      const pattern = `%${escapeLike(filter.text)}%`;
+      conditions.push(
+        eb.or([
+          eb('traces.name', 'ilike', pattern),
+          spanExists(() => sql<SqlBool>`(spans.name ilike ${pattern} or spans.data::text ilike ${pattern})`),
+        ]),
+      );
+    }
+    return conditions;
+  }
+
+  /** A trace and its spans in start order, or null. */
+  async getTrace(id: string): Promise<{ trace: TraceRecord; spans: SpanRecord[] } | null> {
+    const trace = await this.db.selectFrom('traces').selectAll().where('id', '=', id).executeTakeFirst();
+    if (!trace) return null;
+    const spans = await this.db.selectFrom('spans').selectAll().where('trace_id', '=', id).orderBy('started_at').orderBy('id').execute();
+    return { trace: toTrace(trace), spans: spans.map(toSpan) };
+  }
+
+  /** Tokens and cost of one trace. */
+  async totalsForTrace(traceId: string): Promise<UsageTotals> {
+    const row = await this.db
+      .selectFrom('spans')
+      .select([
+        sql<number>`coalesce(sum(input_tokens), 0)`.as('input_tokens'),
+        sql<number>`coalesce(sum(output_tokens), 0)`.as('output_tokens'),
+        sql<number>`coalesce(sum(cost_usd), 0)`.as('cost_usd'),
+      ])
+      .where('trace_id', '=', traceId)
+      .executeTakeFirstOrThrow();
+    return { inputTokens: Number(row.input_tokens), outputTokens: Number(row.output_tokens), costUsd: Number(row.cost_usd) };
+  }
+
+  /** Tokens and cost per agent (participant or role) of a session, from its generation spans. */
+  async totalsByAgent(sessionId: string): Promise<AgentTotals[]> {
+    const agent = sql<string>`coalesce(data->>'agent', '(unknown)')`;
+    const rows = await this.db
+      .selectFrom('spans')
+      .select([
+        agent.as('agent'),
+        sql<number>`count(*)`.as('generations'),
+        sql<number>`coalesce(sum(input_tokens), 0)`.as('input_tokens'),
+        sql<number>`coalesce(sum(output_tokens), 0)`.as('output_tokens'),
+        sql<number>`coalesce(sum(cost_usd), 0)`.as('cost_usd'),
+      ])
+      .where('session_id', '=', sessionId)
+      .where('type', '=', 'generation')
+      .groupBy(agent)
+      .orderBy(agent)
+      .execute();
+    return rows.map((row) => ({
+      agent: row.agent,
+      generations: Number(row.generations),
+      inputTokens: Number(row.input_tokens),
+      outputTokens: Number(row.output_tokens),
+      costUsd: Number(row.cost_usd),
+    }));
+  }
+
+  /** Links a span to the message it produced. */
+  async linkMessage(spanId: string, messageId: number): Promise<void> {
+    await this.db.updateTable('spans').set({ message_id: messageId }).where('id', '=', spanId).execute();
+  }
+
+  /** The spans linked to a message (the viewer's "from message to span" link). */
+  async spansForMessage(messageId: number): Promise<SpanRecord[]> {
+    const rows = await this.db.selectFrom('spans').selectAll().where('message_id', '=', messageId).orderBy('started_at').execute();
+    return rows.map(toSpan);
+  }
+
+  /** Deletes traces (and their spans) that started before `cutoff`; returns how many traces went. */
+  async deleteOlderThan(cutoff: Date): Promise<number> {
+    const old = this.db.selectFrom('traces').select('id').where('started_at', '<', cutoff);
+    await this.db.deleteFrom('spans').where('trace_id', 'in', old).execute();
+    const result = await this.db.deleteFrom('traces').where('started_at', '<', cutoff).executeTakeFirst();
+    return Number(result.numDeletedRows);
+  }
+}

@@ -1,0 +1,142 @@
+import type { Logger } from 'pino';
+import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
+import type { Clock } from '../clock.ts';
+import type { ContextManager } from '../context/context-manager.ts';
+import type { DeliveryService } from '../delivery/delivery-service.ts';
+import type { Session } from '../domain.ts';
+import { BrainstormError } from '../errors.ts';
+import type { LimitsService } from '../limits/limits-service.ts';
+import type { CommandInvocation, DocumentationPort, GatewayReply } from '../ports.ts';
+import type { PlannerFlow } from '../sessions/planner-flow.ts';
+import type { RosterService } from '../sessions/roster-service.ts';
+import type { ModerationPort } from '../sessions/session-hooks.ts';
+import type { SessionLifecycle } from '../sessions/session-lifecycle.ts';
+import { CommandRateLimiter } from './command-rate-limiter.ts';
+import { COMMAND_STATES, findCommand, formatHelp, type CommandDefinition } from './command-table.ts';
+import { formatStatus } from './status-format.ts';
+
+/** `!config` is served by the settings module. */
+export interface AdminSettingsPort {
+  /** Validates, persists and audits a setting; returns the confirmation to show. */
+  apply(setting: string, value: string, by: { id: string; name: string }): Promise<string>;
+  /** The tunable settings with their current values. */
+  describe(): Promise<string>;
+}
+
+/** Opens a linked sub-session (implemented by the gateway, which knows how to start sessions). */
+export type ExploreStarter = (parent: Session, topic: string, invocation: CommandInvocation) => Promise<string>;
+
+/** What the command service needs. */
+export interface CommandServiceOptions {
+  sessions: SessionsRepository;
+  lifecycle: SessionLifecycle;
+  planner: PlannerFlow;
+  delivery: DeliveryService;
+  limits: LimitsService;
+  context: ContextManager;
+  documentation: DocumentationPort;
+  moderation: ModerationPort;
+  roster: RosterService;
+  settings: AdminSettingsPort;
+  explore: ExploreStarter;
+  clock: Clock;
+  logger: Logger;
+  commandsPerMinute: () => number;
+}
+
+const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
+
+/** The one command table behind `!` commands, slash commands and buttons. */
+export class CommandService {
+  readonly table: CommandDefinition[];
+  private readonly rateLimiter: CommandRateLimiter;
+
+  constructor(private readonly options: CommandServiceOptions) {
+    this.rateLimiter = new CommandRateLimiter(options.clock, options.commandsPerMinute);
+    this.table = this.buildTable();
+  }
+
+  /** Runs a command; every refusal is a clear reply and changes nothing. */
+  async run(invocation: CommandInvocation): Promise<GatewayReply> {
+    const command = findCommand(this.table, invocation.name);
+    if (!command) return reply(`Unknown command \`!${invocation.name}\`. Type \`!help\` for the list.`, true);
+    if (command.admin && !invocation.author.isAdmin) {
+      return reply(`\`!${command.name}\` is for admins (Manage Server permission or the admin role).`, true);
+    }
+    if (!command.unlimited) {
+      const wait = this.rateLimiter.attempt(invocation.author.id);
+      if (wait > 0) return reply(`Easy there — too many commands. Try again in ${wait} s.`, true);
+    }
+    const session = invocation.roomId ? await this.options.sessions.findByRoom(invocation.transport, invocation.roomId) : null;
+    if (command.states && !session) return reply(`\`!${command.name}\` works inside a session thread. Post a topic in the brainstorm channel to start one.`, true);
+    if (command.states && session && !command.states.includes(session.status)) {
+      return reply(`\`!${command.name}\` does not apply now: the session is ${session.status.replace('_', ' ')}.`, true);
+    }
+    const content = await command.run({ invocation, session });
+    this.options.logger.info({ command: command.name, by: invocation.author.id, session: session?.id }, 'command');
+    return reply(content, false);
+  }
+
+  private buildTable(): CommandDefinition[] {
+    const o = this.options;
+    const need = (session: Session | null): Session => {
+      if (!session) throw new BrainstormError('not_found', 'No session here.');
+      return session;
+    };
+    const define = (definition: Omit<CommandDefinition, 'aliases' | 'admin'> & Partial<Pick<CommandDefinition, 'aliases' | 'admin'>>): CommandDefinition => ({ aliases: [], admin: false, ...definition });
+    return [
+      define({ name: 'approve', aliases: ['start'], usage: '!approve', description: 'approve the plan and start the discussion', states: COMMAND_STATES.approve, run: async ({ session, invocation }) => {
+        await o.planner.approve(need(session), invocation.author);
+        return 'Plan approved — starting the discussion.';
+      } }),
+      define({ name: 'continue', usage: '!continue', description: 'resume a paused discussion (or let the AIs go on)', states: COMMAND_STATES.continue, run: async ({ session }) => {
+        await o.lifecycle.resume(need(session).id);
+        return 'Discussion resumed.';
+      } }),
+      define({ name: 'stop', usage: '!stop', description: 'stop the discussion now (keeps what was said) and wrap up', states: COMMAND_STATES.stop, unlimited: true, run: async ({ session, invocation }) => {
+        await o.lifecycle.end(need(session).id, 'stopped', `stopped by ${invocation.author.name}`);
+        return 'Stopped. Wrapping up…';
+      } }),
+      define({ name: 'pause', usage: '!pause', description: 'pause the discussion', states: COMMAND_STATES.pause, unlimited: true, run: async ({ session }) => {
+        await o.lifecycle.pause(need(session).id);
+        return 'Paused. Type `!continue` to resume.';
+      } }),
+      define({ name: 'explore', usage: '!explore <topic>', description: 'open a linked sub-session on a subtopic', states: COMMAND_STATES.explore, run: async ({ session, invocation }) => {
+        if (invocation.args.trim() === '') throw new BrainstormError('bad_input', 'Say what to explore: `!explore <topic>`.');
+        return o.explore(need(session), invocation.args.trim(), invocation);
+      } }),
+      define({ name: 'status', usage: '!status', description: 'status and limits', states: COMMAND_STATES.status, run: async ({ session }) => formatStatus(need(session), await o.limits.report(need(session))) }),
+      define({ name: 'refresh', usage: '!refresh', description: 'reload the context from the record', states: COMMAND_STATES.refresh, run: async ({ session }) => {
+        const record = await o.documentation.refreshRecord(need(session).id);
+        o.context.forceRefresh(need(session).id);
+        return record ? `Context refreshed from the record (${record.length.toLocaleString('en-US')} characters).` : 'No record yet — the context stays as it is; the Scribe writes one as the discussion goes on.';
+      } }),
+      define({ name: 'focus', usage: '!focus', description: 'ask the Moderator to refocus the discussion', states: COMMAND_STATES.focus, run: async ({ session }) => o.moderation.refocus(need(session)) }),
+      define({ name: 'summary', usage: '!summary', description: 'post the latest summary', states: COMMAND_STATES.summary, run: async ({ session }) => {
+        const tldr = await o.documentation.latestTldr(need(session).id);
+        if (!tldr) return 'No summary yet — the TLDR is written once the Scribe has a record.';
+        await o.delivery.post(need(session), { kind: 'tldr', name: 'TLDR' }, tldr);
+        return 'Summary posted.';
+      } }),
+      define({ name: 'config', usage: '!config <setting> <value>', description: 'change a setting (no arguments: list them)', admin: true, states: null, run: async ({ invocation }) => {
+        const [setting, ...rest] = invocation.args.split(/\s+/).filter(Boolean);
+        if (!setting) return o.settings.describe();
+        if (rest.length === 0) throw new BrainstormError('bad_input', 'Usage: `!config <setting> <value>`.');
+        return o.settings.apply(setting, rest.join(' '), invocation.author);
+      } }),
+      define({ name: 'enable', usage: '!enable <ai>', description: 'let a participant speak again', admin: true, states: null, run: async ({ invocation }) => {
+        const participant = await o.roster.setEnabled(invocation.args, true, invocation.author);
+        return `${participant.name} is enabled.`;
+      } }),
+      define({ name: 'disable', usage: '!disable <ai>', description: 'take a participant out of every session', admin: true, states: null, run: async ({ invocation }) => {
+        const participant = await o.roster.setEnabled(invocation.args, false, invocation.author);
+        return `${participant.name} is disabled.`;
+      } }),
+      define({ name: 'reset', usage: '!reset', description: 'reset this session\'s usage counters', admin: true, states: COMMAND_STATES.reset, run: async ({ session }) => {
+        await o.sessions.resetUsage(need(session).id, o.clock.now());
+        return 'Usage counters reset for this session.';
+      } }),
+      define({ name: 'help', usage: '!help', description: 'this list', states: null, run: async () => formatHelp(this.table) }),
+    ];
+  }
+}

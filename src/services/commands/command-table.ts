@@ -1,0 +1,52 @@
+import type { Session, SessionStatus } from '../domain.ts';
+import type { CommandInvocation } from '../ports.ts';
+
+/** What a command handler receives. */
+export interface CommandCall {
+  invocation: CommandInvocation;
+  /** The session of the room the command was used in (null outside a session room). */
+  session: Session | null;
+}
+
+/** One command of the table, served alike to `!` messages, slash commands and buttons. */
+export interface CommandDefinition {
+  name: string;
+  aliases: string[];
+  usage: string;
+  description: string;
+  admin: boolean;
+  /** States it applies in; null = needs no session. */
+  states: SessionStatus[] | null;
+  /** Exempt from the per-person rate limit (a stop always wins). */
+  unlimited?: boolean;
+  run(call: CommandCall): Promise<string>;
+}
+
+const LIVE: SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused'];
+const ANY: SessionStatus[] = [...LIVE, 'completed', 'stopped', 'cancelled'];
+
+/** The states each command applies in (used by the table and by the help text). */
+export const COMMAND_STATES = {
+  approve: ['awaiting_approval'] as SessionStatus[],
+  continue: ['active', 'paused'] as SessionStatus[],
+  stop: LIVE,
+  pause: ['active'] as SessionStatus[],
+  explore: ['active', 'paused', 'completed', 'stopped'] as SessionStatus[],
+  status: ANY,
+  refresh: ['active', 'paused'] as SessionStatus[],
+  focus: ['active'] as SessionStatus[],
+  summary: ANY,
+  reset: ['active', 'paused'] as SessionStatus[],
+};
+
+/** Looks a command up by name or alias. */
+export function findCommand(table: CommandDefinition[], name: string): CommandDefinition | undefined {
+  const wanted = name.toLowerCase();
+  return table.find((command) => command.name === wanted || command.aliases.includes(wanted));
+}
+
+/** `!help`: every command with its usage. */
+export function formatHelp(table: CommandDefinition[]): string {
+  const lines = table.map((command) => `\`${command.usage}\` — ${command.description}${command.admin ? ' *(admin)*' : ''}`);
+  return ['**Commands**', ...lines].join('\n');
+}

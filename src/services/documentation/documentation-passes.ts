@@ -1,0 +1,79 @@
+/** The scheduled Scribe and TLDR passes (job handlers' bodies). */
+import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
+import { buildScribeInput, ensureEveryVoice, fallbackRecord } from '../../agents/scribe/scribe-input.ts';
+import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
+import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
+import type { ChatMessage } from '../domain.ts';
+import type { JobOutcome } from '../jobs/job-types.ts';
+import { runScribe, runTldr } from './agent-runs.ts';
+import type { DocumentationDependencies } from './documentation-types.ts';
+import { notionOutcome } from './notion-jobs.ts';
+
+/** What a pass may do after it stored a document (the service enqueues the follow-up jobs). */
+export interface PassEffects {
+  store(sessionId: string, kind: 'record' | 'tldr', markdown: string, metadata: Record<string, unknown>): Promise<void>;
+  scheduleTldr(sessionId: string): Promise<void>;
+  remember(sessionId: string, text: string): Promise<void>;
+}
+
+/** Messages the record covers: what people and agents said in the room, not withheld or internal ones. */
+function recordable(messages: ChatMessage[]): ChatMessage[] {
+  return messages.filter((message) => message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal' && message.speaker.kind !== 'scribe' && message.speaker.kind !== 'tldr');
+}
+
+/** `scribe`: updates the record when something new was said; on model failure keeps a statistics record. */
+export async function runScribePass(deps: DocumentationDependencies, effects: PassEffects, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
+  const sessionId = String(job.payload.sessionId);
+  const session = await deps.sessions.findById(sessionId);
+  if (!session) return { status: 'done' };
+  const previous = await deps.documents.find(sessionId, 'record');
+  const lastMessageId = Number(previous?.metadata.lastMessageId ?? 0);
+  const all = recordable(await deps.messages.listForSession(sessionId));
+  const fresh = all.filter((message) => message.id > lastMessageId);
+  if (fresh.length === 0) return { status: 'done' };
+  const subject = { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
+  const newest = fresh.at(-1)?.id ?? lastMessageId;
+  let record: string;
+  let fallback = false;
+  try {
+    record = await runScribe(deps, sessionId, session.topic, buildScribeInput(subject, previous?.content ?? null, fresh), signal);
+  } catch (error) {
+    if (signal.aborted) throw error;
+    deps.logger.warn({ sessionId, err: error instanceof Error ? error.message : String(error) }, 'Scribe model failed; writing a fallback record');
+    const note = 'The Scribe model was unavailable; this part holds plain statistics and the timeline.';
+    record = previous && !previous.metadata.fallback ? `${previous.content.trimEnd()}\n\n${fallbackRecord(subject, fresh, note).replace(/^# .*$/m, '## Not yet summarised')}` : fallbackRecord(subject, all, note);
+    fallback = true;
+  }
+  await effects.store(sessionId, 'record', ensureEveryVoice(record, all), { lastMessageId: newest, fallback });
+  await effects.scheduleTldr(sessionId);
+  return { status: 'done' };
+}
+
+/** `tldr`: reads the record back from Notion (the source of truth) or the mirror, and distils it. */
+export async function runTldrPass(deps: DocumentationDependencies, effects: PassEffects, readLocal: (sessionId: string) => Promise<string | null>, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
+  const sessionId = String(job.payload.sessionId);
+  const session = await deps.sessions.findById(sessionId);
+  const record = await deps.documents.find(sessionId, 'record');
+  if (!session || !record) return { status: 'done' };
+  const tldr = await deps.documents.find(sessionId, 'tldr');
+  if (tldr && Number(tldr.metadata.recordVersion ?? 0) >= record.version) return { status: 'done' };
+  let text: string | null;
+  if (deps.notion) {
+    // Read what Notion holds only once the newest record reached it; until then the sync job is catching up.
+    if (record.syncedVersion < record.version) return { status: 'postpone', afterMs: 15_000 };
+    try {
+      text = (await deps.notion.readDocument(sessionId, 'record', signal)) ?? record.content;
+    } catch (error) {
+      if (error instanceof NotionThrottledError || error instanceof NotionRequestError) return notionOutcome(error, job, deps.settings.notionMaxBackoffMs ?? 60_000);
+      throw error;
+    }
+  } else {
+    text = (await readLocal(sessionId)) ?? record.content;
+  }
+  if (!text.trim()) return { status: 'done' };
+  const output = await runTldr(deps, sessionId, text, signal);
+  const summary = { summary: output.summary, keyFindings: output.keyFindings.slice(0, 5) };
+  await effects.store(sessionId, 'tldr', renderTldrMarkdown(summary, `TLDR: ${session.topic}`), { recordVersion: record.version, findings: summary.keyFindings.length });
+  await effects.remember(sessionId, `${session.topic}\n\n${summary.summary}`);
+  return { status: 'done' };
+}

@@ -1,0 +1,57 @@
+/** The small interfaces the documentation service depends on, so tests can pass fakes. */
+import type { Model } from '@openai/agents';
+import type { Logger } from 'pino';
+import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
+import type { NotionGateway } from '../../notion/notion-gateway.ts';
+import type { DocumentsRepository } from '../../repositories/documents-repository.ts';
+import type { EmbeddingsRepository } from '../../repositories/embeddings-repository.ts';
+import type { JobsRepository } from '../../repositories/jobs-repository.ts';
+import type { MessagesRepository } from '../../repositories/messages-repository.ts';
+import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
+import type { Clock } from '../clock.ts';
+import type { AdminNotifier } from '../notifications/admin-notifier.ts';
+
+/** The job kinds the documentation service registers on the job worker. */
+export const DOCUMENTATION_JOB_KINDS = {
+  scribe: 'scribe',
+  tldr: 'tldr',
+  notionSync: 'notion_sync',
+  notionRow: 'notion_session_row',
+} as const;
+
+/** The models the Scribe and TLDR run on, and embeddings for recall (the model catalog fits). */
+export interface DocumentationModels {
+  role(role: 'scribe' | 'tldr'): Model;
+  /** Embeddings of texts, or null when no embedding model is available. */
+  embed(texts: string[]): Promise<number[][] | null>;
+}
+
+/** Settings of the documentation service. */
+export interface DocumentationSettings {
+  dataDir: string;
+  scribeIntervalSeconds: number;
+  tldrIntervalSeconds: number;
+  /** Attempts of a Notion job before an admin notice (a 5-minute outage needs ~10 with backoff). */
+  notionMaxRetries?: number;
+  /** Backoff cap for Notion retries. */
+  notionMaxBackoffMs?: number;
+}
+
+/** Everything the documentation service needs. */
+export interface DocumentationDependencies {
+  settings: DocumentationSettings;
+  clock: Clock;
+  logger: Logger;
+  documents: Pick<DocumentsRepository, 'write' | 'find' | 'markSynced' | 'mergeMetadata'>;
+  jobs: Pick<JobsRepository, 'enqueue' | 'expedite'>;
+  messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
+  sessions: Pick<SessionsRepository, 'findById'>;
+  embeddings: Pick<EmbeddingsRepository, 'replace' | 'mostSimilar'>;
+  models: DocumentationModels;
+  prompts: PromptLibrary;
+  /** Null without `NOTION_API_KEY`: the local mirror is then the store. */
+  notion: NotionGateway | null;
+  notifier?: AdminNotifier;
+  /** Called after enqueueing work that is due now (the worker's `nudge`). */
+  nudge?: () => void;
+}

@@ -1,0 +1,67 @@
+/** The Notion outbox jobs: write a document's newest version, and create/update a session's database row. */
+import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
+import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
+import type { NotionGateway } from '../../notion/notion-gateway.ts';
+import type { SessionRowValues } from '../../notion/session-row.ts';
+import { backoffDelayMs } from '../jobs/backoff.ts';
+import type { JobOutcome } from '../jobs/job-types.ts';
+import type { DocumentationDependencies } from './documentation-types.ts';
+
+/** The row values of a session as stored now, or null when the session is gone. */
+export async function sessionRowValues(deps: Pick<DocumentationDependencies, 'sessions' | 'messages'>, sessionId: string): Promise<SessionRowValues | null> {
+  const session = await deps.sessions.findById(sessionId);
+  if (!session) return null;
+  const speakers = await deps.messages.countBySpeaker(sessionId);
+  return {
+    topic: session.topic,
+    status: session.status,
+    conversationId: session.id,
+    participants: speakers.filter((speaker) => speaker.kind === 'participant' || speaker.kind === 'human').map((speaker) => speaker.speaker).sort(),
+    started: session.startedAt ?? session.createdAt,
+    messages: speakers.reduce((total, speaker) => total + speaker.messages, 0),
+    tokens: session.totalTokens,
+    costUsd: session.totalCostUsd,
+    threadUrl: session.roomUrl,
+  };
+}
+
+/** Maps a Notion failure to a job outcome: wait for the limiter, honour Retry-After, back off, or give up. */
+export function notionOutcome(error: unknown, job: ClaimedJob, maxBackoffMs: number): JobOutcome {
+  if (error instanceof NotionThrottledError) return { status: 'postpone', afterMs: error.waitMs };
+  if (!(error instanceof NotionRequestError)) throw error;
+  const backoff = backoffDelayMs(job.retryCount + 1, { baseMs: 2000, maxMs: maxBackoffMs });
+  if (error.retryable) return { status: 'retry', error: `${error.notionCode}: ${error.message}`, afterMs: error.retryAfterMs ?? backoff };
+  // A page someone deleted in Notion: the gateway forgot its id, so the next attempt recreates it.
+  if (error.kind === 'not_found') return { status: 'retry', error: `${error.notionCode}: ${error.message}`, afterMs: 0 };
+  return { status: 'failed', error: `${error.notionCode}: ${error.message}` };
+}
+
+/** `notion_sync`: writes the newest version of a document; an older job finding it already synced does nothing. */
+export async function runNotionSync(deps: DocumentationDependencies, notion: NotionGateway, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
+  const sessionId = String(job.payload.sessionId);
+  const kind = job.payload.kind === 'tldr' ? 'tldr' : 'record';
+  const document = await deps.documents.find(sessionId, kind);
+  if (!document || document.syncedVersion >= document.version) return { status: 'done' };
+  const row = await sessionRowValues(deps, sessionId);
+  if (!row) return { status: 'done' };
+  try {
+    const pageId = await notion.writeDocument(sessionId, kind, document.content, row, signal);
+    await deps.documents.markSynced(document.id, document.version, pageId, deps.clock.now());
+    return { status: 'done' };
+  } catch (error) {
+    return notionOutcome(error, job, deps.settings.notionMaxBackoffMs ?? 60_000);
+  }
+}
+
+/** `notion_session_row`: creates or updates the session's row in the "Brainstorm Sessions" database. */
+export async function runNotionRow(deps: DocumentationDependencies, notion: NotionGateway, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
+  const sessionId = String(job.payload.sessionId);
+  const row = await sessionRowValues(deps, sessionId);
+  if (!row) return { status: 'done' };
+  try {
+    await notion.upsertSessionRow(sessionId, row, signal);
+    return { status: 'done' };
+  } catch (error) {
+    return notionOutcome(error, job, deps.settings.notionMaxBackoffMs ?? 60_000);
+  }
+}

@@ -1,0 +1,96 @@
+import type { TldrOutput } from '../../agents/schemas.ts';
+import type { ChatMessage, SessionPlan } from '../domain.ts';
+import type { DocumentLink } from './moderation-host.ts';
+
+const MAX_MESSAGE_EXCERPT = 700;
+
+/** Messages as the Moderator reads them: `#id [Speaker]: text`, each cut to a readable length. */
+export function formatMessages(messages: readonly ChatMessage[]): string {
+  if (messages.length === 0) return '(none)';
+  return messages
+    .map((message) => {
+      const text = message.text.length > MAX_MESSAGE_EXCERPT ? `${message.text.slice(0, MAX_MESSAGE_EXCERPT)}…` : message.text;
+      return `#${message.id} [${message.speaker.name}]: ${text}`;
+    })
+    .join('\n');
+}
+
+/** The objectives as a bulleted list. */
+export function formatObjectives(plan: SessionPlan): string {
+  return plan.objectives.map((objective) => `- ${objective}`).join('\n');
+}
+
+/** A civil redirect written without a model: used when the model's message is missing or was blocked. */
+export function fallbackRedirect(plan: SessionPlan): string {
+  const first = plan.objectives[0] ?? plan.expandedTopic;
+  return [
+    'Interesting thread, everyone — let us bring it back to what we set out to do:',
+    formatObjectives(plan),
+    `A good way back: how does what we just discussed help with "${first}"?`,
+  ].join('\n');
+}
+
+/** An invitation for a quiet participant, written without a model. */
+export function fallbackInvite(name: string, plan: SessionPlan): string {
+  const objective = plan.objectives[0] ?? plan.expandedTopic;
+  return `${name}, we have not heard much from you yet — what is your take on "${objective}"?`;
+}
+
+/** A request to a dominant participant to hold back, written without a model. */
+export function fallbackHold(name: string): string {
+  return `Thanks for all the input, ${name}. Let us hear from the others first before you add more.`;
+}
+
+/** What the closing message is made of (whatever of it exists). */
+export interface ClosingParts {
+  reason: string;
+  plan: SessionPlan | null;
+  quality: number | null;
+  assessment: string | null;
+  objectivesMet: boolean | null;
+  tldr: TldrOutput | null;
+  links: DocumentLink[];
+  failedSteps: string[];
+}
+
+function outcomeLines(parts: ClosingParts): string[] {
+  const lines: string[] = [];
+  if (parts.assessment) lines.push(parts.assessment.trim());
+  else if (parts.plan) {
+    const status = parts.objectivesMet === true ? 'met' : parts.objectivesMet === false ? 'worked on' : 'discussed';
+    lines.push(...parts.plan.objectives.map((objective) => `- ${objective} (${status})`));
+  }
+  if (parts.quality !== null && !(parts.assessment ?? '').match(/quality/i)) lines.push(`Quality of the discussion: ${parts.quality}/10.`);
+  return lines;
+}
+
+/** The closing message in the room: thanks, outcomes, key findings, document links. */
+export function composeClosingMessage(parts: ClosingParts): string {
+  const sections = [`**Thank you all — this session is closed** (${parts.reason}).`];
+  const outcomes = outcomeLines(parts);
+  if (outcomes.length > 0) sections.push(`**Outcomes**\n${outcomes.join('\n')}`);
+  if (parts.tldr && parts.tldr.keyFindings.length > 0) {
+    const findings = parts.tldr.keyFindings.map((entry, index) => {
+      const sources = entry.sources.length > 0 ? ` (${entry.sources.join(', ')})` : '';
+      return `${index + 1}. ${entry.finding}${sources}`;
+    });
+    sections.push(`**Key findings**\n${findings.join('\n')}`);
+  }
+  if (parts.links.length > 0) sections.push(`**Documents**: ${parts.links.map((link) => `[${link.label}](${link.url})`).join(' · ')}`);
+  if (parts.failedSteps.length > 0) sections.push(`_Some wrap-up steps did not finish (${parts.failedSteps.join(', ')}); the documents hold what was saved._`);
+  return sections.join('\n\n');
+}
+
+/** Reads "Quality: 7/10" (or "quality 7 of 10") from an assessment text. */
+export function parseQuality(text: string): number | null {
+  const match = /quality\D{0,12}(\d+(?:\.\d+)?)\s*(?:\/|out of|of)\s*10/i.exec(text);
+  if (!match?.[1]) return null;
+  const value = Number(match[1]);
+  return value >= 0 && value <= 10 ? value : null;
+}
+
+/** Renders a TLDR output as markdown for the TLDR document. */
+export function tldrMarkdown(tldr: TldrOutput): string {
+  const findings = tldr.keyFindings.map((entry) => `- ${entry.finding}${entry.sources.length > 0 ? ` (${entry.sources.join(', ')})` : ''}`);
+  return `# Summary\n\n${tldr.summary}\n\n## Key findings\n\n${findings.join('\n')}\n`;
+}

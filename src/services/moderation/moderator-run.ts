@@ -1,0 +1,83 @@
+import { OutputGuardrailTripwireTriggered, run, withTrace } from '@openai/agents';
+import type { ModeratorAgent } from '../../agents/moderator/moderator-agent.ts';
+import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
+import type { ModerationVerdict } from '../../agents/schemas.ts';
+import { describeLimits } from '../../tools/check-limits.ts';
+import type { ChatMessage, Session, SessionPlan } from '../domain.ts';
+import type { LimitsReport, ToolPorts } from '../ports.ts';
+import type { ModeratorSettings } from './moderation-host.ts';
+import { formatMessages, formatObjectives } from './moderation-messages.ts';
+import type { BalanceFinding } from './participation-balance.ts';
+
+/** The prompt of a check's input (`prompts/moderator-check.txt`). */
+export const CHECK_PROMPT = 'moderator-check';
+
+/** Why a check runs. */
+export type CheckTrigger = 'interval' | 'focus';
+
+/** What the Moderator is shown for one check. */
+export interface CheckFacts {
+  session: Session;
+  plan: SessionPlan;
+  trigger: CheckTrigger;
+  messages: ChatMessage[];
+  limits: LimitsReport;
+  similarity: number | null;
+  imbalance: BalanceFinding;
+  settings: ModeratorSettings;
+}
+
+/** The Moderator's answer to a check: its verdict (null when blocked or failed) and any end request. */
+export interface ModeratorAnswer {
+  verdict: ModerationVerdict | null;
+  blockedByGuardrail: boolean;
+  endRequested: string | null;
+  error: unknown;
+}
+
+function describeBalance(imbalance: BalanceFinding, limits: LimitsReport): string {
+  const counts = limits.balance.map((entry) => `${entry.speaker} ${entry.messages}`).join(', ') || 'nobody yet';
+  if (imbalance?.kind === 'quiet') return `${counts}. Quiet participant: ${imbalance.name}.`;
+  if (imbalance?.kind === 'dominant') return `${counts}. Dominant participant: ${imbalance.name} (${Math.round(imbalance.share * 100)}% of messages).`;
+  return `${counts}. Balanced.`;
+}
+
+/** Renders the check's input message. */
+export function renderCheckInput(prompts: PromptLibrary, facts: CheckFacts): string {
+  return prompts.render(CHECK_PROMPT, {
+    trigger: facts.trigger === 'focus' ? 'a person asked the Moderator to refocus the discussion: write a redirect even if the drift is slight' : 'regular check',
+    topic: facts.plan.expandedTopic,
+    objectives: formatObjectives(facts.plan),
+    keyAreas: facts.plan.keyAreas.join(', ') || '(none)',
+    limits: describeLimits(facts.limits),
+    similarity: facts.similarity === null ? 'unavailable (judge drift yourself)' : facts.similarity.toFixed(2),
+    threshold: facts.settings.driftThreshold.toFixed(2),
+    warnings: facts.session.moderationState.driftWarnings,
+    maxWarnings: facts.settings.maxDriftWarnings,
+    balance: describeBalance(facts.imbalance, facts.limits),
+    messages: formatMessages(facts.messages),
+  });
+}
+
+/** Runs the Moderator once on a check, in its own trace grouped under the session. */
+export async function askModerator(agent: ModeratorAgent, prompts: PromptLibrary, basePorts: ToolPorts, facts: CheckFacts): Promise<ModeratorAnswer> {
+  let endRequested: string | null = null;
+  // During a check the Moderator may ask to end; the service acts on it after the run, not inside the tool call.
+  const ports: ToolPorts = {
+    ...basePorts,
+    endSession: async (reason: string) => {
+      endRequested = reason;
+    },
+  };
+  const input = renderCheckInput(prompts, facts);
+  try {
+    const result = await withTrace('Moderator check', () => run(agent, input, { context: { ports, sessionId: facts.session.id }, maxTurns: 4 }), {
+      groupId: facts.session.id,
+      metadata: { sessionId: facts.session.id, kind: 'moderator_check', trigger: facts.trigger },
+    });
+    return { verdict: result.finalOutput ?? null, blockedByGuardrail: false, endRequested, error: null };
+  } catch (error) {
+    const blocked = error instanceof OutputGuardrailTripwireTriggered;
+    return { verdict: null, blockedByGuardrail: blocked, endRequested, error: blocked ? null : error };
+  }
+}

@@ -1,0 +1,193 @@
+import { run, withTrace, type AgentInputItem, type RunItem } from '@openai/agents';
+import type { Logger } from 'pino';
+import { AGENT_NAMES, type AgentContext } from '../../agents/agent-context.ts';
+import type { WrapUpChain } from '../../agents/moderator/wrap-up-chain.ts';
+import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
+import { moderationVerdictSchema, tldrSchema, type TldrOutput } from '../../agents/schemas.ts';
+import { describeLimits } from '../../tools/check-limits.ts';
+import type { Session } from '../domain.ts';
+import type { ToolPorts } from '../ports.ts';
+import type { ModerationHost, ModeratorSettings } from './moderation-host.ts';
+import { composeClosingMessage, formatMessages, formatObjectives, parseQuality, tldrMarkdown } from './moderation-messages.ts';
+
+/** The prompt of the wrap-up run's input (`prompts/moderator-wrap-up.txt`). */
+export const WRAP_UP_PROMPT = 'moderator-wrap-up';
+const WRAP_UP_MESSAGES = 60;
+const WRAP_UP_MAX_TURNS = 16;
+
+/** What a wrap-up produced. */
+export interface WrapUpResult {
+  closingMessage: string;
+  quality: number | null;
+  tldr: TldrOutput | null;
+  failedSteps: string[];
+  /** The agents the chain went through, in order (Moderator, Scribe, TLDR when complete). */
+  agentsReached: string[];
+}
+
+/** Dependencies of the wrap-up. */
+export interface WrapUpDependencies {
+  host: ModerationHost;
+  chain: WrapUpChain;
+  prompts: PromptLibrary;
+  settings: () => ModeratorSettings;
+  logger: Logger;
+}
+
+/** The parts of a run result the wrap-up reads. */
+interface WrapUpRunResult {
+  lastAgent?: { name: string } | undefined;
+  newItems: RunItem[];
+  finalOutput?: unknown;
+  history: AgentInputItem[];
+}
+
+interface Collected {
+  assessment: string | null;
+  quality: number | null;
+  objectivesMet: boolean | null;
+  record: string | null;
+  recordStored: boolean;
+  tldr: TldrOutput | null;
+  tldrStored: boolean;
+  agentsReached: string[];
+}
+
+const ASSESSMENT_STEP =
+  'Write a short quality assessment against the objectives as plain text: first "Quality: N/10", then one line per objective (met, partly met, not met) and the main outcomes.';
+const NO_ASSESSMENT_STEP = 'No assessment is needed this time.';
+
+async function safely<T>(fallback: T, action: () => Promise<T>): Promise<T> {
+  try {
+    return await action();
+  } catch {
+    return fallback;
+  }
+}
+
+async function wrapUpInput(dependencies: WrapUpDependencies, session: Session, ports: ToolPorts, reason: string): Promise<string> {
+  const [record, messages, limits] = await Promise.all([
+    safely(null, () => ports.readDocument('record')),
+    safely([], () => dependencies.host.recentMessages(session.id, WRAP_UP_MESSAGES)),
+    safely(null, () => dependencies.host.limitsReport(session)),
+  ]);
+  return dependencies.prompts.render(WRAP_UP_PROMPT, {
+    reason,
+    topic: session.plan?.expandedTopic ?? session.topic,
+    objectives: session.plan ? formatObjectives(session.plan) : '- (no approved plan)',
+    limits: limits ? describeLimits(limits).replace(/\n/g, '; ') : 'unknown',
+    record: record ?? '(none yet)',
+    messages: formatMessages(messages),
+    assessmentStep: dependencies.settings().qualityAssessment ? ASSESSMENT_STEP : NO_ASSESSMENT_STEP,
+  });
+}
+
+function toolCalledBy(items: readonly RunItem[], agentName: string, toolName: string): boolean {
+  return items.some((item) => item.type === 'tool_call_item' && item.agent.name === agentName && 'name' in item.rawItem && item.rawItem.name === toolName);
+}
+
+function textsBy(items: readonly RunItem[], agentName: string): string[] {
+  return items.flatMap((item) => (item.type === 'message_output_item' && item.agent.name === agentName ? [item.content] : [])).filter((text) => text.trim() !== '');
+}
+
+function parseTldr(output: unknown): TldrOutput | null {
+  const candidate = typeof output === 'string' ? safeJson(output) : output;
+  const parsed = tldrSchema.safeParse(candidate);
+  return parsed.success ? parsed.data : null;
+}
+
+function safeJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return null;
+  }
+}
+
+/** Takes what one run of (part of) the chain produced. */
+function collect(collected: Collected, items: readonly RunItem[], lastAgentName: string, finalOutput: unknown): void {
+  const agents = [...new Set(items.flatMap((item) => ('agent' in item && item.agent ? [item.agent.name] : [])))];
+  for (const name of [...agents, lastAgentName]) if (!collected.agentsReached.includes(name)) collected.agentsReached.push(name);
+  const moderatorText = textsBy(items, AGENT_NAMES.moderator).join('\n');
+  if (moderatorText && !moderatorText.trim().startsWith('{')) collected.assessment = moderatorText;
+  if (toolCalledBy(items, AGENT_NAMES.scribe, 'update_notion')) collected.recordStored = true;
+  if (toolCalledBy(items, AGENT_NAMES.tldr, 'update_notion')) collected.tldrStored = true;
+  if (lastAgentName === AGENT_NAMES.moderator) {
+    const verdict = moderationVerdictSchema.safeParse(finalOutput);
+    if (verdict.success) {
+      collected.quality = verdict.data.quality;
+      collected.objectivesMet = verdict.data.objectivesMet;
+      if (verdict.data.message.trim()) collected.assessment = verdict.data.message;
+    }
+  }
+  if (lastAgentName === AGENT_NAMES.scribe && typeof finalOutput === 'string' && finalOutput.trim()) collected.record = finalOutput;
+  if (lastAgentName === AGENT_NAMES.tldr) collected.tldr = parseTldr(finalOutput);
+  if (collected.assessment && collected.quality === null) collected.quality = parseQuality(collected.assessment);
+}
+
+/**
+ * Runs the wrap-up chain Moderator -> Scribe -> TLDR in one SDK run (handoffs, all in one trace). When a
+ * step stops short (answers instead of handing off) or fails, the next step runs on what exists, and the
+ * closing message is always posted.
+ */
+export async function runWrapUp(dependencies: WrapUpDependencies, session: Session, reason: string): Promise<WrapUpResult> {
+  const basePorts = dependencies.host.toolPorts(session);
+  // The session is already ending: a second end request from inside the chain changes nothing.
+  const ports: ToolPorts = { ...basePorts, endSession: async () => undefined };
+  const context: AgentContext = { ports, sessionId: session.id };
+  const collected: Collected = { assessment: null, quality: null, objectivesMet: null, record: null, recordStored: false, tldr: null, tldrStored: false, agentsReached: [] };
+  const failedSteps: string[] = [];
+  const stages = [dependencies.chain.root, dependencies.chain.scribe, dependencies.chain.tldr];
+
+  await withTrace(
+    'Wrap-up',
+    async () => {
+      const text = await wrapUpInput(dependencies, session, ports, reason);
+      let input: string | AgentInputItem[] = text;
+      let stage = 0;
+      while (stage < stages.length) {
+        const agent = stages[stage];
+        if (!agent) break;
+        try {
+          const result: WrapUpRunResult = await run(agent, input, { context, maxTurns: WRAP_UP_MAX_TURNS });
+          const lastName = result.lastAgent?.name ?? agent.name;
+          collect(collected, result.newItems, lastName, result.finalOutput);
+          const reached = stages.findIndex((candidate) => candidate.name === lastName);
+          stage = Math.max(stage, reached) + 1;
+          input = result.history;
+        } catch (error) {
+          failedSteps.push(agent.name);
+          dependencies.logger.warn({ err: error, sessionId: session.id, step: agent.name }, 'wrap-up step failed; continuing with what exists');
+          stage += 1;
+          input = text;
+        }
+      }
+      await storeMissingDocuments(collected, ports, dependencies.logger, session.id);
+    },
+    { groupId: session.id, metadata: { sessionId: session.id, kind: 'wrap_up', reason } },
+  );
+
+  const links = await safely([], () => dependencies.host.documentLinks(session));
+  const closingMessage = composeClosingMessage({
+    reason,
+    plan: session.plan,
+    quality: collected.quality,
+    assessment: collected.assessment,
+    objectivesMet: collected.objectivesMet,
+    tldr: collected.tldr,
+    links,
+    failedSteps,
+  });
+  await dependencies.host.postAsModerator(session, closingMessage);
+  return { closingMessage, quality: collected.quality, tldr: collected.tldr, failedSteps, agentsReached: collected.agentsReached };
+}
+
+/** Stores the final record and summary when the agents answered with them instead of calling update_notion. */
+async function storeMissingDocuments(collected: Collected, ports: ToolPorts, logger: Logger, sessionId: string): Promise<void> {
+  try {
+    if (collected.record && !collected.recordStored) await ports.writeDocument('record', collected.record);
+    if (collected.tldr && !collected.tldrStored) await ports.writeDocument('tldr', tldrMarkdown(collected.tldr));
+  } catch (error) {
+    logger.warn({ err: error, sessionId }, 'could not store the final documents');
+  }
+}

@@ -1,0 +1,49 @@
+import type { LimitsConfig } from '../../config/app-config.ts';
+import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
+import type { DeliveryService } from '../delivery/delivery-service.ts';
+import type { Session } from '../domain.ts';
+import { BrainstormError } from '../errors.ts';
+import type { LimitsService } from '../limits/limits-service.ts';
+import type { RecalledSession, ToolPorts } from '../ports.ts';
+import { clampPlan } from './plan-format.ts';
+import type { SessionLifecycle } from './session-lifecycle.ts';
+
+/** Where documents are written and read (the documentation module, or a plain store). */
+export interface DocumentStorePort {
+  write(sessionId: string, kind: 'record' | 'tldr', markdown: string): Promise<void>;
+  read(sessionId: string, kind: 'record' | 'tldr'): Promise<string | null>;
+  recall(query: string, limit: number, excludeSessionId: string): Promise<RecalledSession[]>;
+}
+
+/**
+ * Builds the ports a session's tools use. Plain closures only: a paused RunState serialises its context,
+ * so nothing here may hold a reference that JSON cannot (or must not) carry.
+ */
+export function createToolPortsFactory(dependencies: {
+  sessions: SessionsRepository;
+  delivery: DeliveryService;
+  limits: LimitsService;
+  lifecycle: SessionLifecycle;
+  documents: DocumentStorePort;
+  bounds: () => LimitsConfig;
+}): (session: Session) => ToolPorts {
+  const load = async (sessionId: string) => {
+    const session = await dependencies.sessions.findById(sessionId);
+    if (!session) throw new BrainstormError('not_found', 'That session no longer exists.');
+    return session;
+  };
+  return (session) => ({
+    sessionId: session.id,
+    postToRoom: async (speaker, content) => {
+      await dependencies.delivery.post(await load(session.id), speaker, content);
+    },
+    checkLimits: async () => dependencies.limits.report(await load(session.id)),
+    startSession: async (plan) => {
+      await dependencies.lifecycle.activate(session.id, clampPlan(plan, dependencies.bounds()).plan);
+    },
+    endSession: (reason) => dependencies.lifecycle.end(session.id, 'completed', reason),
+    writeDocument: (kind, markdown) => dependencies.documents.write(session.id, kind, markdown),
+    readDocument: (kind) => dependencies.documents.read(session.id, kind),
+    recallSessions: (query, limit) => dependencies.documents.recall(query, limit, session.id),
+  });
+}

@@ -1,0 +1,140 @@
+import type { Span, SpanData, Trace, TracingProcessor } from '@openai/agents';
+import type { Logger } from '../logging/logger.ts';
+import type { SpanRecord, TraceRecord, TracesRepository } from '../repositories/traces-repository.ts';
+import { systemClock, type Clock } from '../services/clock.ts';
+import { AgentAncestry } from './agent-ancestry.ts';
+import { generationUsage, messageIdOf, sanitise, spanName, storedData } from './span-mapping.ts';
+
+/** Options of the DB processor. */
+export interface DbTracingProcessorOptions {
+  /** Secret values to mask in every stored trace and span. */
+  secrets?: readonly string[];
+  clock?: Clock;
+  logger?: Logger;
+  /** Delay before queued rows are written (a timer, never awaited by a turn). */
+  flushDelayMs?: number;
+  /** Most queued rows before a flush starts at once. */
+  maxQueued?: number;
+}
+
+
+/**
+ * Writes SDK traces and spans to the DB. Rows are queued and written in batches off the turn's path;
+ * a span is written when it starts (so the viewer sees work in flight) and again when it ends.
+ */
+export class DbTracingProcessor implements TracingProcessor {
+  private readonly startedAt = new Map<string, Date>();
+  private readonly ancestry = new AgentAncestry();
+  private queuedTraces = new Map<string, TraceRecord>();
+  private queuedSpans = new Map<string, SpanRecord>();
+  private timer: ReturnType<typeof setTimeout> | undefined;
+  private flushing: Promise<void> = Promise.resolve();
+  private readonly secrets: readonly string[];
+  private readonly clock: Clock;
+
+  constructor(
+    private readonly repository: TracesRepository,
+    private readonly options: DbTracingProcessorOptions = {},
+  ) {
+    this.secrets = (options.secrets ?? []).filter((secret) => secret.length >= 4);
+    this.clock = options.clock ?? systemClock;
+  }
+
+  /** Records a trace; its group id is the session id. */
+  async onTraceStart(trace: Trace): Promise<void> {
+    this.startedAt.set(trace.traceId, this.clock.now());
+    this.ancestry.traceStarted(trace.traceId, trace.groupId ?? null);
+    this.queueTrace(trace, null);
+  }
+
+  /** Marks a trace ended and forgets its bookkeeping. */
+  async onTraceEnd(trace: Trace): Promise<void> {
+    this.queueTrace(trace, this.clock.now());
+    this.ancestry.traceEnded(trace.traceId);
+    this.startedAt.delete(trace.traceId);
+  }
+
+  /** Records a span as started. */
+  async onSpanStart(span: Span<SpanData>): Promise<void> {
+    this.ancestry.spanStarted(span);
+    this.queueSpan(span);
+  }
+
+  /** Records a span as ended, with its output, error, tokens and cost. */
+  async onSpanEnd(span: Span<SpanData>): Promise<void> {
+    if (!this.ancestry.knows(span.spanId)) this.ancestry.spanStarted(span);
+    this.queueSpan(span);
+  }
+
+  /** Writes everything queued. */
+  async forceFlush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = undefined;
+    const traces = [...this.queuedTraces.values()];
+    const spans = [...this.queuedSpans.values()];
+    this.queuedTraces = new Map();
+    this.queuedSpans = new Map();
+    const write = this.flushing.then(() => this.write(traces, spans));
+    this.flushing = write.catch(() => undefined);
+    await write;
+  }
+
+  /** Flushes and stops. */
+  async shutdown(): Promise<void> {
+    await this.forceFlush();
+  }
+
+  private async write(traces: TraceRecord[], spans: SpanRecord[]): Promise<void> {
+    try {
+      await this.repository.upsertTraces(traces);
+      await this.repository.upsertSpans(spans);
+    } catch (error) {
+      this.options.logger?.error({ err: (error as Error).message, traces: traces.length, spans: spans.length }, 'could not store traces');
+    }
+  }
+
+  private queueTrace(trace: Trace, endedAt: Date | null): void {
+    this.queuedTraces.set(trace.traceId, {
+      id: trace.traceId,
+      sessionId: trace.groupId ?? null,
+      name: trace.name,
+      groupId: trace.groupId ?? null,
+      metadata: (sanitise(trace.metadata ?? {}, this.secrets) ?? {}) as Record<string, unknown>,
+      startedAt: this.startedAt.get(trace.traceId) ?? this.clock.now(),
+      endedAt,
+    });
+    this.scheduleFlush();
+  }
+
+  private queueSpan(span: Span<SpanData>): void {
+    const data = span.spanData;
+    const usage = generationUsage(data);
+    const sessionId = this.ancestry.sessionOf(span);
+    this.queuedSpans.set(span.spanId, {
+      id: span.spanId,
+      traceId: span.traceId,
+      parentId: span.parentId,
+      sessionId,
+      type: data.type,
+      name: spanName(data),
+      startedAt: span.startedAt ? new Date(span.startedAt) : this.clock.now(),
+      endedAt: span.endedAt ? new Date(span.endedAt) : null,
+      data: storedData(span, this.ancestry.agentOf(span.spanId), this.secrets),
+      error: span.error ? (sanitise(span.error, this.secrets) as Record<string, unknown>) : null,
+      model: data.type === 'generation' ? (data.model ?? null) : null,
+      ...usage,
+      messageId: messageIdOf(data),
+    });
+    this.scheduleFlush();
+  }
+
+  private scheduleFlush(): void {
+    if (this.queuedSpans.size + this.queuedTraces.size >= (this.options.maxQueued ?? 200)) {
+      void this.forceFlush();
+      return;
+    }
+    if (this.timer) return;
+    this.timer = setTimeout(() => void this.forceFlush(), this.options.flushDelayMs ?? 250);
+    this.timer.unref();
+  }
+}

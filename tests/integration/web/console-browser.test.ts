@@ -1,0 +1,75 @@
+import { mkdirSync } from 'node:fs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPageErrors, launchBrowser, type BrowserSession } from '../../support/browser.ts';
+import { openConsoleHarness, type ConsoleHarness } from './support/console-harness.ts';
+
+const SHOTS = 'test-results/console';
+
+describe('console in headless Chromium (scripted services)', () => {
+  let harness: ConsoleHarness;
+  let browser: BrowserSession;
+  let errors: string[];
+
+  beforeAll(async () => {
+    mkdirSync(SHOTS, { recursive: true });
+    harness = await openConsoleHarness();
+    await harness.server.start();
+    browser = await launchBrowser();
+    errors = collectPageErrors(browser.page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  it('starts a session, answers the Planner, approves, and follows a span to its message and back', async () => {
+    const { page } = browser;
+    await page.goto(harness.server.url);
+    await expect(page.locator('#demo-banner')).toBeTruthy();
+    expect(await page.locator('#demo-banner').innerText()).toContain('simulated');
+
+    await page.locator('#person-name').fill('Ada');
+    await page.locator('#person-name').dispatchEvent('change');
+    await page.locator('#topic').fill('Shipping weekly without burning out');
+    await page.locator('#start-session').click();
+    await page.waitForURL(/#\/sessions\//);
+    await page.locator('.message[data-speaker="Planner"]').first().waitFor();
+    expect(await page.locator('#plan').innerText()).toContain('Who is the team?');
+
+    await page.locator('#message-input').fill('Five engineers; late nights before releases.');
+    await page.locator('#message-input').press('Enter');
+    await page.locator('#approve-plan').waitFor();
+    await page.locator('#approve-plan').click();
+    await page.locator('.message.speaker-participant').nth(2).waitFor();
+    expect(await page.locator('.message.speaker-participant .speaker').allInnerTexts()).toEqual(['Claude', 'ChatGPT', 'Grok']);
+    expect(await page.locator('.message[data-speaker="Ada"]').count()).toBe(2);
+    expect(await page.locator('#replies').innerText()).toContain('Plan approved by Ada.');
+    expect(await page.locator('[data-limit="messages"]').innerText()).toContain('7 / 30');
+    await page.screenshot({ path: `${SHOTS}/session.png` });
+
+    await page.locator('.message[data-speaker="Claude"] .trace-link').click();
+    await page.locator('#waterfall[data-rendered="true"]').waitFor();
+    expect(await page.locator('.wf-row.kind-generation').count()).toBe(3);
+    expect(await page.locator('.wf-row.tripped').count()).toBe(1);
+    expect(await page.locator('.handoff-link').count()).toBe(1);
+    const detail = page.locator('#span-detail');
+    expect(await detail.innerText()).toMatch(/Tokens\s+900 in · 120 out/);
+    // Model text is shown as text: the markup in the span's input never becomes an element.
+    expect(await detail.innerText()).toContain('[You]: <b>go</b>');
+    expect(await detail.locator('b').count()).toBe(0);
+    expect(await detail.innerText()).not.toMatch(/^null$/m);
+    expect(await page.locator('#participant-totals').innerText()).toContain('Grok');
+    await page.screenshot({ path: `${SHOTS}/trace.png` });
+
+    await page.locator('#span-message-link').click();
+    await page.locator('.message.highlight[data-speaker="Claude"]').waitFor();
+    await page.locator('.message.highlight .trace-link').click();
+    await page.locator('.wf-row.selected.kind-generation').waitFor();
+    expect(await page.locator('#span-detail h3').innerText()).toBe('generation');
+
+    await page.goto(`${harness.server.url}/#/traces?model=x-ai/grok-4`);
+    await page.locator('#trace-results .trace-group').waitFor();
+    expect(await page.locator('#trace-results tr[data-trace-id]').count()).toBe(1);
+    expect(errors).toEqual([]);
+  });
+});

@@ -1,0 +1,86 @@
+import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
+import { describe, expect, it } from 'vitest';
+import { CircuitBreaker, classifyFailure, retryAfterMsFrom, retryDelayMs, DEFAULT_RETRY, stripJsonFence, type BreakerChange } from '../../../src/agents/models/index.ts';
+import { fixOutputItems } from '../../../src/agents/models/output-fixes.ts';
+import { ManualClock } from '../../../src/services/clock.ts';
+
+const now = new Date('2026-01-01T00:00:00Z');
+
+describe('retry policy', () => {
+  it('delays 1 s, 2 s, 4 s ... capped at 30 s; Retry-After wins (also capped)', () => {
+    expect([0, 1, 2, 3, 4, 5, 6].map((index) => retryDelayMs(index, undefined, DEFAULT_RETRY))).toEqual([1000, 2000, 4000, 8000, 16000, 30000, 30000]);
+    expect(retryDelayMs(0, 5000, DEFAULT_RETRY)).toBe(5000);
+    expect(retryDelayMs(0, 90_000, DEFAULT_RETRY)).toBe(30_000);
+  });
+
+  it('reads Retry-After as seconds, as an HTTP date, and retry-after-ms', () => {
+    expect(retryAfterMsFrom(new Headers({ 'retry-after': '4' }), now)).toBe(4000);
+    expect(retryAfterMsFrom(new Headers({ 'retry-after': new Date(now.getTime() + 9000).toUTCString() }), now)).toBe(9000);
+    expect(retryAfterMsFrom(new Headers({ 'retry-after-ms': '250' }), now)).toBe(250);
+    expect(retryAfterMsFrom(new Headers({}), now)).toBeUndefined();
+  });
+
+  it('retries 408/429/5xx/network and errors inside a stream; never other 4xx or aborts', () => {
+    const status = (code: number) => APIError.generate(code, { message: 'x' }, undefined, new Headers());
+    expect([408, 429, 500, 502, 503].map((code) => classifyFailure(status(code), undefined, now).retryable)).toEqual([true, true, true, true, true]);
+    expect([400, 401, 403, 404, 422].map((code) => classifyFailure(status(code), undefined, now).retryable)).toEqual([false, false, false, false, false]);
+    expect(classifyFailure(new APIConnectionError({ message: 'reset' }), undefined, now).retryable).toBe(true);
+    expect(classifyFailure(new APIError(undefined, { code: 502, message: 'in stream' }, undefined, undefined), undefined, now)).toMatchObject({ retryable: true, status: 502 });
+    expect(classifyFailure(new APIUserAbortError(), undefined, now)).toMatchObject({ retryable: false, aborted: true });
+    const aborted = new AbortController();
+    aborted.abort();
+    expect(classifyFailure(status(503), aborted.signal, now)).toMatchObject({ retryable: false, aborted: true });
+  });
+});
+
+describe('circuit breaker', () => {
+  it('opens on the third failure, lets one trial through after the cool-down, reopens if it fails', async () => {
+    const clock = new ManualClock();
+    const changes: BreakerChange[] = [];
+    const breaker = new CircuitBreaker('m', clock, { failureThreshold: 3, coolDownMs: 60_000 }, (change) => changes.push(change));
+    for (let index = 0; index < 2; index += 1) {
+      breaker.admit();
+      breaker.fail('boom');
+    }
+    expect(breaker.status().state).toBe('closed');
+    breaker.admit();
+    breaker.fail('boom');
+    expect(breaker.status()).toMatchObject({ state: 'open', retryAt: new Date(clock.now().getTime() + 60_000) });
+    expect(() => breaker.admit()).toThrow(expect.objectContaining({ code: 'model_unavailable', reason: 'breaker_open' }));
+    await clock.advance(60_000);
+    breaker.admit();
+    expect(() => breaker.admit()).toThrow(expect.objectContaining({ code: 'model_unavailable' }));
+    breaker.fail('still down');
+    expect(breaker.status().state).toBe('open');
+    expect(changes.map((change) => change.state)).toEqual(['open', 'half_open', 'open']);
+  });
+
+  it('a success resets the count', () => {
+    const breaker = new CircuitBreaker('m', new ManualClock(), { failureThreshold: 3, coolDownMs: 1000 }, () => undefined);
+    breaker.fail('a');
+    breaker.fail('b');
+    breaker.succeed();
+    breaker.fail('c');
+    expect(breaker.status()).toMatchObject({ state: 'closed', consecutiveFailures: 1 });
+  });
+});
+
+describe('output fixes', () => {
+  it('strips a fence around the whole JSON, leaves other text alone', () => {
+    expect(stripJsonFence('```json\n{"a":1}\n```')).toBe('{"a":1}');
+    expect(stripJsonFence('  ```\n[1,2]\n```  ')).toBe('[1,2]');
+    expect(stripJsonFence('{"a":"```"}')).toBe('{"a":"```"}');
+    expect(stripJsonFence('Look: ```x```')).toBe('Look: ```x```');
+  });
+
+  it('turns "" tool arguments into "{}" and strips fences only when JSON is wanted', () => {
+    const items = [
+      { type: 'function_call' as const, callId: 'c', name: 't', arguments: '' },
+      { type: 'message' as const, role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text: '```json\n{}\n```' }] },
+    ];
+    const fixed = fixOutputItems(items, true);
+    expect(fixed[0]).toMatchObject({ arguments: '{}' });
+    expect(fixed[1]).toMatchObject({ content: [{ text: '{}' }] });
+    expect(fixOutputItems(items, false)[1]).toMatchObject({ content: [{ text: '```json\n{}\n```' }] });
+  });
+});

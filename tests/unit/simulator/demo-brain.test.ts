@@ -1,0 +1,129 @@
+import { Agent, OpenAIChatCompletionsModel, handoff, run, tool, type AgentInputItem } from '@openai/agents';
+import OpenAI from 'openai';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { z } from 'zod';
+import { moderationVerdictSchema, plannerQuestionsSchema, sessionPlanSchema, tldrSchema } from '../../../src/agents/schemas.ts';
+import { sampleFromSchema } from '../../../src/simulator/json-schema-sample.ts';
+import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.ts';
+
+let simulator: SimulatorHandle;
+let client: OpenAI;
+beforeAll(async () => {
+  simulator = await startSimulator();
+  client = new OpenAI({ baseURL: simulator.url, apiKey: 'sk-demo', maxRetries: 0 });
+});
+afterAll(async () => simulator.close());
+
+const model = (id = 'anthropic/claude-sonnet-4') => new OpenAIChatCompletionsModel(client, id);
+
+describe('demo brain through the real SDK', () => {
+  it('the planner asks, then plans (needs approval), then hands off to the moderator', async () => {
+    const plans: unknown[] = [];
+    const moderator = new Agent({
+      name: 'Moderator',
+      instructions: 'You are the Moderator of a Brainstorm session.\nOpen the discussion.',
+      model: model(),
+      outputType: moderationVerdictSchema,
+    });
+    const startSession = tool({
+      name: 'start_session',
+      description: 'Starts the session with the plan once a person approves it.',
+      parameters: sessionPlanSchema,
+      needsApproval: true,
+      execute: async (plan) => {
+        plans.push(plan);
+        return 'Session started.';
+      },
+    });
+    const planner = Agent.create({
+      name: 'Planner',
+      instructions: 'You are the Planner of a Brainstorm session.\nAsk, then plan.',
+      model: model(),
+      outputType: plannerQuestionsSchema,
+      tools: [startSession],
+      handoffs: [handoff(moderator)],
+    });
+
+    const asked = await run(planner, 'Topic: a four-day work week for our support team');
+    const questions = plannerQuestionsSchema.parse(asked.finalOutput).questions;
+    expect(questions).toHaveLength(2);
+    expect(questions.join(' ')).toContain('(simulated)');
+
+    const history: AgentInputItem[] = [...asked.history, { role: 'user', content: 'Answers from Sam: we want a decision; budget is fixed.' }];
+    const paused = await run(planner, history);
+    expect(paused.interruptions).toHaveLength(1);
+    const proposed = paused.interruptions[0]?.rawItem;
+    const plan = sessionPlanSchema.parse(JSON.parse((proposed && 'arguments' in proposed ? proposed.arguments : undefined) ?? '{}'));
+    expect(plan.parameters).toEqual({ maxMessages: 40, maxTokens: 200000, maxCostUsd: 1, timeoutMinutes: 30, maxContextPercent: 70 });
+    expect(plan.estimate).toEqual({ durationMinutes: 15, costUsd: 0.2, messages: 40 });
+    expect(plan.objectives).toHaveLength(3);
+    expect(plan.expandedTopic).toContain('four-day work week');
+
+    const state = paused.state;
+    const interruption = paused.interruptions[0];
+    if (!interruption) throw new Error('expected an interruption');
+    state.approve(interruption);
+    const resumed = await run(planner, state);
+    expect(plans).toHaveLength(1);
+    expect(resumed.lastAgent?.name).toBe('Moderator');
+    expect(moderationVerdictSchema.parse(resumed.finalOutput)).toMatchObject({ action: 'continue', drifting: false, objectivesMet: false });
+  });
+
+  it('scribe writes a record per speaker, tldr gives 3 findings with sources, participants refer to the previous speaker', async () => {
+    const conversation = '[Ana]: We should pilot with one team first.\n[Claude]: Measure response times before and after.\n[Grok]: What if customers hate it?';
+    const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.\nTopic: four-day week', model: model() });
+    const record = String((await run(scribe, conversation)).finalOutput);
+    expect(record).toContain('### Ana');
+    expect(record).toContain('- Measure response times before and after.');
+    expect(record).toContain('## Timeline');
+
+    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+    const summary = (await run(tldr, record)).finalOutput;
+    expect(summary?.keyFindings).toHaveLength(3);
+    expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([['Ana'], ['Claude'], ['Grok']]);
+
+    const grok = new Agent({ name: 'Grok', instructions: 'You are Grok, a participant in a Brainstorm session.', model: model('x-ai/grok-3') });
+    const answer = String((await run(grok, '[Claude]: Measure response times before and after.')).finalOutput);
+    expect(answer).toMatch(/Claude/);
+    expect(answer).toMatch(/Grok/);
+    expect(answer.endsWith('(simulated)')).toBe(true);
+  });
+
+  it('moderator and scribe hand off during wrap-up', async () => {
+    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+    const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.\nThis is the wrap-up.', model: model(), handoffs: [tldr] });
+    const moderator = new Agent({
+      name: 'Moderator',
+      instructions: 'You are the Moderator of a Brainstorm session.\nWrap-up: assess, then hand off.',
+      model: model(),
+      outputType: moderationVerdictSchema,
+      handoffs: [scribe],
+    });
+    const result = await run(moderator, '[Ana]: Let us pilot it.');
+    expect(result.lastAgent?.name).toBe('TLDR');
+    expect(tldrSchema.parse(result.finalOutput).keyFindings.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('json schema answers', () => {
+  it('any requested schema gets a valid object', async () => {
+    const custom = z.object({
+      kind: z.enum(['idea', 'risk']),
+      score: z.number().int().min(3).max(9),
+      tags: z.array(z.string()).min(2).max(4),
+      owner: z.string().nullable(),
+      nested: z.object({ ok: z.boolean(), note: z.string().max(10) }),
+    });
+    const agent = new Agent({ name: 'Other', instructions: 'Anything.', model: model(), outputType: custom });
+    const result = await run(agent, 'Give me one.');
+    expect(custom.parse(result.finalOutput)).toBeTruthy();
+  });
+
+  it('the sampler satisfies the agent schemas as JSON schema', () => {
+    for (const schema of [sessionPlanSchema, moderationVerdictSchema, tldrSchema, plannerQuestionsSchema]) {
+      const json = z.toJSONSchema(schema) as Record<string, unknown>;
+      expect(schema.safeParse(sampleFromSchema(json, { topic: 'x' })).success).toBe(true);
+      expect(z.fromJSONSchema(json).safeParse(sampleFromSchema(json)).success).toBe(true);
+    }
+  });
+});

@@ -1,0 +1,77 @@
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/services/clock.ts';
+import { sequentialIds } from '../../../src/services/ids.ts';
+import type { DeliveryProgress, OutgoingMessage } from '../../../src/services/ports.ts';
+import { LocalTransport, type LocalChannelEvent } from '../../../src/web/local-transport.ts';
+
+const message = (content: string): OutgoingMessage => ({ speaker: { kind: 'participant', name: 'Claude' }, content, replyTo: [], simulated: true });
+
+function progress(delivered: string[] = [], previewExternalId: string | null = null): DeliveryProgress & { chunks: string[] } {
+  const chunks: string[] = [];
+  return { previewExternalId, deliveredExternalIds: delivered, chunks, onChunkDelivered: async (externalId) => void chunks.push(externalId) };
+}
+
+function transport() {
+  const local = new LocalTransport({ clock: new ManualClock(), ids: sequentialIds() });
+  const events: LocalChannelEvent[] = [];
+  local.subscribe((event) => events.push(event));
+  local.setConsoleUrl('http://127.0.0.1:7420');
+  return { local, events };
+}
+
+describe('LocalTransport', () => {
+  it('opens rooms with console links and resolves a waiter for the message that opened it', async () => {
+    const { local, events } = transport();
+    const waiting = local.waitForRoom('lin_1', new AbortController().signal);
+    const opened = await local.openRoom({ originChannelId: 'local', originMessageId: 'lin_1', title: 'Topic' });
+    expect(opened).toEqual({ roomId: 'room_1', url: 'http://127.0.0.1:7420/#/rooms/room_1' });
+    expect((await waiting)?.roomId).toBe('room_1');
+    expect(events.map((event) => event.type)).toEqual(['room']);
+  });
+
+  it('gives up waiting when aborted', async () => {
+    const { local } = transport();
+    const controller = new AbortController();
+    const waiting = local.waitForRoom('never', controller.signal);
+    controller.abort();
+    expect(await waiting).toBeNull();
+  });
+
+  it('delivers once per message, records the chunk, and replays a retried delivery without posting again', async () => {
+    const { local, events } = transport();
+    const { roomId } = await local.openRoom({ originChannelId: 'local', originMessageId: null, title: 'T' });
+    const first = progress();
+    const delivered = await local.deliver(roomId, { ...message('Hello'), actions: ['approve_plan'] }, first);
+    expect(delivered).toEqual({ externalIds: ['lmsg_1'], url: 'http://127.0.0.1:7420/#/rooms/room_1/m/lmsg_1' });
+    expect(first.chunks).toEqual(['lmsg_1']);
+    const retried = await local.deliver(roomId, message('Hello'), progress(['lmsg_1']));
+    expect(retried.externalIds).toEqual(['lmsg_1']);
+    expect(local.roomContents(roomId)?.deliveries.map((entry) => [entry.externalId, entry.content, entry.actions])).toEqual([['lmsg_1', 'Hello', ['approve_plan']]]);
+    expect(events.filter((event) => event.type === 'delivery')).toHaveLength(1);
+  });
+
+  it('streams a preview and replaces it with the final delivery under the same id; late edits are ignored', async () => {
+    const { local } = transport();
+    const { roomId } = await local.openRoom({ originChannelId: 'local', originMessageId: null, title: 'T' });
+    const previewId = await local.postPreview(roomId, message('Hel'));
+    await local.editPreview(roomId, previewId, message('Hello wor'));
+    expect(local.roomContents(roomId)?.previews.map((preview) => preview.content)).toEqual(['Hello wor']);
+    const delivered = await local.deliver(roomId, message('Hello world'), progress([], previewId));
+    expect(delivered.externalIds).toEqual([previewId]);
+    await local.editPreview(roomId, previewId, message('stale'));
+    expect(local.roomContents(roomId)).toMatchObject({ previews: [], deliveries: [{ externalId: previewId, content: 'Hello world' }] });
+  });
+
+  it('keeps delivering to a room it has not seen (a session resumed after a restart)', async () => {
+    const { local } = transport();
+    await local.deliver('room_from_before', message('still here'), progress());
+    expect(local.roomContents('room_from_before')?.deliveries).toHaveLength(1);
+  });
+
+  it('caps the deliveries kept per room', async () => {
+    const local = new LocalTransport({ clock: new ManualClock(), ids: sequentialIds(), maxDeliveriesPerRoom: 2 });
+    const { roomId } = await local.openRoom({ originChannelId: 'local', originMessageId: null, title: 'T' });
+    for (const text of ['a', 'b', 'c']) await local.deliver(roomId, message(text), progress());
+    expect(local.roomContents(roomId)?.deliveries.map((entry) => entry.content)).toEqual(['b', 'c']);
+  });
+});
