@@ -1,7 +1,7 @@
 import { Runner } from '@openai/agents';
 import type { AppConfig } from './config/app-config.ts';
 import { collectSecrets } from './config/load-config.ts';
-import { databaseLocationFor, openDatabase, type DatabaseLocation } from './db/create-database.ts';
+import { databaseLocationFor, openDatabase, type DatabaseHandle, type DatabaseLocation } from './db/create-database.ts';
 import { migrateToLatest } from './db/migrate.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { ModelCatalog } from './agents/models/model-catalog.ts';
@@ -25,8 +25,8 @@ export interface AppOptions {
   clock?: Clock;
   ids?: IdGenerator;
   logger?: Logger;
-  /** 'memory' = PGlite in memory (tests); default from the config (DATABASE_URL or PGlite under DATA_DIR). */
-  database?: 'memory' | DatabaseLocation;
+  /** 'memory' = PGlite in memory; an open handle (tests); default from the config (DATABASE_URL or PGlite under DATA_DIR). */
+  database?: 'memory' | DatabaseLocation | DatabaseHandle;
   /** Transports built by the caller (tests: the in-memory transport). */
   transports?: Transport[];
   /** Poll the job outbox in the background (default true; tests on a ManualClock call `worker.runDue()`). */
@@ -62,8 +62,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const ids = options.ids ?? randomIds;
   const secrets = collectSecrets(config);
   const logger = options.logger ?? createLogger({ level: config.runtime.logLevel, secrets });
-  const location = options.database === 'memory' ? ({ kind: 'memory' } as const) : (options.database ?? databaseLocationFor(config.runtime.databaseUrl, config.runtime.dataDir));
-  const database = openDatabase(location);
+  const database = openDatabaseFor(options.database, config);
   await migrateToLatest(database.db);
   const repositories = buildRepositories(database.db);
 
@@ -122,4 +121,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       await database.close();
     },
   };
+}
+
+function openDatabaseFor(choice: AppOptions['database'], config: AppConfig): DatabaseHandle {
+  if (choice && typeof choice === 'object' && 'db' in choice) return choice;
+  if (choice === 'memory') return openDatabase({ kind: 'memory' });
+  return openDatabase(choice ?? databaseLocationFor(config.runtime.databaseUrl, config.runtime.dataDir));
 }

@@ -9,7 +9,7 @@ import type { Clock } from '../services/clock.ts';
 import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../services/ports.ts';
 import { DiscordTransportError, toTransportError } from './discord-errors.ts';
 import { KeyedSerialQueue } from './keyed-serial-queue.ts';
-import { approveButtonRow, composeText, messageUrl, threadName, WRITING_MARKER } from './message-format.ts';
+import { approveButtonRow, composeText, messageUrl, threadName } from './message-format.ts';
 import { splitMessage } from './message-splitter.ts';
 import { PersonaPoster, type RoomTarget } from './persona-poster.ts';
 import { WebhookRegistry } from './webhook-registry.ts';
@@ -140,10 +140,9 @@ export class DiscordTransport implements Transport {
   }
 }
 
-/** The preview shows the first chunk of what is written so far, marked as still being written. */
+/** The preview shows the first chunk of what is written so far (the final delivery splits the rest). */
 function previewText(message: OutgoingMessage): string {
-  const [first = ''] = splitMessage(composeText(message), 2000 - WRITING_MARKER.length - 1);
-  return `${first}\n${WRITING_MARKER}`;
+  return splitMessage(composeText(message))[0] ?? '…';
 }
 
 function isWebhookChannel(channel: { type: ChannelType }): channel is TextChannel | NewsChannel {

@@ -9,9 +9,6 @@ export const APPROVE_BUTTON_ID = 'brainstorm:approve';
 /** Shown under text that came from the demo simulator rather than a real model. */
 export const SIMULATED_MARKER = '-# simulated model (demo mode)';
 
-/** Shown under a streaming preview until the final text replaces it. */
-export const WRITING_MARKER = '-# writing…';
-
 /** Discord's limits on names. */
 const WEBHOOK_NAME_LIMIT = 80;
 const THREAD_NAME_LIMIT = 100;

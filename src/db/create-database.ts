@@ -19,14 +19,21 @@ export interface DatabaseHandle {
 const INT8 = 20;
 const NUMERIC = 1700;
 
-function openPglite(directory: string | undefined): DatabaseHandle {
-  if (directory) mkdirSync(directory, { recursive: true });
-  const database = new PGlite(directory, {
-    parsers: { [INT8]: (value: string) => Number(value), [NUMERIC]: (value: string) => Number(value) },
-    serializers: { [pgliteTypes.INT8]: (value: unknown) => String(value) },
-  });
+/** Type handling shared by every PGlite instance: int8 and numeric come back as numbers. */
+export const PGLITE_TYPE_OPTIONS = {
+  parsers: { [INT8]: (value: string) => Number(value), [NUMERIC]: (value: string) => Number(value) },
+  serializers: { [pgliteTypes.INT8]: (value: unknown) => String(value) },
+};
+
+/** Wraps an open PGlite instance (e.g. a clone of a migrated template) as a database handle. */
+export function pgliteHandle(database: PGlite): DatabaseHandle {
   const db = new Kysely<Database>({ dialect: new PgliteDialect(database) });
   return { db, engine: 'pglite', close: () => db.destroy() };
+}
+
+function openPglite(directory: string | undefined): DatabaseHandle {
+  if (directory) mkdirSync(directory, { recursive: true });
+  return pgliteHandle(new PGlite(directory, PGLITE_TYPE_OPTIONS));
 }
 
 function openPostgres(url: string): DatabaseHandle {

@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.ts';
+import { PGlite } from '@electric-sql/pglite';
+import { openDatabase, pgliteHandle, PGLITE_TYPE_OPTIONS, type DatabaseHandle } from '../../src/db/create-database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 
 /** The Postgres server tests use: TEST_DATABASE_URL, DATABASE_URL, or the machine's local one. */
@@ -16,11 +17,7 @@ export type Engine = (typeof ENGINES)[number];
  * (dropped on close), so tests never see each other's rows.
  */
 export async function openTestDatabase(engine: Engine): Promise<DatabaseHandle> {
-  if (engine === 'pglite') {
-    const handle = openDatabase({ kind: 'memory' });
-    await migrateToLatest(handle.db);
-    return handle;
-  }
+  if (engine === 'pglite') return pgliteHandle(await clonePgliteTemplate());
   const name = `brainstorm_test_${randomBytes(6).toString('hex')}`;
   const admin = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: TEST_POSTGRES_URL, max: 1 }) }) });
   await sql.raw(`CREATE DATABASE ${name}`).execute(admin);
@@ -36,4 +33,26 @@ export async function openTestDatabase(engine: Engine): Promise<DatabaseHandle> 
       await admin.destroy();
     },
   };
+}
+
+let template: Promise<PGlite> | null = null;
+
+/**
+ * A fresh, migrated in-memory PGlite in milliseconds: initdb and the migrations run once per test process
+ * on a template, and every test gets a clone of it.
+ */
+export async function clonePgliteTemplate(): Promise<PGlite> {
+  template ??= (async () => {
+    const database = new PGlite(undefined, PGLITE_TYPE_OPTIONS);
+    const handle = pgliteHandle(database);
+    await migrateToLatest(handle.db);
+    return database;
+  })();
+  const clone = await (await template).clone();
+  return clone as PGlite;
+}
+
+/** A database handle for `createApp` in tests: a clone of the migrated template. */
+export async function openAppTestDatabase(): Promise<DatabaseHandle> {
+  return pgliteHandle(await clonePgliteTemplate());
 }

@@ -9,6 +9,7 @@ import type { Author } from '../../src/services/domain.ts';
 import type { GatewayReply } from '../../src/services/ports.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { MemoryTransport } from './memory-transport.ts';
+import { openAppTestDatabase } from './databases.ts';
 
 /** An app on a ManualClock with the in-memory transport, pointed at a fake OpenRouter. */
 export interface TestApp {
@@ -53,7 +54,7 @@ export async function startTestApp(environment: Record<string, string>, options:
     clock,
     ids: sequentialIds(),
     logger: createLogger({ level: 'silent', secrets: [] }),
-    database: options.database ?? 'memory',
+    database: options.database ?? (await openAppTestDatabase()),
     transports: [transport],
     runWorker: false,
     ...options,

@@ -54,6 +54,7 @@ export class ResilientModel implements Model {
     for (let attempt = 1; ; attempt += 1) {
       breaker.admit();
       let streamed = false;
+      let settled = false;
       try {
         for await (const event of this.inner.getStreamedResponse(prepared)) {
           streamed = true;
@@ -61,11 +62,17 @@ export class ResilientModel implements Model {
           recordStreamUsage(fixed);
           yield fixed;
         }
+        settled = true;
         breaker.succeed();
         return;
       } catch (error) {
+        settled = true;
+        // Once events reached the consumer the request cannot be replayed: this failure is the last.
         const delay = this.afterFailure(error, prepared, attempt, streamed ? retry.attempts : attempt);
         await this.options.clock.sleep(delay, prepared.signal);
+      } finally {
+        // A consumer that stops reading (a cancelled run) settles nothing; free a half-open trial slot.
+        if (!settled) breaker.release();
       }
     }
   }

@@ -104,19 +104,20 @@ function toSpanView(span: SpanRecord, depth: number, origin: number, agentName: 
   };
 }
 
-/** Links spans to messages: by the span's own `messageId`, else a message of the trace to its speaker's last generation. */
+/** Links spans to messages: by the span's own `messageId`, and each message of the trace to its speaker's last generation. */
 function linkMessages(views: SpanView[], spans: SpanRecord[], messages: LinkableMessage[]): void {
   const byId = new Map(messages.map((message) => [message.id, message]));
-  const linked = new Set<number>();
+  // Messages whose generation is already known; a delivery span naming a message does not count.
+  const generated = new Set<number>();
   spans.forEach((span, index) => {
     const message = span.messageId === null ? undefined : byId.get(span.messageId);
     const view = views[index] as SpanView;
     if (!message) return;
     view.message = { id: message.id, sessionId: message.sessionId, externalUrl: message.externalUrl, speakerName: message.speakerName };
-    linked.add(message.id);
+    if (view.kind === 'generation') generated.add(message.id);
   });
   for (const message of messages) {
-    if (linked.has(message.id)) continue;
+    if (generated.has(message.id)) continue;
     const producer = [...views].reverse().find((view) => view.kind === 'generation' && view.agentName === message.speakerName && view.message === null);
     if (producer) producer.message = { id: message.id, sessionId: message.sessionId, externalUrl: message.externalUrl, speakerName: message.speakerName };
   }

@@ -166,7 +166,8 @@ export class ModerationService implements ModerationPort {
       await host.endSession(session.id, 'completed', 'the objectives of the plan were met');
       return outcome('end', null);
     }
-    const drifting = verdict?.drifting ?? false;
+    // A blocked answer still leaves the embedding's suspicion: redirect with the plain message.
+    const drifting = verdict ? verdict.drifting : answer.blockedByGuardrail && facts.similarity !== null && facts.similarity < settings.driftThreshold;
     if (drifting && state.driftWarnings >= settings.maxDriftWarnings) {
       await host.saveModerationState(session.id, next);
       await host.endSession(session.id, 'completed', `the discussion kept drifting from the objectives after ${settings.maxDriftWarnings} reminders`);

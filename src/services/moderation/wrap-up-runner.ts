@@ -1,4 +1,4 @@
-import { run, withTrace, type AgentInputItem, type RunItem } from '@openai/agents';
+import { Runner, withTrace, type AgentInputItem, type RunItem } from '@openai/agents';
 import type { Logger } from 'pino';
 import { AGENT_NAMES, type AgentContext } from '../../agents/agent-context.ts';
 import type { WrapUpChain } from '../../agents/moderator/wrap-up-chain.ts';
@@ -104,6 +104,10 @@ function safeJson(text: string): unknown {
   }
 }
 
+function stageIndex(stages: readonly { name: string }[], name: string): number {
+  return stages.findIndex((candidate) => candidate.name === name);
+}
+
 /** Takes what one run of (part of) the chain produced. */
 function collect(collected: Collected, items: readonly RunItem[], lastAgentName: string, finalOutput: unknown): void {
   const agents = [...new Set(items.flatMap((item) => ('agent' in item && item.agent ? [item.agent.name] : [])))];
@@ -145,20 +149,26 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
       const text = await wrapUpInput(dependencies, session, ports, reason);
       let input: string | AgentInputItem[] = text;
       let stage = 0;
+      // A runner of our own, to know which agent was working when a step failed.
+      const runner = new Runner();
+      let working: string = AGENT_NAMES.moderator;
+      runner.on('agent_start', (_context, agent) => {
+        working = agent.name;
+      });
       while (stage < stages.length) {
         const agent = stages[stage];
         if (!agent) break;
+        working = agent.name;
         try {
-          const result: WrapUpRunResult = await run(agent, input, { context, maxTurns: WRAP_UP_MAX_TURNS });
+          const result: WrapUpRunResult = await runner.run(agent, input, { context, maxTurns: WRAP_UP_MAX_TURNS });
           const lastName = result.lastAgent?.name ?? agent.name;
           collect(collected, result.newItems, lastName, result.finalOutput);
-          const reached = stages.findIndex((candidate) => candidate.name === lastName);
-          stage = Math.max(stage, reached) + 1;
+          stage = Math.max(stage, stageIndex(stages, lastName)) + 1;
           input = result.history;
         } catch (error) {
-          failedSteps.push(agent.name);
-          dependencies.logger.warn({ err: error, sessionId: session.id, step: agent.name }, 'wrap-up step failed; continuing with what exists');
-          stage += 1;
+          failedSteps.push(working);
+          dependencies.logger.warn({ err: error, sessionId: session.id, step: working }, 'wrap-up step failed; continuing with what exists');
+          stage = Math.max(stage, stageIndex(stages, working)) + 1;
           input = text;
         }
       }

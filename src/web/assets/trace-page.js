@@ -74,7 +74,9 @@ export async function renderTracePage(main, traceId, context) {
   main.replaceChildren(summary(detail), h('div', { class: 'trace-body' }, h('section', { class: 'card waterfall-card' }, waterfall), panel));
   renderWaterfall(waterfall, detail, (span) => fill(panel, spanDetail(span)));
   const messageId = Number(context.query.get('message'));
-  const linked = messageId ? detail.spans.find((span) => span.message?.id === messageId) : null;
+  const producers = messageId ? detail.spans.filter((span) => span.message?.id === messageId) : [];
+  // The generation wrote the message; a delivery span only carried it.
+  const linked = producers.find((span) => span.kind === 'generation') ?? producers[0];
   if (linked) selectSpan(waterfall, linked.id);
   return null;
 }

@@ -1,7 +1,7 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker, classifyFailure, retryAfterMsFrom, retryDelayMs, DEFAULT_RETRY, stripJsonFence, type BreakerChange } from '../../../src/agents/models/index.ts';
-import { fixOutputItems } from '../../../src/agents/models/output-fixes.ts';
+import { extractJson, fixOutputItems } from '../../../src/agents/models/output-fixes.ts';
 import { ManualClock } from '../../../src/services/clock.ts';
 
 const now = new Date('2026-01-01T00:00:00Z');
@@ -71,6 +71,13 @@ describe('output fixes', () => {
     expect(stripJsonFence('  ```\n[1,2]\n```  ')).toBe('[1,2]');
     expect(stripJsonFence('{"a":"```"}')).toBe('{"a":"```"}');
     expect(stripJsonFence('Look: ```x```')).toBe('Look: ```x```');
+  });
+
+  it('finds the JSON in prose around a fence or around a bare object', () => {
+    expect(extractJson('{"a":1}')).toBe('{"a":1}');
+    expect(extractJson('Here it is:\n```json\n{"a":2}\n```\nHope that helps')).toBe('{"a":2}');
+    expect(extractJson('Sure! {"a":3} is my answer')).toBe('{"a":3}');
+    expect(extractJson('no json here')).toBe('no json here');
   });
 
   it('turns "" tool arguments into "{}" and strips fences only when JSON is wanted', () => {

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/services/clock.ts';
 import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
 
@@ -96,5 +97,35 @@ describe('fake OpenRouter faults and log', () => {
     expect(fake.requests[0]?.headers.authorization).toBeUndefined();
     expect(fake.chats[0]).toMatchObject({ scripted: true, agent: { role: 'participant', name: 'Claude' } });
     expect(fake.pending({ participant: 'Claude' })).toBe(0);
+  });
+});
+
+describe('latency and time to first token', () => {
+  it('holds the response for the latency, then the first token, on the injected clock', async () => {
+    const clock = new ManualClock();
+    const timed = await startFakeOpenRouter({ clock, latencyMs: 100 });
+    try {
+      timed.script('any', replies.text('slow answer', { timing: { latencyMs: 500, firstTokenMs: 300 } }));
+      let headersArrived = false;
+      let bodyDone = false;
+      const pending = post(timed.url, '/chat/completions', { ...chat, stream: true }).then(async (response) => {
+        headersArrived = true;
+        const text = await response.text();
+        bodyDone = true;
+        return text;
+      });
+      const yieldTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+      while (clock.pendingSleepers === 0) await yieldTurn();
+      await clock.advance(499);
+      expect(headersArrived).toBe(false);
+      await clock.advance(1);
+      while (!headersArrived || clock.pendingSleepers === 0) await yieldTurn();
+      expect(bodyDone).toBe(false);
+      await clock.advance(300);
+      const text = await pending;
+      expect(dataLines(text).slice(0, -1).map((line) => (JSON.parse(line) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '').join('')).toBe('slow answer');
+    } finally {
+      await timed.close();
+    }
   });
 });

@@ -55,6 +55,15 @@ describe('buildTraceDetail', () => {
     expect(own.spans[0]?.message?.id).toBe(8);
   });
 
+  it('links the generation too when only a delivery span names the message', () => {
+    const view = buildTraceDetail(
+      trace,
+      [span('a', 'agent', 'Grok', 0, 10), span('g', 'generation', 'generation', 1, 5, { parentId: 'a' }), span('d', 'custom', 'deliver_message', 6, 9, { messageId: 9 })],
+      [{ id: 9, sessionId: 's', speakerName: 'Grok', traceId: 't', externalUrl: null }],
+    );
+    expect(view.spans.filter((entry) => entry.message?.id === 9).map((entry) => entry.id)).toEqual(['g', 'd']);
+  });
+
   it('adds up tokens and cost per participant from generation spans', () => {
     expect(detail.participants.map((entry) => [entry.name, entry.inputTokens, entry.generations])).toEqual([
       ['Planner', 100, 1],

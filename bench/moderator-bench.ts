@@ -1,0 +1,148 @@
+/**
+ * Moderator benchmark: how many Moderator model calls a 100-message session that stays on topic costs, with
+ * the embedding pre-test (simulator embeddings) in front of the model.
+ */
+import { setTraceProcessors } from '@openai/agents';
+import pino from 'pino';
+import { ModelCatalog } from '../src/agents/models/model-catalog.ts';
+import { createModeratorAgent } from '../src/agents/moderator/moderator-agent.ts';
+import { PromptLibrary } from '../src/agents/prompts/prompt-library.ts';
+import { createScribeAgent } from '../src/agents/scribe/scribe-agent.ts';
+import { createTldrAgent } from '../src/agents/tldr/tldr-agent.ts';
+import { buildConfig } from '../src/config/load-config.ts';
+import { systemClock } from '../src/services/clock.ts';
+import type { ChatMessage, ModerationState, Session, SessionPlan } from '../src/services/domain.ts';
+import type { ModerationHost } from '../src/services/moderation/moderation-host.ts';
+import { ModerationService } from '../src/services/moderation/moderation-service.ts';
+import type { LimitsReport, ToolPorts } from '../src/services/ports.ts';
+import { startSimulator } from '../src/simulator/index.ts';
+
+/** One measured figure. */
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+const MESSAGES = 100;
+const SPEAKERS = ['Claude', 'ChatGPT', 'Grok'];
+const PLAN: SessionPlan = {
+  expandedTopic: 'Choose a caching strategy for the public API to cut response latency',
+  objectives: ['Pick a cache layer for API responses', 'Agree on cache invalidation rules', 'Set latency targets for cached responses'],
+  keyAreas: ['cache layer', 'cache invalidation', 'latency targets'],
+  expectedFlow: ['options', 'trade-offs', 'decision'],
+  parameters: { maxMessages: 200, maxTokens: 500_000, maxCostUsd: 5, timeoutMinutes: 60, maxContextPercent: 70 },
+  estimate: { durationMinutes: 20, costUsd: 0.5, messages: 100 },
+};
+const ON_TOPIC = [
+  'A Redis cache layer in front of the API responses would cut latency for repeated reads.',
+  'Cache invalidation rules: expire API responses on writes, and keep a short TTL as a safety net.',
+  'Latency targets for cached responses: p95 under 50 ms, uncached under 300 ms.',
+  'A CDN cache layer suits public API responses; invalidation through surrogate keys.',
+  'We should measure cache hit rate and latency before picking the cache layer.',
+  'Invalidation on writes is the hard part: event-driven cache invalidation keeps responses fresh.',
+];
+
+function session(): Session {
+  const now = new Date();
+  return {
+    id: 'bench-session', parentId: null, transport: 'bench', roomId: 'bench', roomUrl: null, originChannelId: null, topic: PLAN.expandedTopic,
+    status: 'active', createdBy: { id: 'bench', name: 'Bench' }, plan: PLAN, plannerState: { questions: [], answers: [], revisionRequests: [], questionRounds: 1 },
+    moderationState: { driftWarnings: 0, lastCheckAtMessage: 0 }, disabledParticipants: [], messageCount: 0, totalTokens: 0, totalCostUsd: 0,
+    aiRoundsSinceHuman: 0, endReason: null, createdAt: now, updatedAt: now, startedAt: now, endedAt: null,
+  };
+}
+
+/** An in-memory host: the session, its messages, and what the Moderator posted. */
+class BenchHost implements ModerationHost {
+  current = session();
+  messages: ChatMessage[] = [];
+  posts: string[] = [];
+
+  add(text: string): void {
+    const id = this.messages.length + 1;
+    this.messages.push({
+      id, sessionId: this.current.id, speaker: { kind: 'participant', name: SPEAKERS[id % SPEAKERS.length] ?? 'Claude' }, role: 'assistant', text, model: null,
+      inputTokens: 0, outputTokens: 0, costUsd: 0, replyTo: [], traceId: null, deliveryStatus: 'delivered', externalIds: [], externalUrl: null, createdAt: new Date(),
+    });
+    this.current = { ...this.current, messageCount: this.messages.length };
+  }
+  async getSession(): Promise<Session> {
+    return this.current;
+  }
+  async recentMessages(_sessionId: string, limit: number): Promise<ChatMessage[]> {
+    return this.messages.slice(-limit);
+  }
+  async postAsModerator(_session: Session, content: string): Promise<void> {
+    this.posts.push(content);
+  }
+  async saveModerationState(_sessionId: string, state: ModerationState): Promise<void> {
+    this.current = { ...this.current, moderationState: state };
+  }
+  async endSession(): Promise<void> {
+    this.current = { ...this.current, status: 'completed' };
+  }
+  async limitsReport(): Promise<LimitsReport> {
+    const balance = SPEAKERS.map((speaker) => ({ speaker, messages: this.messages.filter((message) => message.speaker.name === speaker).length }));
+    return {
+      messages: { used: this.messages.length, limit: 200 }, tokens: { used: 0, limit: 500_000 }, costUsd: { used: 0, limit: 5 },
+      minutes: { used: 1, limit: 60 }, contextPercent: { used: 10, limit: 70 }, balance, exceeded: [],
+    };
+  }
+  toolPorts(): ToolPorts {
+    return {
+      sessionId: this.current.id, postToRoom: async () => undefined, checkLimits: () => this.limitsReport(), startSession: async () => undefined,
+      endSession: async () => undefined, writeDocument: async () => undefined, readDocument: async () => null, recallSessions: async () => [],
+    };
+  }
+  participantNames(): string[] {
+    return SPEAKERS;
+  }
+  async documentLinks() {
+    return [];
+  }
+}
+
+/** Runs a 100-message on-topic session through the moderation service against the simulator. */
+export async function runModeratorBench(): Promise<BenchResult[]> {
+  setTraceProcessors([]);
+  const simulator = await startSimulator({ host: '127.0.0.1', port: 0, latencyMs: 0, firstTokenMs: 0 });
+  try {
+    const config = buildConfig({ OPENROUTER_API_KEY: 'sk-or-v1-bench-0000000000000000', OPENROUTER_BASE_URL: simulator.url, LOG_LEVEL: 'silent' });
+    const logger = pino({ level: 'silent' });
+    const catalog = new ModelCatalog(config.models, { clock: systemClock, logger });
+    const prompts = new PromptLibrary();
+    const host = new BenchHost();
+    const service = new ModerationService({
+      host,
+      moderator: createModeratorAgent({ model: catalog.role('moderator'), prompts }),
+      scribe: createScribeAgent({ model: catalog.role('scribe'), prompts }),
+      tldr: createTldrAgent({ model: catalog.role('tldr'), prompts }),
+      prompts,
+      settings: () => config.moderator,
+      embed: (texts) => catalog.embed(texts),
+      logger,
+    });
+    const similarities: number[] = [];
+    let checks = 0;
+    for (let index = 0; index < MESSAGES; index += 1) {
+      host.add(ON_TOPIC[index % ON_TOPIC.length] ?? '');
+      const outcome = await service.afterMessage(host.current.id);
+      if (outcome.action !== 'skipped') checks += 1;
+      if (outcome.similarity !== null) similarities.push(outcome.similarity);
+    }
+    const meanSimilarity = similarities.reduce((sum, value) => sum + value, 0) / Math.max(similarities.length, 1);
+    return [
+      { name: 'moderator_model_calls_per_100_messages', value: service.moderatorModelCalls, unit: 'calls' },
+      { name: 'moderator_checks_per_100_messages', value: checks, unit: 'checks' },
+      { name: 'moderator_on_topic_similarity', value: Math.round(meanSimilarity * 1000) / 1000, unit: 'cosine' },
+      { name: 'moderator_posts_on_topic', value: host.posts.length, unit: 'messages' },
+    ];
+  } finally {
+    await simulator.close();
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) {
+  console.log(JSON.stringify(await runModeratorBench(), null, 2));
+}

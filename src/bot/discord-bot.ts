@@ -1,0 +1,97 @@
+/**
+ * The Discord bot: a discord.js client with the intents it needs, pointed at `DISCORD_API_URL`, serving the
+ * brainstorm channels of one guild. Events go to the SessionGateway; the transport carries messages back.
+ */
+import { once } from 'node:events';
+import { Client, Events, GatewayIntentBits, Partials, type Interaction, type Message } from 'discord.js';
+import type { AppConfig } from '../config/app-config.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { Clock } from '../services/clock.ts';
+import { BrainstormError } from '../services/errors.ts';
+import type { SessionGateway } from '../services/ports.ts';
+import { DiscordEvents } from './discord-events.ts';
+import { DiscordTransport } from './discord-transport.ts';
+import { HandledTracker } from './handled-tracker.ts';
+import { slashCommandDefinitions } from './slash-commands.ts';
+
+/** What the bot needs; `gateway` may be a getter because the services are built after the transport. */
+export interface DiscordBotOptions {
+  config: AppConfig;
+  gateway: SessionGateway | (() => SessionGateway);
+  logger: Logger;
+  clock: Clock;
+}
+
+/** A running (or startable) bot. */
+export interface DiscordBot {
+  readonly client: Client;
+  /** The Discord `Transport` to hand to the composition root (`name: 'discord'`). */
+  readonly transport: DiscordTransport;
+  /** Logs in, waits until the guild is ready, registers the slash commands in each brainstorm guild. */
+  start(): Promise<void>;
+  /** Waits for handlers in progress, then disconnects. */
+  stop(): Promise<void>;
+  /** Resolves when the message or interaction with this Discord id has been handled (tests, benches). */
+  handled(discordId: string): Promise<void>;
+}
+
+/** The gateway intents the bot uses; Message Content is privileged and must be enabled in the developer portal. */
+export const DISCORD_INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.GuildWebhooks];
+
+/** Builds the bot without connecting; `start()` connects. */
+export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
+  const { config, logger: parentLogger } = options;
+  const logger = parentLogger.child({ component: 'discord' });
+  const client = new Client({
+    intents: DISCORD_INTENTS,
+    // Threads opened before a restart may not be cached; without Partials.Channel their messages are dropped.
+    partials: [Partials.Channel, Partials.Message, Partials.GuildMember],
+    rest: { api: config.discord.apiUrl },
+  });
+  const guildId = config.discord.guildId;
+  const transport = new DiscordTransport({ client, guildId: guildId ?? '@me', clock: options.clock, logger });
+  const gateway = typeof options.gateway === 'function' ? options.gateway : () => options.gateway as SessionGateway;
+  const events = new DiscordEvents({ gateway, guildId, brainstormChannelIds: new Set(config.discord.channelIds), adminRoleId: config.discord.adminRoleId, logger });
+  const tracker = new HandledTracker();
+
+  client.on(Events.MessageCreate, (message: Message) => tracker.track(message.id, events.onMessage(message)));
+  client.on(Events.InteractionCreate, (interaction: Interaction) => tracker.track(interaction.id, events.onInteraction(interaction)));
+  client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
+  client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ code: event.code, shardId }, 'discord gateway disconnected for good'));
+  client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'discord gateway resumed'));
+
+  return {
+    client,
+    transport,
+    async start() {
+      if (!config.discord.token) throw new BrainstormError('bad_input', 'DISCORD_BOT_TOKEN is not set, so the Discord bot cannot start.');
+      if (config.discord.channelIds.length === 0) throw new BrainstormError('bad_input', 'DISCORD_CHANNEL_ID is not set: name at least one brainstorm channel.');
+      const ready = once(client, Events.ClientReady);
+      await client.login(config.discord.token);
+      await ready;
+      await registerCommands(client, config, logger);
+      logger.info({ user: client.user?.tag, channels: config.discord.channelIds }, 'discord bot ready');
+    },
+    async stop() {
+      await tracker.idle();
+      await client.destroy();
+    },
+    handled: (discordId) => tracker.handled(discordId),
+  };
+}
+
+/** Bulk-registers `/brainstorm` in every guild that holds a brainstorm channel (guild commands update at once). */
+async function registerCommands(client: Client, config: AppConfig, logger: Logger): Promise<void> {
+  const guildIds = new Set<string>(config.discord.guildId ? [config.discord.guildId] : []);
+  if (guildIds.size === 0) {
+    for (const channelId of config.discord.channelIds) {
+      const channel = await client.channels.fetch(channelId).catch(() => null);
+      if (channel && 'guildId' in channel && channel.guildId) guildIds.add(channel.guildId);
+    }
+  }
+  const participants = config.models.roster.map((participant) => participant.name);
+  for (const guildId of guildIds) {
+    await client.application?.commands.set(slashCommandDefinitions(participants), guildId);
+    logger.info({ guildId }, 'registered /brainstorm');
+  }
+}

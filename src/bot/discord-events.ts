@@ -1,0 +1,126 @@
+/** Discord events in: people's messages, slash commands and the approve button, handed to the SessionGateway. */
+import {
+  GuildMember,
+  MessageFlags,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+  type Message,
+} from 'discord.js';
+import type { Logger } from '../logging/logger.ts';
+import type { Author } from '../services/domain.ts';
+import { describeForPerson } from '../services/errors.ts';
+import type { GatewayReply, SessionGateway } from '../services/ports.ts';
+import { authorFrom, isFromPerson, memberFacts, placeOf, type BrainstormPlace, type MemberFacts } from './inbound.ts';
+import { APPROVE_BUTTON_ID } from './message-format.ts';
+import { splitMessage } from './message-splitter.ts';
+import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
+
+/** What the handlers need. */
+export interface DiscordEventsOptions {
+  gateway: () => SessionGateway;
+  guildId: string | undefined;
+  brainstormChannelIds: ReadonlySet<string>;
+  adminRoleId: string | undefined;
+  logger: Logger;
+}
+
+type CommandInteraction = ChatInputCommandInteraction | ButtonInteraction;
+
+/** Replies from the bot never ping anyone either. */
+const NO_MENTIONS = { parse: [], repliedUser: false } as const;
+
+/** Turns Discord events into gateway calls and shows the gateway's replies where the person acted. */
+export class DiscordEvents {
+  private warnedAboutEmptyContent = false;
+
+  constructor(private readonly options: DiscordEventsOptions) {}
+
+  /** A message anywhere the bot can see; only people's messages in brainstorm channels and their threads count. */
+  async onMessage(message: Message): Promise<void> {
+    if (!message.inGuild() || !isFromPerson(message)) return;
+    if (this.options.guildId && message.guildId !== this.options.guildId) return;
+    const place = placeOf(message.channel, this.options.brainstormChannelIds);
+    if (!place) return;
+    if (message.content.trim() === '') return this.warnEmptyContent();
+    try {
+      const member = message.member ?? (await message.guild.members.fetch(message.author.id).catch(() => null));
+      const author = authorFrom(message.author, memberFacts(member), this.options.adminRoleId);
+      const reply = await this.options.gateway().handleMessage({ transport: 'discord', roomId: place.roomId, channelId: place.channelId, externalId: message.id, author, content: message.content, url: message.url });
+      if (reply) await this.replyToMessage(message, reply);
+    } catch (error) {
+      this.options.logger.error({ err: error, messageId: message.id }, 'handling a Discord message failed');
+      await this.replyToMessage(message, { content: describeForPerson(error), private: true }).catch(() => undefined);
+    }
+  }
+
+  /** Slash commands and buttons: deferred at once, then answered by editing the deferred reply. */
+  async onInteraction(interaction: Interaction): Promise<void> {
+    if (interaction.isChatInputCommand() && interaction.commandName === BRAINSTORM_COMMAND) {
+      const subcommand = interaction.options.getSubcommand();
+      return this.command(interaction, subcommand, subcommandArgs(subcommand, (name) => interaction.options.getString(name)));
+    }
+    if (interaction.isButton() && interaction.customId === APPROVE_BUTTON_ID) return this.command(interaction, 'approve', '');
+  }
+
+  private async command(interaction: CommandInteraction, name: string, args: string): Promise<void> {
+    const place = placeOf(interaction.channel, this.options.brainstormChannelIds);
+    if (!place || (name === 'start' && place.roomId !== null)) {
+      const where = [...this.options.brainstormChannelIds].map((id) => `<#${id}>`).join(', ');
+      await interaction.reply({ content: `Use this in ${where}${name === 'start' ? '' : ' or a session thread'}.`, flags: MessageFlags.Ephemeral }).catch(() => undefined);
+      return;
+    }
+    try {
+      await interaction.deferReply();
+      const author = authorFrom(interaction.user, interactionMember(interaction), this.options.adminRoleId);
+      if (name === 'start' && args !== '') return await this.startFromCommand(interaction, place, author, args);
+      const reply = await this.options.gateway().runCommand({ transport: 'discord', roomId: place.roomId, channelId: place.channelId, author, name, args });
+      await this.answer(interaction, reply);
+    } catch (error) {
+      this.options.logger.error({ err: error, command: name }, 'handling a Discord command failed');
+      await this.answer(interaction, { content: describeForPerson(error), private: true }).catch(() => undefined);
+    }
+  }
+
+  /** `/brainstorm start topic:` — the reply itself is the topic message the session's thread opens on. */
+  private async startFromCommand(interaction: CommandInteraction, place: BrainstormPlace, author: Author, topic: string): Promise<void> {
+    const starter = await interaction.editReply({ content: `**${author.name}** started a brainstorm: ${topic.slice(0, 1800)}`, allowedMentions: NO_MENTIONS });
+    const reply = await this.options.gateway().handleMessage({ transport: 'discord', roomId: null, channelId: place.channelId, externalId: starter.id, author, content: topic, url: starter.url });
+    if (reply) await interaction.followUp({ content: reply.content.slice(0, 2000), allowedMentions: NO_MENTIONS, ...(reply.private ? { flags: MessageFlags.Ephemeral } : {}) });
+  }
+
+  /** Shows a command's reply: in the deferred message, or only to the person when it is private. */
+  private async answer(interaction: CommandInteraction, reply: GatewayReply): Promise<void> {
+    const chunks = splitMessage(reply.content);
+    const [first = 'Done.', ...rest] = chunks;
+    if (reply.private) {
+      await interaction.deleteReply().catch(() => undefined);
+      for (const chunk of [first, ...rest]) await interaction.followUp({ content: chunk, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
+      return;
+    }
+    await interaction.editReply({ content: first, allowedMentions: NO_MENTIONS });
+    for (const chunk of rest) await interaction.followUp({ content: chunk, allowedMentions: NO_MENTIONS });
+  }
+
+  /** A reply to a `!` command or a refusal: a plain bot reply in the same place. */
+  private async replyToMessage(message: Message, reply: GatewayReply): Promise<void> {
+    const [first, ...rest] = splitMessage(reply.content);
+    if (!first) return;
+    await message.reply({ content: first, allowedMentions: NO_MENTIONS, failIfNotExists: false });
+    for (const chunk of rest) if (message.channel.isSendable()) await message.channel.send({ content: chunk, allowedMentions: NO_MENTIONS });
+  }
+
+  private warnEmptyContent(): void {
+    if (this.warnedAboutEmptyContent) return;
+    this.warnedAboutEmptyContent = true;
+    this.options.logger.warn('a message arrived without content: enable the Message Content intent for the bot in the Discord developer portal');
+  }
+}
+
+/** The member facts of an interaction, whether discord.js gave a cached member or the raw API one. */
+function interactionMember(interaction: CommandInteraction): MemberFacts | null {
+  const member = interaction.member;
+  if (member instanceof GuildMember) return memberFacts(member);
+  if (!member) return null;
+  return { displayName: member.nick ?? interaction.user.globalName ?? interaction.user.username, permissions: interaction.memberPermissions, roleIds: member.roles };
+}

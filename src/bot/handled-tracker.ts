@@ -1,0 +1,42 @@
+/** Keeps track of event handlers in progress, so `stop()` can wait for them and tests can wait for one. */
+export class HandledTracker {
+  private readonly inFlight = new Set<Promise<void>>();
+  private readonly done = new Set<string>();
+  private readonly waiters = new Map<string, (() => void)[]>();
+
+  constructor(private readonly remember = 1000) {}
+
+  /** Follows the handling of one event; its failure is the handler's business (handlers log their own). */
+  track(id: string, work: Promise<void>): void {
+    const settled = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.inFlight.add(settled);
+    void settled.then(() => {
+      this.inFlight.delete(settled);
+      this.markDone(id);
+    });
+  }
+
+  /** Resolves once the event with this id has been handled (at once if it already was). */
+  handled(id: string): Promise<void> {
+    if (this.done.has(id)) return Promise.resolve();
+    return new Promise<void>((resolve) => this.waiters.set(id, [...(this.waiters.get(id) ?? []), resolve]));
+  }
+
+  /** Resolves when every handler in progress has finished. */
+  async idle(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.all([...this.inFlight]);
+  }
+
+  private markDone(id: string): void {
+    this.done.add(id);
+    if (this.done.size > this.remember) {
+      const oldest = this.done.values().next().value;
+      if (oldest !== undefined) this.done.delete(oldest);
+    }
+    for (const resolve of this.waiters.get(id) ?? []) resolve();
+    this.waiters.delete(id);
+  }
+}

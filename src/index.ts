@@ -1,0 +1,63 @@
+import { createApp } from './app.ts';
+import { ConfigError } from './config/config-error.ts';
+import { collectSecrets, loadConfigFromProcess } from './config/load-config.ts';
+import { createLogger } from './logging/logger.ts';
+import { ConsoleQueries } from './services/console/console-queries.ts';
+import { systemClock } from './services/clock.ts';
+import { randomIds } from './services/ids.ts';
+import { createWebServer, LocalTransport } from './web/index.ts';
+
+/** Starts Brainstorm: config, storage, models, transports and the web console; stops cleanly on a signal. */
+async function main(): Promise<void> {
+  const startedAt = Date.now();
+  let config;
+  try {
+    config = loadConfigFromProcess();
+  } catch (error) {
+    if (ConfigError.isInstance(error)) {
+      process.stderr.write(`Configuration error: ${error.message}\n`);
+      process.exit(1);
+    }
+    throw error;
+  }
+  const logger = createLogger({ level: config.runtime.logLevel, secrets: collectSecrets(config) });
+  for (const line of config.defaultsChosen) logger.info(`default chosen — ${line}`);
+
+  const localTransport = new LocalTransport({ clock: systemClock, ids: randomIds });
+  const app = await createApp({ config, logger, transports: [localTransport] });
+  const web = createWebServer({
+    host: config.web.host,
+    port: config.web.port,
+    token: config.web.token,
+    gateway: app.gateway,
+    queries: new ConsoleQueries(app.repositories, app.clock),
+    events: app.events,
+    localTransport,
+    logger,
+    demoMode: config.models.demoMode,
+    readiness: app.ready,
+  });
+  await web.start();
+  localTransport.setConsoleUrl(web.url);
+  await app.start();
+  logger.info({ url: web.url, readyMs: Date.now() - startedAt }, `Brainstorm is ready — open ${web.url}`);
+  if (config.models.demoMode) logger.warn('Models are SIMULATED (demo mode). Set OPENROUTER_API_KEY in .env to use real models.');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    await web.stop();
+    await app.stop();
+    logger.info('stopped cleanly');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`Brainstorm failed to start: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,30 @@
+/** Builds the Notion gateway from the configuration, or null when `NOTION_API_KEY` is not set (mirror only). */
+import type { Logger } from 'pino';
+import type { AppConfig } from '../config/app-config.ts';
+import type { NotionObjectsRepository } from '../repositories/notion-objects-repository.ts';
+import type { Clock } from '../services/clock.ts';
+import { NotionGateway, type NotionObjectStore } from './notion-gateway.ts';
+
+/** The gateway's id store over the `notion_objects` table. */
+export function notionObjectStore(repository: NotionObjectsRepository, clock: Clock): NotionObjectStore {
+  return {
+    get: (key) => repository.get(key),
+    set: (key, objectId) => repository.set(key, objectId, clock.now()),
+    remove: (key) => repository.remove(key),
+  };
+}
+
+/** The gateway for `config.notion`, or null without an API key. */
+export function createNotionGateway(config: AppConfig['notion'], options: { clock: Clock; logger?: Logger; objects: NotionObjectStore }): NotionGateway | null {
+  if (!config.apiKey) return null;
+  return new NotionGateway({
+    auth: config.apiKey,
+    baseUrl: config.baseUrl,
+    clock: options.clock,
+    requestsPerSecond: config.requestsPerSecond,
+    objects: options.objects,
+    ...(config.parentPageId ? { parentPageId: config.parentPageId } : {}),
+    ...(config.databaseId ? { databaseId: config.databaseId } : {}),
+    ...(options.logger ? { logger: options.logger } : {}),
+  });
+}

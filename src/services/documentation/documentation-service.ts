@@ -1,0 +1,178 @@
+/**
+ * Documentation: the Scribe record and the TLDR of every session, durable in the outbox, mirrored to
+ * `DATA_DIR/docs`, and written to Notion when it is configured. Implements `DocumentationPort`.
+ */
+import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
+import { MarkdownMirror } from '../../notion/markdown-mirror.ts';
+import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
+import type { DocumentationPort, RecalledSession, ToolPorts } from '../ports.ts';
+import { runScribePass, runTldrPass, type PassEffects } from './documentation-passes.ts';
+import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './documentation-types.ts';
+import { runNotionRow, runNotionSync } from './notion-jobs.ts';
+import { recallSessions, rememberSession } from './recall.ts';
+
+/** A session document kind. */
+export type DocumentKind = 'record' | 'tldr';
+
+/** Where a job worker takes its handlers from (the lead's `JobWorker` fits). */
+export interface JobRegistry {
+  register(kind: string, handler: JobHandler): void;
+}
+
+const DEFAULT_NOTION_MAX_RETRIES = 25;
+
+/** The documentation service. */
+export class DocumentationService implements DocumentationPort {
+  private readonly mirror: MarkdownMirror;
+  private readonly effects: PassEffects;
+
+  constructor(private readonly deps: DocumentationDependencies) {
+    this.mirror = new MarkdownMirror(deps.settings.dataDir);
+    this.effects = {
+      store: (sessionId, kind, markdown, metadata) => this.store(sessionId, kind, markdown, metadata),
+      scheduleTldr: (sessionId) => this.scheduleTldr(sessionId),
+      remember: (sessionId, text) => rememberSession(this.deps, sessionId, text),
+    };
+  }
+
+  /** Registers the `scribe`, `tldr`, `notion_sync` and `notion_session_row` handlers. */
+  registerJobs(registry: JobRegistry): void {
+    for (const [kind, handler] of Object.entries(this.handlers())) registry.register(kind, handler);
+  }
+
+  /** The job handlers by kind. */
+  handlers(): Record<string, JobHandler> {
+    const notion = this.deps.notion;
+    const withoutNotion = async (): Promise<JobOutcome> => ({ status: 'done' });
+    return {
+      [DOCUMENTATION_JOB_KINDS.scribe]: (job, signal) => runScribePass(this.deps, this.effects, job, signal),
+      [DOCUMENTATION_JOB_KINDS.tldr]: (job, signal) => runTldrPass(this.deps, this.effects, (sessionId) => this.mirror.read(sessionId, 'record'), job, signal),
+      [DOCUMENTATION_JOB_KINDS.notionSync]: notion ? (job: ClaimedJob, signal: AbortSignal) => runNotionSync(this.deps, notion, job, signal) : withoutNotion,
+      [DOCUMENTATION_JOB_KINDS.notionRow]: notion ? (job: ClaimedJob, signal: AbortSignal) => runNotionRow(this.deps, notion, job, signal) : withoutNotion,
+    };
+  }
+
+  /** Called after every stored message: schedules a Scribe pass `SCRIBE_UPDATE_INTERVAL` from now (one pending per session). */
+  async onMessage(sessionId: string): Promise<void> {
+    const runAt = new Date(this.deps.clock.now().getTime() + this.deps.settings.scribeIntervalSeconds * 1000);
+    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, this.deps.clock.now());
+  }
+
+  /** Called when a session is created or changes state (status, counts): updates its Notion row. */
+  async onSessionChanged(sessionId: string): Promise<void> {
+    if (!this.deps.notion) return;
+    await this.enqueueNotion(DOCUMENTATION_JOB_KINDS.notionRow, sessionId, { sessionId }, sessionId);
+  }
+
+  /** Asks for a Scribe pass soon (debounced) or now (`urgent`, e.g. the context is nearly full). */
+  async requestRecord(sessionId: string, options: { urgent: boolean }): Promise<void> {
+    const now = this.deps.clock.now();
+    if (!options.urgent) return this.onMessage(sessionId);
+    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt: now, dedupeKey: sessionId, sessionId }, now);
+    await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.scribe, sessionId, now, now);
+    this.deps.nudge?.();
+  }
+
+  /** The newest record (local copy: the database, else the mirror). */
+  async latestRecord(sessionId: string): Promise<string | null> {
+    return (await this.deps.documents.find(sessionId, 'record'))?.content ?? (await this.mirror.read(sessionId, 'record'));
+  }
+
+  /** The newest TLDR as markdown (for `!summary`). */
+  async latestTldr(sessionId: string): Promise<string | null> {
+    return (await this.deps.documents.find(sessionId, 'tldr'))?.content ?? (await this.mirror.read(sessionId, 'tldr'));
+  }
+
+  /** Re-reads the record from Notion (`!refresh`); a person's edits there become the newest local version. */
+  async refreshRecord(sessionId: string): Promise<string | null> {
+    const local = await this.deps.documents.find(sessionId, 'record');
+    if (!this.deps.notion || !local || local.syncedVersion < local.version) return this.latestRecord(sessionId);
+    try {
+      const remote = await this.deps.notion.readDocument(sessionId, 'record');
+      if (remote === null || remote.trim() === local.content.trim()) return local.content;
+      const stored = await this.deps.documents.write(sessionId, 'record', remote, { ...local.metadata, source: 'notion' }, this.deps.clock.now());
+      await this.deps.documents.markSynced(stored.id, stored.version, null, this.deps.clock.now());
+      await this.mirror.write(sessionId, 'record', remote);
+      return remote;
+    } catch (error) {
+      this.deps.logger.warn({ sessionId, err: error instanceof Error ? error.message : String(error) }, 'could not re-read the record from Notion; using the local copy');
+      return local.content;
+    }
+  }
+
+  /** Stores a document an agent wrote (`update_notion`); a record written so covers every message so far. */
+  async writeDocument(sessionId: string, kind: DocumentKind, markdown: string): Promise<void> {
+    const metadata: Record<string, unknown> = { source: 'agent' };
+    if (kind === 'record') metadata.lastMessageId = (await this.deps.messages.listForSession(sessionId)).at(-1)?.id ?? 0;
+    if (kind === 'tldr') metadata.recordVersion = (await this.deps.documents.find(sessionId, 'record'))?.version ?? 0;
+    await this.store(sessionId, kind, markdown, metadata);
+    if (kind === 'tldr') await rememberSession(this.deps, sessionId, `${(await this.deps.sessions.findById(sessionId))?.topic ?? ''}\n\n${markdown}`);
+  }
+
+  /** Reads a document for an agent (`read_notion`): from Notion when it holds the newest version, else locally. */
+  async readDocument(sessionId: string, kind: DocumentKind): Promise<string | null> {
+    const local = await this.deps.documents.find(sessionId, kind);
+    if (this.deps.notion && local && local.syncedVersion >= local.version) {
+      try {
+        return (await this.deps.notion.readDocument(sessionId, kind)) ?? local.content;
+      } catch (error) {
+        this.deps.logger.warn({ sessionId, kind, err: error instanceof Error ? error.message : String(error) }, 'could not read from Notion; using the local copy');
+      }
+    }
+    return local?.content ?? (await this.mirror.read(sessionId, kind));
+  }
+
+  /** Past sessions on similar topics (the Planner's `recall_sessions`). */
+  async recallSessions(query: string, limit: number, excludeSessionId?: string): Promise<RecalledSession[]> {
+    return recallSessions(this.deps, query, limit, excludeSessionId);
+  }
+
+  /** The documentation part of a session's `ToolPorts`, for the composition root to merge. */
+  toolPorts(sessionId: string): Pick<ToolPorts, 'writeDocument' | 'readDocument' | 'recallSessions'> {
+    return {
+      writeDocument: (kind, markdown) => this.writeDocument(sessionId, kind, markdown),
+      readDocument: (kind) => this.readDocument(sessionId, kind),
+      recallSessions: (query, limit) => this.recallSessions(query, limit, sessionId),
+    };
+  }
+
+  /** Links to a session's Notion pages (row, record, TLDR), when Notion is configured and they exist. */
+  async notionLinks(sessionId: string): Promise<{ row: string | null; record: string | null; tldr: string | null }> {
+    const notion = this.deps.notion;
+    if (!notion) return { row: null, record: null, tldr: null };
+    return { row: await notion.pageUrl(sessionId, 'row'), record: await notion.pageUrl(sessionId, 'record'), tldr: await notion.pageUrl(sessionId, 'tldr') };
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  private async store(sessionId: string, kind: DocumentKind, markdown: string, metadata: Record<string, unknown>): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.documents.write(sessionId, kind, markdown, { ...metadata, writtenAt: now.toISOString() }, now);
+    await this.mirror.write(sessionId, kind, markdown);
+    if (!this.deps.notion) return;
+    await this.enqueueNotion(DOCUMENTATION_JOB_KINDS.notionSync, sessionId, { sessionId, kind }, `${sessionId}:${kind}`);
+    if (kind === 'tldr') await this.enqueueNotion(DOCUMENTATION_JOB_KINDS.notionRow, sessionId, { sessionId }, sessionId);
+  }
+
+  /** Notion jobs of a session share one queue, so an outage catches up in the order things happened. */
+  private async enqueueNotion(kind: string, sessionId: string, payload: Record<string, unknown>, dedupeKey: string): Promise<void> {
+    const now = this.deps.clock.now();
+    await this.deps.jobs.enqueue({ kind, payload, runAt: now, dedupeKey, queue: `notion:${sessionId}`, sessionId, maxRetries: this.deps.settings.notionMaxRetries ?? DEFAULT_NOTION_MAX_RETRIES }, now);
+    this.deps.nudge?.();
+  }
+
+  /** The next TLDR: now when there is none yet, else `TLDR_UPDATE_INTERVAL` after the last one. */
+  private async scheduleTldr(sessionId: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const last = await this.deps.documents.find(sessionId, 'tldr');
+    const writtenAt = last ? Date.parse(String(last.metadata.writtenAt ?? '')) || last.updatedAt.getTime() : null;
+    const due = writtenAt === null ? now.getTime() : Math.max(now.getTime(), writtenAt + this.deps.settings.tldrIntervalSeconds * 1000);
+    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.tldr, payload: { sessionId }, runAt: new Date(due), dedupeKey: sessionId, sessionId }, now);
+    if (due <= now.getTime()) this.deps.nudge?.();
+  }
+}
+
+/** Builds the documentation service. */
+export function createDocumentationService(deps: DocumentationDependencies): DocumentationService {
+  return new DocumentationService(deps);
+}

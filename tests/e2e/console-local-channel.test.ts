@@ -1,0 +1,68 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPageErrors, launchBrowser, REPOSITORY_ROOT, startAppProcess, waitForHealthy, type AppProcess, type BrowserSession } from '../support/browser.ts';
+
+const SCREENSHOTS = join(REPOSITORY_ROOT, 'docs/screenshots');
+const STEP_MS = 90_000;
+
+describe.skipIf(!existsSync(join(REPOSITORY_ROOT, 'src/index.ts')))('first run: npm start with no .env, then a brainstorm in the console', () => {
+  let app: AppProcess;
+  let browser: BrowserSession;
+  let errors: string[];
+
+  beforeAll(async () => {
+    mkdirSync(SCREENSHOTS, { recursive: true });
+    app = await startAppProcess();
+    await waitForHealthy(app.url, 180_000);
+    browser = await launchBrowser();
+    browser.page.setDefaultTimeout(STEP_MS);
+    errors = collectPageErrors(browser.page);
+  }, 240_000);
+
+  afterAll(async () => {
+    await browser?.close();
+    await app?.stop();
+  });
+
+  it('starts a session, answers the Planner, approves, hears three participants, and walks trace <-> message', async () => {
+    const { page } = browser;
+    await page.goto(app.url);
+    expect(await page.locator('#demo-banner').innerText()).toMatch(/simulated/i);
+    expect(app.output()).toContain(app.url);
+
+    await page.locator('#topic').fill('How can a five-person team ship every week without burning out?');
+    await page.locator('#start-session').click();
+    await page.waitForURL(/#\/sessions\//);
+
+    // The Planner either asks questions first or goes straight to a plan.
+    await page.locator('#approve-plan, .message.speaker-planner').first().waitFor();
+    if (!(await page.locator('#approve-plan').isVisible())) {
+      await page.locator('#message-input').fill('Five engineers and a designer; releases slip and people work late. Aim for habits we can try next sprint.');
+      await page.locator('#message-input').press('Enter');
+    }
+    await page.locator('#approve-plan').click();
+    await page.waitForFunction(() => new Set(Array.from(document.querySelectorAll<HTMLElement>('.message.speaker-participant'), (node) => node.dataset.speaker)).size >= 3, null, { timeout: STEP_MS });
+    const speakers = new Set(await page.locator('.message.speaker-participant .speaker').allInnerTexts());
+    expect(speakers.size).toBeGreaterThanOrEqual(3);
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-session.png') });
+
+    const answer = page.locator('.message.speaker-participant:has(.trace-link)').first();
+    const speaker = (await answer.getAttribute('data-speaker')) as string;
+    await answer.locator('.trace-link').click();
+    await page.locator('#waterfall[data-rendered="true"]').waitFor();
+    const generations = page.locator('.wf-row.kind-generation');
+    expect(await generations.count()).toBeGreaterThan(0);
+    expect((await generations.locator('.wf-tokens').allInnerTexts()).some((text) => /\d+\/\d+/.test(text))).toBe(true);
+    // The message's trace link opened the span that produced it.
+    await page.locator('.wf-row.selected').waitFor();
+    expect(await page.locator('#span-detail').innerText()).toMatch(/Tokens\s+[\d,]+ in · [\d,]+ out/);
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-trace.png') });
+
+    await page.locator('#span-message-link').click();
+    await page.locator(`.message.highlight[data-speaker="${speaker}"]`).waitFor();
+    await page.locator('.message.highlight .trace-link').click();
+    await page.locator('.wf-row.selected').waitFor();
+    expect(errors).toEqual([]);
+  }, 600_000);
+});

@@ -1,0 +1,72 @@
+import { createCustomSpan, createGenerationSpan, getGlobalTraceProvider, type TracingProcessor } from '@openai/agents';
+import { describe, expect, it } from 'vitest';
+import type { SpanRecord, TraceRecord, TracesRepository } from '../../../src/repositories/traces-repository.ts';
+import { ManualClock } from '../../../src/services/clock.ts';
+import { DbTracingProcessor } from '../../../src/tracing/db-tracing-processor.ts';
+import { installTracing } from '../../../src/tracing/install-tracing.ts';
+import { generationUsage, messageIdOf, sanitise } from '../../../src/tracing/span-mapping.ts';
+
+/** Collects what the processor writes; can be told to fail. */
+class MemoryTraces {
+  traces: TraceRecord[] = [];
+  spans: SpanRecord[] = [];
+  failing = false;
+  async upsertTraces(traces: TraceRecord[]): Promise<void> {
+    if (this.failing) throw new Error('db down');
+    this.traces.push(...traces);
+  }
+  async upsertSpans(spans: SpanRecord[]): Promise<void> {
+    this.spans.push(...spans);
+  }
+}
+
+function processorWith(store: MemoryTraces): DbTracingProcessor {
+  return new DbTracingProcessor(store as unknown as TracesRepository, { secrets: ['hunter2-secret'], clock: new ManualClock(), flushDelayMs: 60_000 });
+}
+
+describe('span mapping', () => {
+  it('masks secrets deep inside data and cuts very long strings', () => {
+    const copy = sanitise({ a: ['key hunter2-secret here', { b: 'hunter2-secret' }], long: 'x'.repeat(9000), fn: () => 1 }, ['hunter2-secret']) as Record<string, unknown>;
+    expect(JSON.stringify(copy)).not.toContain('hunter2-secret');
+    expect(String(copy.long)).toContain('[1000 more characters]');
+    expect('fn' in copy).toBe(false);
+  });
+
+  it('takes generation usage from span usage (streamed) or the raw response (cost included)', () => {
+    expect(generationUsage({ type: 'generation', usage: { input_tokens: 5, output_tokens: 2, details: { cost: 0.01 } } })).toEqual({ inputTokens: 5, outputTokens: 2, costUsd: 0.01 });
+    expect(generationUsage({ type: 'generation', output: [{ usage: { prompt_tokens: 7, completion_tokens: 3, cost: 0.02 } }] })).toEqual({ inputTokens: 7, outputTokens: 3, costUsd: 0.02 });
+    expect(messageIdOf({ type: 'custom', name: 'deliver_message', data: { messageId: 12 } })).toBe(12);
+    expect(messageIdOf({ type: 'custom', name: 'other', data: {} })).toBeNull();
+  });
+});
+
+describe('DbTracingProcessor', () => {
+  it('queues rows until flushed, keeps one row per span, and survives a failing store', async () => {
+    const store = new MemoryTraces();
+    const processor: TracingProcessor = processorWith(store);
+    installTracing([processor]);
+    const trace = getGlobalTraceProvider().createTrace({ name: 'turn', groupId: 'ses_9' });
+    await trace.start();
+    const generation = createGenerationSpan({ data: { model: 'm' } }, trace);
+    generation.start();
+    generation.spanData.usage = { input_tokens: 3, output_tokens: 4, details: { cost: 0.5 } };
+    generation.end();
+    const custom = createCustomSpan({ data: { name: 'deliver_message', data: { messageId: 7, note: 'hunter2-secret' } } }, trace);
+    custom.start();
+    custom.end();
+    await trace.end();
+    expect(store.spans).toHaveLength(0);
+
+    await processor.forceFlush();
+    expect(store.traces).toEqual([expect.objectContaining({ name: 'turn', sessionId: 'ses_9' })]);
+    expect(store.spans).toHaveLength(2);
+    expect(store.spans[0]).toMatchObject({ type: 'generation', model: 'm', inputTokens: 3, outputTokens: 4, costUsd: 0.5, sessionId: 'ses_9' });
+    expect(store.spans[1]).toMatchObject({ type: 'custom', messageId: 7 });
+    expect(JSON.stringify(store.spans)).not.toContain('hunter2-secret');
+
+    store.failing = true;
+    const second = getGlobalTraceProvider().createTrace({ name: 'lost', groupId: 'ses_9' });
+    await second.start();
+    await expect(processor.forceFlush()).resolves.toBeUndefined();
+  });
+});
