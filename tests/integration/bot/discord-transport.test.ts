@@ -165,14 +165,15 @@ describe('DiscordTransport against the fake Discord', () => {
   it('falls back to bot messages with an embed author without Manage Webhooks, with one notice naming the permission', async () => {
     const { fake } = harness;
     const fresh = fake.state.addTextChannel('no-webhooks');
-    harness.config.discord.channelIds.push(fresh.id);
     fake.setBotPermission(PermissionFlagsBits.ManageWebhooks, false);
     try {
       const topic = fake.post(fresh.id, fake.people.ada, 'Fallback');
       const { roomId } = await harness.bot.transport.openRoom({ originChannelId: fresh.id, originMessageId: topic.id, title: 'Fallback' });
       await harness.bot.transport.deliver(roomId, outgoing(claude, 'Hello @everyone'), progress());
-      await harness.bot.transport.deliver(roomId, outgoing(gpt, 'Hi'), progress());
+      const previewId = await harness.bot.transport.postPreview(roomId, outgoing(gpt, 'H'));
+      await harness.bot.transport.deliver(roomId, outgoing(gpt, 'Hi'), progress(previewId));
       const messages = fake.messagesIn(roomId);
+      expect(fake.state.findMessage(previewId)?.embeds[0]?.description).toBe('Hi');
       const notices = messages.filter((message) => message.content.includes('Manage Webhooks'));
       expect(notices).toHaveLength(1);
       const personas = messages.filter((message) => message.embeds.length > 0);

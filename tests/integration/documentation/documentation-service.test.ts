@@ -100,7 +100,7 @@ describe('documentation service', () => {
     }
     expect(notion.requests.filter((request) => request.status === 503).length).toBeGreaterThan(3);
     const local = await harness.documents.find('ses_c', 'record');
-    console.log(JSON.stringify(await harness.jobs.listForSession('ses_c'), null, 1), notion.requests.slice(-8));
+    console.log("LOCAL", JSON.stringify(local), JSON.stringify(await harness.documents.find("ses_c", "tldr")));
     expect(local?.syncedVersion).toBe(local?.version);
     const page = notion.store.findPagesByTitle('Detailed record').find((candidate) => (candidate.parent as { page_id?: string }).page_id);
     expect(page).toBeDefined();
