@@ -65,6 +65,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     simulated: config.models.demoMode,
     sanitizePreview: (text) => redactPastedSecrets(text, dependencies.secrets),
     nudgeWorker,
+    runQueue: (queue) => worker.runQueue(queue),
   });
   const documentation = new PlainDocumentation(repositories.messages, repositories.documents, clock);
   const moderation = new BasicModeration(delivery, documentation);

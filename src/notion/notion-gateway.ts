@@ -73,13 +73,22 @@ export class NotionGateway {
   /** Finds (stored id, configured id, or a child of the parent page) or creates the sessions database. */
   async ensureDatabase(signal?: AbortSignal): Promise<DatabaseIds> {
     if (this.database) return this.database;
-    const key = `database:${this.options.databaseId ?? `parent:${this.options.parentPageId ?? ''}`}`;
+    const key = this.databaseKey();
     const stored = await this.options.objects.get(key);
     if (stored) return (this.database = JSON.parse(stored) as DatabaseIds);
     const databaseId = this.options.databaseId ?? (await this.findDatabaseUnderParent(signal));
     const ids = databaseId ? await this.adoptDatabase(databaseId, signal) : await this.createDatabase(signal);
     await this.options.objects.set(key, JSON.stringify(ids));
     return (this.database = ids);
+  }
+
+  private databaseKey(): string {
+    return `database:${this.options.databaseId ?? `parent:${this.options.parentPageId ?? ''}`}`;
+  }
+
+  private async forgetDatabase(): Promise<void> {
+    this.database = null;
+    await this.options.objects.remove(this.databaseKey());
   }
 
   /** Creates or updates the session's row; returns its page id. */
@@ -97,9 +106,15 @@ export class NotionGateway {
       }
     }
     const { dataSourceId } = await this.ensureDatabase(signal);
-    const page = await this.call(() => this.client.pages.create({ parent: { data_source_id: dataSourceId }, properties } as Parameters<Client['pages']['create']>[0]), signal);
-    await this.options.objects.set(key, page.id);
-    return page.id;
+    try {
+      const page = await this.call(() => this.client.pages.create({ parent: { data_source_id: dataSourceId }, properties } as Parameters<Client['pages']['create']>[0]), signal);
+      await this.options.objects.set(key, page.id);
+      return page.id;
+    } catch (error) {
+      // The database was deleted or unshared in Notion: forget it, so the next attempt finds or creates one.
+      if (error instanceof NotionRequestError && error.kind === 'not_found') await this.forgetDatabase();
+      throw error;
+    }
   }
 
   /** The session's row page id, if created. */

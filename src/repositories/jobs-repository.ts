@@ -68,7 +68,7 @@ export class JobsRepository {
    * lease expired (a crashed worker). A job in a queue is claimed only when no earlier job of that queue is
    * unfinished, so deliveries to one room keep their order.
    */
-  async claimDue(workerId: string, now: Date, leaseMs: number, limit: number, kinds?: string[]): Promise<ClaimedJob[]> {
+  async claimDue(workerId: string, now: Date, leaseMs: number, limit: number, kinds?: string[], queue?: string): Promise<ClaimedJob[]> {
     return this.db.transaction().execute(async (transaction) => {
       let query = transaction
         .selectFrom('jobs as job')
@@ -97,6 +97,7 @@ export class JobsRepository {
           ]),
         );
       if (kinds && kinds.length > 0) query = query.where('job.kind', 'in', kinds);
+      if (queue) query = query.where('job.queue', '=', queue);
       const rows = await query.orderBy('job.run_at').orderBy('job.id').limit(limit).forUpdate().skipLocked().execute();
       const claimed: ClaimedJob[] = [];
       for (const row of rows) {

@@ -69,19 +69,32 @@ export interface Statement {
   reference: string | undefined;
 }
 
-const NOT_SPEAKERS = new Set(['topic', 'expanded topic', 'objectives', 'plan', 'note', 'notes', 'summary', 'record', 'time', 'session']);
+const STATEMENT = /^\s*(?:[-*]\s*)?(#\d+)?\s*\[([^\]\n]{1,60}?)(?:\s*\((?:person|human|[^)]{0,20})\))?\]\s*:\s+(.+)$/u;
 
-/** Statements of the form `[Name]: text`, `#12 [Name]: text` or `Name: text`, across every non-system message. */
+/** Statements of the form `[Name]: text` or `#12 [Name (person)]: text`, across every non-system message. */
 export function statementsOf(body: ChatCompletionRequest): Statement[] {
   const statements: Statement[] = [];
   for (const message of body.messages) {
     if (message.role === 'system' || message.role === 'developer' || message.role === 'tool') continue;
     for (const line of messageText(message).split('\n')) {
-      const match = /^\s*(?:[-*]\s*)?(#\d+)?\s*\[?([\p{Lu}][\p{L}\p{N} ._'-]{0,40}?)\]?\s*(?:\([^)]*\))?\s*:\s+(.+)$/u.exec(line);
+      const match = STATEMENT.exec(line);
       if (!match?.[2] || !match[3]) continue;
-      const speaker = match[2].trim();
-      if (NOT_SPEAKERS.has(speaker.toLowerCase()) || /^answers from|^revision requested/i.test(speaker)) continue;
-      statements.push({ speaker, text: match[3].trim(), reference: match[1] });
+      statements.push({ speaker: match[2].trim(), text: match[3].trim(), reference: match[1] });
+    }
+  }
+  return statements;
+}
+
+/** The `### Speaker` sections of a markdown record with their bullet points (a previous Scribe record). */
+export function recordSections(body: ChatCompletionRequest): Statement[] {
+  const statements: Statement[] = [];
+  const text = body.messages.filter((message) => message.role === 'user').map(messageText).join('\n');
+  for (const match of text.matchAll(/^#{2,3}\s+(.+)\n((?:[ \t]*-\s+.+\n?)+)/gm)) {
+    const speaker = (match[1] ?? '').trim();
+    if (/participants|timeline|further points/i.test(speaker)) continue;
+    for (const line of (match[2] ?? '').split('\n')) {
+      const point = /^\s*-\s+(#\d+\s+)?(.+)$/.exec(line);
+      if (point?.[2]) statements.push({ speaker, text: point[2].trim(), reference: point[1]?.trim() });
     }
   }
   return statements;

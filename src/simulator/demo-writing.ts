@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from './chat-types.ts';
-import { keywordsOf, previousSpeaker, stableHash, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
+import { keywordsOf, previousSpeaker, recordSections, stableHash, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
 
 const SIMULATED = '(simulated)';
 
@@ -69,31 +69,33 @@ function groupBySpeaker(statements: Statement[]): Map<string, Statement[]> {
   return groups;
 }
 
-/** A markdown record of the conversation: a section per speaker with their points, then a timeline. */
+/** A markdown record of the conversation: a section per speaker with their points, then a timeline; keeps a previous record's points. */
 export function scribeRecord(body: ChatCompletionRequest): string {
   const topic = topicOf(body);
-  const statements = statementsOf(body);
+  const previous = recordSections(body);
+  const fresh = statementsOf(body).filter((statement) => !previous.some((old) => old.text === statement.text));
+  const statements = [...previous, ...fresh];
   const lines = [`# Detailed record: ${topic}`, '', `_Simulated record written by the demo Scribe ${SIMULATED}._`, ''];
   if (statements.length === 0) return [...lines, 'No discussion has been recorded yet.'].join('\n');
   lines.push('## Participants and their points', '');
   for (const [speaker, said] of groupBySpeaker(statements)) {
     lines.push(`### ${speaker}`, ...said.map((statement) => `- ${statement.reference ? `${statement.reference} ` : ''}${statement.text}`), '');
   }
-  lines.push('## Timeline', '', ...statements.map((statement, index) => `${index + 1}. ${statement.reference ? `${statement.reference} ` : ''}**${statement.speaker}**: ${statement.text.slice(0, 160)}`));
+  const timeline = statements.map((statement, index) => `${index + 1}. ${statement.reference ? `${statement.reference} ` : ''}${statement.speaker}: ${statement.text.slice(0, 160)}`);
+  lines.push('## Timeline', '', ...timeline);
   return lines.join('\n');
 }
 
 /** A summary and three findings drawn from a record, each with its sources. */
 export function tldrSummary(body: ChatCompletionRequest): { summary: string; keyFindings: Array<{ finding: string; sources: string[] }> } {
   const topic = topicOf(body);
-  const record = body.messages.map((message) => (typeof message.content === 'string' ? message.content : '')).join('\n');
-  const sections = [...record.matchAll(/^#{2,3}\s+(.+)\n((?:\s*-\s+.+\n?)+)/gm)].map((match) => ({
-    speaker: (match[1] ?? '').trim(),
-    points: (match[2] ?? '').split('\n').map((line) => line.replace(/^\s*-\s+/, '').trim()).filter(Boolean),
+  const fromRecord = recordSections(body);
+  const statements = fromRecord.length > 0 ? fromRecord : statementsOf(body);
+  const speakers = [...groupBySpeaker(statements)].map(([speaker, said]) => ({ speaker, first: said[0] }));
+  const findings = speakers.slice(0, 3).map(({ speaker, first }) => ({
+    finding: `${speaker}: ${first?.text.slice(0, 200) ?? ''}`,
+    sources: first?.reference ? [speaker, first.reference] : [speaker],
   }));
-  const fromStatements = [...groupBySpeaker(statementsOf(body))].map(([speaker, said]) => ({ speaker, points: said.map((entry) => entry.text) }));
-  const speakers = (sections.length > 0 ? sections : fromStatements).filter((entry) => entry.points.length > 0);
-  const findings = speakers.slice(0, 3).map((entry) => ({ finding: `${entry.speaker}: ${entry.points[0]?.slice(0, 200) ?? ''}`, sources: [entry.speaker] }));
   const everyone = speakers.map((entry) => entry.speaker);
   while (findings.length < 3) {
     findings.push({ finding: `The discussion of ${topic} needs more input before a firm conclusion ${SIMULATED}`, sources: everyone.length > 0 ? everyone : ['record'] });

@@ -57,6 +57,7 @@ describe.skipIf(!existsSync(join(REPOSITORY_ROOT, 'src/index.ts')))('first run: 
     // The message's trace link opened the span that produced it.
     await page.locator('.wf-row.selected').waitFor();
     expect(await page.locator('#span-detail').innerText()).toMatch(/Tokens\s+[\d,]+ in · [\d,]+ out/);
+    await page.evaluate(() => window.scrollTo(0, 0));
     await page.screenshot({ path: join(SCREENSHOTS, 'console-trace.png') });
 
     await page.locator('#span-message-link').click();

@@ -56,3 +56,19 @@ export async function clonePgliteTemplate(): Promise<PGlite> {
 export async function openAppTestDatabase(): Promise<DatabaseHandle> {
   return pgliteHandle(await clonePgliteTemplate());
 }
+
+/** A throwaway database on the Postgres server (for restarts: two apps in turn on the same data). */
+export async function createThrowawayPostgres(): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `brainstorm_test_${randomBytes(6).toString('hex')}`;
+  const admin = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: TEST_POSTGRES_URL, max: 1 }) }) });
+  await sql.raw(`CREATE DATABASE ${name}`).execute(admin);
+  const url = new URL(TEST_POSTGRES_URL);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    async drop() {
+      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin);
+      await admin.destroy();
+    },
+  };
+}

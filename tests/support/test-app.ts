@@ -61,13 +61,22 @@ export async function startTestApp(environment: Record<string, string>, options:
   });
   await app.start();
   const settle = async () => {
-    for (let round = 0; round < 200; round += 1) {
-      const ran = await app.worker.runDue();
-      await app.services.coordinator.idle();
-      const busy = app.services.coordinator.busySessions().length;
-      if (ran === 0 && busy === 0 && (await app.worker.runDue()) === 0) return;
+    // Code waiting on the manual clock (retry back-off, streaming throttle) is let through by moving the
+    // clock, never by sleeping: the ticker only polls for such waiters.
+    const ticker = setInterval(() => {
+      if (clock.pendingSleepers > 0) void clock.advance(1000);
+    }, 5);
+    try {
+      for (let round = 0; round < 500; round += 1) {
+        const ran = await app.worker.runDue();
+        await app.services.coordinator.idle();
+        const busy = app.services.coordinator.busySessions().length;
+        if (ran === 0 && busy === 0 && (await app.worker.runDue()) === 0) return;
+      }
+      throw new Error('the app did not settle after 500 rounds');
+    } finally {
+      clearInterval(ticker);
     }
-    throw new Error('the app did not settle after 200 rounds');
   };
   return {
     app,

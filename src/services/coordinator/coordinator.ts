@@ -126,6 +126,7 @@ export class Coordinator {
         batchWindowMs: this.options.settings().batchWindowSeconds * 1000,
       });
       if (round.speakers.length === 0) return;
+      await this.options.delivery.flushRoom(session).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
       const outcomes = await this.runRound(session, round, runtime.controller.signal);
       await this.options.sessions.update(session.id, { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 }, this.options.clock.now());
       if (runtime.controller.signal.aborted) return;

@@ -50,9 +50,14 @@ export function planRound(input: {
   return { kind: input.humans.length > 0 ? 'human' : 'ai', trigger, speakers };
 }
 
+/**
+ * What a participant has not answered yet. Its last answer saw everything up to the newest message it
+ * replied to — not up to its own id: answers written in parallel in the same round were not seen.
+ */
 function unseenMessages(participant: ParticipantConfig, discussion: ChatMessage[], batchWindowMs: number): ChatMessage[] {
   const lastOwn = discussion.findLast((message) => message.speaker.kind === 'participant' && message.speaker.name === participant.name);
-  const since = discussion.filter((message) => message.id > (lastOwn?.id ?? 0) && message.speaker.name !== participant.name);
+  const seenUpTo = lastOwn ? Math.max(0, ...lastOwn.replyTo) : 0;
+  const since = discussion.filter((message) => message.id > seenUpTo && message.speaker.name !== participant.name);
   const newest = since.at(-1);
   if (!newest) return [];
   const windowStart = newest.createdAt.getTime() - batchWindowMs;

@@ -41,6 +41,13 @@ export interface DeliveryServiceOptions {
   sanitizePreview: (text: string) => string;
   /** Wakes the job worker so a delivery does not wait for the next poll. */
   nudgeWorker: () => void;
+  /** Runs a queue's due jobs now (the job worker's `runQueue`). */
+  runQueue: (queue: string) => Promise<void>;
+}
+
+/** The outbox queue of a room: its deliveries keep their order. */
+export function roomQueue(session: Pick<Session, 'transport' | 'roomId'>): string {
+  return `room:${session.transport}:${session.roomId}`;
 }
 
 /** Stores every message before it is delivered, then delivers it through the per-room outbox queue. */
@@ -71,6 +78,11 @@ export class DeliveryService {
     this.options.events.publish({ type: 'message', message });
     if (!options.internal) await this.enqueue(session, message, options);
     return message;
+  }
+
+  /** Delivers the room's pending messages now, so what comes next appears after them. */
+  async flushRoom(session: Session): Promise<void> {
+    await this.options.runQueue(roomQueue(session));
   }
 
   /** Starts a streaming preview of an answer that is still being written. */
@@ -108,7 +120,7 @@ export class DeliveryService {
     await this.options.jobs.enqueue(
       {
         kind: DELIVER_MESSAGE_JOB,
-        queue: `room:${session.transport}:${session.roomId}`,
+        queue: roomQueue(session),
         sessionId: session.id,
         dedupeKey: `message:${message.id}`,
         payload: { messageId: message.id, previewExternalId: options.previewExternalId ?? null, actions: options.actions ?? [] },

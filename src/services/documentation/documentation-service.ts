@@ -127,6 +127,21 @@ export class DocumentationService implements DocumentationPort {
     return recallSessions(this.deps, query, limit, excludeSessionId);
   }
 
+  /** `DocumentStorePort.write` of the session services' tool ports. */
+  write(sessionId: string, kind: DocumentKind, markdown: string): Promise<void> {
+    return this.writeDocument(sessionId, kind, markdown);
+  }
+
+  /** `DocumentStorePort.read` of the session services' tool ports. */
+  read(sessionId: string, kind: DocumentKind): Promise<string | null> {
+    return this.readDocument(sessionId, kind);
+  }
+
+  /** `DocumentStorePort.recall` of the session services' tool ports. */
+  recall(query: string, limit: number, excludeSessionId: string): Promise<RecalledSession[]> {
+    return this.recallSessions(query, limit, excludeSessionId);
+  }
+
   /** The documentation part of a session's `ToolPorts`, for the composition root to merge. */
   toolPorts(sessionId: string): Pick<ToolPorts, 'writeDocument' | 'readDocument' | 'recallSessions'> {
     return {

@@ -8,7 +8,7 @@ import type { ModerationPort } from '../sessions/session-hooks.ts';
 import type { EmbedFunction, ModerationHost, ModeratorSettings } from './moderation-host.ts';
 import { fallbackHold, fallbackInvite, fallbackRedirect } from './moderation-messages.ts';
 import { askModerator, type CheckFacts, type CheckTrigger, type ModeratorAnswer } from './moderator-run.ts';
-import { findImbalance } from './participation-balance.ts';
+import { findImbalance, type BalanceFinding } from './participation-balance.ts';
 import { TopicSimilarity } from './topic-similarity.ts';
 import { runWrapUp, type WrapUpResult } from './wrap-up-runner.ts';
 
@@ -188,13 +188,22 @@ export class ModerationService implements ModerationPort {
     return this.balance(facts, verdict, outcome);
   }
 
+  /** An invite or hold the model chose on its own, for a participant who is taking part. */
+  private modelNamedImbalance(session: Session, verdict: ModerationVerdict | null): BalanceFinding {
+    if (!verdict || (verdict.action !== 'invite' && verdict.action !== 'hold') || verdict.message.trim() === '') return null;
+    const name = this.options.host.participantNames(session).find((candidate) => candidate.toLowerCase() === verdict.target.toLowerCase());
+    if (!name) return null;
+    return verdict.action === 'invite' ? { kind: 'quiet', name, messages: 0 } : { kind: 'dominant', name, share: 0 };
+  }
+
   private async balance(
     facts: CheckFacts,
     verdict: ModerationVerdict | null,
     outcome: (action: CheckOutcome['action'], posted: string | null) => CheckOutcome,
   ): Promise<CheckOutcome> {
     const { host } = this.options;
-    const { session, plan, imbalance } = facts;
+    const { session, plan } = facts;
+    const imbalance = facts.imbalance ?? this.modelNamedImbalance(session, verdict);
     if (!imbalance) return outcome(verdict?.action === 'invite' || verdict?.action === 'hold' ? 'continue' : (verdict?.action ?? 'continue'), null);
     const key = `${imbalance.kind}:${imbalance.name}:${Math.floor(session.messageCount / (facts.settings.checkInterval * 3))}`;
     if (this.lastInvited.get(session.id) === key) return outcome('continue', null);

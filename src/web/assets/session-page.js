@@ -58,18 +58,22 @@ export async function renderSessionPage(main, sessionId, context) {
   });
 
   let highlighted = false;
+  // Follows the conversation while the person reads at the bottom; leaves them alone when they scrolled up.
+  const pinned = (change) => {
+    const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
+    change();
+    if (nearBottom && !highlighted) scroller.scrollTop = scroller.scrollHeight;
+  };
   const draw = () => {
     const detail = feed.detail;
-    const nearBottom = scroller.scrollHeight - scroller.scrollTop - scroller.clientHeight < 80;
     title.replaceChildren(...header(detail.session));
-    const grew = transcript.update(feed.items, { demoMode: status.demoMode, awaitingApproval: detail.session.status === 'awaiting_approval' });
+    pinned(() => transcript.update(feed.items, { demoMode: status.demoMode, awaitingApproval: detail.session.status === 'awaiting_approval' }));
     for (const item of feed.items) if (item.kind === 'message') drafts.clearSpeaker(item.message.speaker.name);
     drafts.keepPreviews(new Set(feed.previews.map((preview) => `preview:${preview.externalId}`)));
     for (const preview of feed.previews) drafts.show(`preview:${preview.externalId}`, preview.speaker.name, preview.content);
     side.replaceChildren(...sessionPanels(detail, approve));
     if (local) input.hidden = FINISHED.includes(detail.session.status);
     if (!highlighted) highlighted = highlight(scroller, context.query);
-    else if (grew && nearBottom) scroller.scrollTop = scroller.scrollHeight;
   };
   draw();
   if (!highlighted) scroller.scrollTop = scroller.scrollHeight;
@@ -93,8 +97,8 @@ export async function renderSessionPage(main, sessionId, context) {
       });
   };
   const close = openEvents({ sessionId, roomId: local ? session.roomId : null }, (type, event) => {
-    if (type === 'stream') return drafts.show(`stream:${event.draftId}`, event.speaker.name, event.text);
-    if (type === 'local-preview') return drafts.show(`preview:${event.preview.externalId}`, event.preview.speaker.name, event.preview.content);
+    if (type === 'stream') return pinned(() => drafts.show(`stream:${event.draftId}`, event.speaker.name, event.text));
+    if (type === 'local-preview') return pinned(() => drafts.show(`preview:${event.preview.externalId}`, event.preview.speaker.name, event.preview.content));
     if (type === 'local-notice') return showReply(event.content);
     if (type === 'local-typing') return;
     refresh();

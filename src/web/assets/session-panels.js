@@ -1,6 +1,7 @@
 // The side of a session page: plan (with approval), limits as bars, the Scribe record and the TLDR.
 import { h } from './dom.js';
 import { formatCost, formatCount, formatTime } from './format.js';
+import { markdown } from './markdown.js';
 
 function list(items) {
   return h('ul', {}, (items ?? []).map((item) => h('li', {}, item)));
@@ -46,7 +47,7 @@ function limitsPanel(limits) {
 }
 
 function documentPanel(id, title, document) {
-  const body = document ? [h('p', { class: 'muted' }, `Version ${document.version}, ${formatTime(document.updatedAt)}`), h('pre', { class: 'document' }, document.content)] : h('p', { class: 'muted' }, 'Not written yet.');
+  const body = document ? [h('p', { class: 'muted' }, `Version ${document.version}, ${formatTime(document.updatedAt)}`), h('div', { class: 'document md' }, markdown(document.content))] : h('p', { class: 'muted' }, 'Not written yet.');
   return h('section', { class: 'card', id }, h('h3', {}, title), body);
 }
 

@@ -2,6 +2,7 @@
 import { h } from './dom.js';
 import { formatClock, formatCost, formatTokens } from './format.js';
 import { safeLink } from './dom.js';
+import { markdown } from './markdown.js';
 
 const STATUS_LABELS = { withheld: 'withheld by a guardrail', internal: 'internal', pending: 'sending…' };
 
@@ -24,7 +25,7 @@ function messageItem(item, context) {
     'article',
     { id: `m-${message.id}`, class: `message speaker-${message.speaker.kind}`, 'data-message-id': message.id, 'data-external-id': item.externalId, 'data-speaker': message.speaker.name },
     h('header', {}, h('strong', { class: 'speaker' }, message.speaker.name), messageMeta(message, simulated)),
-    h('div', { class: 'text' }, message.text),
+    h('div', { class: 'text md' }, markdown(message.text)),
     approve,
   );
 }
@@ -34,7 +35,7 @@ function noticeItem(delivery) {
     'article',
     { class: `message notice speaker-${delivery.speaker.kind}`, 'data-external-id': delivery.externalId },
     h('header', {}, h('strong', { class: 'speaker' }, delivery.speaker.name), h('div', { class: 'meta' }, h('time', {}, formatClock(delivery.deliveredAt)), delivery.simulated ? h('span', { class: 'badge simulated' }, 'simulated') : null)),
-    h('div', { class: 'text' }, delivery.content),
+    h('div', { class: 'text md' }, markdown(delivery.content)),
   );
 }
 
@@ -51,7 +52,7 @@ export class Transcript {
     this.nodes = new Map();
   }
 
-  /** Draws the feed; returns true when something new was added. */
+  /** Draws the feed, reusing unchanged nodes. */
   update(items, context) {
     const next = new Map();
     const ordered = items.map((item) => {
@@ -62,10 +63,8 @@ export class Transcript {
       next.set(key, { node, mark });
       return node;
     });
-    const grew = next.size > this.nodes.size;
     this.nodes = next;
     this.list.replaceChildren(...ordered);
-    return grew;
   }
 }
 

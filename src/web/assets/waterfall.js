@@ -26,7 +26,7 @@ function row(span, index, total) {
   bar.style.left = `${percent(span.startOffsetMs, total)}%`;
   bar.style.width = `${Math.max(percent(span.durationMs ?? total - span.startOffsetMs, total), 0.4)}%`;
   const tokens = span.inputTokens || span.outputTokens ? `${formatCount(span.inputTokens)}/${formatCount(span.outputTokens)}` : '';
-  return h('div', { class: classes, 'data-index': index, 'data-span-id': span.id, role: 'button', tabindex: 0 }, label, h('div', { class: 'wf-track' }, bar, h('span', { class: 'wf-time' }, formatDuration(span.durationMs))), h('div', { class: 'wf-tokens' }, tokens));
+  return h('div', { class: classes, 'data-index': index, 'data-span-id': span.id, role: 'button', tabindex: 0 }, label, h('div', { class: 'wf-track' }, bar), h('div', { class: 'wf-time' }, formatDuration(span.durationMs)), h('div', { class: 'wf-tokens' }, tokens));
 }
 
 function handoffArrows(spans, total) {
@@ -54,7 +54,7 @@ function handoffArrows(spans, total) {
 export function renderWaterfall(container, detail, onSelect) {
   const total = Math.max(detail.trace.durationMs, 1);
   const fragment = document.createDocumentFragment();
-  fragment.append(h('div', { class: 'wf-head' }, h('span', {}, 'Span'), h('span', { class: 'wf-axis' }, h('span', {}, '0'), h('span', {}, formatDuration(total / 2)), h('span', {}, formatDuration(total))), h('span', {}, 'Tokens in/out')));
+  fragment.append(h('div', { class: 'wf-head' }, h('span', {}, 'Span'), h('span', { class: 'wf-axis' }, h('span', {}, '0'), h('span', {}, formatDuration(total / 2)), h('span', {}, formatDuration(total))), h('span', {}, 'Duration'), h('span', {}, 'Tokens in/out')));
   const rows = h('div', { class: 'wf-rows' });
   const spans = detail.spans;
   for (let index = 0; index < spans.length; index += 1) rows.append(row(spans[index], index, total));

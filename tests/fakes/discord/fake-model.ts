@@ -76,6 +76,8 @@ export interface RecordedMessage {
   /** The thread started on this message, if any. */
   threadId: string | null;
   interactionId: string | null;
+  /** The fake's change counter at the last create or edit: orders final texts without looking at clocks. */
+  revision: number;
   /** `Date.now()` when the fake stored it (for benches, never for assertions on time). */
   createdAtMs: number;
 }

@@ -43,6 +43,8 @@ export class FakeDiscordState {
   readonly commands: RegisteredCommand[] = [];
   readonly typing: { channelId: string; atMs: number }[] = [];
   ownerId = '';
+  /** Counts message creates and edits. */
+  revision = 0;
   private readonly messageIndex = new Map<string, RecordedMessage>();
   private readonly dispatchListeners: ((event: string, data: unknown) => void)[] = [];
 
@@ -163,6 +165,7 @@ export class FakeDiscordState {
       deleted: false,
       threadId: null,
       interactionId: input.interactionId ?? null,
+      revision: (this.revision += 1),
       createdAtMs: Date.now(),
     };
     record.mentions = this.resolveMentions(record);
@@ -187,6 +190,7 @@ export class FakeDiscordState {
     if (changes.flags !== undefined) record.flags = changes.flags;
     record.editedAt = new Date().toISOString();
     record.editTimes.push(Date.now());
+    record.revision = this.revision += 1;
     record.mentions = this.resolveMentions(record);
     if ((record.flags & EPHEMERAL_FLAG) === 0) this.dispatch(GatewayDispatchEvents.MessageUpdate, messagePayload(record, this, true));
     this.changed();

@@ -1,4 +1,5 @@
 /** The fake Notion workspace: pages, databases, data sources and blocks, kept in memory. */
+import { randomBytes } from 'node:crypto';
 import { plainText, type FakeBlockContent } from './fake-markdown.ts';
 
 /** An error the fake answers with Notion's shape. */
@@ -85,12 +86,14 @@ export class NotionStore {
   /** Ordered child block ids of every page or block. */
   private readonly children = new Map<string, string[]>();
   private counter = 0;
+  /** Ids are unique across fakes, as Notion's are across workspaces. */
+  private readonly prefix = randomBytes(4).toString('hex');
 
   constructor(private readonly now: () => Date) {}
 
   private nextId(): string {
     this.counter += 1;
-    return `00000000-0000-4000-8000-${this.counter.toString(16).padStart(12, '0')}`;
+    return `${this.prefix}-0000-4000-8000-${this.counter.toString(16).padStart(12, '0')}`;
   }
 
   private timestamp(): string {

@@ -39,7 +39,7 @@ describe('DiscordBot events', () => {
     const { fake } = harness;
     const topic = fake.post(brainstorm(), fake.people.bob, 'Should we rewrite the billing service?');
     await harness.bot.handled(topic.id);
-    const roomId = await harness.bot.transport.openRoom({ originChannelId: brainstorm(), originMessageId: topic.id, title: 'Billing' });
+    const { roomId } = await harness.bot.transport.openRoom({ originChannelId: brainstorm(), originMessageId: topic.id, title: 'Billing' });
     const answer = fake.post(roomId, fake.people.bob, 'We have 3 engineers.');
     await harness.bot.handled(answer.id);
     expect(harness.gateway.messages).toEqual([

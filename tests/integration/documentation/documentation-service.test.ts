@@ -4,7 +4,7 @@ import { findingsOf } from '../../../src/agents/tldr/tldr-text.ts';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { ManualClock } from '../../../src/services/clock.ts';
 import type { Speaker } from '../../../src/services/domain.ts';
-import { openTestDatabase } from '../../support/databases.ts';
+import { openAppTestDatabase } from '../../support/databases.ts';
 import { startFakeNotion, type FakeNotion } from '../../fakes/notion/fake-notion.ts';
 import { createDocumentationHarness, scriptedModels } from './documentation-harness.ts';
 
@@ -17,7 +17,7 @@ describe('documentation service', () => {
   let fake: FakeNotion | null = null;
 
   beforeAll(async () => {
-    handle = await openTestDatabase('pglite');
+    handle = await openAppTestDatabase();
   });
   afterAll(async () => handle.close());
   afterEach(async () => {
@@ -45,6 +45,9 @@ describe('documentation service', () => {
     await clock.advance(60_000);
     await harness.runDue();
     expect(harness.models.scribe.calls).toHaveLength(1);
+    // the TLDR waits until the record reached Notion, then reads it back from there
+    await clock.advance(15_000);
+    await harness.runDue();
     const record = await harness.service.latestRecord('ses_a');
     for (const name of ['Ada', 'Claude', 'GPT']) expect(record).toContain(name);
     expect(readFileSync(`${harness.dataDir}/docs/ses_a/record.md`, 'utf8')).toBe(record);
@@ -100,7 +103,6 @@ describe('documentation service', () => {
     }
     expect(notion.requests.filter((request) => request.status === 503).length).toBeGreaterThan(3);
     const local = await harness.documents.find('ses_c', 'record');
-    console.log("LOCAL", JSON.stringify(local), JSON.stringify(await harness.documents.find("ses_c", "tldr")));
     expect(local?.syncedVersion).toBe(local?.version);
     const page = notion.store.findPagesByTitle('Detailed record').find((candidate) => (candidate.parent as { page_id?: string }).page_id);
     expect(page).toBeDefined();

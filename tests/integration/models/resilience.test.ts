@@ -74,6 +74,19 @@ describe('retries', () => {
     expect(streamed.finalOutput).toBe('third time lucky');
   });
 
+  it('does not replay a stream that already delivered text', async () => {
+    const { clock, agent } = setup();
+    fake.script({ participant: 'Grok' }, replies.streamError('cut off', 502, 'Half an answer'), replies.text('never sent'));
+    const streamed = await run(agent, 'Hello', { stream: true });
+    const outcome = (async () => {
+      for await (const _event of streamed) void _event;
+      await streamed.completed;
+    })().catch((error: unknown) => error);
+    expect(await outcome).toMatchObject({ code: 'model_unavailable', status: 502 });
+    expect(clock.sleeps).toEqual([]);
+    expect(fake.chats).toHaveLength(1);
+  });
+
   it('gives up after 3 attempts with a typed error', async () => {
     const { clock, agent } = setup();
     fake.script({ participant: 'Grok' }, replies.httpError(500), replies.httpError(502), replies.httpError(503));

@@ -36,13 +36,19 @@ describe('console in headless Chromium (scripted services)', () => {
     await page.locator('.message[data-speaker="Planner"]').first().waitFor();
     expect(await page.locator('#plan').innerText()).toContain('Who is the team?');
 
-    await page.locator('#message-input').fill('Five engineers; late nights before releases.');
+    await page.locator('#message-input').fill('Five engineers; **late nights** <img src=x onerror="window.__injected=1">');
     await page.locator('#message-input').press('Enter');
     await page.locator('#approve-plan').waitFor();
     await page.locator('#approve-plan').click();
     await page.locator('.message.speaker-participant').nth(2).waitFor();
     expect(await page.locator('.message.speaker-participant .speaker').allInnerTexts()).toEqual(['Claude', 'ChatGPT', 'Grok']);
     expect(await page.locator('.message[data-speaker="Ada"]').count()).toBe(2);
+    // Markdown emphasis is drawn, markup in the text stays text.
+    const answer = page.locator('.message[data-speaker="Ada"]').nth(1);
+    expect(await answer.locator('.text strong').innerText()).toBe('late nights');
+    expect(await answer.innerText()).toContain('<img src=x');
+    expect(await answer.locator('img').count()).toBe(0);
+    expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
     expect(await page.locator('#replies').innerText()).toContain('Plan approved by Ada.');
     expect(await page.locator('[data-limit="messages"]').innerText()).toContain('7 / 30');
     await page.screenshot({ path: `${SHOTS}/session.png` });

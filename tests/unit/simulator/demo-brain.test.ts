@@ -89,6 +89,28 @@ describe('demo brain through the real SDK', () => {
     expect(answer.endsWith('(simulated)')).toBe(true);
   });
 
+  it('the scribe reads cited lines and keeps the points of its previous record', async () => {
+    const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.', model: model() });
+    const first = String(
+      (await run(scribe, 'Topic: pricing\n\nNew messages (oldest first):\n#3 [Ana (person)]: Start with two tiers.\n#4 [Claude]: Add an annual discount.')).finalOutput,
+    );
+    expect(first).toContain('### Ana');
+    expect(first).toContain('- #4 Add an annual discount.');
+    const second = String(
+      (await run(scribe, `Topic: pricing\n\nPrevious record (keep everything in it):\n${first}\n\nNew messages (oldest first):\n#5 [Grok]: Charge per seat instead.`)).finalOutput,
+    );
+    expect(second).toContain('- #3 Start with two tiers.');
+    expect(second).toContain('- #5 Charge per seat instead.');
+    expect(second.match(/Add an annual discount/g)).toHaveLength(2);
+    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+    const summary = (await run(tldr, `The Scribe's detailed record:\n\n${second}`)).finalOutput;
+    expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([
+      ['Ana', '#3'],
+      ['Claude', '#4'],
+      ['Grok', '#5'],
+    ]);
+  });
+
   it('moderator and scribe hand off during wrap-up', async () => {
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
     const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.\nThis is the wrap-up.', model: model(), handoffs: [tldr] });

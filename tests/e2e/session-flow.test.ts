@@ -1,0 +1,73 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../src/services/clock.ts';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { createThrowawayPostgres } from '../support/databases.ts';
+import { MemoryTransport } from '../support/memory-transport.ts';
+import { scriptedPlan } from '../support/scripted-plans.ts';
+import { alice, fakeEnvironment, startTestApp } from '../support/test-app.ts';
+
+let fake: FakeOpenRouter;
+let database: { url: string; drop(): Promise<void> };
+
+beforeAll(async () => {
+  fake = await startFakeOpenRouter();
+  database = await createThrowawayPostgres();
+});
+afterAll(async () => {
+  await fake?.close();
+  await database?.drop();
+});
+
+describe('a whole session through the fake OpenRouter, surviving a restart', () => {
+  it('topic -> questions -> answers -> plan -> restart -> !approve -> parallel answers -> AI rounds -> interjection -> limit', async () => {
+    const environment = fakeEnvironment(fake.url, { DATABASE_URL: database.url, MAX_AI_ROUNDS_WITHOUT_HUMAN: '2' });
+    const clock = new ManualClock('2026-05-01T09:00:00Z');
+    const transport = new MemoryTransport();
+    const location = { kind: 'postgres' as const, url: database.url };
+
+    const first = await startTestApp(environment, { clock, transport, database: location });
+    fake.script({ role: 'planner' }, replies.json({ questions: ['Who ships?', 'What went wrong before?'] }));
+    await first.say(null, 'How should a small team adopt feature flags?');
+    await first.settle();
+    const room = transport.rooms[0]!.roomId;
+    expect(transport.room(room).at(-1)?.content).toContain('1. Who ships?');
+
+    fake.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan({ maxMessages: 12 })));
+    await first.say(room, 'Five engineers; a bad deploy took us down last month.');
+    await first.settle();
+    expect(transport.room(room).at(-1)?.content).toMatch(/Proposed plan/);
+    // The Planner saw the person's answer, attributed to them.
+    const planRequest = fake.chats.filter((chat) => chat.agent.role === 'planner').at(-1)!;
+    expect(JSON.stringify(planRequest.body.messages)).toContain('Answers from Alice: Five engineers');
+    await first.stop();
+
+    // A new process on the same database: the paused run is restored from its serialised state.
+    const second = await startTestApp(environment, { clock, transport, database: location });
+    const approval = await second.command(room, 'approve');
+    expect(approval.content).toMatch(/approved/i);
+    await second.settle();
+    const afterApproval = transport.room(room);
+    const speakers = afterApproval.map((message) => message.speaker);
+    expect(speakers).toContain('Moderator');
+    for (const name of ['Claude', 'ChatGPT', 'Grok']) expect(speakers.filter((speaker) => speaker === name).length).toBeGreaterThanOrEqual(2);
+    // AI-to-AI rounds: later answers reply to other participants.
+    const aiReplies = afterApproval.filter((message) => message.speakerKind === 'participant').flatMap((message) => message.replyTo);
+    expect(aiReplies).toEqual(expect.arrayContaining(['Claude', 'Grok']));
+    // Each participant's prompt attributes every other speaker by name.
+    const grokRequest = fake.chats.filter((chat) => chat.agent.role === 'participant' && chat.agent.name === 'Grok').at(-1)!;
+    expect(JSON.stringify(grokRequest.body.messages)).toMatch(/\[Claude\]: /);
+    expect(JSON.stringify(grokRequest.body.messages)).toMatch(/\[Alice \(person\)\]: /);
+
+    await second.say(room, 'What about kill switches for the payment flow?', alice);
+    await second.settle();
+    const answeredAlice = transport.room(room).filter((message) => message.replyTo.includes('Alice'));
+    expect(answeredAlice.length).toBeGreaterThanOrEqual(3);
+
+    const session = await second.app.repositories.sessions.findByRoom('memory', room);
+    expect(session?.status).toBe('completed');
+    expect(session?.endReason).toMatch(/message limit/);
+    expect(session?.messageCount).toBeGreaterThanOrEqual(12);
+    expect(transport.room(room).at(-1)?.content).toMatch(/Session completed/);
+    await second.stop();
+  });
+});
