@@ -12,11 +12,14 @@ export const SIMULATED_MARKER = '-# simulated model (demo mode)';
 /** Discord's limits on names. */
 const WEBHOOK_NAME_LIMIT = 80;
 const THREAD_NAME_LIMIT = 100;
-const EXCERPT_LIMIT = 90;
+const EXCERPT_LIMIT = 80;
+/** More quotes than this bury the answer; the rest are counted. */
+const MAX_QUOTES = 3;
 
 /** The full text of a message before splitting: reply quotes, the content, the simulated marker. */
 export function composeText(message: OutgoingMessage): string {
-  const quotes = message.replyTo.slice(0, 5).map(quoteLine);
+  const quotes = message.replyTo.slice(0, MAX_QUOTES).map(quoteLine);
+  if (message.replyTo.length > MAX_QUOTES) quotes.push(`> …and ${message.replyTo.length - MAX_QUOTES} more`);
   const parts = [quotes.join('\n'), message.content.trim() === '' ? '*(no text)*' : message.content, message.simulated ? SIMULATED_MARKER : ''];
   return parts.filter((part) => part !== '').join('\n');
 }

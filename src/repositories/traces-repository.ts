@@ -124,6 +124,7 @@ export class TracesRepository {
         conflict.column('id').doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
           metadata: eb.ref('excluded.metadata'),
+          started_at: eb.ref('excluded.started_at'),
           session_id: sql<string | null>`coalesce(excluded.session_id, traces.session_id)`,
           ended_at: sql<Date | null>`coalesce(excluded.ended_at, traces.ended_at)`,
         })),

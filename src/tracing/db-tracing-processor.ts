@@ -23,7 +23,8 @@ export interface DbTracingProcessorOptions {
  * a span is written when it starts (so the viewer sees work in flight) and again when it ends.
  */
 export class DbTracingProcessor implements TracingProcessor {
-  private readonly startedAt = new Map<string, Date>();
+  /** Trace extents: the SDK stamps spans with the wall clock, so a trace's start and end follow its spans. */
+  private readonly extents = new Map<string, { start: Date; end: Date | null; spanSeen?: boolean }>();
   private readonly ancestry = new AgentAncestry();
   private queuedTraces = new Map<string, TraceRecord>();
   private queuedSpans = new Map<string, SpanRecord>();
@@ -42,16 +43,17 @@ export class DbTracingProcessor implements TracingProcessor {
 
   /** Records a trace; its group id is the session id. */
   async onTraceStart(trace: Trace): Promise<void> {
-    this.startedAt.set(trace.traceId, this.clock.now());
+    this.extents.set(trace.traceId, { start: this.clock.now(), end: null });
     this.ancestry.traceStarted(trace.traceId, trace.groupId ?? null);
     this.queueTrace(trace, null);
   }
 
   /** Marks a trace ended and forgets its bookkeeping. */
   async onTraceEnd(trace: Trace): Promise<void> {
-    this.queueTrace(trace, this.clock.now());
+    const extent = this.extents.get(trace.traceId);
+    this.queueTrace(trace, extent?.end ?? this.clock.now());
     this.ancestry.traceEnded(trace.traceId);
-    this.startedAt.delete(trace.traceId);
+    this.extents.delete(trace.traceId);
   }
 
   /** Records a span as started. */
@@ -63,7 +65,18 @@ export class DbTracingProcessor implements TracingProcessor {
   /** Records a span as ended, with its output, error, tokens and cost. */
   async onSpanEnd(span: Span<SpanData>): Promise<void> {
     if (!this.ancestry.knows(span.spanId)) this.ancestry.spanStarted(span);
+    this.widenExtent(span);
     this.queueSpan(span);
+  }
+
+  private widenExtent(span: Span<SpanData>): void {
+    const extent = this.extents.get(span.traceId);
+    if (!extent) return;
+    const started = span.startedAt ? new Date(span.startedAt) : undefined;
+    const ended = span.endedAt ? new Date(span.endedAt) : undefined;
+    if (started && (!extent.spanSeen || started < extent.start)) extent.start = started;
+    if (ended && (!extent.end || ended > extent.end)) extent.end = ended;
+    extent.spanSeen = true;
   }
 
   /** Writes everything queued. */
@@ -100,7 +113,7 @@ export class DbTracingProcessor implements TracingProcessor {
       name: trace.name,
       groupId: trace.groupId ?? null,
       metadata: (sanitise(trace.metadata ?? {}, this.secrets) ?? {}) as Record<string, unknown>,
-      startedAt: this.startedAt.get(trace.traceId) ?? this.clock.now(),
+      startedAt: this.extents.get(trace.traceId)?.start ?? this.clock.now(),
       endedAt,
     });
     this.scheduleFlush();

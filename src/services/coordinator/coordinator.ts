@@ -38,6 +38,8 @@ interface Runtime {
   wantAiRound: boolean;
   loop: Promise<void> | null;
   controller: AbortController;
+  /** Participants whose failure was announced in this session (cleared when they answer again). */
+  announcedFailures: Set<string>;
 }
 
 /**
@@ -87,7 +89,7 @@ export class Coordinator {
   private runtime(sessionId: string): Runtime {
     let runtime = this.runtimes.get(sessionId);
     if (!runtime) {
-      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: new AbortController() };
+      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: new AbortController(), announcedFailures: new Set() };
       this.runtimes.set(sessionId, runtime);
     }
     return runtime;
@@ -128,6 +130,7 @@ export class Coordinator {
       if (round.speakers.length === 0) return;
       await this.options.delivery.flushRoom(session).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
       const outcomes = await this.runRound(session, round, runtime.controller.signal);
+      await this.announceFailures(session, round, outcomes, runtime);
       await this.options.sessions.update(session.id, { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 }, this.options.clock.now());
       if (runtime.controller.signal.aborted) return;
       const answered = outcomes.some((outcome) => outcome.status === 'answered');
@@ -146,6 +149,22 @@ export class Coordinator {
         ),
       { groupId: session.id, metadata: { sessionId: session.id, kind: round.kind } },
     );
+  }
+
+  /** One notice per participant while it keeps failing; the others carry on. */
+  private async announceFailures(session: Session, round: RoundPlan, outcomes: TurnOutcome[], runtime: Runtime): Promise<void> {
+    for (const [index, outcome] of outcomes.entries()) {
+      const participant = round.speakers[index]?.participant;
+      if (!participant) continue;
+      if (outcome.status === 'answered') runtime.announcedFailures.delete(participant.id);
+      if (outcome.status !== 'failed' || runtime.announcedFailures.has(participant.id)) continue;
+      runtime.announcedFailures.add(participant.id);
+      const benched = !this.options.roster.active(session).some((entry) => entry.id === participant.id);
+      const note = benched
+        ? `${participant.name} is benched for now: its model (${participant.model}) failed repeatedly. The others carry on; it rejoins when the model recovers.`
+        : `${participant.name} could not answer this time (its model did not respond). The others carry on.`;
+      await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, note);
+    }
   }
 
   private async withinLimits(session: Session): Promise<boolean> {

@@ -135,7 +135,9 @@ export class ModerationService implements ModerationPort {
     const settings = this.options.settings();
     const messages = (await host.recentMessages(session.id, Math.max(settings.checkInterval, 6))).filter((message) => message.speaker.kind !== 'moderator');
     const limits = await host.limitsReport(session);
-    const similarity = await this.similarity.measure(session.id, plan, messages);
+    // The pre-test looks only at what was said since the last check, so older on-topic talk cannot mask new drift.
+    const fresh = messages.slice(-Math.max(1, session.messageCount - session.moderationState.lastCheckAtMessage));
+    const similarity = await this.similarity.measure(session.id, plan, fresh);
     const imbalance = settings.balanceCheck ? findImbalance(limits.balance, host.participantNames(session)) : null;
     const facts: CheckFacts = { session, plan, trigger, messages, limits, similarity, imbalance, settings };
     const reviews = (this.checksSinceReview.get(session.id) ?? 0) + 1;

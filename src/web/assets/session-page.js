@@ -47,7 +47,7 @@ export async function renderSessionPage(main, sessionId, context) {
   const drafts = new Drafts(draftBox);
   const local = session.transport === 'local';
   const showReply = (text) => {
-    replies.append(h('p', { class: 'reply' }, h('span', { class: 'badge' }, 'only you'), ' ', text));
+    replies.append(h('p', { class: 'reply' }, h('span', { class: 'badge' }, 'to you'), ' ', text));
     scroller.scrollTop = scroller.scrollHeight;
   };
   const approve = () => runCommand(session.roomId, 'approve', showReply);

@@ -1,17 +1,10 @@
 /** The fake Notion workspace: pages, databases, data sources and blocks, kept in memory. */
 import { randomBytes } from 'node:crypto';
 import { plainText, type FakeBlockContent } from './fake-markdown.ts';
+import { FakeNotionError, normaliseId, paginate, propertyValue, richTextResponse } from './notion-values.ts';
 
-/** An error the fake answers with Notion's shape. */
-export class FakeNotionError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export { FakeNotionError } from './notion-values.ts';
+
 
 type JsonObject = Record<string, unknown>;
 
@@ -53,27 +46,7 @@ interface StoredDataSource {
   properties: Record<string, JsonObject>;
 }
 
-/** Rich text as Notion returns it. */
-export function richTextResponse(items: unknown): JsonObject[] {
-  if (!Array.isArray(items)) return [];
-  return items.map((item: { text?: { content?: string; link?: unknown } }) => {
-    const content = item.text?.content ?? '';
-    return {
-      type: 'text',
-      text: { content, link: item.text?.link ?? null },
-      annotations: { bold: false, italic: false, strikethrough: false, underline: false, code: false, color: 'default' },
-      plain_text: content,
-      href: null,
-    };
-  });
-}
 
-/** Notion's normalised id (dashed UUID) of an id given with or without dashes. */
-export function normaliseId(id: string): string {
-  const hex = id.replace(/-/g, '').toLowerCase();
-  if (!/^[0-9a-f]{32}$/.test(hex)) return id;
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
-}
 
 const PROPERTY_TYPES = ['title', 'rich_text', 'number', 'select', 'multi_select', 'date', 'url', 'checkbox', 'status'];
 
@@ -225,7 +198,7 @@ export class NotionStore {
     const source = this.dataSource(id);
     const filter = body.filter as JsonObject | undefined;
     const rows = [...this.pages.values()].filter((page) => !page.inTrash && page.parent.type === 'data_source_id' && page.parent.data_source_id === source.id && this.matches(page, filter));
-    return this.paginate(rows.map((page) => this.pageResponse(page)), body.start_cursor, body.page_size, 'page_or_data_source');
+    return paginate(rows.map((page) => this.pageResponse(page)), body.start_cursor, body.page_size, 'page_or_data_source');
   }
 
   // ------------------------------------------------------------------ blocks
@@ -244,7 +217,7 @@ export class NotionStore {
   listChildren(id: string, startCursor: unknown, pageSize: unknown): JsonObject {
     const parentId = this.container(id);
     const list = (this.children.get(parentId) ?? []).map((blockId) => this.blocks.get(blockId)).filter((block): block is StoredBlock => !!block && !block.inTrash);
-    return this.paginate(list.map((block) => this.blockResponse(block)), startCursor, pageSize, 'block');
+    return paginate(list.map((block) => this.blockResponse(block)), startCursor, pageSize, 'block');
   }
 
   /** Appends children to a page or block. */
@@ -373,7 +346,7 @@ export class NotionStore {
       const type = String(schema.type);
       if (typeof value !== 'object' || value === null || !(type in value)) throw new FakeNotionError(400, 'validation_error', `${name} is expected to be ${type}.`);
       const raw = (value as JsonObject)[type];
-      result[name] = { id: schema.id, type, [type]: this.propertyValue(type, raw, schema) };
+      result[name] = { id: schema.id, type, [type]: propertyValue(type, raw, schema) };
     }
     for (const [name, schema] of Object.entries(source.properties)) {
       if (!(name in result)) result[name] = { id: schema.id, type: schema.type, [String(schema.type)]: String(schema.type) === 'title' || String(schema.type) === 'rich_text' || String(schema.type) === 'multi_select' ? [] : null };
@@ -381,17 +354,6 @@ export class NotionStore {
     return result;
   }
 
-  private propertyValue(type: string, raw: unknown, schema: JsonObject): unknown {
-    if (type === 'title' || type === 'rich_text') return richTextResponse(raw);
-    if (type === 'number') {
-      if (raw !== null && typeof raw !== 'number') throw new FakeNotionError(400, 'validation_error', `${String(schema.name)} is expected to be number.`);
-      return raw;
-    }
-    if (type === 'select' || type === 'status') return raw === null ? null : { id: `opt-${String((raw as JsonObject).name)}`, name: (raw as JsonObject).name, color: 'default' };
-    if (type === 'multi_select') return (raw as JsonObject[]).map((option) => ({ id: `opt-${String(option.name)}`, name: option.name, color: 'default' }));
-    if (type === 'date') return raw === null ? null : { start: (raw as JsonObject).start, end: (raw as JsonObject).end ?? null, time_zone: null };
-    return raw;
-  }
 
   private matches(page: StoredPage, filter: JsonObject | undefined): boolean {
     if (!filter || typeof filter.property !== 'string') return true;
@@ -404,14 +366,6 @@ export class NotionStore {
     return actual === condition.equals;
   }
 
-  private paginate(items: JsonObject[], startCursor: unknown, pageSize: unknown, type: string): JsonObject {
-    const size = Math.min(100, Math.max(1, Number(pageSize ?? 100) || 100));
-    const start = typeof startCursor === 'string' && startCursor ? items.findIndex((item) => item.id === startCursor) : 0;
-    if (start < 0) throw new FakeNotionError(400, 'validation_error', 'body failed validation: start_cursor should be a valid cursor.');
-    const slice = items.slice(start, start + size);
-    const next = items[start + size];
-    return { object: 'list', results: slice, next_cursor: next ? next.id : null, has_more: !!next, type, [type]: {} };
-  }
 
   private pageResponse(page: StoredPage): JsonObject {
     return { object: 'page', id: page.id, created_time: page.createdTime, last_edited_time: page.lastEditedTime, parent: page.parent, in_trash: page.inTrash, archived: page.inTrash, is_locked: false, properties: page.properties, url: `https://www.notion.so/${page.id.replace(/-/g, '')}`, public_url: null, icon: null, cover: null };

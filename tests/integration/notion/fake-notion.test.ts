@@ -26,7 +26,7 @@ describe('fake Notion through @notionhq/client', () => {
 
   beforeAll(async () => {
     fake = await startFakeNotion({ clock, tokens: [TOKEN] });
-    notion = new Client({ auth: TOKEN, baseUrl: fake.url, retry: false });
+    notion = new Client({ auth: TOKEN, baseUrl: fake.url, retry: false, logger: () => undefined });
   });
   afterAll(async () => fake.close());
 

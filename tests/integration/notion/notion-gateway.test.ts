@@ -102,7 +102,7 @@ describe('NotionGateway against the fake', () => {
     expect(fake.rateLimited).toBe(0);
   });
 
-  it('adopts a configured database id, reading its schema from the data source and adding missing columns', async () => {
+  it('adopts a configured database id (schema read from its data source) without creating another', async () => {
     await settleWithClock(gateway.ensureDatabase(), clock);
     await clock.advance(1000);
     const configured = new NotionGateway({ auth: TOKEN, baseUrl: fake.url, clock, requestsPerSecond: 3, databaseId: [...objects.entries.values()].map((value) => JSON.parse(value) as { databaseId: string })[0]?.databaseId ?? '', objects: memoryObjects() });

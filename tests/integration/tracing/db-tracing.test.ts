@@ -67,6 +67,9 @@ describe.each(ENGINES)('DB tracing on %s', (engine) => {
     expect(stored?.trace).toMatchObject({ name: 'participant turn', sessionId: 'ses_trace_1' });
     expect(stored?.trace.endedAt).not.toBeNull();
     const spans = stored?.spans ?? [];
+    // Spans carry the SDK's wall-clock times; the trace's extent follows them, whatever clock the app injects.
+    expect(stored?.trace.startedAt.getTime()).toBe(Math.min(...spans.map((span) => span.startedAt.getTime())));
+    expect(stored?.trace.endedAt?.getTime()).toBe(Math.max(...spans.map((span) => span.endedAt?.getTime() ?? 0)));
     const generations = spans.filter((span) => span.type === 'generation');
     expect(generations.map((span) => [span.inputTokens, span.outputTokens, span.costUsd, span.model])).toEqual([
       [120, 10, 0.001, 'anthropic/claude-sonnet-4'],

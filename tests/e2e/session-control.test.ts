@@ -1,0 +1,106 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { proposeSession, waitFor } from '../support/session-driver.ts';
+import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+
+let fake: FakeOpenRouter;
+let test: TestApp;
+
+beforeAll(async () => {
+  fake = await startFakeOpenRouter();
+});
+afterAll(async () => fake?.close());
+beforeEach(async () => {
+  fake.reset();
+  test = await startTestApp(fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '3' }));
+});
+afterEach(async () => test?.stop());
+
+const participantMessages = (test: TestApp, room: string) => test.transport.room(room).filter((message) => message.speakerKind === 'participant');
+const session = (test: TestApp, room: string) => test.app.repositories.sessions.findByRoom('memory', room);
+
+describe('control of a running session', () => {
+  it('!stop mid-turn aborts the hanging model call, keeps what was said, and wraps up', async () => {
+    const room = await proposeSession(test, fake);
+    fake.script({ participant: 'Claude' }, replies.hang());
+    await test.command(room, 'approve');
+    await test.app.worker.runDue();
+    await waitFor(async () => (await test.app.repositories.messages.listForSession((await session(test, room))!.id)).filter((message) => message.speaker.kind === 'participant').length === 2, 'two answers while Claude hangs');
+    const reply = await test.command(room, 'stop');
+    expect(reply.content).toMatch(/Stopped/);
+    await test.settle();
+    const stopped = await session(test, room);
+    expect(stopped?.status).toBe('stopped');
+    const names = participantMessages(test, room).map((message) => message.speaker).sort();
+    expect(names).toEqual(['ChatGPT', 'Grok']);
+    expect(test.transport.room(room).at(-1)?.content).toMatch(/Session stopped/);
+    expect(test.app.services.coordinator.busySessions()).toEqual([]);
+  });
+
+  it('!pause lets the answers in flight finish but starts no new round; !continue resumes', async () => {
+    const room = await proposeSession(test, fake);
+    await test.command(room, 'approve');
+    await test.app.worker.runDue();
+    const paused = await test.command(room, 'pause');
+    expect(paused.content).toMatch(/Paused/);
+    await test.settle();
+    const whilePaused = participantMessages(test, room).length;
+    expect(whilePaused).toBeLessThanOrEqual(3);
+    expect((await session(test, room))?.status).toBe('paused');
+    const note = await test.say(room, 'Hello, anyone?');
+    expect(note?.content).toMatch(/paused/);
+    await test.settle();
+    expect(participantMessages(test, room).length).toBe(whilePaused);
+    expect((await test.command(room, 'continue')).content).toMatch(/resumed/);
+    await test.settle();
+    expect(participantMessages(test, room).length).toBeGreaterThan(whilePaused);
+  });
+
+  it('a failing participant never blocks the others, and its seat is announced once', async () => {
+    const room = await proposeSession(test, fake);
+    fake.script({ participant: 'Grok' }, ...Array.from({ length: 12 }, () => replies.httpError(500)));
+    await test.command(room, 'approve');
+    await test.settle();
+    const answered = new Set(participantMessages(test, room).map((message) => message.speaker));
+    expect(answered).toEqual(new Set(['Claude', 'ChatGPT']));
+    const notices = test.transport.room(room).filter((message) => message.speaker === 'Brainstorm' && /Grok/.test(message.content));
+    expect(notices).toHaveLength(1);
+  });
+
+  it('a plan outside the admin bounds is shown adjusted and enforced', async () => {
+    const room = await proposeSession(test, fake, { maxMessages: 99_999, maxCostUsd: 500, timeoutMinutes: 10_000 });
+    const plan = test.transport.room(room).at(-1)!;
+    expect(plan.content).toMatch(/1000 messages/);
+    expect(plan.content).toMatch(/\$5\.00/);
+    expect(plan.content).toMatch(/Adjusted to the admin limits/);
+    await test.command(room, 'approve');
+    await test.settle();
+    const active = await session(test, room);
+    expect(active?.plan?.parameters.maxMessages).toBe(1000);
+    expect(active?.plan?.parameters.timeoutMinutes).toBe(60);
+  });
+
+  it('a person\'s comment on the plan revises it; the revised plan is approved', async () => {
+    const room = await proposeSession(test, fake);
+    fake.script({ role: 'planner' }, replies.toolCall('start_session', { ...(await session(test, room))!.plan!, objectives: ['Decide on kill switches', 'Pick a vendor'] }));
+    const ack = await test.say(room, 'Please focus on kill switches instead.');
+    expect(ack?.content).toMatch(/revising/);
+    await test.settle();
+    const revised = test.transport.room(room).at(-1)!;
+    expect(revised.content).toMatch(/Revised plan/);
+    expect(revised.content).toMatch(/kill switches/);
+    const lastPlannerRequest = fake.chats.filter((chat) => chat.agent.role === 'planner').at(-1)!;
+    expect(JSON.stringify(lastPlannerRequest.body.messages)).toContain('Please focus on kill switches instead.');
+    await test.command(room, 'approve');
+    await test.settle();
+    expect((await session(test, room))?.plan?.objectives).toEqual(['Decide on kill switches', 'Pick a vendor']);
+  });
+
+  it('cancels a session nobody approves within the planner timeout, with a notice', async () => {
+    const room = await proposeSession(test, fake);
+    await test.clock.advance(31 * 60_000);
+    await test.settle();
+    expect((await session(test, room))?.status).toBe('cancelled');
+    expect(test.transport.room(room).at(-1)?.content).toMatch(/cancelled: no answer within 30 minutes/);
+  });
+});
