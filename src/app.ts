@@ -9,6 +9,8 @@ import { PromptLibrary } from './agents/prompts/prompt-library.ts';
 import { startSimulator, type SimulatorHandle } from './simulator/index.ts';
 import { DbTracingProcessor } from './tracing/db-tracing-processor.ts';
 import { installTracing } from './tracing/install-tracing.ts';
+import { OtlpTracingProcessor } from './tracing/index.ts';
+import type { TracingProcessor } from '@openai/agents';
 import { TracesRepository } from './repositories/traces-repository.ts';
 import { systemClock, type Clock } from './services/clock.ts';
 import { randomIds, type IdGenerator } from './services/ids.ts';
@@ -17,6 +19,7 @@ import { JobWorker } from './services/jobs/job-worker.ts';
 import type { EventBus, SessionGateway, Transport } from './services/ports.ts';
 import { TransportRegistry } from './services/delivery/transport-registry.ts';
 import { buildServices, type Services } from './composition/build-services.ts';
+import { createAdminNotifier, createTerminalFailureNotifier } from './services/notifications/admin-notifier.ts';
 import { buildRepositories, type Repositories } from './composition/build-repositories.ts';
 
 /** How to build the application; everything but `config` has a production default. */
@@ -72,11 +75,23 @@ export async function createApp(options: AppOptions): Promise<App> {
   }
   const models = new ModelCatalog(config.models, { clock, logger, ...(simulator ? { baseUrlOverride: simulator.url } : {}) });
   const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger });
-  installTracing([tracing]);
+  const processors: TracingProcessor[] = [tracing];
+  if (config.telemetry.otlpEndpoint) {
+    processors.push(new OtlpTracingProcessor({ endpoint: config.telemetry.otlpEndpoint, headers: config.telemetry.otlpHeaders, secrets, logger }));
+  }
+  installTracing(processors);
 
   const events = new InMemoryEventBus();
   const transports = new TransportRegistry(options.transports ?? []);
-  const worker = new JobWorker({ workerId: ids.next('worker'), jobs: repositories.jobs, clock, logger, ...(options.workerPollMs ? { pollMs: options.workerPollMs } : {}) });
+  const notifier = createAdminNotifier({ ntfyUrl: config.notifications.ntfyUrl, logger });
+  const worker = new JobWorker({
+    workerId: ids.next('worker'),
+    jobs: repositories.jobs,
+    clock,
+    logger,
+    onTerminalFailure: createTerminalFailureNotifier(notifier),
+    ...(options.workerPollMs ? { pollMs: options.workerPollMs } : {}),
+  });
   const services = buildServices({
     config,
     clock,
@@ -90,6 +105,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     transports,
     worker,
     secrets,
+    notifier,
   });
   await services.load();
 
@@ -115,8 +131,10 @@ export async function createApp(options: AppOptions): Promise<App> {
       isReady = false;
       await worker.stop();
       await services.coordinator.idle();
-      await tracing.forceFlush();
-      await tracing.shutdown();
+      for (const processor of processors) {
+        await processor.forceFlush();
+        await processor.shutdown();
+      }
       await simulator?.close();
       await database.close();
     },

@@ -12,6 +12,7 @@ import { KeyedSerialQueue } from './keyed-serial-queue.ts';
 import { approveButtonRow, composeText, messageUrl, threadName } from './message-format.ts';
 import { splitMessage } from './message-splitter.ts';
 import { PersonaPoster, type RoomTarget } from './persona-poster.ts';
+import { PreviewPacer } from './preview-pacer.ts';
 import { WebhookRegistry } from './webhook-registry.ts';
 
 /** Options of the Discord transport. */
@@ -31,6 +32,7 @@ export class DiscordTransport implements Transport {
   readonly name = 'discord';
   private readonly queue = new KeyedSerialQueue();
   private readonly poster: PersonaPoster;
+  private readonly pacer: PreviewPacer;
 
   constructor(private readonly options: DiscordTransportOptions) {
     const webhooks = new WebhookRegistry({
@@ -41,6 +43,7 @@ export class DiscordTransport implements Transport {
       recheckDeniedAfterMs: options.recheckDeniedAfterMs ?? 10 * 60_000,
     });
     this.poster = new PersonaPoster(webhooks, options.logger);
+    this.pacer = new PreviewPacer(options.clock);
   }
 
   /** Opens a thread on the topic message (or on a starter message the bot posts) named after the title. */
@@ -71,6 +74,7 @@ export class DiscordTransport implements Transport {
       const chunks = splitMessage(composeText(message));
       const buttons = message.actions?.includes('approve_plan') ? [approveButtonRow()] : [];
       const delivered = [...progress.deliveredExternalIds];
+      if (progress.previewExternalId) this.pacer.finish(progress.previewExternalId);
       for (let index = delivered.length; index < chunks.length; index += 1) {
         const text = chunks[index] as string;
         const components = index === chunks.length - 1 ? buttons : [];
@@ -91,16 +95,19 @@ export class DiscordTransport implements Transport {
     return this.queue.run(roomId, async () => {
       const target = await this.room(roomId);
       const posted = await this.poster.post(target, message.speaker, previewText(message), [], { preview: true });
+      this.pacer.posted(posted.id);
       return posted.id;
     });
   }
 
-  /** Replaces the streaming message's text (the delivery service throttles this to at most once a second). */
+  /** Replaces the streaming message's text, never more than once a second per message where it reaches Discord. */
   editPreview(roomId: string, externalId: string, message: OutgoingMessage): Promise<void> {
-    return this.queue.run(roomId, async () => {
-      const target = await this.room(roomId);
-      await this.poster.edit(target, externalId, message.speaker, previewText(message), []);
-    });
+    return this.pacer.schedule(externalId, () =>
+      this.queue.run(roomId, async () => {
+        const target = await this.room(roomId);
+        await this.poster.edit(target, externalId, message.speaker, previewText(message), []);
+      }),
+    );
   }
 
   /** Shows "… is typing" in the room; cosmetic, so failures are only logged. */

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { DocumentsRepository } from '../repositories/documents-repository.ts';
+import { EmbeddingsRepository } from '../repositories/embeddings-repository.ts';
+import { NotionObjectsRepository } from '../repositories/notion-objects-repository.ts';
 import { JobsRepository } from '../repositories/jobs-repository.ts';
 import { MessagesRepository } from '../repositories/messages-repository.ts';
 import { RunStatesRepository } from '../repositories/run-states-repository.ts';
@@ -17,6 +19,8 @@ export interface Repositories {
   settings: SettingsRepository;
   documents: DocumentsRepository;
   traces: TracesRepository;
+  embeddings: EmbeddingsRepository;
+  notionObjects: NotionObjectsRepository;
 }
 
 /** Builds the repositories. */
@@ -29,5 +33,7 @@ export function buildRepositories(db: Kysely<Database>): Repositories {
     settings: new SettingsRepository(db),
     documents: new DocumentsRepository(db),
     traces: new TracesRepository(db),
+    embeddings: new EmbeddingsRepository(db),
+    notionObjects: new NotionObjectsRepository(db),
   };
 }

@@ -19,7 +19,10 @@ import type { JobWorker } from '../services/jobs/job-worker.ts';
 import { LimitsService } from '../services/limits/limits-service.ts';
 import type { EventBus } from '../services/ports.ts';
 import { BasicModeration } from '../services/sessions/basic-moderation.ts';
-import { PlainDocumentation } from '../services/sessions/plain-documentation.ts';
+import { createDocumentationService } from '../services/documentation/documentation-service.ts';
+import { createNotionGateway, notionObjectStore } from '../notion/create-notion-gateway.ts';
+import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
+import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
 import { PLANNER_RESUME_JOB, PLANNER_STEP_JOB, PLANNER_TIMEOUT_JOB, PlannerFlow } from '../services/sessions/planner-flow.ts';
 import { RosterService } from '../services/sessions/roster-service.ts';
 import { SessionGatewayService } from '../services/sessions/session-gateway.ts';
@@ -42,6 +45,7 @@ export interface ServiceDependencies {
   transports: TransportRegistry;
   worker: JobWorker;
   secrets: string[];
+  notifier: AdminNotifier;
 }
 
 /** The built services (the app and the transports reach them through the gateway). */
@@ -67,7 +71,25 @@ export function buildServices(dependencies: ServiceDependencies) {
     nudgeWorker,
     runQueue: (queue) => worker.runQueue(queue),
   });
-  const documentation = new PlainDocumentation(repositories.messages, repositories.documents, clock);
+  const documentation = createDocumentationService({
+    settings: { dataDir: config.runtime.dataDir, scribeIntervalSeconds: config.scribe.intervalSeconds, tldrIntervalSeconds: config.tldr.intervalSeconds },
+    clock,
+    logger,
+    documents: repositories.documents,
+    jobs: repositories.jobs,
+    messages: repositories.messages,
+    sessions: repositories.sessions,
+    embeddings: repositories.embeddings,
+    models,
+    prompts: dependencies.prompts,
+    notion: createNotionGateway(config.notion, { clock, logger, objects: notionObjectStore(repositories.notionObjects, clock) }),
+    notifier: dependencies.notifier,
+    nudge: nudgeWorker,
+  });
+  documentation.registerJobs(worker);
+  events.subscribe((event) => {
+    if (event.type === 'session') void documentation.onSessionChanged(event.session.id).catch((error: unknown) => logger.warn({ err: error }, 'could not update the Notion row'));
+  });
   const moderation = new BasicModeration(delivery, documentation);
   const limits = new LimitsService(repositories.messages, limitsConfig, clock);
   const tokens = new TokenCounter();
@@ -90,7 +112,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     createModerator: (model) => createModeratorAgent({ model, prompts: dependencies.prompts }),
     participantGuardrails: (names, self) => participantOutputGuardrails(names, self, { knownSecrets: dependencies.secrets }),
     startSessionGuardrails: [plannerBoundsGuardrail(limitsConfig)],
-    plannerTools: [],
+    plannerTools: [createRecallSessionsTool()],
   });
   const turns = new TurnRunner({
     runner: dependencies.runner,

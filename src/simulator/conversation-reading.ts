@@ -106,7 +106,9 @@ export function previousSpeaker(body: ChatCompletionRequest): { name: string; te
     const message = body.messages[index];
     if (message?.role !== 'user') continue;
     const match = /^\s*\[([^\]]+)\]:\s*([\s\S]*)$/.exec(messageText(message));
-    if (match?.[1]) return { name: match[1], text: match[2] ?? '' };
+    // The room's cue ("[Room]: Your turn...") and the Scribe record are not speakers to answer.
+    if (match?.[1] === 'Room' || match?.[1]?.startsWith('Scribe record')) continue;
+    if (match?.[1]) return { name: match[1].replace(/\s*\((?:person|human)\)$/, ''), text: match[2] ?? '' };
     return { name: 'the group', text: messageText(message) };
   }
   return undefined;

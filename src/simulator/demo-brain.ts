@@ -46,7 +46,38 @@ function handoffInWrapUp(body: ChatCompletionRequest, target: string): Simulated
   return inWrapUp(body) && offeredTools(body).includes(name) ? toolCall(body, name, {}) : undefined;
 }
 
+/** The objectives of the plan the Planner passed to start_session, when the Moderator sees that call. */
+function approvedObjectives(body: ChatCompletionRequest): string[] | undefined {
+  for (const message of body.messages) {
+    for (const call of message.tool_calls ?? []) {
+      if (call.function?.name !== 'start_session') continue;
+      try {
+        const plan = JSON.parse(call.function.arguments ?? '{}') as { objectives?: unknown };
+        if (Array.isArray(plan.objectives)) return plan.objectives.filter((item): item is string => typeof item === 'string');
+      } catch {
+        return undefined;
+      }
+    }
+  }
+  return undefined;
+}
+
+function openingReply(body: ChatCompletionRequest, objectives: string[]): SimulatedReply {
+  const list = objectives.map((objective) => `• ${objective}`).join('\n');
+  return jsonReply(body, {
+    action: 'continue',
+    drifting: false,
+    objectivesMet: false,
+    message: `Welcome, everyone — the plan is approved. Our objectives:\n${list}\nClaude, ChatGPT and Grok: share your first ideas, and people, jump in any time. (simulated)`,
+    target: '',
+    reason: 'Opening the approved discussion (simulated).',
+    quality: 0,
+  });
+}
+
 function moderatorReply(body: ChatCompletionRequest): SimulatedReply {
+  const objectives = approvedObjectives(body);
+  if (objectives && !inWrapUp(body)) return openingReply(body, objectives);
   return (
     handoffInWrapUp(body, 'Scribe') ??
     jsonReply(body, {

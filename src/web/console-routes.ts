@@ -39,7 +39,11 @@ export function registerConsoleRoutes(router: Router, queries: ConsoleQueries, l
     sendJson(response, 200, { detail, items: mergeRoomFeed(messages, room?.deliveries ?? []), previews: room?.previews ?? [] });
   });
   router.add('GET', '/api/traces', async ({ response, query }) => sendJson(response, 200, await queries.searchTraces(traceSearchFrom(query))));
-  router.add('GET', '/api/traces/:id', async ({ response, params }) => sendJson(response, 200, found(await queries.getTrace(params.id as string), 'trace')));
+  router.add('GET', '/api/traces/:id', async ({ response, params, query }) => {
+    const payloads = query.get('payloads') === '1';
+    sendJson(response, 200, found(await queries.getTrace(params.id as string, { payloads }), 'trace'));
+  });
+  router.add('GET', '/api/traces/:id/spans/:spanId', async ({ response, params }) => sendJson(response, 200, found(await queries.getSpan(params.id as string, params.spanId as string), 'span')));
   router.add('GET', '/api/traces/:id/export', async ({ response, params }) => {
     const stored = found(await queries.exportTrace(params.id as string), 'trace');
     const fileName = `trace-${(params.id as string).replace(/[^A-Za-z0-9_-]/g, '_')}.json`;

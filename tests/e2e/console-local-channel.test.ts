@@ -64,6 +64,17 @@ describe.skipIf(!existsSync(join(REPOSITORY_ROOT, 'src/index.ts')))('first run: 
     await page.locator(`.message.highlight[data-speaker="${speaker}"]`).waitFor();
     await page.locator('.message.highlight .trace-link').click();
     await page.locator('.wf-row.selected').waitFor();
+
+    await page.locator('#trace-session-link').click();
+    await page.locator('#session-traces').click();
+    await page.locator('#trace-results .trace-group tr[data-trace-id]').first().waitFor();
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-traces.png') });
+    await page.goto(`${app.url}/#/`);
+    const row = page.locator('#sessions-table tbody tr').first();
+    await row.waitFor();
+    expect(await row.innerText()).toContain('five-person team');
+    expect((await row.locator('td').nth(2).innerText()).split(', ').length).toBeGreaterThanOrEqual(3);
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-sessions.png') });
     expect(errors).toEqual([]);
   }, 600_000);
 });

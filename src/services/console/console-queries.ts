@@ -4,7 +4,7 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatMessage, Session } from '../domain.ts';
-import type { DocumentView, LimitBar, SessionDetail, SessionSummary, TraceDetail, TraceListItem, TraceSearch, TranscriptMessage } from './console-types.ts';
+import type { DocumentView, LimitBar, SessionDetail, SessionSummary, SpanView, TraceDetail, TraceListItem, TraceSearch, TranscriptMessage } from './console-types.ts';
 import { buildTraceDetail, type SpanRecord, type TraceRecord } from './trace-view-model.ts';
 
 /** A trace in a search result, with the totals the store may have computed. */
@@ -105,8 +105,24 @@ export class ConsoleQueries {
     }));
   }
 
-  /** One trace as the waterfall draws it, linked to the messages it produced; null when unknown. */
-  async getTrace(traceId: string): Promise<TraceDetail | null> {
+  /**
+   * One trace as the waterfall draws it, linked to the messages it produced; null when unknown. Without
+   * `payloads` each span's input, output and raw data are left out (a long session's prompts would make
+   * the page download megabytes); `getSpan` gives them for the span a person opens.
+   */
+  async getTrace(traceId: string, options: { payloads: boolean } = { payloads: true }): Promise<TraceDetail | null> {
+    const detail = await this.buildTrace(traceId);
+    if (!detail || options.payloads) return detail;
+    return { ...detail, spans: detail.spans.map((span) => ({ ...span, input: null, output: null, data: {} })) };
+  }
+
+  /** One span of a trace with its input, output and raw data, or null. */
+  async getSpan(traceId: string, spanId: string): Promise<SpanView | null> {
+    const detail = await this.buildTrace(traceId);
+    return detail?.spans.find((span) => span.id === spanId) ?? null;
+  }
+
+  private async buildTrace(traceId: string): Promise<TraceDetail | null> {
     const stored = await this.repositories.traces.getTrace(traceId);
     if (!stored) return null;
     const sessionId = stored.trace.sessionId;

@@ -92,6 +92,8 @@ export interface SpanView extends UsageTotals {
   model: string | null;
   input: unknown;
   output: unknown;
+  /** True when the span recorded an input or output (the trace view may leave them out; see getSpan). */
+  hasPayload: boolean;
   error: { message: string; data: unknown } | null;
   handoff: { from: string | null; to: string | null } | null;
   guardrail: { name: string; triggered: boolean } | null;

@@ -72,6 +72,11 @@ function treeOrder(spans: SpanRecord[]): { span: SpanRecord; depth: number }[] {
   return ordered;
 }
 
+function withoutPayload(data: Record<string, unknown>): Record<string, unknown> {
+  const { input: _input, output: _output, ...rest } = data;
+  return rest;
+}
+
 function describeError(error: Record<string, unknown> | null): SpanView['error'] {
   if (!error) return null;
   return { message: text(error.message) ?? 'error', data: error.data ?? null };
@@ -96,10 +101,12 @@ function toSpanView(span: SpanRecord, depth: number, origin: number, agentName: 
     costUsd: span.costUsd,
     input: data.input ?? null,
     output: data.output ?? null,
+    hasPayload: data.input !== undefined || data.output !== undefined,
     error: describeError(span.error),
     handoff: kind === 'handoff' ? { from: text(data.from_agent) ?? text(data.fromAgent), to: text(data.to_agent) ?? text(data.toAgent) } : null,
     guardrail: kind === 'guardrail' ? { name: text(data.name) ?? span.name, triggered: data.triggered === true } : null,
-    data,
+    // Input and output are given once, above; the raw data keeps everything else.
+    data: withoutPayload(data),
     message: null,
   };
 }

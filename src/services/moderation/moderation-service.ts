@@ -205,7 +205,7 @@ export class ModerationService implements ModerationPort {
   ): Promise<CheckOutcome> {
     const { host } = this.options;
     const { session, plan } = facts;
-    const imbalance = facts.imbalance ?? this.modelNamedImbalance(session, verdict);
+    const imbalance = facts.imbalance ?? (facts.settings.balanceCheck ? this.modelNamedImbalance(session, verdict) : null);
     if (!imbalance) return outcome(verdict?.action === 'invite' || verdict?.action === 'hold' ? 'continue' : (verdict?.action ?? 'continue'), null);
     const key = `${imbalance.kind}:${imbalance.name}:${Math.floor(session.messageCount / (facts.settings.checkInterval * 3))}`;
     if (this.lastInvited.get(session.id) === key) return outcome('continue', null);

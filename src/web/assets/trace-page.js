@@ -37,12 +37,27 @@ function spanDetail(span) {
     h('dl', { class: 'facts' }, facts),
     links,
     span.error ? h('div', { class: 'span-error', role: 'alert' }, h('strong', {}, 'Error: '), span.error.message, span.error.data ? json(span.error.data) : null) : null,
-    h('h4', {}, 'Input'),
-    messages(span.input),
-    h('h4', {}, 'Output'),
-    messages(span.output),
-    h('details', {}, h('summary', {}, 'Raw span data'), json(span.data)),
+    h('div', { class: 'span-payload', id: 'span-payload' }, span.hasPayload ? h('p', { class: 'muted' }, 'Loading input and output…') : payload(span)),
   ];
+}
+
+function payload(span) {
+  return [h('h4', {}, 'Input'), messages(span.input), h('h4', {}, 'Output'), messages(span.output), h('details', {}, h('summary', {}, 'Raw span data'), json(span.data))];
+}
+
+/** Shows a span: its facts at once, its input and output when they arrive (they can be large). */
+function showSpan(panel, traceId, span) {
+  fill(panel, spanDetail(span));
+  panel.dataset.spanId = span.id;
+  getJson(`/api/traces/${encodeURIComponent(traceId)}/spans/${encodeURIComponent(span.id)}`)
+    .then((full) => {
+      const target = panel.querySelector('#span-payload');
+      if (panel.dataset.spanId === span.id && target) fill(target, payload(full));
+    })
+    .catch((error) => {
+      const target = panel.querySelector('#span-payload');
+      if (panel.dataset.spanId === span.id && target) fill(target, h('p', { class: 'error' }, error.message));
+    });
 }
 
 function participantsTable(participants) {
@@ -72,7 +87,7 @@ export async function renderTracePage(main, traceId, context) {
   const waterfall = h('div', { class: 'waterfall', id: 'waterfall' });
   const panel = h('aside', { class: 'card span-detail', id: 'span-detail' }, h('p', { class: 'muted' }, 'Choose a span to see its input, output, model, tokens, cost and error.'));
   main.replaceChildren(summary(detail), h('div', { class: 'trace-body' }, h('section', { class: 'card waterfall-card' }, waterfall), panel));
-  renderWaterfall(waterfall, detail, (span) => fill(panel, spanDetail(span)));
+  renderWaterfall(waterfall, detail, (span) => showSpan(panel, traceId, span));
   const messageId = Number(context.query.get('message'));
   const producers = messageId ? detail.spans.filter((span) => span.message?.id === messageId) : [];
   // The generation wrote the message; a delivery span only carried it.

@@ -119,6 +119,7 @@ export class FakeDiscordState {
 
   /** A message of a channel, or 10008 Unknown Message. */
   requireMessage(channelId: string, messageId: string): RecordedMessage {
+    this.requireChannel(channelId);
     const record = this.messageIndex.get(messageId);
     if (!record || record.deleted || record.channelId !== channelId) throw unknownMessage();
     return record;

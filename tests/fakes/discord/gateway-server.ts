@@ -82,6 +82,7 @@ export class FakeGateway {
         case GatewayOpcodes.Heartbeat:
           this.stats.heartbeats += 1;
           socket.send(JSON.stringify({ op: GatewayOpcodes.HeartbeatAck }));
+          this.state.changed();
           return;
         case GatewayOpcodes.Identify:
           if (session) return socket.close(4005, 'Already authenticated.');

@@ -86,7 +86,10 @@ describe('DiscordTransport against the fake Discord', () => {
     const roomId = await openRoom('Long answers');
     const transport = harness.bot.transport;
     const previewId = await transport.postPreview(roomId, outgoing(claude, 'Point 1: we should'));
-    await transport.editPreview(roomId, previewId, outgoing(claude, 'Point 1: we should weigh'));
+    const firstEdit = transport.editPreview(roomId, previewId, outgoing(claude, 'Point 1: we'));
+    const newerEdit = transport.editPreview(roomId, previewId, outgoing(claude, 'Point 1: we should weigh'));
+    await harness.clock.advance(1000);
+    await Promise.all([firstEdit, newerEdit]);
     const track = progress(previewId);
     const result = await transport.deliver(roomId, outgoing(claude, longAnswer()), track);
     const messages = harness.fake.messagesIn(roomId);

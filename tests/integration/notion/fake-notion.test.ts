@@ -99,7 +99,7 @@ describe('fake Notion through @notionhq/client', () => {
 
   it('answers 401, 404, 429 with Retry-After, and 503 during an outage', async () => {
     await tick();
-    const bad = new Client({ auth: 'wrong', baseUrl: fake.url, retry: false });
+    const bad = new Client({ auth: 'wrong', baseUrl: fake.url, retry: false, logger: () => undefined });
     expect((await failure(bad.pages.retrieve({ page_id: fake.parentPageId }))).code).toBe(APIErrorCode.Unauthorized);
     expect((await failure(notion.pages.retrieve({ page_id: '0123456789abcdef0123456789abcdef' }))).code).toBe(APIErrorCode.ObjectNotFound);
     await tick();

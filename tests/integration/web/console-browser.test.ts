@@ -60,6 +60,7 @@ describe('console in headless Chromium (scripted services)', () => {
     expect(await page.locator('.handoff-link').count()).toBe(1);
     const detail = page.locator('#span-detail');
     expect(await detail.innerText()).toMatch(/Tokens\s+900 in · 120 out/);
+    await detail.locator('.span-messages').first().waitFor();
     // Model text is shown as text: the markup in the span's input never becomes an element.
     expect(await detail.innerText()).toContain('[You]: <b>go</b>');
     expect(await detail.locator('b').count()).toBe(0);

@@ -120,6 +120,11 @@ describe('console server', () => {
       ['Grok', 902, 'Grok'],
     ]);
     expect(detail.totals.guardrailTrips).toBe(1);
+    // The waterfall comes without payloads; one span's input and output come on request.
+    expect(generations.every((span) => span.hasPayload && span.input === null)).toBe(true);
+    const full = (await getJson<TraceDetail['spans'][number]>(harness, `/api/traces/${traces[0]?.id}/spans/${generations[0]?.id}`)).body;
+    expect(full.output).toEqual([{ role: 'assistant', content: expect.stringContaining('Claude (turn 1)') }]);
+    expect(full.data).not.toHaveProperty('input');
     expect((await getJson<TraceListItem[]>(harness, '/api/traces?model=x-ai/grok-4')).body).toHaveLength(1);
     expect((await getJson<TraceListItem[]>(harness, '/api/traces?model=grok')).body).toHaveLength(0);
     expect((await getJson<TraceListItem[]>(harness, '/api/traces?agent=Grok&text=friday')).body).toHaveLength(1);

@@ -1,0 +1,71 @@
+/**
+ * Keeps streaming edits of one message at least a second apart where they reach Discord. The delivery service
+ * throttles when it asks, but a busy thread (the per-room queue, a 429) can bunch edits up; here the newest text
+ * replaces any edit still waiting, and the next one leaves a full interval after the previous one finished.
+ */
+import type { Clock } from '../services/clock.ts';
+
+interface PacedMessage {
+  lastSentAt: number;
+  next: (() => Promise<void>) | null;
+  running: Promise<void> | null;
+  stop: AbortController;
+}
+
+/** Paces edits per message id. */
+export class PreviewPacer {
+  private readonly messages = new Map<string, PacedMessage>();
+
+  constructor(
+    private readonly clock: Clock,
+    private readonly minIntervalMs = 1000,
+    private readonly remember = 500,
+  ) {}
+
+  /** Starts pacing a message just posted. */
+  posted(messageId: string): void {
+    this.messages.set(messageId, { lastSentAt: this.clock.now().getTime(), next: null, running: null, stop: new AbortController() });
+    if (this.messages.size > this.remember) {
+      const oldest = this.messages.keys().next().value;
+      if (oldest !== undefined) this.finish(oldest);
+    }
+  }
+
+  /** Sends `edit` when the interval allows; a newer edit for the same message replaces this one if it is still waiting. */
+  schedule(messageId: string, edit: () => Promise<void>): Promise<void> {
+    const paced = this.messages.get(messageId);
+    if (!paced) return edit();
+    paced.next = edit;
+    paced.running ??= this.drain(paced).finally(() => {
+      paced.running = null;
+    });
+    return paced.running;
+  }
+
+  /** Stops pacing (the final text is being delivered): edits still waiting are dropped. */
+  finish(messageId: string): void {
+    this.messages.get(messageId)?.stop.abort();
+    this.messages.delete(messageId);
+  }
+
+  private async drain(paced: PacedMessage): Promise<void> {
+    while (paced.next) {
+      const wait = paced.lastSentAt + this.minIntervalMs - this.clock.now().getTime();
+      if (wait > 0) {
+        try {
+          await this.clock.sleep(wait, paced.stop.signal);
+        } catch {
+          return;
+        }
+      }
+      const edit = paced.next;
+      paced.next = null;
+      if (!edit || paced.stop.signal.aborted) return;
+      try {
+        await edit();
+      } finally {
+        paced.lastSentAt = this.clock.now().getTime();
+      }
+    }
+  }
+}

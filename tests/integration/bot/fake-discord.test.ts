@@ -1,0 +1,87 @@
+/** The fake Discord answers like Discord: error shapes and codes, limits, rate-limit headers, 429s, intents. */
+import { once } from 'node:events';
+import { Client, Events, GatewayIntentBits, type Message } from 'discord.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeDiscord, type FakeDiscord } from '../../fakes/discord/index.ts';
+
+let fake: FakeDiscord;
+
+beforeAll(async () => {
+  fake = await startFakeDiscord({ rateLimit: { limit: 3, windowMs: 60_000 }, heartbeatIntervalMs: 25 });
+});
+afterAll(async () => {
+  await fake?.close();
+});
+
+async function call(method: string, path: string, body?: unknown, auth = true): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const response = await fetch(`${fake.apiUrl}/v10${path}`, {
+    method,
+    headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bot ${fake.token}` } : {}) },
+    ...(body === undefined ? {} : { body: JSON.stringify(body) }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? (JSON.parse(text) as Record<string, unknown>) : {}, headers: response.headers };
+}
+
+describe('fake Discord REST', () => {
+  it("answers with Discord's error shapes and codes", async () => {
+    const channel = fake.channels['general']!.id;
+    expect(await call('POST', `/channels/${channel}/messages`, { content: 'x' }, false)).toMatchObject({ status: 401, body: { code: 0 } });
+    const tooLong = await call('POST', `/channels/${channel}/messages`, { content: 'x'.repeat(2001) });
+    expect(tooLong).toMatchObject({ status: 400, body: { code: 50035, message: 'Invalid Form Body', errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } } });
+    expect(await call('POST', `/channels/${channel}/messages`, { content: '' })).toMatchObject({ status: 400, body: { code: 50006 } });
+    expect(await call('GET', '/channels/123/messages/456')).toMatchObject({ status: 404, body: { code: 10003, message: 'Unknown Channel' } });
+    expect(await call('GET', `/channels/${channel}/messages/456`)).toMatchObject({ status: 404, body: { code: 10008 } });
+  });
+
+  it('enforces webhook names, thread_id parents, and 10015 after a webhook is deleted', async () => {
+    const channel = fake.channels['brainstorm']!.id;
+    expect(await call('POST', `/channels/${channel}/webhooks`, { name: 'Clyde' })).toMatchObject({ status: 400, body: { code: 50035 } });
+    const created = await call('POST', `/channels/${channel}/webhooks`, { name: 'Brainstorm' });
+    const { id, token } = created.body as { id: string; token: string };
+    expect(await call('POST', `/webhooks/${id}/${token}?wait=true`, { content: 'hi', username: 'My Discord Bot' }, false)).toMatchObject({ status: 400, body: { code: 50035, errors: { username: { _errors: [{ code: 'USERNAME_INVALID_CONTAINS' }] } } } });
+    expect(await call('POST', `/webhooks/${id}/${token}?wait=true&thread_id=${fake.channels['general']!.id}`, { content: 'hi' }, false)).toMatchObject({ status: 404, body: { code: 10003 } });
+    fake.deleteWebhook(id);
+    expect(await call('POST', `/webhooks/${id}/${token}?wait=true`, { content: 'hi' }, false)).toMatchObject({ status: 404, body: { code: 10015, message: 'Unknown Webhook' } });
+  });
+
+  it('sends rate-limit headers, then a real 429 when the bucket is empty, and injected 429s on demand', async () => {
+    const fresh = fake.state.addTextChannel('limits').id;
+    const first = await call('POST', `/channels/${fresh}/typing`);
+    expect(first.status).toBe(204);
+    expect(first.headers.get('x-ratelimit-limit')).toBe('3');
+    expect(first.headers.get('x-ratelimit-remaining')).toBe('2');
+    expect(first.headers.get('x-ratelimit-bucket')).toMatch(/^[0-9a-f]{16}$/);
+    await call('POST', `/channels/${fresh}/typing`);
+    await call('POST', `/channels/${fresh}/typing`);
+    const limited = await call('POST', `/channels/${fresh}/typing`);
+    expect(limited.status).toBe(429);
+    expect(limited.body).toMatchObject({ message: 'You are being rate limited.', global: false });
+    expect(Number(limited.body['retry_after'])).toBeGreaterThan(0);
+    expect(limited.headers.get('retry-after')).toBe(String(limited.body['retry_after']));
+    fake.injectRateLimit({ route: 'channel.get', count: 1, retryAfterSeconds: 0.25, global: true });
+    const injected = await call('GET', `/channels/${fresh}`);
+    expect(injected).toMatchObject({ status: 429, body: { retry_after: 0.25, global: true } });
+    expect(injected.headers.get('x-ratelimit-global')).toBe('true');
+    expect((await call('GET', `/channels/${fresh}`)).status).toBe(200);
+  });
+});
+
+describe('fake Discord gateway', () => {
+  it('acknowledges heartbeats and withholds content without the Message Content intent', async () => {
+    const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages], rest: { api: fake.apiUrl } });
+    try {
+      const ready = once(client, Events.ClientReady);
+      await client.login(fake.token);
+      await ready;
+      await fake.waitFor(() => fake.gateway.stats.heartbeats >= 2, { description: 'two heartbeats' });
+      const received = once(client, Events.MessageCreate) as Promise<[Message]>;
+      fake.post(fake.channels['general']!.id, fake.people.bob, 'secret words');
+      const [message] = await received;
+      expect(message.author.id).toBe(fake.people.bob.id);
+      expect(message.content).toBe('');
+    } finally {
+      await client.destroy();
+    }
+  });
+});

@@ -1,0 +1,45 @@
+import { describe, expect, it } from 'vitest';
+import { PreviewPacer } from '../../../src/bot/preview-pacer.ts';
+import { ManualClock } from '../../../src/services/clock.ts';
+
+describe('PreviewPacer', () => {
+  it('sends at most one edit per second per message, always the newest text', async () => {
+    const clock = new ManualClock();
+    const pacer = new PreviewPacer(clock);
+    const sent: { text: string; at: number }[] = [];
+    const edit = (text: string) => () => {
+      sent.push({ text, at: clock.now().getTime() });
+      return Promise.resolve();
+    };
+    const start = clock.now().getTime();
+    pacer.posted('m1');
+    const first = pacer.schedule('m1', edit('a'));
+    const second = pacer.schedule('m1', edit('ab'));
+    expect(sent).toEqual([]);
+    await clock.advance(1000);
+    await Promise.all([first, second]);
+    const third = pacer.schedule('m1', edit('abc'));
+    await clock.advance(400);
+    expect(sent.map((entry) => entry.text)).toEqual(['ab']);
+    await clock.advance(600);
+    await third;
+    expect(sent).toEqual([
+      { text: 'ab', at: start + 1000 },
+      { text: 'abc', at: start + 2000 },
+    ]);
+  });
+
+  it('drops a waiting edit when the message is finished, and leaves other messages alone', async () => {
+    const clock = new ManualClock();
+    const pacer = new PreviewPacer(clock);
+    const sent: string[] = [];
+    pacer.posted('m1');
+    pacer.posted('m2');
+    const dropped = pacer.schedule('m1', async () => void sent.push('m1'));
+    const kept = pacer.schedule('m2', async () => void sent.push('m2'));
+    pacer.finish('m1');
+    await clock.advance(1000);
+    await Promise.all([dropped, kept]);
+    expect(sent).toEqual(['m2']);
+  });
+});
