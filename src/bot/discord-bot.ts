@@ -49,7 +49,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     rest: { api: config.discord.apiUrl },
   });
   const guildId = config.discord.guildId;
-  const transport = new DiscordTransport({ client, guildId: guildId ?? '@me', clock: options.clock, logger });
+  const transport = new DiscordTransport({ client, clock: options.clock, logger });
   const gateway = typeof options.gateway === 'function' ? options.gateway : () => options.gateway as SessionGateway;
   const events = new DiscordEvents({ gateway, guildId, brainstormChannelIds: new Set(config.discord.channelIds), adminRoleId: config.discord.adminRoleId, logger });
   const tracker = new HandledTracker();

@@ -18,7 +18,6 @@ import { WebhookRegistry } from './webhook-registry.ts';
 /** Options of the Discord transport. */
 export interface DiscordTransportOptions {
   client: Client;
-  guildId: string;
   clock: Clock;
   logger: Logger;
   /** The persona webhook's own name (default "Brainstorm"). */
@@ -121,7 +120,7 @@ export class DiscordTransport implements Transport {
   }
 
   private url(target: RoomTarget, messageId: string): string {
-    return messageUrl(this.options.guildId, target.room.id, messageId);
+    return messageUrl(target.room.guildId, target.room.id, messageId);
   }
 
   /** The thread (or channel) of a room, with the parent channel that owns the webhook. */

@@ -18,7 +18,10 @@ import type { IdGenerator } from '../services/ids.ts';
 import type { JobWorker } from '../services/jobs/job-worker.ts';
 import { LimitsService } from '../services/limits/limits-service.ts';
 import type { EventBus } from '../services/ports.ts';
-import { BasicModeration } from '../services/sessions/basic-moderation.ts';
+import { ModerationService } from '../services/moderation/moderation-service.ts';
+import { createSessionModerationHost } from '../services/moderation/session-moderation-host.ts';
+import { createScribeAgent } from '../agents/scribe/scribe-agent.ts';
+import { createTldrAgent } from '../agents/tldr/tldr-agent.ts';
 import { createDocumentationService } from '../services/documentation/documentation-service.ts';
 import { createNotionGateway, notionObjectStore } from '../notion/create-notion-gateway.ts';
 import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
@@ -90,8 +93,35 @@ export function buildServices(dependencies: ServiceDependencies) {
   events.subscribe((event) => {
     if (event.type === 'session') void documentation.onSessionChanged(event.session.id).catch((error: unknown) => logger.warn({ err: error }, 'could not update the Notion row'));
   });
-  const moderation = new BasicModeration(delivery, documentation);
   const limits = new LimitsService(repositories.messages, limitsConfig, clock);
+  const moderation = new ModerationService({
+    host: createSessionModerationHost({
+      sessions: repositories.sessions,
+      messages: repositories.messages,
+      delivery,
+      limits,
+      clock,
+      endSession: () => (id, status, reason) => lifecycle.end(id, status, reason),
+      toolPorts: () => toolPorts,
+      activeParticipantNames: () => (session) => roster.active(session).map((participant) => participant.name),
+      documentLinks: async (session) => {
+        const links = await documentation.notionLinks(session.id);
+        return [
+          { label: 'Detailed record', url: links.record },
+          { label: 'TLDR', url: links.tldr },
+        ].flatMap((link) => (link.url ? [{ label: link.label, url: link.url }] : []));
+      },
+      inviteSpeaker: (sessionId, name) => coordinator.invite(sessionId, name),
+      holdSpeaker: (sessionId, name) => coordinator.hold(sessionId, name),
+    }),
+    moderator: createModeratorAgent({ model: models.role('moderator'), prompts: dependencies.prompts }),
+    scribe: createScribeAgent({ model: models.role('scribe'), prompts: dependencies.prompts }),
+    tldr: createTldrAgent({ model: models.role('tldr'), prompts: dependencies.prompts }),
+    prompts: dependencies.prompts,
+    settings: () => settings.effectiveConfig().moderator,
+    embed: (texts) => models.embed(texts),
+    logger,
+  });
   const tokens = new TokenCounter();
   const context = new ContextManager({
     messages: repositories.messages,
@@ -218,6 +248,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     moderation,
     async load() {
       await settings.load();
+      await moderation.announceDriftMode();
     },
     /** After a restart: every active session picks up where it was (jobs resume by themselves). */
     async resumeSessions() {

@@ -77,7 +77,8 @@ function openingReply(body: ChatCompletionRequest, objectives: string[]): Simula
 
 function moderatorReply(body: ChatCompletionRequest): SimulatedReply {
   const objectives = approvedObjectives(body);
-  if (objectives && !inWrapUp(body)) return openingReply(body, objectives);
+  const wrapUpAsked = body.messages.some((message) => message.role === 'user' && /^\s*wrap-up/i.test(messageText(message)));
+  if (objectives && !wrapUpAsked) return openingReply(body, objectives);
   return (
     handoffInWrapUp(body, 'Scribe') ??
     jsonReply(body, {

@@ -58,10 +58,13 @@ async function callGateway<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
-function requireRoom(transport: LocalTransport, roomId: string): LocalRoom {
-  const room = transport.getRoom(roomId);
-  if (!room) throw new HttpError(404, 'No such room in the local channel.');
-  return room;
+/** The room, also one whose session outlived a restart of this process (the store knows it, the transport not yet). */
+async function requireRoom(dependencies: LocalChannelDependencies, roomId: string): Promise<LocalRoom> {
+  const known = dependencies.transport.getRoom(roomId);
+  if (known) return known;
+  const detail = await dependencies.queries.getSessionByRoom(dependencies.transport.name, roomId);
+  if (!detail) throw new HttpError(404, 'No such room in the local channel.');
+  return dependencies.transport.adoptRoom(roomId, detail.session.topic.slice(0, 100));
 }
 
 /** Registers the local channel routes. */
@@ -69,7 +72,7 @@ export function registerLocalChannelRoutes(router: Router, dependencies: LocalCh
   const { transport, queries } = dependencies;
   router.add('GET', '/api/rooms', ({ response }) => sendJson(response, 200, transport.listRooms()));
   router.add('GET', '/api/rooms/:roomId', async ({ response, params }) => {
-    const room = requireRoom(transport, params.roomId as string);
+    const room = await requireRoom(dependencies, params.roomId as string);
     const detail = await queries.getSessionByRoom(transport.name, room.roomId);
     sendJson(response, 200, { room, sessionId: detail?.session.id ?? null, ...transport.roomContents(room.roomId) });
   });
@@ -78,7 +81,7 @@ export function registerLocalChannelRoutes(router: Router, dependencies: LocalCh
     sendJson(response, 200, await startSession(dependencies, requireText(body, 'topic', MAX_TOPIC_CHARS), optionalText(body, 'name', DEFAULT_PERSON, 80)));
   });
   router.add('POST', '/api/rooms/:roomId/messages', async ({ request, response, params }) => {
-    const room = requireRoom(transport, params.roomId as string);
+    const room = await requireRoom(dependencies, params.roomId as string);
     const body = await readJsonBody(request);
     const content = requireText(body, 'content', MAX_MESSAGE_CHARS);
     const author = localPerson(optionalText(body, 'name', DEFAULT_PERSON, 80));
@@ -89,7 +92,7 @@ export function registerLocalChannelRoutes(router: Router, dependencies: LocalCh
     sendJson(response, 200, replyBody(reply));
   });
   router.add('POST', '/api/rooms/:roomId/commands', async ({ request, response, params }) => {
-    const room = requireRoom(transport, params.roomId as string);
+    const room = await requireRoom(dependencies, params.roomId as string);
     const body = await readJsonBody(request);
     const name = requireText(body, 'command', 40).replace(/^[!/]/, '').toLowerCase();
     const args = optionalText(body, 'args', '', MAX_MESSAGE_CHARS);

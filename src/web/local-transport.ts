@@ -195,11 +195,16 @@ export class LocalTransport implements Transport {
     this.emit({ type: 'preview', preview });
   }
 
-  private requireRoom(roomId: string): RoomState {
+  /** A room known from the store (a session from before a restart): it comes back empty rather than failing. */
+  adoptRoom(roomId: string, title: string): LocalRoom {
+    return this.requireRoom(roomId, title).room;
+  }
+
+  private requireRoom(roomId: string, title = roomId): RoomState {
     const state = this.rooms.get(roomId);
     if (state) return state;
-    // After a restart the rooms of running sessions come back empty rather than failing every delivery.
-    const room: LocalRoom = { roomId, title: roomId, originMessageId: null, url: null, openedAt: this.options.clock.now().toISOString() };
+    const url = this.consoleUrl ? `${this.consoleUrl}/#/rooms/${encodeURIComponent(roomId)}` : null;
+    const room: LocalRoom = { roomId, title, originMessageId: null, url, openedAt: this.options.clock.now().toISOString() };
     const created: RoomState = { room, deliveries: [], previews: new Map() };
     this.rooms.set(roomId, created);
     return created;

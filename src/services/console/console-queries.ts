@@ -20,6 +20,8 @@ export interface TraceListRecord extends TraceRecord {
 export interface TraceStore {
   listTraces(filter: { sessionId?: string; text?: string; agent?: string; model?: string; errorsOnly?: boolean; limit: number }): Promise<TraceListRecord[]>;
   getTrace(id: string): Promise<{ trace: TraceRecord; spans: SpanRecord[] } | null>;
+  /** Tokens and cost per agent of a session, from its generation spans. */
+  totalsByAgent(sessionId: string): Promise<{ agent: string; generations: number; inputTokens: number; outputTokens: number; costUsd: number }[]>;
 }
 
 /** The repositories ConsoleQueries reads. */
@@ -162,16 +164,18 @@ export class ConsoleQueries {
   }
 
   private async detail(session: Session): Promise<SessionDetail> {
-    const [summary, record, tldr] = await Promise.all([
+    const [summary, record, tldr, usage] = await Promise.all([
       this.summarise(session),
       this.repositories.documents.find(session.id, 'record'),
       this.repositories.documents.find(session.id, 'tldr'),
+      this.repositories.traces.totalsByAgent(session.id),
     ]);
     return {
       session: { ...summary, plan: session.plan, endReason: session.endReason, createdBy: session.createdBy.name, plannerQuestions: session.plannerState.questions },
       limits: this.limits(session),
       record: toDocumentView(record),
       tldr: toDocumentView(tldr),
+      usage: usage.map(({ agent, ...totals }) => ({ name: agent, ...totals })),
     };
   }
 

@@ -41,6 +41,8 @@ export interface SessionDetail {
   limits: LimitBar[];
   record: DocumentView | null;
   tldr: DocumentView | null;
+  /** Tokens and cost per participant (and role agent) over the whole session. */
+  usage: ParticipantTotals[];
 }
 
 /** A message of the transcript (the domain message, dates as ISO text). */

@@ -40,6 +40,9 @@ interface Runtime {
   controller: AbortController;
   /** Participants whose failure was announced in this session (cleared when they answer again). */
   announcedFailures: Set<string>;
+  /** The Moderator's hints for the next round: names to invite in, names to hold back. */
+  invited: Set<string>;
+  held: Set<string>;
 }
 
 /**
@@ -63,6 +66,16 @@ export class Coordinator {
   kick(sessionId: string): void {
     this.runtime(sessionId).wantAiRound = true;
     this.ensureLoop(sessionId);
+  }
+
+  /** The Moderator invited a quiet participant: it speaks in the next round. */
+  invite(sessionId: string, name: string): void {
+    this.runtime(sessionId).invited.add(name);
+  }
+
+  /** The Moderator asked a dominant participant to hold: it sits out the next round. */
+  hold(sessionId: string, name: string): void {
+    this.runtime(sessionId).held.add(name);
   }
 
   /** `!stop`/`!pause`/end: aborts in-flight model calls (keeping what was said) and drops queued rounds. */
@@ -89,7 +102,7 @@ export class Coordinator {
   private runtime(sessionId: string): Runtime {
     let runtime = this.runtimes.get(sessionId);
     if (!runtime) {
-      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: new AbortController(), announcedFailures: new Set() };
+      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: new AbortController(), announcedFailures: new Set(), invited: new Set(), held: new Set() };
       this.runtimes.set(sessionId, runtime);
     }
     return runtime;
@@ -126,7 +139,11 @@ export class Coordinator {
         humans,
         maxSpeakers: this.options.settings().maxAiResponsesPerTurn,
         batchWindowMs: this.options.settings().batchWindowSeconds * 1000,
+        invited: [...runtime.invited],
+        held: [...runtime.held],
       });
+      runtime.invited.clear();
+      runtime.held.clear();
       if (round.speakers.length === 0) return;
       await this.options.delivery.flushRoom(session).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
       const outcomes = await this.runRound(session, round, runtime.controller.signal);

@@ -31,13 +31,21 @@ export function planRound(input: {
   humans: ChatMessage[];
   maxSpeakers: number;
   batchWindowMs: number;
+  /** Names the Moderator invited in (they speak first) and asked to hold (they sit this round out). */
+  invited?: string[];
+  held?: string[];
 }): RoundPlan {
   const discussion = input.history.filter((message) => DISCUSSION.has(message.speaker.kind) && message.deliveryStatus !== 'withheld');
   const unseenBy = new Map(input.participants.map((participant) => [participant.id, unseenMessages(participant, discussion, input.batchWindowMs)]));
-  const eligible = input.humans.length > 0 ? input.participants : input.participants.filter((participant) => (unseenBy.get(participant.id) ?? []).length > 0);
+  const invited = new Set(input.invited ?? []);
+  const held = new Set(input.held ?? []);
+  const eligible = (input.humans.length > 0 ? input.participants : input.participants.filter((participant) => (unseenBy.get(participant.id) ?? []).length > 0 || invited.has(participant.name))).filter(
+    (participant) => !held.has(participant.name) || input.participants.length === 1,
+  );
   const candidates = eligible.map((participant) => {
     const own = discussion.filter((message) => message.speaker.kind === 'participant' && message.speaker.name === participant.name);
-    return { id: participant.id, spokenCount: own.length, lastMessageId: own.at(-1)?.id ?? 0 };
+    // An invited participant goes to the front of the queue for this round.
+    return { id: participant.id, spokenCount: invited.has(participant.name) ? -1 : own.length, lastMessageId: own.at(-1)?.id ?? 0 };
   });
   const chosen = selectSpeakers(candidates, input.maxSpeakers, input.session.messageCount);
   const speakers = chosen.map((id) => {

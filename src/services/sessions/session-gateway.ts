@@ -46,12 +46,13 @@ export class SessionGatewayService implements SessionGateway {
     try {
       const text = message.content.trim();
       if (text === '') return null;
-      const command = parseCommand(text);
-      if (command) return this.runCommand({ transport: message.transport, roomId: message.roomId, channelId: message.channelId, author: message.author, name: command.name, args: command.args });
       const session = message.roomId ? await this.options.sessions.findByRoom(message.transport, message.roomId) : null;
       if (message.roomId && !session) return null;
+      // Commands are screened too: a key pasted as a `!config` argument must not be stored or echoed.
       const verdict = await this.options.screen(text, session?.id ?? null);
       if (verdict.verdict === 'blocked') return reply(verdict.explanation);
+      const command = parseCommand(text);
+      if (command) return this.runCommand({ transport: message.transport, roomId: message.roomId, channelId: message.channelId, author: message.author, name: command.name, args: command.args });
       if (!session) return await this.startSession(message, text, null);
       return await this.receive(session, message, text);
     } catch (error) {

@@ -23,12 +23,14 @@ async function readAnswer(response) {
 }
 
 /** Opens the live event stream for a page; returns a function that closes it. */
-export function openEvents(filter, onEvent) {
+export function openEvents(filter, onEvent, onOpen) {
   const query = new URLSearchParams();
   if (filter.sessionId) query.set('sessionId', filter.sessionId);
   if (filter.roomId) query.set('roomId', filter.roomId);
   const source = new EventSource(`/api/events?${query}`);
   const types = ['session', 'message', 'stream', 'trace', 'local-room', 'local-delivery', 'local-preview', 'local-typing', 'local-notice'];
   for (const type of types) source.addEventListener(type, (event) => onEvent(type, JSON.parse(event.data)));
+  // After a reconnect (a restart, a sleeping laptop) events may have been missed: the page reloads its data.
+  if (onOpen) source.addEventListener('open', onOpen);
   return () => source.close();
 }

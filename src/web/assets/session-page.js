@@ -102,8 +102,6 @@ export async function renderSessionPage(main, sessionId, context) {
     if (type === 'local-notice') return showReply(event.content);
     if (type === 'local-typing') return;
     refresh();
-  });
-  // Whatever happened between the first load and the stream opening.
-  refresh();
+  }, refresh);
   return close;
 }

@@ -51,7 +51,14 @@ function documentPanel(id, title, document) {
   return h('section', { class: 'card', id }, h('h3', {}, title), body);
 }
 
+function usagePanel(usage) {
+  if (!usage || usage.length === 0) return null;
+  const head = h('tr', {}, ...['Agent', 'Calls', 'Tokens', 'Cost'].map((text) => h('th', {}, text)));
+  const rows = usage.map((entry) => h('tr', {}, h('td', {}, entry.name), h('td', { class: 'number' }, formatCount(entry.generations)), h('td', { class: 'number' }, formatCount(entry.inputTokens + entry.outputTokens)), h('td', { class: 'number' }, formatCost(entry.costUsd))));
+  return h('section', { class: 'card', id: 'usage' }, h('h3', {}, 'Usage by participant'), h('table', {}, h('thead', {}, head), h('tbody', {}, rows)));
+}
+
 /** The side panels of a session page. */
 export function sessionPanels(detail, onApprove) {
-  return [planPanel(detail.session, onApprove), limitsPanel(detail.limits), documentPanel('tldr', 'TLDR', detail.tldr), documentPanel('record', 'Scribe record', detail.record)];
+  return [planPanel(detail.session, onApprove), limitsPanel(detail.limits), usagePanel(detail.usage), documentPanel('tldr', 'TLDR', detail.tldr), documentPanel('record', 'Scribe record', detail.record)].filter(Boolean);
 }

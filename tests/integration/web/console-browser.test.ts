@@ -51,6 +51,7 @@ describe('console in headless Chromium (scripted services)', () => {
     expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
     expect(await page.locator('#replies').innerText()).toContain('Plan approved by Ada.');
     expect(await page.locator('[data-limit="messages"]').innerText()).toContain('7 / 30');
+    expect(await page.locator('#usage').innerText()).toMatch(/Grok\s+1\s+1,024/);
     await page.screenshot({ path: `${SHOTS}/session.png` });
 
     await page.locator('.message[data-speaker="Claude"] .trace-link').click();

@@ -44,7 +44,7 @@ describe.each(ENGINES)('ConsoleQueries on %s', (engine) => {
     const start = clock.now().getTime();
     await traces.upsertSpans([
       span({ id: 'sp_a', traceId: 'tr_1', sessionId: 'ses_a', type: 'agent', name: 'Grok', startedAt: new Date(start), endedAt: new Date(start + 800), data: { name: 'Grok' } }),
-      span({ id: 'sp_g', traceId: 'tr_1', sessionId: 'ses_a', parentId: 'sp_a', type: 'generation', name: 'generation', startedAt: new Date(start + 5), endedAt: new Date(start + 700), model: 'x-ai/grok-4', inputTokens: 300, outputTokens: 40, costUsd: 0.01, messageId: answer.message.id }),
+      span({ id: 'sp_g', traceId: 'tr_1', sessionId: 'ses_a', parentId: 'sp_a', type: 'generation', name: 'generation', startedAt: new Date(start + 5), endedAt: new Date(start + 700), model: 'x-ai/grok-4', inputTokens: 300, outputTokens: 40, costUsd: 0.01, messageId: answer.message.id, data: { agent: 'Grok' } }),
     ]);
     expect(human.created).toBe(true);
     await clock.advance(5 * 60_000);
@@ -66,6 +66,7 @@ describe.each(ENGINES)('ConsoleQueries on %s', (engine) => {
     ]);
     expect(detail?.tldr?.content).toBe('## Summary');
     expect(detail?.record).toBeNull();
+    expect(detail?.usage).toEqual([{ name: 'Grok', generations: 1, inputTokens: 300, outputTokens: 40, costUsd: 0.01 }]);
     expect(await queries.getSessionByRoom('discord', 'thread_1')).not.toBeNull();
     expect(await queries.getSession('nope')).toBeNull();
   });

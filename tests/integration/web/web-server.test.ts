@@ -98,8 +98,16 @@ describe('console server', () => {
     expect(list[0]).toMatchObject({ id: sessionId, status: 'active', participants: ['ChatGPT', 'Claude', 'Grok'], messageCount: 7 });
   });
 
+  it('takes messages for a local session from before a restart, whose room this process has not seen', async () => {
+    const now = harness.clock.now();
+    await harness.sessions.create({ id: 'ses_old', parentId: null, transport: 'local', roomId: 'room_before_restart', roomUrl: null, originChannelId: 'local', originMessageId: null, topic: 'Old topic', status: 'active', createdBy: { id: 'local:you', name: 'You' } }, now);
+    const answer = await postJson<{ reply: { content: string } }>(harness, '/api/rooms/room_before_restart/commands', { command: 'status' });
+    expect(answer.body.reply.content).toBe('Status: active, 0 messages.');
+    expect(harness.transport.getRoom('room_before_restart')?.title).toBe('Old topic');
+  });
+
   it('maps gateway errors to HTTP answers with the person-facing message', async () => {
-    const roomId = harness.transport.listRooms()[0]?.roomId as string;
+    const roomId = harness.transport.listRooms().find((room) => room.title === 'Shipping weekly')?.roomId as string;
     const answer = await postJson<{ error: { message: string } }>(harness, `/api/rooms/${roomId}/messages`, { content: '!nope' });
     expect(answer).toEqual({ status: 400, body: { error: { status: 400, message: 'Unknown command !nope.' } } });
     expect((await postJson(harness, `/api/rooms/${roomId}/commands`, { command: 'approve' })).status).toBe(409);
@@ -108,7 +116,7 @@ describe('console server', () => {
   });
 
   it('lists, opens, searches and exports traces linked to their messages', async () => {
-    const session = (await getJson<SessionSummary[]>(harness, '/api/sessions')).body[0] as SessionSummary;
+    const session = (await getJson<SessionSummary[]>(harness, '/api/sessions')).body.find((entry) => entry.topic === 'Shipping weekly') as SessionSummary;
     const traces = (await getJson<TraceListItem[]>(harness, `/api/traces?sessionId=${session.id}`)).body;
     expect(traces).toHaveLength(1);
     expect(traces[0]).toMatchObject({ sessionTopic: 'Shipping weekly', spanCount: 10, inputTokens: 2703, outputTokens: 363 });
@@ -136,7 +144,7 @@ describe('console server', () => {
   });
 
   it('streams the events of one session over SSE', async () => {
-    const session = (await getJson<SessionSummary[]>(harness, '/api/sessions')).body[0] as SessionSummary;
+    const session = (await getJson<SessionSummary[]>(harness, '/api/sessions')).body.find((entry) => entry.topic === 'Shipping weekly') as SessionSummary;
     const response = await fetch(`${harness.server.url}/api/events?sessionId=${session.id}`);
     const reader = (response.body as ReadableStream<Uint8Array>).getReader();
     await reader.read(); // the retry line: the stream is subscribed

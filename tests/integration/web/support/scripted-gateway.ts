@@ -131,7 +131,7 @@ export class ScriptedGateway implements SessionGateway {
           outputTokens: 120 + index,
           costUsd: 0.002,
           messageId: stored.id,
-          data: { input: [{ role: 'system', content: `You are ${participant.name}, a participant in a Brainstorm session.` }, { role: 'user', content: '[You]: <b>go</b>' }], output: [{ role: 'assistant', content: text }] },
+          data: { agent: participant.name, input: [{ role: 'system', content: `You are ${participant.name}, a participant in a Brainstorm session.` }, { role: 'user', content: '[You]: <b>go</b>' }], output: [{ role: 'assistant', content: text }] },
         }),
         span({ id: `${traceId}_guard_${index}`, traceId, parentId: `${traceId}_agent_${index}`, type: 'guardrail', name: 'no_secrets', startedAt: at(352), endedAt: at(360), data: { name: 'no_secrets', triggered: index === 2 } }),
       );
