@@ -1,4 +1,5 @@
-import { createApp } from './app.ts';
+import { createApp, type App } from './app.ts';
+import { createDiscordBot } from './bot/discord-bot.ts';
 import { ConfigError } from './config/config-error.ts';
 import { collectSecrets, loadConfigFromProcess } from './config/load-config.ts';
 import { createLogger } from './logging/logger.ts';
@@ -24,7 +25,20 @@ async function main(): Promise<void> {
   for (const line of config.defaultsChosen) logger.info(`default chosen — ${line}`);
 
   const localTransport = new LocalTransport({ clock: systemClock, ids: randomIds });
-  const app = await createApp({ config, logger, transports: [localTransport] });
+  // The bot needs the gateway and the app needs the bot's transport: the getter breaks the cycle.
+  let app: App | null = null;
+  const bot = config.discord.token
+    ? createDiscordBot({
+        config,
+        gateway: () => {
+          if (!app) throw new Error('the app is not built yet');
+          return app.gateway;
+        },
+        logger,
+        clock: systemClock,
+      })
+    : null;
+  app = await createApp({ config, logger, transports: bot ? [localTransport, bot.transport] : [localTransport] });
   const web = createWebServer({
     host: config.web.host,
     port: config.web.port,
@@ -40,6 +54,7 @@ async function main(): Promise<void> {
   await web.start();
   localTransport.setConsoleUrl(web.url);
   await app.start();
+  await bot?.start();
   logger.info({ url: web.url, readyMs: Date.now() - startedAt }, `Brainstorm is ready — open ${web.url}`);
   if (config.models.demoMode) logger.warn('Models are SIMULATED (demo mode). Set OPENROUTER_API_KEY in .env to use real models.');
 
@@ -49,7 +64,8 @@ async function main(): Promise<void> {
     stopping = true;
     logger.info({ signal }, 'stopping');
     await web.stop();
-    await app.stop();
+    await bot?.stop();
+    await app?.stop();
     logger.info('stopped cleanly');
     process.exit(0);
   };

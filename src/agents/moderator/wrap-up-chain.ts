@@ -39,10 +39,13 @@ export function buildWrapUpChain(agents: { moderator: ChainModerator; scribe: Ch
   const scribe = agents.scribe.clone({
     instructions: withWrapUpStep(agents.scribe, agents.prompts.render(WRAP_UP_STEP_PROMPT, { handoffTool: `transfer_to_${tldr.name}` })),
     handoffs: [handoff(tldr)],
+    // Each step of the chain has its own output (verdict, markdown, summary): intended.
+    handoffOutputTypeWarningEnabled: false,
   });
   const root = agents.moderator.clone({
     instructions: withWrapUpStep(agents.moderator, agents.prompts.render(WRAP_UP_STEP_PROMPT, { handoffTool: `transfer_to_${scribe.name}` })),
     handoffs: [handoff(scribe)],
+    handoffOutputTypeWarningEnabled: false,
   });
   return { root, scribe, tldr };
 }

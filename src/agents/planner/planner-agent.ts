@@ -44,5 +44,7 @@ export function createPlannerAgent<ModeratorOutput extends AgentOutputType>(opti
     outputType: plannerQuestionsSchema,
     tools: [createStartSessionTool({ inputGuardrails: options.startSessionGuardrails ?? [] }), ...(options.extraTools ?? [])],
     handoffs: [options.moderator],
+    // The Planner ends with questions and the Moderator with a verdict: different outputs are intended.
+    handoffOutputTypeWarningEnabled: false,
   });
 }

@@ -48,11 +48,14 @@ export class ContextManager {
     this.forced.add(sessionId);
   }
 
-  /** Builds the input for `selfName` (a participant using `model`) answering `answering`. */
-  async build(session: Session, selfName: string, model: string, answering: ChatMessage[]): Promise<BuiltContext> {
+  /**
+   * Builds the input for `selfName` (a participant using `model`) answering `answering`. `loaded` is the
+   * session's history when the caller has it already (the participants of one round share it).
+   */
+  async build(session: Session, selfName: string, model: string, answering: ChatMessage[], loaded?: ChatMessage[]): Promise<BuiltContext> {
     const window = await this.options.contextWindow(model);
     const limits = this.options.limits();
-    const history = (await this.options.messages.listForSession(session.id)).filter(
+    const history = (loaded ?? (await this.options.messages.listForSession(session.id))).filter(
       (message) => DISCUSSION_SPEAKERS.has(message.speaker.kind) && message.deliveryStatus !== 'withheld',
     );
     const costs = history.map((message) => this.options.tokens.countFor(model, attributedLine(message)));
@@ -67,8 +70,10 @@ export class ContextManager {
       await this.options.documentation.requestRecord(session.id, { urgent: true });
     }
     const record = forced ? await this.options.documentation.refreshRecord(session.id) : await this.options.documentation.latestRecord(session.id);
+    // Record and recent messages share the budget, so a compressed prompt is never larger than an
+    // uncompressed one was allowed to be: the prompt stays flat however long the session runs.
     const recent = takeRecent(history, costs, this.options.historyBudgetTokens / 2);
-    const recordText = record ? this.clipRecord(record, model, (this.options.historyBudgetTokens * 3) / 8) : null;
+    const recordText = record ? this.clipRecord(record, model, this.options.historyBudgetTokens / 2) : null;
     const items = buildParticipantInput({ selfName, messages: recent, record: recordText, answering });
     return this.finish(items, model, window, true);
   }

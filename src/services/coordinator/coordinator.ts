@@ -146,7 +146,7 @@ export class Coordinator {
       runtime.held.clear();
       if (round.speakers.length === 0) return;
       await this.options.delivery.flushRoom(session).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
-      const outcomes = await this.runRound(session, round, runtime.controller.signal);
+      const outcomes = await this.runRound(session, round, runtime.controller.signal, history);
       await this.announceFailures(session, round, outcomes, runtime);
       await this.options.sessions.update(session.id, { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 }, this.options.clock.now());
       if (runtime.controller.signal.aborted) return;
@@ -156,13 +156,13 @@ export class Coordinator {
     }
   }
 
-  private async runRound(session: Session, round: RoundPlan, signal: AbortSignal): Promise<TurnOutcome[]> {
+  private async runRound(session: Session, round: RoundPlan, signal: AbortSignal, history: ChatMessage[]): Promise<TurnOutcome[]> {
     const title = round.kind === 'human' ? `Turn: answering ${round.trigger}` : 'Turn: AI round';
     return withTrace(
       title,
       () =>
         Promise.all(
-          round.speakers.map((speaker) => this.options.turns.run(session, speaker.participant, this.options.roster.all(), speaker.answering, signal)),
+          round.speakers.map((speaker) => this.options.turns.run(session, speaker.participant, this.options.roster.all(), speaker.answering, signal, history)),
         ),
       { groupId: session.id, metadata: { sessionId: session.id, kind: round.kind } },
     );
@@ -185,9 +185,9 @@ export class Coordinator {
   }
 
   private async withinLimits(session: Session): Promise<boolean> {
-    const report = await this.options.limits.report(session);
-    if (report.exceeded.length === 0) return true;
-    const reason = report.exceeded.map(describeLimit).join(', ');
+    const exceeded = this.options.limits.exceeded(session);
+    if (exceeded.length === 0) return true;
+    const reason = exceeded.map(describeLimit).join(', ');
     await this.options.ender.end(session.id, 'completed', reason);
     return false;
   }

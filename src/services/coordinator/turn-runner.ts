@@ -45,14 +45,14 @@ export class TurnRunner {
   constructor(private readonly options: TurnRunnerOptions) {}
 
   /** One turn; never throws (one participant failing must not block the others). */
-  async run(session: Session, participant: ParticipantConfig, roster: ParticipantConfig[], answering: ChatMessage[], signal: AbortSignal): Promise<TurnOutcome> {
+  async run(session: Session, participant: ParticipantConfig, roster: ParticipantConfig[], answering: ChatMessage[], signal: AbortSignal, history?: ChatMessage[]): Promise<TurnOutcome> {
     const speaker = speakerOf(participant);
     void this.options.typing(session).catch(() => undefined);
     const draft = this.options.delivery.startStream(session, speaker);
-    const first = await this.attempt(session, participant, roster, answering, signal, speaker, draft);
+    const first = await this.attempt(session, participant, roster, answering, signal, speaker, draft, history);
     if (first.status !== 'retry') return first;
     // A tripped guardrail gets one more try; the second trip withholds the answer.
-    const second = await this.attempt(session, participant, roster, answering, signal, speaker, draft);
+    const second = await this.attempt(session, participant, roster, answering, signal, speaker, draft, history);
     if (second.status !== 'retry') return second;
     return this.withhold(session, speaker, participant, second.reason, draft);
   }
@@ -65,10 +65,11 @@ export class TurnRunner {
     signal: AbortSignal,
     speaker: Speaker,
     draft: StreamDraft | null,
+    history: ChatMessage[] | undefined,
   ): Promise<TurnOutcome | { status: 'retry'; reason: string }> {
     let text = '';
     try {
-      const built = await this.options.context.build(session, participant.name, participant.model, answering);
+      const built = await this.options.context.build(session, participant.name, participant.model, answering, history);
       this.options.limits.recordContextUse(session.id, built.percentOfWindow);
       const agent = this.options.agents.participant(session, participant, roster);
       const context = { ports: this.options.toolPorts(session), sessionId: session.id };

@@ -45,6 +45,10 @@ export interface DeliveryServiceOptions {
   runQueue: (queue: string) => Promise<void>;
 }
 
+function isPermanent(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'retryable' in error && (error as { retryable: unknown }).retryable === false;
+}
+
 /** The outbox queue of a room: its deliveries keep their order. */
 export function roomQueue(session: Pick<Session, 'transport' | 'roomId'>): string {
   return `room:${session.transport}:${session.roomId}`;
@@ -106,11 +110,18 @@ export class DeliveryService {
     if (!this.options.transports.has(session.transport)) return { status: 'postpone', afterMs: 5000 };
     const transport = this.options.transports.get(session.transport);
     const outgoing = await this.toOutgoing(message, (job.payload.actions as MessageAction[] | undefined) ?? []);
-    const delivered = await transport.deliver(session.roomId, outgoing, {
-      previewExternalId: typeof job.payload.previewExternalId === 'string' ? job.payload.previewExternalId : null,
-      deliveredExternalIds: message.externalIds,
-      onChunkDelivered: (externalId, url) => this.options.messages.appendExternalId(message.id, externalId, url),
-    });
+    let delivered;
+    try {
+      delivered = await transport.deliver(session.roomId, outgoing, {
+        previewExternalId: typeof job.payload.previewExternalId === 'string' ? job.payload.previewExternalId : null,
+        deliveredExternalIds: message.externalIds,
+        onChunkDelivered: (externalId, url) => this.options.messages.appendExternalId(message.id, externalId, url),
+      });
+    } catch (error) {
+      // A missing permission or a deleted room will not heal by retrying; everything else (outage, 5xx) may.
+      if (isPermanent(error)) return { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+      throw error;
+    }
     await this.options.messages.setDeliveryStatus(message.id, 'delivered');
     this.options.events.publish({ type: 'message', message: { ...message, deliveryStatus: 'delivered', externalIds: delivered.externalIds, externalUrl: delivered.url ?? message.externalUrl } });
     return { status: 'done' };

@@ -34,6 +34,18 @@ export class LimitsService {
     this.contextPercent.set(sessionId, percent);
   }
 
+  /** The limits a session has reached, from its running counters alone (no query: run before every turn). */
+  exceeded(session: Session): LimitName[] {
+    const parameters = effectiveParameters(session, this.bounds());
+    const minutes = session.startedAt ? (this.clock.now().getTime() - session.startedAt.getTime()) / 60_000 : 0;
+    const exceeded: LimitName[] = [];
+    if (session.messageCount >= parameters.maxMessages) exceeded.push('messages');
+    if (session.totalTokens >= parameters.maxTokens) exceeded.push('tokens');
+    if (session.totalCostUsd >= parameters.maxCostUsd) exceeded.push('cost');
+    if (session.startedAt && minutes >= parameters.timeoutMinutes) exceeded.push('time');
+    return exceeded;
+  }
+
   /** Every limit of a session with its use, and which were reached. */
   async report(session: Session): Promise<LimitsReport> {
     const parameters = effectiveParameters(session, this.bounds());
@@ -41,11 +53,7 @@ export class LimitsService {
     const balance = (await this.messages.countBySpeaker(session.id))
       .filter((entry) => entry.kind === 'participant' || entry.kind === 'human')
       .map((entry) => ({ speaker: entry.speaker, messages: entry.messages }));
-    const exceeded: LimitName[] = [];
-    if (session.messageCount >= parameters.maxMessages) exceeded.push('messages');
-    if (session.totalTokens >= parameters.maxTokens) exceeded.push('tokens');
-    if (session.totalCostUsd >= parameters.maxCostUsd) exceeded.push('cost');
-    if (session.startedAt && minutes >= parameters.timeoutMinutes) exceeded.push('time');
+    const exceeded = this.exceeded(session);
     return {
       messages: { used: session.messageCount, limit: parameters.maxMessages },
       tokens: { used: session.totalTokens, limit: parameters.maxTokens },

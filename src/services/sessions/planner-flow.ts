@@ -117,7 +117,8 @@ export class PlannerFlow {
       state.reject(pending, { message: `${String(job.payload.author)} asked for changes: "${String(job.payload.comment)}". Revise the plan accordingly and call start_session again.` });
     }
     if (!(await this.options.runStates.resolve(stored.id, 'resumed', this.options.clock.now()))) return { status: 'done' };
-    const result = await withTrace('Planner (resumed)', () => this.options.runner.run(agent, state, { maxTurns: 8 }), { groupId: session.id, metadata: { sessionId: session.id, step: String(job.payload.decision) } });
+    // A resumed RunState continues its original trace (grouped by session already); no new trace here.
+    const result = await this.options.runner.run(agent, state, { maxTurns: 8 });
     await this.recordUsage(session, usageOf(result));
     if (result.interruptions.length > 0) return this.proposePlan(session, result.state.toString(), result.interruptions[0]?.rawItem);
     const active = await this.options.sessions.findById(session.id);

@@ -1,0 +1,21 @@
+/**
+ * `npm run bench`: prints one JSON object per line, `{"name","value","unit"}`. Each group runs in a fresh
+ * process (so memory and timings of one do not leak into another); `npm run bench -- session memory` runs some.
+ */
+import { spawnSync } from 'node:child_process';
+
+const GROUPS = ['session', 'memory', 'discord', 'notion', 'moderator', 'console'];
+const wanted = process.argv.slice(2).filter((name) => GROUPS.includes(name));
+
+for (const group of wanted.length > 0 ? wanted : GROUPS) {
+  const child = spawnSync(process.execPath, ['--import', 'tsx', new URL('./run-group.ts', import.meta.url).pathname, group], {
+    env: { ...process.env, LOG_LEVEL: 'silent' },
+    encoding: 'utf8',
+    maxBuffer: 64 * 1024 * 1024,
+  });
+  const lines = (child.stdout ?? '').split('\n').filter((line) => line.startsWith('{'));
+  for (const line of lines) process.stdout.write(`${line}\n`);
+  if (child.status !== 0 && lines.length === 0) {
+    process.stdout.write(`${JSON.stringify({ name: `${group}_error`, value: 0, unit: 'error', message: (child.stderr ?? '').split('\n').slice(-3).join(' ') })}\n`);
+  }
+}

@@ -1,0 +1,190 @@
+import { createApp, type App } from '../src/app.ts';
+import { buildConfig } from '../src/config/load-config.ts';
+import { createLogger } from '../src/logging/logger.ts';
+import { systemClock } from '../src/services/clock.ts';
+import { sequentialIds } from '../src/services/ids.ts';
+import type { Author } from '../src/services/domain.ts';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../tests/fakes/openrouter/fake-openrouter.ts';
+import { createThrowawayPostgres, openAppTestDatabase } from '../tests/support/databases.ts';
+import { MemoryTransport } from '../tests/support/memory-transport.ts';
+import { scriptedPlan } from '../tests/support/scripted-plans.ts';
+import { fakeEnvironment } from '../tests/support/test-app.ts';
+
+/** One bench figure. */
+export interface BenchResult {
+  name: string;
+  value: number;
+  unit: string;
+}
+
+const BENCH_PLAN = scriptedPlan({ maxMessages: 1000, maxTokens: 5_000_000, maxCostUsd: 5, timeoutMinutes: 60 });
+const person: Author = { id: 'bench-person', name: 'Bea', isAdmin: true };
+let external = 0;
+
+interface BenchApp {
+  app: App;
+  transport: MemoryTransport;
+  fake: FakeOpenRouter;
+  dropDatabase: () => Promise<void>;
+}
+
+/** BENCH_DATABASE=postgres measures on the Postgres server (TEST_DATABASE_URL); the default is embedded PGlite. */
+async function benchDatabase(engine: 'pglite' | 'postgres') {
+  if (engine !== 'postgres') return { database: await openAppTestDatabase(), drop: async () => undefined };
+  const throwaway = await createThrowawayPostgres();
+  return { database: { kind: 'postgres' as const, url: throwaway.url }, drop: () => throwaway.drop() };
+}
+
+async function startBenchApp(latencyMs: number, engine: 'pglite' | 'postgres' = 'pglite'): Promise<BenchApp> {
+  const fake = await startFakeOpenRouter({ latencyMs, firstTokenMs: 0 });
+  const transport = new MemoryTransport();
+  const environment = fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '0', MODERATOR_CHECK_INTERVAL: '100000', SCRIBE_UPDATE_INTERVAL: '100000', TLDR_UPDATE_INTERVAL: '100000' });
+  const { database, drop } = await benchDatabase(engine);
+  const app = await createApp({ config: buildConfig(environment), clock: systemClock, ids: sequentialIds(), logger: createLogger({ level: 'silent', secrets: [] }), database, transports: [transport], workerPollMs: 20 });
+  await app.start();
+  return { app, transport, fake, dropDatabase: drop };
+}
+
+async function stopBenchApp(bench: BenchApp): Promise<void> {
+  await bench.app.stop();
+  await bench.fake.close();
+  await bench.dropDatabase();
+}
+
+/** Resolves when `count` participant messages were stored in `sessionId` after this call. */
+function participantMessages(app: App, sessionId: string, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const stop = app.events.subscribe((event) => {
+      if (event.type !== 'message' || event.message.sessionId !== sessionId || event.message.speaker.kind !== 'participant' || event.message.deliveryStatus !== 'pending') return;
+      seen += 1;
+      if (seen >= count) {
+        stop();
+        resolve();
+      }
+    });
+  });
+}
+
+async function activeSession(bench: BenchApp): Promise<{ sessionId: string; roomId: string }> {
+  bench.fake.script({ role: 'planner' }, replies.toolCall('start_session', BENCH_PLAN));
+  external += 1;
+  const topic = `Bench topic ${external}`;
+  await bench.app.gateway.handleMessage({ transport: 'memory', roomId: null, channelId: 'bench', externalId: `bench-${external}`, author: person, content: topic });
+  const roomId = bench.transport.rooms.find((room) => room.title === topic)!.roomId;
+  const session = (await bench.app.repositories.sessions.findByRoom('memory', roomId))!;
+  for (let attempt = 0; attempt < 2000 && (await bench.app.repositories.sessions.findById(session.id))?.status !== 'awaiting_approval'; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  const opened = participantMessages(bench.app, session.id, 3);
+  await bench.app.gateway.runCommand({ transport: 'memory', roomId, channelId: 'bench', author: person, name: 'approve', args: '' });
+  await opened;
+  return { sessionId: session.id, roomId };
+}
+
+async function timedTurn(bench: BenchApp, session: { sessionId: string; roomId: string }): Promise<number> {
+  const answered = participantMessages(bench.app, session.sessionId, 3);
+  external += 1;
+  const started = performance.now();
+  await bench.app.gateway.handleMessage({ transport: 'memory', roomId: session.roomId, channelId: 'bench', externalId: `bench-${external}`, author: person, content: 'What is the next step?' });
+  await answered;
+  return performance.now() - started;
+}
+
+const percentile = (values: number[], fraction: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * fraction))] ?? 0;
+
+/** turn_fanout_ratio: wall time of a 3-participant turn over the 400 ms one model takes. */
+async function fanout(): Promise<BenchResult[]> {
+  const bench = await startBenchApp(400);
+  try {
+    const session = await activeSession(bench);
+    const ratios: number[] = [];
+    for (let turn = 0; turn < 5; turn += 1) ratios.push((await timedTurn(bench, session)) / 400);
+    return [{ name: 'turn_fanout_ratio', value: round(percentile(ratios, 0.5), 3), unit: 'ratio' }];
+  } finally {
+    await stopBenchApp(bench);
+  }
+}
+
+/** turn_overhead_ms: a whole 3-participant turn when the models answer at once. */
+async function overhead(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
+  const bench = await startBenchApp(0, engine);
+  const suffix = engine === 'postgres' ? '_postgres' : '';
+  try {
+    const session = await activeSession(bench);
+    for (let warm = 0; warm < 5; warm += 1) await timedTurn(bench, session);
+    const times: number[] = [];
+    for (let turn = 0; turn < 60; turn += 1) times.push(await timedTurn(bench, session));
+    return [
+      { name: `turn_overhead_ms_p50${suffix}`, value: round(percentile(times, 0.5), 1), unit: 'ms' },
+      { name: `turn_overhead_ms_p99${suffix}`, value: round(percentile(times, 0.99), 1), unit: 'ms' },
+    ];
+  } finally {
+    await stopBenchApp(bench);
+  }
+}
+
+/** prompt_tokens_growth: a participant's prompt at message 300 over its prompt at message 60. */
+async function promptGrowth(): Promise<BenchResult[]> {
+  const bench = await startBenchApp(0);
+  try {
+    const { sessionId } = await activeSession(bench);
+    const { messages, documents, sessions } = bench.app.repositories;
+    const speakers = ['Claude', 'ChatGPT', 'Grok'];
+    const measure = async () => {
+      const session = (await sessions.findById(sessionId))!;
+      return (await bench.app.services.context.build(session, 'Claude', 'anthropic/claude-sonnet-4', [])).estimatedTokens;
+    };
+    const seedUpTo = async (count: number) => {
+      for (let index = (await messages.listForSession(sessionId)).length; index < count; index += 1) {
+        const name = speakers[index % 3]!;
+        const text = `${name} point ${index}: we should weigh rollout safety against delivery speed, because flags add operational cost but reduce the blast radius of a bad deploy; a kill switch per risky path and a cleanup policy keep the debt small.`;
+        await messages.insert({ sessionId, speaker: { kind: 'participant', name }, role: 'assistant', text, deliveryStatus: 'delivered' }, new Date());
+      }
+      const record = Array.from({ length: Math.ceil(count / 6) }, (_, index) => `- Point ${index}: participants weighed rollout safety against speed and agreed on kill switches for risky paths.`).join('\n');
+      await documents.write(sessionId, 'record', `# Record\n${record}`, {}, new Date());
+    };
+    await seedUpTo(60);
+    const at60 = await measure();
+    await seedUpTo(300);
+    const at300 = await measure();
+    return [{ name: 'prompt_tokens_growth', value: round(at300 / at60, 3), unit: 'ratio' }];
+  } finally {
+    await stopBenchApp(bench);
+  }
+}
+
+/** rss_mb_100_sessions: resident memory with 100 active sessions each running a turn at once. */
+async function memory(): Promise<BenchResult[]> {
+  const bench = await startBenchApp(50);
+  try {
+    const sessions: { sessionId: string; roomId: string }[] = [];
+    for (let index = 0; index < 100; index += 1) {
+      const room = await bench.transport.openRoom({ originChannelId: 'bench', originMessageId: null, title: `Memory ${index}` });
+      const created = await bench.app.repositories.sessions.create(
+        { id: `mem_${index}`, parentId: null, transport: 'memory', roomId: room.roomId, roomUrl: null, originChannelId: 'bench', originMessageId: null, topic: `Memory topic ${index}`, status: 'awaiting_approval', createdBy: { id: person.id, name: person.name } },
+        new Date(),
+      );
+      await bench.app.services.lifecycle.activate(created.id, BENCH_PLAN);
+      sessions.push({ sessionId: created.id, roomId: room.roomId });
+    }
+    await Promise.all(sessions.map((session) => timedTurn(bench, session)));
+    globalThis.gc?.();
+    return [{ name: 'rss_mb_100_sessions', value: round(process.memoryUsage().rss / 1024 / 1024, 1), unit: 'MB' }];
+  } finally {
+    await stopBenchApp(bench);
+  }
+}
+
+function round(value: number, digits: number): number {
+  const factor = 10 ** digits;
+  return Math.round(value * factor) / factor;
+}
+
+/** The session figures of `npm run bench`. */
+export async function runSessionBench(): Promise<BenchResult[]> {
+  return [...(await fanout()), ...(await overhead('pglite')), ...(await overhead('postgres')), ...(await promptGrowth())];
+}
+
+/** rss_mb_100_sessions, in a process of its own so nothing else inflates it. */
+export async function runMemoryBench(): Promise<BenchResult[]> {
+  return memory();
+}
