@@ -33,7 +33,7 @@ describe('control of a running session', () => {
     expect(stopped?.status).toBe('stopped');
     const names = participantMessages(test, room).map((message) => message.speaker).sort();
     expect(names).toEqual(['ChatGPT', 'Grok']);
-    expect(test.transport.room(room).at(-1)?.content).toMatch(/Session stopped/);
+    expect(test.transport.room(room).at(-1)?.content).toMatch(/this session is closed\*\* \(stopped by Alice\)/);
     expect(test.app.services.coordinator.busySessions()).toEqual([]);
   });
 

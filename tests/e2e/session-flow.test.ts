@@ -68,7 +68,6 @@ describe('a whole session through the fake OpenRouter, surviving a restart', () 
     expect(session?.endReason).toMatch(/message limit/);
     expect(session?.messageCount).toBeGreaterThanOrEqual(12);
     const closing = transport.room(room).at(-1)!;
-    console.log(closing.speaker, closing.content);
     expect(closing.content).toMatch(/Thank you all/);
     await second.stop();
   });
