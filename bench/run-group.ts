@@ -3,12 +3,13 @@ import { runConsoleBench } from './console-bench.ts';
 import { runDiscordBench } from './discord-bench.ts';
 import { runModeratorBench } from './moderator-bench.ts';
 import { runNotionBench } from './notion-bench.ts';
-import { runMemoryBench, runSessionBench, type BenchResult } from './session-bench.ts';
+import { runMemoryBench, runMemoryPostgresBench, runSessionBench, type BenchResult } from './session-bench.ts';
 
 /** The groups of `npm run bench`, each run in a fresh process. */
 export const BENCH_GROUPS: Record<string, () => Promise<BenchResult[]>> = {
   session: runSessionBench,
   memory: runMemoryBench,
+  'memory-postgres': runMemoryPostgresBench,
   discord: runDiscordBench,
   notion: runNotionBench,
   moderator: runModeratorBench,
