@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'dotenv';
+import { describe, expect, it } from 'vitest';
+import { buildConfig, collectSecrets } from '../../../src/config/load-config.ts';
+import { PromptLibrary } from '../../../src/agents/prompts/prompt-library.ts';
+
+describe('buildConfig', () => {
+  it('starts on the embedded defaults with an empty environment, and says which it chose', () => {
+    const config = buildConfig({});
+    expect(config.runtime.databaseUrl).toBeUndefined();
+    expect(config.models.demoMode).toBe(true);
+    expect(config.models.roster.map((entry) => entry.name)).toEqual(['Claude', 'ChatGPT', 'Grok']);
+    expect(config.web).toMatchObject({ host: '127.0.0.1', port: 7420 });
+    expect(config.defaultsChosen.join('\n')).toMatch(/PGlite[\s\S]*markdown mirror[\s\S]*local channel[\s\S]*SIMULATED/);
+  });
+
+  it('accepts .env.example as it is', () => {
+    const example = parse(readFileSync(new URL('../../../.env.example', import.meta.url), 'utf8'));
+    expect(() => buildConfig(example)).not.toThrow();
+  });
+
+  it('stops with one line naming the variable and what is wrong', () => {
+    expect(() => buildConfig({ WEB_PORT: '99999' })).toThrow(/^WEB_PORT: .*65535.*\(got "99999"\)$/);
+    expect(() => buildConfig({ SESSION_PLANNER_AUTO_START: 'maybe' })).toThrow(/^SESSION_PLANNER_AUTO_START: /);
+    expect(() => buildConfig({ SCRIBE_MODEL: 'gpt' })).toThrow(/^SCRIBE_MODEL: "gpt" is neither a participant id/);
+    expect(() => buildConfig({ NOTION_BASE_URL: 'not a url' })).toThrow(/^NOTION_BASE_URL: /);
+  });
+
+  it('applies the model overrides and adds a Cursor bridge when configured', () => {
+    const config = buildConfig({ OPENROUTER_API_KEY: 'sk-or-v1-abcdefghijklmnop', GROK_MODEL: 'x-ai/grok-4', CURSOR_MODEL: 'cursor-small', CURSOR_BASE_URL: 'http://127.0.0.1:9999/v1', CURSOR_API_KEY: 'cursor-key-123456' });
+    expect(config.models.demoMode).toBe(false);
+    expect(config.models.roster.find((entry) => entry.id === 'grok')?.model).toBe('x-ai/grok-4');
+    expect(config.models.roster.find((entry) => entry.id === 'cursor')).toMatchObject({ baseUrl: 'http://127.0.0.1:9999/v1', apiKey: 'cursor-key-123456' });
+    expect(config.models.roles.planner.model).toBe(config.models.roster[0]?.model);
+    expect(collectSecrets(config)).toEqual(expect.arrayContaining(['sk-or-v1-abcdefghijklmnop', 'cursor-key-123456']));
+  });
+
+  it('reads a roster file and rejects a bad one clearly', () => {
+    const directory = mkdtempSync(join(tmpdir(), 'roster-'));
+    const good = join(directory, 'good.json');
+    writeFileSync(good, JSON.stringify([{ id: 'local', name: 'Llama', model: 'llama3', baseUrl: 'http://127.0.0.1:11434/v1', apiKeyVariable: 'OLLAMA_KEY', persona: 'Local.' }]));
+    expect(buildConfig({ PARTICIPANTS_FILE: good, SESSION_PLANNER_MODEL: 'local', MODERATOR_MODEL: 'local', SCRIBE_MODEL: 'local', TLDR_MODEL: 'local' }).models.roster[0]?.name).toBe('Llama');
+    const bad = join(directory, 'bad.json');
+    writeFileSync(bad, JSON.stringify([{ id: 'Bad Id', name: 'X', model: 'm', persona: 'p' }]));
+    expect(() => buildConfig({ PARTICIPANTS_FILE: bad })).toThrow(/^PARTICIPANTS_FILE: 0\.id /);
+  });
+});
+
+describe('PromptLibrary', () => {
+  it('loads every prompt and refuses to render one with a missing variable', () => {
+    const prompts = new PromptLibrary();
+    expect(prompts.names()).toEqual(expect.arrayContaining(['planner', 'participant', 'moderator', 'scribe-record', 'tldr-summary']));
+    expect(() => prompts.render('participant', { name: 'Claude' })).toThrow(/uses \{.*\} which the code does not provide|needs \{/);
+    expect(() => prompts.require('nope', [])).toThrow(/prompts\/nope\.txt/);
+  });
+});
