@@ -1,3 +1,4 @@
+import type { TraceFilter } from '../../repositories/traces-repository.ts';
 /** Plain data the web console shows (sent as JSON); built by ConsoleQueries from the repositories. */
 import type { ChatMessage, SessionPlan, SessionStatus } from '../domain.ts';
 
@@ -48,15 +49,8 @@ export interface SessionDetail {
 /** A message of the transcript (the domain message, dates as ISO text). */
 export type TranscriptMessage = Omit<ChatMessage, 'createdAt'> & { createdAt: string };
 
-/** What the trace search filters on. */
-export interface TraceSearch {
-  sessionId?: string;
-  text?: string;
-  agent?: string;
-  model?: string;
-  errorsOnly?: boolean;
-  limit?: number;
-}
+/** What the trace search filters on (the repository's filter, without paging). */
+export type TraceSearch = Omit<TraceFilter, 'before'>;
 
 /** Token and cost totals. */
 export interface UsageTotals {

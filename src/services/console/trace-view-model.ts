@@ -1,34 +1,9 @@
 /** Turns stored traces and spans into the waterfall the console draws: tree order, offsets, links, totals. */
+import type { SpanRecord, TraceRecord } from '../../repositories/traces-repository.ts';
 import type { ParticipantTotals, SpanKind, SpanView, TraceDetail, UsageTotals } from './console-types.ts';
 
-/** A stored trace, as the console needs it. */
-export interface TraceRecord {
-  id: string;
-  sessionId: string | null;
-  name: string;
-  groupId: string | null;
-  metadata: Record<string, unknown>;
-  startedAt: Date;
-  endedAt: Date | null;
-}
+export type { SpanRecord, TraceRecord };
 
-/** A stored span, as the console needs it. */
-export interface SpanRecord {
-  id: string;
-  traceId: string;
-  parentId: string | null;
-  type: string;
-  name: string;
-  startedAt: Date;
-  endedAt: Date | null;
-  data: Record<string, unknown>;
-  error: Record<string, unknown> | null;
-  model: string | null;
-  inputTokens: number;
-  outputTokens: number;
-  costUsd: number;
-  messageId: number | null;
-}
 
 /** A message a span may link to. */
 export interface LinkableMessage {

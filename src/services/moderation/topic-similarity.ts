@@ -1,21 +1,8 @@
 import type { ChatMessage, SessionPlan } from '../domain.ts';
 import type { EmbedFunction } from './moderation-host.ts';
+import { cosineSimilarity } from '../../repositories/embeddings-repository.ts';
 
-/** Cosine similarity of two vectors (0 when either is empty or zero). */
-export function cosineSimilarity(left: readonly number[], right: readonly number[]): number {
-  let dot = 0;
-  let leftNorm = 0;
-  let rightNorm = 0;
-  const length = Math.min(left.length, right.length);
-  for (let index = 0; index < length; index += 1) {
-    const a = left[index] ?? 0;
-    const b = right[index] ?? 0;
-    dot += a * b;
-    leftNorm += a * a;
-    rightNorm += b * b;
-  }
-  return leftNorm === 0 || rightNorm === 0 ? 0 : dot / Math.sqrt(leftNorm * rightNorm);
-}
+export { cosineSimilarity };
 
 /** The text a session's plan is measured against. */
 export function planText(plan: SessionPlan): string {

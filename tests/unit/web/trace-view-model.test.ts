@@ -5,7 +5,7 @@ const base = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (milliseconds: number) => new Date(base + milliseconds);
 
 function span(id: string, type: string, name: string, start: number, end: number | null, fields: Partial<SpanRecord> = {}): SpanRecord {
-  return { id, traceId: 't', parentId: null, type, name, startedAt: at(start), endedAt: end === null ? null : at(end), data: {}, error: null, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, messageId: null, ...fields };
+  return { id, traceId: 't', parentId: null, sessionId: 's', type, name, startedAt: at(start), endedAt: end === null ? null : at(end), data: {}, error: null, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, messageId: null, ...fields };
 }
 
 const trace: TraceRecord = { id: 't', sessionId: 's', name: 'Turn 1', groupId: 's', metadata: {}, startedAt: at(0), endedAt: at(1000) };
