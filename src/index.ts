@@ -1,5 +1,4 @@
 import { createApp, type App } from './app.ts';
-import { createDiscordBot } from './bot/discord-bot.ts';
 import { ConfigError } from './config/config-error.ts';
 import { collectSecrets, loadConfigFromProcess } from './config/load-config.ts';
 import { createLogger } from './logging/logger.ts';
@@ -27,8 +26,9 @@ async function main(): Promise<void> {
   const localTransport = new LocalTransport({ clock: systemClock, ids: randomIds });
   // The bot needs the gateway and the app needs the bot's transport: the getter breaks the cycle.
   let app: App | null = null;
+  // discord.js is loaded only when a bot token is set: it is most of the start-up time otherwise.
   const bot = config.discord.token
-    ? createDiscordBot({
+    ? (await import('./bot/discord-bot.ts')).createDiscordBot({
         config,
         gateway: () => {
           if (!app) throw new Error('the app is not built yet');

@@ -4,6 +4,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PgliteDialect } from './pglite-dialect.ts';
+import { templateFor } from './pglite-template.ts';
 import type { Database } from './schema.ts';
 
 /** Where the database lives: a Postgres server, a PGlite directory, or PGlite in memory (tests). */
@@ -32,8 +33,9 @@ export function pgliteHandle(database: PGlite): DatabaseHandle {
 }
 
 function openPglite(directory: string | undefined): DatabaseHandle {
+  const template = directory ? templateFor(directory) : null;
   if (directory) mkdirSync(directory, { recursive: true });
-  return pgliteHandle(new PGlite(directory, PGLITE_TYPE_OPTIONS));
+  return pgliteHandle(new PGlite(directory, { ...PGLITE_TYPE_OPTIONS, ...(template ? { loadDataDir: template } : {}) }));
 }
 
 function openPostgres(url: string): DatabaseHandle {

@@ -10,6 +10,9 @@ const migrations: Record<string, Migration> = {
   '0002-notion-objects': notionObjects,
 };
 
+/** The names of every migration, in order (the PGlite template is keyed on them). */
+export const MIGRATION_NAMES = Object.keys(migrations);
+
 class StaticMigrationProvider implements MigrationProvider {
   async getMigrations(): Promise<Record<string, Migration>> {
     return migrations;
