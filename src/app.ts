@@ -129,8 +129,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     },
     async stop() {
       isReady = false;
+      await services.coordinator.shutdown();
       await worker.stop();
-      await services.coordinator.idle();
       for (const processor of processors) {
         await processor.forceFlush();
         await processor.shutdown();

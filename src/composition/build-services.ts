@@ -250,9 +250,18 @@ export function buildServices(dependencies: ServiceDependencies) {
       await settings.load();
       await moderation.announceDriftMode();
     },
-    /** After a restart: every active session picks up where it was (jobs resume by themselves). */
+    /**
+     * After a restart every active session picks up where it was (jobs resume by themselves): people who
+     * spoke after the last answer are answered first, otherwise the AI rounds continue.
+     */
     async resumeSessions() {
-      for (const session of await repositories.sessions.listByStatus(['active'])) coordinator.kick(session.id);
+      for (const session of await repositories.sessions.listByStatus(['active'])) {
+        const recent = await repositories.messages.listRecent(session.id, 30);
+        const lastAnswer = recent.findLast((message) => message.speaker.kind === 'participant')?.id ?? 0;
+        const unanswered = recent.filter((message) => message.speaker.kind === 'human' && message.id > lastAnswer);
+        for (const message of unanswered) coordinator.onHumanMessage(session, message);
+        if (unanswered.length === 0) coordinator.kick(session.id);
+      }
     },
   };
 }

@@ -72,3 +72,36 @@ describe('a whole session through the fake OpenRouter, surviving a restart', () 
     await second.stop();
   });
 });
+
+describe('a restart in the middle of a discussion', () => {
+  it('answers the person who spoke just before the process went down, and delivers what was pending', async () => {
+    const environment = fakeEnvironment(fake.url, { DATABASE_URL: database.url, SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1' });
+    const clock = new ManualClock('2026-06-01T09:00:00Z');
+    const transport = new MemoryTransport('memory', 'drill');
+    const location = { kind: 'postgres' as const, url: database.url };
+    const first = await startTestApp(environment, { clock, transport, database: location });
+    fake.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan()));
+    await first.say(null, 'Restart drill: how do we keep sessions alive?');
+    await first.settle();
+    const room = transport.rooms.at(-1)!.roomId;
+    await first.command(room, 'approve');
+    await first.settle();
+    // The person speaks; the process dies before any participant could answer.
+    fake.script({ participant: 'Claude' }, replies.hang());
+    fake.script({ participant: 'ChatGPT' }, replies.hang());
+    fake.script({ participant: 'Grok' }, replies.hang());
+    await first.say(room, 'Does this survive a crash?');
+    await first.stop();
+    fake.reset();
+
+    const second = await startTestApp(environment, { clock, transport, database: location });
+    await second.settle();
+    const question = transport.room(room).length;
+    const answers = transport.room(room).filter((message) => message.replyTo.includes('Alice') && message.speakerKind === 'participant');
+    expect(new Set(answers.map((message) => message.speaker))).toEqual(new Set(['Claude', 'ChatGPT', 'Grok']));
+    expect(question).toBeGreaterThan(0);
+    const session = await second.app.repositories.sessions.findByRoom('memory', room);
+    expect(session?.status).toBe('active');
+    await second.stop();
+  });
+});

@@ -24,12 +24,16 @@ export class MemoryTransport implements Transport {
   failDeliveries = 0;
   private sequence = 0;
 
-  constructor(name = 'memory') {
+  /** `roomPrefix` keeps room ids apart when several transports share one database. */
+  constructor(
+    name = 'memory',
+    private readonly roomPrefix = 'room',
+  ) {
     this.name = name;
   }
 
   async openRoom(request: { originChannelId: string; originMessageId: string | null; title: string }) {
-    const roomId = `room-${this.rooms.length + 1}`;
+    const roomId = `${this.roomPrefix}-${this.rooms.length + 1}`;
     this.rooms.push({ roomId, title: request.title, originChannelId: request.originChannelId });
     return { roomId, url: `memory://${roomId}` };
   }

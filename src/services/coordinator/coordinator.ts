@@ -37,7 +37,10 @@ interface Runtime {
   pendingHumans: ChatMessage[];
   wantAiRound: boolean;
   loop: Promise<void> | null;
-  controller: AbortController;
+  /** The running round's controller; a round takes a fresh one when it starts. */
+  controller: AbortController | null;
+  /** Set by `abort`: no round starts until new work (a person, a kick) arrives. */
+  cancelled: boolean;
   /** Participants whose failure was announced in this session (cleared when they answer again). */
   announcedFailures: Set<string>;
   /** The Moderator's hints for the next round: names to invite in, names to hold back. */
@@ -58,13 +61,16 @@ export class Coordinator {
   /** A person spoke in an active session: answer them next, ahead of any queued AI round. */
   onHumanMessage(session: Session, message: ChatMessage): void {
     const runtime = this.runtime(session.id);
+    runtime.cancelled = false;
     runtime.pendingHumans.push(message);
     this.ensureLoop(session.id);
   }
 
   /** Start (or continue) AI rounds: after approval, `!continue`, or a restart. */
   kick(sessionId: string): void {
-    this.runtime(sessionId).wantAiRound = true;
+    const runtime = this.runtime(sessionId);
+    runtime.cancelled = false;
+    runtime.wantAiRound = true;
     this.ensureLoop(sessionId);
   }
 
@@ -84,8 +90,17 @@ export class Coordinator {
     if (!runtime) return;
     runtime.pendingHumans = [];
     runtime.wantAiRound = false;
-    runtime.controller.abort(new Error('session stopped'));
-    runtime.controller = new AbortController();
+    runtime.cancelled = true;
+    runtime.controller?.abort(new Error('session stopped'));
+  }
+
+  /**
+   * Shutdown: aborts every in-flight turn (what was already said is kept) and waits for the loops to end.
+   * People left unanswered are answered after the restart (see `resumeSessions`).
+   */
+  async shutdown(): Promise<void> {
+    for (const sessionId of this.runtimes.keys()) this.abort(sessionId);
+    await this.idle();
   }
 
   /** Resolves when the session has no round running (tests and shutdown wait on it). */
@@ -102,7 +117,7 @@ export class Coordinator {
   private runtime(sessionId: string): Runtime {
     let runtime = this.runtimes.get(sessionId);
     if (!runtime) {
-      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: new AbortController(), announcedFailures: new Set(), invited: new Set(), held: new Set() };
+      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: null, cancelled: false, announcedFailures: new Set(), invited: new Set(), held: new Set() };
       this.runtimes.set(sessionId, runtime);
     }
     return runtime;
@@ -146,10 +161,15 @@ export class Coordinator {
       runtime.held.clear();
       if (round.speakers.length === 0) return;
       await this.options.delivery.flushRoom(session).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
-      const outcomes = await this.runRound(session, round, runtime.controller.signal, history);
+      // No await between this check and the round's start: an abort either comes before (no round) or
+      // reaches the round's own controller.
+      if (runtime.cancelled) return;
+      const controller = new AbortController();
+      runtime.controller = controller;
+      const outcomes = await this.runRound(session, round, controller.signal, history);
       await this.announceFailures(session, round, outcomes, runtime);
       await this.options.sessions.update(session.id, { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 }, this.options.clock.now());
-      if (runtime.controller.signal.aborted) return;
+      if (controller.signal.aborted) return;
       const answered = outcomes.some((outcome) => outcome.status === 'answered');
       await this.afterRound(session.id);
       if (answered) runtime.wantAiRound = true;
