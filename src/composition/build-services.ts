@@ -106,7 +106,9 @@ export function buildServices(dependencies: ServiceDependencies) {
       activeParticipantNames: () => (session) => roster.active(session).map((participant) => participant.name),
       documentLinks: async (session) => {
         const links = await documentation.notionLinks(session.id);
+        // The final TLDR reaches Notion after the closing is posted; the session page holds both documents.
         return [
+          { label: 'Session page (record and TLDR)', url: links.row },
           { label: 'Detailed record', url: links.record },
           { label: 'TLDR', url: links.tldr },
         ].flatMap((link) => (link.url ? [{ label: link.label, url: link.url }] : []));

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/services/clock.ts';
+import { randomIds } from '../../src/services/ids.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { createThrowawayPostgres } from '../support/databases.ts';
 import { MemoryTransport } from '../support/memory-transport.ts';
@@ -79,7 +80,8 @@ describe('a restart in the middle of a discussion', () => {
     const clock = new ManualClock('2026-06-01T09:00:00Z');
     const transport = new MemoryTransport('memory', 'drill');
     const location = { kind: 'postgres' as const, url: database.url };
-    const first = await startTestApp(environment, { clock, transport, database: location });
+    // This database already holds the first test's sessions: random ids, as in production.
+    const first = await startTestApp(environment, { clock, transport, database: location, ids: randomIds });
     fake.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan()));
     await first.say(null, 'Restart drill: how do we keep sessions alive?');
     await first.settle();
@@ -94,7 +96,7 @@ describe('a restart in the middle of a discussion', () => {
     await first.stop();
     fake.reset();
 
-    const second = await startTestApp(environment, { clock, transport, database: location });
+    const second = await startTestApp(environment, { clock, transport, database: location, ids: randomIds });
     await second.settle();
     const question = transport.room(room).length;
     const answers = transport.room(room).filter((message) => message.replyTo.includes('Alice') && message.speakerKind === 'participant');
