@@ -94,13 +94,13 @@ async function timedTurn(bench: BenchApp, session: { sessionId: string; roomId: 
 const percentile = (values: number[], fraction: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * fraction))] ?? 0;
 
 /** turn_fanout_ratio: wall time of a 3-participant turn over the 400 ms one model takes. */
-async function fanout(): Promise<BenchResult[]> {
-  const bench = await startBenchApp(400);
+async function fanout(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
+  const bench = await startBenchApp(400, engine);
   try {
     const session = await activeSession(bench);
     const ratios: number[] = [];
-    for (let turn = 0; turn < 5; turn += 1) ratios.push((await timedTurn(bench, session)) / 400);
-    return [{ name: 'turn_fanout_ratio', value: round(percentile(ratios, 0.5), 3), unit: 'ratio' }];
+    for (let turn = 0; turn < 9; turn += 1) ratios.push((await timedTurn(bench, session)) / 400);
+    return [{ name: engine === 'postgres' ? 'turn_fanout_ratio_postgres' : 'turn_fanout_ratio', value: round(percentile(ratios, 0.5), 3), unit: 'ratio' }];
   } finally {
     await stopBenchApp(bench);
   }
@@ -184,7 +184,7 @@ function round(value: number, digits: number): number {
 
 /** The session figures of `npm run bench`. */
 export async function runSessionBench(): Promise<BenchResult[]> {
-  return [...(await fanout()), ...(await overhead('pglite')), ...(await overhead('postgres')), ...(await promptGrowth())];
+  return [...(await fanout('pglite')), ...(await fanout('postgres')), ...(await overhead('pglite')), ...(await overhead('postgres')), ...(await promptGrowth())];
 }
 
 /** rss_mb_100_sessions with embedded PGlite (which alone takes ~370 MB), in a process of its own. */
