@@ -38,7 +38,7 @@ export async function runDiscordBench(): Promise<BenchResult[]> {
   const config = buildConfig({
     NODE_ENV: 'production',
     LOG_LEVEL: 'silent',
-    OPENROUTER_API_KEY: 'sk-or-v1-bench-key-000000000000000000000000',
+    OPENROUTER_API_KEY: 'bench-openrouter-key',
     OPENROUTER_BASE_URL: models.url,
     MAX_AI_ROUNDS_WITHOUT_HUMAN: '1',
     DISCORD_BOT_TOKEN: discord.token,

@@ -108,7 +108,7 @@ export async function runModeratorBench(): Promise<BenchResult[]> {
   setTraceProcessors([]);
   const simulator = await startSimulator({ host: '127.0.0.1', port: 0, latencyMs: 0, firstTokenMs: 0 });
   try {
-    const config = buildConfig({ OPENROUTER_API_KEY: 'sk-or-v1-bench-0000000000000000', OPENROUTER_BASE_URL: simulator.url, LOG_LEVEL: 'silent' });
+    const config = buildConfig({ OPENROUTER_API_KEY: 'bench-openrouter-key', OPENROUTER_BASE_URL: simulator.url, LOG_LEVEL: 'silent' });
     const logger = pino({ level: 'silent' });
     const catalog = new ModelCatalog(config.models, { clock: systemClock, logger });
     const prompts = new PromptLibrary();

@@ -35,7 +35,7 @@ export function fakeEnvironment(url: string, extra: Record<string, string> = {})
     NODE_ENV: 'test',
     LOG_LEVEL: 'silent',
     DATA_DIR: mkdtempSync(join(tmpdir(), 'brainstorm-test-')),
-    OPENROUTER_API_KEY: 'sk-or-v1-test-key-000000000000000000000000',
+    OPENROUTER_API_KEY: 'test-openrouter-key',
     OPENROUTER_BASE_URL: url,
     SCRIBE_UPDATE_INTERVAL: '60',
     ...extra,

@@ -11,7 +11,7 @@ import { installTracing } from '../../../src/tracing/install-tracing.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 
-const SECRET = 'sk-or-v1-very-secret-key-123456';
+const SECRET = 'known-secret-value-123456';
 
 describe.each(ENGINES)('DB tracing on %s', (engine) => {
   let database: DatabaseHandle;

@@ -9,7 +9,7 @@ import { installTracing } from '../../../src/tracing/install-tracing.ts';
 import { OtlpTracingProcessor } from '../../../src/tracing/otlp-tracing-processor.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
 
-const SECRET = 'sk-or-v1-otlp-secret-999';
+const SECRET = 'known-otlp-secret-999';
 
 interface Received {
   path: string;

@@ -30,12 +30,12 @@ describe('buildConfig', () => {
   });
 
   it('applies the model overrides and adds a Cursor bridge when configured', () => {
-    const config = buildConfig({ OPENROUTER_API_KEY: 'sk-or-v1-abcdefghijklmnop', GROK_MODEL: 'x-ai/grok-4', CURSOR_MODEL: 'cursor-small', CURSOR_BASE_URL: 'http://127.0.0.1:9999/v1', CURSOR_API_KEY: 'cursor-key-123456' });
+    const config = buildConfig({ OPENROUTER_API_KEY: 'test-openrouter-key-abcdef', GROK_MODEL: 'x-ai/grok-4', CURSOR_MODEL: 'cursor-small', CURSOR_BASE_URL: 'http://127.0.0.1:9999/v1', CURSOR_API_KEY: 'cursor-key-123456' });
     expect(config.models.demoMode).toBe(false);
     expect(config.models.roster.find((entry) => entry.id === 'grok')?.model).toBe('x-ai/grok-4');
     expect(config.models.roster.find((entry) => entry.id === 'cursor')).toMatchObject({ baseUrl: 'http://127.0.0.1:9999/v1', apiKey: 'cursor-key-123456' });
     expect(config.models.roles.planner.model).toBe(config.models.roster[0]?.model);
-    expect(collectSecrets(config)).toEqual(expect.arrayContaining(['sk-or-v1-abcdefghijklmnop', 'cursor-key-123456']));
+    expect(collectSecrets(config)).toEqual(expect.arrayContaining(['test-openrouter-key-abcdef', 'cursor-key-123456']));
   });
 
   it('reads a roster file and rejects a bad one clearly', () => {
