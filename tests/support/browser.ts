@@ -68,6 +68,8 @@ export interface AppProcess {
   dataDir: string;
   /** Everything the process printed so far (stdout and stderr). */
   output(): string;
+  /** Sends `signal` to the app and resolves with its exit code. */
+  signal(signal: NodeJS.Signals): Promise<number | null>;
   stop(): Promise<void>;
 }
 
@@ -83,7 +85,7 @@ export async function freePort(): Promise<number> {
 }
 
 /**
- * Spawns `npx tsx src/index.ts` (what `npm start` runs) with no keys at all, a fresh DATA_DIR and a free
+ * Spawns `node --import tsx src/index.ts` (what `npm start` runs) with no keys at all, a fresh DATA_DIR and a free
  * WEB_PORT: the first-run experience of a newcomer without a `.env`.
  */
 export async function startAppProcess(options: { dataDir?: string; port?: number } = {}): Promise<AppProcess> {
@@ -91,18 +93,22 @@ export async function startAppProcess(options: { dataDir?: string; port?: number
   const port = options.port ?? (await freePort());
   const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, WEB_PORT: String(port), WEB_HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'info' };
   for (const key of MODEL_AND_SERVICE_KEYS) delete environment[key];
-  const child = spawn('npx', ['tsx', 'src/index.ts'], { cwd: REPOSITORY_ROOT, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], { cwd: REPOSITORY_ROOT, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let printed = '';
   child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   return {
     url: `http://127.0.0.1:${port}`,
     dataDir,
     output: () => printed,
+    async signal(signal) {
+      child.kill(signal);
+      return exited;
+    },
     async stop() {
       if (child.exitCode === null && child.pid !== undefined) {
-        // npx starts tsx which starts node: signal the whole process group this helper created.
+        // Signal the whole process group this helper created (the app and anything it started).
         process.kill(-child.pid, 'SIGTERM');
         const forced = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), 10_000);
         await exited;
