@@ -36,31 +36,52 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
   };
 }
 
-const OPENINGS = [
-  (name: string, previous: string, idea: string) => `Building on what ${previous} said, I'd put ${idea} first.`,
-  (name: string, previous: string, idea: string) => `${previous} makes a fair point, but from where I sit as ${name}, ${idea} is the real question.`,
-  (name: string, previous: string, idea: string) => `I'd push back a little on ${previous}: ${idea} deserves a closer look before we commit.`,
-  (name: string, previous: string, idea: string) => `Adding to ${previous}'s thought — ${idea} could be the lever that makes this work.`,
-];
+/** What a canned answer is built from: who it answers, the idea it picks up, and the subject. */
+interface AnswerParts {
+  to: string;
+  idea: string;
+  subject: string;
+}
 
-const CLOSINGS = [
-  (topic: string) => `A small experiment would tell us quickly whether it holds for ${topic}.`,
-  (topic: string) => `What would we need to believe for that to be the best route on ${topic}?`,
-  (topic: string) => `I'd sketch two options and compare cost, risk and time to value for ${topic}.`,
-  (topic: string) => `Let's name the one assumption about ${topic} that would sink this if it were wrong.`,
-];
+type AnswerLine = (parts: AnswerParts) => string;
 
-/** A short, on-topic participant answer that names its own perspective and the previous speaker. */
+/** Lines in the spirit of each default persona, so the demo reads like the product it stands in for. */
+const STYLES: Record<string, AnswerLine[]> = {
+  claude: [
+    (p) => `${p.to}, before we go further on "${p.idea}", let's name the assumption underneath it: that it is what actually limits ${p.subject}. If that is wrong, the plan changes.`,
+    (p) => `I see a trade-off in "${p.idea}", ${p.to}: it buys speed on ${p.subject} at the cost of more moving parts. I'd accept that only with a clear way to roll back.`,
+    (p) => `Agreeing with ${p.to} on the direction, with one caveat: "${p.idea}" needs an owner and a review date, or it quietly becomes permanent.`,
+  ],
+  chatgpt: [
+    (p) => `Concretely, ${p.to}: (1) try "${p.idea}" with one small team, (2) measure it for two weeks, (3) decide. I'm happy to be challenged on the measurement.`,
+    (p) => `Building on ${p.to}: two options for ${p.subject} — a lightweight version of "${p.idea}" now, or a fuller one next quarter. I lean towards the first.`,
+    (p) => `A quick example of "${p.idea}" working for ${p.subject}: start with the riskiest path only, and widen it once nothing breaks for a week.`,
+  ],
+  grok: [
+    (p) => `Devil's advocate, ${p.to}: what if "${p.idea}" is the wrong frame for ${p.subject} entirely? Cheapest test: skip it for a month and see who notices.`,
+    (p) => `I'll be the skeptic, ${p.to}: everyone likes "${p.idea}", which worries me. What is the failure mode nobody wants to say out loud?`,
+    (p) => `Unpopular take on what ${p.to} said: "${p.idea}" sounds safe, but for ${p.subject} the bold option may be cheaper than the careful one.`,
+  ],
+  default: [
+    (p) => `Picking up ${p.to}'s point on "${p.idea}": for ${p.subject}, I'd start small and measure before committing.`,
+    (p) => `${p.to}, I'd add one thing about "${p.idea}": write down what would make us drop it, before we start.`,
+  ],
+};
+
+/** A short, on-topic participant answer in the participant's style, answering the previous speaker. */
 export function participantAnswer(name: string, body: ChatCompletionRequest): string {
   const previous = previousSpeaker(body);
-  const topic = topicOf(body);
-  const ideas = keywordsOf(`${previous?.text ?? ''} ${topic}`, 6);
+  const subjectWords = keywordsOf(topicOf(body), 2);
+  const subject = subjectWords.length > 0 ? subjectWords.join(' ') : 'this';
+  // The Moderator's welcome and notices carry no idea to pick up: then the topic does.
+  const source = previous && previous.name !== 'Moderator' ? previous.text : topicOf(body);
+  const ideas = keywordsOf(source, 6);
   const seed = stableHash(`${name}|${body.messages.length}|${previous?.text ?? ''}`);
   const idea = ideas[seed % Math.max(1, ideas.length)] ?? 'the core idea';
-  const opening = OPENINGS[seed % OPENINGS.length] ?? OPENINGS[0];
-  const closing = CLOSINGS[(seed >>> 3) % CLOSINGS.length] ?? CLOSINGS[0];
-  const speaker = previous && previous.name !== name ? previous.name : 'the group';
-  return `${opening?.(name, speaker, idea) ?? ''} As ${name}, ${closing?.(topic) ?? ''} ${SIMULATED}`;
+  const lines = STYLES[name.toLowerCase()] ?? STYLES.default ?? [];
+  const line = lines[(seed >>> 3) % Math.max(1, lines.length)];
+  const to = previous && previous.name !== name && previous.name !== 'the group' ? previous.name : 'everyone';
+  return `${line?.({ to, idea, subject }) ?? ''} — ${name} ${SIMULATED}`;
 }
 
 function groupBySpeaker(statements: Statement[]): Map<string, Statement[]> {
