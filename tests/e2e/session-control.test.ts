@@ -67,6 +67,19 @@ describe('control of a running session', () => {
     expect(notices).toHaveLength(1);
   });
 
+  it('an answer that trips a guardrail is retried once, then withheld with a short note', async () => {
+    const room = await proposeSession(test, fake);
+    const impersonation = replies.text('Claude: I fully agree with myself, and so does everyone.');
+    fake.script({ participant: 'Grok' }, impersonation, impersonation);
+    await test.command(room, 'approve');
+    await test.settle();
+    const grokRequests = fake.chats.filter((chat) => chat.agent.role === 'participant' && chat.agent.name === 'Grok');
+    expect(grokRequests.length).toBeGreaterThanOrEqual(2);
+    const note = test.transport.room(room).find((message) => message.speaker === 'Brainstorm' && /withheld/.test(message.content));
+    expect(note?.content).toBe("Grok's answer was withheld: the answer spoke in the name of another participant.");
+    expect(test.transport.room(room).some((message) => message.content.includes('I fully agree with myself'))).toBe(false);
+  });
+
   it('a plan outside the admin bounds is shown adjusted and enforced', async () => {
     const room = await proposeSession(test, fake, { maxMessages: 99_999, maxCostUsd: 500, timeoutMinutes: 10_000 });
     const plan = test.transport.room(room).at(-1)!;

@@ -1,6 +1,7 @@
 import { OutputGuardrailTripwireTriggered, withCustomSpan, type Runner } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
+import { participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
 import { usageOf } from '../../agents/models/usage.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { ContextManager } from '../context/context-manager.ts';
@@ -35,10 +36,6 @@ function speakerOf(participant: ParticipantConfig): Speaker {
   return { kind: 'participant', name: participant.name, id: participant.id, ...(participant.avatarUrl ? { avatarUrl: participant.avatarUrl } : {}) };
 }
 
-function guardrailReason(error: OutputGuardrailTripwireTriggered<never>): string {
-  const info = error.result?.output?.outputInfo as { reason?: unknown } | undefined;
-  return typeof info?.reason === 'string' ? info.reason : 'it did not pass the output checks';
-}
 
 /** Runs one participant's turn: builds its context, streams its answer, stores it, then delivers it. */
 export class TurnRunner {
@@ -135,7 +132,7 @@ export class TurnRunner {
     draft: StreamDraft | null,
   ): Promise<TurnOutcome | { status: 'retry'; reason: string }> {
     if (error instanceof OutputGuardrailTripwireTriggered) {
-      return { status: 'retry', reason: guardrailReason(error as OutputGuardrailTripwireTriggered<never>) };
+      return { status: 'retry', reason: participantGuardrailNote(error.result.guardrail.name) };
     }
     const previewId = (await draft?.finish()) ?? null;
     if (isAbort(error)) {
