@@ -11,11 +11,10 @@ import { createScribeAgent } from '../src/agents/scribe/scribe-agent.ts';
 import { createTldrAgent } from '../src/agents/tldr/tldr-agent.ts';
 import { buildConfig } from '../src/config/load-config.ts';
 import { systemClock } from '../src/services/clock.ts';
-import type { ChatMessage, ModerationState, Session, SessionPlan } from '../src/services/domain.ts';
-import type { ModerationHost } from '../src/services/moderation/moderation-host.ts';
+import type { SessionPlan } from '../src/services/domain.ts';
 import { ModerationService } from '../src/services/moderation/moderation-service.ts';
-import type { LimitsReport, ToolPorts } from '../src/services/ports.ts';
 import { startSimulator } from '../src/simulator/index.ts';
+import { FakeHost } from '../tests/support/fake-moderation-host.ts';
 
 /** One measured figure. */
 export interface BenchResult {
@@ -43,66 +42,6 @@ const ON_TOPIC = [
   'Invalidation on writes is the hard part: event-driven cache invalidation keeps responses fresh.',
 ];
 
-function session(): Session {
-  const now = new Date();
-  return {
-    id: 'bench-session', parentId: null, transport: 'bench', roomId: 'bench', roomUrl: null, originChannelId: null, topic: PLAN.expandedTopic,
-    status: 'active', createdBy: { id: 'bench', name: 'Bench' }, plan: PLAN, plannerState: { questions: [], answers: [], revisionRequests: [], questionRounds: 1 },
-    moderationState: { driftWarnings: 0, lastCheckAtMessage: 0 }, disabledParticipants: [], messageCount: 0, totalTokens: 0, totalCostUsd: 0,
-    aiRoundsSinceHuman: 0, endReason: null, createdAt: now, updatedAt: now, startedAt: now, endedAt: null,
-  };
-}
-
-/** An in-memory host: the session, its messages, and what the Moderator posted. */
-class BenchHost implements ModerationHost {
-  current = session();
-  messages: ChatMessage[] = [];
-  posts: string[] = [];
-
-  add(text: string): void {
-    const id = this.messages.length + 1;
-    this.messages.push({
-      id, sessionId: this.current.id, speaker: { kind: 'participant', name: SPEAKERS[id % SPEAKERS.length] ?? 'Claude' }, role: 'assistant', text, model: null,
-      inputTokens: 0, outputTokens: 0, costUsd: 0, replyTo: [], traceId: null, deliveryStatus: 'delivered', externalIds: [], externalUrl: null, createdAt: new Date(),
-    });
-    this.current = { ...this.current, messageCount: this.messages.length };
-  }
-  async getSession(): Promise<Session> {
-    return this.current;
-  }
-  async recentMessages(_sessionId: string, limit: number): Promise<ChatMessage[]> {
-    return this.messages.slice(-limit);
-  }
-  async postAsModerator(_session: Session, content: string): Promise<void> {
-    this.posts.push(content);
-  }
-  async saveModerationState(_sessionId: string, state: ModerationState): Promise<void> {
-    this.current = { ...this.current, moderationState: state };
-  }
-  async endSession(): Promise<void> {
-    this.current = { ...this.current, status: 'completed' };
-  }
-  async limitsReport(): Promise<LimitsReport> {
-    const balance = SPEAKERS.map((speaker) => ({ speaker, messages: this.messages.filter((message) => message.speaker.name === speaker).length }));
-    return {
-      messages: { used: this.messages.length, limit: 200 }, tokens: { used: 0, limit: 500_000 }, costUsd: { used: 0, limit: 5 },
-      minutes: { used: 1, limit: 60 }, contextPercent: { used: 10, limit: 70 }, balance, exceeded: [],
-    };
-  }
-  toolPorts(): ToolPorts {
-    return {
-      sessionId: this.current.id, postToRoom: async () => undefined, checkLimits: () => this.limitsReport(), startSession: async () => undefined,
-      endSession: async () => undefined, writeDocument: async () => undefined, readDocument: async () => null, recallSessions: async () => [],
-    };
-  }
-  participantNames(): string[] {
-    return SPEAKERS;
-  }
-  async documentLinks() {
-    return [];
-  }
-}
-
 /** Runs a 100-message on-topic session through the moderation service against the simulator. */
 export async function runModeratorBench(): Promise<BenchResult[]> {
   setTraceProcessors([]);
@@ -112,7 +51,8 @@ export async function runModeratorBench(): Promise<BenchResult[]> {
     const logger = pino({ level: 'silent' });
     const catalog = new ModelCatalog(config.models, { clock: systemClock, logger });
     const prompts = new PromptLibrary();
-    const host = new BenchHost();
+    const host = new FakeHost();
+    host.session = { ...host.session, topic: PLAN.expandedTopic, plan: PLAN };
     const service = new ModerationService({
       host,
       moderator: createModeratorAgent({ model: catalog.role('moderator'), prompts }),
@@ -126,8 +66,8 @@ export async function runModeratorBench(): Promise<BenchResult[]> {
     const similarities: number[] = [];
     let checks = 0;
     for (let index = 0; index < MESSAGES; index += 1) {
-      host.add(ON_TOPIC[index % ON_TOPIC.length] ?? '');
-      const outcome = await service.afterMessage(host.current.id);
+      host.say([ON_TOPIC[index % ON_TOPIC.length] ?? ''], [SPEAKERS[(host.messages.length + 1) % SPEAKERS.length] ?? 'Claude']);
+      const outcome = await service.afterMessage(host.session.id);
       if (outcome.action !== 'skipped') checks += 1;
       if (outcome.similarity !== null) similarities.push(outcome.similarity);
     }
