@@ -109,6 +109,18 @@ describe('control of a running session', () => {
     expect((await session(test, room))?.plan?.objectives).toEqual(['Decide on kill switches', 'Pick a vendor']);
   });
 
+  it('a Planner that keeps asking instead of planning is stopped after a few attempts, with a notice', async () => {
+    fake.script({ role: 'planner' }, ...Array.from({ length: 10 }, () => replies.json({ questions: ['And what about this?'] })));
+    await test.say(null, 'A topic the Planner cannot settle');
+    await test.settle();
+    const room = test.transport.rooms.at(-1)!.roomId;
+    await test.say(room, 'Here is everything I know.');
+    await test.settle();
+    expect((await session(test, room))?.status).toBe('cancelled');
+    expect(test.transport.room(room).at(-1)?.content).toMatch(/could not produce a plan after 3 attempts/);
+    expect(fake.pending({ role: 'planner' })).toBeGreaterThanOrEqual(5);
+  });
+
   it('cancels a session nobody approves within the planner timeout, with a notice', async () => {
     const room = await proposeSession(test, fake);
     await test.clock.advance(31 * 60_000);

@@ -22,6 +22,8 @@ export const PLANNER_STEP_JOB = 'planner_step';
 export const PLANNER_RESUME_JOB = 'planner_resume';
 export const PLANNER_TIMEOUT_JOB = 'planner_timeout';
 const APPROVAL = 'planner_approval';
+/** Planner runs that may end without a plan after the questions were asked, before the session is cancelled. */
+const MAX_PLANNING_ATTEMPTS = 3;
 const PLANNER = { kind: 'planner', name: 'Planner' } as const;
 const MODERATOR = { kind: 'moderator', name: 'Moderator' } as const;
 
@@ -89,6 +91,11 @@ export class PlannerFlow {
     if (result.interruptions.length > 0) return this.proposePlan(session, result.state.toString(), result.interruptions[0]?.rawItem);
     const questions = (result.finalOutput?.questions ?? []).slice(0, Math.max(1, this.options.planner().maxQuestions));
     if (questions.length === 0 || session.plannerState.questionRounds > 0) {
+      // A model that keeps asking instead of planning must not loop on the budget: give up clearly.
+      if (session.plannerState.questionRounds >= MAX_PLANNING_ATTEMPTS) {
+        await this.options.lifecycle.end(session.id, 'cancelled', `the Planner could not produce a plan after ${MAX_PLANNING_ATTEMPTS} attempts; please rephrase the topic`);
+        return { status: 'done' };
+      }
       const plannerState = { ...session.plannerState, questionRounds: session.plannerState.questionRounds + 1 };
       await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
       await this.enqueue(PLANNER_STEP_JOB, session.id, {}, true);
