@@ -8,12 +8,20 @@ import {
   type SimulatedReply,
   type SimulatorOptions,
 } from '../../../src/simulator/index.ts';
+import { literalReply } from './literal-model.ts';
 
 /** Whose requests a script answers: a participant by name, an agent role, a model id, or anyone. */
 export type ScriptTarget = { participant: string } | { role: 'planner' | 'moderator' | 'scribe' | 'tldr' } | { model: string } | 'any';
 
 /** Options of the fake: the simulator's, minus the hooks the fake owns. */
-export type FakeOpenRouterOptions = Omit<SimulatorOptions, 'responder' | 'onRequest'> & { clock?: Clock };
+export type FakeOpenRouterOptions = Omit<SimulatorOptions, 'responder' | 'onRequest'> & {
+  clock?: Clock;
+  /**
+   * Who answers a request no script claims: `demo` (the demo brain, which follows our prompts) or `literal`
+   * (a model that answers by the request's schema and never volunteers a tool call, as real models often do).
+   */
+  fallback?: 'demo' | 'literal';
+};
 
 /** A chat completion request the fake received, with who sent it. */
 export interface ChatRequestRecord {
@@ -65,7 +73,7 @@ export async function startFakeOpenRouter(options: FakeOpenRouterOptions = {}): 
     const key = keysFor(context).find((candidate) => (queues.get(candidate)?.length ?? 0) > 0);
     const reply = key ? queues.get(key)?.shift() : undefined;
     chats.push({ body: context.body, agent: context.agent, headers: context.headers, scripted: reply !== undefined });
-    return reply;
+    return reply ?? (options.fallback === 'literal' ? literalReply(context.body) : undefined);
   };
   const simulator = await startSimulator({ ...options, responder, onRequest: (request) => requests.push(request) });
   return {
