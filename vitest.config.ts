@@ -6,7 +6,8 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    reporters: process.env.CI ? ['default'] : ['default'],
+    // The closing reporter prints last: which suites this machine skipped, then a plain pass/fail line.
+    reporters: ['default', './tests/support/closing-line-reporter.ts'],
     env: { LOG_LEVEL: 'silent' },
   },
 });

@@ -1,12 +1,13 @@
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, REPOSITORY_ROOT, startAppProcess, waitForHealthy, type AppProcess, type BrowserSession } from '../support/browser.ts';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { collectPageErrors, describeInBrowser, launchBrowser, SCREENSHOT_DIRECTORY, startAppProcess, waitForHealthy, type AppProcess, type BrowserSession } from '../support/browser.ts';
 
-const SCREENSHOTS = join(REPOSITORY_ROOT, 'docs/screenshots');
+// `npm run screenshots` sets SCREENSHOT_DIR=docs/screenshots to refresh the README's pictures; tests alone never touch them.
+const SCREENSHOTS = SCREENSHOT_DIRECTORY;
 const STEP_MS = 90_000;
 
-describe.skipIf(!existsSync(join(REPOSITORY_ROOT, 'src/index.ts')))('first run: npm start with no .env, then a brainstorm in the console', () => {
+describeInBrowser('first run: npm start with no .env, then a brainstorm in the console', () => {
   let app: AppProcess;
   let browser: BrowserSession;
   let errors: string[];

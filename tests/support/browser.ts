@@ -6,12 +6,24 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
+import { describe } from 'vitest';
+import { BROWSER_SUITE_MARK, CHROMIUM_PATH, browserTestsEnabled } from './browser-availability.ts';
 
 /** The repository, where `npm start` runs. */
 export const REPOSITORY_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-/** Where the browser is (the CI script installs Debian's package there). */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export { BROWSER_SUITE_MARK, CHROMIUM_PATH, INSTALL_BROWSER_COMMAND, browserTestsEnabled } from './browser-availability.ts';
+
+/**
+ * `describe` for a suite that drives headless Chromium: on a fresh machine without the browser it is skipped
+ * (and named in the closing lines of `npm test`), never failed.
+ */
+export function describeInBrowser(name: string, suite: () => void): void {
+  (browserTestsEnabled() ? describe : describe.skip)(`${name} ${BROWSER_SUITE_MARK}`, suite);
+}
+
+/** Where tests write screenshots: an ignored folder (`npm run screenshots` points it at docs/screenshots). */
+export const SCREENSHOT_DIRECTORY = process.env.SCREENSHOT_DIR ?? join(fileURLToPath(new URL('../../', import.meta.url)), 'test-results/screenshots');
 
 /** Flags for a quiet, offline, sandbox-free headless run (containers have no user namespaces). */
 export const CHROMIUM_ARGS = [

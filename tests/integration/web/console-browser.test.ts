@@ -1,11 +1,12 @@
 import { mkdirSync } from 'node:fs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, type BrowserSession } from '../../support/browser.ts';
+import { join } from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { collectPageErrors, describeInBrowser, launchBrowser, SCREENSHOT_DIRECTORY, type BrowserSession } from '../../support/browser.ts';
 import { openConsoleHarness, type ConsoleHarness } from './support/console-harness.ts';
 
-const SHOTS = 'test-results/console';
+const SHOTS = join(SCREENSHOT_DIRECTORY, 'scripted');
 
-describe('console in headless Chromium (scripted services)', () => {
+describeInBrowser('console (scripted services)', () => {
   let harness: ConsoleHarness;
   let browser: BrowserSession;
   let errors: string[];
