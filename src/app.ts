@@ -70,10 +70,10 @@ export async function createApp(options: AppOptions): Promise<App> {
   const repositories = buildRepositories(database.db);
 
   let simulator: SimulatorHandle | null = null;
-  if (config.models.demoMode && options.demoSimulator !== false) {
+  if (config.models.anySimulated && options.demoSimulator !== false) {
     simulator = await startSimulator({ host: '127.0.0.1', port: 0, latencyMs: 150, firstTokenMs: 250, tokensPerSecond: 60 });
   }
-  const models = new ModelCatalog(config.models, { clock, logger, ...(simulator ? { baseUrlOverride: simulator.url } : {}) });
+  const models = new ModelCatalog(config.models, { clock, logger, ...(simulator ? { simulatorUrl: simulator.url } : {}) });
   const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger });
   const processors: TracingProcessor[] = [tracing];
   if (config.telemetry.otlpEndpoint) {

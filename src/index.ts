@@ -49,6 +49,7 @@ async function main(): Promise<void> {
     localTransport,
     logger,
     demoMode: config.models.demoMode,
+    simulatedNames: config.models.roster.filter((entry) => entry.simulated).map((entry) => entry.name),
     readiness: app.ready,
   });
   await web.start();

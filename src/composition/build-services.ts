@@ -18,6 +18,7 @@ import type { IdGenerator } from '../services/ids.ts';
 import type { JobWorker } from '../services/jobs/job-worker.ts';
 import { LimitsService } from '../services/limits/limits-service.ts';
 import type { EventBus } from '../services/ports.ts';
+import type { Speaker } from '../services/domain.ts';
 import { ModerationService } from '../services/moderation/moderation-service.ts';
 import { createSessionModerationHost } from '../services/moderation/session-moderation-host.ts';
 import { createScribeAgent } from '../agents/scribe/scribe-agent.ts';
@@ -33,6 +34,13 @@ import { SESSION_TIMEOUT_JOB, SessionLifecycle, WRAP_UP_JOB } from '../services/
 import { createToolPortsFactory } from '../services/sessions/tool-ports.ts';
 import type { Repositories } from './build-repositories.ts';
 import { createSettingsPort } from './settings-port.ts';
+
+/** Whether the model behind a speaker is the demo simulator (its messages say so). */
+function isSimulatedSpeaker(models: AppConfig['models'], speaker: Speaker): boolean {
+  if (speaker.kind === 'participant') return models.roster.find((entry) => entry.id === speaker.id || entry.name === speaker.name)?.simulated ?? models.demoMode;
+  if (speaker.kind === 'planner' || speaker.kind === 'moderator' || speaker.kind === 'scribe' || speaker.kind === 'tldr') return models.roles[speaker.kind].simulated;
+  return false;
+}
 
 /** What the services are built from. */
 export interface ServiceDependencies {
@@ -69,7 +77,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     clock,
     events,
     logger,
-    simulated: config.models.demoMode,
+    simulated: (speaker) => isSimulatedSpeaker(config.models, speaker),
     sanitizePreview: (text) => redactPastedSecrets(text, dependencies.secrets),
     nudgeWorker,
     runQueue: (queue) => worker.runQueue(queue),

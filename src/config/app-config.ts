@@ -1,4 +1,4 @@
-import type { ParticipantConfig } from './roster.ts';
+import type { EndpointDialect, ParticipantConfig } from './roster.ts';
 import type { Environment } from './env-schema.ts';
 
 /** A model reached for one of the four roles (planner, moderator, scribe, tldr). */
@@ -7,6 +7,9 @@ export interface RoleModelConfig {
   baseUrl: string;
   apiKey: string | undefined;
   temperature: number;
+  dialect: EndpointDialect;
+  /** True when no key reaches its endpoint: the demo simulator answers for it. */
+  simulated: boolean;
 }
 
 /** Session limits: the admin bounds and the defaults a plan starts from. */
@@ -39,7 +42,10 @@ export interface AppConfig {
   models: {
     baseUrl: string;
     apiKey: string | undefined;
+    /** Every participant and role is simulated (no key at all). */
     demoMode: boolean;
+    /** At least one participant or role is simulated: the simulator runs and those messages say so. */
+    anySimulated: boolean;
     roster: ParticipantConfig[];
     roles: { planner: RoleModelConfig; moderator: RoleModelConfig; scribe: RoleModelConfig; tldr: RoleModelConfig };
     embeddingModel: string;

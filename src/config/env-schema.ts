@@ -47,10 +47,13 @@ export const environmentSchema = z.object({
   OPENROUTER_API_KEY: optionalText,
   OPENROUTER_BASE_URL: z.url().default('https://openrouter.ai/api/v1'),
   OPENAI_API_KEY: optionalText,
+  OPENAI_BASE_URL: z.url().default('https://api.openai.com/v1'),
   OPENAI_MODEL: z.string().min(1).default('openai/gpt-4o'),
   ANTHROPIC_API_KEY: optionalText,
+  ANTHROPIC_BASE_URL: z.url().default('https://api.anthropic.com/v1'),
   ANTHROPIC_MODEL: z.string().min(1).default('anthropic/claude-sonnet-4'),
   GROK_API_KEY: optionalText,
+  GROK_BASE_URL: z.url().default('https://api.x.ai/v1'),
   GROK_MODEL: z.string().min(1).default('x-ai/grok-3'),
   CURSOR_API_KEY: optionalText,
   CURSOR_MODEL: optionalText,
@@ -64,8 +67,6 @@ export const environmentSchema = z.object({
   NOTION_BASE_URL: z.url().default('https://api.notion.com'),
   NOTION_DATABASE_ID: optionalText,
   NOTION_PARENT_PAGE_ID: optionalText,
-  NOTION_REASONING_PAGE_ID: optionalText,
-  NOTION_TLDR_PAGE_ID: optionalText,
   NOTION_REQUESTS_PER_SECOND: decimal(3, 0.1, 100),
 
   // Conversation limits

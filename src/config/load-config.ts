@@ -17,22 +17,35 @@ export function parseEnvironment(source: Record<string, string | undefined>): En
 
 function resolveRoleModel(choice: string, roster: ParticipantConfig[], environment: Environment): RoleModelConfig {
   const participant = roster.find((entry) => entry.id === choice.toLowerCase() || entry.name.toLowerCase() === choice.toLowerCase());
-  if (participant) {
-    return { model: participant.model, baseUrl: participant.baseUrl, apiKey: participant.apiKey, temperature: 0.3 };
-  }
+  if (participant) return roleOnParticipant(participant);
   if (!choice.includes('/')) {
     throw new ConfigError('model choice', `"${choice}" is neither a participant id (${roster.map((entry) => entry.id).join(', ')}) nor a model id like "openai/gpt-4o"`);
   }
-  return { model: choice, baseUrl: environment.OPENROUTER_BASE_URL, apiKey: environment.OPENROUTER_API_KEY, temperature: 0.3 };
+  const apiKey = environment.OPENROUTER_API_KEY;
+  return { model: choice, baseUrl: environment.OPENROUTER_BASE_URL, apiKey, temperature: 0.3, dialect: 'openrouter', simulated: !apiKey };
 }
 
-function resolveRole(variable: string, choice: string, roster: ParticipantConfig[], environment: Environment): RoleModelConfig {
+function roleOnParticipant(participant: ParticipantConfig): RoleModelConfig {
+  const { model, baseUrl, apiKey, dialect, simulated } = participant;
+  return { model, baseUrl, apiKey, temperature: 0.3, dialect, simulated };
+}
+
+/**
+ * A role whose chosen model would be simulated moves to the first real participant, so one direct key (say
+ * ANTHROPIC_API_KEY alone) gives real Planner, Moderator, Scribe and TLDR runs, not canned ones.
+ */
+function resolveRole(variable: string, choice: string, roster: ParticipantConfig[], environment: Environment, notes: string[]): RoleModelConfig {
+  let role: RoleModelConfig;
   try {
-    return resolveRoleModel(choice, roster, environment);
+    role = resolveRoleModel(choice, roster, environment);
   } catch (error) {
     if (ConfigError.isInstance(error)) throw new ConfigError(variable, error.message.replace(/^model choice: /, ''));
     throw error;
   }
+  const real = roster.find((entry) => !entry.simulated);
+  if (!role.simulated || !real) return role;
+  notes.push(`${variable}: "${choice}" has no key, so ${real.name} (${real.model}) takes the role`);
+  return roleOnParticipant(real);
 }
 
 function parseHeaders(raw: string | undefined): Record<string, string> {
@@ -49,13 +62,20 @@ function parseHeaders(raw: string | undefined): Record<string, string> {
 export function buildConfig(source: Record<string, string | undefined>): AppConfig {
   const environment = parseEnvironment(source);
   const roster = loadRoster(environment, source);
-  const anyModelKey = roster.some((entry) => entry.apiKey) || Boolean(environment.OPENROUTER_API_KEY);
-  const demoMode = !anyModelKey;
   const defaultsChosen: string[] = [];
+  const roles = {
+    planner: resolveRole('SESSION_PLANNER_MODEL', environment.SESSION_PLANNER_MODEL, roster, environment, defaultsChosen),
+    moderator: resolveRole('MODERATOR_MODEL', environment.MODERATOR_MODEL, roster, environment, defaultsChosen),
+    scribe: resolveRole('SCRIBE_MODEL', environment.SCRIBE_MODEL, roster, environment, defaultsChosen),
+    tldr: resolveRole('TLDR_MODEL', environment.TLDR_MODEL, roster, environment, defaultsChosen),
+  };
+  const simulatedNames = roster.filter((entry) => entry.simulated).map((entry) => entry.name);
+  const demoMode = simulatedNames.length === roster.length && Object.values(roles).every((role) => role.simulated);
   if (!environment.DATABASE_URL) defaultsChosen.push(`storage: embedded PGlite under ${environment.DATA_DIR}/db (set DATABASE_URL for a Postgres server)`);
   if (!environment.NOTION_API_KEY) defaultsChosen.push(`documents: local markdown mirror under ${environment.DATA_DIR}/docs (set NOTION_API_KEY for Notion)`);
   if (!environment.DISCORD_BOT_TOKEN) defaultsChosen.push('chat: the web console local channel (set DISCORD_BOT_TOKEN for Discord)');
   if (demoMode) defaultsChosen.push('models: SIMULATED demo models on loopback (set OPENROUTER_API_KEY for real models)');
+  else if (simulatedNames.length > 0) defaultsChosen.push(`models: ${simulatedNames.join(', ')} SIMULATED (no key for their endpoint); the others are real`);
 
   return {
     environment,
@@ -73,13 +93,9 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
       baseUrl: environment.OPENROUTER_BASE_URL,
       apiKey: environment.OPENROUTER_API_KEY,
       demoMode,
+      anySimulated: simulatedNames.length > 0 || Object.values(roles).some((role) => role.simulated),
       roster,
-      roles: {
-        planner: resolveRole('SESSION_PLANNER_MODEL', environment.SESSION_PLANNER_MODEL, roster, environment),
-        moderator: resolveRole('MODERATOR_MODEL', environment.MODERATOR_MODEL, roster, environment),
-        scribe: resolveRole('SCRIBE_MODEL', environment.SCRIBE_MODEL, roster, environment),
-        tldr: resolveRole('TLDR_MODEL', environment.TLDR_MODEL, roster, environment),
-      },
+      roles,
       embeddingModel: environment.EMBEDDING_MODEL,
       requestTimeoutMs: environment.MODEL_REQUEST_TIMEOUT_SECONDS * 1000,
     },

@@ -8,8 +8,9 @@ export const participantEntrySchema = z.object({
   id: z.string().regex(/^[a-z0-9][a-z0-9-]{0,31}$/, 'a lowercase slug of letters, digits and dashes'),
   name: z.string().min(1).max(80),
   model: z.string().min(1),
+  /** Absent: OpenRouter. Present without `apiKeyVariable`: an endpoint that needs no key (Ollama, LM Studio). */
   baseUrl: z.url().optional(),
-  apiKeyVariable: z.string().regex(/^[A-Z][A-Z0-9_]*$/).default('OPENROUTER_API_KEY'),
+  apiKeyVariable: z.string().regex(/^[A-Z][A-Z0-9_]*$/).optional(),
   persona: z.string().min(1).max(4000),
   avatarUrl: z.url().optional(),
   temperature: z.number().min(0).max(2).default(0.8),
@@ -17,14 +18,20 @@ export const participantEntrySchema = z.object({
   enabled: z.boolean().default(true),
 });
 
+/** How an endpoint speaks: OpenRouter takes routing fields (`provider`), a plain OpenAI-compatible one rejects them. */
+export type EndpointDialect = 'openrouter' | 'openai-compatible';
+
 /** A participant, resolved: its endpoint and key are known. The key never leaves the model layer. */
 export interface ParticipantConfig {
   id: string;
   name: string;
   model: string;
   baseUrl: string;
-  apiKeyVariable: string;
+  apiKeyVariable: string | undefined;
   apiKey: string | undefined;
+  dialect: EndpointDialect;
+  /** True when its endpoint needs a key that is not set: the demo simulator answers for it, marked as such. */
+  simulated: boolean;
   persona: string;
   avatarUrl: string | undefined;
   temperature: number;
@@ -34,36 +41,79 @@ export interface ParticipantConfig {
 
 type ParticipantEntry = z.input<typeof participantEntrySchema>;
 
-function defaultEntries(environment: Environment): ParticipantEntry[] {
-  const entries: ParticipantEntry[] = [
-    {
-      id: 'claude',
-      name: 'Claude',
-      model: environment.ANTHROPIC_MODEL,
-      persona:
-        'Careful and structured. You look for the assumptions under an idea, name trade-offs plainly and build on what others said.',
-      avatarUrl: 'https://cdn.brainstorm.invalid/avatars/claude.png',
-      temperature: 0.7,
-    },
-    {
-      id: 'chatgpt',
-      name: 'ChatGPT',
-      model: environment.OPENAI_MODEL,
-      persona:
-        'Practical and generative. You propose concrete options, examples and next steps, and you are happy to be challenged.',
-      avatarUrl: 'https://cdn.brainstorm.invalid/avatars/chatgpt.png',
-      temperature: 0.8,
-    },
-    {
-      id: 'grok',
-      name: 'Grok',
-      model: environment.GROK_MODEL,
-      persona:
-        'Contrarian and witty. You poke holes, ask the uncomfortable question and suggest the unconventional route, without being rude.',
-      avatarUrl: 'https://cdn.brainstorm.invalid/avatars/grok.png',
-      temperature: 0.9,
-    },
-  ];
+/** A default participant that can also be reached on its provider's own OpenAI-compatible endpoint. */
+interface DefaultParticipant {
+  id: string;
+  name: string;
+  keyVariable: 'ANTHROPIC_API_KEY' | 'OPENAI_API_KEY' | 'GROK_API_KEY';
+  baseUrl: (environment: Environment) => string;
+  model: (environment: Environment) => string;
+  /** The OpenRouter id the model variable defaults to, and the provider's own id for that default. */
+  openRouterDefault: string;
+  directDefault: string;
+  persona: string;
+  avatarUrl: string;
+  temperature: number;
+}
+
+// Discord's own default avatars: they load everywhere Discord does, unlike a made-up CDN.
+const DEFAULT_PARTICIPANTS: DefaultParticipant[] = [
+  {
+    id: 'claude',
+    name: 'Claude',
+    keyVariable: 'ANTHROPIC_API_KEY',
+    baseUrl: (environment) => environment.ANTHROPIC_BASE_URL,
+    model: (environment) => environment.ANTHROPIC_MODEL,
+    openRouterDefault: 'anthropic/claude-sonnet-4',
+    directDefault: 'claude-sonnet-4-0',
+    persona: 'Careful and structured. You look for the assumptions under an idea, name trade-offs plainly and build on what others said.',
+    avatarUrl: 'https://cdn.discordapp.com/embed/avatars/1.png',
+    temperature: 0.7,
+  },
+  {
+    id: 'chatgpt',
+    name: 'ChatGPT',
+    keyVariable: 'OPENAI_API_KEY',
+    baseUrl: (environment) => environment.OPENAI_BASE_URL,
+    model: (environment) => environment.OPENAI_MODEL,
+    openRouterDefault: 'openai/gpt-4o',
+    directDefault: 'gpt-4o',
+    persona: 'Practical and generative. You propose concrete options, examples and next steps, and you are happy to be challenged.',
+    avatarUrl: 'https://cdn.discordapp.com/embed/avatars/3.png',
+    temperature: 0.8,
+  },
+  {
+    id: 'grok',
+    name: 'Grok',
+    keyVariable: 'GROK_API_KEY',
+    baseUrl: (environment) => environment.GROK_BASE_URL,
+    model: (environment) => environment.GROK_MODEL,
+    openRouterDefault: 'x-ai/grok-3',
+    directDefault: 'grok-3',
+    persona: 'Contrarian and witty. You poke holes, ask the uncomfortable question and suggest the unconventional route, without being rude.',
+    avatarUrl: 'https://cdn.discordapp.com/embed/avatars/4.png',
+    temperature: 0.9,
+  },
+];
+
+/** The provider's own model id: the known default, else the OpenRouter id without its `vendor/` prefix. */
+function directModelId(participant: DefaultParticipant, chosen: string): string {
+  if (chosen === participant.openRouterDefault) return participant.directDefault;
+  return chosen.includes('/') ? chosen.slice(chosen.indexOf('/') + 1) : chosen;
+}
+
+/** A default participant on its own provider when its key is set, else on OpenRouter. */
+function defaultEntry(participant: DefaultParticipant, environment: Environment, secrets: Record<string, string | undefined>): ParticipantEntry {
+  const common = { id: participant.id, name: participant.name, persona: participant.persona, avatarUrl: participant.avatarUrl, temperature: participant.temperature };
+  const chosen = participant.model(environment);
+  if (secrets[participant.keyVariable]) {
+    return { ...common, model: directModelId(participant, chosen), baseUrl: participant.baseUrl(environment), apiKeyVariable: participant.keyVariable };
+  }
+  return { ...common, model: chosen };
+}
+
+function defaultEntries(environment: Environment, secrets: Record<string, string | undefined>): ParticipantEntry[] {
+  const entries = DEFAULT_PARTICIPANTS.map((participant) => defaultEntry(participant, environment, secrets));
   if (environment.CURSOR_MODEL) {
     entries.push({
       id: 'cursor',
@@ -72,6 +122,7 @@ function defaultEntries(environment: Environment): ParticipantEntry[] {
       baseUrl: environment.CURSOR_BASE_URL,
       apiKeyVariable: 'CURSOR_API_KEY',
       persona: 'A hands-on engineer. You think in code, interfaces and migration steps.',
+      avatarUrl: 'https://cdn.discordapp.com/embed/avatars/2.png',
       temperature: 0.5,
     });
   }
@@ -86,9 +137,22 @@ function readEntriesFile(path: string): unknown {
   }
 }
 
+/** Where an entry is reached, with which key variable, and whether that endpoint needs a key at all. */
+function resolveEndpoint(entry: z.output<typeof participantEntrySchema>, environment: Environment) {
+  if (!entry.baseUrl) {
+    return { baseUrl: environment.OPENROUTER_BASE_URL, apiKeyVariable: entry.apiKeyVariable ?? 'OPENROUTER_API_KEY', needsKey: true };
+  }
+  return { baseUrl: entry.baseUrl, apiKeyVariable: entry.apiKeyVariable, needsKey: entry.apiKeyVariable !== undefined };
+}
+
+/** Whether a base URL is OpenRouter's (the configured one, which tests point at a fake, or the public host). */
+export function dialectOf(baseUrl: string, environment: Environment): EndpointDialect {
+  return baseUrl === environment.OPENROUTER_BASE_URL || new URL(baseUrl).hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-compatible';
+}
+
 /** Builds the roster from `PARTICIPANTS_FILE` or the defaults, resolving endpoints and keys. */
 export function loadRoster(environment: Environment, secrets: Record<string, string | undefined>): ParticipantConfig[] {
-  const raw = environment.PARTICIPANTS_FILE ? readEntriesFile(environment.PARTICIPANTS_FILE) : defaultEntries(environment);
+  const raw = environment.PARTICIPANTS_FILE ? readEntriesFile(environment.PARTICIPANTS_FILE) : defaultEntries(environment, secrets);
   const parsed = z.array(participantEntrySchema).min(1).safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
@@ -98,13 +162,17 @@ export function loadRoster(environment: Environment, secrets: Record<string, str
   return parsed.data.map((entry) => {
     if (seen.has(entry.id)) throw new ConfigError('PARTICIPANTS_FILE', `participant id "${entry.id}" appears twice`);
     seen.add(entry.id);
+    const endpoint = resolveEndpoint(entry, environment);
+    const apiKey = endpoint.apiKeyVariable ? secrets[endpoint.apiKeyVariable] : undefined;
     return {
       id: entry.id,
       name: entry.name,
       model: entry.model,
-      baseUrl: entry.baseUrl ?? environment.OPENROUTER_BASE_URL,
-      apiKeyVariable: entry.apiKeyVariable,
-      apiKey: secrets[entry.apiKeyVariable],
+      baseUrl: endpoint.baseUrl,
+      apiKeyVariable: endpoint.apiKeyVariable,
+      apiKey,
+      dialect: dialectOf(endpoint.baseUrl, environment),
+      simulated: endpoint.needsKey && !apiKey,
       persona: entry.persona,
       avatarUrl: entry.avatarUrl,
       temperature: entry.temperature,

@@ -31,6 +31,8 @@ export interface WebServerOptions {
   logger: Logger;
   /** True when the models are simulated: the console says so on every page. */
   demoMode?: boolean;
+  /** Names of the participants a simulator answers for while the others are real (the console says which). */
+  simulatedNames?: string[];
   /** True once the DB is migrated and the transports are up; `/healthz` answers 503 before. */
   readiness?: () => boolean;
   ids?: IdGenerator;
@@ -49,6 +51,14 @@ export interface WebServer {
 /** The text the console shows in demo mode. */
 export const DEMO_MODE_NOTICE =
   'Demo mode: the models are simulated on this machine, so every answer is canned text. To use real models, set OPENROUTER_API_KEY in .env (or OPENAI_/ANTHROPIC_/GROK_ keys for direct endpoints) and restart.';
+
+/** The banner: whole demo mode, or which participants are simulated beside real ones, or none. */
+function demoNoticeOf(options: WebServerOptions): string | null {
+  if (options.demoMode) return DEMO_MODE_NOTICE;
+  const names = options.simulatedNames ?? [];
+  if (names.length === 0) return null;
+  return `${names.join(', ')} ${names.length === 1 ? 'is' : 'are'} simulated (no key for ${names.length === 1 ? 'its' : 'their'} endpoint): those answers are canned text, marked as such. Set their keys in .env and restart.`;
+}
 
 function formatUrl(host: string, port: number): string {
   return `http://${host.includes(':') ? `[${host}]` : host}:${port}`;
@@ -113,8 +123,9 @@ function buildRouter(options: WebServerOptions, readiness: () => boolean): Route
   router.add('GET', '/api/status', ({ response }) =>
     sendJson(response, 200, {
       ready: readiness(),
-      demoMode: options.demoMode === true,
-      demoNotice: options.demoMode ? DEMO_MODE_NOTICE : null,
+      demoMode: options.demoMode === true || (options.simulatedNames?.length ?? 0) > 0,
+      demoNotice: demoNoticeOf(options),
+      simulatedNames: options.demoMode ? null : (options.simulatedNames ?? []),
       localChannel: options.localTransport !== undefined,
     }),
   );

@@ -1,5 +1,6 @@
 import { OpenAIChatCompletionsModel, type Model } from '@openai/agents';
 import type { AppConfig } from '../../config/app-config.ts';
+import type { EndpointDialect } from '../../config/roster.ts';
 import type { Logger } from '../../logging/logger.ts';
 import type { Clock } from '../../services/clock.ts';
 import { BrainstormError } from '../../services/errors.ts';
@@ -27,8 +28,10 @@ export interface ModelCatalogOptions {
   logger?: Logger;
   /** Used for `/models` and `/embeddings` and by every `openai` client (tests may count calls). */
   fetch?: typeof globalThis.fetch;
-  /** Sends every model to this endpoint (demo mode: the simulator's URL). */
+  /** Sends every model to this endpoint (tests: a fake that stands for every provider). */
   baseUrlOverride?: string;
+  /** The demo simulator's URL: models marked `simulated` in the config (no key for their endpoint) go there. */
+  simulatorUrl?: string;
   retry?: Partial<RetrySettings>;
   breaker?: Partial<BreakerSettings>;
 }
@@ -37,6 +40,7 @@ interface Endpoint {
   modelId: string;
   baseUrl: string;
   apiKey: string | undefined;
+  dialect: EndpointDialect;
 }
 
 const ROLE_NAMES: readonly RoleName[] = ['planner', 'moderator', 'scribe', 'tldr'];
@@ -59,7 +63,8 @@ export class ModelCatalog {
     this.pool = new OpenAIClientPool({ timeoutMs: config.requestTimeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.breakerSettings = { ...DEFAULT_BREAKER, ...options.breaker };
-    const baseUrl = options.baseUrlOverride ?? config.baseUrl;
+    // Model metadata and embeddings come from OpenRouter when it has a key, else from the simulator if it runs.
+    const baseUrl = options.baseUrlOverride ?? (config.apiKey || !options.simulatorUrl ? config.baseUrl : options.simulatorUrl);
     const fetchImplementation = options.fetch ?? globalThis.fetch;
     this.windows = new ContextWindows({ config, baseUrl, fetch: fetchImplementation, ...(options.logger ? { logger: options.logger } : {}) });
     this.embeddings = new EmbeddingClient({
@@ -123,12 +128,18 @@ export class ModelCatalog {
   private participantEndpoint(participantId: string): Endpoint {
     const entry = this.config.roster.find((candidate) => candidate.id === participantId);
     if (!entry) throw new BrainstormError('not_found', `No participant "${participantId}" in the roster.`);
-    return { modelId: entry.model, baseUrl: this.options.baseUrlOverride ?? entry.baseUrl, apiKey: entry.apiKey ?? this.config.apiKey };
+    return this.endpointOf(entry);
   }
 
   private roleEndpoint(role: RoleName): Endpoint {
-    const entry = this.config.roles[role];
-    return { modelId: entry.model, baseUrl: this.options.baseUrlOverride ?? entry.baseUrl, apiKey: entry.apiKey ?? this.config.apiKey };
+    return this.endpointOf(this.config.roles[role]);
+  }
+
+  /** The entry's own endpoint and key; the simulator's when the entry is simulated; the override's in tests. */
+  private endpointOf(entry: { model: string; baseUrl: string; apiKey: string | undefined; dialect: EndpointDialect; simulated: boolean }): Endpoint {
+    const simulated = entry.simulated && this.options.simulatorUrl !== undefined;
+    const baseUrl = this.options.baseUrlOverride ?? (simulated ? (this.options.simulatorUrl ?? entry.baseUrl) : entry.baseUrl);
+    return { modelId: entry.model, baseUrl, apiKey: entry.apiKey, dialect: simulated ? 'openrouter' : entry.dialect };
   }
 
   private modelFor(endpoint: Endpoint): ResilientModel {
@@ -138,6 +149,7 @@ export class ModelCatalog {
       const inner = new OpenAIChatCompletionsModel(this.pool.clientFor(endpoint.baseUrl, endpoint.apiKey), endpoint.modelId);
       model = new ResilientModel(inner, {
         modelId: endpoint.modelId,
+        dialect: endpoint.dialect,
         clock: this.options.clock,
         breaker: this.breakerFor(endpoint.modelId),
         retry: this.retry,

@@ -10,6 +10,8 @@ import { classifyFailure, retryDelayMs, type RetrySettings } from './retry-polic
 /** What a ResilientModel needs besides the model it wraps. */
 export interface ResilientModelOptions {
   modelId: string;
+  /** OpenRouter takes routing fields; a plain OpenAI-compatible endpoint answers 400 to unknown ones. Default openrouter. */
+  dialect?: 'openrouter' | 'openai-compatible';
   clock: Clock;
   breaker: CircuitBreaker;
   retry: RetrySettings;
@@ -17,8 +19,8 @@ export interface ResilientModelOptions {
 }
 
 /** The OpenRouter request fields every request carries (structured output or tools need providers that honour them). */
-function prepareRequest(request: ModelRequest): ModelRequest {
-  const strict = request.outputType !== 'text' || request.tools.length > 0 || request.handoffs.length > 0;
+function prepareRequest(request: ModelRequest, dialect: ResilientModelOptions['dialect']): ModelRequest {
+  const strict = dialect !== 'openai-compatible' && (request.outputType !== 'text' || request.tools.length > 0 || request.handoffs.length > 0);
   const existing = request.modelSettings.providerData ?? {};
   const providerData = strict
     ? { ...existing, provider: { ...(existing.provider as Record<string, unknown> | undefined), require_parameters: true } }
@@ -43,13 +45,13 @@ export class ResilientModel implements Model {
 
   /** One response, retried on transient failures. */
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
-    const prepared = prepareRequest(request);
+    const prepared = prepareRequest(request, this.options.dialect);
     return this.withRetries(prepared, async () => fixResponse(await this.inner.getResponse(prepared), prepared));
   }
 
   /** A streamed response; retried only while nothing has been streamed yet, repaired as items pass. */
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
-    const prepared = prepareRequest(request);
+    const prepared = prepareRequest(request, this.options.dialect);
     const { retry, breaker } = this.options;
     for (let attempt = 1; ; attempt += 1) {
       breaker.admit();

@@ -35,8 +35,8 @@ export interface DeliveryServiceOptions {
   clock: Clock;
   events: EventBus;
   logger: Logger;
-  /** True in demo mode: every AI message is marked as simulated. */
-  simulated: boolean;
+  /** Whether a speaker's model is the demo simulator: its messages are marked as simulated. */
+  simulated: (speaker: Speaker) => boolean;
   /** Masks secrets in streaming previews (the final text passes the output guardrails). */
   sanitizePreview: (text: string) => string;
   /** Wakes the job worker so a delivery does not wait for the next poll. */
@@ -93,7 +93,7 @@ export class DeliveryService {
   startStream(session: Session, speaker: Speaker): StreamDraft | null {
     if (!this.options.transports.has(session.transport)) return null;
     const transport = this.options.transports.get(session.transport);
-    const template = { speaker, replyTo: [], simulated: this.options.simulated && speaker.kind !== 'human' };
+    const template = { speaker, replyTo: [], simulated: speaker.kind !== 'human' && this.options.simulated(speaker) };
     return new StreamDraft(transport, session.roomId, template, this.options.clock, this.options.sanitizePreview, (error) =>
       this.options.logger.warn({ err: error, session: session.id }, 'streaming preview failed; the final message will still be delivered'),
     );
@@ -156,6 +156,6 @@ export class DeliveryService {
         url: target.externalUrl,
       });
     }
-    return { speaker: message.speaker, content: message.text, replyTo, actions, simulated: this.options.simulated && message.speaker.kind !== 'human' && message.speaker.kind !== 'system' };
+    return { speaker: message.speaker, content: message.text, replyTo, actions, simulated: message.speaker.kind !== 'human' && message.speaker.kind !== 'system' && this.options.simulated(message.speaker) };
   }
 }

@@ -67,7 +67,7 @@ export async function renderSessionPage(main, sessionId, context) {
   const draw = () => {
     const detail = feed.detail;
     title.replaceChildren(...header(detail.session));
-    pinned(() => transcript.update(feed.items, { demoMode: status.demoMode, awaitingApproval: detail.session.status === 'awaiting_approval' }));
+    pinned(() => transcript.update(feed.items, { demoMode: status.demoMode, simulatedNames: status.simulatedNames ?? null, awaitingApproval: detail.session.status === 'awaiting_approval' }));
     for (const item of feed.items) if (item.kind === 'message') drafts.clearSpeaker(item.message.speaker.name);
     drafts.keepPreviews(new Set(feed.previews.map((preview) => `preview:${preview.externalId}`)));
     for (const preview of feed.previews) drafts.show(`preview:${preview.externalId}`, preview.speaker.name, preview.content);

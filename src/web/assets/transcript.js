@@ -19,7 +19,9 @@ function messageMeta(message, simulated) {
 
 function messageItem(item, context) {
   const { message } = item;
-  const simulated = context.demoMode && message.speaker.kind !== 'human';
+  // With some keys set, only the participants without one are simulated; in full demo mode every model is.
+  const simulatedSpeaker = !context.simulatedNames || context.simulatedNames.includes(message.speaker.name);
+  const simulated = context.demoMode && message.speaker.kind !== 'human' && message.speaker.kind !== 'system' && simulatedSpeaker;
   const approve = item.actions.includes('approve_plan') && context.awaitingApproval ? h('button', { class: 'approve', 'data-action': 'approve' }, 'Approve plan') : null;
   return h(
     'article',
