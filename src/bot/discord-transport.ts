@@ -9,8 +9,7 @@ import type { Clock } from '../services/clock.ts';
 import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../services/ports.ts';
 import { DiscordTransportError, toTransportError } from './discord-errors.ts';
 import { KeyedSerialQueue } from './keyed-serial-queue.ts';
-import { approveButtonRow, composeText, messageUrl, threadName } from './message-format.ts';
-import { splitMessage } from './message-splitter.ts';
+import { approveButtonRow, composeChunks, messageUrl, threadName } from './message-format.ts';
 import { PersonaPoster, type RoomTarget } from './persona-poster.ts';
 import { PreviewPacer } from './preview-pacer.ts';
 import { WebhookRegistry } from './webhook-registry.ts';
@@ -70,7 +69,7 @@ export class DiscordTransport implements Transport {
   deliver(roomId: string, message: OutgoingMessage, progress: DeliveryProgress): Promise<DeliveredMessage> {
     return this.queue.run(roomId, async () => {
       const target = await this.room(roomId);
-      const chunks = splitMessage(composeText(message));
+      const chunks = composeChunks(message);
       const buttons = message.actions?.includes('approve_plan') ? [approveButtonRow()] : [];
       const delivered = [...progress.deliveredExternalIds];
       if (progress.previewExternalId) this.pacer.finish(progress.previewExternalId);
@@ -148,7 +147,7 @@ export class DiscordTransport implements Transport {
 
 /** The preview shows the first chunk of what is written so far (the final delivery splits the rest). */
 function previewText(message: OutgoingMessage): string {
-  return splitMessage(composeText(message))[0] ?? '…';
+  return composeChunks(message)[0] ?? '…';
 }
 
 function isWebhookChannel(channel: { type: ChannelType }): channel is TextChannel | NewsChannel {
