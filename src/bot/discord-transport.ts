@@ -66,13 +66,14 @@ export class DiscordTransport implements Transport {
   }
 
   /** Delivers a whole message in chunks, editing the preview into the first, skipping chunks already delivered. */
-  deliver(roomId: string, message: OutgoingMessage, progress: DeliveryProgress): Promise<DeliveredMessage> {
+  async deliver(roomId: string, message: OutgoingMessage, progress: DeliveryProgress): Promise<DeliveredMessage> {
+    // Outside the room queue: a streaming edit still running needs that queue to finish.
+    if (progress.previewExternalId) await this.pacer.finish(progress.previewExternalId);
     return this.queue.run(roomId, async () => {
       const target = await this.room(roomId);
       const chunks = composeChunks(message);
       const buttons = message.actions?.includes('approve_plan') ? [approveButtonRow()] : [];
       const delivered = [...progress.deliveredExternalIds];
-      if (progress.previewExternalId) this.pacer.finish(progress.previewExternalId);
       for (let index = delivered.length; index < chunks.length; index += 1) {
         const text = chunks[index] as string;
         const components = index === chunks.length - 1 ? buttons : [];
