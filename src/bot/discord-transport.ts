@@ -109,6 +109,14 @@ export class DiscordTransport implements Transport {
     );
   }
 
+  /**
+   * Runs `task` (a command reply, a refusal) after everything already handed over for the room: bot-token posts
+   * and webhook posts sit in different rate-limit buckets in discord.js, so only this queue keeps them in order.
+   */
+  inRoomOrder<T>(roomId: string, task: () => Promise<T>): Promise<T> {
+    return this.queue.run(roomId, task);
+  }
+
   /** Shows "… is typing" in the room; cosmetic, so failures are only logged. */
   async sendTyping(roomId: string): Promise<void> {
     try {
