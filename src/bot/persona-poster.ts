@@ -77,7 +77,7 @@ export class PersonaPoster {
       const transportError = toTransportError(error, 'finish a message');
       if (!STALE_PREVIEW_FAILURES.includes(transportError.failure)) throw transportError;
       this.logger.info({ previewId, failure: transportError.failure }, 'the preview cannot become this message; removing it and posting anew');
-      await this.remove(target, previewId);
+      if (transportError.failure !== 'unknown_message') await this.remove(target, previewId);
       return (await this.post(target, speaker, text, components)).id;
     } finally {
       this.previews.delete(previewId);

@@ -18,6 +18,8 @@ interface PacedMessage {
 /** Paces edits per message id. */
 export class PreviewPacer {
   private readonly messages = new Map<string, PacedMessage>();
+  /** Messages whose final text is delivered: a late streaming edit must not overwrite it. */
+  private readonly finished = new Set<string>();
 
   constructor(
     private readonly clock: Clock,
@@ -37,6 +39,7 @@ export class PreviewPacer {
   /** Sends `edit` when the interval allows; a newer edit for the same message replaces this one if it is still waiting. */
   schedule(messageId: string, edit: () => Promise<void>): Promise<void> {
     const paced = this.messages.get(messageId);
+    if (this.finished.has(messageId)) return Promise.resolve();
     if (!paced) return edit();
     paced.next = edit;
     paced.running ??= this.drain(paced).finally(() => {
@@ -53,6 +56,8 @@ export class PreviewPacer {
     const paced = this.messages.get(messageId);
     if (!paced) return;
     this.messages.delete(messageId);
+    this.finished.add(messageId);
+    if (this.finished.size > this.remember) this.finished.delete(this.finished.values().next().value ?? messageId);
     paced.stop.abort();
     await paced.running?.catch(() => undefined);
     if (paced.edited) await this.clock.sleep(paced.lastSentAt + this.minIntervalMs - this.clock.now().getTime());

@@ -61,5 +61,8 @@ describe('PreviewPacer', () => {
     expect(released).toBe(true);
     await pacer.finish('untouched');
     expect(clock.pendingSleepers).toBe(0);
+    let late = false;
+    await pacer.schedule('edited', async () => void (late = true));
+    expect(late).toBe(false);
   });
 });
