@@ -4,9 +4,8 @@
  * - `discord_first_visible_ms`: from a person's message in an active thread to the first visible participant text
  *   (the streaming preview), with each participant answer taking about 400 ms and its first token after 100 ms.
  *   Target: <= 1.3 x 100 ms + 150 ms = 280 ms.
- * - `discord_edits_per_second_max`: the most streaming edits any one message received within one second while
- *   long answers streamed (the final edit that turns the preview into the answer is not a streaming edit).
- *   Target: <= 1.
+ * - `discord_edits_per_second_max`: the most edits any one message received within one second while long
+ *   answers streamed, the final edit that turns the preview into the answer included. Target: <= 1.
  */
 import { createApp, type App } from '../src/app.ts';
 import { createDiscordBot, type DiscordBot } from '../src/bot/discord-bot.ts';
@@ -90,7 +89,7 @@ async function measureFirstVisible(discord: FakeDiscord, models: FakeOpenRouter,
   return first.createdAtMs - said.createdAtMs;
 }
 
-/** Long answers stream for seconds; returns the most streaming edits one message got within one second. */
+/** Long answers stream for seconds; returns the most edits (the final one included) one message got within one second. */
 async function measureEdits(discord: FakeDiscord, models: FakeOpenRouter, app: App, roomId: string): Promise<number> {
   for (const name of PARTICIPANTS) models.script({ participant: name }, { kind: 'text', text: LONG_ANSWER });
   const said = discord.post(roomId, discord.people.bob, 'Walk us through a full rollout, step by step.');
@@ -98,8 +97,8 @@ async function measureEdits(discord: FakeDiscord, models: FakeOpenRouter, app: A
   await quiet(app);
   let most = 0;
   for (const message of participantMessagesAfter(discord, roomId, said)) {
-    const streaming = message.editTimes.slice(0, -1);
-    for (const [index, start] of streaming.entries()) most = Math.max(most, streaming.slice(index).filter((time) => time < start + 1000).length);
+    const edits = message.editTimes;
+    for (const [index, start] of edits.entries()) most = Math.max(most, edits.slice(index).filter((time) => time < start + 1000).length);
   }
   return most;
 }

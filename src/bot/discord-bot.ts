@@ -51,7 +51,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const guildId = config.discord.guildId;
   const transport = new DiscordTransport({ client, clock: options.clock, logger });
   const gateway = typeof options.gateway === 'function' ? options.gateway : () => options.gateway as SessionGateway;
-  const events = new DiscordEvents({ gateway, guildId, brainstormChannelIds: new Set(config.discord.channelIds), adminRoleId: config.discord.adminRoleId, logger });
+  const events = new DiscordEvents({ gateway, guildId, brainstormChannelIds: new Set(config.discord.channelIds), adminRoleId: config.discord.adminRoleId, logger, inRoomOrder: (roomId, task) => transport.inRoomOrder(roomId, task) });
   const tracker = new HandledTracker();
 
   client.on(Events.MessageCreate, (message: Message) => tracker.track(message.id, events.onMessage(message)));

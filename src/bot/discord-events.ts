@@ -23,6 +23,8 @@ export interface DiscordEventsOptions {
   brainstormChannelIds: ReadonlySet<string>;
   adminRoleId: string | undefined;
   logger: Logger;
+  /** Runs a reply after the room's messages already on their way (the transport's per-room queue). */
+  inRoomOrder<T>(roomId: string, task: () => Promise<T>): Promise<T>;
 }
 
 type CommandInteraction = ChatInputCommandInteraction | ButtonInteraction;
@@ -47,7 +49,7 @@ export class DiscordEvents {
       const member = message.member ?? (await message.guild.members.fetch(message.author.id).catch(() => null));
       const author = authorFrom(message.author, memberFacts(member), this.options.adminRoleId);
       const reply = await this.options.gateway().handleMessage({ transport: 'discord', roomId: place.roomId, channelId: place.channelId, externalId: message.id, author, content: message.content, url: message.url });
-      if (reply) await this.replyToMessage(message, reply);
+      if (reply) await this.inPlaceOrder(place.roomId, () => this.replyToMessage(message, reply));
     } catch (error) {
       this.options.logger.error({ err: error, messageId: message.id }, 'handling a Discord message failed');
       await this.replyToMessage(message, { content: describeForPerson(error), private: true }).catch(() => undefined);
@@ -75,7 +77,7 @@ export class DiscordEvents {
       const author = authorFrom(interaction.user, interactionMember(interaction), this.options.adminRoleId);
       if (name === 'start' && args !== '') return await this.startFromCommand(interaction, place, author, args);
       const reply = await this.options.gateway().runCommand({ transport: 'discord', roomId: place.roomId, channelId: place.channelId, author, name, args });
-      await this.answer(interaction, reply);
+      await this.inPlaceOrder(place.roomId, () => this.answer(interaction, reply));
     } catch (error) {
       this.options.logger.error({ err: error, command: name }, 'handling a Discord command failed');
       await this.answer(interaction, { content: describeForPerson(error), private: true }).catch(() => undefined);
@@ -108,6 +110,11 @@ export class DiscordEvents {
     if (!first) return;
     await message.reply({ content: first, allowedMentions: NO_MENTIONS, failIfNotExists: false });
     for (const chunk of rest) if (message.channel.isSendable()) await message.channel.send({ content: chunk, allowedMentions: NO_MENTIONS });
+  }
+
+  /** In a session thread, a reply waits for the messages written before it; elsewhere it goes at once. */
+  private inPlaceOrder(roomId: string | null, task: () => Promise<void>): Promise<void> {
+    return roomId === null ? task() : this.options.inRoomOrder(roomId, task);
   }
 
   private warnEmptyContent(): void {

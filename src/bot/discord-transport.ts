@@ -9,8 +9,7 @@ import type { Clock } from '../services/clock.ts';
 import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../services/ports.ts';
 import { DiscordTransportError, toTransportError } from './discord-errors.ts';
 import { KeyedSerialQueue } from './keyed-serial-queue.ts';
-import { approveButtonRow, composeText, messageUrl, threadName } from './message-format.ts';
-import { splitMessage } from './message-splitter.ts';
+import { approveButtonRow, composeChunks, messageUrl, threadName } from './message-format.ts';
 import { PersonaPoster, type RoomTarget } from './persona-poster.ts';
 import { PreviewPacer } from './preview-pacer.ts';
 import { WebhookRegistry } from './webhook-registry.ts';
@@ -67,13 +66,14 @@ export class DiscordTransport implements Transport {
   }
 
   /** Delivers a whole message in chunks, editing the preview into the first, skipping chunks already delivered. */
-  deliver(roomId: string, message: OutgoingMessage, progress: DeliveryProgress): Promise<DeliveredMessage> {
+  async deliver(roomId: string, message: OutgoingMessage, progress: DeliveryProgress): Promise<DeliveredMessage> {
+    // Outside the room queue: a streaming edit still running needs that queue to finish.
+    if (progress.previewExternalId) await this.pacer.finish(progress.previewExternalId);
     return this.queue.run(roomId, async () => {
       const target = await this.room(roomId);
-      const chunks = splitMessage(composeText(message));
+      const chunks = composeChunks(message);
       const buttons = message.actions?.includes('approve_plan') ? [approveButtonRow()] : [];
       const delivered = [...progress.deliveredExternalIds];
-      if (progress.previewExternalId) this.pacer.finish(progress.previewExternalId);
       for (let index = delivered.length; index < chunks.length; index += 1) {
         const text = chunks[index] as string;
         const components = index === chunks.length - 1 ? buttons : [];
@@ -107,6 +107,14 @@ export class DiscordTransport implements Transport {
         await this.poster.edit(target, externalId, message.speaker, previewText(message), []);
       }),
     );
+  }
+
+  /**
+   * Runs `task` (a command reply, a refusal) after everything already handed over for the room: bot-token posts
+   * and webhook posts sit in different rate-limit buckets in discord.js, so only this queue keeps them in order.
+   */
+  inRoomOrder<T>(roomId: string, task: () => Promise<T>): Promise<T> {
+    return this.queue.run(roomId, task);
   }
 
   /** Shows "… is typing" in the room; cosmetic, so failures are only logged. */
@@ -148,7 +156,7 @@ export class DiscordTransport implements Transport {
 
 /** The preview shows the first chunk of what is written so far (the final delivery splits the rest). */
 function previewText(message: OutgoingMessage): string {
-  return splitMessage(composeText(message))[0] ?? '…';
+  return composeChunks(message)[0] ?? '…';
 }
 
 function isWebhookChannel(channel: { type: ChannelType }): channel is TextChannel | NewsChannel {

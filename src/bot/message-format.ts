@@ -2,6 +2,7 @@
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
 import type { OutgoingMessage, ReplyReference } from '../services/ports.ts';
 import type { Speaker } from '../services/domain.ts';
+import { DISCORD_MESSAGE_LIMIT, splitMessage } from './message-splitter.ts';
 
 /** The custom id of the plan's approve button. */
 export const APPROVE_BUTTON_ID = 'brainstorm:approve';
@@ -12,24 +13,52 @@ export const SIMULATED_MARKER = '-# simulated model (demo mode)';
 /** Discord's limits on names. */
 const WEBHOOK_NAME_LIMIT = 80;
 const THREAD_NAME_LIMIT = 100;
-const EXCERPT_LIMIT = 80;
-/** More quotes than this bury the answer; the rest are counted. */
-const MAX_QUOTES = 3;
+/** The delivery service passes at most five references; more would not fit one line anyway. */
+const MAX_REFERENCES = 5;
+/** When an answer is split anyway, its reply line keeps jump links only within this many characters. */
+const SPLIT_REPLY_LINE_BUDGET = 400;
 
-/** The full text of a message before splitting: reply quotes, the content, the simulated marker. */
-export function composeText(message: OutgoingMessage): string {
-  const quotes = message.replyTo.slice(0, MAX_QUOTES).map(quoteLine);
-  if (message.replyTo.length > MAX_QUOTES) quotes.push(`> …and ${message.replyTo.length - MAX_QUOTES} more`);
-  const parts = [quotes.join('\n'), message.content.trim() === '' ? '*(no text)*' : message.content, message.simulated ? SIMULATED_MARKER : ''];
-  return parts.filter((part) => part !== '').join('\n');
+/**
+ * The messages an outgoing message becomes: one short reply line on top (never a message of its own), the
+ * content, the simulated marker. Text that fits one message stays one message, links dropped before that.
+ */
+export function composeChunks(message: OutgoingMessage, limit: number = DISCORD_MESSAGE_LIMIT): string[] {
+  const body = [message.content.trim() === '' ? '*(no text)*' : message.content.replace(/\s+$/, ''), message.simulated ? SIMULATED_MARKER : ''].filter((part) => part !== '').join('\n');
+  const references = message.replyTo.slice(0, MAX_REFERENCES);
+  if (references.length === 0) return splitMessage(body, limit);
+  if (body.length <= limit) {
+    const line = replyLine(references, limit - body.length - 1);
+    return [line === '' ? body : `${line}\n${body}`];
+  }
+  const line = replyLine(references, SPLIT_REPLY_LINE_BUDGET);
+  if (line === '') return splitMessage(body, limit);
+  const [first, ...rest] = splitMessage(body, limit - line.length - 1);
+  return first === undefined ? [line] : [`${line}\n${first}`, ...rest];
 }
 
-/** One reply reference as a short quote with a jump link (webhooks cannot reply natively). */
-export function quoteLine(reference: ReplyReference): string {
-  const excerpt = truncate(reference.excerpt.replace(/\s+/g, ' ').trim(), EXCERPT_LIMIT);
-  const name = escapeMarkdown(reference.speakerName);
-  const link = reference.url ? ` [↪](<${reference.url}>)` : '';
-  return `> **${name}**: ${escapeMarkdown(excerpt)}${link}`;
+/**
+ * Reply references as one small line: who is answered, each name followed by jump links to the messages
+ * (webhooks cannot reply natively). Links are dropped, oldest first, until the line fits `budget`; '' when
+ * not even the names fit.
+ */
+export function replyLine(references: ReplyReference[], budget: number): string {
+  for (let links = references.length; links >= 0; links -= 1) {
+    const linked = new Set(references.slice(references.length - links));
+    const line = renderReplyLine(references, linked);
+    if (line.length <= budget) return line;
+  }
+  return '';
+}
+
+function renderReplyLine(references: ReplyReference[], linked: Set<ReplyReference>): string {
+  const bySpeaker = new Map<string, string[]>();
+  for (const reference of references) {
+    const links = bySpeaker.get(reference.speakerName) ?? [];
+    if (reference.url && linked.has(reference)) links.push(`[#${reference.messageId}](<${reference.url}>)`);
+    bySpeaker.set(reference.speakerName, links);
+  }
+  const parts = [...bySpeaker].map(([name, links]) => [escapeMarkdown(truncate(name.replace(/\s+/g, ' ').trim(), 40)), ...links].join(' '));
+  return `-# ↪ replying to ${parts.join(', ')}`;
 }
 
 /** A persona's webhook username: 1-80 characters, never containing "discord" or "clyde" (Discord refuses those). */

@@ -1,5 +1,5 @@
 /** Posts and edits one speaker's messages: through the channel webhook, or as the bot with an embed author. */
-import { RESTJSONErrorCodes, type APIActionRowComponent, type APIButtonComponent, type Message, type NewsChannel, type TextChannel, type ThreadChannel, type Webhook } from 'discord.js';
+import { PermissionFlagsBits, RESTJSONErrorCodes, type APIActionRowComponent, type APIButtonComponent, type Message, type NewsChannel, type TextChannel, type ThreadChannel, type Webhook } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { Speaker } from '../services/domain.ts';
 import { DiscordTransportError, isUnknownResource, toTransportError, type DiscordFailure } from './discord-errors.ts';
@@ -50,25 +50,25 @@ export class PersonaPoster {
     return message;
   }
 
-  /** Edits a message this process posted (or, after a restart, whichever way works). */
+  /** Edits a streaming message the way it was posted: through the webhook that posted it, or as the bot. */
   async edit(target: RoomTarget, messageId: string, speaker: Speaker, text: string, components: Components): Promise<void> {
-    const known = this.previews.get(messageId);
-    if (known?.via === 'bot' || speaker.kind === 'system') return this.editAsBot(target, messageId, speaker, text, components);
-    const webhook = await this.webhooks.forChannel(target.parent);
-    if (webhook && (!known || known.webhookId === webhook.id)) {
-      try {
-        await webhook.editMessage(messageId, { content: text, threadId: target.threadId, components, allowedMentions: NO_MENTIONS });
-        return;
-      } catch (error) {
-        if (isUnknownResource(error, RESTJSONErrorCodes.UnknownWebhook)) await this.webhooks.invalidate(target.parent.id, webhook.id);
-        if (known || !isUnknownResource(error)) throw toTransportError(error, 'update a message');
-      }
+    const origin = await this.originOf(target, messageId);
+    if (origin.via === 'bot') return this.editAsBot(target, messageId, speaker, text, components);
+    if (speaker.kind === 'system') throw notEditable('The bot cannot edit a message a webhook posted under another name.');
+    const webhook = await this.postingWebhook(target, origin);
+    if (!webhook) throw new DiscordTransportError('not_found', 'The message was posted through a webhook that no longer exists.', 'unknown_webhook', true, RESTJSONErrorCodes.UnknownWebhook, 404);
+    try {
+      await webhook.editMessage(messageId, { content: text, threadId: target.threadId, components, allowedMentions: NO_MENTIONS });
+    } catch (error) {
+      if (isUnknownResource(error, RESTJSONErrorCodes.UnknownWebhook)) await this.webhooks.invalidate(target.parent.id, webhook.id);
+      throw toTransportError(error, 'update a message');
     }
-    if (known) throw new DiscordTransportError('not_found', 'The message was posted through a webhook that no longer exists.', 'unknown_webhook', true, RESTJSONErrorCodes.UnknownWebhook, 404);
-    await this.editAsBot(target, messageId, speaker, text, components);
   }
 
-  /** Turns a preview into the first chunk; when the preview cannot be edited any more, posts the chunk anew. */
+  /**
+   * Turns a preview into the first chunk. When the preview cannot show it (a persona's preview, a system notice),
+   * or can no longer be edited, it is removed by whoever posted it and the chunk is posted anew.
+   */
   async finishPreview(target: RoomTarget, previewId: string, speaker: Speaker, text: string, components: Components): Promise<string> {
     try {
       await this.edit(target, previewId, speaker, text, components);
@@ -76,12 +76,41 @@ export class PersonaPoster {
     } catch (error) {
       const transportError = toTransportError(error, 'finish a message');
       if (!STALE_PREVIEW_FAILURES.includes(transportError.failure)) throw transportError;
-      this.logger.warn({ previewId, failure: transportError.failure }, 'preview can no longer be edited; posting the final text as a new message');
-      await target.room.messages.delete(previewId).catch(() => undefined);
+      this.logger.info({ previewId, failure: transportError.failure }, 'the preview cannot become this message; removing it and posting anew');
+      if (transportError.failure !== 'unknown_message') await this.remove(target, previewId);
       return (await this.post(target, speaker, text, components)).id;
     } finally {
       this.previews.delete(previewId);
     }
+  }
+
+  /** Deletes a message the way it was posted; a message nobody of ours can delete any more is left and logged. */
+  private async remove(target: RoomTarget, messageId: string): Promise<void> {
+    try {
+      const origin = await this.originOf(target, messageId);
+      const webhook = origin.via === 'webhook' ? await this.postingWebhook(target, origin) : null;
+      if (webhook) return await webhook.deleteMessage(messageId, target.threadId);
+      if (origin.via === 'bot' || canManageMessages(target)) return await target.room.messages.delete(messageId);
+      this.logger.warn({ messageId }, 'a stale preview stays: its webhook is gone and the bot lacks Manage Messages');
+    } catch (error) {
+      this.logger.warn({ messageId, error: String(error) }, 'could not remove a stale preview');
+    }
+  }
+
+  /** How a message was posted: remembered for previews of this process, otherwise read back from Discord. */
+  private async originOf(target: RoomTarget, messageId: string): Promise<PostedVia> {
+    const known = this.previews.get(messageId);
+    if (known) return known;
+    const message = await target.room.messages.fetch(messageId).catch((error: unknown) => {
+      throw toTransportError(error, 'find a message to update');
+    });
+    return message.webhookId ? { via: 'webhook', webhookId: message.webhookId } : { via: 'bot' };
+  }
+
+  /** The channel's webhook when it is the one that posted the message (only that webhook may edit or delete it). */
+  private async postingWebhook(target: RoomTarget, origin: { webhookId: string }): Promise<Webhook | null> {
+    const webhook = await this.webhooks.forChannel(target.parent);
+    return webhook?.id === origin.webhookId ? webhook : null;
   }
 
   private async postThroughWebhook(target: RoomTarget, webhook: Webhook, speaker: Speaker, text: string, components: Components, retried = false): Promise<Message> {
@@ -129,4 +158,14 @@ export class PersonaPoster {
 /** A bot message body: the system speaker as plain text, personas as an embed with their name and avatar. */
 function botBody(speaker: Speaker, text: string): { content: string; embeds: ReturnType<typeof fallbackEmbed>[] } {
   return speaker.kind === 'system' ? { content: text, embeds: [] } : { content: '', embeds: [fallbackEmbed(speaker, text)] };
+}
+
+/** True when the bot may delete other people's messages in the room (Manage Messages, optional). */
+function canManageMessages(target: RoomTarget): boolean {
+  const me = target.parent.client.user;
+  return me !== null && (target.parent.permissionsFor(me)?.has(PermissionFlagsBits.ManageMessages) ?? false);
+}
+
+function notEditable(message: string): DiscordTransportError {
+  return new DiscordTransportError('not_found', message, 'not_editable', false, RESTJSONErrorCodes.CannotEditMessageAuthoredByAnotherUser, null);
 }

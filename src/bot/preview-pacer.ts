@@ -1,12 +1,15 @@
 /**
- * Keeps streaming edits of one message at least a second apart where they reach Discord. The delivery service
- * throttles when it asks, but a busy thread (the per-room queue, a 429) can bunch edits up; here the newest text
- * replaces any edit still waiting, and the next one leaves a full interval after the previous one finished.
+ * Keeps edits of one message at least a second apart where they reach Discord, the final edit included. The
+ * delivery service throttles when it asks, but a busy thread (the per-room queue, a 429) can bunch edits up; here
+ * the newest text replaces any edit still waiting, and the next one leaves a full interval after the previous
+ * one finished.
  */
 import type { Clock } from '../services/clock.ts';
 
 interface PacedMessage {
   lastSentAt: number;
+  /** True once an edit reached Discord (the post itself does not hold back the final edit). */
+  edited: boolean;
   next: (() => Promise<void>) | null;
   running: Promise<void> | null;
   stop: AbortController;
@@ -15,6 +18,8 @@ interface PacedMessage {
 /** Paces edits per message id. */
 export class PreviewPacer {
   private readonly messages = new Map<string, PacedMessage>();
+  /** Messages whose final text is delivered: a late streaming edit must not overwrite it. */
+  private readonly finished = new Set<string>();
 
   constructor(
     private readonly clock: Clock,
@@ -24,16 +29,17 @@ export class PreviewPacer {
 
   /** Starts pacing a message just posted. */
   posted(messageId: string): void {
-    this.messages.set(messageId, { lastSentAt: this.clock.now().getTime(), next: null, running: null, stop: new AbortController() });
+    this.messages.set(messageId, { lastSentAt: this.clock.now().getTime(), edited: false, next: null, running: null, stop: new AbortController() });
     if (this.messages.size > this.remember) {
       const oldest = this.messages.keys().next().value;
-      if (oldest !== undefined) this.finish(oldest);
+      if (oldest !== undefined) void this.finish(oldest);
     }
   }
 
   /** Sends `edit` when the interval allows; a newer edit for the same message replaces this one if it is still waiting. */
   schedule(messageId: string, edit: () => Promise<void>): Promise<void> {
     const paced = this.messages.get(messageId);
+    if (this.finished.has(messageId)) return Promise.resolve();
     if (!paced) return edit();
     paced.next = edit;
     paced.running ??= this.drain(paced).finally(() => {
@@ -42,10 +48,19 @@ export class PreviewPacer {
     return paced.running;
   }
 
-  /** Stops pacing (the final text is being delivered): edits still waiting are dropped. */
-  finish(messageId: string): void {
-    this.messages.get(messageId)?.stop.abort();
+  /**
+   * Stops pacing because the final text is about to be delivered: edits still waiting are dropped, one already
+   * sent is let finish, and this resolves once a full interval has passed since the last edit.
+   */
+  async finish(messageId: string): Promise<void> {
+    const paced = this.messages.get(messageId);
+    if (!paced) return;
     this.messages.delete(messageId);
+    this.finished.add(messageId);
+    if (this.finished.size > this.remember) this.finished.delete(this.finished.values().next().value ?? messageId);
+    paced.stop.abort();
+    await paced.running?.catch(() => undefined);
+    if (paced.edited) await this.clock.sleep(paced.lastSentAt + this.minIntervalMs - this.clock.now().getTime());
   }
 
   private async drain(paced: PacedMessage): Promise<void> {
@@ -65,6 +80,7 @@ export class PreviewPacer {
         await edit();
       } finally {
         paced.lastSentAt = this.clock.now().getTime();
+        paced.edited = true;
       }
     }
   }

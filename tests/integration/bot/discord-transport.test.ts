@@ -5,7 +5,7 @@ import { APPROVE_BUTTON_ID, SIMULATED_MARKER } from '../../../src/bot/message-fo
 import type { Speaker } from '../../../src/services/domain.ts';
 import type { DeliveryProgress, OutgoingMessage } from '../../../src/services/ports.ts';
 import type { RecordedMessage } from '../../fakes/discord/index.ts';
-import { startDiscordHarness, type DiscordHarness } from './discord-harness.ts';
+import { settleWithClock, startDiscordHarness, type DiscordHarness } from './discord-harness.ts';
 
 const claude: Speaker = { kind: 'participant', name: 'Claude', id: 'claude', avatarUrl: 'https://example.org/claude.png' };
 const gpt: Speaker = { kind: 'participant', name: 'ChatGPT', id: 'chatgpt', avatarUrl: 'https://example.org/gpt.png' };
@@ -91,7 +91,7 @@ describe('DiscordTransport against the fake Discord', () => {
     await harness.clock.advance(1000);
     await Promise.all([firstEdit, newerEdit]);
     const track = progress(previewId);
-    const result = await transport.deliver(roomId, outgoing(claude, longAnswer()), track);
+    const result = await settleWithClock(harness.clock, transport.deliver(roomId, outgoing(claude, longAnswer()), track));
     const messages = harness.fake.messagesIn(roomId);
     expect(result.externalIds[0]).toBe(previewId);
     expect(track.recorded).toEqual(result.externalIds);
@@ -117,14 +117,14 @@ describe('DiscordTransport against the fake Discord', () => {
     expect(harness.fake.messagesIn(roomId)).toHaveLength(after.length);
   });
 
-  it('shows replies as quotes with jump links, marks simulated text, and puts the approve button on the last chunk', async () => {
+  it('shows replies as one line with jump links, marks simulated text, and puts the approve button on the last chunk', async () => {
     const roomId = await openRoom('Formatting');
     const transport = harness.bot.transport;
     const replyTo = [{ messageId: 1, externalId: 'x', speakerName: 'Grok', excerpt: 'Ship it\nnow', url: 'https://discord.com/channels/1/2/3' }];
     await transport.deliver(roomId, outgoing(claude, 'I disagree.', { replyTo, simulated: true }), progress());
     await transport.deliver(roomId, outgoing({ kind: 'planner', name: 'Planner' }, 'Proposed plan: ...', { actions: ['approve_plan'] }), progress());
     const [reply, plan] = harness.fake.messagesIn(roomId) as [RecordedMessage, RecordedMessage];
-    expect(reply.content).toBe(`> **Grok**: Ship it now [↪](<https://discord.com/channels/1/2/3>)\nI disagree.\n${SIMULATED_MARKER}`);
+    expect(reply.content).toBe(`-# ↪ replying to Grok [#1](<https://discord.com/channels/1/2/3>)\nI disagree.\n${SIMULATED_MARKER}`);
     expect(plan.components).toEqual([{ type: 1, components: [expect.objectContaining({ type: 2, custom_id: APPROVE_BUTTON_ID })] }]);
   });
 

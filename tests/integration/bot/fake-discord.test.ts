@@ -67,6 +67,22 @@ describe('fake Discord REST', () => {
   });
 });
 
+describe('fake Discord: messages a webhook posted', () => {
+  it('refuse the bot token (50005 to edit, 50013 to delete) and obey the webhook, with thread_id', async () => {
+    const channel = fake.state.addTextChannel('webhook-edits').id;
+    const starter = fake.post(channel, fake.people.ada, 'Topic');
+    const thread = (await call('POST', `/channels/${channel}/messages/${starter.id}/threads`, { name: 'Topic' })).body as { id: string };
+    const { id, token } = (await call('POST', `/channels/${channel}/webhooks`, { name: 'Brainstorm' })).body as { id: string; token: string };
+    const posted = (await call('POST', `/webhooks/${id}/${token}?wait=true&thread_id=${thread.id}`, { content: 'preview', username: 'Claude' }, false)).body as { id: string };
+    expect(await call('PATCH', `/channels/${thread.id}/messages/${posted.id}`, { content: 'x' })).toMatchObject({ status: 403, body: { code: 50005, message: 'Cannot edit a message authored by another user' } });
+    expect(await call('DELETE', `/channels/${thread.id}/messages/${posted.id}`)).toMatchObject({ status: 403, body: { code: 50013 } });
+    expect(await call('PATCH', `/webhooks/${id}/${token}/messages/${posted.id}`, { content: 'x' }, false)).toMatchObject({ status: 404, body: { code: 10008 } });
+    expect(await call('PATCH', `/webhooks/${id}/${token}/messages/${posted.id}?thread_id=${thread.id}`, { content: 'final' }, false)).toMatchObject({ status: 200, body: { content: 'final' } });
+    expect((await call('DELETE', `/webhooks/${id}/${token}/messages/${posted.id}?thread_id=${thread.id}`, undefined, false)).status).toBe(204);
+    expect(fake.state.findMessage(posted.id)?.deleted).toBe(true);
+  });
+});
+
 describe('fake Discord gateway', () => {
   it('acknowledges heartbeats and withholds content without the Message Content intent', async () => {
     const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages], rest: { api: fake.apiUrl } });

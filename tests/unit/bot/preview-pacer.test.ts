@@ -42,4 +42,27 @@ describe('PreviewPacer', () => {
     await Promise.all([dropped, kept]);
     expect(sent).toEqual(['m2']);
   });
+
+  it('holds the final edit until a second after the last edit, and not at all when nothing was edited', async () => {
+    const clock = new ManualClock();
+    const pacer = new PreviewPacer(clock);
+    pacer.posted('edited');
+    pacer.posted('untouched');
+    const streamed = pacer.schedule('edited', async () => undefined);
+    await clock.advance(1000);
+    await streamed;
+    await clock.advance(300);
+    let released = false;
+    const finished = pacer.finish('edited').then(() => (released = true));
+    await clock.advance(699);
+    expect(released).toBe(false);
+    await clock.advance(1);
+    await finished;
+    expect(released).toBe(true);
+    await pacer.finish('untouched');
+    expect(clock.pendingSleepers).toBe(0);
+    let late = false;
+    await pacer.schedule('edited', async () => void (late = true));
+    expect(late).toBe(false);
+  });
 });
