@@ -1,3 +1,4 @@
+import { getGlobalTraceProvider } from '@openai/agents';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
@@ -43,6 +44,11 @@ describe('the Planner with a model that never volunteers a tool call', () => {
     expect((await sessionOf(room))?.status).toBe('active');
     await test.settle();
     expect(test.transport.room(room).some((message) => message.speaker === 'Moderator')).toBe(true);
+    // The opening came through the SDK handoff, forced once the plan was approved.
+    await getGlobalTraceProvider().forceFlush();
+    const traces = await test.app.repositories.traces.listTraces({ sessionId: (await sessionOf(room))!.id, limit: 100 });
+    const spans = (await Promise.all(traces.map((trace) => test.app.repositories.traces.getTrace(trace.id)))).flatMap((detail) => detail?.spans ?? []);
+    expect(spans.filter((span) => span.type === 'handoff').map((span) => `${String(span.data.from_agent)}->${String(span.data.to_agent)}`)).toContain('Planner->Moderator');
   });
 
   it('plans at once when questions are turned off (SESSION_PLANNER_MAX_QUESTIONS=0)', async () => {

@@ -75,18 +75,14 @@ export function findOutOfBoundsParameters(parameters: unknown, limits: LimitsCon
 }
 
 /**
- * Tool input guardrail for the Planner's `start_session`. Out-of-bounds parameters and missing objectives
- * never block the plan (a rejection could leave a forced Planner with no way to a plan, and a plan approved
- * under older limits would fail after the person approved it): the flow clamps them to the admin bounds
- * and notes each adjustment under the plan. Only arguments that are not a JSON object are sent back.
- * `limits` may be a function so `!config` changes apply to the next plan.
+ * Tool input guardrail for the Planner's `start_session`. It never trips: out-of-bounds parameters and missing
+ * objectives are clamped by the planner flow, with a note under the plan (a rejection could leave a forced
+ * Planner with no way to a plan, and a plan approved under older limits would fail after the person approved
+ * it). It stays on the tool so every proposal shows a guardrail span; `_limits` is kept for callers that pass
+ * the admin bounds (see `findOutOfBoundsParameters` for the same bounds as sentences).
  */
-export function plannerBoundsGuardrail(limits: LimitsConfig | (() => LimitsConfig)): BrainstormToolGuardrail {
-  return tracedToolGuardrail(TOOL_GUARDRAIL_NAMES.plannerBounds, (args) => {
-    const current = typeof limits === 'function' ? limits() : limits;
-    const adjusted = findOutOfBoundsParameters(args.parameters, current).length;
-    return { triggered: false, details: { adjusted } };
-  });
+export function plannerBoundsGuardrail(_limits: LimitsConfig | (() => LimitsConfig)): BrainstormToolGuardrail {
+  return tracedToolGuardrail(TOOL_GUARDRAIL_NAMES.plannerBounds, () => ({ triggered: false }));
 }
 
 function firstText(args: Record<string, unknown>, keys: readonly string[]): string | null {

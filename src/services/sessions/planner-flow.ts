@@ -68,9 +68,10 @@ export class PlannerFlow {
     });
   }
 
-  /** A new session: plan it. */
+  /** A new session: plan it. The planning timeout runs from the start, so no session waits in planning for ever. */
   async begin(session: Session): Promise<void> {
     await this.enqueue(PLANNER_STEP_JOB, session.id, {});
+    await this.scheduleTimeout(session);
   }
 
   /** A person wrote during planning: an answer to the questions, or a comment that revises the plan. */
