@@ -13,6 +13,8 @@ export const PLANNER_APPROVAL_RUN = 'planner_approval';
 /** Planner jobs whose presence means the plan is still being written or revised. */
 const PLANNING_JOBS = ['planner_step', 'planner_resume'];
 const PLANNER = { kind: 'planner', name: 'Planner' } as const;
+/** Fresh forced runs after a resumed revision gave no plan, before the old plan is kept with a notice. */
+const FRESH_REVISION_ATTEMPTS = 2;
 
 /** What an approval came to; only `approved` means the discussion started. */
 export type ApprovalResult = { kind: 'approved' } | { kind: 'busy' } | { kind: 'replanning' } | { kind: 'failed'; reason: string };
@@ -44,6 +46,8 @@ export interface PlannerApprovalOptions {
   open(session: Session, output: unknown): Promise<void>;
   /** Sends the session back to planning with a forced run. */
   replan(session: Session): Promise<ApprovalResult>;
+  /** A fresh forced Planner run from the topic, the plan before and every comment. */
+  reviseFresh(session: Session): Promise<PlannerOutcome>;
   /** Posts a (revised) plan for approval and stores its paused run. */
   propose(session: Session, outcome: Extract<PlannerOutcome, { kind: 'plan' }>): Promise<JobOutcome>;
 }
@@ -94,11 +98,13 @@ export class PlannerApproval {
       await this.options.replan(session);
       return;
     }
+    // The resumed run gave no plan: keep the old plan approvable, then try fresh forced runs from the comments.
+    if (outcome.kind !== 'plan') await this.putBack(stored);
+    for (let attempt = 0; outcome.kind !== 'plan' && attempt < FRESH_REVISION_ATTEMPTS; attempt += 1) outcome = await this.options.reviseFresh(session);
     if (outcome.kind === 'plan') {
       await this.options.propose(session, outcome);
       return;
     }
-    await this.putBack(stored);
     const reason = outcome.kind === 'none' ? outcome.reason : 'the model answered with questions instead of a plan';
     await this.options.delivery.post(session, PLANNER, `I could not revise the plan this time (${reason}). The plan above still stands — \`!approve\` it, or write what to change again.`);
   }

@@ -65,6 +65,10 @@ export class PlannerFlow {
       open: (session, output) => this.open(session, output),
       replan: (session) => this.replan(session),
       propose: (session, outcome) => this.proposePlan(session, outcome),
+      reviseFresh: async (session) => {
+        const current = (await this.options.sessions.findById(session.id)) ?? session;
+        return this.runs.fresh(current, 'plan', plannerInput(current, { maxQuestions: this.options.planner().maxQuestions, mode: 'plan', replan: true }));
+      },
     });
   }
 

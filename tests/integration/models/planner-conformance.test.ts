@@ -100,3 +100,63 @@ describe('the Planner reaches a plan whatever its model answers', () => {
     expect(spans.some((span) => span.error !== null)).toBe(true);
   });
 });
+
+async function proposedRoom(): Promise<{ room: string; sessionId: string }> {
+  await test.say(null, 'How should a small team adopt feature flags?');
+  await test.settle();
+  const room = test.transport.rooms.at(-1)!.roomId;
+  const session = (await test.app.repositories.sessions.findByRoom('memory', room))!;
+  expect(session.status).toBe('awaiting_approval');
+  return { room, sessionId: session.id };
+}
+
+describe('after a comment, the Planner revises the plan whatever its model answers', () => {
+  for (const [row, scripted] of ROWS) {
+    it(`when the model ${row}`, async () => {
+      const { room, sessionId } = await proposedRoom();
+      fake.script({ role: 'planner' }, ...scripted);
+      expect((await test.say(room, 'Please focus on kill switches instead.'))?.content).toMatch(/revising/);
+      await test.settle();
+      const transcript = test.transport.room(room);
+      expect(transcript.at(-1)?.content, transcript.map((message) => message.content).join(' | ')).toMatch(/Revised plan \(v2\)/);
+      expect(transcript.some((message) => message.speaker === 'Moderator')).toBe(false);
+      expect((await test.command(room, 'approve')).content).toMatch(/Plan approved/);
+      expect((await test.app.repositories.sessions.findById(sessionId))?.status).toBe('active');
+    });
+  }
+
+  it('keeps the old plan approvable, with a notice, when no revision comes', async () => {
+    const { room, sessionId } = await proposedRoom();
+    fake.script({ role: 'planner' }, ...Array.from({ length: 20 }, () => replies.text("I'm sorry, but I can't help with that request.")));
+    await test.say(room, 'Please focus on kill switches instead.');
+    await test.settle();
+    expect(test.transport.room(room).at(-1)?.content).toMatch(/could not revise the plan this time .*The plan above still stands/);
+    expect((await test.app.repositories.sessions.findById(sessionId))?.status).toBe('awaiting_approval');
+    fake.reset();
+    expect((await test.command(room, 'approve')).content).toMatch(/Plan approved/);
+    expect((await test.app.repositories.sessions.findById(sessionId))?.status).toBe('active');
+  });
+});
+
+const APPROVAL_ROWS: [string, SimulatedReply[]][] = [
+  ['answers questions instead of handing off', [replies.json({ questions: ['Anything else?'] })]],
+  ['refuses in plain text', [replies.text("I'm sorry, but I can't help with that request.")]],
+  ['sends empty content', [replies.text('')]],
+  ['calls an unknown tool', [replies.toolCall('launch_rocket', {})]],
+  ['hands off with arguments ""', [replies.toolCall('transfer_to_Moderator', '')]],
+  ['calls start_session again', [replies.toolCall('start_session', plan)]],
+  ['fails with an HTTP error', [replies.httpError(400, 'bad request')]],
+];
+
+describe('after approval, the discussion opens whatever the model answers', () => {
+  for (const [row, scripted] of APPROVAL_ROWS) {
+    it(`when the model ${row}`, async () => {
+      const { room, sessionId } = await proposedRoom();
+      fake.script({ role: 'planner' }, ...scripted);
+      expect((await test.command(room, 'approve')).content).toMatch(/Plan approved/);
+      expect((await test.app.repositories.sessions.findById(sessionId))?.status).toBe('active');
+      await test.settle();
+      expect(test.transport.room(room).filter((message) => message.speaker === 'Moderator').length).toBeGreaterThanOrEqual(1);
+    });
+  }
+});
