@@ -102,4 +102,22 @@ describe('the Planner with a model that never volunteers a tool call', () => {
     await test.settle();
     expect(test.transport.room(room).find((message) => message.speaker === 'Moderator')?.content).toMatch(/^Welcome! The plan is approved/);
   });
+
+  it('!approve on a stored run that cannot be restored re-plans instead of failing', async () => {
+    const room = await start({ SESSION_PLANNER_MAX_QUESTIONS: '0' });
+    const session = (await sessionOf(room))!;
+    await test.app.repositories.runStates.save(session.id, 'planner_approval', '{"not":"a run state"}', test.clock.now());
+    expect((await test.command(room, 'approve')).content).toMatch(/proposing the plan again/i);
+    await test.settle();
+    expect((await sessionOf(room))?.status).toBe('awaiting_approval');
+    expect((await test.command(room, 'approve')).content).toMatch(/Plan approved/);
+  });
+
+  it('auto-start approves the forced plan and opens the discussion on its own', async () => {
+    const room = await start({ SESSION_PLANNER_MAX_QUESTIONS: '0', SESSION_PLANNER_AUTO_START: 'true' });
+    const session = (await sessionOf(room))!;
+    expect(['active', 'completed']).toContain(session.status);
+    expect(session.startedAt).not.toBeNull();
+    expect(test.transport.room(room).some((message) => message.speaker === 'Moderator')).toBe(true);
+  });
 });
