@@ -33,7 +33,7 @@ export interface AgentDirectoryOptions {
 export class AgentDirectory {
   constructor(private readonly options: AgentDirectoryOptions) {}
 
-  /** The Planner (with its handoff to the Moderator) for a run of `mode`; the same graph restores a stored RunState. */
+  /** The Planner for a run of `mode` (the Moderator handoff only in `open`); any mode restores a stored RunState. */
   planner(roster: ParticipantConfig[], mode: PlannerMode) {
     return createPlannerAgent({
       model: this.options.models.role('planner'),

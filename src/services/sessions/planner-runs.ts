@@ -8,6 +8,7 @@ import { START_SESSION_TOOL } from '../../tools/start-session.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../clock.ts';
 import type { Session, SessionPlan } from '../domain.ts';
+import { BrainstormError } from '../errors.ts';
 import type { ToolPorts } from '../ports.ts';
 import type { RosterService } from './roster-service.ts';
 
@@ -53,14 +54,14 @@ export class PlannerRuns {
   /**
    * Resumes a stored paused run with a person's decision. An approval runs `start_session` (the session becomes
    * active) and the forced handoff to the Moderator, whose verdict is returned as `opening`; a rejection forces
-   * a revised plan. Throws only when the stored run cannot be restored at all.
+   * a revised plan. Throws only when the stored run cannot be restored, or holds no plan to decide on.
    */
   async resume(session: Session, stored: string, decision: PlanDecision): Promise<{ outcome: PlannerOutcome; opening: unknown }> {
     const mode: PlannerMode = decision.decision === 'approve' ? 'open' : 'plan';
     const agent = this.options.agents.planner(this.options.roster.all(), mode);
     const state = await RunState.fromStringWithContext(agent, stored, new RunContext(this.context(session)), { contextStrategy: 'replace' });
     const [chosen, ...others] = orderPending(state.getInterruptions());
-    if (!chosen) return { outcome: { kind: 'none', reason: 'the stored plan has no pending approval' }, opening: undefined };
+    if (!chosen) throw new BrainstormError('internal', 'the stored planner run has no pending plan');
     if (decision.decision === 'approve') {
       state.approve(chosen);
       for (const other of others) state.reject(other, { message: 'Only one plan can start; this duplicate proposal was not used.' });
