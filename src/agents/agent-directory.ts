@@ -4,7 +4,7 @@ import type { ParticipantConfig } from '../config/roster.ts';
 import type { Session } from '../services/domain.ts';
 import type { AgentContext, RoleName } from './agent-context.ts';
 import { createParticipantAgent } from './participants/participant-agent.ts';
-import { createPlannerAgent } from './planner/planner-agent.ts';
+import { createPlannerAgent, type PlannerMode } from './planner/planner-agent.ts';
 import type { PromptLibrary } from './prompts/prompt-library.ts';
 import type { moderationVerdictSchema } from './schemas.ts';
 
@@ -33,8 +33,8 @@ export interface AgentDirectoryOptions {
 export class AgentDirectory {
   constructor(private readonly options: AgentDirectoryOptions) {}
 
-  /** The Planner (with its handoff to the Moderator) for a session; the same graph restores a stored RunState. */
-  planner(session: Session, roster: ParticipantConfig[]) {
+  /** The Planner for a run of `mode` (the Moderator handoff only in `open`); any mode restores a stored RunState. */
+  planner(roster: ParticipantConfig[], mode: PlannerMode) {
     return createPlannerAgent({
       model: this.options.models.role('planner'),
       prompts: this.options.prompts,
@@ -44,7 +44,7 @@ export class AgentDirectory {
       moderator: this.options.createModerator(this.options.models.role('moderator')),
       extraTools: this.options.plannerTools,
       startSessionGuardrails: this.options.startSessionGuardrails,
-      questionsAllowed: session.plannerState.questionRounds === 0,
+      mode,
     });
   }
 

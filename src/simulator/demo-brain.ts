@@ -25,11 +25,20 @@ function inWrapUp(body: ChatCompletionRequest): boolean {
   return /wrap[- ]?up/i.test(systemText(body));
 }
 
+/** The function a request's `tool_choice` forces, if any (a real model must call it). */
+function forcedTool(body: ChatCompletionRequest): string | undefined {
+  const choice = body.tool_choice as { type?: unknown; function?: { name?: unknown } } | string | undefined;
+  return typeof choice === 'object' && choice?.type === 'function' && typeof choice.function?.name === 'string' ? choice.function.name : undefined;
+}
+
 function plannerReply(body: ChatCompletionRequest): SimulatedReply {
   const tools = offeredTools(body);
   const last = body.messages.at(-1);
   if (last?.role === 'tool' && toolNameOf(body, last) === 'start_session') {
-    if (/not approved|rejected/i.test(messageText(last))) return jsonReply(body, { questions: ['What should change in the plan? (simulated)'] });
+    if (/not approved|rejected|asked for changes/i.test(messageText(last))) {
+      if (forcedTool(body) === 'start_session') return toolCall(body, 'start_session', plannerPlan(body));
+      return jsonReply(body, { questions: ['What should change in the plan? (simulated)'] });
+    }
     if (tools.includes('transfer_to_Moderator')) return toolCall(body, 'transfer_to_Moderator', {});
     return jsonReply(body, { questions: [] });
   }

@@ -2,13 +2,16 @@ import { tool, type RunContext, type ToolInputGuardrailDefinition } from '@opena
 import type { AgentContext } from '../agents/agent-context.ts';
 import { sessionPlanSchema } from '../agents/schemas.ts';
 
+/** The tool's name (the Planner's forced tool choice names it). */
+export const START_SESSION_TOOL = 'start_session';
+
 /**
  * `start_session`: the Planner proposes the plan; a person must approve it (the run pauses here and its
  * state is stored until `!approve`). Thin: validates and delegates to the session services.
  */
 export function createStartSessionTool(options: { inputGuardrails?: ToolInputGuardrailDefinition<AgentContext>[] } = {}) {
   return tool({
-    name: 'start_session',
+    name: START_SESSION_TOOL,
     description: 'Propose the session plan. A person must approve it before the discussion starts.',
     parameters: sessionPlanSchema,
     needsApproval: true,

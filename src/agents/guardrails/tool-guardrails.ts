@@ -75,24 +75,14 @@ export function findOutOfBoundsParameters(parameters: unknown, limits: LimitsCon
 }
 
 /**
- * Tool input guardrail for the Planner's `start_session`: parameters inside the configured bounds and at
- * least one objective. A rejection goes back to the model as the tool result so it revises the plan.
- * `limits` may be a function so `!config` changes apply to the next plan.
+ * Tool input guardrail for the Planner's `start_session`. It never trips: out-of-bounds parameters and missing
+ * objectives are clamped by the planner flow, with a note under the plan (a rejection could leave a forced
+ * Planner with no way to a plan, and a plan approved under older limits would fail after the person approved
+ * it). It stays on the tool so every proposal shows a guardrail span; `_limits` is kept for callers that pass
+ * the admin bounds (see `findOutOfBoundsParameters` for the same bounds as sentences).
  */
-export function plannerBoundsGuardrail(limits: LimitsConfig | (() => LimitsConfig)): BrainstormToolGuardrail {
-  return tracedToolGuardrail(TOOL_GUARDRAIL_NAMES.plannerBounds, (args) => {
-    const current = typeof limits === 'function' ? limits() : limits;
-    const problems = findOutOfBoundsParameters(args.parameters, current);
-    const objectives = Array.isArray(args.objectives) ? args.objectives.filter((item) => typeof item === 'string' && item.trim() !== '') : [];
-    if (objectives.length === 0) problems.push('objectives is empty; give 2 to 5 objectives');
-    if (problems.length === 0) return { triggered: false };
-    return {
-      triggered: true,
-      reason: 'out_of_bounds',
-      details: { problems: problems.length },
-      message: `The plan was not submitted: ${problems.join('; ')}. Revise the plan and call start_session again.`,
-    };
-  });
+export function plannerBoundsGuardrail(_limits: LimitsConfig | (() => LimitsConfig)): BrainstormToolGuardrail {
+  return tracedToolGuardrail(TOOL_GUARDRAIL_NAMES.plannerBounds, () => ({ triggered: false }));
 }
 
 function firstText(args: Record<string, unknown>, keys: readonly string[]): string | null {

@@ -85,10 +85,8 @@ export class CommandService {
     };
     const define = (definition: Omit<CommandDefinition, 'aliases' | 'admin'> & Partial<Pick<CommandDefinition, 'aliases' | 'admin'>>): CommandDefinition => ({ aliases: [], admin: false, ...definition });
     return [
-      define({ name: 'approve', aliases: ['start'], usage: '!approve', description: 'approve the plan and start the discussion', states: COMMAND_STATES.approve, run: async ({ session, invocation }) => {
-        await o.planner.approve(need(session), invocation.author);
-        return 'Plan approved — starting the discussion.';
-      } }),
+      // The reply comes from the planner: it says "approved" only once the discussion has actually started.
+      define({ name: 'approve', aliases: ['start'], usage: '!approve', description: 'approve the plan and start the discussion', states: COMMAND_STATES.approve, run: async ({ session, invocation }) => o.planner.approve(need(session), invocation.author) }),
       define({ name: 'continue', usage: '!continue', description: 'resume a paused discussion (or let the AIs go on)', states: COMMAND_STATES.continue, run: async ({ session }) => {
         await o.lifecycle.resume(need(session).id);
         return 'Discussion resumed.';

@@ -1,7 +1,12 @@
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { SessionPlan } from '../domain.ts';
 
-/** A plan with its parameters clamped into the admin bounds, and the adjustments made. */
+const nonEmpty = (items: string[]) => items.map((item) => item.trim()).filter((item) => item !== '');
+
+/**
+ * A plan with its parameters clamped into the admin bounds and its empty parts filled from the topic, and the
+ * adjustments made (shown under the plan): a plan is corrected with a note, never refused.
+ */
 export function clampPlan(plan: SessionPlan, bounds: LimitsConfig): { plan: SessionPlan; adjustments: string[] } {
   const adjustments: string[] = [];
   const clamp = (name: string, value: number, min: number, max: number) => {
@@ -10,9 +15,15 @@ export function clampPlan(plan: SessionPlan, bounds: LimitsConfig): { plan: Sess
     return clamped;
   };
   const parameters = plan.parameters;
+  const objectives = nonEmpty(plan.objectives);
+  if (objectives.length === 0) adjustments.push('no objectives were given: one was taken from the topic');
+  const expandedTopic = plan.expandedTopic.trim();
   return {
     plan: {
       ...plan,
+      objectives: objectives.length > 0 ? objectives : [`Explore ${expandedTopic || 'the topic'} and agree on next steps`],
+      keyAreas: nonEmpty(plan.keyAreas),
+      expectedFlow: nonEmpty(plan.expectedFlow),
       parameters: {
         maxMessages: Math.round(clamp('max messages', parameters.maxMessages, 1, bounds.maxMessages)),
         maxTokens: Math.round(clamp('max tokens', parameters.maxTokens, 1000, bounds.maxTokens)),

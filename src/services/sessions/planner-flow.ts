@@ -1,8 +1,8 @@
-import { RunContext, RunState, assistant, user, withTrace, type AgentInputItem, type Runner } from '@openai/agents';
+import type { Runner } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
-import { usageOf } from '../../agents/models/usage.ts';
-import { sessionPlanSchema, type ModerationVerdict } from '../../agents/schemas.ts';
+import type { PlannerMode } from '../../agents/planner/planner-agent.ts';
+import type { ModerationVerdict } from '../../agents/schemas.ts';
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { RunStatesRepository } from '../../repositories/run-states-repository.ts';
@@ -15,14 +15,15 @@ import { BrainstormError } from '../errors.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import type { ToolPorts } from '../ports.ts';
 import { clampPlan, formatPlan, formatQuestions } from './plan-format.ts';
+import { approvalReply, PLANNER_APPROVAL_RUN, PlannerApproval, type ApprovalResult } from './planner-approval.ts';
+import { PlannerRuns, plannerInput, type PlannerOutcome } from './planner-runs.ts';
 import type { RosterService } from './roster-service.ts';
 import type { SessionLifecycle } from './session-lifecycle.ts';
 
 export const PLANNER_STEP_JOB = 'planner_step';
 export const PLANNER_RESUME_JOB = 'planner_resume';
 export const PLANNER_TIMEOUT_JOB = 'planner_timeout';
-const APPROVAL = 'planner_approval';
-/** Planner runs that may end without a plan after the questions were asked, before the session is cancelled. */
+/** Forced Planner runs that may end without a plan before the session is cancelled with a notice. */
 const MAX_PLANNING_ATTEMPTS = 3;
 const PLANNER = { kind: 'planner', name: 'Planner' } as const;
 const MODERATOR = { kind: 'moderator', name: 'Moderator' } as const;
@@ -48,14 +49,33 @@ export interface PlannerFlowOptions {
 
 /**
  * Planning: questions, answers, a plan, and a person's approval through the SDK's human-in-the-loop. The
- * paused run is stored, so `!approve` resumes it even after a restart. Every step is a durable job.
+ * paused run is stored, so `!approve` resumes it even after a restart. Every decision that must happen is
+ * forced (the plan once questions are spent, the revision after a comment, the handoff after approval),
+ * and every way a run can fail ends in a plan, a re-plan, or a notice in the room: never in a dead end.
  */
 export class PlannerFlow {
-  constructor(private readonly options: PlannerFlowOptions) {}
+  private readonly runs: PlannerRuns;
+  private readonly approval: PlannerApproval;
 
-  /** A new session: plan it. */
+  constructor(private readonly options: PlannerFlowOptions) {
+    this.runs = new PlannerRuns(options);
+    this.approval = new PlannerApproval({
+      ...options,
+      runs: this.runs,
+      open: (session, output) => this.open(session, output),
+      replan: (session) => this.replan(session),
+      propose: (session, outcome) => this.proposePlan(session, outcome),
+      reviseFresh: async (session) => {
+        const current = (await this.options.sessions.findById(session.id)) ?? session;
+        return this.runs.fresh(current, 'plan', plannerInput(current, { maxQuestions: this.options.planner().maxQuestions, mode: 'plan', replan: true }));
+      },
+    });
+  }
+
+  /** A new session: plan it. The planning timeout runs from the start, so no session waits in planning for ever. */
   async begin(session: Session): Promise<void> {
     await this.enqueue(PLANNER_STEP_JOB, session.id, {});
+    await this.scheduleTimeout(session);
   }
 
   /** A person wrote during planning: an answer to the questions, or a comment that revises the plan. */
@@ -66,71 +86,62 @@ export class PlannerFlow {
       await this.enqueue(PLANNER_STEP_JOB, session.id, {});
       return;
     }
-    if (session.status === 'awaiting_approval') await this.requestDecision(session, message.speaker.name, 'reject', message.text);
+    if (session.status !== 'awaiting_approval') return;
+    const plannerState = { ...session.plannerState, revisionRequests: [...session.plannerState.revisionRequests, message.text] };
+    await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
+    // One revision per comment, in order: a second comment revises the plan the first one produced.
+    await this.enqueue(PLANNER_RESUME_JOB, session.id, { decision: 'reject', author: message.speaker.name, comment: message.text }, `${session.id}:comment:${message.id}`);
   }
 
-  /** `!approve` / `!start` / the button. */
-  async approve(session: Session, author: Author): Promise<void> {
+  /**
+   * `!approve` / `!start` / the button: resumes the stored run now and answers with what actually happened
+   * (approved only once the session is active; otherwise what is wrong and what happens instead).
+   */
+  async approve(session: Session, author: Author): Promise<string> {
     if (session.status !== 'awaiting_approval') {
-      const hint = session.status === 'planning' ? 'There is no plan to approve yet — answer the questions above first.' : `There is no plan waiting for approval (the session is ${session.status.replace('_', ' ')}).`;
+      const hint = session.status === 'planning' ? 'There is no plan to approve yet — the Planner is still working on it (answer its questions above, if it asked any).' : `There is no plan waiting for approval (the session is ${session.status.replace('_', ' ')}).`;
       throw new BrainstormError('wrong_state', hint);
     }
-    await this.requestDecision(session, author.name, 'approve', '');
+    this.options.logger.info({ session: session.id, by: author.id }, 'plan approval');
+    const result = await this.approval.approve(session);
+    if (result.kind === 'failed') throw new BrainstormError('service_unavailable', approvalReply(result));
+    return approvalReply(result);
   }
 
   /** Runs a planning step (job handler). */
   async handleStep(job: ClaimedJob): Promise<JobOutcome> {
     const session = await this.options.sessions.findById(String(job.payload.sessionId));
     if (!session || session.status !== 'planning') return { status: 'done' };
-    const agent = this.options.agents.planner(session, this.options.roster.all());
-    const result = await withTrace('Planner', () => this.options.runner.run(agent, plannerInput(session, this.options.planner().maxQuestions), { context: this.context(session), maxTurns: 6 }), {
-      groupId: session.id,
-      metadata: { sessionId: session.id, step: 'plan' },
-    });
-    await this.recordUsage(session, usageOf(result));
-    if (result.interruptions.length > 0) return this.proposePlan(session, result.state.toString(), result.interruptions[0]?.rawItem);
-    const questions = (result.finalOutput?.questions ?? []).slice(0, Math.max(1, this.options.planner().maxQuestions));
-    if (questions.length === 0 || session.plannerState.questionRounds > 0) {
-      // A model that keeps asking instead of planning must not loop on the budget: give up clearly.
-      if (session.plannerState.questionRounds >= MAX_PLANNING_ATTEMPTS) {
-        await this.options.lifecycle.end(session.id, 'cancelled', `the Planner could not produce a plan after ${MAX_PLANNING_ATTEMPTS} attempts; please rephrase the topic`);
-        return { status: 'done' };
-      }
-      const plannerState = { ...session.plannerState, questionRounds: session.plannerState.questionRounds + 1 };
-      await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
-      await this.enqueue(PLANNER_STEP_JOB, session.id, {}, true);
+    const maxQuestions = this.options.planner().maxQuestions;
+    const replan = job.payload.replan === true;
+    const failures = Number(job.payload.failures ?? 0);
+    const asking = maxQuestions > 0 && session.plannerState.questionRounds === 0 && job.payload.forced !== true && !replan;
+    const mode: PlannerMode = asking ? 'ask' : 'plan';
+    const outcome = await this.runs.fresh(session, mode, plannerInput(session, { maxQuestions, mode, replan }));
+    if (outcome.kind === 'plan') return this.proposePlan(session, outcome);
+    if (outcome.kind === 'questions' && mode === 'ask') return this.askQuestions(session, outcome.questions.slice(0, maxQuestions));
+    // Asking led nowhere, or a forced run gave no plan: force the plan next, a bounded number of times.
+    const reason = outcome.kind === 'questions' ? 'the model answered with questions instead of a plan' : outcome.reason;
+    const failed = mode === 'plan' ? failures + 1 : failures;
+    if (failed >= MAX_PLANNING_ATTEMPTS) {
+      await this.options.lifecycle.end(session.id, 'cancelled', `the Planner could not produce a plan after ${MAX_PLANNING_ATTEMPTS} attempts (${reason}); try rephrasing the topic`);
       return { status: 'done' };
     }
-    const plannerState = { ...session.plannerState, questions: [...session.plannerState.questions, ...questions], questionRounds: session.plannerState.questionRounds + 1 };
-    await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
-    await this.options.delivery.post(session, PLANNER, formatQuestions(questions));
-    await this.scheduleTimeout(session);
+    this.options.logger.warn({ session: session.id, mode, failures: failed, reason }, 'planner run gave no plan; forcing the plan');
+    await this.enqueue(PLANNER_STEP_JOB, session.id, { forced: true, failures: failed, replan }, `${session.id}:forced:${failed}:${this.options.clock.now().getTime()}`);
     return { status: 'done' };
   }
 
-  /** Resumes the stored run with the person's decision (job handler). */
+  /** Resumes the stored run with a comment (a revision) or the auto-start approval (job handler). */
   async handleResume(job: ClaimedJob): Promise<JobOutcome> {
     const session = await this.options.sessions.findById(String(job.payload.sessionId));
     if (!session || session.status !== 'awaiting_approval') return { status: 'done' };
-    const stored = await this.options.runStates.findWaiting(session.id, APPROVAL);
-    if (!stored) return { status: 'failed', error: 'no stored planner run to resume' };
-    const agent = this.options.agents.planner(session, this.options.roster.all());
-    const state = await RunState.fromStringWithContext(agent, stored.state, new RunContext(this.context(session)), { contextStrategy: 'replace' });
-    const pending = state.getInterruptions()[0];
-    if (!pending) return { status: 'failed', error: 'stored planner run has no pending approval' };
     if (job.payload.decision === 'approve') {
-      state.approve(pending);
-    } else {
-      state.reject(pending, { message: `${String(job.payload.author)} asked for changes: "${String(job.payload.comment)}". Revise the plan accordingly and call start_session again.` });
+      const result = await this.approval.approve(session, job.id);
+      if (result.kind === 'failed') await this.options.delivery.post(session, PLANNER, approvalReply(result));
+      return { status: 'done' };
     }
-    if (!(await this.options.runStates.resolve(stored.id, 'resumed', this.options.clock.now()))) return { status: 'done' };
-    // A resumed RunState continues its original trace (grouped by session already); no new trace here.
-    const result = await this.options.runner.run(agent, state, { maxTurns: 8 });
-    await this.recordUsage(session, usageOf(result));
-    if (result.interruptions.length > 0) return this.proposePlan(session, result.state.toString(), result.interruptions[0]?.rawItem);
-    const active = await this.options.sessions.findById(session.id);
-    if (!active || active.status !== 'active') return { status: 'done' };
-    await this.open(active, result.finalOutput);
+    await this.approval.revise(session, { author: String(job.payload.author), comment: String(job.payload.comment), jobId: job.id });
     return { status: 'done' };
   }
 
@@ -146,23 +157,37 @@ export class PlannerFlow {
     return { status: 'done' };
   }
 
-  private async proposePlan(session: Session, state: string, rawItem: unknown): Promise<JobOutcome> {
+  private async askQuestions(session: Session, questions: string[]): Promise<JobOutcome> {
+    const plannerState = { ...session.plannerState, questions: [...session.plannerState.questions, ...questions], questionRounds: session.plannerState.questionRounds + 1 };
+    await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
+    await this.options.delivery.post(session, PLANNER, formatQuestions(questions));
+    await this.scheduleTimeout(session);
+    return { status: 'done' };
+  }
+
+  private async proposePlan(session: Session, outcome: Extract<PlannerOutcome, { kind: 'plan' }>): Promise<JobOutcome> {
     const now = this.options.clock.now();
-    const args = rawItem && typeof rawItem === 'object' && 'arguments' in rawItem ? String(rawItem.arguments) : '{}';
-    const parsed = sessionPlanSchema.safeParse(safeJson(args));
-    if (!parsed.success) return { status: 'retry', error: `planner proposed an invalid plan: ${parsed.error.issues[0]?.message ?? ''}` };
-    const { plan, adjustments } = clampPlan(parsed.data, this.options.limits());
-    await this.options.runStates.save(session.id, APPROVAL, state, now);
-    const revision = session.plannerState.revisionRequests.length;
+    const { plan, adjustments } = clampPlan(outcome.plan, this.options.limits());
+    await this.options.runStates.save(session.id, PLANNER_APPROVAL_RUN, outcome.state, now);
+    const current = (await this.options.sessions.findById(session.id)) ?? session;
     const updated = await this.options.sessions.update(session.id, { status: 'awaiting_approval', plan }, now, ['planning', 'awaiting_approval']);
     if (!updated) return { status: 'done' };
-    await this.options.delivery.post(updated, PLANNER, formatPlan(plan, adjustments, revision), { actions: ['approve_plan'] });
+    await this.options.delivery.post(updated, PLANNER, formatPlan(plan, adjustments, current.plannerState.revisionRequests.length), { actions: ['approve_plan'] });
     if (this.options.planner().autoStart) {
-      await this.requestDecision(updated, 'auto-start', 'approve', '');
+      await this.enqueue(PLANNER_RESUME_JOB, session.id, { decision: 'approve', author: 'auto-start', comment: '' });
     } else {
       await this.scheduleTimeout(updated);
     }
     return { status: 'done' };
+  }
+
+  /** Nothing to resume: back to planning, and a forced run proposes the plan again. */
+  private async replan(session: Session): Promise<ApprovalResult> {
+    const now = this.options.clock.now();
+    const updated = await this.options.sessions.update(session.id, { status: 'planning' }, now, ['awaiting_approval']);
+    if (!updated) return { kind: 'busy' };
+    await this.enqueue(PLANNER_STEP_JOB, session.id, { forced: true, replan: true, failures: 0 }, `${session.id}:replan:${now.getTime()}`);
+    return { kind: 'replanning' };
   }
 
   private async open(session: Session, output: unknown): Promise<void> {
@@ -175,48 +200,14 @@ export class PlannerFlow {
     this.options.coordinator.onHumanMessage(session, message);
   }
 
-  private async requestDecision(session: Session, author: string, decision: 'approve' | 'reject', comment: string): Promise<void> {
-    if (decision === 'reject') {
-      const plannerState = { ...session.plannerState, revisionRequests: [...session.plannerState.revisionRequests, comment] };
-      await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
-    }
-    await this.enqueue(PLANNER_RESUME_JOB, session.id, { decision, author, comment });
-  }
-
   private async scheduleTimeout(session: Session): Promise<void> {
     const runAt = new Date(this.options.clock.now().getTime() + this.options.planner().timeoutMinutes * 60_000);
     await this.options.jobs.enqueue({ kind: PLANNER_TIMEOUT_JOB, sessionId: session.id, dedupeKey: session.id, payload: { sessionId: session.id }, runAt }, this.options.clock.now());
   }
 
-  private async enqueue(kind: string, sessionId: string, payload: Record<string, unknown>, forceNew = false): Promise<void> {
+  private async enqueue(kind: string, sessionId: string, payload: Record<string, unknown>, dedupeKey = sessionId): Promise<void> {
     const now = this.options.clock.now();
-    await this.options.jobs.enqueue({ kind, sessionId, dedupeKey: forceNew ? `${sessionId}:${now.getTime()}` : sessionId, queue: `planner:${sessionId}`, payload: { sessionId, ...payload }, runAt: now, maxRetries: 4 }, now);
+    await this.options.jobs.enqueue({ kind, sessionId, dedupeKey, queue: `planner:${sessionId}`, payload: { sessionId, ...payload }, runAt: now, maxRetries: 4 }, now);
     this.options.nudgeWorker();
-  }
-
-  private context(session: Session) {
-    return { ports: this.options.toolPorts(session), sessionId: session.id };
-  }
-
-  private async recordUsage(session: Session, usage: { inputTokens: number; outputTokens: number; costUsd: number }): Promise<void> {
-    await this.options.sessions.addUsage(session.id, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, this.options.clock.now());
-  }
-}
-
-/** The Planner's input: the topic, the questions it asked, and every answer, each attributed. */
-export function plannerInput(session: Session, maxQuestions: number): AgentInputItem[] {
-  const items: AgentInputItem[] = [user(`Topic: ${session.topic}`)];
-  if (session.plannerState.questions.length > 0) items.push(assistant(`Questions:\n${session.plannerState.questions.map((question, index) => `${index + 1}. ${question}`).join('\n')}`));
-  for (const answer of session.plannerState.answers) items.push(user(`Answers from ${answer.author}: ${answer.text}`));
-  if (session.plannerState.questionRounds > 0 && session.plannerState.answers.length === 0) items.push(user('Please propose the plan now with start_session.'));
-  if (maxQuestions === 0 && items.length === 1) items.push(user('No questions, please: propose the plan with start_session.'));
-  return items;
-}
-
-function safeJson(text: string): unknown {
-  try {
-    return JSON.parse(text === '' ? '{}' : text);
-  } catch {
-    return {};
   }
 }

@@ -91,7 +91,7 @@ describe('plannerBoundsGuardrail', () => {
     estimate: { durationMinutes: 20, costUsd: 0.5, messages: 40 },
   });
 
-  it('rejects out-of-bounds parameters so the model revises, then lets the revised plan through', async () => {
+  it('lets an out-of-bounds plan through (the flow clamps it with a note), so a forced Planner never dead-ends', async () => {
     const started: unknown[] = [];
     const startSession = tool({
       name: 'start_session',
@@ -103,21 +103,13 @@ describe('plannerBoundsGuardrail', () => {
         return 'started';
       },
     });
-    const model = new ScriptedModel([
-      [functionCall('start_session', plan(5000, 50), { callId: 'call-1' })],
-      [functionCall('start_session', plan(60, 1), { callId: 'call-2' })],
-      [assistantMessage('{"questions":[]}')],
-    ]);
+    const model = new ScriptedModel([[functionCall('start_session', plan(5000, 50), { callId: 'call-1' })], [assistantMessage('{"questions":[]}')]]);
     const planner = new Agent<AgentContext>({ name: 'Planner', instructions: 'You are the Planner of a Brainstorm session.', model, tools: [startSession] });
     await run(planner, 'Topic: latency', { context: context() });
 
-    expect(started).toHaveLength(1);
-    expect(started[0]).toMatchObject({ parameters: { maxMessages: 60, maxCostUsd: 1 } });
-    const secondRequest = JSON.stringify(model.calls[1]?.request.input);
-    expect(secondRequest).toContain('parameters.maxMessages is 5000; it must be between 1 and 100');
-    expect(secondRequest).toContain('parameters.maxCostUsd is 50');
+    expect(started).toEqual([expect.objectContaining({ parameters: expect.objectContaining({ maxMessages: 5000, maxCostUsd: 50 }) })]);
     const spans = collector.ofType('guardrail').filter((span) => (span.span_data as { name: string }).name === TOOL_GUARDRAIL_NAMES.plannerBounds);
-    expect(spans.map((span) => (span.span_data as { triggered: boolean }).triggered)).toEqual([true, false]);
+    expect(spans.map((span) => (span.span_data as { triggered: boolean }).triggered)).toEqual([false]);
   });
 });
 

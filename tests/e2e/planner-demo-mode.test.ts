@@ -1,0 +1,31 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+
+/** Demo mode's simulated models answer what the request forces, like a real model: a comment revises the plan. */
+let fake: FakeOpenRouter;
+let test: TestApp;
+
+beforeAll(async () => {
+  fake = await startFakeOpenRouter();
+  test = await startTestApp(fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0' }));
+});
+afterAll(async () => {
+  await test?.stop();
+  await fake?.close();
+});
+
+describe('planning against the demo brain', () => {
+  it('a comment on the plan brings a revised plan, which is then approved', async () => {
+    await test.say(null, 'How should a small team adopt feature flags?');
+    await test.settle();
+    const room = test.transport.rooms.at(-1)!.roomId;
+    expect(test.transport.room(room).at(-1)?.content).toMatch(/Proposed plan/);
+    await test.say(room, 'Please focus on kill switches instead.');
+    await test.settle();
+    expect(test.transport.room(room).at(-1)?.content).toMatch(/Revised plan \(v2\)/);
+    expect((await test.command(room, 'approve')).content).toMatch(/Plan approved/);
+    await test.settle();
+    expect(test.transport.room(room).some((message) => message.speaker === 'Moderator' && /Welcome, everyone/.test(message.content))).toBe(true);
+  });
+});
