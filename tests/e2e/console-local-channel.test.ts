@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { collectPageErrors, describeInBrowser, launchBrowser, SCREENSHOT_DIRECTORY, startAppProcess, waitForHealthy, type AppProcess, type BrowserSession } from '../support/browser.ts';
+import { collectPageErrors, launchBrowser, SCREENSHOT_DIRECTORY, startAppProcess, waitForHealthy, type AppProcess, type BrowserSession } from '../support/browser.ts';
+import { describeInBrowser } from '../support/browser-suite.ts';
 
 // `npm run screenshots` sets SCREENSHOT_DIR=docs/screenshots to refresh the README's pictures; tests alone never touch them.
 const SCREENSHOTS = SCREENSHOT_DIRECTORY;

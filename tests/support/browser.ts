@@ -6,21 +6,12 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
-import { describe } from 'vitest';
-import { BROWSER_SUITE_MARK, CHROMIUM_PATH, browserTestsEnabled } from './browser-availability.ts';
+import { CHROMIUM_PATH } from './browser-availability.ts';
 
 /** The repository, where `npm start` runs. */
 export const REPOSITORY_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
 export { BROWSER_SUITE_MARK, CHROMIUM_PATH, INSTALL_BROWSER_COMMAND, browserTestsEnabled } from './browser-availability.ts';
-
-/**
- * `describe` for a suite that drives headless Chromium: on a fresh machine without the browser it is skipped
- * (and named in the closing lines of `npm test`), never failed.
- */
-export function describeInBrowser(name: string, suite: () => void): void {
-  (browserTestsEnabled() ? describe : describe.skip)(`${name} ${BROWSER_SUITE_MARK}`, suite);
-}
 
 /** Where tests write screenshots: an ignored folder (`npm run screenshots` points it at docs/screenshots). */
 export const SCREENSHOT_DIRECTORY = process.env.SCREENSHOT_DIR ?? join(fileURLToPath(new URL('../../', import.meta.url)), 'test-results/screenshots');

@@ -1,7 +1,8 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { collectPageErrors, describeInBrowser, launchBrowser, SCREENSHOT_DIRECTORY, type BrowserSession } from '../../support/browser.ts';
+import { collectPageErrors, launchBrowser, SCREENSHOT_DIRECTORY, type BrowserSession } from '../../support/browser.ts';
+import { describeInBrowser } from '../../support/browser-suite.ts';
 import { openConsoleHarness, type ConsoleHarness } from './support/console-harness.ts';
 
 const SHOTS = join(SCREENSHOT_DIRECTORY, 'scripted');
