@@ -63,6 +63,9 @@ describe('the idea ledger through the app (models that repeat themselves and all
     const session = await sessionOf(test, room);
     const [claude, chatgpt, grok] = await Promise.all(PARTICIPANTS.map((name) => said(test, session, name)));
     expect(claude?.length).toBeGreaterThan(0);
+    // Roles against sycophancy reach each participant's instructions: one proposer, one skeptic, one pragmatist.
+    const roleLines = fake.chats.filter((chat) => chat.agent.role === 'participant').map((chat) => JSON.stringify(chat.body.messages[0]?.content ?? '').match(/Your role for this part of the session: (\w+)/)?.[1]);
+    expect(new Set(roleLines.slice(0, 3))).toEqual(new Set(['proposer', 'skeptic', 'pragmatist']));
 
     fake.script(
       { role: 'ideas' },
