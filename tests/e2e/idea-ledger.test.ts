@@ -3,6 +3,7 @@ import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/open
 import { proposeSession } from '../support/session-driver.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
 import type { ChatMessage, Session } from '../../src/services/domain.ts';
+import { ConsoleQueries } from '../../src/services/console/console-queries.ts';
 
 const PARTICIPANTS = ['Claude', 'ChatGPT', 'Grok'];
 const ENVIRONMENT = { MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', MODERATOR_CHECK_INTERVAL: '1000', IDEAS_CONVERGENCE_ROUNDS: '2', SCRIBE_UPDATE_INTERVAL: '60', TLDR_UPDATE_INTERVAL: '60' };
@@ -106,6 +107,9 @@ describe('the idea ledger through the app (models that repeat themselves and all
     expect(panel.figures.roundsWithoutNewIdeaAtClose).toBe(2);
     expect(panel.figures.agreementRatio).toBe(1);
     expect(panel.figures.duplicateIdeaRatio).toBeCloseTo(4 / 6);
+    const consolePanel = await new ConsoleQueries(test.app.repositories, test.clock).getIdeas(closed.id);
+    expect(consolePanel?.figures).toMatchObject({ ideas: 2, agreementRatio: 1, roundsWithoutNewIdeaAtClose: 2 });
+    expect(consolePanel?.ideas[0]).not.toHaveProperty('embedding');
     const record = await test.app.repositories.documents.find(closed.id, 'record');
     expect(record?.content).toContain('## Idea ledger');
     expect(record?.content).toContain('**I1 Feature flags in a config file**');
