@@ -1,19 +1,17 @@
 /** Runs one bench group in this process and prints its figures, one JSON object per line. */
-import { runConsoleBench } from './console-bench.ts';
-import { runDiscordBench } from './discord-bench.ts';
-import { runModeratorBench } from './moderator-bench.ts';
-import { runNotionBench } from './notion-bench.ts';
-import { runMemoryBench, runMemoryPostgresBench, runSessionBench, type BenchResult } from './session-bench.ts';
+import type { BenchResult } from './session-bench.ts';
 
 /** The groups of `npm run bench`, each run in a fresh process. */
 export const BENCH_GROUPS: Record<string, () => Promise<BenchResult[]>> = {
-  session: runSessionBench,
-  memory: runMemoryBench,
-  'memory-postgres': runMemoryPostgresBench,
-  discord: runDiscordBench,
-  notion: runNotionBench,
-  moderator: runModeratorBench,
-  console: runConsoleBench,
+  // Loaded on demand: one group's imports (e.g. test helpers) cannot break another group.
+  session: async () => (await import('./session-bench.ts')).runSessionBench(),
+  memory: async () => (await import('./session-bench.ts')).runMemoryBench(),
+  'memory-postgres': async () => (await import('./session-bench.ts')).runMemoryPostgresBench(),
+  discord: async () => (await import('./discord-bench.ts')).runDiscordBench(),
+  notion: async () => (await import('./notion-bench.ts')).runNotionBench(),
+  moderator: async () => (await import('./moderator-bench.ts')).runModeratorBench(),
+  console: async () => (await import('./console-bench.ts')).runConsoleBench(),
+  ideas: async () => (await import('./ideas-bench.ts')).runIdeasBench(),
 };
 
 const name = process.argv[2] ?? '';

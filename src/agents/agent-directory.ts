@@ -27,6 +27,8 @@ export interface AgentDirectoryOptions {
   participantGuardrails: (rosterNames: string[], self: string) => OutputGuardrail<'text'>[];
   startSessionGuardrails: ToolInputGuardrailDefinition<AgentContext>[];
   plannerTools: Tool<AgentContext>[];
+  /** A participant's role note for the session now (the idea ledger's roles), or null. */
+  roleNote?: (session: Session, participant: string, participantNames: string[]) => string | null;
 }
 
 /** Builds the agents of a session from the roster, the prompts and the guardrails. */
@@ -59,6 +61,7 @@ export class AgentDirectory {
       plan: session.plan,
       otherParticipantNames: names.filter((name) => name !== participant.name),
       outputGuardrails: this.options.participantGuardrails(names, participant.name),
+      roleNote: this.options.roleNote?.(session, participant.name, names) ?? null,
     });
   }
 }

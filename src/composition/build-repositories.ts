@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { DocumentsRepository } from '../repositories/documents-repository.ts';
 import { EmbeddingsRepository } from '../repositories/embeddings-repository.ts';
+import { IdeasRepository } from '../repositories/ideas-repository.ts';
 import { NotionObjectsRepository } from '../repositories/notion-objects-repository.ts';
 import { JobsRepository } from '../repositories/jobs-repository.ts';
 import { MessagesRepository } from '../repositories/messages-repository.ts';
@@ -21,6 +22,7 @@ export interface Repositories {
   traces: TracesRepository;
   embeddings: EmbeddingsRepository;
   notionObjects: NotionObjectsRepository;
+  ideas: IdeasRepository;
 }
 
 /** Builds the repositories. */
@@ -35,5 +37,6 @@ export function buildRepositories(db: Kysely<Database>): Repositories {
     traces: new TracesRepository(db),
     embeddings: new EmbeddingsRepository(db),
     notionObjects: new NotionObjectsRepository(db),
+    ideas: new IdeasRepository(db),
   };
 }

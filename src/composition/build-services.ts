@@ -24,6 +24,8 @@ import { createSessionModerationHost } from '../services/moderation/session-mode
 import { createScribeAgent } from '../agents/scribe/scribe-agent.ts';
 import { createTldrAgent } from '../agents/tldr/tldr-agent.ts';
 import { createDocumentationService } from '../services/documentation/documentation-service.ts';
+import { createIdeaExtractorAgent } from '../agents/ideas/idea-extractor-agent.ts';
+import { IdeaLedgerService } from '../services/ideas/idea-ledger-service.ts';
 import { createNotionGateway, notionObjectStore } from '../notion/create-notion-gateway.ts';
 import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
 import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
@@ -96,6 +98,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     notion: createNotionGateway(config.notion, { clock, logger, objects: notionObjectStore(repositories.notionObjects, clock) }),
     notifier: dependencies.notifier,
     nudge: nudgeWorker,
+    appendix: (sessionId, kind, markdown) => ideas.decorate(sessionId, kind, markdown),
   });
   documentation.registerJobs(worker);
   events.subscribe((event) => {
@@ -131,7 +134,37 @@ export function buildServices(dependencies: ServiceDependencies) {
     settings: () => settings.effectiveConfig().moderator,
     embed: (texts) => models.embed(texts),
     logger,
+    ledgerCheck: (session) => ideas.afterRound(session),
   });
+  const ideas = new IdeaLedgerService({
+    repository: repositories.ideas,
+    messages: repositories.messages,
+    sessions: repositories.sessions,
+    jobs: repositories.jobs,
+    clock,
+    logger,
+    prompts: dependencies.prompts,
+    extractor: createIdeaExtractorAgent({ model: models.role('scribe'), prompts: dependencies.prompts }),
+    moderator: createModeratorAgent({ model: models.role('moderator'), prompts: dependencies.prompts }),
+    embed: (texts) => models.embed(texts),
+    room: {
+      postAsModerator: async (session, content) => {
+        await delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content);
+      },
+      endSession: (sessionId, reason) => lifecycle.end(sessionId, 'completed', reason),
+      participants: (session) => roster.active(session).map((participant) => participant.name),
+      invite: (sessionId, name) => coordinator.invite(sessionId, name),
+    },
+    settings: () => ({
+      intervalSeconds: config.scribe.intervalSeconds,
+      convergenceRounds: config.environment.IDEAS_CONVERGENCE_ROUNDS,
+      duplicateSimilarity: config.environment.IDEAS_DUPLICATE_SIMILARITY,
+      agreementThreshold: config.environment.IDEAS_AGREEMENT_THRESHOLD,
+      roleRotationRounds: config.environment.IDEAS_ROLE_ROTATION_ROUNDS,
+    }),
+  });
+  ideas.registerJobs(worker);
+  const messageHooks = { onMessage: async (sessionId: string) => void (await Promise.all([documentation.onMessage(sessionId), ideas.onMessage(sessionId)])) };
   const tokens = new TokenCounter();
   const context = new ContextManager({
     messages: repositories.messages,
@@ -153,6 +186,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     participantGuardrails: (names, self) => participantOutputGuardrails(names, self, { knownSecrets: dependencies.secrets }),
     startSessionGuardrails: [plannerBoundsGuardrail(limitsConfig)],
     plannerTools: [createRecallSessionsTool()],
+    roleNote: (session, name) => ideas.roleNote(session, name),
   });
   const turns = new TurnRunner({
     runner: dependencies.runner,
@@ -173,7 +207,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     limits,
     delivery,
     moderation,
-    documentation,
+    documentation: messageHooks,
     ender: lifecycle,
     settings: limitsConfig,
     clock,
@@ -209,7 +243,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     clock,
     ids: dependencies.ids,
     logger,
-    onStored: (sessionId) => documentation.onMessage(sessionId),
+    onStored: (sessionId) => messageHooks.onMessage(sessionId),
     summarize: async (session) => (await documentation.latestTldr(session.id)) ?? (await documentation.latestRecord(session.id)) ?? session.plan?.expandedTopic ?? session.topic,
   });
   const commands: CommandService = new CommandService({
@@ -224,6 +258,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     roster,
     settings,
     explore: (parent, topic, invocation) => gateway.explore(parent, topic, invocation),
+    ideas,
     clock,
     logger,
     commandsPerMinute: () => config.discord.commandRateLimitPerMinute,
@@ -239,6 +274,7 @@ export function buildServices(dependencies: ServiceDependencies) {
   });
   worker.register(WRAP_UP_JOB, async (job) => {
     const session = await repositories.sessions.findById(String(job.payload.sessionId));
+    if (session) await ideas.finalPass(session.id);
     if (session) await moderation.wrapUp(session, String(job.payload.reason));
     return { status: 'done' };
   });
@@ -256,6 +292,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     settings,
     documentation,
     moderation,
+    ideas,
     async load() {
       await settings.load();
       await moderation.announceDriftMode();

@@ -103,6 +103,12 @@ export const environmentSchema = z.object({
   MODERATOR_MAX_DRIFT_WARNINGS: integer(3, 1, 100),
   MODERATOR_PARTICIPANT_BALANCE_CHECK: flag(true),
   MODERATOR_QUALITY_ASSESSMENT: flag(true),
+
+  // Idea ledger (a round is one ledger pass, one per Scribe interval with new messages)
+  IDEAS_CONVERGENCE_ROUNDS: integer(3, 0, 100),
+  IDEAS_DUPLICATE_SIMILARITY: decimal(0.85, 0, 1),
+  IDEAS_AGREEMENT_THRESHOLD: decimal(0.9, 0, 1),
+  IDEAS_ROLE_ROTATION_ROUNDS: integer(3, 0, 1000),
 });
 
 /** The parsed environment. */

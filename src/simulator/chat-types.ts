@@ -67,7 +67,7 @@ export type SimulatedReply = (
 
 /** Who is asking, read from the first line of the system instructions (the agent protocol). */
 export type AgentIdentity =
-  | { role: 'planner' | 'moderator' | 'scribe' | 'tldr'; name: string }
+  | { role: 'planner' | 'moderator' | 'scribe' | 'tldr' | 'ideas'; name: string }
   | { role: 'participant'; name: string }
   | { role: 'unknown'; name: string };
 

@@ -1,13 +1,14 @@
 import { messageText, type AgentIdentity, type ChatCompletionRequest, type ChatMessageBody } from './chat-types.ts';
 
-const ROLE_LINES: Record<string, 'planner' | 'moderator' | 'scribe' | 'tldr'> = {
+const ROLE_LINES: Record<string, 'planner' | 'moderator' | 'scribe' | 'tldr' | 'ideas'> = {
   'You are the Planner of a Brainstorm session.': 'planner',
   'You are the Moderator of a Brainstorm session.': 'moderator',
   'You are the Scribe of a Brainstorm session.': 'scribe',
   'You are the TLDR of a Brainstorm session.': 'tldr',
+  'You are the Idea Extractor of a Brainstorm session.': 'ideas',
 };
 
-const ROLE_NAMES = { planner: 'Planner', moderator: 'Moderator', scribe: 'Scribe', tldr: 'TLDR' } as const;
+const ROLE_NAMES = { planner: 'Planner', moderator: 'Moderator', scribe: 'Scribe', tldr: 'TLDR', ideas: 'Idea Extractor' } as const;
 
 /** The system instructions of a request (system and developer messages joined). */
 export function systemText(body: ChatCompletionRequest): string {

@@ -36,8 +36,9 @@ export function registerConsoleRoutes(router: Router, queries: ConsoleQueries, l
     const detail = found(await queries.getSession(params.id as string), 'session');
     const messages = await queries.listMessages(detail.session.id);
     const room = detail.session.transport === 'local' ? localTransport?.roomContents(detail.session.roomId) : null;
-    sendJson(response, 200, { detail, items: mergeRoomFeed(messages, room?.deliveries ?? []), previews: room?.previews ?? [] });
+    sendJson(response, 200, { detail, items: mergeRoomFeed(messages, room?.deliveries ?? []), previews: room?.previews ?? [], ideas: await queries.getIdeas(detail.session.id) });
   });
+  router.add('GET', '/api/sessions/:id/ideas', async ({ response, params }) => sendJson(response, 200, found(await queries.getIdeas(params.id as string), 'session')));
   router.add('GET', '/api/traces', async ({ response, query }) => sendJson(response, 200, await queries.searchTraces(traceSearchFrom(query))));
   router.add('GET', '/api/traces/:id', async ({ response, params, query }) => {
     const payloads = query.get('payloads') === '1';

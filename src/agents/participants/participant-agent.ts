@@ -14,6 +14,8 @@ export interface ParticipantAgentOptions {
   otherParticipantNames: string[];
   outputGuardrails?: OutputGuardrail<'text'>[];
   maxWords?: number;
+  /** The participant's role for this part of the session (against sycophancy), appended to its instructions. */
+  roleNote?: string | null;
 }
 
 function bulletList(items: string[]): string {
@@ -30,7 +32,7 @@ export function createParticipantAgent(options: ParticipantAgentOptions): Agent<
     objectives: bulletList(options.plan?.objectives ?? []),
     keyAreas: (options.plan?.keyAreas ?? []).join('; ') || 'open',
     maxWords: options.maxWords ?? 220,
-  });
+  }) + (options.roleNote ? `\n\n${options.roleNote}` : '');
   return new Agent<AgentContext, 'text'>({
     name: options.participant.name,
     instructions,

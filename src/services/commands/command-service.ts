@@ -42,6 +42,8 @@ export interface CommandServiceOptions {
   clock: Clock;
   logger: Logger;
   commandsPerMinute: () => number;
+  /** The idea ledger (`!ideas`). */
+  ideas?: { describe(session: Session): Promise<string> };
 }
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
@@ -116,6 +118,7 @@ export class CommandService {
         await o.delivery.post(need(session), { kind: 'tldr', name: 'TLDR' }, tldr);
         return 'Summary posted.';
       } }),
+      define({ name: 'ideas', usage: '!ideas', description: 'list the ideas of the session: who proposed, built on, objected', states: COMMAND_STATES.summary, run: async ({ session }) => (o.ideas ? o.ideas.describe(need(session)) : 'The idea ledger is not available.') }),
       define({ name: 'config', usage: '!config <setting> <value>', description: 'change a setting (no arguments: list them)', admin: true, states: null, run: async ({ invocation }) => {
         const [setting, ...rest] = invocation.args.split(/\s+/).filter(Boolean);
         if (!setting) return o.settings.describe();

@@ -6,6 +6,8 @@ import type { Clock } from '../clock.ts';
 import type { ChatMessage, Session } from '../domain.ts';
 import type { DocumentView, LimitBar, SessionDetail, SessionSummary, SpanView, TraceDetail, TraceListItem, TraceSearch, TranscriptMessage } from './console-types.ts';
 import { buildTraceDetail, type SpanRecord, type TraceRecord } from './trace-view-model.ts';
+import type { IdeasRepository } from '../../repositories/ideas-repository.ts';
+import { ideaPanel, type IdeaPanelView } from './idea-panel.ts';
 
 /** A trace in a search result, with the totals the store may have computed. */
 export interface TraceListRecord extends TraceRecord {
@@ -30,6 +32,8 @@ export interface ConsoleRepositories {
   messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
   documents: Pick<DocumentsRepository, 'find'>;
   traces: TraceStore;
+  /** The idea ledger (absent: no ideas panel). */
+  ideas?: Pick<IdeasRepository, 'ledger'>;
 }
 
 const MAX_TRACE_RESULTS = 200;
@@ -70,6 +74,12 @@ export class ConsoleQueries {
     const session = await this.repositories.sessions.findById(sessionId);
     if (!session) return null;
     return this.detail(session);
+  }
+
+  /** A session's idea ledger and its figures, or null (no such session, or no ledger in this build). */
+  async getIdeas(sessionId: string): Promise<IdeaPanelView | null> {
+    const session = await this.repositories.sessions.findById(sessionId);
+    return session && this.repositories.ideas ? ideaPanel(this.repositories.ideas, session) : null;
   }
 
   /** The session living in a local room, or null while it is being created. */

@@ -9,7 +9,7 @@ import type { ToolPorts } from '../ports.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';
 
 /** Ports for a scheduled pass: the agents run without tools, so anything else is refused. */
-function passContext(sessionId: string): AgentContext {
+export function passContext(sessionId: string): AgentContext {
   const refuse = async (): Promise<never> => {
     throw new BrainstormError('internal', 'This tool is not available in a scheduled documentation pass.');
   };

@@ -160,7 +160,8 @@ export class DocumentationService implements DocumentationPort {
 
   // ---------------------------------------------------------------- internals
 
-  private async store(sessionId: string, kind: DocumentKind, markdown: string, metadata: Record<string, unknown>): Promise<void> {
+  private async store(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {
+    const markdown = this.deps.appendix ? await this.deps.appendix(sessionId, kind, written) : written;
     const now = this.deps.clock.now();
     await this.deps.documents.write(sessionId, kind, markdown, { ...metadata, writtenAt: now.toISOString() }, now);
     await this.mirror.write(sessionId, kind, markdown);

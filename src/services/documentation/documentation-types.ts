@@ -54,4 +54,6 @@ export interface DocumentationDependencies {
   notifier?: AdminNotifier;
   /** Called after enqueueing work that is due now (the worker's `nudge`). */
   nudge?: () => void;
+  /** Adds sections to a document before it is stored (the idea ledger's). */
+  appendix?: (sessionId: string, kind: 'record' | 'tldr', markdown: string) => Promise<string>;
 }

@@ -35,6 +35,8 @@ export interface ModerationServiceOptions {
   /** `ModelCatalog.embed`; null to judge drift with the model alone. */
   embed: EmbedFunction | null;
   logger: Logger;
+  /** The idea ledger's check after a round (convergence close, dissent); true when it ended the session. */
+  ledgerCheck?: (session: Session) => Promise<boolean>;
 }
 
 /**
@@ -75,6 +77,7 @@ export class ModerationService implements ModerationPort {
 
   /** The coordinator's hook after every round: runs a check when MODERATOR_CHECK_INTERVAL messages passed. */
   async afterRound(session: Session): Promise<void> {
+    if (session.status === 'active' && (await this.options.ledgerCheck?.(session))) return;
     await this.maybeCheck(session);
   }
 

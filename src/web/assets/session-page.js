@@ -4,6 +4,7 @@ import { composer, runCommand } from './composer.js';
 import { h } from './dom.js';
 import { formatCost, formatCount } from './format.js';
 import { sessionPanels } from './session-panels.js';
+import { ideasPanel } from './ideas-panel.js';
 import { Drafts, Transcript } from './transcript.js';
 
 const FINISHED = ['completed', 'stopped', 'cancelled'];
@@ -71,7 +72,7 @@ export async function renderSessionPage(main, sessionId, context) {
     for (const item of feed.items) if (item.kind === 'message') drafts.clearSpeaker(item.message.speaker.name);
     drafts.keepPreviews(new Set(feed.previews.map((preview) => `preview:${preview.externalId}`)));
     for (const preview of feed.previews) drafts.show(`preview:${preview.externalId}`, preview.speaker.name, preview.content);
-    side.replaceChildren(...sessionPanels(detail, approve));
+    side.replaceChildren(...sessionPanels(detail, approve), ...[ideasPanel(feed.ideas)].filter(Boolean));
     if (local) input.hidden = FINISHED.includes(detail.session.status);
     if (!highlighted) highlighted = highlight(scroller, context.query);
   };

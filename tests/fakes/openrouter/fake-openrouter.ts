@@ -11,7 +11,7 @@ import {
 import { literalReply } from './literal-model.ts';
 
 /** Whose requests a script answers: a participant by name, an agent role, a model id, or anyone. */
-export type ScriptTarget = { participant: string } | { role: 'planner' | 'moderator' | 'scribe' | 'tldr' } | { model: string } | 'any';
+export type ScriptTarget = { participant: string } | { role: 'planner' | 'moderator' | 'scribe' | 'tldr' | 'ideas' } | { model: string } | 'any';
 
 /** Options of the fake: the simulator's, minus the hooks the fake owns. */
 export type FakeOpenRouterOptions = Omit<SimulatorOptions, 'responder' | 'onRequest'> & {

@@ -1,0 +1,182 @@
+import type { ColumnType, Generated, Kysely } from 'kysely';
+import { toJson, type Database } from '../db/schema.ts';
+import type { Idea, LedgerNote, LedgerPass, SessionLedger } from '../services/ideas/ledger-types.ts';
+
+type Timestamp = ColumnType<Date, Date | string, Date | string>;
+type Json<T> = ColumnType<T, string, string>;
+
+/** `ideas` (migration 0010). */
+interface IdeasTable {
+  id: Generated<number>;
+  session_id: string;
+  number: number;
+  title: string;
+  summary: string;
+  proposer: string;
+  builders: Json<string[]>;
+  objectors: Json<string[]>;
+  message_ids: Json<number[]>;
+  mentions: number;
+  first_pass: number;
+  embedding: number[] | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** `idea_notes` (migration 0010): disagreements and open questions. */
+interface IdeaNotesTable {
+  id: Generated<number>;
+  session_id: string;
+  kind: string;
+  text: string;
+  sides: Json<LedgerNote['sides']>;
+  message_ids: Json<number[]>;
+  first_pass: number;
+  embedding: number[] | null;
+  created_at: Timestamp;
+}
+
+/** `idea_passes` (migration 0010). */
+interface IdeaPassesTable {
+  id: Generated<number>;
+  session_id: string;
+  number: number;
+  last_message_id: ColumnType<number | string, number, number>;
+  messages: number;
+  candidates: number;
+  new_ideas: number;
+  duplicates: number;
+  new_objections: number;
+  created_at: Timestamp;
+}
+
+/** The tables this repository adds to the schema (kept here so `schema.ts` stays untouched). */
+export type IdeaTables = {
+  ideas: IdeasTable;
+  idea_notes: IdeaNotesTable;
+  idea_passes: IdeaPassesTable;
+};
+
+/** What one pass writes, in one transaction. */
+export interface PassWrite {
+  pass: Omit<LedgerPass, 'createdAt'>;
+  /** Ideas to insert or (by number) replace. */
+  ideas: Idea[];
+  notes: LedgerNote[];
+}
+
+const vector = (embedding: number[] | null): number[] | null => (embedding ? embedding.map(Number) : null);
+
+/** The idea ledger of every session. */
+export class IdeasRepository {
+  private readonly db: Kysely<Database & IdeaTables>;
+
+  constructor(db: Kysely<Database>) {
+    this.db = db.withTables<IdeaTables>();
+  }
+
+  /** Everything recorded for a session, ideas by number, notes and passes in order. */
+  async ledger(sessionId: string): Promise<SessionLedger> {
+    const [ideas, notes, passes] = await Promise.all([
+      this.db.selectFrom('ideas').selectAll().where('session_id', '=', sessionId).orderBy('number').execute(),
+      this.db.selectFrom('idea_notes').selectAll().where('session_id', '=', sessionId).orderBy('id').execute(),
+      this.db.selectFrom('idea_passes').selectAll().where('session_id', '=', sessionId).orderBy('number').execute(),
+    ]);
+    return {
+      ideas: ideas.map((row) => ({
+        sessionId: row.session_id,
+        number: row.number,
+        title: row.title,
+        summary: row.summary,
+        proposer: row.proposer,
+        builders: row.builders,
+        objectors: row.objectors,
+        messageIds: row.message_ids.map(Number),
+        mentions: row.mentions,
+        firstPass: row.first_pass,
+        embedding: vector(row.embedding),
+      })),
+      notes: notes.map((row) => ({
+        sessionId: row.session_id,
+        kind: row.kind === 'open_question' ? 'open_question' : 'disagreement',
+        text: row.text,
+        sides: row.sides,
+        messageIds: row.message_ids.map(Number),
+        firstPass: row.first_pass,
+        embedding: vector(row.embedding),
+      })),
+      passes: passes.map((row) => ({
+        sessionId: row.session_id,
+        number: row.number,
+        lastMessageId: Number(row.last_message_id),
+        messages: row.messages,
+        candidates: row.candidates,
+        newIdeas: row.new_ideas,
+        duplicates: row.duplicates,
+        newObjections: row.new_objections,
+        createdAt: row.created_at,
+      })),
+    };
+  }
+
+  /**
+   * Stores a pass with the ideas it created or changed and the notes it added. Returns false when another
+   * process already stored a pass with that number (the unique key decides).
+   */
+  async savePass(write: PassWrite, now: Date): Promise<boolean> {
+    return this.db.transaction().execute(async (trx) => {
+      const { pass } = write;
+      const inserted = await trx
+        .insertInto('idea_passes')
+        .values({
+          session_id: pass.sessionId,
+          number: pass.number,
+          last_message_id: pass.lastMessageId,
+          messages: pass.messages,
+          candidates: pass.candidates,
+          new_ideas: pass.newIdeas,
+          duplicates: pass.duplicates,
+          new_objections: pass.newObjections,
+          created_at: now,
+        })
+        .onConflict((conflict) => conflict.columns(['session_id', 'number']).doNothing())
+        .returning('id')
+        .executeTakeFirst();
+      if (!inserted) return false;
+      for (const idea of write.ideas) {
+        const values = {
+          title: idea.title,
+          summary: idea.summary,
+          proposer: idea.proposer,
+          builders: toJson(idea.builders),
+          objectors: toJson(idea.objectors),
+          message_ids: toJson(idea.messageIds),
+          mentions: idea.mentions,
+          embedding: idea.embedding ? [...idea.embedding] : null,
+          updated_at: now,
+        };
+        await trx
+          .insertInto('ideas')
+          .values({ session_id: idea.sessionId, number: idea.number, first_pass: idea.firstPass, created_at: now, ...values })
+          .onConflict((conflict) => conflict.columns(['session_id', 'number']).doUpdateSet(values))
+          .execute();
+      }
+      for (const note of write.notes) {
+        await trx
+          .insertInto('idea_notes')
+          .values({
+            session_id: note.sessionId,
+            kind: note.kind,
+            text: note.text,
+            sides: toJson(note.sides),
+            message_ids: toJson(note.messageIds),
+            first_pass: note.firstPass,
+            embedding: note.embedding ? [...note.embedding] : null,
+            created_at: now,
+          })
+          .execute();
+      }
+      return true;
+    });
+  }
+}

@@ -1,0 +1,171 @@
+/**
+ * The idea ledger of every session: one extraction pass per Scribe interval (a durable job), the `!ideas`
+ * reply, the ledger's sections in the record and the TLDR, the console panel, the roles against sycophancy,
+ * and the Moderator's convergence close and dissent invitation.
+ */
+import type { Logger } from 'pino';
+import type { IdeaExtractorAgent } from '../../agents/ideas/idea-extractor-agent.ts';
+import type { ModeratorAgent } from '../../agents/moderator/moderator-agent.ts';
+import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
+import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
+import type { JobsRepository } from '../../repositories/jobs-repository.ts';
+import type { Session } from '../domain.ts';
+import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
+import { closeIfConverged, inviteDissent, type LedgerRoom, type ModeratorLedgerDependencies } from './convergence-close.ts';
+import { ideasReply, withLedgerSections, type MessageLinks } from './ledger-markdown.ts';
+import { ledgerFigures, type LedgerFigures } from './ledger-metrics.ts';
+import { runLedgerPass, type LedgerPassDependencies } from './ledger-pass.ts';
+import { runExtraction } from './ledger-runs.ts';
+import type { SessionLedger } from './ledger-types.ts';
+import { describeRoles, roleMap, roundOf, roundsUntilRotation, type SessionRole } from './session-roles.ts';
+
+/** The job kind of a ledger pass. */
+export const IDEA_LEDGER_JOB = 'idea_ledger';
+
+/** The ledger's knobs (env: IDEAS_*), read per use. */
+export interface IdeaLedgerSettings {
+  /** Seconds between passes (the Scribe interval). */
+  intervalSeconds: number;
+  /** Rounds without a new idea or objection that close a session as converged (0: never). */
+  convergenceRounds: number;
+  /** Cosine similarity at or above which two ideas are the same. */
+  duplicateSimilarity: number;
+  /** Agreement ratio at or above which the Moderator invites dissent. */
+  agreementThreshold: number;
+  /** Rounds between role rotations (0: no roles). */
+  roleRotationRounds: number;
+}
+
+/** What the ledger service needs. */
+export interface IdeaLedgerDependencies extends Omit<LedgerPassDependencies, 'extract' | 'similarity'> {
+  jobs: Pick<JobsRepository, 'enqueue'>;
+  logger: Logger;
+  prompts: PromptLibrary;
+  extractor: IdeaExtractorAgent;
+  moderator: ModeratorAgent;
+  room: LedgerRoom;
+  settings: () => IdeaLedgerSettings;
+  nudge?: () => void;
+}
+
+/** What the console's ideas panel shows. */
+export interface IdeaPanel extends SessionLedger {
+  figures: LedgerFigures;
+  roles: { name: string; role: string }[];
+}
+
+/** The ledger service. */
+export class IdeaLedgerService {
+  private readonly pass: LedgerPassDependencies;
+  private readonly inFlight = new Map<string, Promise<boolean>>();
+  private readonly dissentAt = new Map<string, number>();
+
+  constructor(private readonly deps: IdeaLedgerDependencies) {
+    this.pass = { ...deps, extract: (sessionId, input, signal) => runExtraction(deps.extractor, sessionId, input, signal), similarity: () => deps.settings().duplicateSimilarity };
+  }
+
+  /** Registers the `idea_ledger` job handler. */
+  registerJobs(registry: { register(kind: string, handler: JobHandler): void }): void {
+    registry.register(IDEA_LEDGER_JOB, (job, signal) => this.handle(job, signal));
+  }
+
+  /** After a stored message: a pass one Scribe interval from now (one pending per session). */
+  async onMessage(sessionId: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const runAt = new Date(now.getTime() + this.deps.settings().intervalSeconds * 1000);
+    await this.deps.jobs.enqueue({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
+  }
+
+  /** A last pass before the wrap-up, so the final record carries the whole ledger. Never throws. */
+  async finalPass(sessionId: string): Promise<void> {
+    await runLedgerPass(this.pass, sessionId, new AbortController().signal).catch((error: unknown) => this.deps.logger.warn({ sessionId, err: error instanceof Error ? error.message : String(error) }, 'final idea ledger pass failed'));
+  }
+
+  /**
+   * The Moderator's hook after a round (and after each pass): closes a converged session, or invites dissent
+   * into a room that only agrees. Returns true when it closed the session.
+   */
+  async afterRound(session: Session): Promise<boolean> {
+    const running = this.inFlight.get(session.id);
+    if (running) return running;
+    const work = this.review(session).finally(() => this.inFlight.delete(session.id));
+    this.inFlight.set(session.id, work);
+    return work;
+  }
+
+  /** The `!ideas` reply. */
+  async describe(session: Session): Promise<string> {
+    const ledger = await this.deps.repository.ledger(session.id);
+    const roles = this.roles(session);
+    return ideasReply(ledger, ledgerFigures(ledger.ideas, ledger.passes, session.endedAt), roles.size > 0 ? describeRoles(roles) : null);
+  }
+
+  /** A record or TLDR with the ledger's sections (re)placed at its end; unchanged while the ledger is empty. */
+  async decorate(sessionId: string, kind: 'record' | 'tldr', markdown: string): Promise<string> {
+    const ledger = await this.deps.repository.ledger(sessionId);
+    if (ledger.passes.length === 0) return markdown;
+    return withLedgerSections(markdown, ledger, await this.links(sessionId), kind);
+  }
+
+  /** The console panel's data. */
+  async panel(session: Session): Promise<IdeaPanel> {
+    const ledger = await this.deps.repository.ledger(session.id);
+    const roles = [...this.roles(session).entries()].map(([name, role]) => ({ name, role: role.name }));
+    return { ...ledger, ideas: ledger.ideas.map((idea) => ({ ...idea, embedding: null })), notes: ledger.notes.map((note) => ({ ...note, embedding: null })), figures: ledgerFigures(ledger.ideas, ledger.passes, session.endedAt), roles };
+  }
+
+  /** The role paragraph of a participant's instructions, or null without roles. */
+  roleNote(session: Session, participant: string): string | null {
+    const rotateEvery = this.deps.settings().roleRotationRounds;
+    const roles = this.roles(session);
+    const own = roles.get(participant);
+    if (!own) return null;
+    const round = roundOf(session.messageCount, roles.size);
+    const others = [...roles.entries()].filter(([name]) => name !== participant).map(([name, role]) => `${name} ${role.name}`).join(', ');
+    return this.deps.prompts.render('participant-role', { role: own.name, duty: own.duty, rotateEvery, roundsLeft: roundsUntilRotation(round, rotateEvery), others });
+  }
+
+  private roles(session: Session): Map<string, SessionRole> {
+    const names = this.deps.room.participants(session);
+    const rotateEvery = this.deps.settings().roleRotationRounds;
+    return rotateEvery > 0 && names.length >= 2 ? roleMap(names, roundOf(session.messageCount, names.length), rotateEvery) : new Map();
+  }
+
+  private async handle(job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
+    const sessionId = String(job.payload.sessionId);
+    const merged = await runLedgerPass(this.pass, sessionId, signal);
+    if (merged) {
+      const session = await this.deps.sessions.findById(sessionId);
+      if (session) await this.afterRound(session);
+    }
+    return { status: 'done' };
+  }
+
+  private async review(session: Session): Promise<boolean> {
+    const ledger = await this.deps.repository.ledger(session.id);
+    const current = (await this.deps.sessions.findById(session.id)) ?? session;
+    const moderator = this.moderatorDependencies();
+    if (await closeIfConverged(moderator, current, ledger)) return true;
+    const invitedAt = await inviteDissent(moderator, current, ledger, this.dissentAt.get(session.id) ?? null);
+    if (invitedAt !== null) this.dissentAt.set(session.id, invitedAt);
+    return false;
+  }
+
+  private moderatorDependencies(): ModeratorLedgerDependencies {
+    const settings = this.deps.settings();
+    return {
+      room: this.deps.room,
+      moderator: this.deps.moderator,
+      prompts: this.deps.prompts,
+      logger: this.deps.logger,
+      convergenceRounds: settings.convergenceRounds,
+      agreementThreshold: settings.agreementThreshold,
+      rotateEvery: settings.roleRotationRounds,
+    };
+  }
+
+  private async links(sessionId: string): Promise<MessageLinks> {
+    const messages = await this.deps.messages.listForSession(sessionId);
+    return new Map(messages.map((message) => [message.id, message.externalUrl]));
+  }
+}
