@@ -18,6 +18,8 @@ export interface ScreenHumanMessageOptions {
   knownSecrets?: readonly string[];
   /** Groups the guardrail's trace with the session's traces when the call is not already inside one. */
   sessionId?: string | null;
+  /** What the text is: a message (every check) or the sender's display name (secrets only). */
+  subject?: 'message' | 'display_name';
 }
 
 /** The guardrail span name of the human-message screen, as it appears in the trace viewer. */
@@ -27,7 +29,21 @@ function describeSecretKinds(kinds: readonly SecretKind[]): string {
   return kinds.map((kind) => kind.replace(/_/g, ' ')).join(', ');
 }
 
+function decideName(name: string, options: ScreenHumanMessageOptions): HumanMessageVerdict {
+  const secrets = scanForSecrets(name, options.knownSecrets ?? []);
+  if (secrets.count === 0) return { verdict: 'ok' };
+  return {
+    verdict: 'blocked',
+    reason: 'secret',
+    secretKinds: secrets.kinds,
+    explanation:
+      `Your display name looks like it contains a secret (${describeSecretKinds(secrets.kinds)}), so nothing you sent was ` +
+      'stored or shown to any model. Everyone who can see you here can read it: change your display name, and if it is a real key, revoke it now.',
+  };
+}
+
 function decide(text: string, options: ScreenHumanMessageOptions): HumanMessageVerdict {
+  if (options.subject === 'display_name') return decideName(text, options);
   const secrets = scanForSecrets(text, options.knownSecrets ?? []);
   if (secrets.count > 0) {
     return {
@@ -76,7 +92,7 @@ export async function screenHumanMessage(text: string, options: ScreenHumanMessa
       return {
         triggered: true,
         reason: verdict.reason,
-        details: verdict.secretKinds ? { secretKinds: verdict.secretKinds, length: text.length } : { length: text.length },
+        details: { subject: options.subject ?? 'message', length: text.length, ...(verdict.secretKinds ? { secretKinds: verdict.secretKinds } : {}) },
         verdict,
       };
     },
