@@ -15,8 +15,8 @@ import type { PlannerFlow } from './planner-flow.ts';
 /** The input guardrail's answer for a person's message. */
 export type ScreenVerdict = { verdict: 'ok' } | { verdict: 'blocked'; explanation: string; reason?: string };
 
-/** What a text a person controls is: their message (or command arguments) or their display name. */
-export type ScreenSubject = 'message' | 'display_name';
+/** What a text a person controls is: a message or topic, their display name, or a command's arguments. */
+export type ScreenSubject = 'message' | 'display_name' | 'command_args';
 
 /** What the gateway needs. */
 export interface SessionGatewayOptions {
@@ -68,7 +68,7 @@ export class SessionGatewayService implements SessionGateway {
   async runCommand(invocation: CommandInvocation): Promise<GatewayReply> {
     try {
       const session = invocation.roomId ? await this.options.sessions.findByRoom(invocation.transport, invocation.roomId) : null;
-      const refusal = await this.screenPerson(invocation.author, invocation.args.trim(), session?.id ?? null);
+      const refusal = await this.screenPerson(invocation.author, invocation.args.trim(), session?.id ?? null, 'command_args');
       if (refusal) return reply(refusal.explanation, true);
     } catch (error) {
       return this.failure(error, invocation.transport);
@@ -91,12 +91,17 @@ export class SessionGatewayService implements SessionGateway {
   }
 
   /** The display name first (it travels with every message), then the text; the first refusal wins. */
-  private async screenPerson(author: Author, text: string, sessionId: string | null): Promise<{ explanation: string; reason?: string; subject: ScreenSubject } | null> {
+  private async screenPerson(
+    author: Author,
+    text: string,
+    sessionId: string | null,
+    subject: ScreenSubject = 'message',
+  ): Promise<{ explanation: string; reason?: string; subject: ScreenSubject } | null> {
     const name = await this.options.screen(author.name, sessionId, 'display_name');
     if (name.verdict === 'blocked') return { ...name, subject: 'display_name' };
     if (text === '') return null;
-    const verdict = await this.options.screen(text, sessionId, 'message');
-    return verdict.verdict === 'blocked' ? { ...verdict, subject: 'message' } : null;
+    const verdict = await this.options.screen(text, sessionId, subject);
+    return verdict.verdict === 'blocked' ? { ...verdict, subject } : null;
   }
 
   /** A refused secret must not stay readable where it was posted: delete it, or ask its author to. */
@@ -145,6 +150,9 @@ export class SessionGatewayService implements SessionGateway {
 
   /** `!explore <topic>`: a linked sub-session in a new room, seeded with a summary of the parent. */
   async explore(parent: Session, topic: string, invocation: CommandInvocation): Promise<string> {
+    // The subtopic becomes a topic the Planner reads: it passes the whole message screen, not only the secret check.
+    const verdict = await this.options.screen(topic, parent.id, 'message');
+    if (verdict.verdict === 'blocked') throw new BrainstormError('guardrail_tripped', verdict.explanation);
     const summary = await this.options.summarize(parent);
     const seeded = `${topic}\n\nContext from the parent session “${parent.topic.split('\n')[0]}”:\n${summary}`;
     const started = await this.startSession(
