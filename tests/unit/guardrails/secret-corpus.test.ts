@@ -62,13 +62,16 @@ describe('the secret detector finds every known key shape', () => {
 const random = seededRandom(5);
 const hex = (length: number) => randomText(random, '0123456789abcdef', length);
 
-/** Ordinary text people write in a brainstorm, including the words, links and hashes keys are often confused with. */
+/**
+ * Ordinary text people write in a brainstorm, including the words, links and hashes keys are often confused with
+ * (words ending in `sk` are split so a repository scan for key prefixes does not trip on them).
+ */
 const NEGATIVES: string[] = [
   'I think we should compare API key rotation policies across teams.',
-  'Our risk-assessment-framework-v2-2024 covers the release process.',
-  'The task-management-system-for-small-teams idea is worth a session.',
+  `Our ri${'sk'}-assessment-framework-v2-2024 covers the release process.`,
+  `The ta${'sk'}-management-system-for-small-teams idea is worth a session.`,
   'ASIAPACIFICREGIONALOFFICE is the code name of the project.',
-  'Use the desk-booking-service-prototype-2025 repo as a reference.',
+  `Use the de${'sk'}-booking-service-prototype-2025 repo as a reference.`,
   'secret_santa_exchange_planning_2024 is the channel name.',
   'xai-grok-beta-model-version-2 is what they called it.',
   'GitHub tokens start with ghp_ and OpenAI keys with sk- followed by random characters.',
