@@ -33,6 +33,7 @@ const refusingGateway: SessionGateway = {
   handleMessage: async () => {
     throw new BrainstormError('service_unavailable', 'The bench has no services.');
   },
+  screen: async () => null,
   runCommand: async () => {
     throw new BrainstormError('service_unavailable', 'The bench has no services.');
   },

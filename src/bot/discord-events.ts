@@ -86,6 +86,9 @@ export class DiscordEvents {
 
   /** `/brainstorm start topic:` — the reply itself is the topic message the session's thread opens on. */
   private async startFromCommand(interaction: CommandInteraction, place: BrainstormPlace, author: Author, topic: string): Promise<void> {
+    // Screened before the topic is published: a refused topic is answered only to its author.
+    const refusal = await this.options.gateway().screen({ author, text: topic, roomId: null });
+    if (refusal) return this.answer(interaction, refusal);
     const starter = await interaction.editReply({ content: `**${author.name}** started a brainstorm: ${topic.slice(0, 1800)}`, allowedMentions: NO_MENTIONS });
     const reply = await this.options.gateway().handleMessage({ transport: 'discord', roomId: null, channelId: place.channelId, externalId: starter.id, author, content: topic, url: starter.url });
     if (reply) await interaction.followUp({ content: reply.content.slice(0, 2000), allowedMentions: NO_MENTIONS, ...(reply.private ? { flags: MessageFlags.Ephemeral } : {}) });

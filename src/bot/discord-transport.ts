@@ -3,11 +3,11 @@
  * one webhook per parent channel (bot messages with an embed author where webhooks are not allowed); long text is
  * split under 2000 characters; no AI message ever pings anyone; deliveries resume without posting twice.
  */
-import { ChannelType, RESTJSONErrorCodes, ThreadAutoArchiveDuration, type Client, type Message, type NewsChannel, type TextChannel } from 'discord.js';
+import { ChannelType, RESTJSONErrorCodes, Routes, ThreadAutoArchiveDuration, type Client, type Message, type NewsChannel, type TextChannel } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../services/clock.ts';
 import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../services/ports.ts';
-import { DiscordTransportError, toTransportError } from './discord-errors.ts';
+import { DiscordTransportError, isMissingPermissions, isUnknownResource, toTransportError } from './discord-errors.ts';
 import { KeyedSerialQueue } from './keyed-serial-queue.ts';
 import { approveButtonRow, composeChunks, messageUrl, threadName } from './message-format.ts';
 import { PersonaPoster, type RoomTarget } from './persona-poster.ts';
@@ -124,6 +124,18 @@ export class DiscordTransport implements Transport {
       await target.room.sendTyping();
     } catch (error) {
       this.options.logger.debug({ roomId, error: String(error) }, 'typing indicator failed');
+    }
+  }
+
+  /** Deletes a person's message (a refused secret); needs Manage Messages. A message already gone counts as deleted. */
+  async deleteMessage(channelId: string, externalId: string): Promise<'deleted' | 'forbidden'> {
+    try {
+      await this.options.client.rest.delete(Routes.channelMessage(channelId, externalId), { reason: 'It contained a secret key' });
+      return 'deleted';
+    } catch (error) {
+      if (isMissingPermissions(error)) return 'forbidden';
+      if (isUnknownResource(error, RESTJSONErrorCodes.UnknownMessage)) return 'deleted';
+      throw toTransportError(error, 'delete a message that holds a secret', 'Manage Messages');
     }
   }
 

@@ -1,6 +1,6 @@
 import type { Runner } from '@openai/agents';
 import { AgentDirectory } from '../agents/agent-directory.ts';
-import { participantOutputGuardrails, plannerBoundsGuardrail, redactPastedSecrets, screenHumanMessage } from '../agents/guardrails/index.ts';
+import { participantOutputGuardrails, plannerBoundsGuardrail, screenHumanMessage, screenPreview } from '../agents/guardrails/index.ts';
 import type { ModelCatalog } from '../agents/models/model-catalog.ts';
 import { createModeratorAgent } from '../agents/moderator/moderator-agent.ts';
 import type { PromptLibrary } from '../agents/prompts/prompt-library.ts';
@@ -80,7 +80,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     events,
     logger,
     simulated: (speaker) => isSimulatedSpeaker(config.models, speaker),
-    sanitizePreview: (text) => redactPastedSecrets(text, dependencies.secrets),
+    sanitizePreview: (text) => screenPreview(text, dependencies.secrets),
     nudgeWorker,
     runQueue: (queue) => worker.runQueue(queue),
   });
@@ -238,7 +238,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     planner,
     coordinator,
     commands: () => commands,
-    screen: (text, sessionId) => screenHumanMessage(text, { maxChars: limitsConfig().maxHumanMessageChars, knownSecrets: dependencies.secrets, sessionId }),
+    screen: (text, sessionId, subject) => screenHumanMessage(text, { maxChars: limitsConfig().maxHumanMessageChars, knownSecrets: dependencies.secrets, sessionId, subject }),
     events,
     clock,
     ids: dependencies.ids,

@@ -59,6 +59,11 @@ export interface Transport {
   editPreview(roomId: string, externalId: string, message: OutgoingMessage): Promise<void>;
   /** Shows that a speaker is thinking. */
   sendTyping(roomId: string): Promise<void>;
+  /**
+   * Removes a person's message that everyone can read (a refused secret) from a room or channel: `forbidden`
+   * when the transport may not (Discord without Manage Messages). Absent where refused messages are never shown.
+   */
+  deleteMessage?(channelId: string, externalId: string): Promise<'deleted' | 'forbidden'>;
 }
 
 /** A person's message as a transport received it. */
@@ -96,6 +101,8 @@ export interface SessionGateway {
   handleMessage(message: InboundMessage): Promise<GatewayReply | null>;
   /** A slash command or button. */
   runCommand(invocation: CommandInvocation): Promise<GatewayReply>;
+  /** Screens a text a person is about to publish through the bot (a `/brainstorm start` topic): a refusal, or null. */
+  screen(request: { author: Author; text: string; roomId: string | null }): Promise<GatewayReply | null>;
 }
 
 // ---------------------------------------------------------------- tools (agents/ and tools/)

@@ -1,5 +1,6 @@
 import type { OutputGuardrail } from '@openai/agents';
 import { AGENT_NAMES } from '../agent-context.ts';
+import { findMaskedLinks } from './masked-links.ts';
 import { scanForSecrets } from './secret-patterns.ts';
 import { findImpersonatedSpeaker, findMentions } from './text-checks.ts';
 
@@ -9,6 +10,7 @@ export const PARTICIPANT_GUARDRAIL_NAMES = {
   noSecrets: 'participant_no_secrets',
   noImpersonation: 'participant_no_impersonation',
   noMassMentions: 'participant_no_mass_mentions',
+  noMaskedLinks: 'participant_no_masked_links',
 } as const;
 
 /** A short note per guardrail for the room when an answer is withheld (the coordinator posts it). */
@@ -17,6 +19,7 @@ export const PARTICIPANT_GUARDRAIL_NOTES: Record<string, string> = {
   [PARTICIPANT_GUARDRAIL_NAMES.noSecrets]: 'the answer contained something that looks like a secret key',
   [PARTICIPANT_GUARDRAIL_NAMES.noImpersonation]: 'the answer spoke in the name of another participant',
   [PARTICIPANT_GUARDRAIL_NAMES.noMassMentions]: 'the answer tried to mention or ping people',
+  [PARTICIPANT_GUARDRAIL_NAMES.noMaskedLinks]: 'the answer had a link whose text shows another address than where it leads',
 };
 
 /** The note for a tripped participant guardrail, by its name (a neutral line for an unknown name). */
@@ -35,7 +38,7 @@ const passed = { tripwireTriggered: false, outputInfo: { reason: 'ok' } };
 
 /**
  * Output guardrails for participant agents: not empty, no secrets, no speaking as another speaker
- * (`rosterNames` plus the four role names), no mass or user mentions. `outputInfo` never holds the text.
+ * (`rosterNames` plus the four role names), no mass or user mentions, no masked links. `outputInfo` never holds the text.
  * `selfName` is the participant's display name (defaults to the agent's name).
  */
 export function participantOutputGuardrails(
@@ -68,6 +71,13 @@ export function participantOutputGuardrails(
       execute: async ({ agentOutput }) => {
         const mentions = findMentions(agentOutput);
         return mentions.length > 0 ? tripped('mentions', { mentions }) : passed;
+      },
+    },
+    {
+      name: PARTICIPANT_GUARDRAIL_NAMES.noMaskedLinks,
+      execute: async ({ agentOutput }) => {
+        const masked = findMaskedLinks(agentOutput);
+        return masked.length > 0 ? tripped('masked_link', { count: masked.length }) : passed;
       },
     },
   ];

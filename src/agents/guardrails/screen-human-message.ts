@@ -18,6 +18,8 @@ export interface ScreenHumanMessageOptions {
   knownSecrets?: readonly string[];
   /** Groups the guardrail's trace with the session's traces when the call is not already inside one. */
   sessionId?: string | null;
+  /** What the text is: a message or a topic (every check), or a display name or command arguments (secrets only). */
+  subject?: 'message' | 'display_name' | 'command_args';
 }
 
 /** The guardrail span name of the human-message screen, as it appears in the trace viewer. */
@@ -27,7 +29,24 @@ function describeSecretKinds(kinds: readonly SecretKind[]): string {
   return kinds.map((kind) => kind.replace(/_/g, ' ')).join(', ');
 }
 
+const SECRET_ONLY_EXPLANATIONS = {
+  display_name: (kinds: string) =>
+    `Your display name looks like it contains a secret (${kinds}), so nothing you sent was stored or shown to any model. ` +
+    'Everyone who can see you here can read it: change your display name, and if it is a real key, revoke it now.',
+  command_args: (kinds: string) =>
+    `The command's arguments look like they contain a secret (${kinds}), so the command was not run, stored or shown to any model. ` +
+    'If it is a real key, revoke it now.',
+};
+
+/** Display names and command arguments: only secrets (a name or a setting may legitimately say "token" or "everyone"). */
+function decideSecretOnly(text: string, subject: keyof typeof SECRET_ONLY_EXPLANATIONS, options: ScreenHumanMessageOptions): HumanMessageVerdict {
+  const secrets = scanForSecrets(text, options.knownSecrets ?? []);
+  if (secrets.count === 0) return { verdict: 'ok' };
+  return { verdict: 'blocked', reason: 'secret', secretKinds: secrets.kinds, explanation: SECRET_ONLY_EXPLANATIONS[subject](describeSecretKinds(secrets.kinds)) };
+}
+
 function decide(text: string, options: ScreenHumanMessageOptions): HumanMessageVerdict {
+  if (options.subject && options.subject !== 'message') return decideSecretOnly(text, options.subject, options);
   const secrets = scanForSecrets(text, options.knownSecrets ?? []);
   if (secrets.count > 0) {
     return {
@@ -76,7 +95,7 @@ export async function screenHumanMessage(text: string, options: ScreenHumanMessa
       return {
         triggered: true,
         reason: verdict.reason,
-        details: verdict.secretKinds ? { secretKinds: verdict.secretKinds, length: text.length } : { length: text.length },
+        details: { subject: options.subject ?? 'message', length: text.length, ...(verdict.secretKinds ? { secretKinds: verdict.secretKinds } : {}) },
         verdict,
       };
     },

@@ -37,7 +37,7 @@ export interface DeliveryServiceOptions {
   logger: Logger;
   /** Whether a speaker's model is the demo simulator: its messages are marked as simulated. */
   simulated: (speaker: Speaker) => boolean;
-  /** Masks secrets in streaming previews (the final text passes the output guardrails). */
+  /** Screens a streaming preview like a final answer (secrets, mentions, masked links): what may be shown now. */
   sanitizePreview: (text: string) => string;
   /** Wakes the job worker so a delivery does not wait for the next poll. */
   nudgeWorker: () => void;

@@ -6,14 +6,17 @@ import { parseCommand } from '../commands/command-parser.ts';
 import type { CommandService } from '../commands/command-service.ts';
 import type { Coordinator } from '../coordinator/coordinator.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
-import type { ChatMessage, Session } from '../domain.ts';
+import type { Author, ChatMessage, Session } from '../domain.ts';
 import { BrainstormError, describeForPerson } from '../errors.ts';
 import type { IdGenerator } from '../ids.ts';
 import type { CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../ports.ts';
 import type { PlannerFlow } from './planner-flow.ts';
 
 /** The input guardrail's answer for a person's message. */
-export type ScreenVerdict = { verdict: 'ok' } | { verdict: 'blocked'; explanation: string };
+export type ScreenVerdict = { verdict: 'ok' } | { verdict: 'blocked'; explanation: string; reason?: string };
+
+/** What a text a person controls is: a message or topic, their display name, or a command's arguments. */
+export type ScreenSubject = 'message' | 'display_name' | 'command_args';
 
 /** What the gateway needs. */
 export interface SessionGatewayOptions {
@@ -23,7 +26,8 @@ export interface SessionGatewayOptions {
   planner: PlannerFlow;
   coordinator: Coordinator;
   commands: () => CommandService;
-  screen: (text: string, sessionId: string | null) => Promise<ScreenVerdict>;
+  /** The one screen for every text a person controls, run before anything stores, shows or sends it. */
+  screen: (text: string, sessionId: string | null, subject: ScreenSubject) => Promise<ScreenVerdict>;
   events: EventBus;
   clock: Clock;
   ids: IdGenerator;
@@ -49,10 +53,10 @@ export class SessionGatewayService implements SessionGateway {
       const session = message.roomId ? await this.options.sessions.findByRoom(message.transport, message.roomId) : null;
       if (message.roomId && !session) return null;
       // Commands are screened too: a key pasted as a `!config` argument must not be stored or echoed.
-      const verdict = await this.options.screen(text, session?.id ?? null);
-      if (verdict.verdict === 'blocked') return reply(verdict.explanation);
+      const refusal = await this.screenPerson(message.author, text, session?.id ?? null);
+      if (refusal) return reply(refusal.subject === 'message' && refusal.reason === 'secret' ? refusal.explanation + (await this.retract(message)) : refusal.explanation);
       const command = parseCommand(text);
-      if (command) return this.runCommand({ transport: message.transport, roomId: message.roomId, channelId: message.channelId, author: message.author, name: command.name, args: command.args });
+      if (command) return this.execute({ transport: message.transport, roomId: message.roomId, channelId: message.channelId, author: message.author, name: command.name, args: command.args });
       if (!session) return await this.startSession(message, text, null);
       return await this.receive(session, message, text);
     } catch (error) {
@@ -60,11 +64,57 @@ export class SessionGatewayService implements SessionGateway {
     }
   }
 
+  /** A slash command, a button or a console command: its arguments and the sender's name are screened first. */
   async runCommand(invocation: CommandInvocation): Promise<GatewayReply> {
+    try {
+      const session = invocation.roomId ? await this.options.sessions.findByRoom(invocation.transport, invocation.roomId) : null;
+      const refusal = await this.screenPerson(invocation.author, invocation.args.trim(), session?.id ?? null, 'command_args');
+      if (refusal) return reply(refusal.explanation, true);
+    } catch (error) {
+      return this.failure(error, invocation.transport);
+    }
+    return this.execute(invocation);
+  }
+
+  /** Screens a text before a transport publishes it for the person (`/brainstorm start` shows the topic). */
+  async screen(request: { author: Author; text: string; roomId: string | null }): Promise<GatewayReply | null> {
+    const refusal = await this.screenPerson(request.author, request.text.trim(), null);
+    return refusal ? reply(refusal.explanation, true) : null;
+  }
+
+  private async execute(invocation: CommandInvocation): Promise<GatewayReply> {
     try {
       return await this.options.commands().run(invocation);
     } catch (error) {
       return this.failure(error, invocation.transport);
+    }
+  }
+
+  /** The display name first (it travels with every message), then the text; the first refusal wins. */
+  private async screenPerson(
+    author: Author,
+    text: string,
+    sessionId: string | null,
+    subject: ScreenSubject = 'message',
+  ): Promise<{ explanation: string; reason?: string; subject: ScreenSubject } | null> {
+    const name = await this.options.screen(author.name, sessionId, 'display_name');
+    if (name.verdict === 'blocked') return { ...name, subject: 'display_name' };
+    if (text === '') return null;
+    const verdict = await this.options.screen(text, sessionId, subject);
+    return verdict.verdict === 'blocked' ? { ...verdict, subject } : null;
+  }
+
+  /** A refused secret must not stay readable where it was posted: delete it, or ask its author to. */
+  private async retract(message: InboundMessage): Promise<string> {
+    const transport = this.options.transports.has(message.transport) ? this.options.transports.get(message.transport) : null;
+    if (!transport?.deleteMessage) return '';
+    const askToDelete = ' Please delete your message now: everyone here can still read it';
+    try {
+      const outcome = await transport.deleteMessage(message.roomId ?? message.channelId, message.externalId);
+      return outcome === 'deleted' ? ' I deleted your message so the key is no longer visible here.' : `${askToDelete}, and I lack the permission (Manage Messages) to remove it.`;
+    } catch (error) {
+      this.options.logger.warn({ err: error, transport: message.transport }, 'could not delete a message holding a secret');
+      return `${askToDelete}.`;
     }
   }
 
@@ -100,6 +150,9 @@ export class SessionGatewayService implements SessionGateway {
 
   /** `!explore <topic>`: a linked sub-session in a new room, seeded with a summary of the parent. */
   async explore(parent: Session, topic: string, invocation: CommandInvocation): Promise<string> {
+    // The subtopic becomes a topic the Planner reads: it passes the whole message screen, not only the secret check.
+    const verdict = await this.options.screen(topic, parent.id, 'message');
+    if (verdict.verdict === 'blocked') throw new BrainstormError('guardrail_tripped', verdict.explanation);
     const summary = await this.options.summarize(parent);
     const seeded = `${topic}\n\nContext from the parent session “${parent.topic.split('\n')[0]}”:\n${summary}`;
     const started = await this.startSession(

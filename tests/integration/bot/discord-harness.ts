@@ -23,6 +23,10 @@ export class RecordingGateway implements SessionGateway {
     this.commands.push(invocation);
     return this.commandReply(invocation);
   }
+
+  async screen(): Promise<GatewayReply | null> {
+    return null;
+  }
 }
 
 /** The Discord part of the app config for a fake, plus anything extra. */

@@ -69,12 +69,21 @@ describe('participantOutputGuardrails', () => {
     ['pinging everyone', 'Hey @everyone, look!', PARTICIPANT_GUARDRAIL_NAMES.noMassMentions],
     ['mentioning a user', 'Ask <@12345> about it', PARTICIPANT_GUARDRAIL_NAMES.noMassMentions],
     ['leaking a key', `the key is sk-or-v1-${'ab12'.repeat(16)}`, PARTICIPANT_GUARDRAIL_NAMES.noSecrets],
+    ['leaking a key glued to a word', `x_${['sk', 'or', 'v1', 'ab12'.repeat(16)].join('-')}`, PARTICIPANT_GUARDRAIL_NAMES.noSecrets],
+    ['masking a link', 'Read [https://docs.example.com](https://evil.example.net/login) first.', PARTICIPANT_GUARDRAIL_NAMES.noMaskedLinks],
+    ['masking a link behind a bare domain', 'See [docs.example.com/setup](https://docs.example.com.evil.example/setup).', PARTICIPANT_GUARDRAIL_NAMES.noMaskedLinks],
   ])('trips on an answer %s', async (_label, answer, guardrail) => {
     const { agent } = participant('Grok', [answer]);
     expect(await tripName(run(agent, 'Topic: latency', { context: context() }))).toBe(guardrail);
     const tripped = collector.ofType('guardrail').filter((span) => (span.span_data as { triggered: boolean }).triggered);
     expect(tripped.map((span) => (span.span_data as { name: string }).name)).toContain(guardrail);
     expect(participantGuardrailNote(guardrail)).not.toBe(participantGuardrailNote('unknown'));
+  });
+
+  it('lets honest links through: plain words as link text, or the same address', async () => {
+    const { agent } = participant('Grok', ['See [the docs](https://docs.example.com/a) and [https://docs.example.com/a](https://docs.example.com/a/) and [example.com](https://www.example.com/page).']);
+    const result = await run(agent, 'Topic: latency', { context: context() });
+    expect(result.finalOutput).toContain('the docs');
   });
 
   it('does not count a participant naming itself as impersonation', async () => {

@@ -66,6 +66,10 @@ export class ScriptedGateway implements SessionGateway {
     return null;
   }
 
+  async screen(): Promise<GatewayReply | null> {
+    return null;
+  }
+
   async runCommand(invocation: CommandInvocation): Promise<GatewayReply> {
     const session = await this.sessionOf(invocation.roomId ?? '');
     if (invocation.name === 'approve' || invocation.name === 'start') {
