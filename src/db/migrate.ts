@@ -2,12 +2,14 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as initial from './migrations/0001-initial.ts';
 import * as notionObjects from './migrations/0002-notion-objects.ts';
+import * as workerInstances from './migrations/0003-worker-instances.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-notion-objects': notionObjects,
+  '0003-worker-instances': workerInstances,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */
