@@ -10,7 +10,8 @@ import type { Clock } from '../services/clock.ts';
 import { blocksToMarkdown, chunkBlocks, markdownToBlocks, type BlockRequest } from './markdown-blocks.ts';
 import { NotionRequestError } from './notion-errors.ts';
 import { isVanished, NotionRequester, type NotionObjectStore } from './notion-requester.ts';
-import { SESSIONS_DATABASE_TITLE, SESSIONS_SCHEMA, sessionRowProperties, type SessionRowValues } from './session-row.ts';
+import { adoptDatabase, createDatabase, findDatabaseUnderParent, type DatabaseIds } from './notion-database.ts';
+import { sessionRowProperties, type SessionRowValues } from './session-row.ts';
 
 export type { NotionObjectStore } from './notion-requester.ts';
 
@@ -34,13 +35,6 @@ export interface NotionGatewayOptions {
   maxLimiterWaitMs?: number;
   timeoutMs?: number;
 }
-
-interface DatabaseIds {
-  databaseId: string;
-  dataSourceId: string;
-}
-
-type JsonObject = Record<string, unknown>;
 
 /** Our block requests are a plain-text subset of the client's block request union. */
 function asBlocks(blocks: BlockRequest[]): BlockObjectRequest[] {
@@ -78,8 +72,8 @@ export class NotionGateway {
     const key = this.databaseKey();
     const stored = await this.options.objects.get(key);
     if (stored) return (this.database = JSON.parse(stored) as DatabaseIds);
-    const databaseId = this.options.databaseId ?? (await this.findDatabaseUnderParent(signal));
-    const ids = databaseId ? await this.adoptDatabase(databaseId, signal) : await this.createDatabase(signal);
+    const databaseId = this.options.databaseId ?? (await findDatabaseUnderParent(this.requester, this.options.parentPageId, signal));
+    const ids = databaseId ? await adoptDatabase(this.requester, databaseId, signal) : await createDatabase(this.requester, this.options.parentPageId, signal);
     await this.options.objects.set(key, JSON.stringify(ids));
     return (this.database = ids);
   }
@@ -258,50 +252,5 @@ export class NotionGateway {
       await this.requester.call(() => this.client.blocks.children.append({ block_id: page.id, children: asBlocks(chunk) }), signal);
     }
     return page.id;
-  }
-
-  // ---------------------------------------------------------------- database
-
-  private async findDatabaseUnderParent(signal?: AbortSignal): Promise<string | null> {
-    const parent = this.options.parentPageId;
-    if (!parent) throw new NotionRequestError('invalid', 'not_configured', 'Set NOTION_PARENT_PAGE_ID (or NOTION_DATABASE_ID) to use Notion', null);
-    const children = await this.requester.readChildren(parent, false, signal);
-    const found = children.find((block) => block.type === 'child_database' && (block.child_database as { title?: string } | undefined)?.title === SESSIONS_DATABASE_TITLE);
-    return found?.id ?? null;
-  }
-
-  private async createDatabase(signal?: AbortSignal): Promise<DatabaseIds> {
-    const parent = this.options.parentPageId ?? '';
-    const created = (await this.requester.call(
-      () =>
-        this.client.databases.create({
-          parent: { type: 'page_id', page_id: parent },
-          title: [{ type: 'text', text: { content: SESSIONS_DATABASE_TITLE } }],
-          initial_data_source: { properties: SESSIONS_SCHEMA },
-        } as Parameters<Client['databases']['create']>[0]),
-      signal,
-    )) as JsonObject;
-    const sources = created.data_sources as { id: string }[] | undefined;
-    const dataSourceId = sources?.[0]?.id ?? (await this.adoptDatabase(String(created.id), signal)).dataSourceId;
-    return { databaseId: String(created.id), dataSourceId };
-  }
-
-  /** Reads the schema from the data source (not the database object) and adds the columns that are missing. */
-  private async adoptDatabase(databaseId: string, signal?: AbortSignal): Promise<DatabaseIds> {
-    const database = (await this.requester.call(() => this.client.databases.retrieve({ database_id: databaseId }), signal)) as JsonObject;
-    const dataSourceId = (database.data_sources as { id: string }[] | undefined)?.[0]?.id;
-    if (!dataSourceId) throw new NotionRequestError('invalid', 'no_data_source', `Notion database ${databaseId} has no data source`, null);
-    const source = (await this.requester.call(() => this.client.dataSources.retrieve({ data_source_id: dataSourceId }), signal)) as JsonObject;
-    const present = (source.properties ?? {}) as Record<string, { type?: string }>;
-    const titleName = Object.entries(present).find(([, property]) => property.type === 'title')?.[0];
-    const missing: Record<string, unknown> = {};
-    for (const [name, definition] of Object.entries(SESSIONS_SCHEMA)) {
-      if (name === 'Topic' && titleName && titleName !== 'Topic') missing[titleName] = { name: 'Topic' };
-      else if (!present[name]) missing[name] = definition;
-    }
-    if (Object.keys(missing).length > 0) {
-      await this.requester.call(() => this.client.dataSources.update({ data_source_id: dataSourceId, properties: missing } as Parameters<Client['dataSources']['update']>[0]), signal);
-    }
-    return { databaseId: String(database.id), dataSourceId };
   }
 }
