@@ -123,7 +123,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     simulatorUrl: simulator?.url ?? null,
     ready: () => isReady,
     async start() {
-      if (options.runWorker !== false) worker.start();
+      if (options.runWorker !== false) await worker.start();
       await services.resumeSessions();
       isReady = true;
     },

@@ -26,7 +26,7 @@ import { createTldrAgent } from '../agents/tldr/tldr-agent.ts';
 import { createDocumentationService } from '../services/documentation/documentation-service.ts';
 import { createIdeaExtractorAgent } from '../agents/ideas/idea-extractor-agent.ts';
 import { IdeaLedgerService } from '../services/ideas/idea-ledger-service.ts';
-import { createNotionGateway, notionObjectStore } from '../notion/create-notion-gateway.ts';
+import { createNotionGateway, notionFlags, notionObjectStore } from '../notion/create-notion-gateway.ts';
 import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
 import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
 import { PLANNER_RESUME_JOB, PLANNER_STEP_JOB, PLANNER_TIMEOUT_JOB, PlannerFlow } from '../services/sessions/planner-flow.ts';
@@ -85,7 +85,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     runQueue: (queue) => worker.runQueue(queue),
   });
   const documentation = createDocumentationService({
-    settings: { dataDir: config.runtime.dataDir, scribeIntervalSeconds: config.scribe.intervalSeconds, tldrIntervalSeconds: config.tldr.intervalSeconds },
+    settings: { dataDir: config.runtime.dataDir, scribeIntervalSeconds: config.scribe.intervalSeconds, tldrIntervalSeconds: config.tldr.intervalSeconds, notionRetryWindowMs: config.notion.retryWindowHours * 3_600_000 },
     clock,
     logger,
     documents: repositories.documents,
@@ -97,6 +97,11 @@ export function buildServices(dependencies: ServiceDependencies) {
     prompts: dependencies.prompts,
     notion: createNotionGateway(config.notion, { clock, logger, objects: notionObjectStore(repositories.notionObjects, clock) }),
     notifier: dependencies.notifier,
+    notice: async (sessionId, text) => {
+      const session = await repositories.sessions.findById(sessionId);
+      if (session) await delivery.post(session, { kind: 'system', name: 'Brainstorm' }, text);
+    },
+    flags: notionFlags(repositories.notionObjects, clock),
     nudge: nudgeWorker,
     appendix: (sessionId, kind, markdown) => ideas.decorate(sessionId, kind, markdown),
   });

@@ -57,6 +57,8 @@ export interface AppConfig {
     databaseId: string | undefined;
     parentPageId: string | undefined;
     requestsPerSecond: number;
+    /** How long document writes keep retrying through an outage. */
+    retryWindowHours: number;
   };
   limits: LimitsConfig;
   scribe: { intervalSeconds: number };

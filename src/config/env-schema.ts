@@ -68,6 +68,8 @@ export const environmentSchema = z.object({
   NOTION_DATABASE_ID: optionalText,
   NOTION_PARENT_PAGE_ID: optionalText,
   NOTION_REQUESTS_PER_SECOND: decimal(3, 0.1, 100),
+  /** How long a session's document writes keep retrying through a Notion outage before an admin notice. */
+  NOTION_RETRY_WINDOW_HOURS: decimal(24, 0.1, 720),
 
   // Conversation limits
   MAX_MESSAGES_PER_CONVERSATION: integer(1000, 1),

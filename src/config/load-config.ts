@@ -105,6 +105,7 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
       databaseId: environment.NOTION_DATABASE_ID,
       parentPageId: environment.NOTION_PARENT_PAGE_ID,
       requestsPerSecond: environment.NOTION_REQUESTS_PER_SECOND,
+      retryWindowHours: environment.NOTION_RETRY_WINDOW_HOURS,
     },
     limits: {
       maxMessages: environment.MAX_MESSAGES_PER_CONVERSATION,

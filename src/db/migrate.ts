@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as initial from './migrations/0001-initial.ts';
 import * as notionObjects from './migrations/0002-notion-objects.ts';
+import * as workerInstances from './migrations/0003-worker-instances.ts';
 import * as ideaLedger from './migrations/0010-idea-ledger.ts';
 import type { Database } from './schema.ts';
 
@@ -9,6 +10,7 @@ import type { Database } from './schema.ts';
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-notion-objects': notionObjects,
+  '0003-worker-instances': workerInstances,
   '0010-idea-ledger': ideaLedger,
 };
 

@@ -112,6 +112,18 @@ export interface JobsTable {
   updated_at: Timestamp;
   finished_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
+  /** Failures before this time are retried whatever `max_retries` says (null: the count decides). */
+  retry_until: NullableTimestamp;
+}
+
+/** A running job worker: its heartbeat tells whether the jobs it leased are still being worked on. */
+export interface WorkerInstancesTable {
+  id: string;
+  host: string;
+  pid: number;
+  started_at: Timestamp;
+  heartbeat_at: Timestamp;
+  stopped_at: NullableTimestamp;
 }
 
 /** One attempt at a job. */
@@ -195,6 +207,7 @@ export interface Database {
   settings: SettingsTable;
   session_embeddings: SessionEmbeddingsTable;
   notion_objects: NotionObjectsTable;
+  worker_instances: WorkerInstancesTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;

@@ -14,8 +14,24 @@ export function notionObjectStore(repository: NotionObjectsRepository, clock: Cl
   };
 }
 
+/** Once-only flags of a session's Notion state (e.g. "the room was told its documents are delayed"). */
+export interface NotionFlags {
+  /** Sets the flag; true when it was not set before. */
+  claim(key: string): Promise<boolean>;
+  /** Clears the flag; true when it was set. */
+  release(key: string): Promise<boolean>;
+}
+
+/** Flags kept in the `notion_objects` table under `flag:` keys. */
+export function notionFlags(repository: NotionObjectsRepository, clock: Clock): NotionFlags {
+  return {
+    claim: (key) => repository.claim(`flag:${key}`, clock.now().toISOString(), clock.now()),
+    release: (key) => repository.release(`flag:${key}`),
+  };
+}
+
 /** The gateway for `config.notion`, or null without an API key. */
-export function createNotionGateway(config: AppConfig['notion'], options: { clock: Clock; logger?: Logger; objects: NotionObjectStore }): NotionGateway | null {
+export function createNotionGateway(config: Omit<AppConfig['notion'], 'retryWindowHours'>, options: { clock: Clock; logger?: Logger; objects: NotionObjectStore }): NotionGateway | null {
   if (!config.apiKey) return null;
   return new NotionGateway({
     auth: config.apiKey,

@@ -71,6 +71,11 @@ export class DocumentsRepository {
       .execute();
   }
 
+  /** Marks a document as not in the external store at all (its page vanished there), so the next sync rewrites it. */
+  async resetSynced(id: number, now: Date): Promise<void> {
+    await this.db.updateTable('documents').set({ synced_version: 0, external_id: null, updated_at: now }).where('id', '=', id).execute();
+  }
+
   /** Stores metadata keys (e.g. Notion page ids) without a new version. */
   async mergeMetadata(id: number, metadata: Record<string, unknown>): Promise<void> {
     await this.db.updateTable('documents').set({ metadata: sql`metadata || ${toJson(metadata)}::jsonb` }).where('id', '=', id).execute();

@@ -10,6 +10,8 @@ export interface NewJob {
   queue?: string | null;
   sessionId?: string | null;
   maxRetries?: number;
+  /** Until this time a failure is retried whatever `maxRetries` says (document jobs ride out long outages). */
+  retryUntil?: Date | null;
 }
 
 /** A claimed job, leased to one worker until `lockedUntil`. */
@@ -20,7 +22,15 @@ export interface ClaimedJob {
   sessionId: string | null;
   retryCount: number;
   maxRetries: number;
+  retryUntil: Date | null;
   runId: number;
+}
+
+/** A job worker process as it registers itself (host and pid tell a restart on the same machine it is gone). */
+export interface WorkerInstance {
+  id: string;
+  host: string;
+  pid: number;
 }
 
 const DEFAULT_MAX_RETRIES = 5;
@@ -42,6 +52,7 @@ export class JobsRepository {
         status: 'pending',
         run_at: job.runAt,
         max_retries: job.maxRetries ?? DEFAULT_MAX_RETRIES,
+        retry_until: job.retryUntil ?? null,
         created_at: now,
         updated_at: now,
       })
@@ -72,7 +83,7 @@ export class JobsRepository {
     return this.db.transaction().execute(async (transaction) => {
       let query = transaction
         .selectFrom('jobs as job')
-        .select(['job.id', 'job.kind', 'job.payload', 'job.session_id', 'job.retry_count', 'job.max_retries'])
+        .select(['job.id', 'job.kind', 'job.payload', 'job.session_id', 'job.retry_count', 'job.max_retries', 'job.retry_until'])
         .where('job.deleted_at', 'is', null)
         .where((eb) =>
           eb.or([
@@ -118,6 +129,7 @@ export class JobsRepository {
           sessionId: row.session_id,
           retryCount: row.retry_count,
           maxRetries: row.max_retries,
+          retryUntil: row.retry_until,
           runId: run.id,
         });
       }
@@ -144,10 +156,14 @@ export class JobsRepository {
     });
   }
 
-  /** Records a failure: reschedules at `retryAt`, or fails it for good when retries are used up. Returns true when terminal. */
+  /**
+   * Records a failure: reschedules at `retryAt`, or fails it for good when retries are used up (the count, or
+   * the job's `retryUntil` deadline when it has one). Returns true when terminal.
+   */
   async fail(job: ClaimedJob, error: string, retryAt: Date | null, now: Date): Promise<boolean> {
     const retryCount = job.retryCount + 1;
-    const terminal = retryAt === null || retryCount >= job.maxRetries;
+    const exhausted = job.retryUntil ? (retryAt ?? now).getTime() > job.retryUntil.getTime() : retryCount >= job.maxRetries;
+    const terminal = retryAt === null || exhausted;
     await this.db.transaction().execute(async (transaction) => {
       await transaction
         .updateTable('jobs')
@@ -177,6 +193,66 @@ export class JobsRepository {
     await this.db.transaction().execute(async (transaction) => {
       await transaction.updateTable('jobs').set({ status: 'pending', run_at: runAt, locked_until: null, locked_by: null, updated_at: now }).where('id', '=', job.id).execute();
       await transaction.updateTable('job_runs').set({ finished_at: now, outcome: 'postponed' }).where('id', '=', job.runId).execute();
+    });
+  }
+
+  /** Registers (or re-registers) a worker instance with a fresh heartbeat. */
+  async registerInstance(instance: WorkerInstance, now: Date): Promise<void> {
+    await this.db
+      .insertInto('worker_instances')
+      .values({ id: instance.id, host: instance.host, pid: instance.pid, started_at: now, heartbeat_at: now, stopped_at: null })
+      .onConflict((conflict) => conflict.column('id').doUpdateSet({ heartbeat_at: now, stopped_at: null }))
+      .execute();
+  }
+
+  /** Refreshes an instance's heartbeat; false when it was declared gone meanwhile (its jobs went to others). */
+  async heartbeat(instanceId: string, now: Date): Promise<boolean> {
+    const result = await this.db.updateTable('worker_instances').set({ heartbeat_at: now }).where('id', '=', instanceId).where('stopped_at', 'is', null).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  /** Marks an instance stopped (a clean shutdown). */
+  async stopInstance(instanceId: string, now: Date): Promise<void> {
+    await this.db.updateTable('worker_instances').set({ stopped_at: now }).where('id', '=', instanceId).where('stopped_at', 'is', null).execute();
+  }
+
+  /** Instances still counted as running (not stopped), for a starting worker to check which are gone. */
+  async liveInstances(): Promise<(WorkerInstance & { heartbeatAt: Date })[]> {
+    const rows = await this.db.selectFrom('worker_instances').select(['id', 'host', 'pid', 'heartbeat_at']).where('stopped_at', 'is', null).execute();
+    return rows.map((row) => ({ id: row.id, host: row.host, pid: row.pid, heartbeatAt: row.heartbeat_at }));
+  }
+
+  /**
+   * Declares gone the instances in `goneIds` and every other one whose heartbeat is older than `staleBefore`
+   * (never `selfId`), and puts the jobs they were running back to pending, due now. A crash is not the job's
+   * failure, so the retry count stays. Returns how many jobs came back.
+   */
+  async reclaimAbandoned(selfId: string, now: Date, staleBefore: Date, goneIds: string[] = []): Promise<number> {
+    return this.db.transaction().execute(async (transaction) => {
+      await transaction
+        .updateTable('worker_instances')
+        .set({ stopped_at: now })
+        .where('id', '!=', selfId)
+        .where('stopped_at', 'is', null)
+        .where((eb) => eb.or([eb('heartbeat_at', '<', staleBefore), ...(goneIds.length > 0 ? [eb('id', 'in', goneIds)] : [])]))
+        .execute();
+      const stopped = transaction.selectFrom('worker_instances').select('id').where('stopped_at', 'is not', null).where('id', '!=', selfId);
+      const jobs = await transaction
+        .updateTable('jobs')
+        .set({ status: 'pending', run_at: now, locked_by: null, locked_until: null, updated_at: now })
+        .where('status', '=', 'running')
+        .where('locked_by', 'in', stopped)
+        .returning('id')
+        .execute();
+      if (jobs.length > 0) {
+        await transaction
+          .updateTable('job_runs')
+          .set({ finished_at: now, outcome: 'abandoned', error: 'the worker running it stopped' })
+          .where('job_id', 'in', jobs.map((job) => job.id))
+          .where('finished_at', 'is', null)
+          .execute();
+      }
+      return jobs.length;
     });
   }
 

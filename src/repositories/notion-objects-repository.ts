@@ -20,6 +20,18 @@ export class NotionObjectsRepository {
       .execute();
   }
 
+  /** Stores `value` under `key` only when nothing is stored there; true when this call stored it. */
+  async claim(key: string, value: string, now: Date): Promise<boolean> {
+    const row = await this.db.insertInto('notion_objects').values({ key, object_id: value, updated_at: now }).onConflict((conflict) => conflict.column('key').doNothing()).returning('key').executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Forgets a key; true when something was stored under it. */
+  async release(key: string): Promise<boolean> {
+    const row = await this.db.deleteFrom('notion_objects').where('key', '=', key).returning('key').executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Forgets a key (the object was trashed or vanished). */
   async remove(key: string): Promise<void> {
     await this.db.deleteFrom('notion_objects').where('key', '=', key).execute();

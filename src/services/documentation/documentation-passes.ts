@@ -7,7 +7,8 @@ import type { ChatMessage } from '../domain.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import { runScribe, runTldr } from './agent-runs.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';
-import { notionOutcome } from './notion-jobs.ts';
+import { rewriteVanished } from './document-delays.ts';
+import { documentFailure } from './notion-jobs.ts';
 
 /** What a pass may do after it stored a document (the service enqueues the follow-up jobs). */
 export interface PassEffects {
@@ -62,10 +63,15 @@ export async function runTldrPass(deps: DocumentationDependencies, effects: Pass
     // Read what Notion holds only once the newest record reached it; until then the sync job is catching up.
     if (record.syncedVersion < record.version) return { status: 'postpone', afterMs: 15_000 };
     try {
-      text = (await deps.notion.readDocument(sessionId, 'record', signal)) ?? record.content;
+      text = await deps.notion.readDocument(sessionId, 'record', signal);
     } catch (error) {
-      if (error instanceof NotionThrottledError || error instanceof NotionRequestError) return notionOutcome(error, job, deps.settings.notionMaxBackoffMs ?? 60_000);
+      if (error instanceof NotionThrottledError || error instanceof NotionRequestError) return documentFailure(deps, sessionId, job, error);
       throw error;
+    }
+    if (text === null) {
+      // The record's page vanished in Notion: distil the local copy, and write the record there again.
+      await rewriteVanished(deps, deps.notion, sessionId);
+      text = record.content;
     }
   } else {
     text = (await readLocal(sessionId)) ?? record.content;

@@ -8,6 +8,7 @@ import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
 import type { DocumentationPort, RecalledSession, ToolPorts } from '../ports.ts';
 import { runScribePass, runTldrPass, type PassEffects } from './documentation-passes.ts';
 import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './documentation-types.ts';
+import { enqueueNotionJob, retryDeadline } from './document-delays.ts';
 import { runNotionRow, runNotionSync } from './notion-jobs.ts';
 import { recallSessions, rememberSession } from './recall.ts';
 
@@ -18,8 +19,6 @@ export type DocumentKind = 'record' | 'tldr';
 export interface JobRegistry {
   register(kind: string, handler: JobHandler): void;
 }
-
-const DEFAULT_NOTION_MAX_RETRIES = 25;
 
 /** The documentation service. */
 export class DocumentationService implements DocumentationPort {
@@ -172,9 +171,7 @@ export class DocumentationService implements DocumentationPort {
 
   /** Notion jobs of a session share one queue, so an outage catches up in the order things happened. */
   private async enqueueNotion(kind: string, sessionId: string, payload: Record<string, unknown>, dedupeKey: string): Promise<void> {
-    const now = this.deps.clock.now();
-    await this.deps.jobs.enqueue({ kind, payload, runAt: now, dedupeKey, queue: `notion:${sessionId}`, sessionId, maxRetries: this.deps.settings.notionMaxRetries ?? DEFAULT_NOTION_MAX_RETRIES }, now);
-    this.deps.nudge?.();
+    await enqueueNotionJob(this.deps, kind, sessionId, payload, dedupeKey);
   }
 
   /** The next TLDR: now when there is none yet, else `TLDR_UPDATE_INTERVAL` after the last one. */
@@ -183,7 +180,7 @@ export class DocumentationService implements DocumentationPort {
     const last = await this.deps.documents.find(sessionId, 'tldr');
     const writtenAt = last ? Date.parse(String(last.metadata.writtenAt ?? '')) || last.updatedAt.getTime() : null;
     const due = writtenAt === null ? now.getTime() : Math.max(now.getTime(), writtenAt + this.deps.settings.tldrIntervalSeconds * 1000);
-    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.tldr, payload: { sessionId }, runAt: new Date(due), dedupeKey: sessionId, sessionId }, now);
+    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.tldr, payload: { sessionId }, runAt: new Date(due), dedupeKey: sessionId, sessionId, retryUntil: retryDeadline(this.deps) }, now);
     if (due <= now.getTime()) this.deps.nudge?.();
   }
 }

@@ -2,6 +2,7 @@
 import type { Model } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
+import type { NotionFlags } from '../../notion/create-notion-gateway.ts';
 import type { NotionGateway } from '../../notion/notion-gateway.ts';
 import type { DocumentsRepository } from '../../repositories/documents-repository.ts';
 import type { EmbeddingsRepository } from '../../repositories/embeddings-repository.ts';
@@ -31,10 +32,12 @@ export interface DocumentationSettings {
   dataDir: string;
   scribeIntervalSeconds: number;
   tldrIntervalSeconds: number;
-  /** Attempts of a Notion job before an admin notice (a 5-minute outage needs ~10 with backoff). */
+  /** Attempts of a Notion job that has no retry window (kept for callers that set one). */
   notionMaxRetries?: number;
   /** Backoff cap for Notion retries. */
   notionMaxBackoffMs?: number;
+  /** How long document jobs (Notion writes, TLDR) keep retrying through an outage (`NOTION_RETRY_WINDOW_HOURS`). */
+  notionRetryWindowMs?: number;
 }
 
 /** Everything the documentation service needs. */
@@ -42,7 +45,7 @@ export interface DocumentationDependencies {
   settings: DocumentationSettings;
   clock: Clock;
   logger: Logger;
-  documents: Pick<DocumentsRepository, 'write' | 'find' | 'markSynced' | 'mergeMetadata'>;
+  documents: Pick<DocumentsRepository, 'write' | 'find' | 'markSynced' | 'mergeMetadata' | 'resetSynced'>;
   jobs: Pick<JobsRepository, 'enqueue' | 'expedite'>;
   messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
   sessions: Pick<SessionsRepository, 'findById'>;
@@ -52,6 +55,10 @@ export interface DocumentationDependencies {
   /** Null without `NOTION_API_KEY`: the local mirror is then the store. */
   notion: NotionGateway | null;
   notifier?: AdminNotifier;
+  /** Posts a notice in the session's room (through the delivery outbox, like every other notice). */
+  notice?: (sessionId: string, text: string) => Promise<void>;
+  /** Once-only flags, so the room is told about a delay once and about its end once. */
+  flags?: NotionFlags;
   /** Called after enqueueing work that is due now (the worker's `nudge`). */
   nudge?: () => void;
   /** Adds sections to a document before it is stored (the idea ledger's). */

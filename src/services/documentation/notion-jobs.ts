@@ -5,7 +5,11 @@ import type { NotionGateway } from '../../notion/notion-gateway.ts';
 import type { SessionRowValues } from '../../notion/session-row.ts';
 import { backoffDelayMs } from '../jobs/backoff.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
+import { noteDelay, noteWritten, rewriteVanished } from './document-delays.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';
+
+/** Default cap of the backoff between Notion retries. */
+export const DEFAULT_NOTION_MAX_BACKOFF_MS = 60_000;
 
 /** The row values of a session as stored now, or null when the session is gone. */
 export async function sessionRowValues(deps: Pick<DocumentationDependencies, 'sessions' | 'messages'>, sessionId: string): Promise<SessionRowValues | null> {
@@ -25,15 +29,26 @@ export async function sessionRowValues(deps: Pick<DocumentationDependencies, 'se
   };
 }
 
-/** Maps a Notion failure to a job outcome: wait for the limiter, honour Retry-After, back off, or give up. */
+/**
+ * Maps a Notion failure to a job outcome, decided on the error's code: wait for the limiter, honour
+ * Retry-After, back off (an outage, or an object that vanished and is recreated next time), or give up
+ * (a refused request or a bad token will not mend by retrying).
+ */
 export function notionOutcome(error: unknown, job: ClaimedJob, maxBackoffMs: number): JobOutcome {
   if (error instanceof NotionThrottledError) return { status: 'postpone', afterMs: error.waitMs };
   if (!(error instanceof NotionRequestError)) throw error;
   const backoff = backoffDelayMs(job.retryCount + 1, { baseMs: 2000, maxMs: maxBackoffMs });
-  if (error.retryable) return { status: 'retry', error: `${error.notionCode}: ${error.message}`, afterMs: error.retryAfterMs ?? backoff };
-  // A page someone deleted in Notion: the gateway forgot its id, so the next attempt recreates it.
-  if (error.kind === 'not_found') return { status: 'retry', error: `${error.notionCode}: ${error.message}`, afterMs: 0 };
-  return { status: 'failed', error: `${error.notionCode}: ${error.message}` };
+  const reason = `${error.notionCode}: ${error.message}`;
+  if (error.retryable) return { status: 'retry', error: reason, afterMs: Math.max(error.retryAfterMs ?? 0, backoff) };
+  if (error.kind === 'not_found') return { status: 'retry', error: reason, afterMs: backoff };
+  return { status: 'failed', error: reason };
+}
+
+/** The outcome of a failed document job, after telling the room about the delay when it lasts. */
+export async function documentFailure(deps: DocumentationDependencies, sessionId: string, job: ClaimedJob, error: unknown): Promise<JobOutcome> {
+  const outcome = notionOutcome(error, job, deps.settings.notionMaxBackoffMs ?? DEFAULT_NOTION_MAX_BACKOFF_MS);
+  if (outcome.status === 'retry') await noteDelay(deps, sessionId, job, error);
+  return outcome;
 }
 
 /** `notion_sync`: writes the newest version of a document; an older job finding it already synced does nothing. */
@@ -47,10 +62,12 @@ export async function runNotionSync(deps: DocumentationDependencies, notion: Not
   try {
     const pageId = await notion.writeDocument(sessionId, kind, document.content, row, signal);
     await deps.documents.markSynced(document.id, document.version, pageId, deps.clock.now());
-    return { status: 'done' };
   } catch (error) {
-    return notionOutcome(error, job, deps.settings.notionMaxBackoffMs ?? 60_000);
+    return documentFailure(deps, sessionId, job, error);
   }
+  await rewriteVanished(deps, notion, sessionId);
+  await noteWritten(deps, notion, sessionId);
+  return { status: 'done' };
 }
 
 /** `notion_session_row`: creates or updates the session's row in the "Brainstorm Sessions" database. */
@@ -60,8 +77,10 @@ export async function runNotionRow(deps: DocumentationDependencies, notion: Noti
   if (!row) return { status: 'done' };
   try {
     await notion.upsertSessionRow(sessionId, row, signal);
-    return { status: 'done' };
   } catch (error) {
-    return notionOutcome(error, job, deps.settings.notionMaxBackoffMs ?? 60_000);
+    return notionOutcome(error, job, deps.settings.notionMaxBackoffMs ?? DEFAULT_NOTION_MAX_BACKOFF_MS);
   }
+  // A row recreated after it vanished has no pages under it yet.
+  await rewriteVanished(deps, notion, sessionId);
+  return { status: 'done' };
 }

@@ -3,6 +3,7 @@ import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-reposit
 import type { Clock } from '../clock.ts';
 import { backoffDelayMs } from './backoff.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
+import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
 
 /** Options of a job worker. */
 export interface JobWorkerOptions {
@@ -17,11 +18,15 @@ export interface JobWorkerOptions {
   /** How often the loop looks for due jobs when idle (real time). */
   pollMs?: number;
   onTerminalFailure?: TerminalFailureListener;
+  /** Heartbeat timing and process identity of this worker's instance row (defaults: 5 s, 20 s, this process). */
+  instance?: Pick<WorkerInstanceOptions, 'heartbeatMs' | 'staleMs' | 'host' | 'pid' | 'isProcessAlive'>;
 }
 
 /**
  * Claims due jobs and runs their handlers: the outbox (Discord deliveries, Notion writes) and every timer
- * (scribe, tldr, planner timeout, session timeout). A crashed worker's jobs come back when their lease expires.
+ * (scribe, tldr, planner timeout, session timeout). Each worker registers an instance row and heartbeats it:
+ * the jobs of an instance that is gone (stale heartbeat, or a dead process of this machine at start) are claimable
+ * at once; a lease only protects a job from instances that are alive.
  */
 export class JobWorker {
   private readonly handlers = new Map<string, JobHandler>();
@@ -33,8 +38,10 @@ export class JobWorker {
   private wake: (() => void) | null = null;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
+  private readonly instance: WorkerInstanceKeeper;
 
   constructor(private readonly options: JobWorkerOptions) {
+    this.instance = new WorkerInstanceKeeper({ ...options.instance, id: options.workerId, jobs: options.jobs, clock: options.clock, logger: options.logger });
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.concurrency = options.concurrency ?? 8;
     this.pollMs = options.pollMs ?? 250;
@@ -47,6 +54,7 @@ export class JobWorker {
 
   /** Runs every job due now once (tests call this after advancing their clock). Returns how many ran. */
   async runDue(kinds?: string[]): Promise<number> {
+    await this.instance.maintain();
     let total = 0;
     for (;;) {
       const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, this.concurrency, kinds ?? [...this.handlers.keys()]);
@@ -66,10 +74,15 @@ export class JobWorker {
     }
   }
 
-  /** Starts the polling loop. */
-  start(): void {
+  /** Registers this worker's instance (reclaiming what dead instances left running), then starts the polling loop. */
+  async start(): Promise<void> {
     if (this.running) return;
     this.running = true;
+    try {
+      await this.instance.announce();
+    } catch (error) {
+      this.options.logger.error({ err: error }, 'job worker could not register its instance');
+    }
     this.loop = this.poll();
   }
 
@@ -85,11 +98,13 @@ export class JobWorker {
     this.wake?.();
     await this.loop;
     await Promise.allSettled([...this.inFlight]);
+    await this.instance.stop().catch((error: unknown) => this.options.logger.warn({ err: error }, 'job worker could not mark its instance stopped'));
   }
 
   private async poll(): Promise<void> {
     while (this.running) {
       try {
+        await this.instance.maintain();
         const free = this.concurrency - this.inFlight.size;
         if (free > 0) {
           const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, free, [...this.handlers.keys()]);

@@ -2,7 +2,8 @@
  * A fake Notion REST API on 127.0.0.1 that the real `@notionhq/client` talks to (`baseUrl`): pages,
  * databases and data sources (API 2025-09-03), blocks, the markdown endpoints, Notion's error shape,
  * its request limits (400 validation_error), 3 requests/s per token (429 rate_limited + Retry-After),
- * and injectable outages (503). Time comes from an injected clock so rate limits are deterministic.
+ * and injectable outages (503 service_unavailable, by time or by count). Pages a person trashed answer writes
+ * with validation_error and still retrieve (in_trash); pages deleted for good (or unshared) answer 404. Time comes from an injected clock so rate limits are deterministic.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -46,6 +47,8 @@ export interface FakeNotion {
   /** Answers every request with 503 service_unavailable for `milliseconds` of the clock. */
   startOutage(milliseconds: number): void;
   endOutage(): void;
+  /** Answers the next `count` requests with 503 service_unavailable (whatever the clock says). */
+  failNext(count: number): void;
   /** When true, the markdown endpoints refuse, so clients must use blocks. */
   refuseMarkdown: boolean;
   close(): Promise<void>;
@@ -90,6 +93,7 @@ export async function startFakeNotion(options: FakeNotionOptions): Promise<FakeN
   let violations = 0;
   let rateLimited = 0;
   let outageUntil = 0;
+  let failuresLeft = 0;
 
   const handlers: Record<string, (id: string, body: JsonObject, query: URLSearchParams) => JsonObject> = {
     createPage(_id, body) {
@@ -146,6 +150,10 @@ export async function startFakeNotion(options: FakeNotionOptions): Promise<FakeN
 
   function answer(request: IncomingMessage, text: string): { status: number; body: JsonObject; headers: Record<string, string> } {
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
+    if (failuresLeft > 0) {
+      failuresLeft -= 1;
+      throw new FakeNotionError(503, 'service_unavailable', 'Notion is unavailable. Please try again later.');
+    }
     if (clock.now().getTime() < outageUntil) throw new FakeNotionError(503, 'service_unavailable', 'Notion is unavailable. Please try again later.');
     const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!tokens.has(token)) throw new FakeNotionError(401, 'unauthorized', 'API token is invalid.');
@@ -211,6 +219,9 @@ export async function startFakeNotion(options: FakeNotionOptions): Promise<FakeN
     },
     endOutage() {
       outageUntil = 0;
+    },
+    failNext(count) {
+      failuresLeft = count;
     },
     refuseMarkdown: false,
     close: () =>

@@ -241,6 +241,20 @@ export class NotionStore {
     return this.blockResponse(block);
   }
 
+  /** Moves a page to the trash as a person does in Notion (tests): it still retrieves, writes are refused. */
+  trashPage(id: string): void {
+    this.updatePage(id, { in_trash: true });
+  }
+
+  /** Deletes a page for good, or unshares it (tests): every request for it answers 404 object_not_found. */
+  purgePage(id: string): void {
+    const normalised = normaliseId(id);
+    for (const child of this.children.get(normalised) ?? []) if (this.pages.has(child)) this.purgePage(child);
+    this.pages.delete(normalised);
+    this.blocks.delete(normalised);
+    this.children.delete(normalised);
+  }
+
   /** Every live page whose title is `title` (tests). */
   findPagesByTitle(title: string): JsonObject[] {
     return [...this.pages.values()].filter((page) => !page.inTrash && plainText((page.properties.title ?? Object.values(page.properties).find((value) => value.type === 'title'))?.title) === title).map((page) => this.pageResponse(page));
@@ -279,9 +293,17 @@ export class NotionStore {
       .map((block) => ({ type: block.type, payload: block.payload, children: block.type === 'child_page' ? [] : this.contentOf(block.id) }));
   }
 
+  /** Trashing a page trashes the pages under it with it, as Notion does (and restoring restores them). */
   private setChildBlockTrash(pageId: string, trash: boolean): void {
     const block = this.blocks.get(pageId);
     if (block) block.inTrash = trash;
+    for (const childId of this.children.get(pageId) ?? []) {
+      const child = this.pages.get(childId);
+      if (child && child.inTrash !== trash) {
+        child.inTrash = trash;
+        this.setChildBlockTrash(childId, trash);
+      }
+    }
   }
 
   private container(id: string): string {

@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import { PromptLibrary } from '../../../src/agents/prompts/prompt-library.ts';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
-import { createNotionGateway, notionObjectStore } from '../../../src/notion/create-notion-gateway.ts';
+import { createNotionGateway, notionFlags, notionObjectStore } from '../../../src/notion/create-notion-gateway.ts';
+import type { NotionObjectStore } from '../../../src/notion/notion-gateway.ts';
 import { DocumentsRepository } from '../../../src/repositories/documents-repository.ts';
 import { EmbeddingsRepository } from '../../../src/repositories/embeddings-repository.ts';
 import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
@@ -17,7 +18,7 @@ import { SessionsRepository } from '../../../src/repositories/sessions-repositor
 import { ManualClock } from '../../../src/services/clock.ts';
 import { createDocumentationService, type DocumentationService } from '../../../src/services/documentation/documentation-service.ts';
 import type { DocumentationModels } from '../../../src/services/documentation/documentation-types.ts';
-import { JobWorker } from '../../../src/services/jobs/job-worker.ts';
+import { JobWorker, type JobWorkerOptions } from '../../../src/services/jobs/job-worker.ts';
 import type { AdminNotice } from '../../../src/services/notifications/admin-notifier.ts';
 import { createTerminalFailureNotifier } from '../../../src/services/notifications/admin-notifier.ts';
 import type { Speaker } from '../../../src/services/domain.ts';
@@ -70,6 +71,8 @@ export interface DocumentationHarness {
   documents: DocumentsRepository;
   jobs: JobsRepository;
   notices: AdminNotice[];
+  /** Notices posted in session rooms (what `delivery.post` would send), by session. */
+  roomNotices: { sessionId: string; text: string }[];
   dataDir: string;
   models: ReturnType<typeof scriptedModels>;
   /** Runs every due job, letting limiter waits on the manual clock pass. */
@@ -78,8 +81,25 @@ export interface DocumentationHarness {
   newSession(id: string, topic: string): Promise<void>;
 }
 
+export interface DocumentationHarnessOptions {
+  notion: FakeNotion | null;
+  token?: string;
+  clock?: ManualClock;
+  models?: ReturnType<typeof scriptedModels>;
+  scribeIntervalSeconds?: number;
+  tldrIntervalSeconds?: number;
+  notionMaxRetries?: number;
+  notionRetryWindowMs?: number;
+  /** Worker identity (a restarted process is a new worker on the same database). */
+  workerId?: string;
+  instance?: JobWorkerOptions['instance'];
+  /** Wraps the Notion id store (e.g. to simulate a crash right after a create). */
+  wrapObjects?: (store: NotionObjectStore) => NotionObjectStore;
+  dataDir?: string;
+}
+
 /** Builds the harness on an open database; `notion` null means mirror only. */
-export function createDocumentationHarness(handle: DatabaseHandle, options: { notion: FakeNotion | null; token?: string; clock?: ManualClock; models?: ReturnType<typeof scriptedModels>; scribeIntervalSeconds?: number; tldrIntervalSeconds?: number; notionMaxRetries?: number }): DocumentationHarness {
+export function createDocumentationHarness(handle: DatabaseHandle, options: DocumentationHarnessOptions): DocumentationHarness {
   const clock = options.clock ?? new ManualClock();
   const logger = createLogger({ level: 'silent', secrets: [] });
   const sessions = new SessionsRepository(handle.db);
@@ -88,16 +108,19 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: { no
   const jobs = new JobsRepository(handle.db);
   const notices: AdminNotice[] = [];
   const notifier = { notify: async (notice: AdminNotice) => void notices.push(notice) };
-  const dataDir = mkdtempSync(join(tmpdir(), 'brainstorm-docs-'));
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'brainstorm-docs-'));
+  const roomNotices: { sessionId: string; text: string }[] = [];
+  const notionObjects = new NotionObjectsRepository(handle.db);
+  const objects = notionObjectStore(notionObjects, clock);
   const models = options.models ?? scriptedModels();
   const notion = options.notion
     ? createNotionGateway(
         { apiKey: options.token ?? 'secret_test_token', baseUrl: options.notion.url, parentPageId: options.notion.parentPageId, databaseId: undefined, requestsPerSecond: 3 },
-        { clock, logger, objects: notionObjectStore(new NotionObjectsRepository(handle.db), clock) },
+        { clock, logger, objects: options.wrapObjects ? options.wrapObjects(objects) : objects },
       )
     : null;
   const service = createDocumentationService({
-    settings: { dataDir, scribeIntervalSeconds: options.scribeIntervalSeconds ?? 60, tldrIntervalSeconds: options.tldrIntervalSeconds ?? 600, notionMaxRetries: options.notionMaxRetries ?? 25 },
+    settings: { dataDir, scribeIntervalSeconds: options.scribeIntervalSeconds ?? 60, tldrIntervalSeconds: options.tldrIntervalSeconds ?? 600, notionMaxRetries: options.notionMaxRetries ?? 25, ...(options.notionRetryWindowMs ? { notionRetryWindowMs: options.notionRetryWindowMs } : {}) },
     clock,
     logger,
     documents,
@@ -109,8 +132,10 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: { no
     prompts: new PromptLibrary(),
     notion,
     notifier,
+    notice: async (sessionId, text) => void roomNotices.push({ sessionId, text }),
+    flags: notionFlags(notionObjects, clock),
   });
-  const worker = new JobWorker({ workerId: 'docs-test', jobs, clock, logger, onTerminalFailure: createTerminalFailureNotifier(notifier) });
+  const worker = new JobWorker({ workerId: options.workerId ?? 'docs-test', jobs, clock, logger, onTerminalFailure: createTerminalFailureNotifier(notifier), ...(options.instance ? { instance: options.instance } : {}) });
   service.registerJobs(worker);
   return {
     clock,
@@ -121,6 +146,7 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: { no
     documents,
     jobs,
     notices,
+    roomNotices,
     dataDir,
     models,
     runDue: () => settleWithClock(worker.runDue(), clock),

@@ -1,0 +1,101 @@
+/** A job worker's instance row: registered at start, heartbeated, and used to reclaim the jobs of dead instances. */
+import { hostname } from 'node:os';
+import type { Logger } from 'pino';
+import type { JobsRepository } from '../../repositories/jobs-repository.ts';
+import type { Clock } from '../clock.ts';
+
+/** Options of an instance keeper. */
+export interface WorkerInstanceOptions {
+  id: string;
+  jobs: Pick<JobsRepository, 'registerInstance' | 'heartbeat' | 'stopInstance' | 'liveInstances' | 'reclaimAbandoned'>;
+  clock: Clock;
+  logger: Logger;
+  /** How often the heartbeat is refreshed (clock time). */
+  heartbeatMs?: number;
+  /** A heartbeat older than this means the instance is gone. */
+  staleMs?: number;
+  host?: string;
+  pid?: number;
+  /** Whether a process of this machine is running (a restart finds its dead predecessor at once). */
+  isProcessAlive?: (pid: number) => boolean;
+}
+
+/** Default heartbeat interval and staleness of worker instances. */
+export const INSTANCE_TIMING = { heartbeatMs: 5_000, staleMs: 20_000 } as const;
+
+/**
+ * Instance ids registered by this very process. An instance row with our host and pid that is not one of them
+ * belongs to an earlier process that had our pid (a container restarted as pid 1), so it is gone.
+ */
+const THIS_PROCESS = new Set<string>();
+
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists but belongs to someone else.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** Keeps one worker instance registered and alive, and reclaims what dead instances left running. */
+export class WorkerInstanceKeeper {
+  private announced: Promise<void> | null = null;
+  private lastBeat = 0;
+  private readonly heartbeatMs: number;
+  private readonly staleMs: number;
+  private readonly host: string;
+  private readonly pid: number;
+
+  constructor(private readonly options: WorkerInstanceOptions) {
+    this.heartbeatMs = options.heartbeatMs ?? INSTANCE_TIMING.heartbeatMs;
+    this.staleMs = options.staleMs ?? INSTANCE_TIMING.staleMs;
+    this.host = options.host ?? hostname();
+    this.pid = options.pid ?? process.pid;
+  }
+
+  /**
+   * Registers this instance once, then reclaims at once the jobs of instances that are gone: stale heartbeats,
+   * and instances of this machine whose process is no longer running (or whose pid is now ours: a restart).
+   */
+  announce(): Promise<void> {
+    this.announced ??= (async () => {
+      const { jobs, clock } = this.options;
+      THIS_PROCESS.add(this.options.id);
+      await jobs.registerInstance({ id: this.options.id, host: this.host, pid: this.pid }, clock.now());
+      this.lastBeat = clock.now().getTime();
+      const alive = this.options.isProcessAlive ?? processAlive;
+      const others = (await jobs.liveInstances()).filter((instance) => instance.id !== this.options.id);
+      const gone = others.filter((instance) => instance.host === this.host && (instance.pid === this.pid ? !THIS_PROCESS.has(instance.id) : !alive(instance.pid))).map((instance) => instance.id);
+      await this.reclaim(gone);
+    })();
+    return this.announced;
+  }
+
+  /** Refreshes the heartbeat when due and reclaims the jobs of instances that stopped heartbeating. */
+  async maintain(): Promise<void> {
+    await this.announce();
+    const now = this.options.clock.now();
+    if (now.getTime() - this.lastBeat < this.heartbeatMs) return;
+    this.lastBeat = now.getTime();
+    if (!(await this.options.jobs.heartbeat(this.options.id, now))) {
+      // Declared gone after a long pause (its jobs went to others): come back as a live instance.
+      this.options.logger.warn({ instance: this.options.id }, 'job worker instance was declared gone; registering again');
+      await this.options.jobs.registerInstance({ id: this.options.id, host: this.host, pid: this.pid }, now);
+    }
+    await this.reclaim([]);
+  }
+
+  /** Marks the instance stopped (a clean shutdown leaves nothing to reclaim). */
+  async stop(): Promise<void> {
+    if (!this.announced) return;
+    await this.options.jobs.stopInstance(this.options.id, this.options.clock.now());
+  }
+
+  private async reclaim(gone: string[]): Promise<void> {
+    const now = this.options.clock.now();
+    const count = await this.options.jobs.reclaimAbandoned(this.options.id, now, new Date(now.getTime() - this.staleMs), gone);
+    if (count > 0) this.options.logger.warn({ jobs: count, instances: gone }, 'reclaimed jobs left running by a worker that is gone');
+  }
+}
