@@ -142,7 +142,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     historyBudgetTokens: config.environment.CONTEXT_HISTORY_BUDGET_TOKENS,
   });
   const roster = new RosterService(config.models.roster, settings, (id) => models.breaker(id).state !== 'open');
-  const lifecycle = new SessionLifecycle({ sessions: repositories.sessions, jobs: repositories.jobs, delivery, clock, events, logger, nudgeWorker });
+  const lifecycle = new SessionLifecycle({ sessions: repositories.sessions, jobs: repositories.jobs, delivery, clock, events, logger, nudgeWorker, bounds: limitsConfig });
   const toolPorts = createToolPortsFactory({ sessions: repositories.sessions, delivery, limits, lifecycle, documents: documentation, bounds: limitsConfig });
   const agents = new AgentDirectory({
     models,
@@ -233,10 +233,7 @@ export function buildServices(dependencies: ServiceDependencies) {
   worker.register(PLANNER_STEP_JOB, (job) => planner.handleStep(job));
   worker.register(PLANNER_RESUME_JOB, (job) => planner.handleResume(job));
   worker.register(PLANNER_TIMEOUT_JOB, (job) => planner.handleTimeout(job));
-  worker.register(SESSION_TIMEOUT_JOB, async (job) => {
-    await lifecycle.end(String(job.payload.sessionId), 'completed', 'the time limit was reached');
-    return { status: 'done' };
-  });
+  worker.register(SESSION_TIMEOUT_JOB, (job) => lifecycle.handleTimeout(job));
   worker.register(WRAP_UP_JOB, async (job) => {
     const session = await repositories.sessions.findById(String(job.payload.sessionId));
     if (session) await moderation.wrapUp(session, String(job.payload.reason));

@@ -2,12 +2,14 @@ import type { Kysely } from 'kysely';
 import { Migrator, type Migration, type MigrationProvider } from 'kysely/migration';
 import * as initial from './migrations/0001-initial.ts';
 import * as notionObjects from './migrations/0002-notion-objects.ts';
+import * as sessionClock from './migrations/0011-session-clock.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
 const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-notion-objects': notionObjects,
+  '0011-session-clock': sessionClock,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

@@ -130,9 +130,9 @@ export class CommandService {
         const participant = await o.roster.setEnabled(invocation.args, false, invocation.author);
         return `${participant.name} is disabled.`;
       } }),
-      define({ name: 'reset', usage: '!reset', description: 'reset this session\'s usage counters', admin: true, states: COMMAND_STATES.reset, run: async ({ session }) => {
-        await o.sessions.resetUsage(need(session).id, o.clock.now());
-        return 'Usage counters reset for this session.';
+      define({ name: 'reset', usage: '!reset', description: 'reset this session\'s usage counters, elapsed time and Moderator checks', admin: true, states: COMMAND_STATES.reset, run: async ({ session }) => {
+        await o.lifecycle.reset(need(session).id);
+        return 'Reset for this session: usage counters, elapsed time and the Moderator\'s check counter start again from zero.';
       } }),
       define({ name: 'help', usage: '!help', description: 'this list', states: null, run: async () => formatHelp(this.table) }),
     ];
