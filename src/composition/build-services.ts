@@ -33,6 +33,7 @@ import { SessionGatewayService } from '../services/sessions/session-gateway.ts';
 import { SESSION_TIMEOUT_JOB, SessionLifecycle, WRAP_UP_JOB } from '../services/sessions/session-lifecycle.ts';
 import { createToolPortsFactory } from '../services/sessions/tool-ports.ts';
 import type { Repositories } from './build-repositories.ts';
+import { applyToRunningSessions } from '../services/settings/running-sessions.ts';
 import { createSettingsPort } from './settings-port.ts';
 
 /** Whether the model behind a speaker is the demo simulator (its messages say so). */
@@ -83,7 +84,16 @@ export function buildServices(dependencies: ServiceDependencies) {
     runQueue: (queue) => worker.runQueue(queue),
   });
   const documentation = createDocumentationService({
-    settings: { dataDir: config.runtime.dataDir, scribeIntervalSeconds: config.scribe.intervalSeconds, tldrIntervalSeconds: config.tldr.intervalSeconds },
+    // Getters: the intervals are read at each scheduling, so `!config` applies to the next message.
+    settings: {
+      dataDir: config.runtime.dataDir,
+      get scribeIntervalSeconds() {
+        return settings.effectiveConfig().scribe.intervalSeconds;
+      },
+      get tldrIntervalSeconds() {
+        return settings.effectiveConfig().tldr.intervalSeconds;
+      },
+    },
     clock,
     logger,
     documents: repositories.documents,
@@ -96,6 +106,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     notion: createNotionGateway(config.notion, { clock, logger, objects: notionObjectStore(repositories.notionObjects, clock) }),
     notifier: dependencies.notifier,
     nudge: nudgeWorker,
+    runQueue: (queue) => worker.runQueue(queue),
   });
   documentation.registerJobs(worker);
   events.subscribe((event) => {
@@ -148,7 +159,9 @@ export function buildServices(dependencies: ServiceDependencies) {
     models,
     prompts: dependencies.prompts,
     limits: limitsConfig,
-    maxPlannerQuestions: config.planner.maxQuestions,
+    get maxPlannerQuestions() {
+      return settings.effectiveConfig().planner.maxQuestions;
+    },
     createModerator: (model) => createModeratorAgent({ model, prompts: dependencies.prompts }),
     participantGuardrails: (names, self) => participantOutputGuardrails(names, self, { knownSecrets: dependencies.secrets }),
     startSessionGuardrails: [plannerBoundsGuardrail(limitsConfig)],
@@ -180,6 +193,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     logger,
   });
   lifecycle.attach(coordinator);
+  settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({
     sessions: repositories.sessions,
     runStates: repositories.runStates,
@@ -226,7 +240,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     explore: (parent, topic, invocation) => gateway.explore(parent, topic, invocation),
     clock,
     logger,
-    commandsPerMinute: () => config.discord.commandRateLimitPerMinute,
+    commandsPerMinute: () => settings.effectiveConfig().discord.commandRateLimitPerMinute,
   });
 
   worker.register(DELIVER_MESSAGE_JOB, (job) => delivery.deliver(job));

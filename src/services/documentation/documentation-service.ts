@@ -20,11 +20,18 @@ export interface JobRegistry {
 }
 
 const DEFAULT_NOTION_MAX_RETRIES = 25;
+/** A busy session still gets a record at least every this many Scribe intervals (the debounce's bound). */
+const SCRIBE_MAX_WAIT_INTERVALS = 3;
+
+/** Scribe passes of a session share a queue, so an urgent pass can be run (and awaited) on its own. */
+const scribeQueue = (sessionId: string) => `scribe:${sessionId}`;
 
 /** The documentation service. */
 export class DocumentationService implements DocumentationPort {
   private readonly mirror: MarkdownMirror;
   private readonly effects: PassEffects;
+  /** Urgent passes under way, so callers asking at once all wait for the same pass. */
+  private readonly urgent = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: DocumentationDependencies) {
     this.mirror = new MarkdownMirror(deps.settings.dataDir);
@@ -52,10 +59,17 @@ export class DocumentationService implements DocumentationPort {
     };
   }
 
-  /** Called after every stored message: schedules a Scribe pass `SCRIBE_UPDATE_INTERVAL` from now (one pending per session). */
+  /**
+   * Called after every stored message: a Scribe pass `SCRIBE_UPDATE_INTERVAL` after the latest message
+   * (one pending per session; each message moves it), never more than a few intervals after the first.
+   */
   async onMessage(sessionId: string): Promise<void> {
-    const runAt = new Date(this.deps.clock.now().getTime() + this.deps.settings.scribeIntervalSeconds * 1000);
-    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const intervalMs = this.deps.settings.scribeIntervalSeconds * 1000;
+    const runAt = new Date(now.getTime() + intervalMs);
+    const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
+    const created = await this.deps.jobs.enqueue(job, now);
+    if (created === null) await this.deps.jobs.debounce(DOCUMENTATION_JOB_KINDS.scribe, sessionId, runAt, intervalMs * SCRIBE_MAX_WAIT_INTERVALS, now);
   }
 
   /** Called when a session is created or changes state (status, counts): updates its Notion row. */
@@ -64,13 +78,17 @@ export class DocumentationService implements DocumentationPort {
     await this.enqueueNotion(DOCUMENTATION_JOB_KINDS.notionRow, sessionId, { sessionId }, sessionId);
   }
 
-  /** Asks for a Scribe pass soon (debounced) or now (`urgent`, e.g. the context is nearly full). */
+  /**
+   * Asks for a Scribe pass soon (debounced) or now (`urgent`, e.g. the context is nearly full): an urgent
+   * request returns once the pass has run, so the turn that needed it reads the new record.
+   */
   async requestRecord(sessionId: string, options: { urgent: boolean }): Promise<void> {
-    const now = this.deps.clock.now();
     if (!options.urgent) return this.onMessage(sessionId);
-    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt: now, dedupeKey: sessionId, sessionId }, now);
-    await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.scribe, sessionId, now, now);
-    this.deps.nudge?.();
+    const running = this.urgent.get(sessionId);
+    if (running) return running;
+    const pass = this.runUrgentPass(sessionId).finally(() => this.urgent.delete(sessionId));
+    this.urgent.set(sessionId, pass);
+    return pass;
   }
 
   /** The newest record (local copy: the database, else the mirror). */
@@ -159,6 +177,15 @@ export class DocumentationService implements DocumentationPort {
   }
 
   // ---------------------------------------------------------------- internals
+
+  private async runUrgentPass(sessionId: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt: now, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
+    await this.deps.jobs.enqueue(job, now);
+    await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.scribe, sessionId, now, now);
+    if (this.deps.runQueue) await this.deps.runQueue(scribeQueue(sessionId));
+    else this.deps.nudge?.();
+  }
 
   private async store(sessionId: string, kind: DocumentKind, markdown: string, metadata: Record<string, unknown>): Promise<void> {
     const now = this.deps.clock.now();

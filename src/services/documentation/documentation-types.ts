@@ -43,7 +43,7 @@ export interface DocumentationDependencies {
   clock: Clock;
   logger: Logger;
   documents: Pick<DocumentsRepository, 'write' | 'find' | 'markSynced' | 'mergeMetadata'>;
-  jobs: Pick<JobsRepository, 'enqueue' | 'expedite'>;
+  jobs: Pick<JobsRepository, 'enqueue' | 'expedite' | 'debounce'>;
   messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
   sessions: Pick<SessionsRepository, 'findById'>;
   embeddings: Pick<EmbeddingsRepository, 'replace' | 'mostSimilar'>;
@@ -54,4 +54,6 @@ export interface DocumentationDependencies {
   notifier?: AdminNotifier;
   /** Called after enqueueing work that is due now (the worker's `nudge`). */
   nudge?: () => void;
+  /** Runs the due jobs of one queue now (the worker's `runQueue`), so an urgent Scribe pass can be awaited. */
+  runQueue?: (queue: string) => Promise<void>;
 }

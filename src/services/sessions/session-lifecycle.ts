@@ -17,6 +17,8 @@ export const SESSION_TIMEOUT_JOB = 'session_timeout';
 export const WRAP_UP_JOB = 'wrap_up';
 /** Jobs that stop mattering when a session ends (deliveries and documentation still run). */
 const ABANDONED_ON_END = ['planner_step', 'planner_resume', 'planner_timeout', SESSION_TIMEOUT_JOB];
+/** The Planner's approval timeout job (scheduled by the planner flow, which re-checks it when it runs). */
+const PLANNER_TIMEOUT_KIND = 'planner_timeout';
 
 /** Statuses a session can be stopped from. */
 const LIVE: SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused'];
@@ -94,6 +96,15 @@ export class SessionLifecycle implements SessionEnder {
   /** Moves the time-limit job of every active session (after `CONVERSATION_TIMEOUT_MINUTES` changed). */
   async rescheduleTimeouts(): Promise<void> {
     for (const session of await this.options.sessions.listByStatus(['active'])) await this.scheduleTimeout(session);
+    this.options.nudgeWorker();
+  }
+
+  /** Brings the approval timeout of every session still planning forward to `minutes` after its last change. */
+  async expeditePlannerTimeouts(minutes: number): Promise<void> {
+    const now = this.options.clock.now();
+    for (const session of await this.options.sessions.listByStatus(['planning', 'awaiting_approval'])) {
+      await this.options.jobs.expedite(PLANNER_TIMEOUT_KIND, session.id, new Date(session.updatedAt.getTime() + minutes * 60_000), now);
+    }
     this.options.nudgeWorker();
   }
 

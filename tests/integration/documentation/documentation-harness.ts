@@ -109,6 +109,7 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: { no
     prompts: new PromptLibrary(),
     notion,
     notifier,
+    runQueue: (queue) => worker.runQueue(queue),
   });
   const worker = new JobWorker({ workerId: 'docs-test', jobs, clock, logger, onTerminalFailure: createTerminalFailureNotifier(notifier) });
   service.registerJobs(worker);
