@@ -6,7 +6,7 @@ import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import { MarkdownMirror } from '../../notion/markdown-mirror.ts';
 import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
 import type { DocumentationPort, RecalledSession, ToolPorts } from '../ports.ts';
-import { runScribePass, runTldrPass, type PassEffects } from './documentation-passes.ts';
+import { recordable, runScribePass, runTldrPass, type PassEffects } from './documentation-passes.ts';
 import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './documentation-types.ts';
 import { runNotionRow, runNotionSync } from './notion-jobs.ts';
 import { recallSessions, rememberSession } from './recall.ts';
@@ -23,8 +23,9 @@ const DEFAULT_NOTION_MAX_RETRIES = 25;
 /** A busy session still gets a record at least every this many Scribe intervals (the debounce's bound). */
 const SCRIBE_MAX_WAIT_INTERVALS = 3;
 
-/** Scribe passes of a session share a queue, so an urgent pass can be run (and awaited) on its own. */
+/** Scribe (and TLDR) passes of a session have their own queue, so one can be run (and awaited) on its own. */
 const scribeQueue = (sessionId: string) => `scribe:${sessionId}`;
+const tldrQueue = (sessionId: string) => `tldr:${sessionId}`;
 
 /** The documentation service. */
 export class DocumentationService implements DocumentationPort {
@@ -99,6 +100,21 @@ export class DocumentationService implements DocumentationPort {
   /** The newest TLDR as markdown (for `!summary`). */
   async latestTldr(sessionId: string): Promise<string | null> {
     return (await this.deps.documents.find(sessionId, 'tldr'))?.content ?? (await this.mirror.read(sessionId, 'tldr'));
+  }
+
+  /**
+   * `!summary`: the newest TLDR, made afresh first when it is older than the last messages (a Scribe pass,
+   * the record's sync to Notion, then the TLDR pass, all awaited). Falls back to the stored one.
+   */
+  async freshSummary(sessionId: string): Promise<string | null> {
+    if (this.deps.runQueue && (await this.summaryIsStale(sessionId))) {
+      await this.requestRecord(sessionId, { urgent: true });
+      const now = this.deps.clock.now();
+      await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.tldr, sessionId, now, now);
+      if (this.deps.notion) await this.deps.runQueue(`notion:${sessionId}`);
+      await this.deps.runQueue(tldrQueue(sessionId));
+    }
+    return this.latestTldr(sessionId);
   }
 
   /** Re-reads the record from Notion (`!refresh`); a person's edits there become the newest local version. */
@@ -178,6 +194,15 @@ export class DocumentationService implements DocumentationPort {
 
   // ---------------------------------------------------------------- internals
 
+  /** True when something was said after the record, or the TLDR was made from an older record. */
+  private async summaryIsStale(sessionId: string): Promise<boolean> {
+    const lastMessageId = recordable(await this.deps.messages.listForSession(sessionId)).at(-1)?.id ?? 0;
+    const record = await this.deps.documents.find(sessionId, 'record');
+    if (Number(record?.metadata.lastMessageId ?? 0) < lastMessageId) return true;
+    const tldr = await this.deps.documents.find(sessionId, 'tldr');
+    return record !== null && Number(tldr?.metadata.recordVersion ?? 0) < record.version;
+  }
+
   private async runUrgentPass(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
     const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt: now, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
@@ -209,7 +234,7 @@ export class DocumentationService implements DocumentationPort {
     const last = await this.deps.documents.find(sessionId, 'tldr');
     const writtenAt = last ? Date.parse(String(last.metadata.writtenAt ?? '')) || last.updatedAt.getTime() : null;
     const due = writtenAt === null ? now.getTime() : Math.max(now.getTime(), writtenAt + this.deps.settings.tldrIntervalSeconds * 1000);
-    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.tldr, payload: { sessionId }, runAt: new Date(due), dedupeKey: sessionId, sessionId }, now);
+    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.tldr, payload: { sessionId }, runAt: new Date(due), dedupeKey: sessionId, queue: tldrQueue(sessionId), sessionId }, now);
     if (due <= now.getTime()) this.deps.nudge?.();
   }
 }
