@@ -35,6 +35,7 @@ import { SessionGatewayService } from '../services/sessions/session-gateway.ts';
 import { SESSION_TIMEOUT_JOB, SessionLifecycle, WRAP_UP_JOB } from '../services/sessions/session-lifecycle.ts';
 import { createToolPortsFactory } from '../services/sessions/tool-ports.ts';
 import type { Repositories } from './build-repositories.ts';
+import { applyToRunningSessions } from '../services/settings/running-sessions.ts';
 import { createSettingsPort } from './settings-port.ts';
 
 /** Whether the model behind a speaker is the demo simulator (its messages say so). */
@@ -85,7 +86,17 @@ export function buildServices(dependencies: ServiceDependencies) {
     runQueue: (queue) => worker.runQueue(queue),
   });
   const documentation = createDocumentationService({
-    settings: { dataDir: config.runtime.dataDir, scribeIntervalSeconds: config.scribe.intervalSeconds, tldrIntervalSeconds: config.tldr.intervalSeconds, notionRetryWindowMs: config.notion.retryWindowHours * 3_600_000 },
+    // Getters: the intervals are read at each scheduling, so `!config` applies to the next message.
+    settings: {
+      dataDir: config.runtime.dataDir,
+      notionRetryWindowMs: config.notion.retryWindowHours * 3_600_000,
+      get scribeIntervalSeconds() {
+        return settings.effectiveConfig().scribe.intervalSeconds;
+      },
+      get tldrIntervalSeconds() {
+        return settings.effectiveConfig().tldr.intervalSeconds;
+      },
+    },
     clock,
     logger,
     documents: repositories.documents,
@@ -104,6 +115,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     flags: notionFlags(repositories.notionObjects, clock),
     nudge: nudgeWorker,
     appendix: (sessionId, kind, markdown) => ideas.decorate(sessionId, kind, markdown),
+    runQueue: (queue) => worker.runQueue(queue),
   });
   documentation.registerJobs(worker);
   events.subscribe((event) => {
@@ -180,13 +192,15 @@ export function buildServices(dependencies: ServiceDependencies) {
     historyBudgetTokens: config.environment.CONTEXT_HISTORY_BUDGET_TOKENS,
   });
   const roster = new RosterService(config.models.roster, settings, (id) => models.breaker(id).state !== 'open');
-  const lifecycle = new SessionLifecycle({ sessions: repositories.sessions, jobs: repositories.jobs, delivery, clock, events, logger, nudgeWorker });
+  const lifecycle = new SessionLifecycle({ sessions: repositories.sessions, jobs: repositories.jobs, delivery, clock, events, logger, nudgeWorker, bounds: limitsConfig });
   const toolPorts = createToolPortsFactory({ sessions: repositories.sessions, delivery, limits, lifecycle, documents: documentation, bounds: limitsConfig });
   const agents = new AgentDirectory({
     models,
     prompts: dependencies.prompts,
     limits: limitsConfig,
-    maxPlannerQuestions: config.planner.maxQuestions,
+    get maxPlannerQuestions() {
+      return settings.effectiveConfig().planner.maxQuestions;
+    },
     createModerator: (model) => createModeratorAgent({ model, prompts: dependencies.prompts }),
     participantGuardrails: (names, self) => participantOutputGuardrails(names, self, { knownSecrets: dependencies.secrets }),
     startSessionGuardrails: [plannerBoundsGuardrail(limitsConfig)],
@@ -219,6 +233,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     logger,
   });
   lifecycle.attach(coordinator);
+  settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({
     sessions: repositories.sessions,
     runStates: repositories.runStates,
@@ -266,17 +281,14 @@ export function buildServices(dependencies: ServiceDependencies) {
     ideas,
     clock,
     logger,
-    commandsPerMinute: () => config.discord.commandRateLimitPerMinute,
+    commandsPerMinute: () => settings.effectiveConfig().discord.commandRateLimitPerMinute,
   });
 
   worker.register(DELIVER_MESSAGE_JOB, (job) => delivery.deliver(job));
   worker.register(PLANNER_STEP_JOB, (job) => planner.handleStep(job));
   worker.register(PLANNER_RESUME_JOB, (job) => planner.handleResume(job));
   worker.register(PLANNER_TIMEOUT_JOB, (job) => planner.handleTimeout(job));
-  worker.register(SESSION_TIMEOUT_JOB, async (job) => {
-    await lifecycle.end(String(job.payload.sessionId), 'completed', 'the time limit was reached');
-    return { status: 'done' };
-  });
+  worker.register(SESSION_TIMEOUT_JOB, (job) => lifecycle.handleTimeout(job));
   worker.register(WRAP_UP_JOB, async (job) => {
     const session = await repositories.sessions.findById(String(job.payload.sessionId));
     if (session) await ideas.finalPass(session.id);

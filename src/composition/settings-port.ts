@@ -2,7 +2,7 @@ import type { AppConfig } from '../config/app-config.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../services/clock.ts';
 import type { AdminSettingsPort } from '../services/commands/command-service.ts';
-import { SettingsService } from '../services/settings/settings-service.ts';
+import { SettingsService, type SettingListener } from '../services/settings/settings-service.ts';
 import type { Repositories } from './build-repositories.ts';
 
 const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
@@ -25,5 +25,6 @@ export function createSettingsPort(dependencies: { repositories: Repositories; c
     effectiveConfig: () => service.effectiveConfig(),
     disabledParticipants: () => service.disabledParticipants(),
     setParticipantEnabled: (id: string, enabled: boolean, actor: { id: string; name: string }) => service.setParticipantEnabled(id, enabled, actor),
+    onChange: (listener: SettingListener) => service.onChange(listener),
   });
 }

@@ -32,6 +32,10 @@ export interface SessionsTable {
   started_at: NullableTimestamp;
   ended_at: NullableTimestamp;
   deleted_at: NullableTimestamp;
+  /** Where the limits' clock counts from (moved by pauses, restarted by `!reset`). */
+  clock_started_at: NullableTimestamp;
+  /** When the running pause began, null while not paused. */
+  paused_at: NullableTimestamp;
 }
 
 /** Every message said in a session, by a person or an agent; ordered by id. */

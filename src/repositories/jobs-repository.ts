@@ -75,6 +75,20 @@ export class JobsRepository {
   }
 
   /**
+   * A trailing debounce: moves a pending deduplicated job to `runAt` (earlier or later), but never beyond
+   * `maxDelayMs` after it was first queued, so a steady stream of triggers cannot postpone it for ever.
+   */
+  async debounce(kind: string, dedupeKey: string, runAt: Date, maxDelayMs: number, now: Date): Promise<void> {
+    await this.db
+      .updateTable('jobs')
+      .set({ run_at: sql<Date>`least(${runAt}::timestamptz, created_at + ${maxDelayMs} * interval '1 millisecond')`, updated_at: now })
+      .where('kind', '=', kind)
+      .where('dedupe_key', '=', dedupeKey)
+      .where('status', '=', 'pending')
+      .execute();
+  }
+
+  /**
    * Claims up to `limit` due jobs for `workerId`: pending ones whose time has come, and running ones whose
    * lease expired (a crashed worker). A job in a queue is claimed only when no earlier job of that queue is
    * unfinished, so deliveries to one room keep their order.

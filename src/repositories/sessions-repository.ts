@@ -28,6 +28,8 @@ export interface SessionChanges {
   startedAt?: Date | null;
   endedAt?: Date | null;
   roomUrl?: string | null;
+  clockStartedAt?: Date | null;
+  pausedAt?: Date | null;
 }
 
 const EMPTY_PLANNER: PlannerState = { questions: [], answers: [], revisionRequests: [], questionRounds: 0 };
@@ -57,6 +59,8 @@ function toSession(row: SessionRow): Session {
     updatedAt: row.updated_at,
     startedAt: row.started_at,
     endedAt: row.ended_at,
+    clockStartedAt: row.clock_started_at,
+    pausedAt: row.paused_at,
   };
 }
 
@@ -126,6 +130,8 @@ export class SessionsRepository {
         ...(changes.startedAt !== undefined && { started_at: changes.startedAt }),
         ...(changes.endedAt !== undefined && { ended_at: changes.endedAt }),
         ...(changes.roomUrl !== undefined && { room_url: changes.roomUrl }),
+        ...(changes.clockStartedAt !== undefined && { clock_started_at: changes.clockStartedAt }),
+        ...(changes.pausedAt !== undefined && { paused_at: changes.pausedAt }),
       })
       .where('id', '=', id);
     if (expectedStatus) query = query.where('status', 'in', expectedStatus);

@@ -69,7 +69,8 @@ export class ManualClock implements Clock {
       due.resolve();
       await flushMicrotasks();
     }
-    this.current = target;
+    // Another advance may have run while this one waited on its sleepers: time never moves back.
+    this.current = Math.max(this.current, target);
     await flushMicrotasks();
   }
 

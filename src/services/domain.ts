@@ -76,6 +76,10 @@ export interface Session {
   updatedAt: Date;
   startedAt: Date | null;
   endedAt: Date | null;
+  /** Where the time limit counts from: moved forward by paused time, restarted by `!reset`. */
+  clockStartedAt: Date | null;
+  /** When the current pause began (null unless paused). */
+  pausedAt: Date | null;
 }
 
 /** Where a message stands on its way to the room. */

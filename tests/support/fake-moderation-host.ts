@@ -29,7 +29,7 @@ export class FakeHost implements ModerationHost {
       id: 'session-1', parentId: null, transport: 'memory', roomId: 'room', roomUrl: null, originChannelId: null, topic: 'caching',
       status: 'active', createdBy: { id: 'u', name: 'Ada' }, plan: PLAN, plannerState: { questions: [], answers: [], revisionRequests: [], questionRounds: 1 },
       moderationState: { driftWarnings: 0, lastCheckAtMessage: 0 }, disabledParticipants: [], messageCount: 0, totalTokens: 0, totalCostUsd: 0,
-      aiRoundsSinceHuman: 0, endReason: null, createdAt: now, updatedAt: now, startedAt: now, endedAt: null,
+      aiRoundsSinceHuman: 0, endReason: null, createdAt: now, updatedAt: now, startedAt: now, endedAt: null, clockStartedAt: now, pausedAt: null,
     };
   }
 

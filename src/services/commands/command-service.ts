@@ -23,6 +23,11 @@ export interface AdminSettingsPort {
   describe(): Promise<string>;
 }
 
+/** Where `!summary` gets a summary that covers the latest messages (the documentation service fits). */
+export interface FreshSummarySource {
+  freshSummary(sessionId: string): Promise<string | null>;
+}
+
 /** Opens a linked sub-session (implemented by the gateway, which knows how to start sessions). */
 export type ExploreStarter = (parent: Session, topic: string, invocation: CommandInvocation) => Promise<string>;
 
@@ -34,7 +39,7 @@ export interface CommandServiceOptions {
   delivery: DeliveryService;
   limits: LimitsService;
   context: ContextManager;
-  documentation: DocumentationPort;
+  documentation: DocumentationPort & FreshSummarySource;
   moderation: ModerationPort;
   roster: RosterService;
   settings: AdminSettingsPort;
@@ -113,7 +118,7 @@ export class CommandService {
       } }),
       define({ name: 'focus', usage: '!focus', description: 'ask the Moderator to refocus the discussion', states: COMMAND_STATES.focus, run: async ({ session }) => o.moderation.refocus(need(session)) }),
       define({ name: 'summary', usage: '!summary', description: 'post the latest summary', states: COMMAND_STATES.summary, run: async ({ session }) => {
-        const tldr = await o.documentation.latestTldr(need(session).id);
+        const tldr = await o.documentation.freshSummary(need(session).id);
         if (!tldr) return 'No summary yet — the TLDR is written once the Scribe has a record.';
         await o.delivery.post(need(session), { kind: 'tldr', name: 'TLDR' }, tldr);
         return 'Summary posted.';
@@ -133,9 +138,9 @@ export class CommandService {
         const participant = await o.roster.setEnabled(invocation.args, false, invocation.author);
         return `${participant.name} is disabled.`;
       } }),
-      define({ name: 'reset', usage: '!reset', description: 'reset this session\'s usage counters', admin: true, states: COMMAND_STATES.reset, run: async ({ session }) => {
-        await o.sessions.resetUsage(need(session).id, o.clock.now());
-        return 'Usage counters reset for this session.';
+      define({ name: 'reset', usage: '!reset', description: 'reset this session\'s usage counters, elapsed time and Moderator checks', admin: true, states: COMMAND_STATES.reset, run: async ({ session }) => {
+        await o.lifecycle.reset(need(session).id);
+        return 'Reset for this session: usage counters, elapsed time and the Moderator\'s check counter start again from zero.';
       } }),
       define({ name: 'help', usage: '!help', description: 'this list', states: null, run: async () => formatHelp(this.table) }),
     ];

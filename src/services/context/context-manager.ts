@@ -3,6 +3,7 @@ import { attributedLine, buildParticipantInput } from '../../agents/participants
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { ChatMessage, Session } from '../domain.ts';
+import { effectiveParameters } from '../limits/limits-service.ts';
 import type { DocumentationPort } from '../ports.ts';
 import type { TokenCounter } from './token-counter.ts';
 
@@ -35,8 +36,8 @@ export interface BuiltContext {
 /**
  * Builds each participant's input: the whole attributed history while it is small; above
  * `CONTEXT_REFRESH_THRESHOLD`% of the window (or the history budget) the latest Scribe record plus the
- * recent messages; above `MAX_CONTEXT_WINDOW_PERCENT`% an immediate Scribe pass first. So the prompt of a
- * turn stays flat as a session grows.
+ * recent messages; above the plan's context percentage (within `MAX_CONTEXT_WINDOW_PERCENT`) an immediate,
+ * awaited Scribe pass first. So the prompt of a turn stays flat as a session grows.
  */
 export class ContextManager {
   private readonly forced = new Set<string>();
@@ -66,7 +67,9 @@ export class ContextManager {
     if (historyTokens <= refreshAt && !forced) {
       return this.finish(buildParticipantInput({ selfName, messages: history, record: null, answering }), model, window, false);
     }
-    if (historyTokens + INSTRUCTION_ALLOWANCE > (window * limits.maxContextPercent) / 100) {
+    // The plan's percentage (never above the admin bound) decides when the record must be refreshed first.
+    const maxPercent = effectiveParameters(session, limits).maxContextPercent;
+    if (historyTokens + INSTRUCTION_ALLOWANCE > (window * maxPercent) / 100) {
       await this.options.documentation.requestRecord(session.id, { urgent: true });
     }
     const record = forced ? await this.options.documentation.refreshRecord(session.id) : await this.options.documentation.latestRecord(session.id);

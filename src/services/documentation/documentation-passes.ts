@@ -18,7 +18,7 @@ export interface PassEffects {
 }
 
 /** Messages the record covers: what people and agents said in the room, not withheld or internal ones. */
-function recordable(messages: ChatMessage[]): ChatMessage[] {
+export function recordable(messages: ChatMessage[]): ChatMessage[] {
   return messages.filter((message) => message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal' && message.speaker.kind !== 'scribe' && message.speaker.kind !== 'tldr');
 }
 

@@ -6,7 +6,7 @@ import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import { MarkdownMirror } from '../../notion/markdown-mirror.ts';
 import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
 import type { DocumentationPort, RecalledSession, ToolPorts } from '../ports.ts';
-import { runScribePass, runTldrPass, type PassEffects } from './documentation-passes.ts';
+import { recordable, runScribePass, runTldrPass, type PassEffects } from './documentation-passes.ts';
 import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './documentation-types.ts';
 import { enqueueNotionJob, retryDeadline } from './document-delays.ts';
 import { runNotionRow, runNotionSync } from './notion-jobs.ts';
@@ -20,10 +20,19 @@ export interface JobRegistry {
   register(kind: string, handler: JobHandler): void;
 }
 
+/** A busy session still gets a record at least every this many Scribe intervals (the debounce's bound). */
+const SCRIBE_MAX_WAIT_INTERVALS = 3;
+
+/** Scribe (and TLDR) passes of a session have their own queue, so one can be run (and awaited) on its own. */
+const scribeQueue = (sessionId: string) => `scribe:${sessionId}`;
+const tldrQueue = (sessionId: string) => `tldr:${sessionId}`;
+
 /** The documentation service. */
 export class DocumentationService implements DocumentationPort {
   private readonly mirror: MarkdownMirror;
   private readonly effects: PassEffects;
+  /** Urgent passes under way, so callers asking at once all wait for the same pass. */
+  private readonly urgent = new Map<string, Promise<void>>();
 
   constructor(private readonly deps: DocumentationDependencies) {
     this.mirror = new MarkdownMirror(deps.settings.dataDir);
@@ -51,10 +60,17 @@ export class DocumentationService implements DocumentationPort {
     };
   }
 
-  /** Called after every stored message: schedules a Scribe pass `SCRIBE_UPDATE_INTERVAL` from now (one pending per session). */
+  /**
+   * Called after every stored message: a Scribe pass `SCRIBE_UPDATE_INTERVAL` after the latest message
+   * (one pending per session; each message moves it), never more than a few intervals after the first.
+   */
   async onMessage(sessionId: string): Promise<void> {
-    const runAt = new Date(this.deps.clock.now().getTime() + this.deps.settings.scribeIntervalSeconds * 1000);
-    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, this.deps.clock.now());
+    const now = this.deps.clock.now();
+    const intervalMs = this.deps.settings.scribeIntervalSeconds * 1000;
+    const runAt = new Date(now.getTime() + intervalMs);
+    const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
+    const created = await this.deps.jobs.enqueue(job, now);
+    if (created === null) await this.deps.jobs.debounce(DOCUMENTATION_JOB_KINDS.scribe, sessionId, runAt, intervalMs * SCRIBE_MAX_WAIT_INTERVALS, now);
   }
 
   /** Called when a session is created or changes state (status, counts): updates its Notion row. */
@@ -63,13 +79,17 @@ export class DocumentationService implements DocumentationPort {
     await this.enqueueNotion(DOCUMENTATION_JOB_KINDS.notionRow, sessionId, { sessionId }, sessionId);
   }
 
-  /** Asks for a Scribe pass soon (debounced) or now (`urgent`, e.g. the context is nearly full). */
+  /**
+   * Asks for a Scribe pass soon (debounced) or now (`urgent`, e.g. the context is nearly full): an urgent
+   * request returns once the pass has run, so the turn that needed it reads the new record.
+   */
   async requestRecord(sessionId: string, options: { urgent: boolean }): Promise<void> {
-    const now = this.deps.clock.now();
     if (!options.urgent) return this.onMessage(sessionId);
-    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt: now, dedupeKey: sessionId, sessionId }, now);
-    await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.scribe, sessionId, now, now);
-    this.deps.nudge?.();
+    const running = this.urgent.get(sessionId);
+    if (running) return running;
+    const pass = this.runUrgentPass(sessionId).finally(() => this.urgent.delete(sessionId));
+    this.urgent.set(sessionId, pass);
+    return pass;
   }
 
   /** The newest record (local copy: the database, else the mirror). */
@@ -80,6 +100,21 @@ export class DocumentationService implements DocumentationPort {
   /** The newest TLDR as markdown (for `!summary`). */
   async latestTldr(sessionId: string): Promise<string | null> {
     return (await this.deps.documents.find(sessionId, 'tldr'))?.content ?? (await this.mirror.read(sessionId, 'tldr'));
+  }
+
+  /**
+   * `!summary`: the newest TLDR, made afresh first when it is older than the last messages (a Scribe pass,
+   * the record's sync to Notion, then the TLDR pass, all awaited). Falls back to the stored one.
+   */
+  async freshSummary(sessionId: string): Promise<string | null> {
+    if (this.deps.runQueue && (await this.summaryIsStale(sessionId))) {
+      await this.requestRecord(sessionId, { urgent: true });
+      const now = this.deps.clock.now();
+      await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.tldr, sessionId, now, now);
+      if (this.deps.notion) await this.deps.runQueue(`notion:${sessionId}`);
+      await this.deps.runQueue(tldrQueue(sessionId));
+    }
+    return this.latestTldr(sessionId);
   }
 
   /** Re-reads the record from Notion (`!refresh`); a person's edits there become the newest local version. */
@@ -159,7 +194,25 @@ export class DocumentationService implements DocumentationPort {
 
   // ---------------------------------------------------------------- internals
 
-  private async store(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {
+  /** True when something was said after the record, or the TLDR was made from an older record. */
+  private async summaryIsStale(sessionId: string): Promise<boolean> {
+    const lastMessageId = recordable(await this.deps.messages.listForSession(sessionId)).at(-1)?.id ?? 0;
+    const record = await this.deps.documents.find(sessionId, 'record');
+    if (Number(record?.metadata.lastMessageId ?? 0) < lastMessageId) return true;
+    const tldr = await this.deps.documents.find(sessionId, 'tldr');
+    return record !== null && Number(tldr?.metadata.recordVersion ?? 0) < record.version;
+  }
+
+  private async runUrgentPass(sessionId: string): Promise<void> {
+    const now = this.deps.clock.now();
+    const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt: now, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
+    await this.deps.jobs.enqueue(job, now);
+    await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.scribe, sessionId, now, now);
+    if (this.deps.runQueue) await this.deps.runQueue(scribeQueue(sessionId));
+    else this.deps.nudge?.();
+  }
+
+    private async store(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {
     const markdown = this.deps.appendix ? await this.deps.appendix(sessionId, kind, written) : written;
     const now = this.deps.clock.now();
     await this.deps.documents.write(sessionId, kind, markdown, { ...metadata, writtenAt: now.toISOString() }, now);
@@ -180,7 +233,7 @@ export class DocumentationService implements DocumentationPort {
     const last = await this.deps.documents.find(sessionId, 'tldr');
     const writtenAt = last ? Date.parse(String(last.metadata.writtenAt ?? '')) || last.updatedAt.getTime() : null;
     const due = writtenAt === null ? now.getTime() : Math.max(now.getTime(), writtenAt + this.deps.settings.tldrIntervalSeconds * 1000);
-    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.tldr, payload: { sessionId }, runAt: new Date(due), dedupeKey: sessionId, sessionId, retryUntil: retryDeadline(this.deps) }, now);
+    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.tldr, payload: { sessionId }, runAt: new Date(due), dedupeKey: sessionId, queue: tldrQueue(sessionId), sessionId, retryUntil: retryDeadline(this.deps) }, now);
     if (due <= now.getTime()) this.deps.nudge?.();
   }
 }

@@ -46,7 +46,7 @@ export interface DocumentationDependencies {
   clock: Clock;
   logger: Logger;
   documents: Pick<DocumentsRepository, 'write' | 'find' | 'markSynced' | 'mergeMetadata' | 'resetSynced'>;
-  jobs: Pick<JobsRepository, 'enqueue' | 'expedite'>;
+  jobs: Pick<JobsRepository, 'enqueue' | 'expedite' | 'debounce'>;
   messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
   sessions: Pick<SessionsRepository, 'findById'>;
   embeddings: Pick<EmbeddingsRepository, 'replace' | 'mostSimilar'>;
@@ -63,4 +63,6 @@ export interface DocumentationDependencies {
   nudge?: () => void;
   /** Adds sections to a document before it is stored (the idea ledger's). */
   appendix?: (sessionId: string, kind: 'record' | 'tldr', markdown: string) => Promise<string>;
+  /** Runs the due jobs of one queue now (the worker's `runQueue`), so an urgent Scribe pass can be awaited. */
+  runQueue?: (queue: string) => Promise<void>;
 }

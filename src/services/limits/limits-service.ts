@@ -3,6 +3,7 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { Clock } from '../clock.ts';
 import type { Session, SessionParameters } from '../domain.ts';
 import type { LimitsReport } from '../ports.ts';
+import { activeMs } from '../sessions/session-clock.ts';
 
 /** The parameters in force for a session: its plan's, never beyond the admin bounds. */
 export function effectiveParameters(session: Pick<Session, 'plan'>, bounds: LimitsConfig): SessionParameters {
@@ -37,7 +38,7 @@ export class LimitsService {
   /** The limits a session has reached, from its running counters alone (no query: run before every turn). */
   exceeded(session: Session): LimitName[] {
     const parameters = effectiveParameters(session, this.bounds());
-    const minutes = session.startedAt ? (this.clock.now().getTime() - session.startedAt.getTime()) / 60_000 : 0;
+    const minutes = activeMs(session, this.clock.now()) / 60_000;
     const exceeded: LimitName[] = [];
     if (session.messageCount >= parameters.maxMessages) exceeded.push('messages');
     if (session.totalTokens >= parameters.maxTokens) exceeded.push('tokens');
@@ -49,7 +50,7 @@ export class LimitsService {
   /** Every limit of a session with its use, and which were reached. */
   async report(session: Session): Promise<LimitsReport> {
     const parameters = effectiveParameters(session, this.bounds());
-    const minutes = session.startedAt ? (this.clock.now().getTime() - session.startedAt.getTime()) / 60_000 : 0;
+    const minutes = activeMs(session, this.clock.now()) / 60_000;
     const balance = (await this.messages.countBySpeaker(session.id))
       .filter((entry) => entry.kind === 'participant' || entry.kind === 'human')
       .map((entry) => ({ speaker: entry.speaker, messages: entry.messages }));

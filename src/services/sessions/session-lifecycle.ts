@@ -1,18 +1,24 @@
 import type { Logger } from 'pino';
-import type { JobsRepository } from '../../repositories/jobs-repository.ts';
-import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
+import type { LimitsConfig } from '../../config/app-config.ts';
+import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
+import type { SessionChanges, SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../clock.ts';
 import type { Coordinator, SessionEnder } from '../coordinator/coordinator.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
 import { FINISHED_STATUSES, type Session, type SessionPlan, type SessionStatus } from '../domain.ts';
 import { BrainstormError } from '../errors.ts';
+import type { JobOutcome } from '../jobs/job-types.ts';
+import { describeLimit, effectiveParameters } from '../limits/limits-service.ts';
 import type { EventBus } from '../ports.ts';
+import { activeMs, timeLimitDueAt } from './session-clock.ts';
 
 /** Job kinds the lifecycle schedules. */
 export const SESSION_TIMEOUT_JOB = 'session_timeout';
 export const WRAP_UP_JOB = 'wrap_up';
 /** Jobs that stop mattering when a session ends (deliveries and documentation still run). */
 const ABANDONED_ON_END = ['planner_step', 'planner_resume', 'planner_timeout', SESSION_TIMEOUT_JOB];
+/** The Planner's approval timeout job (scheduled by the planner flow, which re-checks it when it runs). */
+const PLANNER_TIMEOUT_KIND = 'planner_timeout';
 
 /** Statuses a session can be stopped from. */
 const LIVE: SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused'];
@@ -30,6 +36,8 @@ export class SessionLifecycle implements SessionEnder {
       events: EventBus;
       logger: Logger;
       nudgeWorker: () => void;
+      /** The admin bounds in force (read at each use, so `!config` applies at once). */
+      bounds: () => LimitsConfig;
     },
   ) {}
 
@@ -41,27 +49,74 @@ export class SessionLifecycle implements SessionEnder {
   /** `start_session` approved: the plan is in force and the discussion starts. */
   async activate(sessionId: string, plan: SessionPlan): Promise<Session> {
     const now = this.options.clock.now();
-    const session = await this.options.sessions.update(sessionId, { status: 'active', plan, startedAt: now }, now, ['awaiting_approval', 'planning']);
+    const changes = { status: 'active' as const, plan, startedAt: now, clockStartedAt: now, pausedAt: null };
+    const session = await this.options.sessions.update(sessionId, changes, now, ['awaiting_approval', 'planning']);
     if (!session) throw new BrainstormError('wrong_state', 'This session is no longer waiting for approval.');
-    await this.options.jobs.enqueue(
-      { kind: SESSION_TIMEOUT_JOB, sessionId, dedupeKey: sessionId, payload: { sessionId }, runAt: new Date(now.getTime() + plan.parameters.timeoutMinutes * 60_000) },
-      now,
-    );
+    await this.scheduleTimeout(session);
     this.publish(session);
     return session;
   }
 
-  /** `!pause`: no new rounds; answers already being written finish. */
+  /** `!pause`: no new rounds; answers already being written finish; the time limit's clock stops. */
   async pause(sessionId: string): Promise<Session> {
-    return this.transition(sessionId, 'paused', ['active'], 'Only an active discussion can be paused.');
+    const now = this.options.clock.now();
+    const session = await this.transition(sessionId, 'paused', ['active'], 'Only an active discussion can be paused.', { pausedAt: now });
+    await this.options.jobs.cancelPending(sessionId, [SESSION_TIMEOUT_JOB], now);
+    return session;
   }
 
-  /** `!continue`: back to active, and the loop guard is reset. */
+  /** `!continue`: back to active, the clock runs again from where it stopped, and the loop guard is reset. */
   async resume(sessionId: string): Promise<Session> {
-    const session = await this.transition(sessionId, 'active', ['active', 'paused'], 'Only a paused (or waiting) discussion can be continued.');
-    await this.options.sessions.update(sessionId, { aiRoundsSinceHuman: 0 }, this.options.clock.now());
+    const now = this.options.clock.now();
+    const before = await this.options.sessions.findById(sessionId);
+    const clockStartedAt = before?.status === 'paused' && before.pausedAt ? new Date(now.getTime() - activeMs(before, now)) : undefined;
+    const session = await this.transition(sessionId, 'active', ['active', 'paused'], 'Only a paused (or waiting) discussion can be continued.', {
+      aiRoundsSinceHuman: 0,
+      ...(clockStartedAt && { clockStartedAt, pausedAt: null }),
+    });
+    await this.scheduleTimeout(session);
     this.coordinator?.kick(sessionId);
     return session;
+  }
+
+  /** `!reset`: usage counters, elapsed time and the Moderator's check counter start again from zero. */
+  async reset(sessionId: string): Promise<Session> {
+    const now = this.options.clock.now();
+    await this.options.sessions.resetUsage(sessionId, now);
+    const current = await this.options.sessions.findById(sessionId);
+    if (!current) throw new BrainstormError('not_found', 'No session here.');
+    const moderationState = { ...current.moderationState, lastCheckAtMessage: 0 };
+    const session = await this.options.sessions.update(sessionId, { clockStartedAt: now, pausedAt: current.status === 'paused' ? now : null, moderationState }, now);
+    if (!session) throw new BrainstormError('not_found', 'No session here.');
+    await this.scheduleTimeout(session);
+    this.publish(session);
+    return session;
+  }
+
+  /** Moves the time-limit job of every active session (after `CONVERSATION_TIMEOUT_MINUTES` changed). */
+  async rescheduleTimeouts(): Promise<void> {
+    for (const session of await this.options.sessions.listByStatus(['active'])) await this.scheduleTimeout(session);
+    this.options.nudgeWorker();
+  }
+
+  /** Brings the approval timeout of every session still planning forward to `minutes` after its last change. */
+  async expeditePlannerTimeouts(minutes: number): Promise<void> {
+    const now = this.options.clock.now();
+    for (const session of await this.options.sessions.listByStatus(['planning', 'awaiting_approval'])) {
+      await this.options.jobs.expedite(PLANNER_TIMEOUT_KIND, session.id, new Date(session.updatedAt.getTime() + minutes * 60_000), now);
+    }
+    this.options.nudgeWorker();
+  }
+
+  /** The time-limit job: ends an active session whose clock ran out; a moved deadline postpones it. */
+  async handleTimeout(job: ClaimedJob): Promise<JobOutcome> {
+    const session = await this.options.sessions.findById(String(job.payload.sessionId));
+    if (!session || session.status !== 'active') return { status: 'done' };
+    const now = this.options.clock.now();
+    const dueAt = timeLimitDueAt(session, effectiveParameters(session, this.options.bounds()).timeoutMinutes, now);
+    if (dueAt > now) return { status: 'postpone', afterMs: dueAt.getTime() - now.getTime() };
+    await this.end(session.id, 'completed', describeLimit('time'));
+    return { status: 'done' };
   }
 
   /**
@@ -86,8 +141,17 @@ export class SessionLifecycle implements SessionEnder {
     this.options.nudgeWorker();
   }
 
-  private async transition(sessionId: string, to: SessionStatus, from: SessionStatus[], refusal: string): Promise<Session> {
-    const session = await this.options.sessions.update(sessionId, { status: to }, this.options.clock.now(), from);
+  /** Replaces the pending time-limit job of an active session with one at its current deadline. */
+  private async scheduleTimeout(session: Session): Promise<void> {
+    if (session.status !== 'active') return;
+    const now = this.options.clock.now();
+    const runAt = timeLimitDueAt(session, effectiveParameters(session, this.options.bounds()).timeoutMinutes, now);
+    await this.options.jobs.cancelPending(session.id, [SESSION_TIMEOUT_JOB], now);
+    await this.options.jobs.enqueue({ kind: SESSION_TIMEOUT_JOB, sessionId: session.id, dedupeKey: session.id, payload: { sessionId: session.id }, runAt }, now);
+  }
+
+  private async transition(sessionId: string, to: SessionStatus, from: SessionStatus[], refusal: string, extra: SessionChanges = {}): Promise<Session> {
+    const session = await this.options.sessions.update(sessionId, { ...extra, status: to }, this.options.clock.now(), from);
     if (!session) {
       const current = await this.options.sessions.findById(sessionId);
       if (current && FINISHED_STATUSES.includes(current.status)) throw new BrainstormError('wrong_state', `This session has ended (${current.status}).`);

@@ -3,7 +3,7 @@ import type { AppConfig } from '../../config/app-config.ts';
 import { environmentSchema } from '../../config/env-schema.ts';
 import type { Clock } from '../clock.ts';
 import { BrainstormError } from '../errors.ts';
-import { CONFIG_APPLIERS, isTunableKey, TUNABLE_SETTING_KEYS, type TunableSettingKey, type TunableValue } from './tunable-settings.ts';
+import { CONFIG_APPLIERS, isTunableKey, restartReason, TUNABLE_SETTING_KEYS, type TunableSettingKey, type TunableValue } from './tunable-settings.ts';
 
 /** Where settings are persisted (the `SettingsRepository` fits). */
 export interface SettingsStore {
@@ -32,6 +32,9 @@ export interface SettingChange {
   value: unknown;
 }
 
+/** Told of every change, after it is stored; awaited, so running sessions are updated before the reply. */
+export type SettingListener = (config: AppConfig, change: SettingChange) => void | Promise<void>;
+
 /** The stored key that holds the participants an admin disabled. */
 export const DISABLED_PARTICIPANTS_KEY = 'participants.disabled';
 
@@ -42,7 +45,7 @@ export const DISABLED_PARTICIPANTS_KEY = 'participants.disabled';
 export class SettingsService {
   private overrides = new Map<TunableSettingKey, TunableValue>();
   private disabled: string[] = [];
-  private readonly listeners = new Set<(config: AppConfig) => void>();
+  private readonly listeners = new Set<SettingListener>();
 
   constructor(
     private readonly dependencies: { store: SettingsStore; baseConfig: AppConfig; clock: Clock; logger: Logger },
@@ -90,7 +93,7 @@ export class SettingsService {
     const previous = this.get(key);
     await this.dependencies.store.set(key, parsed.value, actor.id, this.dependencies.clock.now());
     this.overrides.set(key, parsed.value);
-    this.audit({ key, previous, value: parsed.value }, actor);
+    await this.audit({ key, previous, value: parsed.value }, actor);
     return { key, previous, value: parsed.value };
   }
 
@@ -103,7 +106,7 @@ export class SettingsService {
       await this.dependencies.store.remove(key);
       this.overrides.delete(key);
       const change = { key, previous, value: this.get(key) };
-      this.audit(change, actor);
+      await this.audit(change, actor);
       changes.push(change);
     }
     return changes;
@@ -122,12 +125,12 @@ export class SettingsService {
     await this.dependencies.store.set(DISABLED_PARTICIPANTS_KEY, next, actor.id, this.dependencies.clock.now());
     this.disabled = next;
     const change = { key: DISABLED_PARTICIPANTS_KEY, previous, value: next };
-    this.audit(change, actor);
+    await this.audit(change, actor);
     return change;
   }
 
   /** Calls `listener` with the new effective config after every change; returns an unsubscribe function. */
-  onChange(listener: (config: AppConfig) => void): () => void {
+  onChange(listener: SettingListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
   }
@@ -135,9 +138,7 @@ export class SettingsService {
   private resolveKey(rawKey: string): TunableSettingKey {
     const key = rawKey.trim().toUpperCase().replace(/[.-]/g, '_');
     if (isTunableKey(key)) return key;
-    if (key in environmentSchema.shape) {
-      throw new BrainstormError('forbidden', `${key} cannot be changed at run time (only limits, intervals and moderator settings can).`);
-    }
+    if (key in environmentSchema.shape) throw new BrainstormError('forbidden', `${key} cannot be changed at run time: ${restartReason(key)}`);
     throw new BrainstormError('bad_input', `Unknown setting "${rawKey.trim()}". Settings you can change: ${TUNABLE_SETTING_KEYS.join(', ')}.`);
   }
 
@@ -148,9 +149,9 @@ export class SettingsService {
     return { ok: false, message: result.error.issues.map((issue) => issue.message).join('; ') };
   }
 
-  private audit(change: SettingChange, actor: SettingActor): void {
+  private async audit(change: SettingChange, actor: SettingActor): Promise<void> {
     this.dependencies.logger.info({ event: 'setting_changed', ...change, by: actor.name, byId: actor.id }, `setting ${change.key} changed by ${actor.name}`);
     const config = this.effectiveConfig();
-    for (const listener of this.listeners) listener(config);
+    for (const listener of this.listeners) await listener(config, change);
   }
 }

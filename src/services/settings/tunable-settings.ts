@@ -75,3 +75,12 @@ export const CONFIG_APPLIERS: Record<TunableSettingKey, Applier> = {
   MODERATOR_PARTICIPANT_BALANCE_CHECK: moderator('balanceCheck'),
   MODERATOR_QUALITY_ASSESSMENT: moderator('qualityAssessment'),
 };
+
+const SECRET_OR_ENDPOINT = /(_KEY|_TOKEN|_URL|_ID|_HEADERS|_ENDPOINT)$/;
+
+/** Why a key outside the allow-list needs a restart (shown when `!config` refuses it). */
+export function restartReason(key: string): string {
+  if (SECRET_OR_ENDPOINT.test(key)) return 'keys, tokens, ids and addresses are never changed from chat; set it in the environment and restart.';
+  if (key.endsWith('_MODEL') || key === 'PARTICIPANTS_FILE') return 'models are built once at start-up; set it in the environment and restart.';
+  return 'it is read once at start-up; set it in the environment and restart.';
+}

@@ -134,6 +134,7 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: Docu
     notifier,
     notice: async (sessionId, text) => void roomNotices.push({ sessionId, text }),
     flags: notionFlags(notionObjects, clock),
+    runQueue: (queue) => worker.runQueue(queue),
   });
   const worker = new JobWorker({ workerId: options.workerId ?? 'docs-test', jobs, clock, logger, onTerminalFailure: createTerminalFailureNotifier(notifier), ...(options.instance ? { instance: options.instance } : {}) });
   service.registerJobs(worker);

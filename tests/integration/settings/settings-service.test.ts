@@ -85,7 +85,9 @@ describe.each(ENGINES)('SettingsService on %s', (engine) => {
     await settings.load();
     await settings.set('MAX_COST_PER_CONVERSATION_USD', '2.5', admin);
     const seen: number[] = [];
-    const unsubscribe = settings.onChange((config) => seen.push(config.limits.maxCostUsd));
+    const unsubscribe = settings.onChange((config) => {
+      seen.push(config.limits.maxCostUsd);
+    });
     await settings.reset('MAX_COST_PER_CONVERSATION_USD', admin);
     unsubscribe();
     expect(settings.get('MAX_COST_PER_CONVERSATION_USD')).toBe(5);

@@ -76,6 +76,32 @@ describe('ContextManager', () => {
     expect(urgent).toEqual(['s']);
   });
 
+  it('applies the plan\'s context percentage, not only the admin bound', async () => {
+    // 120 messages are about 3,000 tokens: under 80% of a 5,000-token window, over the plan's 40%.
+    const planned = { id: 's', plan: { parameters: { maxContextPercent: 40 } } } as Session;
+    const { context, urgent } = manager(history(120), record, 5000);
+    await context.build(session, 'Claude', 'm', []);
+    expect(urgent).toEqual([]);
+    await context.build(planned, 'Claude', 'm', []);
+    expect(urgent).toEqual(['s']);
+  });
+
+  it('builds the turn on the record the urgent pass wrote', async () => {
+    const state = { record: 'old record' };
+    const documentation: DocumentationPort = {
+      latestRecord: async () => state.record,
+      latestTldr: async () => null,
+      requestRecord: async () => {
+        await Promise.resolve();
+        state.record = 'fresh record from the urgent pass';
+      },
+      refreshRecord: async () => state.record,
+    };
+    const messages = { listForSession: async () => history(300) } as unknown as MessagesRepository;
+    const context = new ContextManager({ messages, documentation, tokens: new TokenCounter(), contextWindow: async () => 8000, limits: () => limits, historyBudgetTokens: 4000 });
+    expect(JSON.stringify((await context.build(session, 'Claude', 'm', [])).items)).toContain('fresh record from the urgent pass');
+  });
+
   it('!refresh forces the record even for a short history', async () => {
     const { context } = manager(history(4), record);
     context.forceRefresh('s');

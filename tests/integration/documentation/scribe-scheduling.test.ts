@@ -1,0 +1,55 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../../src/db/create-database.ts';
+import { ManualClock } from '../../../src/services/clock.ts';
+import type { Speaker } from '../../../src/services/domain.ts';
+import { openAppTestDatabase } from '../../support/databases.ts';
+import { createDocumentationHarness } from './documentation-harness.ts';
+
+const ADA: Speaker = { kind: 'human', name: 'Ada' };
+const CLAUDE: Speaker = { kind: 'participant', name: 'Claude' };
+
+describe('Scribe scheduling', () => {
+  let handle: DatabaseHandle;
+
+  beforeAll(async () => {
+    handle = await openAppTestDatabase();
+  });
+  afterAll(async () => handle.close());
+
+  it('is a trailing debounce: each message moves the pass to the interval after it', async () => {
+    const clock = new ManualClock();
+    const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60 });
+    await harness.newSession('ses_trail', 'Edge caching');
+    await harness.say('ses_trail', ADA, 'How should we cache the API?');
+    await clock.advance(40_000);
+    await harness.say('ses_trail', CLAUDE, 'Cache at the edge with short TTLs.');
+    await clock.advance(40_000);
+    await harness.runDue();
+    expect(await harness.documents.find('ses_trail', 'record')).toBeNull();
+    await clock.advance(21_000);
+    await harness.runDue();
+    expect((await harness.documents.find('ses_trail', 'record'))?.content).toContain('short TTLs');
+  });
+
+  it('never waits longer than its bound while messages keep coming', async () => {
+    const clock = new ManualClock();
+    const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60 });
+    await harness.newSession('ses_busy', 'Edge caching');
+    for (let index = 0; index < 8; index += 1) {
+      await harness.say('ses_busy', index % 2 ? CLAUDE : ADA, `Point number ${index}.`);
+      await clock.advance(30_000);
+      await harness.runDue();
+    }
+    expect(await harness.documents.find('ses_busy', 'record')).not.toBeNull();
+  });
+
+  it('an urgent pass has written the record when the request returns, also for callers asking at once', async () => {
+    const clock = new ManualClock();
+    const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60 });
+    await harness.newSession('ses_urgent', 'Edge caching');
+    await harness.say('ses_urgent', ADA, 'We are near the context limit; record this.');
+    await Promise.all([1, 2, 3].map(() => harness.service.requestRecord('ses_urgent', { urgent: true })));
+    expect((await harness.documents.find('ses_urgent', 'record'))?.content).toContain('near the context limit');
+    expect(harness.models.scribe.calls).toHaveLength(1);
+  });
+});
