@@ -1,7 +1,7 @@
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents';
 import type { Logger } from '../../logging/logger.ts';
 import type { Clock } from '../../services/clock.ts';
-import type { CircuitBreaker } from './circuit-breaker.ts';
+import type { BreakerPermit, CircuitBreaker } from './circuit-breaker.ts';
 import { recordStreamUsage } from './generation-usage.ts';
 import { ModelUnavailableError } from './model-errors.ts';
 import { fixResponse, fixStreamEvent } from './output-fixes.ts';
@@ -44,65 +44,64 @@ export class ResilientModel implements Model {
   /** One response, retried on transient failures. */
   async getResponse(request: ModelRequest): Promise<ModelResponse> {
     const prepared = prepareRequest(request);
-    return this.withRetries(prepared, async () => fixResponse(await this.inner.getResponse(prepared), prepared));
+    const permit = this.options.breaker.admit();
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        try {
+          const response = fixResponse(await this.inner.getResponse(prepared), prepared);
+          permit.succeed();
+          return response;
+        } catch (error) {
+          await this.options.clock.sleep(this.afterFailure(error, prepared, permit, attempt, attempt), prepared.signal);
+        }
+      }
+    } finally {
+      // Whatever ended the request without a verdict (an abort during a back-off) frees a half-open trial slot.
+      permit.release();
+    }
   }
 
   /** A streamed response; retried only while nothing has been streamed yet, repaired as items pass. */
   async *getStreamedResponse(request: ModelRequest): AsyncIterable<StreamEvent> {
     const prepared = prepareRequest(request);
-    const { retry, breaker } = this.options;
-    for (let attempt = 1; ; attempt += 1) {
-      breaker.admit();
-      let streamed = false;
-      let settled = false;
-      try {
-        for await (const event of this.inner.getStreamedResponse(prepared)) {
-          streamed = true;
-          const fixed = fixStreamEvent(event, prepared);
-          recordStreamUsage(fixed);
-          yield fixed;
+    const permit = this.options.breaker.admit();
+    try {
+      for (let attempt = 1; ; attempt += 1) {
+        let streamed = false;
+        try {
+          for await (const event of this.inner.getStreamedResponse(prepared)) {
+            streamed = true;
+            const fixed = fixStreamEvent(event, prepared);
+            recordStreamUsage(fixed);
+            yield fixed;
+          }
+          permit.succeed();
+          return;
+        } catch (error) {
+          // Once events reached the consumer the request cannot be replayed: this failure is the last.
+          const delay = this.afterFailure(error, prepared, permit, attempt, streamed ? Number.POSITIVE_INFINITY : attempt);
+          await this.options.clock.sleep(delay, prepared.signal);
         }
-        settled = true;
-        breaker.succeed();
-        return;
-      } catch (error) {
-        settled = true;
-        // Once events reached the consumer the request cannot be replayed: this failure is the last.
-        const delay = this.afterFailure(error, prepared, attempt, streamed ? retry.attempts : attempt);
-        await this.options.clock.sleep(delay, prepared.signal);
-      } finally {
-        // A consumer that stops reading (a cancelled run) settles nothing; free a half-open trial slot.
-        if (!settled) breaker.release();
       }
+    } finally {
+      // A consumer that stops reading (a cancelled run) settles nothing; free a half-open trial slot.
+      permit.release();
     }
   }
 
-  private async withRetries<T>(request: ModelRequest, call: () => Promise<T>): Promise<T> {
-    for (let attempt = 1; ; attempt += 1) {
-      this.options.breaker.admit();
-      try {
-        const result = await call();
-        this.options.breaker.succeed();
-        return result;
-      } catch (error) {
-        const delay = this.afterFailure(error, request, attempt, attempt);
-        await this.options.clock.sleep(delay, request.signal);
-      }
-    }
-  }
-
-  /** Decides after a failed attempt: returns the delay before the next one, or throws. */
-  private afterFailure(error: unknown, request: ModelRequest, attempt: number, attemptsUsed: number): number {
-    const { breaker, retry, clock, logger, modelId } = this.options;
+  /** Decides after a failed attempt: returns the delay before the next one, or settles the permit and throws. */
+  private afterFailure(error: unknown, request: ModelRequest, permit: BreakerPermit, attempt: number, attemptsUsed: number): number {
+    const { retry, clock, logger, modelId } = this.options;
     const verdict = classifyFailure(error, request.signal, clock.now());
     if (verdict.aborted) {
-      breaker.release();
+      permit.release();
       throw error;
     }
-    const lastAttempt = attemptsUsed >= retry.attempts || !verdict.retryable;
+    // A half-open trial is one probe: retrying it would keep the slot (and the room) waiting on a model that is down.
+    const lastAttempt = permit.trial || attemptsUsed >= retry.attempts || !verdict.retryable;
     logger?.warn({ model: modelId, attempt, status: verdict.status, retrying: !lastAttempt }, 'model request failed');
     if (lastAttempt) {
-      breaker.fail(`${modelId} failed ${attempt} time(s)${verdict.status ? ` (HTTP ${verdict.status})` : ''}`);
+      permit.fail(`${modelId} failed ${attempt} time(s)${verdict.status ? ` (HTTP ${verdict.status})` : ''}`);
       throw wrapFailure(error, modelId, verdict.status);
     }
     return retryDelayMs(attempt - 1, verdict.retryAfterMs, retry);
