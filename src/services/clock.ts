@@ -69,7 +69,8 @@ export class ManualClock implements Clock {
       due.resolve();
       await flushMicrotasks();
     }
-    this.current = target;
+    // Two overlapping advances (a test's and a settle ticker's) must never move time backwards.
+    this.current = Math.max(this.current, target);
     await flushMicrotasks();
   }
 
