@@ -142,6 +142,7 @@ export class ModelCatalog {
         clock: this.options.clock,
         breaker: this.breakerFor(endpoint),
         retry: this.retry,
+        timeoutMs: this.config.requestTimeoutMs,
         ...(this.options.logger ? { logger: this.options.logger } : {}),
       });
       this.models.set(key, model);
