@@ -69,7 +69,7 @@ export class ManualClock implements Clock {
       due.resolve();
       await flushMicrotasks();
     }
-    // Another advance may have run while this one waited on its sleepers: time never moves back.
+    // Two overlapping advances (a test's and a settle ticker's) must never move time backwards.
     this.current = Math.max(this.current, target);
     await flushMicrotasks();
   }

@@ -9,9 +9,16 @@ export interface RenderedAnswer {
   created: number;
   model: string;
   content: string | null;
+  refusal: string | null;
+  reasoning: string | null;
   toolCalls: Array<{ id: string; name: string; arguments: string }>;
-  finishReason: 'stop' | 'tool_calls';
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cost: number };
+  finishReason: 'stop' | 'tool_calls' | 'length' | 'content_filter';
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cost: number } | null;
+}
+
+/** OpenRouter's `native_finish_reason` next to the normalised one (the provider's own word). */
+function nativeFinishReason(finishReason: RenderedAnswer['finishReason']): string {
+  return finishReason === 'length' ? 'max_tokens' : finishReason;
 }
 
 function contentOf(reply: AnswerReply): string | null {
@@ -20,10 +27,13 @@ function contentOf(reply: AnswerReply): string | null {
       return reply.text;
     case 'json': {
       const json = JSON.stringify(reply.value);
-      return reply.fenced ? `\`\`\`json\n${json}\n\`\`\`` : json;
+      return (reply.fenced ? `\`\`\`json\n${json}\n\`\`\`` : json) + (reply.after ?? '');
     }
     case 'tool_calls':
       return reply.text ?? null;
+    case 'refusal':
+    case 'no_content':
+      return null;
   }
 }
 
@@ -37,15 +47,17 @@ export function renderAnswer(reply: AnswerReply, body: ChatCompletionRequest, id
   const content = contentOf(reply);
   const toolCalls = reply.kind === 'tool_calls' ? reply.calls.map((call) => ({ id: call.id ?? ids.next('call'), name: call.name, arguments: call.arguments })) : [];
   const promptTokens = reply.usage?.promptTokens ?? promptTokensOf(body);
-  const completionTokens = reply.usage?.completionTokens ?? estimateTokens((content ?? '') + toolCalls.map((call) => call.name + call.arguments).join(''));
+  const completionTokens = reply.usage?.completionTokens ?? estimateTokens((content ?? '') + (reply.reasoning ?? '') + toolCalls.map((call) => call.name + call.arguments).join(''));
   return {
     id: ids.next('gen-sim'),
     created: Math.floor(now.getTime() / 1000),
     model: body.model,
     content,
+    refusal: reply.kind === 'refusal' ? reply.refusal : null,
+    reasoning: reply.reasoning ?? null,
     toolCalls,
-    finishReason: toolCalls.length > 0 ? 'tool_calls' : 'stop',
-    usage: {
+    finishReason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    usage: reply.omitUsage ? null : {
       prompt_tokens: promptTokens,
       completion_tokens: completionTokens,
       total_tokens: promptTokens + completionTokens,
@@ -68,11 +80,17 @@ export function completionBody(answer: RenderedAnswer): Record<string, unknown> 
         index: 0,
         logprobs: null,
         finish_reason: answer.finishReason,
-        native_finish_reason: answer.finishReason,
-        message: { role: 'assistant', content: answer.content, refusal: null, ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}) },
+        native_finish_reason: nativeFinishReason(answer.finishReason),
+        message: {
+          role: 'assistant',
+          content: answer.content,
+          refusal: answer.refusal,
+          ...(answer.reasoning !== null ? { reasoning: answer.reasoning } : {}),
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+        },
       },
     ],
-    usage: answer.usage,
+    ...(answer.usage ? { usage: answer.usage } : {}),
   };
 }
 
@@ -88,13 +106,15 @@ function chunk(answer: RenderedAnswer, delta: Record<string, unknown>, finishRea
     created: answer.created,
     model: answer.model,
     provider: 'Simulated',
-    choices: [{ index: 0, delta, finish_reason: finishReason, native_finish_reason: finishReason, logprobs: null }],
+    choices: [{ index: 0, delta, finish_reason: finishReason, native_finish_reason: finishReason && nativeFinishReason(finishReason as RenderedAnswer['finishReason']), logprobs: null }],
   };
 }
 
-/** The stream chunks of an answer, in order: text deltas, tool-call deltas (id and name first), finish, usage. */
+/** The stream chunks of an answer, in order: reasoning, text (or refusal) deltas, tool-call deltas (id and name first), finish, usage. */
 export function streamChunks(answer: RenderedAnswer): Array<Record<string, unknown>> {
   const chunks: Array<Record<string, unknown>> = [];
+  for (const piece of answer.reasoning ? piecesOf(answer.reasoning) : []) chunks.push(chunk(answer, { role: 'assistant', content: '', reasoning: piece }, null));
+  if (answer.refusal) chunks.push(chunk(answer, { role: 'assistant', content: null, refusal: answer.refusal }, null));
   const pieces = answer.content ? piecesOf(answer.content) : [];
   pieces.forEach((piece, index) => chunks.push(chunk(answer, { ...(index === 0 ? { role: 'assistant' } : {}), content: piece }, null)));
   answer.toolCalls.forEach((call, index) => {
@@ -104,7 +124,7 @@ export function streamChunks(answer: RenderedAnswer): Array<Record<string, unkno
     }
   });
   chunks.push(chunk(answer, {}, answer.finishReason));
-  chunks.push({ ...chunk(answer, {}, null), choices: [], usage: answer.usage });
+  if (answer.usage) chunks.push({ ...chunk(answer, {}, null), choices: [], usage: answer.usage });
   return chunks;
 }
 

@@ -57,13 +57,27 @@ export interface SimulatedToolCall {
   id?: string;
 }
 
+/** How an answer ends and what else it carries, as OpenRouter sends it. */
+export interface ReplyShape {
+  /** `length` cuts the answer at the token limit (`native_finish_reason: "max_tokens"`); default stop/tool_calls. */
+  finishReason?: 'stop' | 'length' | 'content_filter';
+  /** `message.reasoning` (`delta.reasoning` when streamed), as reasoning models send it next to or instead of content. */
+  reasoning?: string;
+  /** Leaves out `usage` (the final usage chunk of a stream), as some providers do. */
+  omitUsage?: boolean;
+}
+
 /** What the simulator answers to one chat completion request. */
 export type SimulatedReply = (
   | { kind: 'text'; text: string }
   | { kind: 'tool_calls'; calls: SimulatedToolCall[]; text?: string }
-  | { kind: 'json'; value: unknown; fenced?: boolean }
+  | { kind: 'json'; value: unknown; fenced?: boolean; after?: string }
+  /** `content: null` and `message.refusal` set (OpenAI-style refusal of structured output). */
+  | { kind: 'refusal'; refusal: string }
+  /** `content: null` with nothing else but what `ReplyShape` adds (e.g. only reasoning). */
+  | { kind: 'no_content' }
   | { kind: 'fault'; fault: SimulatedFault }
-) & { timing?: ReplyTiming; usage?: { promptTokens?: number; completionTokens?: number; costUsd?: number } };
+) & ReplyShape & { timing?: ReplyTiming; usage?: { promptTokens?: number; completionTokens?: number; costUsd?: number } };
 
 /** Who is asking, read from the first line of the system instructions (the agent protocol). */
 export type AgentIdentity =

@@ -23,6 +23,16 @@ export interface BreakerChange {
   reason: string | undefined;
 }
 
+/** One admitted request; settle it once: success closes the breaker, failure counts (a failed trial re-opens). */
+export interface BreakerPermit {
+  /** True for the single half-open trial: it gets one attempt, no retries. */
+  readonly trial: boolean;
+  succeed(): void;
+  fail(reason: string): void;
+  /** Ends the request without a verdict (aborted, or the consumer stopped reading); frees a trial slot. */
+  release(): void;
+}
+
 /** Listens to breaker changes. */
 export type BreakerListener = (change: BreakerChange) => void;
 
@@ -35,7 +45,7 @@ export interface BreakerSettings {
 /** Opens after 3 consecutive failed requests and stays open for a minute. */
 export const DEFAULT_BREAKER: BreakerSettings = { failureThreshold: 3, coolDownMs: 60_000 };
 
-/** A per-model circuit breaker driven by an injected clock. */
+/** A circuit breaker for one model at one endpoint, driven by an injected clock. */
 export class CircuitBreaker {
   private state: BreakerState = 'closed';
   private failures = 0;
@@ -49,13 +59,16 @@ export class CircuitBreaker {
     private readonly notify: BreakerListener,
   ) {}
 
-  /** Admits a request or throws `model_unavailable`; moves an open breaker to half-open after the cool-down. */
-  admit(): void {
+  /**
+   * Admits one request (with all its retries) or throws `model_unavailable`; moves an open breaker to half-open
+   * after the cool-down. The permit must be settled: `succeed`, `fail` or `release` (only the first call counts).
+   */
+  admit(): BreakerPermit {
     if (this.state === 'open' && this.coolDownOver()) this.transition('half_open', 'cool-down over');
-    if (this.state === 'closed') return;
+    if (this.state === 'closed') return this.permit(false);
     if (this.state === 'half_open' && !this.trialInFlight) {
       this.trialInFlight = true;
-      return;
+      return this.permit(true);
     }
     throw new ModelUnavailableError(
       this.id,
@@ -65,27 +78,38 @@ export class CircuitBreaker {
     );
   }
 
-  /** Records a successful request: closes the breaker. */
-  succeed(): void {
+  private permit(trial: boolean): BreakerPermit {
+    let settled = false;
+    const once = (action: () => void) => () => {
+      if (settled) return;
+      settled = true;
+      action();
+    };
+    return {
+      trial,
+      succeed: once(() => this.succeeded(trial)),
+      fail: (reason: string) => once(() => this.failed(trial, reason))(),
+      release: once(() => {
+        if (trial) this.trialInFlight = false;
+      }),
+    };
+  }
+
+  private succeeded(trial: boolean): void {
     this.failures = 0;
-    this.trialInFlight = false;
+    if (trial || this.state !== 'closed') this.trialInFlight = false;
     if (this.state !== 'closed') this.transition('closed', 'request succeeded');
   }
 
-  /** Records a failed request (after its retries); opens the breaker at the threshold or on a failed trial. */
-  fail(reason: string): void {
+  /** A failed trial re-opens the breaker and frees its slot; other failures count towards the threshold. */
+  private failed(trial: boolean, reason: string): void {
     this.failures += 1;
-    const trialFailed = this.state === 'half_open';
-    this.trialInFlight = false;
-    if (trialFailed || (this.state === 'closed' && this.failures >= this.settings.failureThreshold)) {
+    if (trial) this.trialInFlight = false;
+    const reopen = trial && this.state === 'half_open';
+    if (reopen || (this.state === 'closed' && this.failures >= this.settings.failureThreshold)) {
       this.openedAt = this.clock.now();
       this.transition('open', reason);
     }
-  }
-
-  /** Releases a half-open trial that ended without a verdict (e.g. aborted). */
-  release(): void {
-    this.trialInFlight = false;
   }
 
   /** The current status. */

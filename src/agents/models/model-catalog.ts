@@ -45,7 +45,7 @@ interface Endpoint {
 
 const ROLE_NAMES: readonly RoleName[] = ['planner', 'moderator', 'scribe', 'tldr'];
 
-/** Every model the app talks to: one resilient model and one breaker per model id, one client per endpoint. */
+/** Every model the app talks to: one resilient model and one breaker per model and endpoint, one client per endpoint. */
 export class ModelCatalog {
   private readonly pool: OpenAIClientPool;
   private readonly models = new Map<string, ResilientModel>();
@@ -99,10 +99,11 @@ export class ModelCatalog {
     return this.embeddings.embed(texts);
   }
 
-  /** The breaker status of a model, looked up by participant id, role name or model id. */
+  /** The breaker status of a model at its endpoint, looked up by participant id, role name or model id. */
   breaker(id: string): BreakerStatus {
-    const modelId = this.isKnownName(id) ? this.modelIdFor(id) : id;
-    return this.breakerFor(modelId).status();
+    if (this.isKnownName(id)) return this.breakerFor(this.endpointFor(id)).status();
+    const existing = [...this.breakers.values()].find((breaker) => breaker.id === id);
+    return (existing ?? this.breakerFor({ modelId: id, baseUrl: this.options.baseUrlOverride ?? this.config.baseUrl, apiKey: undefined, dialect: 'openrouter' })).status();
   }
 
   /** Calls `listener` when any breaker opens, half-opens or closes; returns an unsubscribe function. */
@@ -111,9 +112,9 @@ export class ModelCatalog {
     return () => this.listeners.delete(listener);
   }
 
-  /** The ids of participants that use a model (for announcing a benched seat). */
-  participantsUsing(modelId: string): string[] {
-    return this.config.roster.filter((entry) => entry.model === modelId).map((entry) => entry.id);
+  /** The ids of participants that use a model, at `baseUrl` when given (for announcing a benched seat). */
+  participantsUsing(modelId: string, baseUrl?: string): string[] {
+    return this.config.roster.filter((entry) => entry.model === modelId && (baseUrl === undefined || this.participantEndpoint(entry.id).baseUrl === baseUrl)).map((entry) => entry.id);
   }
 
   private isKnownName(id: string): boolean {
@@ -151,8 +152,9 @@ export class ModelCatalog {
         modelId: endpoint.modelId,
         dialect: endpoint.dialect,
         clock: this.options.clock,
-        breaker: this.breakerFor(endpoint.modelId),
+        breaker: this.breakerFor(endpoint),
         retry: this.retry,
+        timeoutMs: this.config.requestTimeoutMs,
         ...(this.options.logger ? { logger: this.options.logger } : {}),
       });
       this.models.set(key, model);
@@ -160,18 +162,20 @@ export class ModelCatalog {
     return model;
   }
 
-  private breakerFor(modelId: string): CircuitBreaker {
-    let breaker = this.breakers.get(modelId);
+  /** One breaker per model and endpoint: the same model id behind another gateway fails on its own. */
+  private breakerFor(endpoint: Endpoint): CircuitBreaker {
+    const key = `${endpoint.baseUrl}\u0000${endpoint.modelId}`;
+    let breaker = this.breakers.get(key);
     if (!breaker) {
-      breaker = new CircuitBreaker(modelId, this.options.clock, this.breakerSettings, (change) => this.announce(change));
-      this.breakers.set(modelId, breaker);
+      breaker = new CircuitBreaker(endpoint.modelId, this.options.clock, this.breakerSettings, (change) => this.announce(change, endpoint.baseUrl));
+      this.breakers.set(key, breaker);
     }
     return breaker;
   }
 
-  private announce(change: BreakerChange): void {
-    const roles = ROLE_NAMES.filter((role) => this.config.roles[role].model === change.id);
-    const enriched: CatalogBreakerChange = { ...change, modelId: change.id, participantIds: this.participantsUsing(change.id), roles };
+  private announce(change: BreakerChange, baseUrl: string): void {
+    const roles = ROLE_NAMES.filter((role) => this.roleEndpoint(role).modelId === change.id && this.roleEndpoint(role).baseUrl === baseUrl);
+    const enriched: CatalogBreakerChange = { ...change, modelId: change.id, participantIds: this.participantsUsing(change.id, baseUrl), roles };
     this.options.logger?.warn({ model: change.id, state: change.state, reason: change.reason }, 'model breaker changed');
     for (const listener of this.listeners) {
       try {

@@ -61,13 +61,60 @@ export function fixOutputItems<Item extends object>(items: Item[], json: boolean
   return items.map((item) => fixItem(item, json));
 }
 
-/** Repairs a non-streamed response. */
+/** The tool and handoff names a request offers: a call to any other name cannot run. */
+export function offeredNames(request: ModelRequest): Set<string> {
+  return new Set([...request.tools.map((tool) => tool.name), ...request.handoffs.map((handoff) => handoff.toolName)]);
+}
+
+/** The names of function calls in `items` that the request did not offer. */
+export function unknownCalls(items: readonly object[], request: ModelRequest): string[] {
+  const offered = offeredNames(request);
+  return items.flatMap((item) => {
+    const view = item as { type?: unknown; name?: unknown };
+    return view.type === 'function_call' && typeof view.name === 'string' && !offered.has(view.name) ? [view.name] : [];
+  });
+}
+
+/**
+ * Drops calls to tools the request never offered (a handoff the agent does not have, an invented tool): the SDK
+ * would end the whole run with "Tool not found". Without them a response with nothing left is asked again.
+ */
+export function dropUnknownCalls<Item extends object>(items: Item[], request: ModelRequest): Item[] {
+  const offered = offeredNames(request);
+  return items.filter((item) => {
+    const view = item as { type?: unknown; name?: unknown };
+    return view.type !== 'function_call' || (typeof view.name === 'string' && offered.has(view.name));
+  });
+}
+
+/** The note appended to a text answer that hit the token limit, so the room sees it was cut. */
+export const CUT_OFF_NOTE = '\n\n*(cut off: the answer reached the model\'s length limit)*';
+
+/** Appends the cut-off note to the last assistant text of a response. */
+export function markCutOff<Item extends object>(items: Item[]): Item[] {
+  const index = items.findLastIndex((item) => (item as ItemView).type === 'message' && Array.isArray((item as ItemView).content));
+  if (index < 0) return items;
+  return items.map((item, position) => {
+    if (position !== index) return item;
+    const content = ((item as ItemView).content as unknown[]).map((part) => (isOutputText(part) ? { ...part, text: `${part.text.trimEnd()}${CUT_OFF_NOTE}` } : part));
+    return { ...item, content };
+  });
+}
+
+/** Repairs a non-streamed response: empty tool arguments, fenced JSON, calls to tools never offered. */
 export function fixResponse(response: ModelResponse, request: ModelRequest): ModelResponse {
-  return { ...response, output: fixOutputItems(response.output, wantsJson(request)) };
+  return { ...response, output: dropUnknownCalls(fixOutputItems(response.output, wantsJson(request)), request) };
 }
 
 /** Repairs one stream event as it passes: only the final `response_done` carries items to fix. */
 export function fixStreamEvent(event: StreamEvent, request: ModelRequest): StreamEvent {
   if (event.type !== 'response_done') return event;
-  return { ...event, response: { ...event.response, output: fixOutputItems(event.response.output, wantsJson(request)) } };
+  return { ...event, response: { ...event.response, output: dropUnknownCalls(fixOutputItems(event.response.output, wantsJson(request)), request) } };
+}
+
+/** The `finish_reason` of a raw chat completion (non-streamed `providerData`, or one raw stream chunk). */
+export function finishReasonOf(raw: unknown): string | undefined {
+  const choices = (raw as { choices?: Array<{ finish_reason?: unknown }> } | null)?.choices;
+  const reason = Array.isArray(choices) ? choices[0]?.finish_reason : undefined;
+  return typeof reason === 'string' ? reason : undefined;
 }

@@ -1,5 +1,6 @@
 import { handoff, type Agent, type AgentOutputType, type RunContext } from '@openai/agents';
-import type { moderationVerdictSchema, tldrSchema } from '../schemas.ts';
+import type { moderationVerdictSchema } from '../schemas.ts';
+import type { tldrOutputSchema } from '../tldr/tldr-agent.ts';
 import type { AgentContext } from '../agent-context.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 
@@ -7,8 +8,8 @@ import type { PromptLibrary } from '../prompts/prompt-library.ts';
 export type ChainModerator = Agent<AgentContext, typeof moderationVerdictSchema>;
 /** The Scribe as the chain expects it (markdown text output, per the agent protocol). */
 export type ChainScribe = Agent<AgentContext, 'text'>;
-/** The TLDR as the chain expects it (`tldrSchema` output, per the agent protocol). */
-export type ChainTldr = Agent<AgentContext, typeof tldrSchema>;
+/** The TLDR as the chain expects it (`tldrOutputSchema`: 3-5 findings, per the agent protocol). */
+export type ChainTldr = Agent<AgentContext, typeof tldrOutputSchema>;
 
 /** The prompt appended to the Moderator's and the Scribe's instructions during the wrap-up. */
 export const WRAP_UP_STEP_PROMPT = 'moderator-wrap-up-step';

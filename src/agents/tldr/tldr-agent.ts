@@ -16,14 +16,23 @@ export interface TldrAgentOptions {
 /** The name of the TLDR's prompt (`prompts/tldr-summary.txt`). */
 export const TLDR_PROMPT = 'tldr-summary';
 
-/** Builds the TLDR: reads the Scribe's record and answers with `tldrSchema` (summary and 3-5 traced findings). */
-export function createTldrAgent(options: TldrAgentOptions): Agent<AgentContext, typeof tldrSchema> {
-  return new Agent<AgentContext, typeof tldrSchema>({
+/**
+ * The TLDR's output type: `tldrSchema` with 3 to 5 findings in the JSON schema itself (`minItems`/`maxItems`), so
+ * a model that follows the schema and nothing else still gives 3-5 findings.
+ */
+export const tldrOutputSchema = tldrSchema.extend({ keyFindings: tldrSchema.shape.keyFindings.min(3).max(5) });
+
+/** The TLDR agent type. */
+export type TldrAgent = Agent<AgentContext, typeof tldrOutputSchema>;
+
+/** Builds the TLDR: reads the Scribe's record and answers with `tldrOutputSchema` (summary and 3-5 traced findings). */
+export function createTldrAgent(options: TldrAgentOptions): TldrAgent {
+  return new Agent<AgentContext, typeof tldrOutputSchema>({
     name: AGENT_NAMES.tldr,
     instructions: options.prompts.render(TLDR_PROMPT, {}),
     model: options.model,
     modelSettings: { temperature: 0.2 },
-    outputType: tldrSchema,
+    outputType: tldrOutputSchema,
     tools: [createReadNotionTool(), createUpdateNotionTool(), createPostToDiscordTool({ kind: 'tldr', name: AGENT_NAMES.tldr })],
   });
 }
@@ -40,7 +49,7 @@ function lastText(output: unknown[]): string {
  * Run error handlers for runs ending in the TLDR: when its final output is not valid JSON, parse the text
  * (JSON in prose, or a summary followed by a bullet list) instead of failing the run.
  */
-export function tldrErrorHandlers<TAgent extends Agent<AgentContext, typeof tldrSchema>>(): RunErrorHandlers<AgentContext, TAgent> {
+export function tldrErrorHandlers<TAgent extends TldrAgent>(): RunErrorHandlers<AgentContext, TAgent> {
   return {
     invalidFinalOutput: ({ runData }) => {
       const parsed = parseTldrText(lastText(runData.output));

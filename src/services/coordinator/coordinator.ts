@@ -41,8 +41,8 @@ interface Runtime {
   controller: AbortController | null;
   /** Set by `abort`: no round starts until new work (a person, a kick) arrives. */
   cancelled: boolean;
-  /** Participants whose failure was announced in this session (cleared when they answer again). */
-  announcedFailures: Set<string>;
+  /** Participants whose failure (or bench) was announced in this session (cleared when they answer again). */
+  announcedFailures: Map<string, 'failed' | 'benched'>;
   /** The Moderator's hints for the next round: names to invite in, names to hold back. */
   invited: Set<string>;
   held: Set<string>;
@@ -117,7 +117,7 @@ export class Coordinator {
   private runtime(sessionId: string): Runtime {
     let runtime = this.runtimes.get(sessionId);
     if (!runtime) {
-      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: null, cancelled: false, announcedFailures: new Set(), invited: new Set(), held: new Set() };
+      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: null, cancelled: false, announcedFailures: new Map(), invited: new Set(), held: new Set() };
       this.runtimes.set(sessionId, runtime);
     }
     return runtime;
@@ -188,19 +188,25 @@ export class Coordinator {
     );
   }
 
-  /** One notice per participant while it keeps failing; the others carry on. */
+  /** One notice per participant when it first fails, one when it is benched, one when it is back; the others carry on. */
   private async announceFailures(session: Session, round: RoundPlan, outcomes: TurnOutcome[], runtime: Runtime): Promise<void> {
+    const system = { kind: 'system', name: 'Brainstorm' } as const;
     for (const [index, outcome] of outcomes.entries()) {
       const participant = round.speakers[index]?.participant;
       if (!participant) continue;
-      if (outcome.status === 'answered') runtime.announcedFailures.delete(participant.id);
-      if (outcome.status !== 'failed' || runtime.announcedFailures.has(participant.id)) continue;
-      runtime.announcedFailures.add(participant.id);
+      const announced = runtime.announcedFailures.get(participant.id);
+      if (outcome.status === 'answered') {
+        runtime.announcedFailures.delete(participant.id);
+        if (announced === 'benched') await this.options.delivery.post(session, system, `${participant.name} is back: its model answers again.`);
+      }
+      if (outcome.status !== 'failed' || announced === 'benched') continue;
       const benched = !this.options.roster.active(session).some((entry) => entry.id === participant.id);
+      if (announced === 'failed' && !benched) continue;
+      runtime.announcedFailures.set(participant.id, benched ? 'benched' : 'failed');
       const note = benched
         ? `${participant.name} is benched for now: its model (${participant.model}) failed repeatedly. The others carry on; it rejoins when the model recovers.`
         : `${participant.name} could not answer this time (its model did not respond). The others carry on.`;
-      await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, note);
+      await this.options.delivery.post(session, system, note);
     }
   }
 

@@ -105,6 +105,21 @@ export const replies = {
     kind: 'tool_calls',
     calls: [{ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) }],
   }),
+  /** Several tool calls in one response (parallel tool calls). */
+  toolCalls: (...calls: Array<[name: string, args: unknown]>): SimulatedReply => ({
+    kind: 'tool_calls',
+    calls: calls.map(([name, args]) => ({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) })),
+  }),
+  /** A JSON answer followed by prose (`{...} Hope this helps!`). */
+  jsonThenProse: (value: unknown, prose = '\n\nHope this helps! Let me know if you need anything else.'): SimulatedReply => ({ kind: 'json', value, after: prose }),
+  /** An answer cut at the token limit: `finish_reason: "length"` after `text`. */
+  truncated: (text: string): SimulatedReply => ({ kind: 'text', text, finishReason: 'length' }),
+  /** `content: null` with only `reasoning`, as a reasoning model that spent its turn thinking. */
+  reasoningOnly: (reasoning = 'Let me think about what the group needs here before I answer.'): SimulatedReply => ({ kind: 'no_content', reasoning }),
+  /** `content: null` and `refusal` set (an OpenAI-style refusal). */
+  refusal: (refusal = "I'm sorry, but I can't help with that."): SimulatedReply => ({ kind: 'refusal', refusal }),
+  /** A text answer whose stream ends without the usage chunk (and a body without `usage`). */
+  withoutUsage: (text: string): SimulatedReply => ({ kind: 'text', text, omitUsage: true }),
   /** 429 with a Retry-After header (seconds, or an HTTP date string). */
   rateLimited: (retryAfter: number | string = 1): SimulatedReply => ({ kind: 'fault', fault: { type: 'http', status: 429, retryAfter: String(retryAfter) } }),
   /** An HTTP error status (500, 502, 503, 400, 404 ...). */

@@ -5,18 +5,24 @@ import { buildConfig } from '../../../src/config/load-config.ts';
 import { ManualClock } from '../../../src/services/clock.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
 
-/** A ManualClock that remembers every sleep it was asked for. */
+/** The request deadline (MODEL_REQUEST_TIMEOUT_SECONDS, 120 s by default): every attempt arms one on the clock. */
+const DEADLINE_MS = 120_000;
+
+/** A ManualClock that remembers every back-off it was asked for (the per-attempt deadline is not a back-off). */
 class RecordingClock extends ManualClock {
   readonly sleeps: number[] = [];
+  /** Back-offs a test has already waited for. */
+  seen = 0;
   override sleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
-    this.sleeps.push(milliseconds);
+    if (milliseconds !== DEADLINE_MS) this.sleeps.push(milliseconds);
     return super.sleep(milliseconds, signal);
   }
 }
 
-/** Yields to the event loop until the code under test sleeps on the clock (no wall-clock waiting). */
-async function untilSleeping(clock: ManualClock, count = 1): Promise<void> {
-  while (clock.pendingSleepers < count) await new Promise<void>((resolve) => setImmediate(resolve));
+/** Yields to the event loop until the code under test sleeps on its next back-off (no wall-clock waiting). */
+async function untilSleeping(clock: RecordingClock): Promise<void> {
+  while (clock.sleeps.length <= clock.seen) await new Promise<void>((resolve) => setImmediate(resolve));
+  clock.seen = clock.sleeps.length;
 }
 
 let fake: FakeOpenRouter;

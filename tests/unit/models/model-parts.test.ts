@@ -34,33 +34,76 @@ describe('retry policy', () => {
 });
 
 describe('circuit breaker', () => {
+  function breakerOn(clock: ManualClock, changes: BreakerChange[] = []) {
+    return new CircuitBreaker('m', clock, { failureThreshold: 3, coolDownMs: 60_000 }, (change) => changes.push(change));
+  }
+
   it('opens on the third failure, lets one trial through after the cool-down, reopens if it fails', async () => {
     const clock = new ManualClock();
     const changes: BreakerChange[] = [];
-    const breaker = new CircuitBreaker('m', clock, { failureThreshold: 3, coolDownMs: 60_000 }, (change) => changes.push(change));
-    for (let index = 0; index < 2; index += 1) {
-      breaker.admit();
-      breaker.fail('boom');
-    }
+    const breaker = breakerOn(clock, changes);
+    for (let index = 0; index < 2; index += 1) breaker.admit().fail('boom');
     expect(breaker.status().state).toBe('closed');
-    breaker.admit();
-    breaker.fail('boom');
+    breaker.admit().fail('boom');
     expect(breaker.status()).toMatchObject({ state: 'open', retryAt: new Date(clock.now().getTime() + 60_000) });
     expect(() => breaker.admit()).toThrow(expect.objectContaining({ code: 'model_unavailable', reason: 'breaker_open' }));
     await clock.advance(60_000);
-    breaker.admit();
+    const trial = breaker.admit();
+    expect(trial.trial).toBe(true);
     expect(() => breaker.admit()).toThrow(expect.objectContaining({ code: 'model_unavailable' }));
-    breaker.fail('still down');
+    trial.fail('still down');
     expect(breaker.status().state).toBe('open');
     expect(changes.map((change) => change.state)).toEqual(['open', 'half_open', 'open']);
   });
 
+  it('open -> half-open -> closed', async () => {
+    const clock = new ManualClock();
+    const changes: BreakerChange[] = [];
+    const breaker = breakerOn(clock, changes);
+    for (let index = 0; index < 3; index += 1) breaker.admit().fail('boom');
+    await clock.advance(59_999);
+    expect(breaker.status().state).toBe('open');
+    await clock.advance(1);
+    expect(breaker.status().state).toBe('half_open');
+    breaker.admit().succeed();
+    expect(breaker.status()).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+    expect(breaker.admit().trial).toBe(false);
+    expect(changes.map((change) => change.state)).toEqual(['open', 'half_open', 'closed']);
+  });
+
+  it('open -> half-open -> open -> half-open -> closed: a failed trial frees its slot and restarts the cool-down', async () => {
+    const clock = new ManualClock();
+    const changes: BreakerChange[] = [];
+    const breaker = breakerOn(clock, changes);
+    for (let index = 0; index < 3; index += 1) breaker.admit().fail('boom');
+    await clock.advance(60_000);
+    const trial = breaker.admit();
+    await clock.advance(30_000);
+    trial.fail('trial failed');
+    trial.fail('settled twice: ignored');
+    expect(breaker.status()).toMatchObject({ state: 'open', retryAt: new Date(clock.now().getTime() + 60_000) });
+    await clock.advance(60_000);
+    breaker.admit().succeed();
+    expect(breaker.status().state).toBe('closed');
+    expect(changes.map((change) => change.state)).toEqual(['open', 'half_open', 'open', 'half_open', 'closed']);
+  });
+
+  it('a released trial (aborted) frees the slot without a verdict', async () => {
+    const clock = new ManualClock();
+    const breaker = breakerOn(clock);
+    for (let index = 0; index < 3; index += 1) breaker.admit().fail('boom');
+    await clock.advance(60_000);
+    breaker.admit().release();
+    expect(breaker.status().state).toBe('half_open');
+    expect(breaker.admit().trial).toBe(true);
+  });
+
   it('a success resets the count', () => {
-    const breaker = new CircuitBreaker('m', new ManualClock(), { failureThreshold: 3, coolDownMs: 1000 }, () => undefined);
-    breaker.fail('a');
-    breaker.fail('b');
-    breaker.succeed();
-    breaker.fail('c');
+    const breaker = breakerOn(new ManualClock());
+    breaker.admit().fail('a');
+    breaker.admit().fail('b');
+    breaker.admit().succeed();
+    breaker.admit().fail('c');
     expect(breaker.status()).toMatchObject({ state: 'closed', consecutiveFailures: 1 });
   });
 });

@@ -1,0 +1,39 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { proposeSession } from '../support/session-driver.ts';
+import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+
+let fake: FakeOpenRouter;
+let test: TestApp;
+
+beforeAll(async () => {
+  fake = await startFakeOpenRouter();
+});
+afterAll(async () => fake?.close());
+beforeEach(async () => {
+  fake.reset();
+  test = await startTestApp(fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '3' }));
+});
+afterEach(async () => test?.stop());
+
+const grokNotices = (room: string) => test.transport.room(room).filter((message) => message.speaker === 'Brainstorm' && /\bGrok\b/.test(message.content)).map((message) => message.content);
+
+describe('a benched participant', () => {
+  it('is announced when benched and again when it is back', async () => {
+    const room = await proposeSession(test, fake);
+    fake.script({ participant: 'Grok' }, ...Array.from({ length: 9 }, () => replies.httpError(500)));
+    await test.command(room, 'approve');
+    await test.settle();
+    const whileDown = grokNotices(room);
+    expect(whileDown.at(-1)).toMatch(/Grok is benched for now/);
+    expect(whileDown.some((notice) => /could not answer this time/.test(notice))).toBe(true);
+
+    // The breaker's cool-down passes; the next turn is the half-open trial, and it succeeds.
+    await test.clock.advance(60_000);
+    fake.script({ participant: 'Grok' }, replies.text('Sorry for the silence: a staged rollout behind flags.'));
+    await test.say(room, 'Grok, what do you think?');
+    await test.settle();
+    expect(grokNotices(room).slice(whileDown.length)).toEqual(['Grok is back: its model answers again.']);
+    expect(test.transport.room(room).some((message) => message.speaker === 'Grok' && /staged rollout/.test(message.content))).toBe(true);
+  });
+});
