@@ -105,7 +105,8 @@ export async function startAppProcess(options: { dataDir?: string; port?: number
   const port = options.port ?? (await freePort());
   const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, WEB_PORT: String(port), WEB_HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'info' };
   for (const key of MODEL_AND_SERVICE_KEYS) delete environment[key];
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], { cwd: REPOSITORY_ROOT, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  // What `npm start` runs (the bundled sources on plain Node), without npm's own start-up in the figure.
+  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: REPOSITORY_ROOT, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
   let printed = '';
   child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
