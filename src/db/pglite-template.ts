@@ -1,5 +1,5 @@
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { MIGRATION_NAMES } from './migrate.ts';
@@ -47,7 +47,12 @@ export function seedFromTemplate(directory: string, cacheDirectory = CACHE_DIREC
   const fresh = !existsSync(directory) || readdirSync(directory).length === 0;
   const path = pgliteTemplatePath(cacheDirectory);
   if (fresh && existsSync(join(path, 'PG_VERSION'))) {
-    cpSync(path, directory, { recursive: true });
+    // Copied beside the target, then renamed: a copy cut short never looks like a database.
+    const copying = `${directory}.seeding-${process.pid}`;
+    mkdirSync(dirname(directory), { recursive: true });
+    cpSync(path, copying, { recursive: true });
+    rmSync(directory, { recursive: true, force: true });
+    renameSync(copying, directory);
     return {};
   }
   mkdirSync(directory, { recursive: true });

@@ -25,6 +25,9 @@ describe('PGlite template', () => {
     expect(tables.rows.map((row) => row.name)).toEqual(expect.arrayContaining(['sessions', 'messages', 'jobs']));
     await database.close();
 
+    // Copied beside the target and renamed: nothing is left behind.
+    expect(readdirSync(join(scratch, 'data'))).toEqual(['db']);
+
     const used = join(scratch, 'used');
     mkdirSync(used);
     writeFileSync(join(used, 'keep'), 'x');
