@@ -9,9 +9,9 @@
  * so concurrent starts never overwrite a bundle another process is running from.
  */
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
-import { dirname, join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 
@@ -19,7 +19,7 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = join(ROOT, 'src');
 const BUILDS = join(ROOT, 'node_modules', '.cache', 'brainstorm', 'build');
 /** Bump when the build options below change. */
-const BUILD_VERSION = '1';
+const BUILD_VERSION = '2';
 /** Bundles unused this long are removed (a running process has long loaded its lazy chunks by then). */
 const STALE_MS = 24 * 60 * 60 * 1000;
 
@@ -53,6 +53,20 @@ const sourceLocations = {
   },
 };
 
+/**
+ * Source maps name their sources by absolute URL: relative ones would resolve against the bundle's real
+ * path, which is elsewhere when node_modules is a symlink.
+ * @param {string} directory
+ */
+function absoluteSources(directory) {
+  for (const name of readdirSync(directory).filter((file) => file.endsWith('.map'))) {
+    const path = join(directory, name);
+    const map = JSON.parse(readFileSync(path, 'utf8'));
+    map.sources = map.sources.map((/** @type {string} */ source) => pathToFileURL(resolve(directory, source)).href);
+    writeFileSync(path, JSON.stringify(map));
+  }
+}
+
 /** @param {string} target */
 async function build(target) {
   const esbuild = await import('esbuild');
@@ -71,6 +85,7 @@ async function build(target) {
     logLevel: 'error',
     plugins: [sourceLocations],
   });
+  absoluteSources(temporary);
   try {
     renameSync(temporary, target);
   } catch {
@@ -110,6 +125,8 @@ async function bundledEntry() {
 module.enableCompileCache?.(join(ROOT, 'node_modules', '.cache', 'brainstorm', 'v8'));
 const entry = await bundledEntry();
 if (entry) {
+  // Stack traces in logs point at src/*.ts, as they do under tsx.
+  process.setSourceMapsEnabled(true);
   await import(pathToFileURL(entry).href);
 } else {
   const { register } = await import('tsx/esm/api');
