@@ -31,9 +31,9 @@ function sourceFiles(directory) {
     .sort();
 }
 
-/** A hash of every source file, the checkout's path (baked into the bundle) and the build options. */
+/** A hash of every source file, tsconfig.json, the checkout's path (baked into the bundle) and the build options. */
 function fingerprint() {
-  const hash = createHash('sha256').update(`${BUILD_VERSION}\0${ROOT}\0`);
+  const hash = createHash('sha256').update(`${BUILD_VERSION}\0${ROOT}\0`).update(readFileSync(join(ROOT, 'tsconfig.json')));
   for (const file of sourceFiles(SOURCE)) hash.update(`${relative(ROOT, file)}\0`).update(readFileSync(file)).update('\0');
   return hash.digest('hex').slice(0, 16);
 }
