@@ -312,7 +312,8 @@ export function buildServices(dependencies: ServiceDependencies) {
     ideas,
     async load() {
       await settings.load();
-      await moderation.announceDriftMode();
+      // Only a log line depends on it, and a distant provider may take seconds: start-up does not wait.
+      void moderation.announceDriftMode();
     },
     /**
      * After a restart every active session picks up where it was (jobs resume by themselves): people who

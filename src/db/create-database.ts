@@ -1,10 +1,9 @@
-import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PgliteDialect } from './pglite-dialect.ts';
-import { templateFor } from './pglite-template.ts';
+import { seedFromTemplate } from './pglite-template.ts';
 import type { Database } from './schema.ts';
 
 /** Where the database lives: a Postgres server, a PGlite directory, or PGlite in memory (tests). */
@@ -33,9 +32,8 @@ export function pgliteHandle(database: PGlite): DatabaseHandle {
 }
 
 function openPglite(directory: string | undefined): DatabaseHandle {
-  const template = directory ? templateFor(directory) : null;
-  if (directory) mkdirSync(directory, { recursive: true });
-  return pgliteHandle(new PGlite(directory, { ...PGLITE_TYPE_OPTIONS, ...(template ? { loadDataDir: template } : {}) }));
+  const seed = directory ? seedFromTemplate(directory) : {};
+  return pgliteHandle(new PGlite(directory, { ...PGLITE_TYPE_OPTIONS, ...seed }));
 }
 
 function openPostgres(url: string): DatabaseHandle {

@@ -1,30 +1,48 @@
 import { createHash } from 'node:crypto';
+import { SpanKind, SpanStatusCode, type Attributes, type SpanStatus } from '@opentelemetry/api';
+import {
+  ATTR_GEN_AI_AGENT_NAME,
+  ATTR_GEN_AI_CONVERSATION_ID,
+  ATTR_GEN_AI_INPUT_MESSAGES,
+  ATTR_GEN_AI_OPERATION_NAME,
+  ATTR_GEN_AI_OUTPUT_MESSAGES,
+  ATTR_GEN_AI_PROVIDER_NAME,
+  ATTR_GEN_AI_REQUEST_MODEL,
+  ATTR_GEN_AI_RESPONSE_MODEL,
+  ATTR_GEN_AI_TOOL_CALL_ARGUMENTS,
+  ATTR_GEN_AI_TOOL_CALL_ID,
+  ATTR_GEN_AI_TOOL_CALL_RESULT,
+  ATTR_GEN_AI_TOOL_NAME,
+  ATTR_GEN_AI_USAGE_INPUT_TOKENS,
+  ATTR_GEN_AI_USAGE_OUTPUT_TOKENS,
+  GEN_AI_OPERATION_NAME_VALUE_CHAT,
+  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
+  GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+} from '@opentelemetry/semantic-conventions/incubating';
 import type { Span, SpanData } from '@openai/agents';
 import { generationUsage, sanitise, spanName } from './span-mapping.ts';
 
-/** An OTLP/JSON attribute. */
-export interface OtlpAttribute {
-  key: string;
-  value: { stringValue: string } | { intValue: string } | { doubleValue: number } | { boolValue: boolean };
-}
-
-/** An OTLP/JSON span. */
-export interface OtlpSpan {
+/** An ended SDK span in OpenTelemetry terms: ids in OTLP hex, the original times, GenAI attributes. */
+export interface OtelSpanShape {
   traceId: string;
   spanId: string;
   parentSpanId?: string;
   name: string;
-  kind: number;
-  startTimeUnixNano: string;
-  endTimeUnixNano: string;
-  attributes: OtlpAttribute[];
-  status: { code: number; message?: string };
+  kind: SpanKind;
+  startTime: Date;
+  endTime: Date;
+  attributes: Attributes;
+  status: SpanStatus;
 }
 
-const SPAN_KIND_INTERNAL = 1;
-const SPAN_KIND_CLIENT = 3;
-const STATUS_OK = 1;
-const STATUS_ERROR = 2;
+/** What the processor knows about a span beyond the span itself. */
+export interface SpanContextInfo {
+  sessionId: string | null;
+  agent: string | undefined;
+  /** The model's id for this tool call, found in the generation that asked for it. */
+  toolCallId?: string | undefined;
+  secrets: readonly string[];
+}
 
 /** An SDK id (`trace_<hex>`, `span_<hex>`) as OTLP hex of `length` characters. */
 export function otlpId(id: string, length: 32 | 16): string {
@@ -33,22 +51,10 @@ export function otlpId(id: string, length: 32 | 16): string {
   return createHash('sha256').update(id).digest('hex').slice(0, length);
 }
 
-function nanos(iso: string | null): string {
-  const milliseconds = iso ? Date.parse(iso) : Date.now();
-  return (BigInt(milliseconds) * 1_000_000n).toString();
-}
-
-function attribute(key: string, value: string | number | boolean | undefined | null): OtlpAttribute[] {
-  if (value === undefined || value === null || value === '') return [];
-  if (typeof value === 'string') return [{ key, value: { stringValue: value } }];
-  if (typeof value === 'boolean') return [{ key, value: { boolValue: value } }];
-  return Number.isInteger(value) ? [{ key, value: { intValue: String(value) } }] : [{ key, value: { doubleValue: value } }];
-}
-
 const OPERATIONS: Partial<Record<SpanData['type'], string>> = {
-  generation: 'chat',
-  agent: 'invoke_agent',
-  function: 'execute_tool',
+  generation: GEN_AI_OPERATION_NAME_VALUE_CHAT,
+  agent: GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
+  function: GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
   handoff: 'handoff',
   guardrail: 'guardrail',
   custom: 'custom',
@@ -56,36 +62,49 @@ const OPERATIONS: Partial<Record<SpanData['type'], string>> = {
   turn: 'turn',
 };
 
+/** Attributes without the empty ones (OTel drops `undefined`, but an empty string would still be sent). */
+function compact(entries: Record<string, string | number | boolean | null | undefined>): Attributes {
+  const result: Attributes = {};
+  for (const [key, value] of Object.entries(entries)) if (value !== undefined && value !== null && value !== '') result[key] = value;
+  return result;
+}
+
 function json(value: unknown, secrets: readonly string[]): string | undefined {
   return value === undefined ? undefined : JSON.stringify(sanitise(value, secrets));
 }
 
-function typeAttributes(data: SpanData, secrets: readonly string[]): OtlpAttribute[] {
+function typeAttributes(data: SpanData, info: SpanContextInfo): Attributes {
+  const { secrets } = info;
   switch (data.type) {
     case 'generation': {
       const usage = generationUsage(data);
       const responseModel = data.output?.[0]?.model as string | undefined;
-      return [
-        ...attribute('gen_ai.provider.name', 'openrouter'),
-        ...attribute('gen_ai.request.model', data.model),
-        ...attribute('gen_ai.response.model', responseModel ?? data.model),
-        ...attribute('gen_ai.usage.input_tokens', usage.inputTokens),
-        ...attribute('gen_ai.usage.output_tokens', usage.outputTokens),
-        ...attribute('brainstorm.cost_usd', usage.costUsd),
-        ...attribute('gen_ai.input.messages', json(data.input, secrets)),
-        ...attribute('gen_ai.output.messages', json(data.output?.map((output) => output.choices ?? output), secrets)),
-      ];
+      return compact({
+        [ATTR_GEN_AI_PROVIDER_NAME]: 'openrouter',
+        [ATTR_GEN_AI_REQUEST_MODEL]: data.model,
+        [ATTR_GEN_AI_RESPONSE_MODEL]: responseModel ?? data.model,
+        [ATTR_GEN_AI_USAGE_INPUT_TOKENS]: usage.inputTokens,
+        [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: usage.outputTokens,
+        'brainstorm.cost_usd': usage.costUsd,
+        [ATTR_GEN_AI_INPUT_MESSAGES]: json(data.input, secrets),
+        [ATTR_GEN_AI_OUTPUT_MESSAGES]: json(data.output?.map((output) => output.choices ?? output), secrets),
+      });
     }
     case 'function':
-      return [...attribute('gen_ai.tool.name', data.name), ...attribute('gen_ai.tool.call.arguments', json(data.input, secrets)), ...attribute('gen_ai.tool.call.result', json(data.output, secrets))];
+      return compact({
+        [ATTR_GEN_AI_TOOL_NAME]: data.name,
+        [ATTR_GEN_AI_TOOL_CALL_ID]: info.toolCallId,
+        [ATTR_GEN_AI_TOOL_CALL_ARGUMENTS]: json(data.input, secrets),
+        [ATTR_GEN_AI_TOOL_CALL_RESULT]: json(data.output, secrets),
+      });
     case 'handoff':
-      return [...attribute('brainstorm.handoff.from', data.from_agent), ...attribute('brainstorm.handoff.to', data.to_agent)];
+      return compact({ 'brainstorm.handoff.from': data.from_agent, 'brainstorm.handoff.to': data.to_agent });
     case 'guardrail':
-      return [...attribute('brainstorm.guardrail.name', data.name), ...attribute('brainstorm.guardrail.triggered', data.triggered)];
+      return compact({ 'brainstorm.guardrail.name': data.name, 'brainstorm.guardrail.triggered': data.triggered });
     case 'custom':
-      return attribute('brainstorm.custom.data', json(data.data, secrets));
+      return compact({ 'brainstorm.custom.data': json(data.data, secrets) });
     default:
-      return [];
+      return {};
   }
 }
 
@@ -94,38 +113,33 @@ function displayName(data: SpanData): string {
   return data.type === 'generation' || data.type === 'agent' || data.type === 'function' ? `${operation} ${spanName(data)}` : spanName(data);
 }
 
-/** Maps an ended SDK span to an OTLP span with GenAI attribute names. */
-export function toOtlpSpan(span: Span<SpanData>, context: { sessionId: string | null; agent: string | undefined; secrets: readonly string[] }): OtlpSpan {
+function timeOf(iso: string | null, fallback: Date): Date {
+  const milliseconds = iso ? Date.parse(iso) : Number.NaN;
+  return Number.isFinite(milliseconds) ? new Date(milliseconds) : fallback;
+}
+
+/** Maps an ended SDK span to an OpenTelemetry span with GenAI attribute names; secrets masked. */
+export function toOtelSpan(span: Span<SpanData>, info: SpanContextInfo): OtelSpanShape {
   const data = span.spanData;
-  const attributes = [
-    ...attribute('gen_ai.operation.name', OPERATIONS[data.type] ?? data.type),
-    ...attribute('gen_ai.conversation.id', context.sessionId),
-    ...attribute('gen_ai.agent.name', context.agent),
-    ...attribute('brainstorm.span.type', data.type),
-    ...typeAttributes(data, context.secrets),
-  ];
+  const endTime = timeOf(span.endedAt, new Date());
   const error = span.error;
   return {
     traceId: otlpId(span.traceId, 32),
     spanId: otlpId(span.spanId, 16),
     ...(span.parentId ? { parentSpanId: otlpId(span.parentId, 16) } : {}),
     name: displayName(data),
-    kind: data.type === 'generation' ? SPAN_KIND_CLIENT : SPAN_KIND_INTERNAL,
-    startTimeUnixNano: nanos(span.startedAt),
-    endTimeUnixNano: nanos(span.endedAt),
-    attributes,
-    status: error ? { code: STATUS_ERROR, message: String(sanitise(error.message, context.secrets)) } : { code: STATUS_OK },
-  };
-}
-
-/** The OTLP/JSON export request body for a batch of spans. */
-export function exportRequest(spans: OtlpSpan[], serviceName: string): Record<string, unknown> {
-  return {
-    resourceSpans: [
-      {
-        resource: { attributes: attribute('service.name', serviceName) },
-        scopeSpans: [{ scope: { name: 'brainstorm.agents', version: '1' }, spans }],
-      },
-    ],
+    kind: data.type === 'generation' ? SpanKind.CLIENT : SpanKind.INTERNAL,
+    startTime: timeOf(span.startedAt, endTime),
+    endTime,
+    attributes: {
+      ...compact({
+        [ATTR_GEN_AI_OPERATION_NAME]: OPERATIONS[data.type] ?? data.type,
+        [ATTR_GEN_AI_CONVERSATION_ID]: info.sessionId,
+        [ATTR_GEN_AI_AGENT_NAME]: info.agent,
+        'brainstorm.span.type': data.type,
+      }),
+      ...typeAttributes(data, info),
+    },
+    status: error ? { code: SpanStatusCode.ERROR, message: String(sanitise(error.message, info.secrets)) } : { code: SpanStatusCode.OK },
   };
 }

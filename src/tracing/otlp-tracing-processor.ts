@@ -1,34 +1,46 @@
 import type { Span, SpanData, Trace, TracingProcessor } from '@openai/agents';
+import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Logger } from '../logging/logger.ts';
 import { AgentAncestry } from './agent-ancestry.ts';
-import { exportRequest, toOtlpSpan, type OtlpSpan } from './otlp-mapping.ts';
+import type { OtelPipeline } from './otel-pipeline.ts';
+import { ToolCallIds } from './tool-call-ids.ts';
 
-/** Options of the OTLP exporter. */
+/** Options of the OTLP export. */
 export interface OtlpTracingProcessorOptions {
   /** `OTEL_EXPORTER_OTLP_ENDPOINT`; spans go to `<endpoint>/v1/traces`. */
   endpoint: string;
+  /** `OTEL_EXPORTER_OTLP_HEADERS`, e.g. a collector's API key. */
   headers?: Record<string, string>;
   secrets?: readonly string[];
   serviceName?: string;
   logger?: Logger;
-  fetch?: typeof globalThis.fetch;
-  /** Spans per POST. */
+  /** Spans per export request. */
   maxBatch?: number;
-  /** Delay before a partial batch is sent (a timer, never awaited by a turn). */
+  /** Delay before a partial batch is exported (the SDK's timer, never awaited by a turn). */
   flushDelayMs?: number;
   timeoutMs?: number;
+  /** Replaces the OTLP/HTTP exporter (tests: the SDK's `InMemorySpanExporter`). */
+  exporter?: SpanExporter;
 }
 
-/** Exports ended spans as OTLP/HTTP JSON (Jaeger, Phoenix, Langfuse), with GenAI attributes and the session id. */
+/**
+ * An Agents SDK processor that turns every ended SDK span into an OpenTelemetry span (original ids, parent,
+ * times; GenAI attribute names; the session as conversation id) and lets the OTel SDK batch and export it
+ * over OTLP/HTTP JSON to Jaeger, Phoenix or Langfuse.
+ */
 export class OtlpTracingProcessor implements TracingProcessor {
   private readonly ancestry = new AgentAncestry();
-  private queue: OtlpSpan[] = [];
-  private timer: ReturnType<typeof setTimeout> | undefined;
-  private sending: Promise<void> = Promise.resolve();
+  private readonly toolCalls = new ToolCallIds();
   private readonly secrets: readonly string[];
+  private readonly logger: Logger | undefined;
+  /** The OTel SDK is loaded on first use of this processor only: a start without an endpoint never pays for it. */
+  private readonly pipeline: Promise<OtelPipeline>;
+  private recorded: Promise<void> = Promise.resolve();
 
-  constructor(private readonly options: OtlpTracingProcessorOptions) {
+  constructor(options: OtlpTracingProcessorOptions) {
     this.secrets = (options.secrets ?? []).filter((secret) => secret.length >= 4);
+    this.logger = options.logger;
+    this.pipeline = import('./otel-pipeline.ts').then(({ OtelPipeline }) => new OtelPipeline({ ...options, secrets: this.secrets }));
   }
 
   /** Remembers the trace's session. */
@@ -36,9 +48,10 @@ export class OtlpTracingProcessor implements TracingProcessor {
     this.ancestry.traceStarted(trace.traceId, trace.groupId ?? null);
   }
 
-  /** Forgets the trace once its spans are queued. */
+  /** Forgets the trace once its spans are recorded. */
   async onTraceEnd(trace: Trace): Promise<void> {
     this.ancestry.traceEnded(trace.traceId);
+    this.toolCalls.traceEnded(trace.traceId);
   }
 
   /** Tracks agent ancestry. */
@@ -46,49 +59,27 @@ export class OtlpTracingProcessor implements TracingProcessor {
     this.ancestry.spanStarted(span);
   }
 
-  /** Queues the ended span for export. */
+  /** Hands the ended span to the OTel SDK, which batches and exports it. */
   async onSpanEnd(span: Span<SpanData>): Promise<void> {
     if (!this.ancestry.knows(span.spanId)) this.ancestry.spanStarted(span);
-    this.queue.push(toOtlpSpan(span, { sessionId: this.ancestry.sessionOf(span), agent: this.ancestry.agentOf(span.spanId), secrets: this.secrets }));
-    if (this.queue.length >= (this.options.maxBatch ?? 64)) void this.forceFlush();
-    else this.schedule();
+    // What the span needs from its trace is read now: the trace may end before the SDK is loaded.
+    const info = { sessionId: this.ancestry.sessionOf(span), agent: this.ancestry.agentOf(span.spanId), toolCallId: this.toolCalls.spanEnded(span), secrets: this.secrets };
+    const task = Promise.all([import('./otlp-mapping.ts'), this.pipeline])
+      .then(([{ toOtelSpan }, pipeline]) => pipeline.record(toOtelSpan(span, info)))
+      .catch((error: unknown) => this.logger?.warn({ err: (error as Error).message }, 'OTLP export: span not recorded'));
+    this.recorded = this.recorded.then(() => task);
+    await task;
   }
 
-  /** Sends everything queued. */
+  /** Exports everything recorded so far; a failed export is logged, never thrown at the caller. */
   async forceFlush(): Promise<void> {
-    if (this.timer) clearTimeout(this.timer);
-    this.timer = undefined;
-    const batch = this.queue;
-    this.queue = [];
-    const send = this.sending.then(() => (batch.length > 0 ? this.send(batch) : undefined));
-    this.sending = send.catch(() => undefined);
-    await send;
+    await this.recorded;
+    await this.pipeline.then((pipeline) => pipeline.forceFlush()).catch(() => undefined);
   }
 
-  /** Flushes and stops. */
+  /** Exports what is left and stops the exporter. */
   async shutdown(): Promise<void> {
-    await this.forceFlush();
-  }
-
-  private schedule(): void {
-    if (this.timer) return;
-    this.timer = setTimeout(() => void this.forceFlush(), this.options.flushDelayMs ?? 1000);
-    this.timer.unref();
-  }
-
-  private async send(spans: OtlpSpan[]): Promise<void> {
-    const fetchImplementation = this.options.fetch ?? globalThis.fetch;
-    const url = `${this.options.endpoint.replace(/\/$/, '')}/v1/traces`;
-    try {
-      const response = await fetchImplementation(url, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', ...this.options.headers },
-        body: JSON.stringify(exportRequest(spans, this.options.serviceName ?? 'brainstorm')),
-        signal: AbortSignal.timeout(this.options.timeoutMs ?? 10_000),
-      });
-      if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    } catch (error) {
-      this.options.logger?.warn({ err: (error as Error).message, spans: spans.length }, 'OTLP export failed; spans dropped');
-    }
+    await this.recorded;
+    await this.pipeline.then((pipeline) => pipeline.shutdown()).catch(() => undefined);
   }
 }

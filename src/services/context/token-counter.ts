@@ -1,4 +1,10 @@
-import { getEncoding, type Tiktoken } from 'js-tiktoken';
+import { createRequire } from 'node:module';
+import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+
+/** The o200k table (a few MB) is read on the first count, not at start-up; `count` is synchronous, hence require. */
+function o200k(): Tiktoken {
+  return new Tiktoken(createRequire(import.meta.url)('js-tiktoken/ranks/o200k_base') as TiktokenBPE);
+}
 
 /**
  * Counts tokens with a BPE tokenizer (o200k) and learns, per model, how far the provider's reported prompt
@@ -13,7 +19,7 @@ export class TokenCounter {
   count(text: string): number {
     const cached = this.cache.get(text);
     if (cached !== undefined) return cached;
-    this.encoder ??= getEncoding('o200k_base');
+    this.encoder ??= o200k();
     const tokens = this.encoder.encode(text).length;
     if (this.cache.size > 20_000) this.cache.clear();
     this.cache.set(text, tokens);

@@ -1,0 +1,43 @@
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import { afterAll, describe, expect, it } from 'vitest';
+import { pgliteHandle } from '../../../src/db/create-database.ts';
+import { migrateToLatest } from '../../../src/db/migrate.ts';
+import { buildPgliteTemplate, pgliteTemplatePath, seedFromTemplate } from '../../../src/db/pglite-template.ts';
+
+const scratch = mkdtempSync(join(tmpdir(), 'brainstorm-template-'));
+afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+
+describe('PGlite template', () => {
+  it('is a migrated data directory that a fresh DATA_DIR starts as a copy of, and never overwrites a used one', async () => {
+    const cache = join(scratch, 'cache');
+    const path = await buildPgliteTemplate(async (database) => migrateToLatest(pgliteHandle(database).db), cache);
+    expect(path).toBe(pgliteTemplatePath(cache));
+    expect(existsSync(join(path, 'PG_VERSION'))).toBe(true);
+    expect(readdirSync(cache)).toEqual([readdirSync(cache).find((name) => path.endsWith(name))]);
+
+    const fresh = join(scratch, 'data', 'db');
+    expect(seedFromTemplate(fresh, cache)).toEqual({});
+    const database = new PGlite(fresh);
+    const tables = await database.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public'");
+    expect(tables.rows.map((row) => row.name)).toEqual(expect.arrayContaining(['sessions', 'messages', 'jobs']));
+    await database.close();
+
+    // Copied beside the target and renamed: nothing is left behind.
+    expect(readdirSync(join(scratch, 'data'))).toEqual(['db']);
+
+    const used = join(scratch, 'used');
+    mkdirSync(used);
+    writeFileSync(join(used, 'keep'), 'x');
+    expect(seedFromTemplate(used, cache)).toEqual({});
+    expect(readdirSync(used)).toEqual(['keep']);
+  }, 120_000);
+
+  it('leaves a fresh directory empty for initdb when there is no template', () => {
+    const fresh = join(scratch, 'no-template', 'db');
+    expect(seedFromTemplate(fresh, join(scratch, 'empty-cache'))).toEqual({});
+    expect(readdirSync(fresh)).toEqual([]);
+  });
+});
