@@ -11,11 +11,11 @@ import { DocumentsRepository } from '../src/repositories/documents-repository.ts
 import { MessagesRepository } from '../src/repositories/messages-repository.ts';
 import { SessionsRepository } from '../src/repositories/sessions-repository.ts';
 import { TracesRepository, type SpanRecord } from '../src/repositories/traces-repository.ts';
-import { systemClock } from '../src/services/clock.ts';
+import { systemClock } from '../src/core/clock.ts';
 import { ConsoleQueries } from '../src/services/console/console-queries.ts';
-import { BrainstormError } from '../src/services/errors.ts';
-import { InMemoryEventBus } from '../src/services/event-bus.ts';
-import type { SessionGateway } from '../src/services/ports.ts';
+import { BrainstormError } from '../src/core/errors.ts';
+import { InMemoryEventBus } from '../src/core/event-bus.ts';
+import type { SessionGateway } from '../src/core/ports.ts';
 import { createWebServer } from '../src/web/web-server.ts';
 import { REPOSITORY_ROOT, startAppProcess, waitForHealthy } from '../tests/support/app-process.ts';
 

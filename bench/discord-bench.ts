@@ -12,7 +12,7 @@ import { createDiscordBot, type DiscordBot } from '../src/bot/discord-bot.ts';
 import { APPROVE_BUTTON_ID } from '../src/bot/message-format.ts';
 import { buildConfig } from '../src/config/load-config.ts';
 import { createLogger } from '../src/logging/logger.ts';
-import { systemClock } from '../src/services/clock.ts';
+import { systemClock } from '../src/core/clock.ts';
 import { startFakeDiscord, type FakeDiscord, type RecordedMessage } from '../tests/fakes/discord/index.ts';
 import { startFakeOpenRouter, type FakeOpenRouter } from '../tests/fakes/openrouter/fake-openrouter.ts';
 

@@ -7,10 +7,10 @@ import pino from 'pino';
 import { ModelCatalog } from '../src/agents/models/model-catalog.ts';
 import type { IdeaExtraction } from '../src/agents/ideas/idea-extractor-agent.ts';
 import { buildConfig } from '../src/config/load-config.ts';
-import { systemClock } from '../src/services/clock.ts';
+import { systemClock } from '../src/core/clock.ts';
 import { checkExtraction, embeddingTexts, mergeIntoLedger } from '../src/services/ideas/ledger-merge.ts';
 import { isConverged, ledgerFigures } from '../src/services/ideas/ledger-metrics.ts';
-import type { Idea, LedgerNote, LedgerPass } from '../src/services/ideas/ledger-types.ts';
+import type { Idea, LedgerNote, LedgerPass } from '../src/core/idea-ledger.ts';
 import { startSimulator } from '../src/simulator/index.ts';
 import type { BenchResult } from './moderator-bench.ts';
 

@@ -3,8 +3,8 @@
  * message every 5 s of simulated time) and how many 429s the fake's 3 req/s limit returned under our limiter.
  */
 import { setTraceProcessors } from '@openai/agents';
-import { ManualClock } from '../src/services/clock.ts';
-import type { Speaker } from '../src/services/domain.ts';
+import { ManualClock } from '../src/core/clock.ts';
+import type { Speaker } from '../src/core/domain.ts';
 import { startFakeNotion } from '../tests/fakes/notion/fake-notion.ts';
 import { createDocumentationHarness } from '../tests/integration/documentation/documentation-harness.ts';
 import { openAppTestDatabase } from '../tests/support/databases.ts';

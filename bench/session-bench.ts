@@ -1,9 +1,9 @@
 import { createApp, type App } from '../src/app.ts';
 import { buildConfig } from '../src/config/load-config.ts';
 import { createLogger } from '../src/logging/logger.ts';
-import { systemClock } from '../src/services/clock.ts';
-import { sequentialIds } from '../src/services/ids.ts';
-import type { Author } from '../src/services/domain.ts';
+import { systemClock } from '../src/core/clock.ts';
+import { sequentialIds } from '../src/core/ids.ts';
+import type { Author } from '../src/core/domain.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../tests/fakes/openrouter/fake-openrouter.ts';
 import { createThrowawayPostgres, openAppTestDatabase } from '../tests/support/databases.ts';
 import { MemoryTransport } from '../tests/support/memory-transport.ts';

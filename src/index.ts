@@ -3,8 +3,8 @@ import { ConfigError } from './config/config-error.ts';
 import { collectSecrets, loadConfigFromProcess } from './config/load-config.ts';
 import { createLogger } from './logging/logger.ts';
 import { ConsoleQueries } from './services/console/console-queries.ts';
-import { systemClock } from './services/clock.ts';
-import { randomIds } from './services/ids.ts';
+import { systemClock } from './core/clock.ts';
+import { randomIds } from './core/ids.ts';
 import { createWebServer, LocalTransport } from './web/index.ts';
 
 /** Starts Brainstorm: config, storage, models, transports and the web console; stops cleanly on a signal. */

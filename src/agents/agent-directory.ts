@@ -1,12 +1,12 @@
 import type { Agent, Model, OutputGuardrail, Tool, ToolInputGuardrailDefinition } from '@openai/agents';
 import type { LimitsConfig } from '../config/app-config.ts';
 import type { ParticipantConfig } from '../config/roster.ts';
-import type { Session } from '../services/domain.ts';
-import type { AgentContext, RoleName } from './agent-context.ts';
+import type { Session } from '../core/domain.ts';
+import type { AgentContext, RoleName } from '../core/agent-context.ts';
 import { createParticipantAgent } from './participants/participant-agent.ts';
 import { createPlannerAgent, type PlannerMode } from './planner/planner-agent.ts';
 import type { PromptLibrary } from './prompts/prompt-library.ts';
-import type { moderationVerdictSchema } from './schemas.ts';
+import type { moderationVerdictSchema } from '../core/schemas.ts';
 
 /** Where agents get their models (the model catalog satisfies it). */
 export interface ModelSource {

@@ -1,6 +1,6 @@
 /** Discord failures turned into typed errors the outbox can act on (retry or give up) and people can read. */
 import { DiscordAPIError, HTTPError, RateLimitError, RESTJSONErrorCodes } from 'discord.js';
-import { BrainstormError, type BrainstormErrorCode } from '../services/errors.ts';
+import { BrainstormError, type BrainstormErrorCode } from '../core/errors.ts';
 
 /** What went wrong, in Discord's terms. */
 export type DiscordFailure =

@@ -8,9 +8,9 @@ import {
   type Message,
 } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
-import type { Author } from '../services/domain.ts';
-import { describeForPerson } from '../services/errors.ts';
-import type { GatewayReply, SessionGateway } from '../services/ports.ts';
+import type { Author } from '../core/domain.ts';
+import { describeForPerson } from '../core/errors.ts';
+import type { GatewayReply, SessionGateway } from '../core/ports.ts';
 import { authorFrom, isFromPerson, memberFacts, placeOf, type BrainstormPlace, type MemberFacts } from './inbound.ts';
 import { APPROVE_BUTTON_ID } from './message-format.ts';
 import { splitMessage } from './message-splitter.ts';

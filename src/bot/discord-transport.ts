@@ -5,8 +5,8 @@
  */
 import { ChannelType, RESTJSONErrorCodes, Routes, ThreadAutoArchiveDuration, type Client, type Message, type NewsChannel, type TextChannel } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
-import type { Clock } from '../services/clock.ts';
-import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../services/ports.ts';
+import type { Clock } from '../core/clock.ts';
+import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../core/ports.ts';
 import { DiscordTransportError, isMissingPermissions, isUnknownResource, toTransportError } from './discord-errors.ts';
 import { KeyedSerialQueue } from './keyed-serial-queue.ts';
 import { approveButtonRow, composeChunks, messageUrl, threadName } from './message-format.ts';

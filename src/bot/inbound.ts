@@ -1,6 +1,6 @@
 /** Which Discord messages and interactions reach the services, and how they are described to them. */
 import { MessageType, PermissionFlagsBits, type Channel, type GuildMember, type Message, type PermissionsBitField } from 'discord.js';
-import type { Author } from '../services/domain.ts';
+import type { Author } from '../core/domain.ts';
 
 /** Where something happened, in the services' terms: a session room (thread) or a brainstorm channel. */
 export interface BrainstormPlace {

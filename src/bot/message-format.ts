@@ -1,7 +1,7 @@
 /** How an outgoing message looks in Discord: reply quotes, the simulated marker, names, buttons, fallback embeds. */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIEmbed } from 'discord.js';
-import type { OutgoingMessage, ReplyReference } from '../services/ports.ts';
-import type { Speaker } from '../services/domain.ts';
+import type { OutgoingMessage, ReplyReference } from '../core/ports.ts';
+import type { Speaker } from '../core/domain.ts';
 import { DISCORD_MESSAGE_LIMIT, splitMessage } from './message-splitter.ts';
 
 /** The custom id of the plan's approve button. */

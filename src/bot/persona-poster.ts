@@ -1,7 +1,7 @@
 /** Posts and edits one speaker's messages: through the channel webhook, or as the bot with an embed author. */
 import { PermissionFlagsBits, RESTJSONErrorCodes, type APIActionRowComponent, type APIButtonComponent, type Message, type NewsChannel, type TextChannel, type ThreadChannel, type Webhook } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
-import type { Speaker } from '../services/domain.ts';
+import type { Speaker } from '../core/domain.ts';
 import { DiscordTransportError, isUnknownResource, toTransportError, type DiscordFailure } from './discord-errors.ts';
 import { fallbackEmbed, personaUsername } from './message-format.ts';
 import type { WebhookRegistry } from './webhook-registry.ts';

@@ -4,7 +4,7 @@
  * the newest text replaces any edit still waiting, and the next one leaves a full interval after the previous
  * one finished.
  */
-import type { Clock } from '../services/clock.ts';
+import type { Clock } from '../core/clock.ts';
 
 interface PacedMessage {
   lastSentAt: number;

@@ -1,7 +1,7 @@
 /** One persona webhook per parent channel: found or created on first use, cached, recreated when Discord drops it. */
 import type { NewsChannel, TextChannel, Webhook } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
-import type { Clock } from '../services/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { isMissingPermissions, toTransportError } from './discord-errors.ts';
 
 /** A channel that can hold webhooks. */

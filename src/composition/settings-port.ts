@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config/app-config.ts';
 import type { Logger } from '../logging/logger.ts';
-import type { Clock } from '../services/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { AdminSettingsPort } from '../services/commands/command-service.ts';
 import { SettingsService, type SettingListener } from '../services/settings/settings-service.ts';
 import type { Repositories } from './build-repositories.ts';

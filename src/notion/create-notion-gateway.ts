@@ -2,7 +2,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../config/app-config.ts';
 import type { NotionObjectsRepository } from '../repositories/notion-objects-repository.ts';
-import type { Clock } from '../services/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { NotionGateway, type NotionObjectStore } from './notion-gateway.ts';
 
 /** The gateway's id store over the `notion_objects` table. */

@@ -6,7 +6,7 @@
  */
 import type { BlockObjectRequest, Client } from '@notionhq/client';
 import type { Logger } from 'pino';
-import type { Clock } from '../services/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import { blocksToMarkdown, chunkBlocks, markdownToBlocks, type BlockRequest } from './markdown-blocks.ts';
 import { NotionRequestError } from './notion-errors.ts';
 import { isVanished, NotionRequester, type NotionObjectStore } from './notion-requester.ts';

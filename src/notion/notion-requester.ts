@@ -3,7 +3,7 @@
  * safe to retry: whether a page vanished (deleted, unshared or trashed) and create-once with a stored intent.
  */
 import { Client, LogLevel } from '@notionhq/client';
-import type { Clock } from '../services/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { ReadBlock } from './markdown-blocks.ts';
 import { classifyNotionError, NotionRequestError, NotionThrottledError } from './notion-errors.ts';
 import { RequestLimiter } from './request-limiter.ts';

@@ -1,5 +1,5 @@
 /** A client-side limit on Notion requests per integration, on the injected clock. */
-import type { Clock } from '../services/clock.ts';
+import type { Clock } from '../core/clock.ts';
 
 /**
  * At most `capacity` requests in any window of `windowMs` (3 per 1000 ms for 3 req/s; 1 per 2000 ms for

@@ -1,6 +1,6 @@
 import type { ColumnType, Generated, Kysely } from 'kysely';
 import { toJson, type Database } from '../db/schema.ts';
-import type { Idea, LedgerNote, LedgerPass, SessionLedger } from '../services/ideas/ledger-types.ts';
+import type { Idea, LedgerNote, LedgerPass, SessionLedger } from '../core/idea-ledger.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type Json<T> = ColumnType<T, string, string>;

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type MessageRow } from '../db/schema.ts';
-import type { ChatMessage, DeliveryStatus, Speaker, SpeakerKind } from '../services/domain.ts';
+import type { ChatMessage, DeliveryStatus, Speaker, SpeakerKind } from '../core/domain.ts';
 
 /** A message to store. `sourceId` makes storing an incoming message idempotent. */
 export interface NewMessage {

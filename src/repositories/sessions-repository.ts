@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type SessionRow } from '../db/schema.ts';
-import type { ModerationState, PlannerState, Session, SessionPlan, SessionStatus } from '../services/domain.ts';
+import type { ModerationState, PlannerState, Session, SessionPlan, SessionStatus } from '../core/domain.ts';
 
 /** What a new session needs. */
 export interface NewSession {

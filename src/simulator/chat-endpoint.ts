@@ -1,5 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { Clock } from '../services/clock.ts';
+import type { Clock } from '../core/clock.ts';
 import type { ChatCompletionRequest, SimulatedFault, SimulatedReply } from './chat-types.ts';
 import { completionBody, errorBody, piecesOf, renderAnswer, streamChunks } from './chat-response.ts';
 import { estimateTokens } from './pricing.ts';

@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock, type Clock } from '../services/clock.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
 import type { ChatCompletionRequest, ChatResponder, SimulatedReply } from './chat-types.ts';
 import { identify } from './conversation-reading.ts';
 import { demoReply } from './demo-brain.ts';

@@ -1,7 +1,7 @@
 import { tool, type RunContext } from '@openai/agents';
 import { z } from 'zod';
-import type { AgentContext } from '../agents/agent-context.ts';
-import type { LimitsReport } from '../services/ports.ts';
+import type { AgentContext } from '../core/agent-context.ts';
+import type { LimitsReport } from '../core/ports.ts';
 
 function line(label: string, used: number, limit: number, unit = ''): string {
   const percent = limit > 0 ? Math.round((used / limit) * 100) : 0;

@@ -1,6 +1,6 @@
 import { tool, type RunContext } from '@openai/agents';
 import { z } from 'zod';
-import type { AgentContext } from '../agents/agent-context.ts';
+import type { AgentContext } from '../core/agent-context.ts';
 
 /** `end_session`: asks the services to end the session (they run the wrap-up); thin, delegates to the ports. */
 export function createEndSessionTool() {

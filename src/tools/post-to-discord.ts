@@ -1,7 +1,7 @@
 import { tool, type RunContext, type ToolInputGuardrailDefinition } from '@openai/agents';
 import { z } from 'zod';
-import type { AgentContext } from '../agents/agent-context.ts';
-import type { SpeakerKind } from '../services/domain.ts';
+import type { AgentContext } from '../core/agent-context.ts';
+import type { SpeakerKind } from '../core/domain.ts';
 
 /** `post_to_discord`: posts a message into the session's room as the calling role. Thin: validates, delegates. */
 export function createPostToDiscordTool(speaker: { kind: SpeakerKind; name: string }, options: { inputGuardrails?: ToolInputGuardrailDefinition<AgentContext>[] } = {}) {

@@ -1,6 +1,6 @@
 import { tool, type RunContext } from '@openai/agents';
 import { z } from 'zod';
-import type { AgentContext } from '../agents/agent-context.ts';
+import type { AgentContext } from '../core/agent-context.ts';
 
 /** `read_notion`: reads a session document back from its store of truth (Notion when configured). Thin. */
 export function createReadNotionTool() {

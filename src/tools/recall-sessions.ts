@@ -1,6 +1,6 @@
 import { tool, type RunContext } from '@openai/agents';
 import { z } from 'zod';
-import type { AgentContext } from '../agents/agent-context.ts';
+import type { AgentContext } from '../core/agent-context.ts';
 
 /** `recall_sessions`: past sessions on similar topics, with their summaries (embeddings). Thin. */
 export function createRecallSessionsTool() {

@@ -1,6 +1,6 @@
 import { tool, type RunContext, type ToolInputGuardrailDefinition } from '@openai/agents';
-import type { AgentContext } from '../agents/agent-context.ts';
-import { sessionPlanSchema } from '../agents/schemas.ts';
+import type { AgentContext } from '../core/agent-context.ts';
+import { sessionPlanSchema } from '../core/schemas.ts';
 
 /** The tool's name (the Planner's forced tool choice names it). */
 export const START_SESSION_TOOL = 'start_session';

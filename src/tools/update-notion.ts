@@ -1,6 +1,6 @@
 import { tool, type RunContext } from '@openai/agents';
 import { z } from 'zod';
-import type { AgentContext } from '../agents/agent-context.ts';
+import type { AgentContext } from '../core/agent-context.ts';
 
 /** `update_notion`: stores a session document (the Scribe's record or the TLDR). Thin: validates, delegates. */
 export function createUpdateNotionTool() {

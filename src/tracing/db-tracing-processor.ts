@@ -1,7 +1,7 @@
 import type { Span, SpanData, Trace, TracingProcessor } from '@openai/agents';
 import type { Logger } from '../logging/logger.ts';
 import type { SpanRecord, TraceRecord, TracesRepository } from '../repositories/traces-repository.ts';
-import { systemClock, type Clock } from '../services/clock.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
 import { AgentAncestry } from './agent-ancestry.ts';
 import { generationUsage, messageIdOf, sanitise, spanName, storedData } from './span-mapping.ts';
 

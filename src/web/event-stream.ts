@@ -1,6 +1,6 @@
 /** Server-sent events: the services' EventBus and the local channel, filtered per page. */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { EventBus, SessionEvent } from '../services/ports.ts';
+import type { EventBus, SessionEvent } from '../core/ports.ts';
 import { SECURITY_HEADERS } from './http-kit.ts';
 import type { LocalChannelEvent, LocalTransport } from './local-transport.ts';
 

@@ -1,10 +1,10 @@
 /** The local channel's write API: a person at the console starts sessions, talks, and runs commands. */
 import type { Logger } from 'pino';
 import type { ConsoleQueries } from '../services/console/console-queries.ts';
-import type { Author } from '../services/domain.ts';
-import { BrainstormError, describeForPerson, type BrainstormErrorCode } from '../services/errors.ts';
-import type { IdGenerator } from '../services/ids.ts';
-import type { GatewayReply, SessionGateway } from '../services/ports.ts';
+import type { Author } from '../core/domain.ts';
+import { BrainstormError, describeForPerson, type BrainstormErrorCode } from '../core/errors.ts';
+import type { IdGenerator } from '../core/ids.ts';
+import type { GatewayReply, SessionGateway } from '../core/ports.ts';
 import { optionalText, readJsonBody, requireText, sendJson } from './http-kit.ts';
 import type { LocalRoom, LocalTransport } from './local-transport.ts';
 import type { Router } from './router.ts';

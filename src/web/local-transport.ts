@@ -1,8 +1,8 @@
 /** The console's local channel: a full Transport whose rooms live in this process and show in the browser. */
-import type { Clock } from '../services/clock.ts';
-import type { IdGenerator } from '../services/ids.ts';
-import type { DeliveredMessage, DeliveryProgress, MessageAction, OutgoingMessage, ReplyReference, Transport } from '../services/ports.ts';
-import type { Speaker } from '../services/domain.ts';
+import type { Clock } from '../core/clock.ts';
+import type { IdGenerator } from '../core/ids.ts';
+import type { DeliveredMessage, DeliveryProgress, MessageAction, OutgoingMessage, ReplyReference, Transport } from '../core/ports.ts';
+import type { Speaker } from '../core/domain.ts';
 
 /** A room of the local channel (one per session). */
 export interface LocalRoom {

@@ -1,6 +1,6 @@
 /** Merges a local room's deliveries into a session's stored transcript, so each message shows once. */
 import type { TranscriptMessage } from '../services/console/console-types.ts';
-import type { MessageAction } from '../services/ports.ts';
+import type { MessageAction } from '../core/ports.ts';
 import type { LocalDelivery } from './local-transport.ts';
 
 /** One entry of a session page's transcript. */

@@ -3,8 +3,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { ConsoleQueries } from '../services/console/console-queries.ts';
-import { randomIds, type IdGenerator } from '../services/ids.ts';
-import type { EventBus, SessionGateway } from '../services/ports.ts';
+import { randomIds, type IdGenerator } from '../core/ids.ts';
+import type { EventBus, SessionGateway } from '../core/ports.ts';
 import { createAccessGuard, isLoopbackHost } from './access-guard.ts';
 import { registerConsoleRoutes } from './console-routes.ts';
 import { EventStreams } from './event-stream.ts';

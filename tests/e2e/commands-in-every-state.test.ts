@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { SessionStatus } from '../../src/services/domain.ts';
+import type { SessionStatus } from '../../src/core/domain.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { proposeSession } from '../support/session-driver.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiscordBot, type DiscordBot } from '../../src/bot/discord-bot.ts';
 import { buildConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { ManualClock } from '../../src/services/clock.ts';
+import { ManualClock } from '../../src/core/clock.ts';
 import { startFakeDiscord, type FakeDiscord, type FakeUser, type RecordedMessage } from '../fakes/discord/index.ts';
 import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { discordEnvironment } from '../integration/bot/discord-harness.ts';

@@ -9,7 +9,7 @@ import { createDiscordBot, type DiscordBot } from '../../src/bot/discord-bot.ts'
 import { APPROVE_BUTTON_ID } from '../../src/bot/message-format.ts';
 import { buildConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { ManualClock } from '../../src/services/clock.ts';
+import { ManualClock } from '../../src/core/clock.ts';
 import { startFakeDiscord, type FakeDiscord, type FakeUser, type RecordedMessage } from '../fakes/discord/index.ts';
 import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { discordEnvironment } from '../integration/bot/discord-harness.ts';

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { proposeSession } from '../support/session-driver.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
-import type { ChatMessage, Session } from '../../src/services/domain.ts';
+import type { ChatMessage, Session } from '../../src/core/domain.ts';
 import { ConsoleQueries } from '../../src/services/console/console-queries.ts';
 
 const PARTICIPANTS = ['Claude', 'ChatGPT', 'Grok'];

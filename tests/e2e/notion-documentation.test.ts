@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findingsOf } from '../../src/agents/tldr/tldr-text.ts';
 import type { DatabaseHandle } from '../../src/db/create-database.ts';
-import { ManualClock } from '../../src/services/clock.ts';
-import type { Speaker } from '../../src/services/domain.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+import type { Speaker } from '../../src/core/domain.ts';
 import { startFakeNotion, type FakeNotion } from '../fakes/notion/fake-notion.ts';
 import { createDocumentationHarness } from '../integration/documentation/documentation-harness.ts';
 import { openAppTestDatabase } from '../support/databases.ts';

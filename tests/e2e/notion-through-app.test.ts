@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { ManualClock } from '../../src/services/clock.ts';
+import { ManualClock } from '../../src/core/clock.ts';
 import { startFakeNotion, type FakeNotion } from '../fakes/notion/fake-notion.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { proposeSession } from '../support/session-driver.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../src/services/clock.ts';
-import { randomIds } from '../../src/services/ids.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+import { randomIds } from '../../src/core/ids.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { createThrowawayPostgres } from '../support/databases.ts';
 import { MemoryTransport } from '../support/memory-transport.ts';

@@ -1,6 +1,6 @@
-import type { ChatMessage, ModerationState, Session, SessionPlan } from '../../src/services/domain.ts';
+import type { ChatMessage, ModerationState, Session, SessionPlan } from '../../src/core/domain.ts';
 import type { ModerationHost } from '../../src/services/moderation/moderation-host.ts';
-import type { LimitsReport, ToolPorts } from '../../src/services/ports.ts';
+import type { LimitsReport, ToolPorts } from '../../src/core/ports.ts';
 
 /** A plan about caching. */
 export const PLAN: SessionPlan = {

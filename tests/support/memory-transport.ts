@@ -1,4 +1,4 @@
-import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../../src/services/ports.ts';
+import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../../src/core/ports.ts';
 
 /** A message as the in-memory room shows it. */
 export interface RoomMessage {

@@ -1,4 +1,4 @@
-import type { SessionPlan } from '../../src/services/domain.ts';
+import type { SessionPlan } from '../../src/core/domain.ts';
 
 /** A valid plan for scripted Planner replies, with overridable parameters. */
 export function scriptedPlan(parameters: Partial<SessionPlan['parameters']> = {}): SessionPlan {

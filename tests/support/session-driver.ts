@@ -1,6 +1,6 @@
 import type { FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { replies } from '../fakes/openrouter/fake-openrouter.ts';
-import type { SessionPlan } from '../../src/services/domain.ts';
+import type { SessionPlan } from '../../src/core/domain.ts';
 import { scriptedPlan } from './scripted-plans.ts';
 import type { TestApp } from './test-app.ts';
 

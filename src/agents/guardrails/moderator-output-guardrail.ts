@@ -1,6 +1,6 @@
 import type { OutputGuardrail } from '@openai/agents';
-import type { AgentContext } from '../agent-context.ts';
-import type { moderationVerdictSchema } from '../schemas.ts';
+import type { AgentContext } from '../../core/agent-context.ts';
+import type { moderationVerdictSchema } from '../../core/schemas.ts';
 import { scanForSecrets } from './secret-patterns.ts';
 import { findMentions, isUncivil } from './text-checks.ts';
 

@@ -1,5 +1,5 @@
 import type { OutputGuardrail } from '@openai/agents';
-import { AGENT_NAMES } from '../agent-context.ts';
+import { AGENT_NAMES } from '../../core/agent-context.ts';
 import { findMaskedLinks } from './masked-links.ts';
 import { scanForSecrets } from './secret-patterns.ts';
 import { findImpersonatedSpeaker, findMentions } from './text-checks.ts';

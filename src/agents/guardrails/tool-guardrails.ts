@@ -1,6 +1,6 @@
 import { defineToolInputGuardrail, ToolGuardrailFunctionOutputFactory, type ToolInputGuardrailDefinition } from '@openai/agents';
 import type { LimitsConfig } from '../../config/app-config.ts';
-import type { AgentContext } from '../agent-context.ts';
+import type { AgentContext } from '../../core/agent-context.ts';
 import { traceGuardrail } from './guardrail-span.ts';
 import { scanForSecrets } from './secret-patterns.ts';
 import { findMentions } from './text-checks.ts';

@@ -1,6 +1,6 @@
 import { Agent, type Model } from '@openai/agents';
 import { z } from 'zod';
-import type { AgentContext } from '../agent-context.ts';
+import type { AgentContext } from '../../core/agent-context.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 
 /** The prompt of the extractor's instructions (`prompts/idea-extractor.txt`). */

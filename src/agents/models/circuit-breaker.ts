@@ -1,4 +1,4 @@
-import type { Clock } from '../../services/clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import { ModelUnavailableError } from './model-errors.ts';
 
 /** Breaker states: closed lets everything through, open fails fast, half-open lets one trial through. */

@@ -1,4 +1,4 @@
-import { BrainstormError } from '../../services/errors.ts';
+import { BrainstormError } from '../../core/errors.ts';
 
 /** Why a model gave no usable answer. */
 export type ModelFailureReason = 'failed' | 'breaker_open' | 'cut_off';

@@ -1,4 +1,4 @@
-import type { Clock } from '../../services/clock.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** A request that took longer than its deadline (retried like a network timeout). */
 export class ModelTimeoutError extends Error {

@@ -1,6 +1,6 @@
 import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/agents';
 import type { Logger } from '../../logging/logger.ts';
-import type { Clock } from '../../services/clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { BreakerPermit, CircuitBreaker } from './circuit-breaker.ts';
 import { recordStreamUsage } from './generation-usage.ts';
 import { failureMessage, ModelUnavailableError } from './model-errors.ts';

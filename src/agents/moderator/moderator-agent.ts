@@ -2,11 +2,11 @@ import { Agent, type Model, type Tool, type ToolInputGuardrailDefinition } from 
 import { createCheckLimitsTool } from '../../tools/check-limits.ts';
 import { createEndSessionTool } from '../../tools/end-session.ts';
 import { createPostToDiscordTool } from '../../tools/post-to-discord.ts';
-import { AGENT_NAMES, type AgentContext } from '../agent-context.ts';
+import { AGENT_NAMES, type AgentContext } from '../../core/agent-context.ts';
 import { moderatorOutputGuardrail } from '../guardrails/moderator-output-guardrail.ts';
 import { postToDiscordGuardrail } from '../guardrails/tool-guardrails.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
-import { moderationVerdictSchema } from '../schemas.ts';
+import { moderationVerdictSchema } from '../../core/schemas.ts';
 
 /** The prompt of the Moderator's instructions (`prompts/moderator.txt`). */
 export const MODERATOR_PROMPT = 'moderator';

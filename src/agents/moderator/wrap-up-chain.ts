@@ -1,7 +1,7 @@
 import { handoff, type Agent, type AgentOutputType, type RunContext } from '@openai/agents';
-import type { moderationVerdictSchema } from '../schemas.ts';
+import type { moderationVerdictSchema } from '../../core/schemas.ts';
 import type { tldrOutputSchema } from '../tldr/tldr-agent.ts';
-import type { AgentContext } from '../agent-context.ts';
+import type { AgentContext } from '../../core/agent-context.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 
 /** The Moderator as the chain expects it (verdict output). */

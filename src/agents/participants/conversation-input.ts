@@ -1,5 +1,5 @@
 import { assistant, user, type AgentInputItem } from '@openai/agents';
-import type { ChatMessage } from '../../services/domain.ts';
+import type { ChatMessage } from '../../core/domain.ts';
 
 /** How a message's speaker is shown to a model: humans are marked so models can tell them apart. */
 export function attributedName(message: Pick<ChatMessage, 'speaker'>): string {

@@ -1,7 +1,7 @@
 import { Agent, type Model, type OutputGuardrail } from '@openai/agents';
 import type { ParticipantConfig } from '../../config/roster.ts';
-import type { SessionPlan } from '../../services/domain.ts';
-import type { AgentContext } from '../agent-context.ts';
+import type { SessionPlan } from '../../core/domain.ts';
+import type { AgentContext } from '../../core/agent-context.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 
 /** What a participant agent is built from. */

@@ -1,8 +1,8 @@
 import { Agent, type AgentOutputType, type Model, type ModelSettings, type Tool, type ToolInputGuardrailDefinition } from '@openai/agents';
 import type { LimitsConfig } from '../../config/app-config.ts';
-import { AGENT_NAMES, type AgentContext } from '../agent-context.ts';
+import { AGENT_NAMES, type AgentContext } from '../../core/agent-context.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
-import { plannerQuestionsSchema } from '../schemas.ts';
+import { plannerQuestionsSchema } from '../../core/schemas.ts';
 import { createStartSessionTool, START_SESSION_TOOL } from '../../tools/start-session.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { Agent, type Model } from '@openai/agents';
-import { AGENT_NAMES, type AgentContext } from '../agent-context.ts';
+import { AGENT_NAMES, type AgentContext } from '../../core/agent-context.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { createUpdateNotionTool } from '../../tools/update-notion.ts';
 import { scribeOutputGuardrail } from './scribe-guardrail.ts';

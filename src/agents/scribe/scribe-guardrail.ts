@@ -1,5 +1,5 @@
 import type { OutputGuardrail } from '@openai/agents';
-import type { AgentContext } from '../agent-context.ts';
+import type { AgentContext } from '../../core/agent-context.ts';
 import { CUT_OFF_NOTE } from '../models/output-fixes.ts';
 
 /** The name of the Scribe's output guardrail (shown in traces). */

@@ -1,5 +1,5 @@
 /** What the Scribe reads, and the record written without a model when the model fails. */
-import type { ChatMessage } from '../../services/domain.ts';
+import type { ChatMessage } from '../../core/domain.ts';
 
 /** The session facts the Scribe's input names. */
 export interface ScribeSubject {

@@ -1,7 +1,7 @@
 import { Agent, type Model, type RunErrorHandlers } from '@openai/agents';
-import { AGENT_NAMES, type AgentContext } from '../agent-context.ts';
+import { AGENT_NAMES, type AgentContext } from '../../core/agent-context.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
-import { tldrSchema } from '../schemas.ts';
+import { tldrSchema } from '../../core/schemas.ts';
 import { createPostToDiscordTool } from '../../tools/post-to-discord.ts';
 import { createReadNotionTool } from '../../tools/read-notion.ts';
 import { createUpdateNotionTool } from '../../tools/update-notion.ts';

@@ -1,5 +1,5 @@
 /** The TLDR's plain-text fallback parser and its markdown rendering. */
-import { tldrSchema, type TldrOutput } from '../schemas.ts';
+import { tldrSchema, type TldrOutput } from '../../core/schemas.ts';
 
 function fromJson(text: string): TldrOutput | null {
   const start = text.indexOf('{');

@@ -1,4 +1,4 @@
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** A sliding one-minute window of commands per person; commands beyond the limit are refused. */
 export class CommandRateLimiter {

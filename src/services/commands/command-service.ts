@@ -1,12 +1,12 @@
 import type { Logger } from 'pino';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { ContextManager } from '../context/context-manager.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
-import type { Session } from '../domain.ts';
-import { BrainstormError } from '../errors.ts';
+import type { Session } from '../../core/domain.ts';
+import { BrainstormError } from '../../core/errors.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
-import type { CommandInvocation, DocumentationPort, GatewayReply } from '../ports.ts';
+import type { CommandInvocation, DocumentationPort, GatewayReply } from '../../core/ports.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
 import type { RosterService } from '../sessions/roster-service.ts';
 import type { ModerationPort } from '../sessions/session-hooks.ts';

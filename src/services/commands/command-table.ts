@@ -1,5 +1,5 @@
-import type { Session, SessionStatus } from '../domain.ts';
-import type { CommandInvocation } from '../ports.ts';
+import type { Session, SessionStatus } from '../../core/domain.ts';
+import type { CommandInvocation } from '../../core/ports.ts';
 
 /** What a command handler receives. */
 export interface CommandCall {

@@ -1,5 +1,5 @@
-import type { Session } from '../domain.ts';
-import type { LimitsReport } from '../ports.ts';
+import type { Session } from '../../core/domain.ts';
+import type { LimitsReport } from '../../core/ports.ts';
 
 const BAR_WIDTH = 12;
 

@@ -2,8 +2,8 @@
 import type { DocumentsRepository, StoredDocument } from '../../repositories/documents-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../clock.ts';
-import type { ChatMessage, Session } from '../domain.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { DocumentView, LimitBar, SessionDetail, SessionSummary, SpanView, TraceDetail, TraceListItem, TraceSearch, TranscriptMessage } from './console-types.ts';
 import { buildTraceDetail, type SpanRecord, type TraceRecord } from './trace-view-model.ts';
 import type { IdeasRepository } from '../../repositories/ideas-repository.ts';

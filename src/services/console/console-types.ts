@@ -1,6 +1,6 @@
 import type { TraceFilter } from '../../repositories/traces-repository.ts';
 /** Plain data the web console shows (sent as JSON); built by ConsoleQueries from the repositories. */
-import type { ChatMessage, SessionPlan, SessionStatus } from '../domain.ts';
+import type { ChatMessage, SessionPlan, SessionStatus } from '../../core/domain.ts';
 
 /** One row of the sessions list. */
 export interface SessionSummary {

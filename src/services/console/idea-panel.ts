@@ -1,8 +1,8 @@
 /** The console's view of a session's idea ledger: ideas, disagreements, open questions and the figures. */
 import type { IdeasRepository } from '../../repositories/ideas-repository.ts';
-import type { Session } from '../domain.ts';
+import type { Session } from '../../core/domain.ts';
 import { ledgerFigures, type LedgerFigures } from '../ideas/ledger-metrics.ts';
-import type { Idea, LedgerNote, LedgerPass } from '../ideas/ledger-types.ts';
+import type { Idea, LedgerNote, LedgerPass } from '../../core/idea-ledger.ts';
 
 /** What the ideas panel shows (no embeddings: they are large and of no use in a browser). */
 export interface IdeaPanelView {

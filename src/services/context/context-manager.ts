@@ -2,9 +2,9 @@ import type { AgentInputItem } from '@openai/agents';
 import { attributedLine, buildParticipantInput } from '../../agents/participants/conversation-input.ts';
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
-import type { ChatMessage, Session } from '../domain.ts';
+import type { ChatMessage, Session } from '../../core/domain.ts';
 import { effectiveParameters } from '../limits/limits-service.ts';
-import type { DocumentationPort } from '../ports.ts';
+import type { DocumentationPort } from '../../core/ports.ts';
 import type { TokenCounter } from './token-counter.ts';
 
 /** Speakers whose messages are part of the discussion a participant sees. */

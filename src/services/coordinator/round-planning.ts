@@ -1,5 +1,5 @@
 import type { ParticipantConfig } from '../../config/roster.ts';
-import type { ChatMessage, Session } from '../domain.ts';
+import type { ChatMessage, Session } from '../../core/domain.ts';
 import { selectSpeakers } from './speaker-selection.ts';
 
 /** At most this many earlier messages are referenced by one answer. */

@@ -8,9 +8,9 @@ import type { ContextManager } from '../context/context-manager.ts';
 import type { TokenCounter } from '../context/token-counter.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
 import type { StreamDraft } from '../delivery/stream-draft.ts';
-import type { ChatMessage, Session, Speaker } from '../domain.ts';
+import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
-import type { ToolPorts } from '../ports.ts';
+import type { ToolPorts } from '../../core/ports.ts';
 
 /** What the turn runner needs. */
 export interface TurnRunnerOptions {

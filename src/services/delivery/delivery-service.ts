@@ -2,10 +2,10 @@ import type { Logger } from 'pino';
 import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../clock.ts';
-import type { ChatMessage, Session, Speaker } from '../domain.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
-import type { EventBus, MessageAction, OutgoingMessage, ReplyReference } from '../ports.ts';
+import type { EventBus, MessageAction, OutgoingMessage, ReplyReference } from '../../core/ports.ts';
 import { StreamDraft } from './stream-draft.ts';
 import type { TransportRegistry } from './transport-registry.ts';
 

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.ts';
-import type { OutgoingMessage, Transport } from '../ports.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { OutgoingMessage, Transport } from '../../core/ports.ts';
 
 /** Discord allows about 5 edits per 5 s per channel; one per second leaves room for everyone else. */
 export const MIN_EDIT_INTERVAL_MS = 1000;

@@ -1,5 +1,5 @@
-import type { Transport } from '../ports.ts';
-import { BrainstormError } from '../errors.ts';
+import type { Transport } from '../../core/ports.ts';
+import { BrainstormError } from '../../core/errors.ts';
 
 /** The transports this process serves, by name ('discord', 'local', 'memory'). */
 export class TransportRegistry {

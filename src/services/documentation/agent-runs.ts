@@ -1,11 +1,11 @@
 /** Runs the Scribe and the TLDR outside the wrap-up chain (scheduled passes), without tools. */
 import { run, withTrace } from '@openai/agents';
-import type { AgentContext } from '../../agents/agent-context.ts';
+import type { AgentContext } from '../../core/agent-context.ts';
 import { createScribeAgent } from '../../agents/scribe/scribe-agent.ts';
 import { createTldrAgent, tldrErrorHandlers } from '../../agents/tldr/tldr-agent.ts';
-import type { TldrOutput } from '../../agents/schemas.ts';
-import { BrainstormError } from '../errors.ts';
-import type { ToolPorts } from '../ports.ts';
+import type { TldrOutput } from '../../core/schemas.ts';
+import { BrainstormError } from '../../core/errors.ts';
+import type { ToolPorts } from '../../core/ports.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';
 
 /** Ports for a scheduled pass: the agents run without tools, so anything else is refused. */

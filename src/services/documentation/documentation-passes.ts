@@ -3,7 +3,7 @@ import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import { buildScribeInput, ensureEveryVoice, fallbackRecord } from '../../agents/scribe/scribe-input.ts';
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
-import type { ChatMessage } from '../domain.ts';
+import type { ChatMessage } from '../../core/domain.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import { runScribe, runTldr } from './agent-runs.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';

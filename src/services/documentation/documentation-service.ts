@@ -5,7 +5,7 @@
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import { MarkdownMirror } from '../../notion/markdown-mirror.ts';
 import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
-import type { DocumentationPort, RecalledSession, ToolPorts } from '../ports.ts';
+import type { DocumentationPort, RecalledSession, ToolPorts } from '../../core/ports.ts';
 import { recordable, runScribePass, runTldrPass, type PassEffects } from './documentation-passes.ts';
 import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './documentation-types.ts';
 import { enqueueNotionJob, retryDeadline } from './document-delays.ts';

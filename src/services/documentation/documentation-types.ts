@@ -9,7 +9,7 @@ import type { EmbeddingsRepository } from '../../repositories/embeddings-reposit
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { AdminNotifier } from '../notifications/admin-notifier.ts';
 
 /** The job kinds the documentation service registers on the job worker. */

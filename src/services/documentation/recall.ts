@@ -1,6 +1,6 @@
 /** Recall of past sessions by topic similarity: model embeddings when available, a local hashed vector otherwise. */
 import { createHash } from 'node:crypto';
-import type { RecalledSession } from '../ports.ts';
+import type { RecalledSession } from '../../core/ports.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';
 
 /** Embedding kinds stored per session. */

@@ -5,10 +5,10 @@
 import type { Logger } from 'pino';
 import type { ModeratorAgent } from '../../agents/moderator/moderator-agent.ts';
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
-import type { Session } from '../domain.ts';
+import type { Session } from '../../core/domain.ts';
 import { ideaRef } from './ledger-markdown.ts';
 import { agreementRatio, isConverged, onlyAgrees, roundsWithoutNewIdea } from './ledger-metrics.ts';
-import type { SessionLedger } from './ledger-types.ts';
+import type { SessionLedger } from '../../core/idea-ledger.ts';
 import { confirmConvergence } from './ledger-runs.ts';
 import { roleMap, roundOf } from './session-roles.ts';
 

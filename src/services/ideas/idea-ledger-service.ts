@@ -9,14 +9,14 @@ import type { ModeratorAgent } from '../../agents/moderator/moderator-agent.ts';
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
-import type { Session } from '../domain.ts';
+import type { Session } from '../../core/domain.ts';
 import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
 import { closeIfConverged, inviteDissent, type LedgerRoom, type ModeratorLedgerDependencies } from './convergence-close.ts';
 import { ideasReply, withLedgerSections, type MessageLinks } from './ledger-markdown.ts';
 import { ledgerFigures, type LedgerFigures } from './ledger-metrics.ts';
 import { runLedgerPass, type LedgerPassDependencies } from './ledger-pass.ts';
 import { runExtraction } from './ledger-runs.ts';
-import type { SessionLedger } from './ledger-types.ts';
+import type { SessionLedger } from '../../core/idea-ledger.ts';
 import { describeRoles, roleMap, roundOf, roundsUntilRotation, type SessionRole } from './session-roles.ts';
 
 /** The job kind of a ledger pass. */

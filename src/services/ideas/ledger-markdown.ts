@@ -1,6 +1,6 @@
 /** The ledger as text: sections of the record and the TLDR, and the `!ideas` reply. */
 import type { LedgerFigures } from './ledger-metrics.ts';
-import type { Idea, LedgerNote, SessionLedger } from './ledger-types.ts';
+import type { Idea, LedgerNote, SessionLedger } from '../../core/idea-ledger.ts';
 
 /** Headings the ledger owns in a document (replaced on every write, never duplicated). */
 export const LEDGER_HEADINGS = ['Idea ledger', 'Where the room disagreed', 'Open questions'] as const;

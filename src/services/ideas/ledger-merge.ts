@@ -4,7 +4,7 @@
  */
 import type { IdeaExtraction } from '../../agents/ideas/idea-extractor-agent.ts';
 import { cosineSimilarity } from '../../repositories/embeddings-repository.ts';
-import type { DisagreementSide, Idea, LedgerNote } from './ledger-types.ts';
+import type { DisagreementSide, Idea, LedgerNote } from '../../core/idea-ledger.ts';
 
 /** An idea candidate after checking. */
 export interface IdeaCandidate {

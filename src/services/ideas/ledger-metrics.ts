@@ -1,5 +1,5 @@
 /** The ledger's figures, as pure functions (the README defines them; the bench and the console print them). */
-import type { Idea, LedgerPass } from './ledger-types.ts';
+import type { Idea, LedgerPass } from '../../core/idea-ledger.ts';
 
 /** Trailing passes, newest first, that added no new idea and no new objection. */
 export function roundsWithoutNewIdea(passes: readonly LedgerPass[]): number {

@@ -3,8 +3,8 @@ import type { IdeaExtraction } from '../../agents/ideas/idea-extractor-agent.ts'
 import type { IdeasRepository } from '../../repositories/ideas-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../clock.ts';
-import type { ChatMessage } from '../domain.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { ChatMessage } from '../../core/domain.ts';
 import type { EmbedFunction } from '../moderation/moderation-host.ts';
 import { checkExtraction, embeddingTexts, mergeIntoLedger, type MergeResult } from './ledger-merge.ts';
 import { extractionInput } from './ledger-runs.ts';

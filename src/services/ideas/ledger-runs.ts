@@ -4,12 +4,12 @@ import type { IdeaExtraction, IdeaExtractorAgent } from '../../agents/ideas/idea
 import type { ModeratorAgent } from '../../agents/moderator/moderator-agent.ts';
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
 import { citedLine } from '../../agents/scribe/scribe-input.ts';
-import type { ModerationVerdict } from '../../agents/schemas.ts';
+import type { ModerationVerdict } from '../../core/schemas.ts';
 import { passContext } from '../documentation/agent-runs.ts';
-import type { ChatMessage } from '../domain.ts';
-import { BrainstormError } from '../errors.ts';
+import type { ChatMessage } from '../../core/domain.ts';
+import { BrainstormError } from '../../core/errors.ts';
 import { ideaRef } from './ledger-markdown.ts';
-import type { Idea } from './ledger-types.ts';
+import type { Idea } from '../../core/idea-ledger.ts';
 
 /** The prompt of a convergence confirmation (`prompts/moderator-converged.txt`). */
 export const CONVERGED_PROMPT = 'moderator-converged';

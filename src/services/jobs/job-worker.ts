@@ -1,6 +1,6 @@
 import type { Logger } from 'pino';
 import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import { backoffDelayMs } from './backoff.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
 import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';

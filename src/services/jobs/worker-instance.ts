@@ -2,7 +2,7 @@
 import { hostname } from 'node:os';
 import type { Logger } from 'pino';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 
 /** Options of an instance keeper. */
 export interface WorkerInstanceOptions {

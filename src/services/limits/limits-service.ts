@@ -1,8 +1,8 @@
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
-import type { Clock } from '../clock.ts';
-import type { Session, SessionParameters } from '../domain.ts';
-import type { LimitsReport } from '../ports.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Session, SessionParameters } from '../../core/domain.ts';
+import type { LimitsReport } from '../../core/ports.ts';
 import { activeMs } from '../sessions/session-clock.ts';
 
 /** The parameters in force for a session: its plan's, never beyond the admin bounds. */

@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../config/app-config.ts';
-import type { ChatMessage, ModerationState, Session } from '../domain.ts';
-import type { LimitsReport, ToolPorts } from '../ports.ts';
+import type { ChatMessage, ModerationState, Session } from '../../core/domain.ts';
+import type { LimitsReport, ToolPorts } from '../../core/ports.ts';
 
 /** A link to a session document for the closing message. */
 export interface DocumentLink {

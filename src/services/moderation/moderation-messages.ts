@@ -1,5 +1,5 @@
-import type { TldrOutput } from '../../agents/schemas.ts';
-import type { ChatMessage, SessionPlan } from '../domain.ts';
+import type { TldrOutput } from '../../core/schemas.ts';
+import type { ChatMessage, SessionPlan } from '../../core/domain.ts';
 import type { DocumentLink } from './moderation-host.ts';
 
 const MAX_MESSAGE_EXCERPT = 700;

@@ -1,10 +1,10 @@
 import { OutputGuardrailTripwireTriggered, run, withTrace } from '@openai/agents';
 import type { ModeratorAgent } from '../../agents/moderator/moderator-agent.ts';
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
-import type { ModerationVerdict } from '../../agents/schemas.ts';
+import type { ModerationVerdict } from '../../core/schemas.ts';
 import { describeLimits } from '../../tools/check-limits.ts';
-import type { ChatMessage, Session, SessionPlan } from '../domain.ts';
-import type { LimitsReport, ToolPorts } from '../ports.ts';
+import type { ChatMessage, Session, SessionPlan } from '../../core/domain.ts';
+import type { LimitsReport, ToolPorts } from '../../core/ports.ts';
 import type { ModeratorSettings } from './moderation-host.ts';
 import { formatMessages, formatObjectives } from './moderation-messages.ts';
 import type { BalanceFinding } from './participation-balance.ts';

@@ -1,4 +1,4 @@
-import type { LimitsReport } from '../ports.ts';
+import type { LimitsReport } from '../../core/ports.ts';
 
 /** A participation imbalance the Moderator should act on. */
 export type BalanceFinding = { kind: 'quiet'; name: string; messages: number } | { kind: 'dominant'; name: string; share: number } | null;

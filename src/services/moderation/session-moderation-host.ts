@@ -1,10 +1,10 @@
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
-import type { ChatMessage, Session } from '../domain.ts';
+import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
-import type { ToolPorts } from '../ports.ts';
+import type { ToolPorts } from '../../core/ports.ts';
 import type { DocumentLink, ModerationHost } from './moderation-host.ts';
 
 const DISCUSSION_KINDS = new Set(['human', 'participant', 'moderator']);

@@ -1,4 +1,4 @@
-import type { ChatMessage, SessionPlan } from '../domain.ts';
+import type { ChatMessage, SessionPlan } from '../../core/domain.ts';
 import type { EmbedFunction } from './moderation-host.ts';
 import { cosineSimilarity } from '../../repositories/embeddings-repository.ts';
 

@@ -1,12 +1,12 @@
 import { Runner, withTrace, type AgentInputItem, type RunItem } from '@openai/agents';
 import type { Logger } from 'pino';
-import { AGENT_NAMES, type AgentContext } from '../../agents/agent-context.ts';
+import { AGENT_NAMES, type AgentContext } from '../../core/agent-context.ts';
 import type { WrapUpChain } from '../../agents/moderator/wrap-up-chain.ts';
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
-import { moderationVerdictSchema, tldrSchema, type TldrOutput } from '../../agents/schemas.ts';
+import { moderationVerdictSchema, tldrSchema, type TldrOutput } from '../../core/schemas.ts';
 import { describeLimits } from '../../tools/check-limits.ts';
-import type { Session } from '../domain.ts';
-import type { ToolPorts } from '../ports.ts';
+import type { Session } from '../../core/domain.ts';
+import type { ToolPorts } from '../../core/ports.ts';
 import type { ModerationHost, ModeratorSettings } from './moderation-host.ts';
 import { composeClosingMessage, formatMessages, formatObjectives, parseQuality, tldrMarkdown } from './moderation-messages.ts';
 

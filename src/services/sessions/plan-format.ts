@@ -1,5 +1,5 @@
 import type { LimitsConfig } from '../../config/app-config.ts';
-import type { SessionPlan } from '../domain.ts';
+import type { SessionPlan } from '../../core/domain.ts';
 
 const nonEmpty = (items: string[]) => items.map((item) => item.trim()).filter((item) => item !== '');
 

@@ -2,9 +2,9 @@ import type { Logger } from 'pino';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { RunStatesRepository, StoredRunState } from '../../repositories/run-states-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
-import type { Session } from '../domain.ts';
+import type { Session } from '../../core/domain.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import type { PlannerOutcome, PlannerRuns } from './planner-runs.ts';
 

@@ -3,13 +3,13 @@ import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { usageOf } from '../../agents/models/usage.ts';
 import type { PlannerMode } from '../../agents/planner/planner-agent.ts';
-import { sessionPlanSchema } from '../../agents/schemas.ts';
+import { sessionPlanSchema } from '../../core/schemas.ts';
 import { START_SESSION_TOOL } from '../../tools/start-session.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../clock.ts';
-import type { Session, SessionPlan } from '../domain.ts';
-import { BrainstormError } from '../errors.ts';
-import type { ToolPorts } from '../ports.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { Session, SessionPlan } from '../../core/domain.ts';
+import { BrainstormError } from '../../core/errors.ts';
+import type { ToolPorts } from '../../core/ports.ts';
 import type { RosterService } from './roster-service.ts';
 
 /** What one Planner run came to: a plan waiting for approval, questions, or nothing usable (and why). */

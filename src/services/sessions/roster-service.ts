@@ -1,6 +1,6 @@
 import type { ParticipantConfig } from '../../config/roster.ts';
-import type { Session } from '../domain.ts';
-import { BrainstormError } from '../errors.ts';
+import type { Session } from '../../core/domain.ts';
+import { BrainstormError } from '../../core/errors.ts';
 
 /** Where admins' `!enable`/`!disable` switches live (the settings service). */
 export interface ParticipantSwitches {

@@ -1,15 +1,15 @@
 import type { Logger } from 'pino';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import { parseCommand } from '../commands/command-parser.ts';
 import type { CommandService } from '../commands/command-service.ts';
 import type { Coordinator } from '../coordinator/coordinator.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
-import type { Author, ChatMessage, Session } from '../domain.ts';
-import { BrainstormError, describeForPerson } from '../errors.ts';
-import type { IdGenerator } from '../ids.ts';
-import type { CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../ports.ts';
+import type { Author, ChatMessage, Session } from '../../core/domain.ts';
+import { BrainstormError, describeForPerson } from '../../core/errors.ts';
+import type { IdGenerator } from '../../core/ids.ts';
+import type { CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../../core/ports.ts';
 import type { PlannerFlow } from './planner-flow.ts';
 
 /** The input guardrail's answer for a person's message. */

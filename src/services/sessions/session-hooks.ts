@@ -1,4 +1,4 @@
-import type { Session } from '../domain.ts';
+import type { Session } from '../../core/domain.ts';
 
 /** What the moderation module does for the session services (a basic version serves until it is wired). */
 export interface ModerationPort {

@@ -2,14 +2,14 @@ import type { Logger } from 'pino';
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { SessionChanges, SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../clock.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { Coordinator, SessionEnder } from '../coordinator/coordinator.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
-import { FINISHED_STATUSES, type Session, type SessionPlan, type SessionStatus } from '../domain.ts';
-import { BrainstormError } from '../errors.ts';
+import { FINISHED_STATUSES, type Session, type SessionPlan, type SessionStatus } from '../../core/domain.ts';
+import { BrainstormError } from '../../core/errors.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import { describeLimit, effectiveParameters } from '../limits/limits-service.ts';
-import type { EventBus } from '../ports.ts';
+import type { EventBus } from '../../core/ports.ts';
 import { activeMs, timeLimitDueAt } from './session-clock.ts';
 
 /** Job kinds the lifecycle schedules. */

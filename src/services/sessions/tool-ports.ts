@@ -1,10 +1,10 @@
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
-import type { Session } from '../domain.ts';
-import { BrainstormError } from '../errors.ts';
+import type { Session } from '../../core/domain.ts';
+import { BrainstormError } from '../../core/errors.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
-import type { RecalledSession, ToolPorts } from '../ports.ts';
+import type { RecalledSession, ToolPorts } from '../../core/ports.ts';
 import { clampPlan } from './plan-format.ts';
 import type { SessionLifecycle } from './session-lifecycle.ts';
 

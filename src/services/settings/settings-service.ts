@@ -1,8 +1,8 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../config/app-config.ts';
 import { environmentSchema } from '../../config/env-schema.ts';
-import type { Clock } from '../clock.ts';
-import { BrainstormError } from '../errors.ts';
+import type { Clock } from '../../core/clock.ts';
+import { BrainstormError } from '../../core/errors.ts';
 import { CONFIG_APPLIERS, isTunableKey, restartReason, TUNABLE_SETTING_KEYS, type TunableSettingKey, type TunableValue } from './tunable-settings.ts';
 
 /** Where settings are persisted (the `SettingsRepository` fits). */

@@ -7,7 +7,7 @@
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Clock } from '../../../src/services/clock.ts';
+import type { Clock } from '../../../src/core/clock.ts';
 import { checkChildren, checkProperties, LimitViolation, NOTION_LIMITS } from './block-limits.ts';
 import { fakeBlocksToMarkdown, markdownToFakeBlocks, type FakeBlockContent } from './fake-markdown.ts';
 import { FakeNotionError, NotionStore } from './notion-store.ts';

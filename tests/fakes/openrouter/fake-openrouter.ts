@@ -1,4 +1,4 @@
-import type { Clock } from '../../../src/services/clock.ts';
+import type { Clock } from '../../../src/core/clock.ts';
 import {
   startSimulator,
   type AgentIdentity,

@@ -3,8 +3,8 @@ import { GatewayDispatchEvents } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordTransport } from '../../../src/bot/discord-transport.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
-import type { Speaker } from '../../../src/services/domain.ts';
-import type { DeliveryProgress, OutgoingMessage, ReplyReference } from '../../../src/services/ports.ts';
+import type { Speaker } from '../../../src/core/domain.ts';
+import type { DeliveryProgress, OutgoingMessage, ReplyReference } from '../../../src/core/ports.ts';
 import { settleWithClock, startDiscordHarness, type DiscordHarness } from './discord-harness.ts';
 
 const claude: Speaker = { kind: 'participant', name: 'Claude', id: 'claude' };

@@ -2,8 +2,8 @@
 import { buildConfig } from '../../../src/config/load-config.ts';
 import { createDiscordBot, type DiscordBot } from '../../../src/bot/discord-bot.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
-import type { CommandInvocation, GatewayReply, InboundMessage, SessionGateway } from '../../../src/services/ports.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
+import type { CommandInvocation, GatewayReply, InboundMessage, SessionGateway } from '../../../src/core/ports.ts';
 import type { AppConfig } from '../../../src/config/app-config.ts';
 import { startFakeDiscord, type FakeDiscord, type FakeDiscordOptions } from '../../fakes/discord/index.ts';
 

@@ -2,8 +2,8 @@ import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DiscordTransportError } from '../../../src/bot/discord-errors.ts';
 import { APPROVE_BUTTON_ID, SIMULATED_MARKER } from '../../../src/bot/message-format.ts';
-import type { Speaker } from '../../../src/services/domain.ts';
-import type { DeliveryProgress, OutgoingMessage } from '../../../src/services/ports.ts';
+import type { Speaker } from '../../../src/core/domain.ts';
+import type { DeliveryProgress, OutgoingMessage } from '../../../src/core/ports.ts';
 import type { RecordedMessage } from '../../fakes/discord/index.ts';
 import { settleWithClock, startDiscordHarness, type DiscordHarness } from './discord-harness.ts';
 

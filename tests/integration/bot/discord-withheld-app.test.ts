@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createDiscordBot, type DiscordBot } from '../../../src/bot/discord-bot.ts';
 import { buildConfig } from '../../../src/config/load-config.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { startFakeDiscord, type FakeDiscord, type FakeUser, type RecordedMessage } from '../../fakes/discord/index.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../../support/test-app.ts';

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import type { NotionObjectStore } from '../../../src/notion/notion-gateway.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { startFakeNotion, type FakeNotion } from '../../fakes/notion/fake-notion.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 import { createDocumentationHarness } from './documentation-harness.ts';

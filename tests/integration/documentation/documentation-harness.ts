@@ -15,13 +15,13 @@ import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
 import { MessagesRepository } from '../../../src/repositories/messages-repository.ts';
 import { NotionObjectsRepository } from '../../../src/repositories/notion-objects-repository.ts';
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { createDocumentationService, type DocumentationService } from '../../../src/services/documentation/documentation-service.ts';
 import type { DocumentationModels } from '../../../src/services/documentation/documentation-types.ts';
 import { JobWorker, type JobWorkerOptions } from '../../../src/services/jobs/job-worker.ts';
 import type { AdminNotice } from '../../../src/services/notifications/admin-notifier.ts';
 import { createTerminalFailureNotifier } from '../../../src/services/notifications/admin-notifier.ts';
-import type { Speaker } from '../../../src/services/domain.ts';
+import type { Speaker } from '../../../src/core/domain.ts';
 import { settleWithClock } from '../../fakes/notion/drive-clock.ts';
 import type { FakeNotion } from '../../fakes/notion/fake-notion.ts';
 

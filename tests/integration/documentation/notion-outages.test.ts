@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
-import type { Speaker } from '../../../src/services/domain.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
+import type { Speaker } from '../../../src/core/domain.ts';
 import { startFakeNotion, type FakeNotion } from '../../fakes/notion/fake-notion.ts';
 import { openAppTestDatabase } from '../../support/databases.ts';
 import { createDocumentationHarness, type DocumentationHarness } from './documentation-harness.ts';

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
-import type { Speaker } from '../../../src/services/domain.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
+import type { Speaker } from '../../../src/core/domain.ts';
 import { openAppTestDatabase } from '../../support/databases.ts';
 import { createDocumentationHarness } from './documentation-harness.ts';
 

@@ -4,7 +4,7 @@
  */
 import { ModelCatalog } from '../../../src/agents/models/index.ts';
 import { buildConfig } from '../../../src/config/load-config.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import type { SimulatedReply } from '../../../src/simulator/index.ts';
 import { replies, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { FALLBACK_CONTEXT_WINDOW, ModelCatalog } from '../../../src/agents/models/index.ts';
 import { buildConfig } from '../../../src/config/load-config.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
 
 let fake: FakeOpenRouter;

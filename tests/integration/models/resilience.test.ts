@@ -2,7 +2,7 @@ import { Agent, run } from '@openai/agents';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ModelCatalog, ModelUnavailableError, type CatalogBreakerChange } from '../../../src/agents/models/index.ts';
 import { buildConfig } from '../../../src/config/load-config.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
 
 /** The request deadline (MODEL_REQUEST_TIMEOUT_SECONDS, 120 s by default): every attempt arms one on the clock. */

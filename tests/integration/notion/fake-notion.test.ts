@@ -1,6 +1,6 @@
 import { APIErrorCode, APIResponseError, Client } from '@notionhq/client';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { startFakeNotion, type FakeNotion } from '../../fakes/notion/fake-notion.ts';
 
 const TOKEN = 'secret_test_token';

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { NotionGateway, type NotionObjectStore } from '../../../src/notion/notion-gateway.ts';
 import { NotionRequestError } from '../../../src/notion/notion-errors.ts';
 import type { SessionRowValues } from '../../../src/notion/session-row.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { settleWithClock } from '../../fakes/notion/drive-clock.ts';
 import { startFakeNotion, type FakeNotion } from '../../fakes/notion/fake-notion.ts';
 

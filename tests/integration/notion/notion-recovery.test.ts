@@ -4,7 +4,7 @@ import { notionObjectStore } from '../../../src/notion/create-notion-gateway.ts'
 import { NotionGateway, type NotionObjectStore } from '../../../src/notion/notion-gateway.ts';
 import type { SessionRowValues } from '../../../src/notion/session-row.ts';
 import { NotionObjectsRepository } from '../../../src/repositories/notion-objects-repository.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { settleWithClock } from '../../fakes/notion/drive-clock.ts';
 import { startFakeNotion, type FakeNotion } from '../../fakes/notion/fake-notion.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';

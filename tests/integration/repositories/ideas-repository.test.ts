@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { IdeasRepository } from '../../../src/repositories/ideas-repository.ts';
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
-import type { Idea } from '../../../src/services/ideas/ledger-types.ts';
+import type { Idea } from '../../../src/core/idea-ledger.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 
 const now = new Date('2026-03-01T10:00:00Z');

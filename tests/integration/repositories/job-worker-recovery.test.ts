@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
 import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { JobWorker } from '../../../src/services/jobs/job-worker.ts';
 import type { JobOutcome } from '../../../src/services/jobs/job-types.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';

@@ -4,8 +4,8 @@ import { buildConfig } from '../../../src/config/load-config.ts';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
 import { SettingsRepository } from '../../../src/repositories/settings-repository.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
-import { BrainstormError } from '../../../src/services/errors.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
+import { BrainstormError } from '../../../src/core/errors.ts';
 import { SettingsService } from '../../../src/services/settings/settings-service.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 

@@ -5,7 +5,7 @@ import { ModelCatalog } from '../../../src/agents/models/index.ts';
 import { buildConfig } from '../../../src/config/load-config.ts';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { TracesRepository } from '../../../src/repositories/traces-repository.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { DbTracingProcessor } from '../../../src/tracing/db-tracing-processor.ts';
 import { installTracing } from '../../../src/tracing/install-tracing.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';

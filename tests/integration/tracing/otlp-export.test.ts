@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { ModelCatalog } from '../../../src/agents/models/index.ts';
 import { buildConfig } from '../../../src/config/load-config.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { installTracing, uninstallTracing } from '../../../src/tracing/install-tracing.ts';
 import { OtlpTracingProcessor } from '../../../src/tracing/otlp-tracing-processor.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';

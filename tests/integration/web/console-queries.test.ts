@@ -4,9 +4,9 @@ import { DocumentsRepository } from '../../../src/repositories/documents-reposit
 import { MessagesRepository } from '../../../src/repositories/messages-repository.ts';
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
 import { TracesRepository } from '../../../src/repositories/traces-repository.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { ConsoleQueries } from '../../../src/services/console/console-queries.ts';
-import type { SessionPlan } from '../../../src/services/domain.ts';
+import type { SessionPlan } from '../../../src/core/domain.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 import { span } from './support/scripted-gateway.ts';
 

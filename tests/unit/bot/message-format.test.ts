@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { composeChunks, personaUsername, replyLine, SIMULATED_MARKER, threadName } from '../../../src/bot/message-format.ts';
-import type { ReplyReference } from '../../../src/services/ports.ts';
+import type { ReplyReference } from '../../../src/core/ports.ts';
 
 const reference = (index: number): ReplyReference => ({ messageId: index, externalId: `e${index}`, speakerName: `Speaker ${index}`, excerpt: `point ${index}`, url: `https://discord.com/channels/1/2/${index}` });
 

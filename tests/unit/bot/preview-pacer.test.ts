@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { PreviewPacer } from '../../../src/bot/preview-pacer.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 
 describe('PreviewPacer', () => {
   it('sends at most one edit per second per message, always the newest text', async () => {

@@ -1,11 +1,11 @@
 import { run, setTraceProcessors } from '@openai/agents';
 import { assistantMessage, functionCall, ScriptedModel } from '@openai/agents/testing';
 import { beforeAll, describe, expect, it } from 'vitest';
-import type { AgentContext } from '../../../src/agents/agent-context.ts';
+import type { AgentContext } from '../../../src/core/agent-context.ts';
 import { PromptLibrary } from '../../../src/agents/prompts/prompt-library.ts';
 import { createScribeAgent } from '../../../src/agents/scribe/scribe-agent.ts';
 import { createTldrAgent, tldrErrorHandlers } from '../../../src/agents/tldr/tldr-agent.ts';
-import type { ToolPorts } from '../../../src/services/ports.ts';
+import type { ToolPorts } from '../../../src/core/ports.ts';
 
 function contextWith(documents: Map<string, string>): AgentContext {
   const unused = async (): Promise<never> => {

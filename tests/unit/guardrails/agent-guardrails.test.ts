@@ -2,8 +2,8 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { Agent, OutputGuardrailTripwireTriggered, run, setTraceProcessors, tool } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import { z } from 'zod';
-import type { AgentContext } from '../../../src/agents/agent-context.ts';
-import { sessionPlanSchema } from '../../../src/agents/schemas.ts';
+import type { AgentContext } from '../../../src/core/agent-context.ts';
+import { sessionPlanSchema } from '../../../src/core/schemas.ts';
 import {
   participantGuardrailNote,
   participantOutputGuardrails,
@@ -14,7 +14,7 @@ import {
   updateNotionGuardrail,
 } from '../../../src/agents/guardrails/index.ts';
 import type { LimitsConfig } from '../../../src/config/app-config.ts';
-import type { ToolPorts } from '../../../src/services/ports.ts';
+import type { ToolPorts } from '../../../src/core/ports.ts';
 import { installSpanCollector } from './span-collector.ts';
 
 const collector = installSpanCollector();

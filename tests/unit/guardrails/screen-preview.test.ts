@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { HELD_PREVIEW_TEXT, screenPreview } from '../../../src/agents/guardrails/index.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { StreamDraft } from '../../../src/services/delivery/stream-draft.ts';
-import type { OutgoingMessage } from '../../../src/services/ports.ts';
+import type { OutgoingMessage } from '../../../src/core/ports.ts';
 import { MemoryTransport } from '../../support/memory-transport.ts';
 import { gluedOpenRouterKey } from './secret-samples.ts';
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { checkExtraction, mergeIntoLedger, type IdeaCandidate } from '../../../src/services/ideas/ledger-merge.ts';
 import { stripLedgerSections, withLedgerSections } from '../../../src/services/ideas/ledger-markdown.ts';
 import { agreementRatio, duplicateIdeaRatio, ideasPer100Messages, isConverged, roundsWithoutNewIdea, roundsWithoutNewIdeaAtClose } from '../../../src/services/ideas/ledger-metrics.ts';
-import type { Idea, LedgerPass } from '../../../src/services/ideas/ledger-types.ts';
+import type { Idea, LedgerPass } from '../../../src/core/idea-ledger.ts';
 import { roleMap, roundOf } from '../../../src/services/ideas/session-roles.ts';
 
 function pass(number: number, newIdeas: number, newObjections = 0, minute = number): LedgerPass {

@@ -2,7 +2,7 @@ import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
 import { CircuitBreaker, classifyFailure, retryAfterMsFrom, retryDelayMs, DEFAULT_RETRY, stripJsonFence, type BreakerChange } from '../../../src/agents/models/index.ts';
 import { extractJson, fixOutputItems } from '../../../src/agents/models/output-fixes.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 
 const now = new Date('2026-01-01T00:00:00Z');
 

@@ -1,10 +1,10 @@
 import { Agent, type Model } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import pino from 'pino';
-import { AGENT_NAMES, type AgentContext } from '../../../src/agents/agent-context.ts';
+import { AGENT_NAMES, type AgentContext } from '../../../src/core/agent-context.ts';
 import { createModeratorAgent } from '../../../src/agents/moderator/moderator-agent.ts';
 import { PromptLibrary } from '../../../src/agents/prompts/prompt-library.ts';
-import { tldrSchema, type ModerationVerdict } from '../../../src/agents/schemas.ts';
+import { tldrSchema, type ModerationVerdict } from '../../../src/core/schemas.ts';
 import type { AppConfig } from '../../../src/config/app-config.ts';
 import { ModerationService } from '../../../src/services/moderation/moderation-service.ts';
 import { createUpdateNotionTool } from '../../../src/tools/update-notion.ts';

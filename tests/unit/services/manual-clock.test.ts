@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 
 describe('ManualClock', () => {
   it('never moves backwards when two advances overlap (a test and a settle ticker)', async () => {

@@ -2,8 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { parseCommand } from '../../../src/services/commands/command-parser.ts';
 import { CommandRateLimiter } from '../../../src/services/commands/command-rate-limiter.ts';
 import { formatStatus, progressBar } from '../../../src/services/commands/status-format.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
-import type { Session } from '../../../src/services/domain.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
+import type { Session } from '../../../src/core/domain.ts';
 import { clampPlan } from '../../../src/services/sessions/plan-format.ts';
 import { scriptedPlan } from '../../support/scripted-plans.ts';
 

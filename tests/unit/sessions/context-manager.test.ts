@@ -3,8 +3,8 @@ import type { LimitsConfig } from '../../../src/config/app-config.ts';
 import type { MessagesRepository } from '../../../src/repositories/messages-repository.ts';
 import { ContextManager } from '../../../src/services/context/context-manager.ts';
 import { TokenCounter } from '../../../src/services/context/token-counter.ts';
-import type { ChatMessage, Session } from '../../../src/services/domain.ts';
-import type { DocumentationPort } from '../../../src/services/ports.ts';
+import type { ChatMessage, Session } from '../../../src/core/domain.ts';
+import type { DocumentationPort } from '../../../src/core/ports.ts';
 
 const limits = { contextRefreshPercent: 50, maxContextPercent: 80 } as LimitsConfig;
 const speakers = ['Claude', 'ChatGPT', 'Grok', 'Alice'];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantConfig } from '../../../src/config/roster.ts';
 import { planRound } from '../../../src/services/coordinator/round-planning.ts';
-import type { ChatMessage, Session, SpeakerKind } from '../../../src/services/domain.ts';
+import type { ChatMessage, Session, SpeakerKind } from '../../../src/core/domain.ts';
 
 const participant = (name: string): ParticipantConfig => ({ id: name.toLowerCase(), name, model: 'm', baseUrl: 'http://x', apiKeyVariable: 'K', apiKey: undefined, dialect: 'openrouter', simulated: true, persona: 'p', avatarUrl: undefined, temperature: 0.5, contextWindow: undefined, enabled: true });
 const roster = ['Claude', 'ChatGPT', 'Grok'].map(participant);

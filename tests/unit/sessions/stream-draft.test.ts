@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { StreamDraft } from '../../../src/services/delivery/stream-draft.ts';
 import { MemoryTransport } from '../../support/memory-transport.ts';
 

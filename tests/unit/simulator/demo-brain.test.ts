@@ -2,7 +2,7 @@ import { Agent, OpenAIChatCompletionsModel, handoff, run, tool, type AgentInputI
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
-import { moderationVerdictSchema, plannerQuestionsSchema, sessionPlanSchema, tldrSchema } from '../../../src/agents/schemas.ts';
+import { moderationVerdictSchema, plannerQuestionsSchema, sessionPlanSchema, tldrSchema } from '../../../src/core/schemas.ts';
 import { sampleFromSchema } from '../../../src/simulator/json-schema-sample.ts';
 import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.ts';
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
 

@@ -1,7 +1,7 @@
 import { createCustomSpan, createGenerationSpan, getGlobalTraceProvider, type TracingProcessor } from '@openai/agents';
 import { describe, expect, it } from 'vitest';
 import type { SpanRecord, TraceRecord, TracesRepository } from '../../../src/repositories/traces-repository.ts';
-import { ManualClock } from '../../../src/services/clock.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { DbTracingProcessor } from '../../../src/tracing/db-tracing-processor.ts';
 import { installTracing } from '../../../src/tracing/install-tracing.ts';
 import { generationUsage, messageIdOf, sanitise } from '../../../src/tracing/span-mapping.ts';

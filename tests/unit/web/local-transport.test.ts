@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { ManualClock } from '../../../src/services/clock.ts';
-import { sequentialIds } from '../../../src/services/ids.ts';
-import type { DeliveryProgress, OutgoingMessage } from '../../../src/services/ports.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
+import { sequentialIds } from '../../../src/core/ids.ts';
+import type { DeliveryProgress, OutgoingMessage } from '../../../src/core/ports.ts';
 import { LocalTransport, type LocalChannelEvent } from '../../../src/web/local-transport.ts';
 
 const message = (content: string): OutgoingMessage => ({ speaker: { kind: 'participant', name: 'Claude' }, content, replyTo: [], simulated: true });

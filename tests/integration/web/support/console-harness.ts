@@ -6,10 +6,10 @@ import { DocumentsRepository } from '../../../../src/repositories/documents-repo
 import { MessagesRepository } from '../../../../src/repositories/messages-repository.ts';
 import { SessionsRepository } from '../../../../src/repositories/sessions-repository.ts';
 import { TracesRepository } from '../../../../src/repositories/traces-repository.ts';
-import { ManualClock } from '../../../../src/services/clock.ts';
+import { ManualClock } from '../../../../src/core/clock.ts';
 import { ConsoleQueries } from '../../../../src/services/console/console-queries.ts';
-import { InMemoryEventBus } from '../../../../src/services/event-bus.ts';
-import { sequentialIds } from '../../../../src/services/ids.ts';
+import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
+import { sequentialIds } from '../../../../src/core/ids.ts';
 import { LocalTransport } from '../../../../src/web/local-transport.ts';
 import { createWebServer, type WebServer, type WebServerOptions } from '../../../../src/web/web-server.ts';
 import { ScriptedGateway } from './scripted-gateway.ts';

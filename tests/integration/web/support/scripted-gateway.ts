@@ -7,10 +7,10 @@ import type { DocumentsRepository } from '../../../../src/repositories/documents
 import type { MessagesRepository } from '../../../../src/repositories/messages-repository.ts';
 import type { SpanRecord, TracesRepository } from '../../../../src/repositories/traces-repository.ts';
 import type { SessionsRepository } from '../../../../src/repositories/sessions-repository.ts';
-import type { ManualClock } from '../../../../src/services/clock.ts';
-import type { Session, SessionPlan, Speaker } from '../../../../src/services/domain.ts';
-import { BrainstormError } from '../../../../src/services/errors.ts';
-import type { CommandInvocation, EventBus, GatewayReply, InboundMessage, MessageAction, SessionGateway } from '../../../../src/services/ports.ts';
+import type { ManualClock } from '../../../../src/core/clock.ts';
+import type { Session, SessionPlan, Speaker } from '../../../../src/core/domain.ts';
+import { BrainstormError } from '../../../../src/core/errors.ts';
+import type { CommandInvocation, EventBus, GatewayReply, InboundMessage, MessageAction, SessionGateway } from '../../../../src/core/ports.ts';
 import type { LocalTransport } from '../../../../src/web/local-transport.ts';
 
 /** A span with defaults, for building traces in tests and the bench. */

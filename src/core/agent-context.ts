@@ -1,4 +1,4 @@
-import type { ToolPorts } from '../services/ports.ts';
+import type { ToolPorts } from './ports.ts';
 
 /** The context every agent run carries (SDK `RunContext<AgentContext>`): the ports its tools may use. */
 export interface AgentContext {

@@ -1,4 +1,6 @@
 /** Plain data of the brainstorm domain, shared by services, agents and transports (types only). */
+import type { z } from 'zod';
+import type { sessionParametersSchema, sessionPlanSchema } from './schemas.ts';
 
 /** The life cycle of a session. */
 export type SessionStatus = 'planning' | 'awaiting_approval' | 'active' | 'paused' | 'completed' | 'stopped' | 'cancelled';
@@ -17,24 +19,11 @@ export interface Speaker {
   avatarUrl?: string;
 }
 
-/** The limits a plan sets for its session, inside the admin bounds. */
-export interface SessionParameters {
-  maxMessages: number;
-  maxTokens: number;
-  maxCostUsd: number;
-  timeoutMinutes: number;
-  maxContextPercent: number;
-}
+/** The limits a plan sets for its session, inside the admin bounds (the zod schema is the source). */
+export type SessionParameters = z.infer<typeof sessionParametersSchema>;
 
-/** The Planner's plan, approved by a person before the discussion starts. */
-export interface SessionPlan {
-  expandedTopic: string;
-  objectives: string[];
-  keyAreas: string[];
-  expectedFlow: string[];
-  parameters: SessionParameters;
-  estimate: { durationMinutes: number; costUsd: number; messages: number };
-}
+/** The Planner's plan, approved by a person before the discussion starts (the zod schema is the source). */
+export type SessionPlan = z.infer<typeof sessionPlanSchema>;
 
 /** What the Planner has asked and been told so far. */
 export interface PlannerState {
