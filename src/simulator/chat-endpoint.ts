@@ -4,7 +4,7 @@ import type { ChatCompletionRequest, SimulatedFault, SimulatedReply } from './ch
 import { completionBody, errorBody, piecesOf, renderAnswer, streamChunks } from './chat-response.ts';
 import { estimateTokens } from './pricing.ts';
 import { sendJson } from './http-replies.ts';
-import type { SimulatorOptions } from './simulator-server.ts';
+import type { SimulatorOptions } from './simulator-options.ts';
 
 /** Everything needed to answer one chat completion request. */
 export interface ChatExchange {

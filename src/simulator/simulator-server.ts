@@ -1,47 +1,17 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { systemClock, type Clock } from '../core/clock.ts';
-import type { ChatCompletionRequest, ChatResponder, SimulatedReply } from './chat-types.ts';
+import { systemClock } from '../core/clock.ts';
+import type { SimulatorOptions } from './simulator-options.ts';
+import type { ChatCompletionRequest, SimulatedReply } from './chat-types.ts';
 import { identify } from './conversation-reading.ts';
 import { demoReply } from './demo-brain.ts';
 import { answerChat } from './chat-endpoint.ts';
 import { embedText, toBase64Embedding } from './embeddings.ts';
-import { SIMULATED_MODELS, estimateTokens, type SimulatedModel } from './pricing.ts';
+import { SIMULATED_MODELS, estimateTokens } from './pricing.ts';
 import { errorBody } from './chat-response.ts';
 import { sendJson } from './http-replies.ts';
 
-/** One request as the simulator saw it (the Authorization header is left out). */
-export interface ObservedRequest {
-  method: string;
-  path: string;
-  headers: Record<string, string>;
-  body: unknown;
-}
-
-/** How to start a simulator. */
-export interface SimulatorOptions {
-  host?: string;
-  /** 0 (the default) picks a free port. */
-  port?: number;
-  /** Delay before every response starts. */
-  latencyMs?: number;
-  /** Delay between the start of a stream and its first token. */
-  firstTokenMs?: number;
-  /** Paces streamed tokens; unset streams as fast as possible. */
-  tokensPerSecond?: number;
-  /** Drives every delay; tests pass a ManualClock. */
-  clock?: Clock;
-  /** Chooses replies before the demo brain (the test fake's scripts). */
-  responder?: ChatResponder;
-  /** Sees every request (the test fake's log). */
-  onRequest?: (request: ObservedRequest) => void;
-  /** Answers `/embeddings` with 404 when false (an endpoint without embeddings). */
-  embeddings?: boolean;
-  /** The models `/models` lists. */
-  models?: readonly SimulatedModel[];
-  /** When set, every request must carry `Authorization: Bearer <apiKey>` (401 otherwise, like OpenRouter). */
-  apiKey?: string;
-}
+export type { ObservedRequest, SimulatorOptions } from './simulator-options.ts';
 
 /** A running simulator. */
 export interface SimulatorHandle {

@@ -1,0 +1,38 @@
+/** How a simulator is started and what it reports (apart from the server, so its endpoints need not import it). */
+import type { Clock } from '../core/clock.ts';
+import type { ChatResponder } from './chat-types.ts';
+import type { SimulatedModel } from './pricing.ts';
+
+/** One request as the simulator saw it (the Authorization header is left out). */
+export interface ObservedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string>;
+  body: unknown;
+}
+
+/** How to start a simulator. */
+export interface SimulatorOptions {
+  host?: string;
+  /** 0 (the default) picks a free port. */
+  port?: number;
+  /** Delay before every response starts. */
+  latencyMs?: number;
+  /** Delay between the start of a stream and its first token. */
+  firstTokenMs?: number;
+  /** Paces streamed tokens; unset streams as fast as possible. */
+  tokensPerSecond?: number;
+  /** Drives every delay; tests pass a ManualClock. */
+  clock?: Clock;
+  /** Chooses replies before the demo brain (the test fake's scripts). */
+  responder?: ChatResponder;
+  /** Sees every request (the test fake's log). */
+  onRequest?: (request: ObservedRequest) => void;
+  /** Answers `/embeddings` with 404 when false (an endpoint without embeddings). */
+  embeddings?: boolean;
+  /** The models `/models` lists. */
+  models?: readonly SimulatedModel[];
+  /** When set, every request must carry `Authorization: Bearer <apiKey>` (401 otherwise, like OpenRouter). */
+  apiKey?: string;
+}
+
