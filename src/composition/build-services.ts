@@ -165,15 +165,16 @@ export function buildServices(dependencies: ServiceDependencies) {
     moderator: createModeratorAgent({ model: models.role('moderator'), prompts: dependencies.prompts }),
     embed: (texts) => models.embed(texts),
     room: {
+      // Stop means stop: a proposal or invitation worded while `!stop` landed is dropped.
       postAsModerator: async (session, content) => {
-        await delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content);
+        if ((await repositories.sessions.findById(session.id))?.status === 'active') await delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content);
       },
       endSession: (sessionId, reason) => lifecycle.end(sessionId, 'completed', reason),
       participants: (session) => roster.active(session).map((participant) => participant.name),
       invite: (sessionId, name) => coordinator.invite(sessionId, name),
     },
     settings: () => ({
-      intervalSeconds: config.scribe.intervalSeconds,
+      intervalSeconds: settings.effectiveConfig().scribe.intervalSeconds,
       convergenceRounds: config.environment.IDEAS_CONVERGENCE_ROUNDS,
       duplicateSimilarity: config.environment.IDEAS_DUPLICATE_SIMILARITY,
       agreementThreshold: config.environment.IDEAS_AGREEMENT_THRESHOLD,

@@ -186,11 +186,20 @@ export class ModerationService implements ModerationPort {
     if (drifting || facts.trigger === 'focus') {
       const message = verdict && verdict.message.trim() !== '' && verdict.action === 'redirect' ? verdict.message : fallbackRedirect(plan);
       await host.saveModerationState(session.id, { ...next, driftWarnings: state.driftWarnings + (drifting ? 1 : 0), lastVerdict: 'redirect' });
+      if (!(await this.stillActive(session.id))) return outcome('continue', null);
       await host.postAsModerator(session, message);
       return outcome('redirect', message);
     }
     await host.saveModerationState(session.id, next);
     return this.balance(facts, verdict, outcome);
+  }
+
+  /**
+   * A check can take a model call's time; `!stop` (or any end) may land meanwhile. Stop means stop: after it,
+   * nothing but the closing is posted, so every post re-reads the status first.
+   */
+  private async stillActive(sessionId: string): Promise<boolean> {
+    return (await this.options.host.getSession(sessionId))?.status === 'active';
   }
 
   /** An invite or hold the model chose on its own, for a participant who is taking part. */
@@ -216,6 +225,7 @@ export class ModerationService implements ModerationPort {
     const action = imbalance.kind === 'quiet' ? 'invite' : 'hold';
     const modelWorded = verdict && verdict.action === action && verdict.target.toLowerCase() === imbalance.name.toLowerCase() && verdict.message.trim() !== '';
     const message = modelWorded ? verdict.message : action === 'invite' ? fallbackInvite(imbalance.name, plan) : fallbackHold(imbalance.name);
+    if (!(await this.stillActive(session.id))) return outcome('continue', null);
     await host.postAsModerator(session, message);
     if (action === 'invite') host.inviteSpeaker?.(session.id, imbalance.name);
     else host.holdSpeaker?.(session.id, imbalance.name);
