@@ -77,8 +77,10 @@ export function createWebServer(options: WebServerOptions): WebServer {
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://console.invalid');
-    if (!guard(request, response, url)) return;
     const method = request.method ?? 'GET';
+    // Health checks come from load balancers without the token; the answer holds nothing private.
+    const healthCheck = method === 'GET' && url.pathname === '/healthz';
+    if (!healthCheck && !guard(request, response, url)) return;
     if (method === 'GET' && url.pathname === '/api/events') {
       return streams.serve(request, response, { sessionId: url.searchParams.get('sessionId'), roomId: url.searchParams.get('roomId') });
     }

@@ -45,3 +45,8 @@ export function foldForScan(text: string): FoldedText {
   }
   return { text: folded, origin };
 }
+
+/** True when `text` shows something: not only whitespace, zero-width or format characters, marks and fillers. */
+export function hasVisibleText(text: string): boolean {
+  return foldForScan(text).text.replace(/\s/gu, '') !== '';
+}

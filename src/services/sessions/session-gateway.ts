@@ -1,3 +1,4 @@
+import { hasVisibleText } from '../../agents/guardrails/scan-normalizer.ts';
 import type { Logger } from 'pino';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
@@ -50,6 +51,8 @@ export class SessionGatewayService implements SessionGateway {
     try {
       const text = message.content.trim();
       if (text === '') return null;
+      // Zero-width or format characters alone look empty to people but not to models: refuse, store nothing.
+      if (!hasVisibleText(text)) return reply('That message has no visible text (only invisible characters), so it was not posted to the session.', true);
       const session = message.roomId ? await this.options.sessions.findByRoom(message.transport, message.roomId) : null;
       if (message.roomId && !session) return null;
       // Commands are screened too: a key pasted as a `!config` argument must not be stored or echoed.
