@@ -9,6 +9,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
 import { BrainstormError } from '../core/errors.ts';
 import type { SessionGateway } from '../core/ports.ts';
+import { catchUp } from './catch-up.ts';
 import { DiscordEvents } from './discord-events.ts';
 import { DiscordTransport } from './discord-transport.ts';
 import { HandledTracker } from './handled-tracker.ts';
@@ -33,6 +34,8 @@ export interface DiscordBot {
   stop(): Promise<void>;
   /** Resolves when the message or interaction with this Discord id has been handled (tests, benches). */
   handled(discordId: string): Promise<void>;
+  /** Reads back what was said while the bot was away (run by `start()` and after every new gateway session). */
+  catchUp(): Promise<number>;
 }
 
 /** The gateway intents the bot uses; Message Content is privileged and must be enabled in the developer portal. */
@@ -53,12 +56,30 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const gateway = typeof options.gateway === 'function' ? options.gateway : () => options.gateway as SessionGateway;
   const events = new DiscordEvents({ gateway, guildId, brainstormChannelIds: new Set(config.discord.channelIds), adminRoleId: config.discord.adminRoleId, logger, inRoomOrder: (roomId, task) => transport.inRoomOrder(roomId, task) });
   const tracker = new HandledTracker();
+  let started = false;
+  // One catch-up at a time; a reconnect during one queues another after it.
+  let catchingUp: Promise<number> = Promise.resolve(0);
+  const runCatchUp = (): Promise<number> => {
+    const run = catchingUp.then(() =>
+      catchUp({ client, gateway, brainstormChannelIds: config.discord.channelIds, onMessage: (message) => events.onMessage(message), logger }),
+    );
+    catchingUp = run.catch(() => 0);
+    tracker.track(`catch-up-${Date.now()}`, run.then(() => undefined));
+    return run;
+  };
 
   client.on(Events.MessageCreate, (message: Message) => tracker.track(message.id, events.onMessage(message)));
   client.on(Events.InteractionCreate, (interaction: Interaction) => tracker.track(interaction.id, events.onInteraction(interaction)));
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ code: event.code, shardId }, 'discord gateway disconnected for good'));
   client.on(Events.ShardResume, (shardId, replayed) => logger.info({ shardId, replayed }, 'discord gateway resumed'));
+  // READY after start means a new gateway session (a failed resume, or Discord asked us to reconnect): nothing said
+  // meanwhile will be replayed, so read it back. A RESUME replays missed events itself.
+  client.on(Events.ShardReady, (shardId) => {
+    if (!started) return;
+    logger.info({ shardId }, 'new discord gateway session; reading back what was said meanwhile');
+    void runCatchUp().catch((error: unknown) => logger.warn({ err: error }, 'catch-up after a reconnect failed'));
+  });
 
   return {
     client,
@@ -70,6 +91,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       await client.login(config.discord.token);
       await ready;
       await registerCommands(client, config, logger);
+      started = true;
+      await runCatchUp();
       logger.info({ user: client.user?.tag, channels: config.discord.channelIds }, 'discord bot ready');
     },
     async stop() {
@@ -77,6 +100,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       await client.destroy();
     },
     handled: (discordId) => tracker.handled(discordId),
+    catchUp: runCatchUp,
   };
 }
 

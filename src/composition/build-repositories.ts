@@ -3,6 +3,7 @@ import type { Database } from '../db/schema.ts';
 import { DocumentsRepository } from '../repositories/documents-repository.ts';
 import { EmbeddingsRepository } from '../repositories/embeddings-repository.ts';
 import { IdeasRepository } from '../repositories/ideas-repository.ts';
+import { InboundRepository } from '../repositories/inbound-repository.ts';
 import { NotionObjectsRepository } from '../repositories/notion-objects-repository.ts';
 import { JobsRepository } from '../repositories/jobs-repository.ts';
 import { MessagesRepository } from '../repositories/messages-repository.ts';
@@ -23,6 +24,7 @@ export interface Repositories {
   embeddings: EmbeddingsRepository;
   notionObjects: NotionObjectsRepository;
   ideas: IdeasRepository;
+  inbound: InboundRepository;
 }
 
 /** Builds the repositories. */
@@ -38,5 +40,6 @@ export function buildRepositories(db: Kysely<Database>): Repositories {
     embeddings: new EmbeddingsRepository(db),
     notionObjects: new NotionObjectsRepository(db),
     ideas: new IdeasRepository(db),
+    inbound: new InboundRepository(db),
   };
 }

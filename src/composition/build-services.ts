@@ -265,6 +265,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     ids: dependencies.ids,
     logger,
     onStored: (sessionId) => messageHooks.onMessage(sessionId),
+    inbound: repositories.inbound,
     summarize: async (session) => (await documentation.latestTldr(session.id)) ?? (await documentation.latestRecord(session.id)) ?? session.plan?.expandedTopic ?? session.topic,
   });
   const commands: CommandService = new CommandService({

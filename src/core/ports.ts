@@ -103,6 +103,17 @@ export interface SessionGateway {
   runCommand(invocation: CommandInvocation): Promise<GatewayReply>;
   /** Screens a text a person is about to publish through the bot (a `/brainstorm start` topic): a refusal, or null. */
   screen(request: { author: Author; text: string; roomId: string | null }): Promise<GatewayReply | null>;
+  /**
+   * Where a transport resumes reading after a restart or a reconnect that was not a resume: every live session's
+   * room and every given brainstorm channel, each after the last message seen there.
+   */
+  catchUpPoints?(transport: string, brainstormChannelIds: readonly string[]): Promise<CatchUpPoint[]>;
+}
+
+/** A channel to read back from, after a message id (messages after it are handed to `handleMessage`). */
+export interface CatchUpPoint {
+  channelId: string;
+  afterExternalId: string;
 }
 
 // ---------------------------------------------------------------- tools (agents/ and tools/)

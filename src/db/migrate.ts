@@ -5,6 +5,7 @@ import * as notionObjects from './migrations/0002-notion-objects.ts';
 import * as workerInstances from './migrations/0003-worker-instances.ts';
 import * as ideaLedger from './migrations/0010-idea-ledger.ts';
 import * as sessionClock from './migrations/0011-session-clock.ts';
+import * as inboundClaims from './migrations/0016-inbound-claims.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -14,6 +15,7 @@ const migrations: Record<string, Migration> = {
   '0003-worker-instances': workerInstances,
   '0010-idea-ledger': ideaLedger,
   '0011-session-clock': sessionClock,
+  '0016-inbound-claims': inboundClaims,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

@@ -121,6 +121,21 @@ export interface JobsTable {
 }
 
 /** A running job worker: its heartbeat tells whether the jobs it leased are still being worked on. */
+/** A person's message claimed before it is acted on (one row per transport message). */
+export interface InboundClaimsTable {
+  transport: string;
+  external_id: string;
+  claimed_at: Date;
+}
+
+/** The last transport message seen in a channel: where catch-up resumes. */
+export interface ReadCursorsTable {
+  transport: string;
+  channel_id: string;
+  last_external_id: string;
+  updated_at: Date;
+}
+
 export interface WorkerInstancesTable {
   id: string;
   host: string;
@@ -212,6 +227,8 @@ export interface Database {
   session_embeddings: SessionEmbeddingsTable;
   notion_objects: NotionObjectsTable;
   worker_instances: WorkerInstancesTable;
+  inbound_claims: InboundClaimsTable;
+  read_cursors: ReadCursorsTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;

@@ -53,7 +53,7 @@ export async function startTestApp(environment: Record<string, string>, options:
     config,
     clock,
     ids: sequentialIds(),
-    logger: createLogger({ level: 'silent', secrets: [] }),
+    logger: createLogger({ level: process.env.TEST_LOG === '1' ? 'error' : 'silent', secrets: [] }),
     database: options.database ?? (await openAppTestDatabase()),
     transports: [transport],
     runWorker: false,

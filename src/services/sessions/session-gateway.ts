@@ -3,14 +3,15 @@ import type { Logger } from 'pino';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { InboundRepository } from '../../repositories/inbound-repository.ts';
 import { parseCommand } from '../commands/command-parser.ts';
 import type { CommandService } from '../commands/command-service.ts';
 import type { Coordinator } from '../coordinator/coordinator.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
-import type { Author, ChatMessage, Session } from '../../core/domain.ts';
+import type { Author, ChatMessage, Session, SessionStatus } from '../../core/domain.ts';
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
 import type { IdGenerator } from '../../core/ids.ts';
-import type { CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../../core/ports.ts';
+import type { CatchUpPoint, CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../../core/ports.ts';
 import type { PlannerFlow } from './planner-flow.ts';
 
 /** The input guardrail's answer for a person's message. */
@@ -34,11 +35,16 @@ export interface SessionGatewayOptions {
   ids: IdGenerator;
   logger: Logger;
   onStored: (sessionId: string) => Promise<void>;
+  /** Claims on people's messages and read cursors (catch-up after a restart; several processes on one database). */
+  inbound: Pick<InboundRepository, 'claim' | 'advance' | 'cursors'>;
   /** A short summary of a session (its TLDR, record, or last messages) to seed an `!explore` sub-session. */
   summarize: (session: Session) => Promise<string>;
 }
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
+
+/** Sessions whose rooms are read back after a restart. */
+const LIVE_STATUSES: SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused'];
 
 /**
  * The one entry point of every transport. A person's message is screened (a secret is never stored),
@@ -51,6 +57,9 @@ export class SessionGatewayService implements SessionGateway {
     try {
       const text = message.content.trim();
       if (text === '') return null;
+      // Claimed before anything acts on it: another process, or a catch-up reading it again, leaves it alone.
+      if (!(await this.options.inbound.claim(message.transport, message.externalId, this.options.clock.now()))) return null;
+      await this.options.inbound.advance(message.transport, message.roomId ?? message.channelId, message.externalId, this.options.clock.now());
       // Zero-width or format characters alone look empty to people but not to models: refuse, store nothing.
       if (!hasVisibleText(text)) return reply('That message has no visible text (only invisible characters), so it was not posted to the session.', true);
       const session = message.roomId ? await this.options.sessions.findByRoom(message.transport, message.roomId) : null;
@@ -77,6 +86,23 @@ export class SessionGatewayService implements SessionGateway {
       return this.failure(error, invocation.transport);
     }
     return this.execute(invocation);
+  }
+
+  async catchUpPoints(transport: string, brainstormChannelIds: readonly string[]): Promise<CatchUpPoint[]> {
+    const cursors = await this.options.inbound.cursors(transport);
+    const points: CatchUpPoint[] = [];
+    // A brainstorm channel without a cursor was never read: its history is not a backlog of topics.
+    for (const channelId of brainstormChannelIds) {
+      const after = cursors.get(channelId);
+      if (after) points.push({ channelId, afterExternalId: after });
+    }
+    for (const session of await this.options.sessions.listByStatus(LIVE_STATUSES)) {
+      if (session.transport !== transport) continue;
+      const lastStored = (await this.options.messages.listRecent(session.id, 1)).at(-1)?.externalIds.at(-1);
+      const after = cursors.get(session.roomId) ?? lastStored;
+      if (after) points.push({ channelId: session.roomId, afterExternalId: after });
+    }
+    return points;
   }
 
   /** Screens a text before a transport publishes it for the person (`/brainstorm start` shows the topic). */

@@ -1,0 +1,43 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/** Compares two transport ids: Discord snowflakes by value (a longer one is newer), other ids as text. */
+export function isNewerId(candidate: string, current: string): boolean {
+  if (/^\d+$/.test(candidate) && /^\d+$/.test(current)) return BigInt(candidate) > BigInt(current);
+  return candidate > current;
+}
+
+/** Claims on people's messages, and per-channel read cursors for catch-up. */
+export class InboundRepository {
+  constructor(private readonly db: Kysely<Database>) {}
+
+  /** Claims a transport message; true for the one caller (of any process) that may act on it. */
+  async claim(transport: string, externalId: string, now: Date): Promise<boolean> {
+    const row = await this.db
+      .insertInto('inbound_claims')
+      .values({ transport, external_id: externalId, claimed_at: now })
+      .onConflict((conflict) => conflict.columns(['transport', 'external_id']).doNothing())
+      .returning('external_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  /** Moves a channel's cursor forward to `externalId` (never back: handlers finish out of order). */
+  async advance(transport: string, channelId: string, externalId: string, now: Date): Promise<void> {
+    await this.db.transaction().execute(async (trx) => {
+      const current = await trx.selectFrom('read_cursors').select('last_external_id').where('transport', '=', transport).where('channel_id', '=', channelId).forUpdate().executeTakeFirst();
+      if (current && !isNewerId(externalId, current.last_external_id)) return;
+      await trx
+        .insertInto('read_cursors')
+        .values({ transport, channel_id: channelId, last_external_id: externalId, updated_at: now })
+        .onConflict((conflict) => conflict.columns(['transport', 'channel_id']).doUpdateSet({ last_external_id: externalId, updated_at: now }))
+        .execute();
+    });
+  }
+
+  /** The last message seen in each channel of a transport. */
+  async cursors(transport: string): Promise<Map<string, string>> {
+    const rows = await this.db.selectFrom('read_cursors').select(['channel_id', 'last_external_id']).where('transport', '=', transport).execute();
+    return new Map(rows.map((row) => [row.channel_id, row.last_external_id]));
+  }
+}
