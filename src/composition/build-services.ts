@@ -32,6 +32,7 @@ import type { AdminNotifier } from '../services/notifications/admin-notifier.ts'
 import { PLANNER_RESUME_JOB, PLANNER_STEP_JOB, PLANNER_TIMEOUT_JOB, PlannerFlow } from '../services/sessions/planner-flow.ts';
 import { RosterService } from '../services/sessions/roster-service.ts';
 import { SessionGatewayService } from '../services/sessions/session-gateway.ts';
+import { FLOOD_BURST_WINDOW_MS, FloodGate } from '../services/sessions/flood-gate.ts';
 import { SESSION_TIMEOUT_JOB, SessionLifecycle, WRAP_UP_JOB } from '../services/sessions/session-lifecycle.ts';
 import { createToolPortsFactory } from '../services/sessions/tool-ports.ts';
 import type { Repositories } from './build-repositories.ts';
@@ -266,6 +267,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     logger,
     onStored: (sessionId) => messageHooks.onMessage(sessionId),
     inbound: repositories.inbound,
+    floodGate: new FloodGate(clock, () => ({ burstWindowMs: FLOOD_BURST_WINDOW_MS, messagesPerMinute: settings.effectiveConfig().limits.humanMessagesPerMinute })),
     summarize: async (session) => (await documentation.latestTldr(session.id)) ?? (await documentation.latestRecord(session.id)) ?? session.plan?.expandedTopic ?? session.topic,
   });
   const commands: CommandService = new CommandService({

@@ -24,6 +24,8 @@ export interface LimitsConfig {
   batchWindowSeconds: number;
   maxAiRoundsWithoutHuman: number;
   maxHumanMessageChars: number;
+  /** Counted messages per person per minute in a discussion; more (and bursts) are folded into one turn. */
+  humanMessagesPerMinute: number;
 }
 
 /** The whole configuration, built once in the composition root and passed down. */

@@ -82,6 +82,7 @@ export const environmentSchema = z.object({
   BATCH_REPLY_TIME_WINDOW_SECONDS: integer(60, 0, 3600),
   MAX_AI_ROUNDS_WITHOUT_HUMAN: integer(6, 0, 1000),
   MAX_HUMAN_MESSAGE_CHARS: integer(8000, 100, 100_000),
+  HUMAN_MESSAGES_PER_MINUTE: integer(10, 1, 600),
   CONTEXT_HISTORY_BUDGET_TOKENS: integer(4000, 1000, 1_000_000),
 
   // Scribe

@@ -118,6 +118,7 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
       batchWindowSeconds: environment.BATCH_REPLY_TIME_WINDOW_SECONDS,
       maxAiRoundsWithoutHuman: environment.MAX_AI_ROUNDS_WITHOUT_HUMAN,
       maxHumanMessageChars: environment.MAX_HUMAN_MESSAGE_CHARS,
+      humanMessagesPerMinute: environment.HUMAN_MESSAGES_PER_MINUTE,
     },
     scribe: { intervalSeconds: environment.SCRIBE_UPDATE_INTERVAL },
     tldr: { intervalSeconds: environment.TLDR_UPDATE_INTERVAL },

@@ -9,7 +9,7 @@ let room: string;
 
 beforeAll(async () => {
   fake = await startFakeOpenRouter();
-  test = await startTestApp(fakeEnvironment(fake.url));
+  test = await startTestApp(fakeEnvironment(fake.url, { MAX_AI_ROUNDS_WITHOUT_HUMAN: '0' }));
   room = await proposeSession(test, fake, { maxMessages: 40 });
   await test.command(room, 'approve');
   await test.settle();
@@ -41,5 +41,28 @@ describe('bad input gets a clear reply and changes nothing', () => {
     const answer = await test.say(null, '\u200b \u200c');
     expect(answer?.content).toMatch(/no visible text/);
     expect(test.transport.rooms.length).toBe(rooms);
+  });
+});
+
+describe('one person cannot spend a session alone', () => {
+  it('a flood of 50 messages in a burst is stored whole, counted once, answered in one turn, with one gentle notice', async () => {
+    const session = await test.app.repositories.sessions.findByRoom(test.transport.name, room);
+    const before = (await test.app.repositories.sessions.findById(session!.id))!.messageCount;
+    const storedBefore = await storedCount();
+    const answers = [];
+    for (let index = 0; index < 50; index += 1) answers.push(await test.say(room, `Point ${index + 1} of my long list.`));
+    const notices = answers.filter((answer) => answer?.content.includes('taking your next messages together'));
+    expect(notices).toHaveLength(1);
+    expect(await storedCount()).toBeGreaterThanOrEqual(storedBefore + 50);
+    await test.settle();
+    const after = (await test.app.repositories.sessions.findById(session!.id))!;
+    expect(after.status).toBe('active');
+    // The person's 50 messages count as one; the rest of the growth is what the models said in that one turn.
+    const said = (await test.app.repositories.messages.listForSession(session!.id)).slice(storedBefore);
+    expect(said.filter((message) => message.speaker.kind === 'human')).toHaveLength(50);
+    const modelMessages = said.filter((message) => message.speaker.kind !== 'human' && message.speaker.kind !== 'system').length;
+    expect(after.messageCount - before).toBeLessThanOrEqual(1 + modelMessages);
+    // One turn: one counted message from the person and at most one answer per participant.
+    expect(after.messageCount - before).toBeLessThanOrEqual(4);
   });
 });

@@ -148,6 +148,19 @@ const ROWS: Record<TunableSettingKey, Row> = {
       expect(reply?.content).toMatch(/the limit is 100/);
     },
   },
+  HUMAN_MESSAGES_PER_MINUTE: {
+    async run({ test: t, room, config }) {
+      await config('1');
+      const counted = async () => (await sessionIn(t, room)).messageCount;
+      await t.say(room, 'A first thought.');
+      await t.settle();
+      const before = await counted();
+      await t.clock.advance(10_000);
+      const reply = await t.say(room, 'A second thought, well apart from the first.');
+      expect(reply?.content).toMatch(/taking your next messages together/);
+      expect(await counted()).toBe(before);
+    },
+  },
   COMMAND_RATE_LIMIT_PER_MINUTE: {
     async run({ test: t, room, config }) {
       await config('2');

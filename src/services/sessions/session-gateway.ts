@@ -12,6 +12,7 @@ import type { Author, ChatMessage, Session, SessionStatus } from '../../core/dom
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
 import type { IdGenerator } from '../../core/ids.ts';
 import type { CatchUpPoint, CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../../core/ports.ts';
+import type { FloodGate } from './flood-gate.ts';
 import type { PlannerFlow } from './planner-flow.ts';
 
 /** The input guardrail's answer for a person's message. */
@@ -35,6 +36,8 @@ export interface SessionGatewayOptions {
   ids: IdGenerator;
   logger: Logger;
   onStored: (sessionId: string) => Promise<void>;
+  /** Paces each person's messages in a discussion (a flood is folded into one turn and counted once). */
+  floodGate: Pick<FloodGate, 'admit'>;
   /** Claims on people's messages and read cursors (catch-up after a restart; several processes on one database). */
   inbound: Pick<InboundRepository, 'claim' | 'advance' | 'cursors'>;
   /** A short summary of a session (its TLDR, record, or last messages) to seed an `!explore` sub-session. */
@@ -208,15 +211,28 @@ export class SessionGatewayService implements SessionGateway {
         await this.options.planner.onPersonMessage(session, stored);
         return session.status === 'awaiting_approval' ? reply('Got it — revising the plan with your comment.') : null;
       case 'active':
-        await this.options.sessions.update(session.id, { aiRoundsSinceHuman: 0 }, this.options.clock.now());
-        this.options.coordinator.onHumanMessage(session, stored);
-        await this.options.onStored(session.id);
-        return null;
+        return this.discuss(session, stored, message.author);
       case 'paused':
         return reply('Noted — the discussion is paused, so nobody will answer until `!continue`.');
       default:
         return reply(`This session has ended (${session.status}). Post a new topic in the channel to start another.`);
     }
+  }
+
+  /** A person's message in a discussion: it starts the answers, unless it is folded into the turn it follows. */
+  private async discuss(session: Session, stored: ChatMessage, author: Author): Promise<GatewayReply | null> {
+    const decision = this.options.floodGate.admit(session.id, author.id);
+    if (decision !== 'counted') {
+      // Folded: stored and read by every model in the turn already coming, but counted nothing and starts no turn.
+      await this.options.onStored(session.id);
+      return decision === 'folded_first' ? reply(`${author.name}, you are writing faster than the room can answer: I am taking your next messages together, in one turn.`, true) : null;
+    }
+    const now = this.options.clock.now();
+    await this.options.sessions.addUsage(session.id, { messages: 1, tokens: 0, costUsd: 0 }, now);
+    await this.options.sessions.update(session.id, { aiRoundsSinceHuman: 0 }, now);
+    this.options.coordinator.onHumanMessage(session, stored);
+    await this.options.onStored(session.id);
+    return null;
   }
 
   private async store(session: Session, message: InboundMessage, text: string): Promise<ChatMessage | null> {
@@ -235,7 +251,8 @@ export class SessionGatewayService implements SessionGateway {
       now,
     );
     if (!created) return null;
-    await this.options.sessions.addUsage(session.id, { messages: 1, tokens: 0, costUsd: 0 }, now);
+    // In a discussion the flood gate decides whether a message counts; elsewhere every message does.
+    if (session.status !== 'active') await this.options.sessions.addUsage(session.id, { messages: 1, tokens: 0, costUsd: 0 }, now);
     this.options.events.publish({ type: 'message', message: stored });
     return stored;
   }

@@ -23,7 +23,7 @@ beforeEach(() => collector.clear());
 
 const limits: LimitsConfig = {
   maxMessages: 100, maxTokens: 500_000, maxCostUsd: 2, maxContextPercent: 80, contextRefreshPercent: 50, timeoutMinutes: 60,
-  maxAiResponsesPerTurn: 3, batchWindowSeconds: 60, maxAiRoundsWithoutHuman: 6, maxHumanMessageChars: 8000,
+  maxAiResponsesPerTurn: 3, batchWindowSeconds: 60, maxAiRoundsWithoutHuman: 6, maxHumanMessageChars: 8000, humanMessagesPerMinute: 10,
 };
 
 function context(): AgentContext {
