@@ -14,7 +14,7 @@ async function main(): Promise<void> {
   try {
     config = loadConfigFromProcess();
   } catch (error) {
-    if (ConfigError.isInstance(error)) {
+    if (ConfigError.isConfigError(error)) {
       process.stderr.write(`Configuration error: ${error.message}\n`);
       process.exit(1);
     }

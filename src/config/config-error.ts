@@ -1,16 +1,17 @@
+import { BrainstormError } from '../core/errors.ts';
+
 /** A configuration value that stops start-up; its message is one line naming the variable. */
-export class ConfigError extends Error {
-  readonly code = 'config_invalid';
+export class ConfigError extends BrainstormError<'config_invalid'> {
   constructor(
     readonly variable: string,
     detail: string,
   ) {
-    super(`${variable}: ${detail}`);
+    super('config_invalid', `${variable}: ${detail}`);
     this.name = 'ConfigError';
   }
 
   /** True when `error` is a ConfigError, also across module copies. */
-  static isInstance(error: unknown): error is ConfigError {
-    return error instanceof Error && (error as { code?: unknown }).code === 'config_invalid';
+  static isConfigError(error: unknown): error is ConfigError {
+    return BrainstormError.isFamily(error) && error.code === 'config_invalid';
   }
 }

@@ -39,7 +39,7 @@ function resolveRole(variable: string, choice: string, roster: ParticipantConfig
   try {
     role = resolveRoleModel(choice, roster, environment);
   } catch (error) {
-    if (ConfigError.isInstance(error)) throw new ConfigError(variable, error.message.replace(/^model choice: /, ''));
+    if (ConfigError.isConfigError(error)) throw new ConfigError(variable, error.message.replace(/^model choice: /, ''));
     throw error;
   }
   const real = roster.find((entry) => !entry.simulated);

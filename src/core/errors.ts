@@ -12,10 +12,33 @@ export type BrainstormErrorCode =
   | 'service_unavailable'
   | 'internal';
 
-/** An error with a code and a message written for the person who caused it. */
-export class BrainstormError extends Error {
+const PERSON_FACING_CODES: ReadonlySet<string> = new Set<BrainstormErrorCode>([
+  'bad_input',
+  'unknown_command',
+  'wrong_state',
+  'not_found',
+  'forbidden',
+  'rate_limited',
+  'limit_reached',
+  'model_unavailable',
+  'guardrail_tripped',
+  'service_unavailable',
+  'internal',
+]);
+
+/** Marks every error of the family, also across module copies (a bundle and the sources, a test's import). */
+const FAMILY = Symbol.for('brainstorm.error');
+
+/**
+ * The root of every error class of ours: a `code` and a message. Codes of `BrainstormErrorCode` are written for
+ * the person who caused them; subclasses (config, prompts, Notion, the web server, model deadlines) carry
+ * their own codes, which stay internal.
+ */
+export class BrainstormError<Code extends string = BrainstormErrorCode> extends Error {
+  readonly [FAMILY] = true;
+
   constructor(
-    readonly code: BrainstormErrorCode,
+    readonly code: Code,
     message: string,
     options?: { cause?: unknown },
   ) {
@@ -23,13 +46,18 @@ export class BrainstormError extends Error {
     this.name = 'BrainstormError';
   }
 
-  /** True for a BrainstormError, also across module copies. */
+  /** True for an error a person may read: one of ours with a person-facing code. */
   static isInstance(error: unknown): error is BrainstormError {
-    return error instanceof Error && error.name === 'BrainstormError' && typeof (error as { code?: unknown }).code === 'string';
+    return BrainstormError.isFamily(error) && PERSON_FACING_CODES.has(error.code);
+  }
+
+  /** True for any error of ours, whatever its code. */
+  static isFamily(error: unknown): error is BrainstormError<string> {
+    return error instanceof Error && (error as { [FAMILY]?: unknown })[FAMILY] === true && typeof (error as { code?: unknown }).code === 'string';
   }
 }
 
-/** The text a person sees for any error: the message of a BrainstormError, a neutral line otherwise. */
+/** The text a person sees for any error: the message of a person-facing BrainstormError, a neutral line otherwise. */
 export function describeForPerson(error: unknown): string {
   if (BrainstormError.isInstance(error)) return error.message;
   return 'Something went wrong on our side. Nothing you said was lost; please try again in a moment.';

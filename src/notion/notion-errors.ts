@@ -1,12 +1,12 @@
 /** What a failed Notion call means for the caller, decided on `APIResponseError.code`, never on message text. */
+import { BrainstormError } from '../core/errors.ts';
 import { APIErrorCode, APIResponseError, ClientErrorCode, isNotionClientError } from '@notionhq/client';
 
 /** How a caller should treat a failure. */
 export type NotionFailureKind = 'rate_limited' | 'unavailable' | 'not_found' | 'unauthorized' | 'refused' | 'invalid';
 
 /** A Notion call that failed, classified. `retryAfterMs` comes from Notion's Retry-After header. */
-export class NotionRequestError extends Error {
-  readonly code = 'notion_request_failed';
+export class NotionRequestError extends BrainstormError<'notion_request_failed'> {
   constructor(
     readonly kind: NotionFailureKind,
     readonly notionCode: string,
@@ -14,7 +14,7 @@ export class NotionRequestError extends Error {
     readonly retryAfterMs: number | null,
     options?: { cause?: unknown },
   ) {
-    super(message, options);
+    super('notion_request_failed', message, options);
     this.name = 'NotionRequestError';
   }
 
@@ -25,10 +25,9 @@ export class NotionRequestError extends Error {
 }
 
 /** The local limiter said wait longer than a request may block. */
-export class NotionThrottledError extends Error {
-  readonly code = 'notion_throttled';
+export class NotionThrottledError extends BrainstormError<'notion_throttled'> {
   constructor(readonly waitMs: number) {
-    super(`Notion request limiter asks to wait ${waitMs} ms`);
+    super('notion_throttled', `Notion request limiter asks to wait ${waitMs} ms`);
     this.name = 'NotionThrottledError';
   }
 }

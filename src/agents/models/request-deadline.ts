@@ -1,10 +1,10 @@
+import { BrainstormError } from '../../core/errors.ts';
 import type { Clock } from '../../core/clock.ts';
 
 /** A request that took longer than its deadline (retried like a network timeout). */
-export class ModelTimeoutError extends Error {
-  readonly code = 'ETIMEDOUT';
+export class ModelTimeoutError extends BrainstormError<'ETIMEDOUT'> {
   constructor(modelId: string, timeoutMs: number) {
-    super(`The model ${modelId} sent nothing for ${Math.round(timeoutMs / 1000)} s.`);
+    super('ETIMEDOUT', `The model ${modelId} sent nothing for ${Math.round(timeoutMs / 1000)} s.`);
     this.name = 'ModelTimeoutError';
   }
 }

@@ -1,3 +1,4 @@
+import { BrainstormError } from '../../core/errors.ts';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -15,10 +16,9 @@ export interface PromptTemplate {
 }
 
 /** Raised when a prompt is missing or rendered without one of its variables. */
-export class PromptError extends Error {
-  readonly code = 'prompt_invalid';
+export class PromptError extends BrainstormError<'prompt_invalid'> {
   constructor(message: string) {
-    super(message);
+    super('prompt_invalid', message);
     this.name = 'PromptError';
   }
 }
