@@ -4,6 +4,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { ContextManager } from '../context/context-manager.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
 import type { Session } from '../../core/domain.ts';
+import { commandSpec } from '../../core/command-catalog.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { CommandInvocation, DocumentationPort, GatewayReply } from '../../core/ports.ts';
@@ -90,59 +91,63 @@ export class CommandService {
       if (!session) throw new BrainstormError('not_found', 'No session here.');
       return session;
     };
-    const define = (definition: Omit<CommandDefinition, 'aliases' | 'admin'> & Partial<Pick<CommandDefinition, 'aliases' | 'admin'>>): CommandDefinition => ({ aliases: [], admin: false, ...definition });
+    // Words, usage and admin flags come from the one catalog that also generates the slash command.
+    const define = (definition: Pick<CommandDefinition, 'name' | 'states' | 'run'> & Partial<Pick<CommandDefinition, 'unlimited'>>): CommandDefinition => {
+      const { aliases, usage, description, admin } = commandSpec(definition.name);
+      return { aliases, usage, description, admin, ...definition };
+    };
     return [
       // The reply comes from the planner: it says "approved" only once the discussion has actually started.
-      define({ name: 'approve', aliases: ['start'], usage: '!approve', description: 'approve the plan and start the discussion', states: COMMAND_STATES.approve, run: async ({ session, invocation }) => o.planner.approve(need(session), invocation.author) }),
-      define({ name: 'continue', usage: '!continue', description: 'resume a paused discussion (or let the AIs go on)', states: COMMAND_STATES.continue, run: async ({ session }) => {
+      define({ name: 'approve', states: COMMAND_STATES.approve, run: async ({ session, invocation }) => o.planner.approve(need(session), invocation.author) }),
+      define({ name: 'continue', states: COMMAND_STATES.continue, run: async ({ session }) => {
         await o.lifecycle.resume(need(session).id);
         return 'Discussion resumed.';
       } }),
-      define({ name: 'stop', usage: '!stop', description: 'stop the discussion now (keeps what was said) and wrap up', states: COMMAND_STATES.stop, unlimited: true, run: async ({ session, invocation }) => {
+      define({ name: 'stop', states: COMMAND_STATES.stop, unlimited: true, run: async ({ session, invocation }) => {
         await o.lifecycle.end(need(session).id, 'stopped', `stopped by ${invocation.author.name}`);
         return 'Stopped. Wrapping up…';
       } }),
-      define({ name: 'pause', usage: '!pause', description: 'pause the discussion', states: COMMAND_STATES.pause, unlimited: true, run: async ({ session }) => {
+      define({ name: 'pause', states: COMMAND_STATES.pause, unlimited: true, run: async ({ session }) => {
         await o.lifecycle.pause(need(session).id);
         return 'Paused. Type `!continue` to resume.';
       } }),
-      define({ name: 'explore', usage: '!explore <topic>', description: 'open a linked sub-session on a subtopic', states: COMMAND_STATES.explore, run: async ({ session, invocation }) => {
+      define({ name: 'explore', states: COMMAND_STATES.explore, run: async ({ session, invocation }) => {
         if (invocation.args.trim() === '') throw new BrainstormError('bad_input', 'Say what to explore: `!explore <topic>`.');
         return o.explore(need(session), invocation.args.trim(), invocation);
       } }),
-      define({ name: 'status', usage: '!status', description: 'status and limits', states: COMMAND_STATES.status, run: async ({ session }) => formatStatus(need(session), await o.limits.report(need(session))) }),
-      define({ name: 'refresh', usage: '!refresh', description: 'reload the context from the record', states: COMMAND_STATES.refresh, run: async ({ session }) => {
+      define({ name: 'status', states: COMMAND_STATES.status, run: async ({ session }) => formatStatus(need(session), await o.limits.report(need(session))) }),
+      define({ name: 'refresh', states: COMMAND_STATES.refresh, run: async ({ session }) => {
         const record = await o.documentation.refreshRecord(need(session).id);
         o.context.forceRefresh(need(session).id);
         return record ? `Context refreshed from the record (${record.length.toLocaleString('en-US')} characters).` : 'No record yet — the context stays as it is; the Scribe writes one as the discussion goes on.';
       } }),
-      define({ name: 'focus', usage: '!focus', description: 'ask the Moderator to refocus the discussion', states: COMMAND_STATES.focus, run: async ({ session }) => o.moderation.refocus(need(session)) }),
-      define({ name: 'summary', usage: '!summary', description: 'post the latest summary', states: COMMAND_STATES.summary, run: async ({ session }) => {
+      define({ name: 'focus', states: COMMAND_STATES.focus, run: async ({ session }) => o.moderation.refocus(need(session)) }),
+      define({ name: 'summary', states: COMMAND_STATES.summary, run: async ({ session }) => {
         const tldr = await o.documentation.freshSummary(need(session).id);
         if (!tldr) return 'No summary yet — the TLDR is written once the Scribe has a record.';
         await o.delivery.post(need(session), { kind: 'tldr', name: 'TLDR' }, tldr);
         return 'Summary posted.';
       } }),
-      define({ name: 'ideas', usage: '!ideas', description: 'list the ideas of the session: who proposed, built on, objected', states: COMMAND_STATES.summary, run: async ({ session }) => (o.ideas ? o.ideas.describe(need(session)) : 'The idea ledger is not available.') }),
-      define({ name: 'config', usage: '!config <setting> <value>', description: 'change a setting (no arguments: list them)', admin: true, states: null, run: async ({ invocation }) => {
+      define({ name: 'ideas', states: COMMAND_STATES.summary, run: async ({ session }) => (o.ideas ? o.ideas.describe(need(session)) : 'The idea ledger is not available.') }),
+      define({ name: 'config', states: null, run: async ({ invocation }) => {
         const [setting, ...rest] = invocation.args.split(/\s+/).filter(Boolean);
         if (!setting) return o.settings.describe();
         if (rest.length === 0) throw new BrainstormError('bad_input', 'Usage: `!config <setting> <value>`.');
         return o.settings.apply(setting, rest.join(' '), invocation.author);
       } }),
-      define({ name: 'enable', usage: '!enable <ai>', description: 'let a participant speak again', admin: true, states: null, run: async ({ invocation }) => {
+      define({ name: 'enable', states: null, run: async ({ invocation }) => {
         const participant = await o.roster.setEnabled(invocation.args, true, invocation.author);
         return `${participant.name} is enabled.`;
       } }),
-      define({ name: 'disable', usage: '!disable <ai>', description: 'take a participant out of every session', admin: true, states: null, run: async ({ invocation }) => {
+      define({ name: 'disable', states: null, run: async ({ invocation }) => {
         const participant = await o.roster.setEnabled(invocation.args, false, invocation.author);
         return `${participant.name} is disabled.`;
       } }),
-      define({ name: 'reset', usage: '!reset', description: 'reset this session\'s usage counters, elapsed time and Moderator checks', admin: true, states: COMMAND_STATES.reset, run: async ({ session }) => {
+      define({ name: 'reset', states: COMMAND_STATES.reset, run: async ({ session }) => {
         await o.lifecycle.reset(need(session).id);
         return 'Reset for this session: usage counters, elapsed time and the Moderator\'s check counter start again from zero.';
       } }),
-      define({ name: 'help', usage: '!help', description: 'this list', states: null, run: async () => formatHelp(this.table) }),
+      define({ name: 'help', states: null, run: async () => formatHelp(this.table) }),
     ];
   }
 }

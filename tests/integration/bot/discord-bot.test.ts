@@ -31,7 +31,7 @@ describe('DiscordBot events', () => {
     const [command] = harness.fake.state.commands;
     expect(command?.body['name']).toBe('brainstorm');
     const subcommands = (command?.body['options'] as { name: string }[]).map((option) => option.name);
-    expect(subcommands).toEqual(['start', 'approve', 'stop', 'pause', 'continue', 'status', 'refresh', 'focus', 'summary', 'explore', 'config', 'enable', 'disable', 'reset']);
+    expect(subcommands).toEqual(['start', 'approve', 'stop', 'pause', 'continue', 'status', 'refresh', 'focus', 'summary', 'ideas', 'explore', 'config', 'enable', 'disable', 'reset']);
     expect(harness.fake.router.log.some((entry) => entry.method === 'PUT' && entry.routeName === 'commands.bulk_overwrite' && entry.status === 200)).toBe(true);
   });
 

@@ -19,7 +19,7 @@ describe('one error root', () => {
   ];
 
   it('every error class of ours is a BrainstormError with a code', () => {
-    for (const error of [...internal, new ModelUnavailableError('m', 'not_found', 404, 'gone'), new BrainstormError('bad_input', 'empty')]) {
+    for (const error of [...internal, new ModelUnavailableError('m', 'failed', 404, 'gone'), new BrainstormError('bad_input', 'empty')]) {
       expect(error).toBeInstanceOf(BrainstormError);
       expect(BrainstormError.isFamily(error)).toBe(true);
       expect(typeof error.code).toBe('string');
