@@ -170,6 +170,10 @@ export function buildServices(dependencies: ServiceDependencies) {
     settings: limitsConfig,
     clock,
     logger,
+    deadlines: () => ({
+      firstTokenMs: config.environment.PARTICIPANT_FIRST_TOKEN_TIMEOUT_SECONDS * 1000,
+      answerMs: config.environment.PARTICIPANT_ANSWER_TIMEOUT_SECONDS * 1000,
+    }),
   });
   lifecycle.attach(coordinator);
   const planner = new PlannerFlow({

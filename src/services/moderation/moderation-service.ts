@@ -180,6 +180,8 @@ export class ModerationService implements ModerationPort {
       await host.endSession(session.id, 'completed', answer.endRequested);
       return outcome('end', null);
     }
+    // Stop gate: a check that was in flight when the session ended posts nothing (only the closing follows).
+    if (!(await this.stillActive(session.id))) return outcome('skipped', null);
     if (drifting || facts.trigger === 'focus') {
       const message = verdict && verdict.message.trim() !== '' && verdict.action === 'redirect' ? verdict.message : fallbackRedirect(plan);
       await host.saveModerationState(session.id, { ...next, driftWarnings: state.driftWarnings + (drifting ? 1 : 0), lastVerdict: 'redirect' });
@@ -188,6 +190,11 @@ export class ModerationService implements ModerationPort {
     }
     await host.saveModerationState(session.id, next);
     return this.balance(facts, verdict, outcome);
+  }
+
+  /** True while the session is active: what a check says is posted only then. */
+  private async stillActive(sessionId: string): Promise<boolean> {
+    return (await this.options.host.getSession(sessionId))?.status === 'active';
   }
 
   /** An invite or hold the model chose on its own, for a participant who is taking part. */
@@ -213,6 +220,7 @@ export class ModerationService implements ModerationPort {
     const action = imbalance.kind === 'quiet' ? 'invite' : 'hold';
     const modelWorded = verdict && verdict.action === action && verdict.target.toLowerCase() === imbalance.name.toLowerCase() && verdict.message.trim() !== '';
     const message = modelWorded ? verdict.message : action === 'invite' ? fallbackInvite(imbalance.name, plan) : fallbackHold(imbalance.name);
+    if (!(await this.stillActive(session.id))) return outcome('skipped', null);
     await host.postAsModerator(session, message);
     if (action === 'invite') host.inviteSpeaker?.(session.id, imbalance.name);
     else host.holdSpeaker?.(session.id, imbalance.name);
