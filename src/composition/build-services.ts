@@ -235,6 +235,8 @@ export function buildServices(dependencies: ServiceDependencies) {
   });
   worker.register(WRAP_UP_JOB, async (job) => {
     const session = await repositories.sessions.findById(String(job.payload.sessionId));
+    // The answers cut by the end land (marked) before the closing, which is the last word.
+    await coordinator.idle(String(job.payload.sessionId));
     if (session) await moderation.wrapUp(session, String(job.payload.reason));
     return { status: 'done' };
   });

@@ -64,6 +64,9 @@ describe('turn-taking that never stalls', () => {
     await waitFor(async () => (await stored(test, room)).filter((message) => message.speaker.kind === 'participant').length === 2, 'the two answers while Claude hangs');
     await clock.advance(20_000);
     await waitFor(() => test.transport.room(room).some((message) => message.content === 'Claude is slow; going on without it.'), 'the slow notice');
+    // The next round goes on at once; Claude hangs there again and misses its deadline again, without a second notice.
+    await waitFor(() => requestsOf(fake, 'Claude') === 2, 'the next round asking Claude again');
+    await clock.advance(20_000);
     await test.settle();
     const session = await sessionOf(test, room);
     const messages = await stored(test, room);

@@ -129,6 +129,14 @@ export class Coordinator {
     await Promise.allSettled(loops.filter((loop): loop is Promise<void> => loop !== null && loop !== undefined));
   }
 
+  /**
+   * Clock sleeps armed as deadlines of the turns in flight. Test support moves a manual clock only for other
+   * sleepers, so a deadline passes in a test only when the test moves time itself.
+   */
+  get deadlineSleepers(): number {
+    return [...this.runtimes.values()].reduce((sum, runtime) => sum + [...runtime.turns].reduce((count, turn) => count + turn.control.armedDeadlines, 0), 0);
+  }
+
   /** Sessions with a round in flight. */
   busySessions(): string[] {
     return [...this.runtimes.entries()].filter(([, runtime]) => runtime.loop !== null).map(([id]) => id);

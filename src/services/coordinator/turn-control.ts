@@ -29,16 +29,22 @@ export class TurnControl {
   private readonly controller = new AbortController();
   private readonly timers = new AbortController();
   private shown = false;
+  private armed = 0;
 
   constructor(parent: AbortSignal, clock: Clock, deadlines: TurnDeadlines | null) {
     if (parent.aborted) this.cut(parent.reason instanceof TurnCut ? parent.reason.code : 'stopped');
     else parent.addEventListener('abort', () => this.cut(parent.reason instanceof TurnCut ? parent.reason.code : 'stopped'), { once: true, signal: this.timers.signal });
     if (!deadlines) return;
     // Deadlines run on the injected clock (tests move it), never on the HTTP client's own timeout.
-    void clock.sleep(deadlines.firstTokenMs, this.timers.signal).then(() => {
+    this.arm(clock, deadlines.firstTokenMs, () => {
       if (!this.shown) this.cut('first_token_deadline');
-    }, () => undefined);
-    void clock.sleep(deadlines.answerMs, this.timers.signal).then(() => this.cut('answer_deadline'), () => undefined);
+    });
+    this.arm(clock, deadlines.answerMs, () => this.cut('answer_deadline'));
+  }
+
+  /** Clock sleeps still armed as this turn's deadlines. */
+  get armedDeadlines(): number {
+    return this.armed;
   }
 
   /** The signal the model call runs under. */
@@ -65,6 +71,14 @@ export class TurnControl {
   /** The turn ended: its deadlines stop. */
   settle(): void {
     this.timers.abort();
+  }
+
+  private arm(clock: Clock, milliseconds: number, onDue: () => void): void {
+    this.armed += 1;
+    void clock
+      .sleep(milliseconds, this.timers.signal)
+      .then(onDue, () => undefined)
+      .finally(() => (this.armed -= 1));
   }
 }
 
