@@ -12,6 +12,7 @@ import type { DocumentationHooks, ModerationPort } from '../sessions/session-hoo
 import type { ParticipantConfig } from '../../config/roster.ts';
 import { planRound, type RoundPlan as PlannedRound } from './round-planning.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
+import { turnNotice } from './turn-notices.ts';
 import type { TurnOutcome, TurnRunner } from './turn-runner.ts';
 
 /** A planned round with the history it was planned on. */
@@ -145,18 +146,7 @@ export class Coordinator {
   private runtime(sessionId: string): Runtime {
     let runtime = this.runtimes.get(sessionId);
     if (!runtime) {
-      runtime = {
-        pendingHumans: [],
-        wantAiRound: false,
-        loop: null,
-        controller: new AbortController(),
-        cancelled: false,
-        announcedFailures: new Set(),
-        invited: new Set(),
-        held: new Set(),
-        turns: new Set(),
-        wake: null,
-      };
+      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: new AbortController(), cancelled: false, announcedFailures: new Set(), invited: new Set(), held: new Set(), turns: new Set(), wake: null };
       this.runtimes.set(sessionId, runtime);
     }
     return runtime;
@@ -215,8 +205,10 @@ export class Coordinator {
   /** Plans the next round among the participants free to speak, within the seats the limits leave. */
   private async plan(session: Session, runtime: Runtime, humans: ChatMessage[]): Promise<RoundPlan | null> {
     const settings = this.options.settings();
-    const busy = new Set([...runtime.turns].map((turn) => turn.participantId));
-    const seats = this.options.limits.seatsLeft(session, runtime.turns.size);
+    // Turns already cut (a person came first) are on their way out: they hold no seat and block nobody.
+    const live = [...runtime.turns].filter((turn) => !turn.control.signal.aborted);
+    const busy = new Set(live.map((turn) => turn.participantId));
+    const seats = this.options.limits.seatsLeft(session, live.length);
     const history = await this.options.messages.listForSession(session.id);
     const round = planRound({
       session,
@@ -317,16 +309,4 @@ export class Coordinator {
     const after = await this.options.sessions.findById(sessionId);
     if (after && after.status === 'active') await this.withinLimits(after, runtime);
   }
-}
-
-/** The room's notice after a turn: a failure (benched or not) or a missed deadline; null when there is nothing to say. */
-function turnNotice(participant: ParticipantConfig, outcome: TurnOutcome, active: ParticipantConfig[]): string | null {
-  if (outcome.status === 'interrupted' && (outcome.cut === 'first_token_deadline' || outcome.cut === 'answer_deadline')) {
-    return `${participant.name} is slow; going on without it.`;
-  }
-  if (outcome.status !== 'failed') return null;
-  const benched = !active.some((entry) => entry.id === participant.id);
-  return benched
-    ? `${participant.name} is benched for now: its model (${participant.model}) failed repeatedly. The others carry on; it rejoins when the model recovers.`
-    : `${participant.name} could not answer this time (its model did not respond). The others carry on.`;
 }
