@@ -37,10 +37,10 @@ async function benchDatabase(engine: 'pglite' | 'pglite-single' | 'postgres') {
   return { database: { kind: 'postgres' as const, url: throwaway.url }, drop: () => throwaway.drop() };
 }
 
-async function startBenchApp(latencyMs: number, engine: 'pglite' | 'pglite-single' | 'postgres' = 'pglite'): Promise<BenchApp> {
+async function startBenchApp(latencyMs: number, engine: 'pglite' | 'pglite-single' | 'postgres' = 'pglite', aiRounds = 0): Promise<BenchApp> {
   const fake = await startFakeOpenRouter({ latencyMs, firstTokenMs: 0 });
   const transport = new MemoryTransport();
-  const environment = fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '0', MODERATOR_CHECK_INTERVAL: '100000', SCRIBE_UPDATE_INTERVAL: '100000', TLDR_UPDATE_INTERVAL: '100000' });
+  const environment = fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: String(aiRounds), MODERATOR_CHECK_INTERVAL: '100000', SCRIBE_UPDATE_INTERVAL: '100000', TLDR_UPDATE_INTERVAL: '100000' });
   const { database, drop } = await benchDatabase(engine);
   const app = await createApp({ config: buildConfig(environment), clock: systemClock, ids: sequentialIds(), logger: createLogger({ level: 'silent', secrets: [] }), database, transports: [transport], workerPollMs: 20 });
   await app.start();
@@ -177,6 +177,64 @@ async function memory(engine: 'pglite-single' | 'postgres'): Promise<BenchResult
   }
 }
 
+const HUMAN_ROUND_LATENCIES = { Claude: 400, ChatGPT: 1500, Grok: 3000 } as const;
+const participantRequests = (fake: FakeOpenRouter) => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
+
+/**
+ * Watches the answers to a person's message saying `text`: `first` resolves with the time of the first one, `all`
+ * with the participant request count when every participant has answered (so the next requests are a new round).
+ */
+function answersTo(bench: BenchApp, sessionId: string, text: string): { first: Promise<number>; all: Promise<number> } {
+  let personMessageId: number | null = null;
+  let answers = 0;
+  let resolveFirst: (time: number) => void = () => undefined;
+  let resolveAll: (requests: number) => void = () => undefined;
+  const first = new Promise<number>((resolve) => (resolveFirst = resolve));
+  const all = new Promise<number>((resolve) => (resolveAll = resolve));
+  const stop = bench.app.events.subscribe((event) => {
+    if (event.type !== 'message' || event.message.sessionId !== sessionId || event.message.deliveryStatus === 'delivered') return;
+    if (event.message.speaker.kind === 'human' && event.message.text === text) personMessageId = event.message.id;
+    if (event.message.speaker.kind !== 'participant' || personMessageId === null || !event.message.replyTo.includes(personMessageId)) return;
+    answers += 1;
+    if (answers === 1) resolveFirst(performance.now());
+    if (answers < Object.keys(HUMAN_ROUND_LATENCIES).length) return;
+    stop();
+    resolveAll(participantRequests(bench.fake));
+  });
+  return { first, all };
+}
+
+/**
+ * human_during_round_first_visible_ms: a person speaks 700 ms into an AI round whose models take 400, 1500 and
+ * 3000 ms; the time until the first answer to them is visible (idle room: about one fast model's latency).
+ */
+async function humanDuringRound(): Promise<BenchResult[]> {
+  const bench = await startBenchApp(0, 'pglite', 1000);
+  try {
+    for (const [name, latencyMs] of Object.entries(HUMAN_ROUND_LATENCIES)) {
+      bench.fake.script({ participant: name }, ...Array.from({ length: 60 }, (_, index) => replies.text(`${name} point ${index}.`, { timing: { latencyMs, firstTokenMs: 0 } })));
+    }
+    const session = await activeSession(bench);
+    const times: number[] = [];
+    let before = participantRequests(bench.fake);
+    for (let sample = 0; sample < 5; sample += 1) {
+      // With no person speaking, the next three participant requests are an AI round: speak 700 ms into it.
+      while (participantRequests(bench.fake) < before + 3) await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 700));
+      external += 1;
+      const text = `Quick question ${external}: what is the cheapest first step?`;
+      const answers = answersTo(bench, session.sessionId, text);
+      const started = performance.now();
+      await bench.app.gateway.handleMessage({ transport: 'memory', roomId: session.roomId, channelId: 'bench', externalId: `bench-${external}`, author: person, content: text });
+      times.push((await answers.first) - started);
+      before = await answers.all;
+    }
+    return [{ name: 'human_during_round_first_visible_ms', value: round(percentile(times, 0.5), 1), unit: 'ms' }];
+  } finally {
+    await stopBenchApp(bench);
+  }
+}
+
 function round(value: number, digits: number): number {
   const factor = 10 ** digits;
   return Math.round(value * factor) / factor;
@@ -184,7 +242,14 @@ function round(value: number, digits: number): number {
 
 /** The session figures of `npm run bench`. */
 export async function runSessionBench(): Promise<BenchResult[]> {
-  return [...(await fanout('pglite')), ...(await fanout('postgres')), ...(await overhead('pglite')), ...(await overhead('postgres')), ...(await promptGrowth())];
+  return [
+    ...(await fanout('pglite')),
+    ...(await fanout('postgres')),
+    ...(await overhead('pglite')),
+    ...(await overhead('postgres')),
+    ...(await promptGrowth()),
+    ...(await humanDuringRound()),
+  ];
 }
 
 /** rss_mb_100_sessions with embedded PGlite (which alone takes ~370 MB), in a process of its own. */

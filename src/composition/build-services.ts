@@ -233,6 +233,10 @@ export function buildServices(dependencies: ServiceDependencies) {
     settings: limitsConfig,
     clock,
     logger,
+    deadlines: () => ({
+      firstTokenMs: config.environment.PARTICIPANT_FIRST_TOKEN_TIMEOUT_SECONDS * 1000,
+      answerMs: config.environment.PARTICIPANT_ANSWER_TIMEOUT_SECONDS * 1000,
+    }),
   });
   lifecycle.attach(coordinator);
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
@@ -295,6 +299,8 @@ export function buildServices(dependencies: ServiceDependencies) {
   worker.register(SESSION_TIMEOUT_JOB, (job) => lifecycle.handleTimeout(job));
   worker.register(WRAP_UP_JOB, async (job) => {
     const session = await repositories.sessions.findById(String(job.payload.sessionId));
+    // The answers cut by the end land (marked) before the closing, which is the last word.
+    await coordinator.idle(String(job.payload.sessionId));
     if (session) await ideas.finalPass(session.id);
     if (session) await moderation.wrapUp(session, String(job.payload.reason));
     return { status: 'done' };

@@ -91,6 +91,8 @@ export interface ChatMessage {
   externalIds: string[];
   externalUrl: string | null;
   createdAt: Date;
+  /** True for an answer cut short (its text ends with the interrupted mark). */
+  interrupted?: boolean;
 }
 
 /** A person in a room, as the transport knows them. */

@@ -47,7 +47,7 @@ export interface MessagesTable {
   speaker_name: string;
   speaker_id: string | null;
   role: string;
-  content: Json<{ role: string; content: string; name?: string }>;
+  content: Json<{ role: string; content: string; name?: string; interrupted?: boolean }>;
   model: string | null;
   input_tokens: Generated<number>;
   output_tokens: Generated<number>;

@@ -19,6 +19,8 @@ export interface NewMessage {
   deliveryStatus: DeliveryStatus;
   externalIds?: string[];
   externalUrl?: string | null;
+  /** An answer cut short; kept in the content JSON. */
+  interrupted?: boolean;
 }
 
 function toMessage(row: MessageRow): ChatMessage {
@@ -38,6 +40,7 @@ function toMessage(row: MessageRow): ChatMessage {
     externalIds: row.external_ids ?? [],
     externalUrl: row.external_url,
     createdAt: row.created_at,
+    ...(row.content.interrupted ? { interrupted: true } : {}),
   };
 }
 
@@ -56,7 +59,7 @@ export class MessagesRepository {
         speaker_name: message.speaker.name,
         speaker_id: message.speaker.id ?? null,
         role: message.role,
-        content: toJson({ role: message.role, content: message.text, name: message.speaker.name }),
+        content: toJson({ role: message.role, content: message.text, name: message.speaker.name, ...(message.interrupted ? { interrupted: true } : {}) }),
         model: message.model ?? null,
         input_tokens: message.inputTokens ?? 0,
         output_tokens: message.outputTokens ?? 0,

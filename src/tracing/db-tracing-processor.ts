@@ -3,7 +3,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { SpanRecord, TraceRecord, TracesRepository } from '../repositories/traces-repository.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { AgentAncestry } from './agent-ancestry.ts';
-import { generationUsage, messageIdOf, sanitise, spanName, storedData } from './span-mapping.ts';
+import { generationUsage, markCutGeneration, messageIdOf, sanitise, spanName, storedData } from './span-mapping.ts';
 
 /** Options of the DB processor. */
 export interface DbTracingProcessorOptions {
@@ -65,6 +65,7 @@ export class DbTracingProcessor implements TracingProcessor {
   /** Records a span as ended, with its output, error, tokens and cost. */
   async onSpanEnd(span: Span<SpanData>): Promise<void> {
     if (!this.ancestry.knows(span.spanId)) this.ancestry.spanStarted(span);
+    markCutGeneration(span);
     this.widenExtent(span);
     this.queueSpan(span);
   }

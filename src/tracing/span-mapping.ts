@@ -1,5 +1,6 @@
 import type { Span, SpanData } from '@openai/agents';
 import { redactSecrets } from '../logging/logger.ts';
+import { currentTurnCut } from '../core/turn-scope.ts';
 
 /** Longest string kept in span data; longer ones are cut with a marker. */
 const MAX_STRING = 8000;
@@ -81,4 +82,14 @@ export function storedData(span: Span<SpanData>, agent: string | undefined, secr
   }
   if (agent) data.agent = agent;
   return sanitise(data, secrets) as Record<string, unknown>;
+}
+
+/**
+ * A generation a turn's cut ended (stop, deadline, a person first) closes quietly in the SDK (the client treats the
+ * abort as the stream's end): give it an aborted status. Runs where the span ends, inside the turn's scope.
+ */
+export function markCutGeneration(span: Span<SpanData>): void {
+  if (span.spanData.type !== 'generation' || span.error) return;
+  const cut = currentTurnCut();
+  if (cut) span.setError({ message: 'aborted', data: { status: 'aborted', reason: cut } });
 }

@@ -27,7 +27,9 @@ describe('direct provider keys and keyless endpoints', () => {
   });
 
   it('ANTHROPIC_API_KEY alone makes Claude real on its own endpoint; the others stay simulated and say so', async () => {
-    test = await startTestApp(baseEnvironment({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: anthropic.url }));
+    // The simulator answers in wall-clock time while the app runs on a manual clock: deadlines must not fire meanwhile.
+    const patient = { PARTICIPANT_FIRST_TOKEN_TIMEOUT_SECONDS: '3600', PARTICIPANT_ANSWER_TIMEOUT_SECONDS: '3600' };
+    test = await startTestApp(baseEnvironment({ ANTHROPIC_API_KEY: ANTHROPIC_KEY, ANTHROPIC_BASE_URL: anthropic.url, ...patient }));
     expect(test.app.config.models.demoMode).toBe(false);
     expect(test.app.simulatorUrl).not.toBeNull();
 

@@ -63,8 +63,9 @@ export async function startTestApp(environment: Record<string, string>, options:
   const settle = async () => {
     // Code waiting on the manual clock (retry back-off, streaming throttle) is let through by moving the
     // clock, never by sleeping: the ticker only polls for such waiters.
+    // Participants' deadlines are not such waiters: they pass only when a test moves the clock itself.
     const ticker = setInterval(() => {
-      if (clock.pendingSleepers > 0) void clock.advance(1000);
+      if (clock.pendingSleepers > app.services.coordinator.deadlineSleepers) void clock.advance(1000);
     }, 5);
     try {
       for (let round = 0; round < 500; round += 1) {

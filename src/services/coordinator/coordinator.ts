@@ -9,8 +9,14 @@ import type { ChatMessage, Session } from '../../core/domain.ts';
 import { describeLimit, type LimitsService } from '../limits/limits-service.ts';
 import type { RosterService } from '../sessions/roster-service.ts';
 import type { DocumentationHooks, ModerationPort } from '../sessions/session-hooks.ts';
-import { planRound, type RoundPlan } from './round-planning.ts';
+import type { ParticipantConfig } from '../../config/roster.ts';
+import { planRound, type RoundPlan as PlannedRound } from './round-planning.ts';
+import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
+import { turnNotice } from './turn-notices.ts';
 import type { TurnOutcome, TurnRunner } from './turn-runner.ts';
+
+/** A planned round with the history it was planned on. */
+type RoundPlan = PlannedRound & { history: ChatMessage[] };
 
 /** Ends a session (implemented by the session lifecycle). */
 export interface SessionEnder {
@@ -31,27 +37,40 @@ export interface CoordinatorOptions {
   settings: () => LimitsConfig;
   clock: Clock;
   logger: Logger;
+  /** Each participant's deadlines for one answer (first token, whole answer); null for none. */
+  deadlines: () => TurnDeadlines | null;
+}
+
+/** A turn in flight: of the running round, or left over from a round a person preempted. */
+interface InFlightTurn {
+  participantId: string;
+  control: TurnControl;
+  done: Promise<TurnOutcome>;
 }
 
 interface Runtime {
   pendingHumans: ChatMessage[];
   wantAiRound: boolean;
   loop: Promise<void> | null;
-  /** The running round's controller; a round takes a fresh one when it starts. */
-  controller: AbortController | null;
+  /** The session's controller while its loop runs: a stop aborts it, and with it every turn in flight. */
+  controller: AbortController;
   /** Set by `abort`: no round starts until new work (a person, a kick) arrives. */
   cancelled: boolean;
-  /** Participants whose failure (or bench) was announced in this session (cleared when they answer again). */
+  /** Participants whose failure, slowness or bench was announced (cleared, with a "back" notice, when they answer). */
   announcedFailures: Map<string, 'failed' | 'benched'>;
   /** The Moderator's hints for the next round: names to invite in, names to hold back. */
   invited: Set<string>;
   held: Set<string>;
+  turns: Set<InFlightTurn>;
+  /** Wakes a loop waiting on an AI round when a person speaks. */
+  wake: (() => void) | null;
 }
 
 /**
- * Decides who speaks (plain code, not a model) and runs the rounds of each session one at a time:
- * a person's message is answered by up to MAX_AI_RESPONSES_PER_TURN participants in parallel, then AI-to-AI
- * rounds follow until a limit, the loop guard, the Moderator, `!pause` or `!stop`.
+ * Decides who speaks (plain code, not a model) and runs the rounds of each session: a person's message is answered
+ * by up to MAX_AI_RESPONSES_PER_TURN participants in parallel, at once (an AI round's answers nobody saw yet yield
+ * to it), then AI-to-AI rounds follow until a limit, the loop guard, the Moderator, `!pause` or `!stop`. Each turn
+ * has its own deadlines; a stop cuts every turn and nothing but the closing follows.
  */
 export class Coordinator {
   private readonly runtimes = new Map<string, Runtime>();
@@ -63,6 +82,7 @@ export class Coordinator {
     const runtime = this.runtime(session.id);
     runtime.cancelled = false;
     runtime.pendingHumans.push(message);
+    runtime.wake?.();
     this.ensureLoop(session.id);
   }
 
@@ -84,14 +104,15 @@ export class Coordinator {
     this.runtime(sessionId).held.add(name);
   }
 
-  /** `!stop`/`!pause`/end: aborts in-flight model calls (keeping what was said) and drops queued rounds. */
+  /** `!stop`/end: cuts every turn in flight (keeping what was shown, marked) and drops everything queued. */
   abort(sessionId: string): void {
     const runtime = this.runtimes.get(sessionId);
     if (!runtime) return;
     runtime.pendingHumans = [];
     runtime.wantAiRound = false;
     runtime.cancelled = true;
-    runtime.controller?.abort(new Error('session stopped'));
+    runtime.controller.abort(new TurnCut('stopped'));
+    runtime.wake?.();
   }
 
   /**
@@ -109,6 +130,14 @@ export class Coordinator {
     await Promise.allSettled(loops.filter((loop): loop is Promise<void> => loop !== null && loop !== undefined));
   }
 
+  /**
+   * Clock sleeps armed as deadlines of the turns in flight. Test support moves a manual clock only for other
+   * sleepers, so a deadline passes in a test only when the test moves time itself.
+   */
+  get deadlineSleepers(): number {
+    return [...this.runtimes.values()].reduce((sum, runtime) => sum + [...runtime.turns].reduce((count, turn) => count + turn.control.armedDeadlines, 0), 0);
+  }
+
   /** Sessions with a round in flight. */
   busySessions(): string[] {
     return [...this.runtimes.entries()].filter(([, runtime]) => runtime.loop !== null).map(([id]) => id);
@@ -117,7 +146,7 @@ export class Coordinator {
   private runtime(sessionId: string): Runtime {
     let runtime = this.runtimes.get(sessionId);
     if (!runtime) {
-      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: null, cancelled: false, announcedFailures: new Map(), invited: new Set(), held: new Set() };
+      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: new AbortController(), cancelled: false, announcedFailures: new Map(), invited: new Set(), held: new Set(), turns: new Set(), wake: null };
       this.runtimes.set(sessionId, runtime);
     }
     return runtime;
@@ -126,8 +155,10 @@ export class Coordinator {
   private ensureLoop(sessionId: string): void {
     const runtime = this.runtime(sessionId);
     if (runtime.loop) return;
+    if (runtime.controller.signal.aborted) runtime.controller = new AbortController();
     runtime.loop = this.loop(sessionId, runtime)
       .catch((error: unknown) => this.options.logger.error({ err: error, session: sessionId }, 'coordinator loop failed'))
+      .finally(() => this.settleTurns(runtime))
       .finally(() => {
         runtime.loop = null;
         if (runtime.pendingHumans.length > 0) this.ensureLoop(sessionId);
@@ -137,93 +168,153 @@ export class Coordinator {
   private async loop(sessionId: string, runtime: Runtime): Promise<void> {
     for (;;) {
       const session = await this.options.sessions.findById(sessionId);
-      if (!session || session.status !== 'active') return;
+      if (!session || session.status !== 'active' || runtime.cancelled) return;
       const humans = runtime.pendingHumans.splice(0);
       if (humans.length === 0 && !runtime.wantAiRound) return;
       runtime.wantAiRound = false;
-      if (!(await this.withinLimits(session))) return;
+      if (!(await this.withinLimits(session, runtime))) return;
       if (humans.length === 0 && session.aiRoundsSinceHuman >= this.options.settings().maxAiRoundsWithoutHuman) {
-        await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, 'The participants are waiting for a person: say something, or `!continue` to let them go on.');
+        await this.notice(session, runtime, 'The participants are waiting for a person: say something, or `!continue` to let them go on.');
         return;
       }
-      const history = await this.options.messages.listForSession(session.id);
-      const round = planRound({
-        session,
-        participants: this.options.roster.active(session),
-        history,
-        humans,
-        maxSpeakers: this.options.settings().maxAiResponsesPerTurn,
-        batchWindowMs: this.options.settings().batchWindowSeconds * 1000,
-        invited: [...runtime.invited],
-        held: [...runtime.held],
-      });
-      runtime.invited.clear();
-      runtime.held.clear();
-      if (round.speakers.length === 0) return;
-      await this.options.delivery.flushRoom(session).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
-      // No await between this check and the round's start: an abort either comes before (no round) or
-      // reaches the round's own controller.
-      if (runtime.cancelled) return;
-      const controller = new AbortController();
-      runtime.controller = controller;
-      const outcomes = await this.runRound(session, round, controller.signal, history);
-      await this.announceFailures(session, round, outcomes, runtime);
-      await this.options.sessions.update(session.id, { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 }, this.options.clock.now());
-      if (controller.signal.aborted) return;
-      const answered = outcomes.some((outcome) => outcome.status === 'answered');
-      await this.afterRound(session.id);
-      if (answered) runtime.wantAiRound = true;
-    }
-  }
-
-  private async runRound(session: Session, round: RoundPlan, signal: AbortSignal, history: ChatMessage[]): Promise<TurnOutcome[]> {
-    const title = round.kind === 'human' ? `Turn: answering ${round.trigger}` : 'Turn: AI round';
-    return withTrace(
-      title,
-      () =>
-        Promise.all(
-          round.speakers.map((speaker) => this.options.turns.run(session, speaker.participant, this.options.roster.all(), speaker.answering, signal, history)),
-        ),
-      { groupId: session.id, metadata: { sessionId: session.id, kind: round.kind } },
-    );
-  }
-
-  /** One notice per participant when it first fails, one when it is benched, one when it is back; the others carry on. */
-  private async announceFailures(session: Session, round: RoundPlan, outcomes: TurnOutcome[], runtime: Runtime): Promise<void> {
-    const system = { kind: 'system', name: 'Brainstorm' } as const;
-    for (const [index, outcome] of outcomes.entries()) {
-      const participant = round.speakers[index]?.participant;
-      if (!participant) continue;
-      const announced = runtime.announcedFailures.get(participant.id);
-      if (outcome.status === 'answered') {
-        runtime.announcedFailures.delete(participant.id);
-        if (announced === 'benched') await this.options.delivery.post(session, system, `${participant.name} is back: its model answers again.`);
+      // An AI round answers what was said, so it waits for the answers still being written.
+      if (humans.length === 0) await this.settleTurns(runtime);
+      const round = await this.plan(session, runtime, humans);
+      if (!round) {
+        // Every seat is taken by answers still being written: once they land, the person is answered.
+        if (humans.length > 0 && runtime.turns.size > 0) {
+          runtime.pendingHumans.unshift(...humans);
+          await this.settleTurns(runtime);
+          continue;
+        }
+        return;
       }
-      if (outcome.status !== 'failed' || announced === 'benched') continue;
-      const benched = !this.options.roster.active(session).some((entry) => entry.id === participant.id);
-      if (announced === 'failed' && !benched) continue;
-      runtime.announcedFailures.set(participant.id, benched ? 'benched' : 'failed');
-      const note = benched
-        ? `${participant.name} is benched for now: its model (${participant.model}) failed repeatedly. The others carry on; it rejoins when the model recovers.`
-        : `${participant.name} could not answer this time (its model did not respond). The others carry on.`;
-      await this.options.delivery.post(session, system, note);
+      await this.options.delivery.flushRoom(session).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
+      // No await between this check and the turns' start: an abort either comes before (no round) or reaches them.
+      if (runtime.cancelled) return;
+      const turns = this.startRound(session, round, runtime);
+      if ((await this.awaitRound(round, turns, runtime)) === 'preempted') continue;
+      const outcomes = await Promise.all(turns.map((turn) => turn.done));
+      await this.options.sessions.update(session.id, { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 }, this.options.clock.now());
+      if (runtime.controller.signal.aborted) return;
+      await this.afterRound(session.id, runtime);
+      if (outcomes.some((outcome) => outcome.status === 'answered')) runtime.wantAiRound = true;
     }
   }
 
-  private async withinLimits(session: Session): Promise<boolean> {
+  /** Plans the next round among the participants free to speak, within the seats the limits leave. */
+  private async plan(session: Session, runtime: Runtime, humans: ChatMessage[]): Promise<RoundPlan | null> {
+    const settings = this.options.settings();
+    // Turns already cut (a person came first) are on their way out: they hold no seat and block nobody.
+    const live = [...runtime.turns].filter((turn) => !turn.control.signal.aborted);
+    const busy = new Set(live.map((turn) => turn.participantId));
+    const seats = this.options.limits.seatsLeft(session, live.length);
+    const history = await this.options.messages.listForSession(session.id);
+    const round = planRound({
+      session,
+      participants: this.options.roster.active(session).filter((participant) => !busy.has(participant.id)),
+      history,
+      humans,
+      maxSpeakers: Math.min(settings.maxAiResponsesPerTurn, seats),
+      batchWindowMs: settings.batchWindowSeconds * 1000,
+      invited: [...runtime.invited],
+      held: [...runtime.held],
+    });
+    if (round.speakers.length === 0) return null;
+    runtime.invited.clear();
+    runtime.held.clear();
+    return { ...round, history };
+  }
+
+  /** Starts every speaker's turn at once, each under its own control (deadlines, preemption, stop); one trace per round. */
+  private startRound(session: Session, round: RoundPlan, runtime: Runtime): InFlightTurn[] {
+    const deadlines = this.options.deadlines();
+    const turns = round.speakers.map((speaker) => {
+      const control = new TurnControl(runtime.controller.signal, this.options.clock, deadlines);
+      let resolve: (outcome: TurnOutcome) => void = () => undefined;
+      const done = new Promise<TurnOutcome>((settle) => (resolve = settle));
+      const start = () =>
+        this.options.turns
+          .run(session, speaker.participant, this.options.roster.all(), speaker.answering, control, round.history)
+          .then(async (outcome) => {
+            await this.afterTurn(session, speaker.participant, outcome, runtime).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not announce a turn'));
+            return outcome;
+          })
+          .then(resolve, (error: unknown) => resolve({ status: 'failed', error }));
+      const turn: InFlightTurn = { participantId: speaker.participant.id, control, done };
+      runtime.turns.add(turn);
+      void done.finally(() => runtime.turns.delete(turn));
+      return { turn, start };
+    });
+    const title = round.kind === 'human' ? `Turn: answering ${round.trigger}` : 'Turn: AI round';
+    withTrace(title, () => Promise.all(turns.map((entry) => entry.start())), { groupId: session.id, metadata: { sessionId: session.id, kind: round.kind } }).catch((error: unknown) =>
+      this.options.logger.warn({ err: error, session: session.id }, 'could not trace a round'),
+    );
+    return turns.map((entry) => entry.turn);
+  }
+
+  /**
+   * Waits for a round. A person speaking during an AI round is answered at once: the round's answers nobody has
+   * seen yet are dropped, the ones already streaming finish on their own.
+   */
+  private async awaitRound(round: RoundPlan, turns: InFlightTurn[], runtime: Runtime): Promise<'finished' | 'preempted'> {
+    const finished = Promise.all(turns.map((turn) => turn.done)).then(() => 'finished' as const);
+    if (round.kind !== 'ai') return finished;
+    const arrival = new Promise<'preempted'>((resolve) => {
+      runtime.wake = () => resolve('preempted');
+      if (runtime.pendingHumans.length > 0) resolve('preempted');
+    });
+    const first = await Promise.race([finished, arrival]);
+    runtime.wake = null;
+    if (first === 'finished' || runtime.controller.signal.aborted) return 'finished';
+    for (const turn of turns) if (!turn.control.visible) turn.control.cut('preempted');
+    return 'preempted';
+  }
+
+  /** Waits until no turn of the session is in flight. */
+  private async settleTurns(runtime: Runtime): Promise<void> {
+    while (runtime.turns.size > 0) await Promise.allSettled([...runtime.turns].map((turn) => turn.done));
+  }
+
+  /** One notice when a participant first fails or stalls, one when it is benched, one when it is back. */
+  private async afterTurn(session: Session, participant: ParticipantConfig, outcome: TurnOutcome, runtime: Runtime): Promise<void> {
+    const announced = runtime.announcedFailures.get(participant.id);
+    if (outcome.status === 'answered') {
+      runtime.announcedFailures.delete(participant.id);
+      if (announced === 'benched') await this.notice(session, runtime, `${participant.name} is back: its model answers again.`);
+      return;
+    }
+    const active = this.options.roster.active(session);
+    const note = turnNotice(participant, outcome, active);
+    if (!note || announced === 'benched') return;
+    const kind = outcome.status === 'failed' && !active.some((entry) => entry.id === participant.id) ? 'benched' : 'failed';
+    if (announced === kind) return;
+    runtime.announcedFailures.set(participant.id, kind);
+    await this.notice(session, runtime, note);
+  }
+
+  /** A system notice, unless the session was stopped meanwhile (after a stop only the closing is posted). */
+  private async notice(session: Session, runtime: Runtime, text: string): Promise<void> {
+    if (runtime.controller.signal.aborted) return;
+    await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, text);
+  }
+
+  private async withinLimits(session: Session, runtime: Runtime): Promise<boolean> {
     const exceeded = this.options.limits.exceeded(session);
     if (exceeded.length === 0) return true;
+    // The last answers in flight land first; then the session ends on what they used.
+    await this.settleTurns(runtime);
     const reason = exceeded.map(describeLimit).join(', ');
     await this.options.ender.end(session.id, 'completed', reason);
     return false;
   }
 
-  private async afterRound(sessionId: string): Promise<void> {
+  private async afterRound(sessionId: string, runtime: Runtime): Promise<void> {
     const session = await this.options.sessions.findById(sessionId);
     if (!session || session.status !== 'active') return;
     await this.options.documentation.onMessage(sessionId).catch((error: unknown) => this.options.logger.warn({ err: error }, 'documentation hook failed'));
     await this.options.moderation.afterRound(session).catch((error: unknown) => this.options.logger.warn({ err: error }, 'moderation check failed'));
     const after = await this.options.sessions.findById(sessionId);
-    if (after && after.status === 'active') await this.withinLimits(after);
+    if (after && after.status === 'active') await this.withinLimits(after, runtime);
   }
 }

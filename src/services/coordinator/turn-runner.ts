@@ -2,7 +2,7 @@ import { OutputGuardrailTripwireTriggered, withCustomSpan, type Runner } from '@
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
-import { usageOf } from '../../agents/models/usage.ts';
+import { usageOf, type RunUsage } from '../../agents/models/usage.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { ContextManager } from '../context/context-manager.ts';
 import type { TokenCounter } from '../context/token-counter.ts';
@@ -11,6 +11,7 @@ import type { StreamDraft } from '../delivery/stream-draft.ts';
 import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { ToolPorts } from '../../core/ports.ts';
+import { cutReason, runAsTurn, type CutReason, type TurnControl } from './turn-control.ts';
 
 /** What the turn runner needs. */
 export interface TurnRunnerOptions {
@@ -25,69 +26,105 @@ export interface TurnRunnerOptions {
   typing: (session: Session) => Promise<void>;
 }
 
-/** How a participant's turn ended. */
+/** The mark a cut answer ends with, in every view (room, console, record). */
+export const INTERRUPTED_MARK = '— *(interrupted)*';
+
+/** How a participant's turn ended (`interrupted` without a message: nothing of it was shown, so it was dropped). */
 export type TurnOutcome =
   | { status: 'answered'; message: ChatMessage }
   | { status: 'withheld'; reason: string }
-  | { status: 'interrupted'; message: ChatMessage | null }
+  | { status: 'interrupted'; message: ChatMessage | null; cut: CutReason }
   | { status: 'failed'; error: unknown };
+
+type Attempt = TurnOutcome | { status: 'retry'; reason: string };
+
+/** One attempt's fixed inputs. */
+interface TurnInput {
+  session: Session;
+  participant: ParticipantConfig;
+  roster: ParticipantConfig[];
+  answering: ChatMessage[];
+  control: TurnControl;
+  speaker: Speaker;
+  draft: StreamDraft | null;
+  history: ChatMessage[] | undefined;
+}
 
 function speakerOf(participant: ParticipantConfig): Speaker {
   return { kind: 'participant', name: participant.name, id: participant.id, ...(participant.avatarUrl ? { avatarUrl: participant.avatarUrl } : {}) };
 }
 
-
-/** Runs one participant's turn: builds its context, streams its answer, stores it, then delivers it. */
+/**
+ * Runs one participant's turn: builds its context, streams its answer, stores it, then delivers it. A turn cut
+ * short (stop, a person first, a deadline) never reads the unfinished run's output: what was shown is kept with an
+ * interrupted mark, and an answer nobody saw yet is dropped.
+ */
 export class TurnRunner {
   constructor(private readonly options: TurnRunnerOptions) {}
 
   /** One turn; never throws (one participant failing must not block the others). */
-  async run(session: Session, participant: ParticipantConfig, roster: ParticipantConfig[], answering: ChatMessage[], signal: AbortSignal, history?: ChatMessage[]): Promise<TurnOutcome> {
-    const speaker = speakerOf(participant);
-    void this.options.typing(session).catch(() => undefined);
-    const draft = this.options.delivery.startStream(session, speaker);
-    const first = await this.attempt(session, participant, roster, answering, signal, speaker, draft, history);
-    if (first.status !== 'retry') return first;
-    // A tripped guardrail gets one more try; the second trip withholds the answer.
-    const second = await this.attempt(session, participant, roster, answering, signal, speaker, draft, history);
-    if (second.status !== 'retry') return second;
-    return this.withhold(session, speaker, participant, second.reason, draft);
+  async run(session: Session, participant: ParticipantConfig, roster: ParticipantConfig[], answering: ChatMessage[], control: TurnControl, history?: ChatMessage[]): Promise<TurnOutcome> {
+    return runAsTurn(control, () => this.runTurn(session, participant, roster, answering, control, history));
   }
 
-  private async attempt(
-    session: Session,
-    participant: ParticipantConfig,
-    roster: ParticipantConfig[],
-    answering: ChatMessage[],
-    signal: AbortSignal,
-    speaker: Speaker,
-    draft: StreamDraft | null,
-    history: ChatMessage[] | undefined,
-  ): Promise<TurnOutcome | { status: 'retry'; reason: string }> {
-    let text = '';
+  private async runTurn(session: Session, participant: ParticipantConfig, roster: ParticipantConfig[], answering: ChatMessage[], control: TurnControl, history?: ChatMessage[]): Promise<TurnOutcome> {
+    const speaker = speakerOf(participant);
+    void this.options.typing(session).catch(() => undefined);
+    const input: TurnInput = { session, participant, roster, answering, control, speaker, draft: this.options.delivery.startStream(session, speaker), history };
     try {
-      const built = await this.options.context.build(session, participant.name, participant.model, answering, history);
+      const first = await this.attempt(input);
+      if (first.status !== 'retry') return first;
+      // A tripped guardrail gets one more try; the second trip withholds the answer.
+      const second = await this.attempt(input);
+      if (second.status !== 'retry') return second;
+      if (control.signal.aborted) return this.cut(input, '', null);
+      return this.withhold(input, second.reason);
+    } finally {
+      control.settle();
+    }
+  }
+
+  private async attempt(input: TurnInput): Promise<Attempt> {
+    const { session, participant, control, draft } = input;
+    let text = '';
+    let estimatedTokens = 0;
+    try {
+      const built = await this.options.context.build(session, participant.name, participant.model, input.answering, input.history);
+      estimatedTokens = built.estimatedTokens;
       this.options.limits.recordContextUse(session.id, built.percentOfWindow);
-      const agent = this.options.agents.participant(session, participant, roster);
+      const agent = this.options.agents.participant(session, participant, input.roster);
       const context = { ports: this.options.toolPorts(session), sessionId: session.id };
-      const result = await this.options.runner.run(agent, built.items, { stream: true, signal, context, maxTurns: 2 });
+      const result = await this.options.runner.run(agent, built.items, { stream: true, signal: control.signal, context, maxTurns: 2 });
       for await (const chunk of result.toTextStream()) {
         text += chunk;
+        if (text.trim() !== '') control.markVisible();
         draft?.update(text);
       }
       await result.completed;
       if (result.error) throw result.error;
+      // A cut run ends without an error and without a final output: what streamed so far is all there is.
+      if (result.cancelled || control.signal.aborted) return this.cut(input, text, estimatedTokens);
       const answer = String(result.finalOutput ?? text).trim();
       const usage = usageOf(result);
       this.options.tokens.observe(participant.model, built.estimatedTokens, usage.inputTokens);
-      const message = await this.store(session, speaker, answer, answering, participant.model, usage, await draft?.finish());
+      const previewId = await draft?.finish();
+      // Stop gate: an answer finished just as the turn was cut is kept only as far as it was shown, marked.
+      if (control.signal.aborted) return this.cut(input, answer, estimatedTokens);
+      const message = await this.store(input, answer, usage, previewId);
       return { status: 'answered', message };
     } catch (error) {
-      return this.recover(error, session, speaker, answering, participant, text, draft);
+      if (error instanceof OutputGuardrailTripwireTriggered && !control.signal.aborted) {
+        return { status: 'retry', reason: participantGuardrailNote(error.result.guardrail.name) };
+      }
+      if (control.signal.aborted || isAbort(error)) return this.cut(input, text, estimatedTokens);
+      await draft?.finish();
+      this.options.logger.warn({ err: error, session: session.id, participant: participant.id }, 'participant turn failed');
+      return { status: 'failed', error };
     }
   }
 
-  private async withhold(session: Session, speaker: Speaker, participant: ParticipantConfig, reason: string, draft: StreamDraft | null): Promise<TurnOutcome> {
+  private async withhold(input: TurnInput, reason: string): Promise<TurnOutcome> {
+    const { session, speaker, participant, draft } = input;
     const previewId = (await draft?.finish()) ?? null;
     this.options.logger.info({ session: session.id, participant: participant.id, reason }, 'participant answer withheld by a guardrail');
     await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, `${speaker.name}'s answer was withheld: ${reason}.`, {
@@ -96,20 +133,13 @@ export class TurnRunner {
     return { status: 'withheld', reason };
   }
 
-  private async store(
-    session: Session,
-    speaker: Speaker,
-    text: string,
-    answering: ChatMessage[],
-    model: string,
-    usage: { inputTokens: number; outputTokens: number; costUsd: number },
-    previewExternalId: string | null | undefined,
-  ): Promise<ChatMessage> {
+  private async store(input: TurnInput, text: string, usage: RunUsage, previewExternalId: string | null | undefined): Promise<ChatMessage> {
+    const { session, speaker, participant, answering } = input;
     return withCustomSpan(
       async (span) => {
         const message = await this.options.delivery.post(session, speaker, text, {
           replyTo: answering.slice(-5).map((entry) => entry.id),
-          model,
+          model: participant.model,
           usage,
           countsAsMessage: true,
           previewExternalId: previewExternalId ?? null,
@@ -122,36 +152,29 @@ export class TurnRunner {
     );
   }
 
-  private async recover(
-    error: unknown,
-    session: Session,
-    speaker: Speaker,
-    answering: ChatMessage[],
-    participant: ParticipantConfig,
-    partialText: string,
-    draft: StreamDraft | null,
-  ): Promise<TurnOutcome | { status: 'retry'; reason: string }> {
-    if (error instanceof OutputGuardrailTripwireTriggered) {
-      return { status: 'retry', reason: participantGuardrailNote(error.result.guardrail.name) };
-    }
+  /** A cut turn: what was shown is stored with the interrupted mark (tokens estimated: no usage arrives); nothing shown is dropped. */
+  private async cut(input: TurnInput, partialText: string, estimatedInputTokens: number | null): Promise<TurnOutcome> {
+    const { session, speaker, participant, answering, control, draft } = input;
+    const reason = cutReason(control.signal) ?? 'stopped';
     const previewId = (await draft?.finish()) ?? null;
-    if (isAbort(error)) {
-      if (partialText.trim() === '') return { status: 'interrupted', message: null };
-      const message = await this.options.delivery.post(session, speaker, `${partialText.trim()}\n\n*(interrupted)*`, {
-        replyTo: answering.slice(-5).map((entry) => entry.id),
-        model: participant.model,
-        countsAsMessage: true,
-        previewExternalId: previewId,
-      });
-      return { status: 'interrupted', message };
-    }
-    this.options.logger.warn({ err: error, session: session.id, participant: participant.id }, 'participant turn failed');
-    return { status: 'failed', error };
+    const partial = partialText.trim();
+    if (partial === '') return { status: 'interrupted', message: null, cut: reason };
+    const usage = { inputTokens: estimatedInputTokens ?? 0, outputTokens: this.options.tokens.countFor(participant.model, partial), costUsd: 0 };
+    const message = await this.options.delivery.post(session, speaker, `${partial}\n\n${INTERRUPTED_MARK}`, {
+      replyTo: answering.slice(-5).map((entry) => entry.id),
+      model: participant.model,
+      usage,
+      countsAsMessage: true,
+      previewExternalId: previewId,
+      interrupted: true,
+    });
+    this.options.logger.info({ session: session.id, participant: participant.id, cut: reason }, 'participant answer cut short');
+    return { status: 'interrupted', message, cut: reason };
   }
 }
 
 /** True for the errors an AbortSignal produces (ours, the SDK's or fetch's). */
 export function isAbort(error: unknown): boolean {
   if (!(error instanceof Error)) return false;
-  return error.name === 'AbortError' || error.name === 'APIUserAbortError' || /aborted|abort/i.test(error.message);
+  return error.name === 'AbortError' || error.name === 'APIUserAbortError' || error.name === 'TurnCut' || /aborted|abort/i.test(error.message);
 }

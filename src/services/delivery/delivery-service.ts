@@ -24,6 +24,8 @@ export interface PostOptions {
   previewExternalId?: string | null;
   /** Kept in the transcript but never sent to the room. */
   internal?: boolean;
+  /** An answer cut short (stop, deadline): flagged on the stored message. */
+  interrupted?: boolean;
 }
 
 /** Options of the delivery service. */
@@ -74,6 +76,7 @@ export class DeliveryService {
         replyTo: options.replyTo ?? [],
         traceId: options.traceId ?? null,
         deliveryStatus: options.internal ? 'internal' : 'pending',
+        ...(options.interrupted ? { interrupted: true } : {}),
       },
       now,
     );

@@ -47,7 +47,16 @@ export class LimitsService {
     return exceeded;
   }
 
-  /** Every limit of a session with its use, and which were reached. */
+  /**
+   * Answers a new round may start: the messages left under the limit, less the answers already in flight. So the
+   * counter never passes its maximum by more than what was in flight when a person spoke.
+   */
+  seatsLeft(session: Session, inFlight: number): number {
+    const parameters = effectiveParameters(session, this.bounds());
+    return Math.max(0, parameters.maxMessages - session.messageCount - inFlight);
+  }
+
+  /** Every limit of a session with its use (read no further than its maximum), and which were reached. */
   async report(session: Session): Promise<LimitsReport> {
     const parameters = effectiveParameters(session, this.bounds());
     const minutes = activeMs(session, this.clock.now()) / 60_000;
@@ -56,10 +65,10 @@ export class LimitsService {
       .map((entry) => ({ speaker: entry.speaker, messages: entry.messages }));
     const exceeded = this.exceeded(session);
     return {
-      messages: { used: session.messageCount, limit: parameters.maxMessages },
-      tokens: { used: session.totalTokens, limit: parameters.maxTokens },
-      costUsd: { used: Math.round(session.totalCostUsd * 10_000) / 10_000, limit: parameters.maxCostUsd },
-      minutes: { used: Math.round(minutes * 10) / 10, limit: parameters.timeoutMinutes },
+      messages: { used: Math.min(session.messageCount, parameters.maxMessages), limit: parameters.maxMessages },
+      tokens: { used: Math.min(session.totalTokens, parameters.maxTokens), limit: parameters.maxTokens },
+      costUsd: { used: Math.min(Math.round(session.totalCostUsd * 10_000) / 10_000, parameters.maxCostUsd), limit: parameters.maxCostUsd },
+      minutes: { used: Math.min(Math.round(minutes * 10) / 10, parameters.timeoutMinutes), limit: parameters.timeoutMinutes },
       contextPercent: { used: Math.round(this.contextPercent.get(session.id) ?? 0), limit: parameters.maxContextPercent },
       balance,
       exceeded,

@@ -183,10 +183,11 @@ export class ModerationService implements ModerationPort {
       await host.endSession(session.id, 'completed', answer.endRequested);
       return outcome('end', null);
     }
+    // Stop gate: a check that was in flight when the session ended posts nothing (only the closing follows).
+    if (!(await this.stillActive(session.id))) return outcome('skipped', null);
     if (drifting || facts.trigger === 'focus') {
       const message = verdict && verdict.message.trim() !== '' && verdict.action === 'redirect' ? verdict.message : fallbackRedirect(plan);
       await host.saveModerationState(session.id, { ...next, driftWarnings: state.driftWarnings + (drifting ? 1 : 0), lastVerdict: 'redirect' });
-      if (!(await this.stillActive(session.id))) return outcome('continue', null);
       await host.postAsModerator(session, message);
       return outcome('redirect', message);
     }
@@ -225,7 +226,7 @@ export class ModerationService implements ModerationPort {
     const action = imbalance.kind === 'quiet' ? 'invite' : 'hold';
     const modelWorded = verdict && verdict.action === action && verdict.target.toLowerCase() === imbalance.name.toLowerCase() && verdict.message.trim() !== '';
     const message = modelWorded ? verdict.message : action === 'invite' ? fallbackInvite(imbalance.name, plan) : fallbackHold(imbalance.name);
-    if (!(await this.stillActive(session.id))) return outcome('continue', null);
+    if (!(await this.stillActive(session.id))) return outcome('skipped', null);
     await host.postAsModerator(session, message);
     if (action === 'invite') host.inviteSpeaker?.(session.id, imbalance.name);
     else host.holdSpeaker?.(session.id, imbalance.name);

@@ -1,0 +1,35 @@
+/**
+ * Which turn an async context belongs to, and why it was cut: the coordinator marks each participant's turn, and
+ * the tracing processor (which must not import services) reads the cut when a generation span ends.
+ */
+import { AsyncLocalStorage } from 'node:async_hooks';
+
+/** Why a turn was cut short: the session stopped, a person spoke first, or the participant missed a deadline. */
+export type CutReason = 'stopped' | 'preempted' | 'first_token_deadline' | 'answer_deadline';
+
+/** The abort reason of a turn's signal: says why the turn was cut. */
+export class TurnCut extends Error {
+  constructor(readonly code: CutReason) {
+    super(`turn cut: ${code}`);
+    this.name = 'TurnCut';
+  }
+}
+
+/** Why a signal's turn was cut (a plain abort counts as a stop); null while it runs. */
+export function cutReason(signal: AbortSignal): CutReason | null {
+  if (!signal.aborted) return null;
+  return signal.reason instanceof TurnCut ? signal.reason.code : 'stopped';
+}
+
+const turnScope = new AsyncLocalStorage<AbortSignal>();
+
+/** Runs a turn's work in its scope, so what ends inside it (a model's generation span) can tell the turn was cut. */
+export function runInTurnScope<T>(signal: AbortSignal, work: () => T): T {
+  return turnScope.run(signal, work);
+}
+
+/** Why the turn running in this async context was cut; null outside a turn or while it runs. */
+export function currentTurnCut(): CutReason | null {
+  const signal = turnScope.getStore();
+  return signal ? cutReason(signal) : null;
+}

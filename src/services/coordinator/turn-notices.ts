@@ -1,0 +1,14 @@
+import type { ParticipantConfig } from '../../config/roster.ts';
+import type { TurnOutcome } from './turn-runner.ts';
+
+/** The room's notice after a turn: a failure (benched or not) or a missed deadline; null when there is nothing to say. */
+export function turnNotice(participant: ParticipantConfig, outcome: TurnOutcome, active: ParticipantConfig[]): string | null {
+  if (outcome.status === 'interrupted' && (outcome.cut === 'first_token_deadline' || outcome.cut === 'answer_deadline')) {
+    return `${participant.name} is slow; going on without it.`;
+  }
+  if (outcome.status !== 'failed') return null;
+  const benched = !active.some((entry) => entry.id === participant.id);
+  return benched
+    ? `${participant.name} is benched for now: its model (${participant.model}) failed repeatedly. The others carry on; it rejoins when the model recovers.`
+    : `${participant.name} could not answer this time (its model did not respond). The others carry on.`;
+}
