@@ -12,7 +12,7 @@ import { ContextManager } from '../services/context/context-manager.ts';
 import { TokenCounter } from '../services/context/token-counter.ts';
 import { Coordinator } from '../services/coordinator/coordinator.ts';
 import { TurnRunner } from '../services/coordinator/turn-runner.ts';
-import { DELIVER_MESSAGE_JOB, DeliveryService } from '../services/delivery/delivery-service.ts';
+import { DeliveryService } from '../services/delivery/delivery-service.ts';
 import type { TransportRegistry } from '../services/delivery/transport-registry.ts';
 import type { IdGenerator } from '../core/ids.ts';
 import type { JobWorker } from '../services/jobs/job-worker.ts';
@@ -29,11 +29,11 @@ import { IdeaLedgerService } from '../services/ideas/idea-ledger-service.ts';
 import { createNotionGateway, notionFlags, notionObjectStore } from '../notion/create-notion-gateway.ts';
 import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
 import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
-import { PLANNER_RESUME_JOB, PLANNER_STEP_JOB, PLANNER_TIMEOUT_JOB, PlannerFlow } from '../services/sessions/planner-flow.ts';
+import { PlannerFlow } from '../services/sessions/planner-flow.ts';
 import { RosterService } from '../services/sessions/roster-service.ts';
 import { SessionGatewayService } from '../services/sessions/session-gateway.ts';
 import { FLOOD_BURST_WINDOW_MS, FloodGate } from '../services/sessions/flood-gate.ts';
-import { SESSION_TIMEOUT_JOB, SessionLifecycle, WRAP_UP_JOB } from '../services/sessions/session-lifecycle.ts';
+import { SessionLifecycle, WRAP_UP_JOB } from '../services/sessions/session-lifecycle.ts';
 import { createToolPortsFactory } from '../services/sessions/tool-ports.ts';
 import type { Repositories } from './build-repositories.ts';
 import { applyToRunningSessions } from '../services/settings/running-sessions.ts';
@@ -292,11 +292,10 @@ export function buildServices(dependencies: ServiceDependencies) {
     commandsPerMinute: () => settings.effectiveConfig().discord.commandRateLimitPerMinute,
   });
 
-  worker.register(DELIVER_MESSAGE_JOB, (job) => delivery.deliver(job));
-  worker.register(PLANNER_STEP_JOB, (job) => planner.handleStep(job));
-  worker.register(PLANNER_RESUME_JOB, (job) => planner.handleResume(job));
-  worker.register(PLANNER_TIMEOUT_JOB, (job) => planner.handleTimeout(job));
-  worker.register(SESSION_TIMEOUT_JOB, (job) => lifecycle.handleTimeout(job));
+  // Each module owns its job kinds and registers their handlers; only the wrap-up spans several services.
+  delivery.registerJobs(worker);
+  planner.registerJobs(worker);
+  lifecycle.registerJobs(worker);
   worker.register(WRAP_UP_JOB, async (job) => {
     const session = await repositories.sessions.findById(String(job.payload.sessionId));
     // The answers cut by the end land (marked) before the closing, which is the last word.

@@ -1,3 +1,4 @@
+import type { JobRegistry } from '../jobs/job-types.ts';
 import type { Logger } from 'pino';
 import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
@@ -103,6 +104,11 @@ export class DeliveryService {
   }
 
   /** Runs one outbox delivery job: resumable chunk by chunk, so a retry never posts twice. */
+  /** Deliveries are this service's jobs: it registers their handler. */
+  registerJobs(worker: JobRegistry): void {
+    worker.register(DELIVER_MESSAGE_JOB, (job) => this.deliver(job));
+  }
+
   async deliver(job: ClaimedJob): Promise<JobOutcome> {
     const messageId = Number(job.payload.messageId);
     const message = await this.options.messages.findById(messageId);

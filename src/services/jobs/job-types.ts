@@ -15,3 +15,8 @@ export type JobHandler = (job: ClaimedJob, signal: AbortSignal) => Promise<JobOu
 
 /** Called once when a job fails for good (notifications: log + ntfy). */
 export type TerminalFailureListener = (job: ClaimedJob, error: string) => Promise<void> | void;
+
+/** Where a module registers the handlers of the job kinds it owns (the job worker). */
+export interface JobRegistry {
+  register(kind: string, handler: (job: ClaimedJob) => Promise<JobOutcome>): void;
+}

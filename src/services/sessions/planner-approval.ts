@@ -1,3 +1,4 @@
+import { PLANNER_RUN_JOBS } from './planner-job-kinds.ts';
 import type { Logger } from 'pino';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { RunStatesRepository, StoredRunState } from '../../repositories/run-states-repository.ts';
@@ -11,7 +12,6 @@ import type { PlannerOutcome, PlannerRuns } from './planner-runs.ts';
 /** The kind under which the paused Planner run waits for a person's decision. */
 export const PLANNER_APPROVAL_RUN = 'planner_approval';
 /** Planner jobs whose presence means the plan is still being written or revised. */
-const PLANNING_JOBS = ['planner_step', 'planner_resume'];
 const PLANNER = { kind: 'planner', name: 'Planner' } as const;
 /** Fresh forced runs after a resumed revision gave no plan, before the old plan is kept with a notice. */
 const FRESH_REVISION_ATTEMPTS = 2;
@@ -118,7 +118,7 @@ export class PlannerApproval {
 
   private async revisionUnderway(session: Session, jobId: number | undefined): Promise<boolean> {
     const jobs = await this.options.jobs.listForSession(session.id);
-    return jobs.some((job) => job.id !== jobId && PLANNING_JOBS.includes(job.kind) && job.status === 'running');
+    return jobs.some((job) => job.id !== jobId && PLANNER_RUN_JOBS.includes(job.kind) && job.status === 'running');
   }
 
   private async putBack(stored: StoredRunState): Promise<void> {

@@ -1,3 +1,4 @@
+import type { JobRegistry } from '../jobs/job-types.ts';
 import type { Runner } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
@@ -20,9 +21,9 @@ import { PlannerRuns, plannerInput, type PlannerOutcome } from './planner-runs.t
 import type { RosterService } from './roster-service.ts';
 import type { SessionLifecycle } from './session-lifecycle.ts';
 
-export const PLANNER_STEP_JOB = 'planner_step';
-export const PLANNER_RESUME_JOB = 'planner_resume';
-export const PLANNER_TIMEOUT_JOB = 'planner_timeout';
+import { PLANNER_RESUME_JOB, PLANNER_STEP_JOB, PLANNER_TIMEOUT_JOB } from './planner-job-kinds.ts';
+
+export { PLANNER_RESUME_JOB, PLANNER_STEP_JOB, PLANNER_TIMEOUT_JOB };
 /** Forced Planner runs that may end without a plan before the session is cancelled with a notice. */
 const MAX_PLANNING_ATTEMPTS = 3;
 const PLANNER = { kind: 'planner', name: 'Planner' } as const;
@@ -109,6 +110,13 @@ export class PlannerFlow {
   }
 
   /** Runs a planning step (job handler). */
+  /** The Planner's jobs are its own: it registers their handlers. */
+  registerJobs(worker: JobRegistry): void {
+    worker.register(PLANNER_STEP_JOB, (job) => this.handleStep(job));
+    worker.register(PLANNER_RESUME_JOB, (job) => this.handleResume(job));
+    worker.register(PLANNER_TIMEOUT_JOB, (job) => this.handleTimeout(job));
+  }
+
   async handleStep(job: ClaimedJob): Promise<JobOutcome> {
     const session = await this.options.sessions.findById(String(job.payload.sessionId));
     if (!session || session.status !== 'planning') return { status: 'done' };

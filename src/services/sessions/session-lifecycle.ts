@@ -1,4 +1,6 @@
+import type { JobRegistry } from '../jobs/job-types.ts';
 import type { Logger } from 'pino';
+import { PLANNER_RUN_JOBS, PLANNER_TIMEOUT_JOB } from './planner-job-kinds.ts';
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { SessionChanges, SessionsRepository } from '../../repositories/sessions-repository.ts';
@@ -16,9 +18,8 @@ import { activeMs, timeLimitDueAt } from './session-clock.ts';
 export const SESSION_TIMEOUT_JOB = 'session_timeout';
 export const WRAP_UP_JOB = 'wrap_up';
 /** Jobs that stop mattering when a session ends (deliveries and documentation still run). */
-const ABANDONED_ON_END = ['planner_step', 'planner_resume', 'planner_timeout', SESSION_TIMEOUT_JOB];
+const ABANDONED_ON_END = [...PLANNER_RUN_JOBS, PLANNER_TIMEOUT_JOB, SESSION_TIMEOUT_JOB];
 /** The Planner's approval timeout job (scheduled by the planner flow, which re-checks it when it runs). */
-const PLANNER_TIMEOUT_KIND = 'planner_timeout';
 
 /** Statuses a session can be stopped from. */
 const LIVE: SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused'];
@@ -103,12 +104,17 @@ export class SessionLifecycle implements SessionEnder {
   async expeditePlannerTimeouts(minutes: number): Promise<void> {
     const now = this.options.clock.now();
     for (const session of await this.options.sessions.listByStatus(['planning', 'awaiting_approval'])) {
-      await this.options.jobs.expedite(PLANNER_TIMEOUT_KIND, session.id, new Date(session.updatedAt.getTime() + minutes * 60_000), now);
+      await this.options.jobs.expedite(PLANNER_TIMEOUT_JOB, session.id, new Date(session.updatedAt.getTime() + minutes * 60_000), now);
     }
     this.options.nudgeWorker();
   }
 
   /** The time-limit job: ends an active session whose clock ran out; a moved deadline postpones it. */
+  /** The session timeout is the lifecycle's job: it registers its handler. */
+  registerJobs(worker: JobRegistry): void {
+    worker.register(SESSION_TIMEOUT_JOB, (job) => this.handleTimeout(job));
+  }
+
   async handleTimeout(job: ClaimedJob): Promise<JobOutcome> {
     const session = await this.options.sessions.findById(String(job.payload.sessionId));
     if (!session || session.status !== 'active') return { status: 'done' };
