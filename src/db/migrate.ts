@@ -3,6 +3,7 @@ import { Migrator, type Migration, type MigrationProvider } from 'kysely/migrati
 import * as initial from './migrations/0001-initial.ts';
 import * as notionObjects from './migrations/0002-notion-objects.ts';
 import * as ideaLedger from './migrations/0010-idea-ledger.ts';
+import * as messageNumbers from './migrations/0012-message-numbers.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -10,6 +11,7 @@ const migrations: Record<string, Migration> = {
   '0001-initial': initial,
   '0002-notion-objects': notionObjects,
   '0010-idea-ledger': ideaLedger,
+  '0012-message-numbers': messageNumbers,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

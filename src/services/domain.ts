@@ -85,6 +85,8 @@ export type DeliveryStatus = 'received' | 'pending' | 'delivered' | 'withheld' |
 export interface ChatMessage {
   id: number;
   sessionId: string;
+  /** The message's place in its session (1, 2, 3…): what "#12" cites. */
+  number: number;
   speaker: Speaker;
   role: 'user' | 'assistant' | 'system';
   text: string;

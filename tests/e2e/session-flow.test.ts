@@ -70,6 +70,9 @@ describe('a whole session through the fake OpenRouter, surviving a restart', () 
     expect(session?.messageCount).toBeGreaterThanOrEqual(12);
     const closing = transport.room(room).at(-1)!;
     expect(closing.content).toMatch(/Thank you all/);
+    // Without Notion the closing still links to the documents: the console's view and the markdown files.
+    expect(closing.content).toMatch(/\[Detailed record\]\(http:\/\/[^)]+\/#\/sessions\/[^)]+\/documents\/record\) — markdown file: `[^`]+record\.md`/);
+    expect(closing.content).toMatch(/\[TLDR\]\(http:\/\/[^)]+\/documents\/tldr\)/);
     await second.stop();
   });
 });
