@@ -108,6 +108,20 @@ export class MessagesRepository {
     return rows.map(toMessage);
   }
 
+  /** Messages of any session whose text contains `text` (case-insensitive), newest first. */
+  async search(text: string, limit: number): Promise<ChatMessage[]> {
+    const pattern = `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('deleted_at', 'is', null)
+      .where(sql<boolean>`content->>'content' ILIKE ${pattern}`)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
+    return rows.map(toMessage);
+  }
+
   /** The last `count` messages of a session, oldest first. */
   async listRecent(sessionId: string, count: number): Promise<ChatMessage[]> {
     const rows = await this.db.selectFrom('messages').selectAll().where('session_id', '=', sessionId).where('deleted_at', 'is', null).orderBy('id', 'desc').limit(count).execute();

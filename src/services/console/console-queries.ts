@@ -4,7 +4,7 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../clock.ts';
 import type { ChatMessage, Session } from '../domain.ts';
-import type { DocumentView, LimitBar, SessionDetail, SessionSummary, SpanView, TraceDetail, TraceListItem, TraceSearch, TranscriptMessage } from './console-types.ts';
+import type { DocumentView, LimitBar, SearchResult, SessionDetail, SessionSummary, SpanView, TraceDetail, TraceListItem, TraceSearch, TranscriptMessage } from './console-types.ts';
 import { buildTraceDetail, type SpanRecord, type TraceRecord } from './trace-view-model.ts';
 import type { IdeasRepository } from '../../repositories/ideas-repository.ts';
 import { ideaPanel, type IdeaPanelView } from './idea-panel.ts';
@@ -29,7 +29,7 @@ export interface TraceStore {
 /** The repositories ConsoleQueries reads. */
 export interface ConsoleRepositories {
   sessions: Pick<SessionsRepository, 'listRecent' | 'findById' | 'findByRoom'>;
-  messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
+  messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker' | 'search'>;
   documents: Pick<DocumentsRepository, 'find'>;
   traces: TraceStore;
   /** The idea ledger (absent: no ideas panel). */
@@ -37,6 +37,7 @@ export interface ConsoleRepositories {
 }
 
 const MAX_TRACE_RESULTS = 200;
+const MAX_SEARCH_RESULTS = 100;
 
 function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
@@ -86,6 +87,22 @@ export class ConsoleQueries {
   async getSessionByRoom(transport: string, roomId: string): Promise<SessionDetail | null> {
     const session = await this.repositories.sessions.findByRoom(transport, roomId);
     return session ? this.detail(session) : null;
+  }
+
+  /** Sessions whose topic, and messages whose text, contain `text`: what the sessions page's search finds. */
+  async search(text: string): Promise<SearchResult> {
+    const needle = text.trim().toLowerCase();
+    if (!needle) return { sessions: [], messages: [] };
+    const sessions = (await this.repositories.sessions.listRecent(500)).filter((session) => session.topic.toLowerCase().includes(needle));
+    const messages = await this.repositories.messages.search(text.trim(), MAX_SEARCH_RESULTS);
+    const topics = new Map<string, string>();
+    for (const message of messages) {
+      if (!topics.has(message.sessionId)) topics.set(message.sessionId, (await this.repositories.sessions.findById(message.sessionId))?.topic ?? message.sessionId);
+    }
+    return {
+      sessions: await Promise.all(sessions.slice(0, MAX_SEARCH_RESULTS).map((session) => this.summarise(session))),
+      messages: messages.map((message) => ({ sessionTopic: topics.get(message.sessionId) ?? message.sessionId, message: toTranscript(message) })),
+    };
   }
 
   /** The transcript of a session, oldest first. */
@@ -174,14 +191,17 @@ export class ConsoleQueries {
   }
 
   private async detail(session: Session): Promise<SessionDetail> {
-    const [summary, record, tldr, usage] = await Promise.all([
+    const [summary, record, tldr, usage, parent, recent] = await Promise.all([
       this.summarise(session),
       this.repositories.documents.find(session.id, 'record'),
       this.repositories.documents.find(session.id, 'tldr'),
       this.repositories.traces.totalsByAgent(session.id),
+      session.parentId ? this.repositories.sessions.findById(session.parentId) : Promise.resolve(null),
+      this.repositories.sessions.listRecent(500),
     ]);
+    const explorations = recent.filter((entry) => entry.parentId === session.id).map((entry) => ({ id: entry.id, topic: entry.topic }));
     return {
-      session: { ...summary, plan: session.plan, endReason: session.endReason, createdBy: session.createdBy.name, plannerQuestions: session.plannerState.questions },
+      session: { ...summary, plan: session.plan, endReason: session.endReason, createdBy: session.createdBy.name, plannerQuestions: session.plannerState.questions, parentId: session.parentId, parentTopic: parent?.topic ?? null, explorations },
       limits: this.limits(session),
       record: toDocumentView(record),
       tldr: toDocumentView(tldr),

@@ -1,10 +1,10 @@
 // The side of a session page: plan (with approval), limits as bars, the Scribe record and the TLDR.
 import { h } from './dom.js';
 import { formatCost, formatCount, formatTime } from './format.js';
-import { markdown } from './markdown.js';
+import { inline, markdown } from './markdown.js';
 
 function list(items) {
-  return h('ul', {}, (items ?? []).map((item) => h('li', {}, item)));
+  return h('ul', {}, (items ?? []).map((item) => h('li', {}, inline(item))));
 }
 
 function planPanel(session, onApprove) {
@@ -19,7 +19,7 @@ function planPanel(session, onApprove) {
     'section',
     { class: 'card', id: 'plan' },
     h('h3', {}, 'Plan'),
-    h('p', {}, plan.expandedTopic),
+    h('div', { class: 'md' }, markdown(plan.expandedTopic, { sessionId: session.id })),
     h('h4', {}, 'Objectives'),
     list(plan.objectives),
     h('h4', {}, 'Key areas'),
@@ -46,9 +46,15 @@ function limitsPanel(limits) {
   return h('section', { class: 'card', id: 'limits' }, h('h3', {}, 'Limits'), limits.length ? limits.map(limitBar) : h('p', { class: 'muted' }, 'Set when the plan is approved.'));
 }
 
-function documentPanel(id, title, document) {
-  const body = document ? [h('p', { class: 'muted' }, `Version ${document.version}, ${formatTime(document.updatedAt)}`), h('div', { class: 'document md' }, markdown(document.content))] : h('p', { class: 'muted' }, 'Not written yet.');
-  return h('section', { class: 'card', id }, h('h3', {}, title), body);
+function documentPanel(session, kind, title, document) {
+  const page = h('a', { href: `#/sessions/${encodeURIComponent(session.id)}/documents/${kind}`, class: 'open-document', id: `open-${kind}` }, 'Open as a page');
+  const body = document ? [h('p', { class: 'muted' }, `Version ${document.version}, ${formatTime(document.updatedAt)} · `, page), h('div', { class: 'document md' }, markdown(document.content, { sessionId: session.id }))] : h('p', { class: 'muted' }, 'Not written yet.');
+  return h('section', { class: 'card', id: kind }, h('h3', {}, title), body);
+}
+
+function explorationsPanel(session) {
+  if (!session.explorations?.length) return null;
+  return h('section', { class: 'card', id: 'explorations' }, h('h3', {}, 'Explored from this session'), h('ul', {}, session.explorations.map((entry) => h('li', {}, h('a', { href: `#/sessions/${encodeURIComponent(entry.id)}` }, entry.topic)))));
 }
 
 function usagePanel(usage) {
@@ -60,5 +66,6 @@ function usagePanel(usage) {
 
 /** The side panels of a session page. */
 export function sessionPanels(detail, onApprove) {
-  return [planPanel(detail.session, onApprove), limitsPanel(detail.limits), usagePanel(detail.usage), documentPanel('tldr', 'TLDR', detail.tldr), documentPanel('record', 'Scribe record', detail.record)].filter(Boolean);
+  const session = detail.session;
+  return [planPanel(session, onApprove), limitsPanel(detail.limits), usagePanel(detail.usage), explorationsPanel(session), documentPanel(session, 'tldr', 'TLDR', detail.tldr), documentPanel(session, 'record', 'Scribe record', detail.record)].filter(Boolean);
 }
