@@ -11,6 +11,8 @@ import { ideaPanel, type IdeaPanelView } from './idea-panel.ts';
 
 /** A trace in a search result, with the totals the store may have computed. */
 export interface TraceListRecord extends TraceRecord {
+  firstSpanAt?: Date | null;
+  lastSpanEnd?: Date | null;
   spanCount?: number;
   errorCount?: number;
   inputTokens?: number;
@@ -55,6 +57,13 @@ function toDocumentView(document: StoredDocument | null): DocumentView | null {
 function bar(name: LimitBar['name'], used: number, limit: number): LimitBar {
   const percent = limit > 0 ? Math.min(100, Math.round((used / limit) * 1000) / 10) : 0;
   return { name, used, limit, percent };
+}
+
+/** A trace's duration as its detail shows it: from its first start to its last end, spans included. */
+function durationOf(record: TraceListRecord): number | null {
+  if (!record.endedAt) return null;
+  const start = Math.min(record.startedAt.getTime(), record.firstSpanAt?.getTime() ?? Infinity);
+  return Math.max(record.endedAt.getTime(), record.lastSpanEnd?.getTime() ?? 0) - start;
 }
 
 /** Read-only queries behind every console page. */
@@ -125,7 +134,7 @@ export class ConsoleQueries {
       sessionTopic: record.sessionId ? (topics.get(record.sessionId) ?? null) : null,
       name: record.name,
       startedAt: record.startedAt.toISOString(),
-      durationMs: record.endedAt ? record.endedAt.getTime() - record.startedAt.getTime() : null,
+      durationMs: durationOf(record),
       spanCount: record.spanCount ?? 0,
       errorCount: record.errorCount ?? 0,
       inputTokens: record.inputTokens ?? 0,
