@@ -42,6 +42,8 @@ export interface PlannerState {
   answers: { author: string; text: string }[];
   revisionRequests: string[];
   questionRounds: number;
+  /** What an `!explore` session starts from: the parent's summary, which the Planner plans with. */
+  seed?: string;
 }
 
 /** What the Moderator keeps between checks. */

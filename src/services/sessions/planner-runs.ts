@@ -174,6 +174,7 @@ function describeRunError(name: string): string {
 export function plannerInput(session: Session, options: { maxQuestions: number; mode: PlannerMode; replan?: boolean }): AgentInputItem[] {
   const { plannerState } = session;
   const items: AgentInputItem[] = [user(`Topic: ${session.topic}`)];
+  if (plannerState.seed) items.push(user(`Context this session starts from (plan with it, do not repeat it):\n${plannerState.seed}`));
   if (plannerState.questions.length > 0) items.push(assistant(`Questions:\n${plannerState.questions.map((question, index) => `${index + 1}. ${question}`).join('\n')}`));
   for (const answer of plannerState.answers) items.push(user(`Answers from ${answer.author}: ${answer.text}`));
   if (options.replan && session.plan) {

@@ -28,6 +28,8 @@ function safeHref(href) {
   if (href.startsWith('#')) return href;
   try {
     const url = new URL(href, location.href);
+    // A link to this console (a room, a message, a document) stays in this tab.
+    if (url.origin === location.origin && url.hash.startsWith('#/')) return url.hash;
     return ['http:', 'https:', 'mailto:'].includes(url.protocol) ? url.href : null;
   } catch {
     return null;
