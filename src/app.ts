@@ -74,14 +74,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     simulator = await startSimulator({ host: '127.0.0.1', port: 0, latencyMs: 150, firstTokenMs: 250, tokensPerSecond: 60 });
   }
   const models = new ModelCatalog(config.models, { clock, logger, ...(simulator ? { simulatorUrl: simulator.url } : {}) });
-  const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger });
+  const events = new InMemoryEventBus();
+  // Each write of trace rows is announced, so a session page's usage table follows without a reload.
+  const onStored = (stored: { traceId: string; sessionId: string | null }[]) => stored.forEach(({ traceId, sessionId }) => events.publish({ type: 'trace', sessionId, traceId }));
+  const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger, onStored });
   const processors: TracingProcessor[] = [tracing];
   if (config.telemetry.otlpEndpoint) {
     processors.push(new OtlpTracingProcessor({ endpoint: config.telemetry.otlpEndpoint, headers: config.telemetry.otlpHeaders, secrets, logger }));
   }
   installTracing(processors);
 
-  const events = new InMemoryEventBus();
   const transports = new TransportRegistry(options.transports ?? []);
   const notifier = createAdminNotifier({ ntfyUrl: config.notifications.ntfyUrl, logger });
   const worker = new JobWorker({

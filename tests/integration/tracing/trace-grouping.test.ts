@@ -17,11 +17,12 @@ describe.each(ENGINES)('traces as the console lists them, on %s', (engine) => {
   let traces: TracesRepository;
   let processor: DbTracingProcessor;
   let queries: ConsoleQueries;
+  const announced: { traceId: string; sessionId: string | null }[] = [];
 
   beforeAll(async () => {
     database = await openTestDatabase(engine);
     traces = new TracesRepository(database.db);
-    processor = new DbTracingProcessor(traces, { clock: new ManualClock() });
+    processor = new DbTracingProcessor(traces, { clock: new ManualClock(), onStored: (stored) => announced.push(...stored) });
     installTracing([processor]);
     const repositories = { sessions: new SessionsRepository(database.db), messages: new MessagesRepository(database.db), documents: new DocumentsRepository(database.db), traces };
     queries = new ConsoleQueries(repositories, new ManualClock());
@@ -36,6 +37,8 @@ describe.each(ENGINES)('traces as the console lists them, on %s', (engine) => {
     await processor.forceFlush();
     const listed = await queries.searchTraces({ sessionId: 'ses_grouped' });
     expect(listed.map((trace) => [trace.name, trace.spanCount])).toEqual([['Human messages screened', 3]]);
+    // The write is announced with its session, so a session page refreshes its usage live.
+    expect(announced).toContainEqual({ traceId: listed[0]?.id, sessionId: 'ses_grouped' });
   });
 
   it('keeps a trace its first name when a resumed run reports it again under the workflow name', async () => {
