@@ -6,7 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { ModelCatalog } from './agents/models/model-catalog.ts';
 import { PromptLibrary } from './agents/prompts/prompt-library.ts';
-import { startSimulator, type SimulatorHandle } from './simulator/index.ts';
+import { READABLE_PACE, startSimulator, type SimulatorHandle } from './simulator/index.ts';
 import { DbTracingProcessor } from './tracing/db-tracing-processor.ts';
 import { installTracing } from './tracing/install-tracing.ts';
 import { OtlpTracingProcessor } from './tracing/index.ts';
@@ -71,7 +71,8 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   let simulator: SimulatorHandle | null = null;
   if (config.models.anySimulated && options.demoSimulator !== false) {
-    simulator = await startSimulator({ host: '127.0.0.1', port: 0, latencyMs: 150, firstTokenMs: 250, tokensPerSecond: 60 });
+    const participantPace = config.models.demoPace === 'readable' ? READABLE_PACE : undefined;
+    simulator = await startSimulator({ host: '127.0.0.1', port: 0, latencyMs: 150, firstTokenMs: 250, tokensPerSecond: 60, ...(participantPace ? { participantPace } : {}) });
   }
   const models = new ModelCatalog(config.models, { clock, logger, ...(simulator ? { simulatorUrl: simulator.url } : {}) });
   const events = new InMemoryEventBus();

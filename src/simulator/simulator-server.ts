@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { systemClock, type Clock } from '../services/clock.ts';
-import type { ChatCompletionRequest, ChatResponder, SimulatedReply } from './chat-types.ts';
+import type { ChatCompletionRequest, ChatResponder, ReplyTiming, SimulatedReply } from './chat-types.ts';
 import { identify } from './conversation-reading.ts';
 import { demoReply } from './demo-brain.ts';
 import { answerChat } from './chat-endpoint.ts';
@@ -29,6 +29,8 @@ export interface SimulatorOptions {
   firstTokenMs?: number;
   /** Paces streamed tokens; unset streams as fast as possible. */
   tokensPerSecond?: number;
+  /** Timing of the demo brain's participant answers (a readable demo); unset: the defaults above. */
+  participantPace?: ReplyTiming;
   /** Drives every delay; tests pass a ManualClock. */
   clock?: Clock;
   /** Chooses replies before the demo brain (the test fake's scripts). */
@@ -88,7 +90,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const ids = { next: (prefix: string) => `${prefix}-${(counter += 1)}` };
 
   const chooseReply = (body: ChatCompletionRequest, headers: Record<string, string>): SimulatedReply =>
-    options.responder?.({ body, agent: identify(body), headers }) ?? demoReply(body);
+    options.responder?.({ body, agent: identify(body), headers }) ?? demoReply(body, options.participantPace);
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';
