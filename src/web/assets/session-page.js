@@ -101,7 +101,8 @@ export async function renderSessionPage(main, sessionId, context) {
     for (const item of feed.items) if (item.kind === 'message') drafts.clearSpeaker(item.message.speaker.name);
     drafts.keepPreviews(new Set(feed.previews.map((preview) => `preview:${preview.externalId}`)));
     for (const preview of feed.previews) drafts.show(`preview:${preview.externalId}`, preview.speaker.name, preview.content);
-    side.replaceChildren(...sessionPanels(detail, approve), ...[ideasPanel(feed.ideas)].filter(Boolean));
+    const numbers = new Map(feed.items.filter((item) => item.kind === 'message').map((item) => [item.message.id, item.message.number]));
+    side.replaceChildren(...sessionPanels(detail, approve), ...[ideasPanel(feed.ideas, numbers)].filter(Boolean));
     const finished = FINISHED.includes(detail.session.status);
     // An ended session keeps its composer in view, switched off, with a line saying why.
     if (local) for (const control of input.querySelectorAll('textarea, button')) control.disabled = finished;
