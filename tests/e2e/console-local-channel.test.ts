@@ -30,6 +30,8 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
   it('starts a session, answers the Planner, approves, hears three participants, and walks trace <-> message', async () => {
     const { page } = browser;
     await page.goto(app.url);
+    // The banner fills in once /api/status answers.
+    await page.locator('#demo-banner').waitFor();
     expect(await page.locator('#demo-banner').innerText()).toMatch(/simulated/i);
     expect(app.output()).toContain(app.url);
 

@@ -11,13 +11,10 @@ import { Drafts, itemKey, Transcript } from './transcript.js';
 
 const FINISHED = ['completed', 'stopped', 'cancelled'];
 
-/** Totals the header shows: every message in the transcript, and the usage table's sums (so both agree). */
+/** Totals the header shows: every message in the transcript, and the session's tokens and cost (as the limits and the usage table). */
 function totals(feed) {
-  const messages = feed.items.filter((item) => item.kind === 'message').length;
-  const usage = feed.detail.usage ?? [];
   const session = feed.detail.session;
-  if (usage.length === 0) return { messages, tokens: session.totalTokens, cost: session.totalCostUsd };
-  return { messages, tokens: usage.reduce((sum, entry) => sum + entry.inputTokens + entry.outputTokens, 0), cost: usage.reduce((sum, entry) => sum + entry.costUsd, 0) };
+  return { messages: feed.items.filter((item) => item.kind === 'message').length, tokens: session.totalTokens, cost: session.totalCostUsd };
 }
 
 function header(feed) {
@@ -102,7 +99,7 @@ export async function renderSessionPage(main, sessionId, context) {
     drafts.keepPreviews(new Set(feed.previews.map((preview) => `preview:${preview.externalId}`)));
     for (const preview of feed.previews) drafts.show(`preview:${preview.externalId}`, preview.speaker.name, preview.content);
     const numbers = new Map(feed.items.filter((item) => item.kind === 'message').map((item) => [item.message.id, item.message.number]));
-    side.replaceChildren(...sessionPanels(detail, approve), ...[ideasPanel(feed.ideas, numbers)].filter(Boolean));
+    side.replaceChildren(...sessionPanels(detail, approve, feed.items.filter((item) => item.kind === 'message').map((item) => item.message)), ...[ideasPanel(feed.ideas, numbers)].filter(Boolean));
     const finished = FINISHED.includes(detail.session.status);
     // An ended session keeps its composer in view, switched off, with a line saying why.
     if (local) for (const control of input.querySelectorAll('textarea, button')) control.disabled = finished;

@@ -76,6 +76,19 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       expect(await record.locator('a[href^="javascript"]').count()).toBe(0);
       await record.locator('a.cite[data-number="3"]').click();
       await page.locator('.message.highlight[data-number="3"]').waitFor();
+      // The header, the usage table and the limits read the same totals, and follow a new turn without a reload.
+      const agree = async () => {
+        const tokens = /([\d,]+) tokens/.exec(await page.locator('#session-counts').innerText())?.[1];
+        expect(await page.locator('#usage-total-tokens').innerText()).toBe(tokens);
+        expect(await page.locator('[data-limit="tokens"]').innerText()).toContain(`${tokens} /`);
+        return tokens;
+      };
+      const before = await agree();
+      await page.locator('#message-input').fill('One more thought: demos on Fridays.');
+      await page.locator('#message-input').press('Enter');
+      await page.locator('.message.speaker-participant').nth(5).waitFor();
+      await page.waitForFunction((previous) => !document.querySelector('#session-counts')?.textContent?.includes(`${previous} tokens`), before);
+      expect(await agree()).not.toBe(before);
       await page.screenshot({ path: join(SHOTS, `session-${viewport.width}.png`), fullPage: false });
       expect(await scrollsSideways(page)).toBe(false);
       expect(errors).toEqual([]);
@@ -131,8 +144,8 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       await page.locator('.message.highlight[data-speaker="You"]').waitFor();
 
       await page.locator('#find-in-transcript').fill('Friday demo');
-      expect(await page.locator('#find-count').innerText()).toBe('3 found');
-      expect(await page.locator('#transcript > .message:visible').count()).toBe(3);
+      expect(await page.locator('#find-count').innerText()).toBe('6 found');
+      expect(await page.locator('#transcript > .message:visible').count()).toBe(6);
       await page.locator('#find-in-transcript').fill('');
 
       await harness.sessions.update(id, { status: 'completed', endedAt: harness.clock.now(), endReason: 'goals met' }, harness.clock.now());
