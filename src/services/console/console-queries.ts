@@ -190,7 +190,8 @@ export class ConsoleQueries {
       roomId: session.roomId,
       roomUrl: session.roomUrl,
       participants: speakers.filter((entry) => entry.kind === 'participant').map((entry) => entry.speaker).sort(),
-      messageCount: session.messageCount,
+      // Every message of the transcript, as the session page's header counts them (the limit counts participants' only).
+      messageCount: speakers.reduce((sum, entry) => sum + entry.messages, 0),
       totalTokens: session.totalTokens,
       totalCostUsd: session.totalCostUsd,
       createdAt: session.createdAt.toISOString(),
