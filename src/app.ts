@@ -6,7 +6,7 @@ import { migrateToLatest } from './db/migrate.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { ModelCatalog } from './agents/models/model-catalog.ts';
 import { PromptLibrary } from './agents/prompts/prompt-library.ts';
-import { startSimulator, type SimulatorHandle } from './simulator/index.ts';
+import { READABLE_PACE, startSimulator, type SimulatorHandle } from './simulator/index.ts';
 import { DbTracingProcessor } from './tracing/db-tracing-processor.ts';
 import { installTracing } from './tracing/install-tracing.ts';
 import { OtlpTracingProcessor } from './tracing/index.ts';
@@ -71,17 +71,20 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   let simulator: SimulatorHandle | null = null;
   if (config.models.anySimulated && options.demoSimulator !== false) {
-    simulator = await startSimulator({ host: '127.0.0.1', port: 0, latencyMs: 150, firstTokenMs: 250, tokensPerSecond: 60 });
+    const participantPace = config.models.demoPace === 'readable' ? READABLE_PACE : undefined;
+    simulator = await startSimulator({ host: '127.0.0.1', port: 0, latencyMs: 150, firstTokenMs: 250, tokensPerSecond: 60, ...(participantPace ? { participantPace } : {}) });
   }
   const models = new ModelCatalog(config.models, { clock, logger, ...(simulator ? { simulatorUrl: simulator.url } : {}) });
-  const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger });
+  const events = new InMemoryEventBus();
+  // Each write of trace rows is announced, so a session page's usage table follows without a reload.
+  const onStored = (stored: { traceId: string; sessionId: string | null }[]) => stored.forEach(({ traceId, sessionId }) => events.publish({ type: 'trace', sessionId, traceId }));
+  const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger, onStored });
   const processors: TracingProcessor[] = [tracing];
   if (config.telemetry.otlpEndpoint) {
     processors.push(new OtlpTracingProcessor({ endpoint: config.telemetry.otlpEndpoint, headers: config.telemetry.otlpHeaders, secrets, logger }));
   }
   installTracing(processors);
 
-  const events = new InMemoryEventBus();
   const transports = new TransportRegistry(options.transports ?? []);
   const notifier = createAdminNotifier({ ntfyUrl: config.notifications.ntfyUrl, logger });
   const worker = new JobWorker({

@@ -27,6 +27,8 @@ import { createDocumentationService } from '../services/documentation/documentat
 import { createIdeaExtractorAgent } from '../agents/ideas/idea-extractor-agent.ts';
 import { IdeaLedgerService } from '../services/ideas/idea-ledger-service.ts';
 import { createNotionGateway, notionFlags, notionObjectStore } from '../notion/create-notion-gateway.ts';
+import { MarkdownMirror } from '../notion/markdown-mirror.ts';
+import { documentLinksOf } from '../services/documentation/document-links.ts';
 import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
 import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
 import { PlannerFlow } from '../services/sessions/planner-flow.ts';
@@ -133,15 +135,8 @@ export function buildServices(dependencies: ServiceDependencies) {
       endSession: () => (id, status, reason) => lifecycle.end(id, status, reason),
       toolPorts: () => toolPorts,
       activeParticipantNames: () => (session) => roster.active(session).map((participant) => participant.name),
-      documentLinks: async (session) => {
-        const links = await documentation.notionLinks(session.id);
-        // The final TLDR reaches Notion after the closing is posted; the session page holds both documents.
-        return [
-          { label: 'Session page (record and TLDR)', url: links.row },
-          { label: 'Detailed record', url: links.record },
-          { label: 'TLDR', url: links.tldr },
-        ].flatMap((link) => (link.url ? [{ label: link.label, url: link.url }] : []));
-      },
+      // The final TLDR reaches Notion after the closing is posted; the console's view holds both documents at once.
+      documentLinks: async (session) => documentLinksOf(session, await documentation.notionLinks(session.id), { consoleUrl: `http://${config.web.host}:${config.web.port}`, pathOf: (id, kind) => new MarkdownMirror(config.runtime.dataDir).pathOf(id, kind) }),
       inviteSpeaker: (sessionId, name) => coordinator.invite(sessionId, name),
       holdSpeaker: (sessionId, name) => coordinator.hold(sessionId, name),
     }),

@@ -48,6 +48,8 @@ export interface AppConfig {
     demoMode: boolean;
     /** At least one participant or role is simulated: the simulator runs and those messages say so. */
     anySimulated: boolean;
+    /** How fast simulated participants write: `readable` for people, `fast` for tests. */
+    demoPace: 'readable' | 'fast';
     roster: ParticipantConfig[];
     roles: { planner: RoleModelConfig; moderator: RoleModelConfig; scribe: RoleModelConfig; tldr: RoleModelConfig };
     embeddingModel: string;

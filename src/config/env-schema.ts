@@ -31,6 +31,7 @@ export const environmentSchema = z.object({
   WEB_HOST: z.string().min(1).default('127.0.0.1'),
   WEB_PORT: integer(7420, 0, 65535),
   WEB_TOKEN: optionalText,
+  DEMO_PACE: z.enum(['readable', 'fast']).default('readable'),
   NTFY_URL: optionalUrl,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
   OTEL_EXPORTER_OTLP_HEADERS: optionalText,

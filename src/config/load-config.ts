@@ -94,6 +94,7 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
       apiKey: environment.OPENROUTER_API_KEY,
       demoMode,
       anySimulated: simulatedNames.length > 0 || Object.values(roles).some((role) => role.simulated),
+      demoPace: environment.DEMO_PACE,
       roster,
       roles,
       embeddingModel: environment.EMBEDDING_MODEL,

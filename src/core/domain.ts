@@ -31,6 +31,8 @@ export interface PlannerState {
   answers: { author: string; text: string }[];
   revisionRequests: string[];
   questionRounds: number;
+  /** What an `!explore` session starts from: the parent's summary, which the Planner plans with. */
+  seed?: string;
 }
 
 /** What the Moderator keeps between checks. */
@@ -78,6 +80,8 @@ export type DeliveryStatus = 'received' | 'pending' | 'delivered' | 'withheld' |
 export interface ChatMessage {
   id: number;
   sessionId: string;
+  /** The message's place in its session (1, 2, 3…): what "#12" cites. */
+  number: number;
   speaker: Speaker;
   role: 'user' | 'assistant' | 'system';
   text: string;

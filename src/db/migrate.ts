@@ -5,6 +5,7 @@ import * as notionObjects from './migrations/0002-notion-objects.ts';
 import * as workerInstances from './migrations/0003-worker-instances.ts';
 import * as ideaLedger from './migrations/0010-idea-ledger.ts';
 import * as sessionClock from './migrations/0011-session-clock.ts';
+import * as messageNumbers from './migrations/0012-message-numbers.ts';
 import * as inboundClaims from './migrations/0016-inbound-claims.ts';
 import type { Database } from './schema.ts';
 
@@ -15,6 +16,7 @@ const migrations: Record<string, Migration> = {
   '0003-worker-instances': workerInstances,
   '0010-idea-ledger': ideaLedger,
   '0011-session-clock': sessionClock,
+  '0012-message-numbers': messageNumbers,
   '0016-inbound-claims': inboundClaims,
 };
 

@@ -42,6 +42,8 @@ export interface SessionsTable {
 export interface MessagesTable {
   id: Generated<number>;
   session_id: string;
+  /** 1, 2, 3… within the session (what citations such as "#12" refer to). */
+  number: number;
   source_id: string | null;
   speaker_kind: string;
   speaker_name: string;

@@ -27,6 +27,7 @@ function toMessage(row: MessageRow): ChatMessage {
   return {
     id: Number(row.id),
     sessionId: row.session_id,
+    number: Number(row.number),
     speaker: { kind: row.speaker_kind as SpeakerKind, name: row.speaker_name, ...(row.speaker_id ? { id: row.speaker_id } : {}) },
     role: row.role as ChatMessage['role'],
     text: row.content.content,
@@ -44,40 +45,50 @@ function toMessage(row: MessageRow): ChatMessage {
   };
 }
 
+async function insertNumbered(db: Kysely<Database>, message: NewMessage, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
+  const inserted = await db
+    .insertInto('messages')
+    .values({
+      session_id: message.sessionId,
+      number: sql<number>`(SELECT COALESCE(MAX(number), 0) + 1 FROM messages WHERE session_id = ${message.sessionId})`,
+      source_id: message.sourceId ?? null,
+      speaker_kind: message.speaker.kind,
+      speaker_name: message.speaker.name,
+      speaker_id: message.speaker.id ?? null,
+      role: message.role,
+      content: toJson({ role: message.role, content: message.text, name: message.speaker.name, ...(message.interrupted ? { interrupted: true } : {}) }),
+      model: message.model ?? null,
+      input_tokens: message.inputTokens ?? 0,
+      output_tokens: message.outputTokens ?? 0,
+      cost_usd: message.costUsd ?? 0,
+      reply_to: toJson(message.replyTo ?? []),
+      trace_id: message.traceId ?? null,
+      span_id: message.spanId ?? null,
+      delivery_status: message.deliveryStatus,
+      external_ids: toJson(message.externalIds ?? []),
+      external_url: message.externalUrl ?? null,
+      created_at: now,
+    })
+    .onConflict((conflict) => conflict.column('source_id').doNothing())
+    .returningAll()
+    .executeTakeFirst();
+  if (inserted) return { message: toMessage(inserted), created: true };
+  const existing = await db.selectFrom('messages').selectAll().where('source_id', '=', message.sourceId ?? '').executeTakeFirstOrThrow();
+  return { message: toMessage(existing), created: false };
+}
+
 /** Messages of sessions, ordered by id. */
 export class MessagesRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
   /** Stores a message. Returns `{ message, created: false }` when its `sourceId` was stored before. */
   async insert(message: NewMessage, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
-    const inserted = await this.db
-      .insertInto('messages')
-      .values({
-        session_id: message.sessionId,
-        source_id: message.sourceId ?? null,
-        speaker_kind: message.speaker.kind,
-        speaker_name: message.speaker.name,
-        speaker_id: message.speaker.id ?? null,
-        role: message.role,
-        content: toJson({ role: message.role, content: message.text, name: message.speaker.name, ...(message.interrupted ? { interrupted: true } : {}) }),
-        model: message.model ?? null,
-        input_tokens: message.inputTokens ?? 0,
-        output_tokens: message.outputTokens ?? 0,
-        cost_usd: message.costUsd ?? 0,
-        reply_to: toJson(message.replyTo ?? []),
-        trace_id: message.traceId ?? null,
-        span_id: message.spanId ?? null,
-        delivery_status: message.deliveryStatus,
-        external_ids: toJson(message.externalIds ?? []),
-        external_url: message.externalUrl ?? null,
-        created_at: now,
-      })
-      .onConflict((conflict) => conflict.column('source_id').doNothing())
-      .returningAll()
-      .executeTakeFirst();
-    if (inserted) return { message: toMessage(inserted), created: true };
-    const existing = await this.db.selectFrom('messages').selectAll().where('source_id', '=', message.sourceId ?? '').executeTakeFirstOrThrow();
-    return { message: toMessage(existing), created: false };
+    // Two writers in one session would read the same next number on a Postgres server: a lock on the
+    // session (held until the insert commits) makes them take turns.
+    return this.db.transaction().execute(async (transaction) => {
+      await sql`SELECT pg_advisory_xact_lock(hashtext(${message.sessionId}))`.execute(transaction);
+      return insertNumbered(transaction, message, now);
+    });
   }
 
   /** True when an incoming message with this source id was stored already. */
@@ -97,6 +108,20 @@ export class MessagesRepository {
     let query = this.db.selectFrom('messages').selectAll().where('session_id', '=', sessionId).where('deleted_at', 'is', null);
     if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
     const rows = await query.orderBy('id').limit(options.limit ?? 10_000).execute();
+    return rows.map(toMessage);
+  }
+
+  /** Messages of any session whose text contains `text` (case-insensitive), newest first. */
+  async search(text: string, limit: number): Promise<ChatMessage[]> {
+    const pattern = `%${text.replace(/[\\%_]/g, (character) => `\\${character}`)}%`;
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('deleted_at', 'is', null)
+      .where(sql<boolean>`content->>'content' ILIKE ${pattern}`)
+      .orderBy('id', 'desc')
+      .limit(limit)
+      .execute();
     return rows.map(toMessage);
   }
 

@@ -42,6 +42,9 @@ export interface UsageTotals {
 export interface TraceSummary extends TraceRecord, UsageTotals {
   spanCount: number;
   errorCount: number;
+  /** The extent of its spans (the SDK stamps them with the wall clock): the duration the trace view shows. */
+  firstSpanAt: Date | null;
+  lastSpanEnd: Date | null;
 }
 
 /** Totals of one agent (a participant or a role) in a session. */
@@ -122,11 +125,13 @@ export class TracesRepository {
       .values(rows)
       .onConflict((conflict) =>
         conflict.column('id').doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
+          // A trace keeps its first name (a resumed run would otherwise rename "Planner" to the workflow's name) and
+          // its widest extent (a trace several runs add to, such as a session's human-message checks).
+          name: sql<string>`traces.name`,
           metadata: eb.ref('excluded.metadata'),
-          started_at: eb.ref('excluded.started_at'),
+          started_at: sql<Date>`least(excluded.started_at, traces.started_at)`,
           session_id: sql<string | null>`coalesce(excluded.session_id, traces.session_id)`,
-          ended_at: sql<Date | null>`coalesce(excluded.ended_at, traces.ended_at)`,
+          ended_at: sql<Date | null>`greatest(excluded.ended_at, traces.ended_at)`,
         })),
       )
       .execute();
@@ -182,6 +187,8 @@ export class TracesRepository {
         eb.selectFrom('spans').select(sql<number>`coalesce(sum(input_tokens), 0)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('input_tokens'),
         eb.selectFrom('spans').select(sql<number>`coalesce(sum(output_tokens), 0)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('output_tokens'),
         eb.selectFrom('spans').select(sql<number>`coalesce(sum(cost_usd), 0)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('cost_usd'),
+        eb.selectFrom('spans').select(sql<Date | null>`min(started_at)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('first_span_at'),
+        eb.selectFrom('spans').select(sql<Date | null>`max(ended_at)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('last_span_end'),
       ])
       .where((eb) => eb.and(this.conditions(eb, filter)))
       .orderBy('traces.started_at', 'desc')
@@ -195,6 +202,8 @@ export class TracesRepository {
       inputTokens: Number(row.input_tokens ?? 0),
       outputTokens: Number(row.output_tokens ?? 0),
       costUsd: Number(row.cost_usd ?? 0),
+      firstSpanAt: row.first_span_at ? new Date(row.first_span_at) : null,
+      lastSpanEnd: row.last_span_end ? new Date(row.last_span_end) : null,
     }));
   }
 

@@ -70,7 +70,8 @@ async function answerStream(exchange: ChatExchange, reply: Exclude<SimulatedRepl
   const answer = renderAnswer(reply, exchange.body, exchange.ids, exchange.clock.now());
   startStream(response);
   if (!(await pause(exchange, reply.timing?.firstTokenMs ?? options.firstTokenMs ?? 0, signal))) return;
-  const perToken = options.tokensPerSecond ? 1000 / options.tokensPerSecond : 0;
+  const tokensPerSecond = reply.timing?.tokensPerSecond ?? options.tokensPerSecond;
+  const perToken = tokensPerSecond ? 1000 / tokensPerSecond : 0;
   for (const chunk of streamChunks(answer)) {
     const delta = (chunk.choices as Array<{ delta?: { content?: string } }>)[0]?.delta?.content ?? '';
     if (perToken > 0 && delta && !(await pause(exchange, perToken * estimateTokens(delta), signal))) return;

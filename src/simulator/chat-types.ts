@@ -48,6 +48,8 @@ export interface ReplyTiming {
   latencyMs?: number;
   /** After the headers, before the first token of a stream. */
   firstTokenMs?: number;
+  /** Paces this reply's streamed tokens. */
+  tokensPerSecond?: number;
 }
 
 /** One tool call in a reply; `arguments` is sent exactly as given (e.g. `""`). */

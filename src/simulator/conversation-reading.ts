@@ -68,34 +68,30 @@ export interface Statement {
   speaker: string;
   text: string;
   reference: string | undefined;
+  /** Said by a person (`[Ana (person)]`), not a model. */
+  person?: boolean;
 }
 
-const STATEMENT = /^\s*(?:[-*]\s*)?(#\d+)?\s*\[([^\]\n]{1,60}?)(?:\s*\((?:person|human|[^)]{0,20})\))?\]\s*:\s+(.+)$/u;
+const STATEMENT = /^\s*(?:[-*]\s*)?(#\d+)?\s*\[([^\]\n]{1,60}?)(\s*\((?:person|human|[^)]{0,20})\))?\]\s*:\s+(.+)$/u;
+// Lines that end a statement instead of continuing it: headings and the section labels of an agent's input.
+const SECTION_BREAK = /^\s*(?:#{1,6}\s|(?:New messages|Previous record|There is no previous record|Write the complete|Earlier messages|Ideas by)\b[^\n]{0,60}$)/i;
 
-/** Statements of the form `[Name]: text` or `#12 [Name (person)]: text`, across every non-system message. */
+/**
+ * Statements of the form `[Name]: text` or `#12 [Name (person)]: text`, across every non-system message; the
+ * lines after one (a message of several lines) belong to it until the next statement or section.
+ */
 export function statementsOf(body: ChatCompletionRequest): Statement[] {
   const statements: Statement[] = [];
   for (const message of body.messages) {
     if (message.role === 'system' || message.role === 'developer' || message.role === 'tool') continue;
+    let current: Statement | null = null;
     for (const line of messageText(message).split('\n')) {
       const match = STATEMENT.exec(line);
-      if (!match?.[2] || !match[3]) continue;
-      statements.push({ speaker: match[2].trim(), text: match[3].trim(), reference: match[1] });
-    }
-  }
-  return statements;
-}
-
-/** The `### Speaker` sections of a markdown record with their bullet points (a previous Scribe record). */
-export function recordSections(body: ChatCompletionRequest): Statement[] {
-  const statements: Statement[] = [];
-  const text = body.messages.filter((message) => message.role === 'user').map(messageText).join('\n');
-  for (const match of text.matchAll(/^#{2,3}\s+(.+)\n((?:[ \t]*-\s+.+\n?)+)/gm)) {
-    const speaker = (match[1] ?? '').trim();
-    if (/participants|timeline|further points/i.test(speaker)) continue;
-    for (const line of (match[2] ?? '').split('\n')) {
-      const point = /^\s*-\s+(#\d+\s+)?(.+)$/.exec(line);
-      if (point?.[2]) statements.push({ speaker, text: point[2].trim(), reference: point[1]?.trim() });
+      if (match?.[2] && match[4]) {
+        current = { speaker: match[2].trim(), text: match[4].trim(), reference: match[1], ...(/person|human/i.test(match[3] ?? '') ? { person: true } : {}) };
+        statements.push(current);
+      } else if (SECTION_BREAK.test(line)) current = null;
+      else if (current && line.trim() !== '') current.text = `${current.text}\n${line.trim()}`;
     }
   }
   return statements;

@@ -1,4 +1,4 @@
-import { messageText, type ChatCompletionRequest, type JsonSchema, type SimulatedReply } from './chat-types.ts';
+import { messageText, type ChatCompletionRequest, type JsonSchema, type ReplyTiming, type SimulatedReply } from './chat-types.ts';
 import { identify, offeredTools, systemText, toolNameOf, topicOf } from './conversation-reading.ts';
 import { participantAnswer, plannerPlan, plannerQuestions, scribeRecord, tldrSummary } from './demo-writing.ts';
 import { sampleFromSchema } from './json-schema-sample.ts';
@@ -102,8 +102,11 @@ function moderatorReply(body: ChatCompletionRequest): SimulatedReply {
   );
 }
 
-/** The demo brain: the default reply to a request, keyed on the agent protocol's first instruction line. */
-export function demoReply(body: ChatCompletionRequest): SimulatedReply {
+/** A pace people can read along with: about six seconds for a participant's answer. */
+export const READABLE_PACE: ReplyTiming = { latencyMs: 600, firstTokenMs: 900, tokensPerSecond: 12 };
+
+/** The demo brain: the default reply to a request, keyed on the agent protocol's first instruction line; `pace` times participants' answers. */
+export function demoReply(body: ChatCompletionRequest, pace?: ReplyTiming): SimulatedReply {
   const agent = identify(body);
   switch (agent.role) {
     case 'planner':
@@ -115,7 +118,7 @@ export function demoReply(body: ChatCompletionRequest): SimulatedReply {
     case 'tldr':
       return jsonReply(body, tldrSummary(body));
     case 'participant':
-      return requestedSchema(body) ? jsonReply(body, undefined) : { kind: 'text', text: participantAnswer(agent.name, body) };
+      return requestedSchema(body) ? jsonReply(body, undefined) : { kind: 'text', text: participantAnswer(agent.name, body), ...(pace ? { timing: pace } : {}) };
     default:
       return requestedSchema(body)
         ? jsonReply(body, undefined)

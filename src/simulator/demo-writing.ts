@@ -1,5 +1,5 @@
 import type { ChatCompletionRequest } from './chat-types.ts';
-import { keywordsOf, previousSpeaker, recordSections, stableHash, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
+import { keywordsOf, previousSpeaker, stableHash, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
 
 const SIMULATED = '(simulated)';
 
@@ -12,24 +12,43 @@ export function plannerQuestions(topic: string): string[] {
   ];
 }
 
-/** A plan drawn from the topic and the answers given so far. */
-export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown> {
-  const topic = topicOf(body);
-  const answers = body.messages
+/** The people's answers to the Planner (`Answers from Ana: ...`), with who gave them. */
+function answersOf(body: ChatCompletionRequest): { authors: string[]; text: string } {
+  const found = body.messages
     .filter((message) => message.role === 'user')
     .map((message) => (typeof message.content === 'string' ? message.content : ''))
-    .filter((text) => /^(Answers from|Revision requested by)/i.test(text))
-    .join(' ');
-  const words = [...keywordsOf(topic, 4), ...keywordsOf(answers, 4)];
-  const pick = (index: number, fallback: string) => words[index] ?? fallback;
+    .map((text) => /^(?:Answers from|Revision requested by)\s+([^:]{1,60}):\s*([\s\S]+)$/i.exec(text.trim()))
+    .filter((match): match is RegExpExecArray => match !== null);
+  return { authors: [...new Set(found.map((match) => match[1]?.trim() ?? ''))].filter(Boolean), text: found.map((match) => match[2]?.trim() ?? '').join(' ') };
+}
+
+const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
+
+function shortened(text: string, length: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= length) return flat;
+  const cut = flat.slice(0, length);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), length / 2))}…`;
+}
+
+/** A plan drawn from the topic and, first of all, from what people answered the Planner. */
+export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown> {
+  const topic = topicOf(body);
+  const answers = answersOf(body);
+  const heard = keywordsOf(answers.text, 4);
+  const topicWords = keywordsOf(topic, 4);
+  const who = answers.authors.length > 0 ? answers.authors.join(' and ') : 'the group';
+  const areas = [...new Set([...heard, ...topicWords].map(capitalised)), 'Risks', 'Next steps'].filter((word, index, all) => all.findIndex((other) => other.toLowerCase() === word.toLowerCase()) === index);
   return {
-    expandedTopic: `${topic} — explored from several angles, weighing options against the constraints the group named ${SIMULATED}`,
+    expandedTopic: answers.text
+      ? `${topic} — planned around what ${who} told the Planner: “${shortened(answers.text, 180)}” ${SIMULATED}`
+      : `${topic} — explored from several angles before the group converges ${SIMULATED}`,
     objectives: [
-      `Map the main options for ${pick(0, 'the topic')}`,
-      `Weigh the trade-offs around ${pick(1, 'cost and effort')}`,
-      `Agree on next steps for ${pick(2, 'the most promising option')}`,
+      `Map the options for ${topicWords.slice(0, 2).join(' and ') || 'the topic'}`,
+      heard.length > 0 ? `Answer what ${who} raised: ${heard.slice(0, 2).join(' and ')}` : 'Weigh the trade-offs of the strongest options',
+      `Agree on one next step ${who === 'the group' ? 'the group' : who} can try`,
     ],
-    keyAreas: [`${pick(0, 'Goals')} and goals`, `${pick(3, 'Risks')} and risks`, `${pick(4, 'Resources')} and resources`],
+    keyAreas: areas.slice(0, 3),
     expectedFlow: ['Open: each participant proposes ideas', 'Debate: challenge and combine the strongest ideas', 'Converge: shortlist and next steps'],
     parameters: { maxMessages: 40, maxTokens: 200_000, maxCostUsd: 1, timeoutMinutes: 30, maxContextPercent: 70 },
     estimate: { durationMinutes: 15, costUsd: 0.2, messages: 40 },
@@ -84,46 +103,76 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   return `${line?.({ to, idea, subject }) ?? ''} — ${name} ${SIMULATED}`;
 }
 
-function groupBySpeaker(statements: Statement[]): Map<string, Statement[]> {
-  const groups = new Map<string, Statement[]>();
-  for (const statement of statements) groups.set(statement.speaker, [...(groups.get(statement.speaker) ?? []), statement]);
-  return groups;
+/** Speakers that run the session rather than brainstorm in it. */
+const ROLES = new Set(['planner', 'moderator', 'scribe', 'tldr', 'room', 'brainstorm', 'idea extractor']);
+
+function isParticipant(statement: Statement): boolean {
+  return !statement.person && !ROLES.has(statement.speaker.toLowerCase());
 }
 
-/** A markdown record of the conversation: a section per speaker with their points, then a timeline; keeps a previous record's points. */
+function numberOf(statement: Statement): number {
+  return statement.reference ? Number(statement.reference.slice(1)) : Number.POSITIVE_INFINITY;
+}
+
+/** Every statement once, oldest first: by message number where there is one, else in the order read. */
+function chronological(statements: Statement[]): Statement[] {
+  const seen = new Set<string>();
+  const unique = statements.filter((statement) => {
+    const key = statement.reference ?? `${statement.speaker}|${statement.text}`;
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+  return unique.map((statement, index) => ({ statement, index })).sort((a, b) => numberOf(a.statement) - numberOf(b.statement) || a.index - b.index).map((entry) => entry.statement);
+}
+
+function timelineLine(statement: Statement): string {
+  const [first = '', ...rest] = statement.text.split('\n');
+  const who = `[${statement.speaker}${statement.person ? ' (person)' : ''}]`;
+  return [`- ${statement.reference ? `${statement.reference} ` : ''}${who}: ${first}`, ...rest.map((line) => `  ${line}`)].join('\n');
+}
+
+/** A markdown record of the whole conversation in order (nothing cut), then who contributed what; keeps a previous record. */
 export function scribeRecord(body: ChatCompletionRequest): string {
   const topic = topicOf(body);
-  const previous = recordSections(body);
-  const fresh = statementsOf(body).filter((statement) => !previous.some((old) => old.text === statement.text));
-  const statements = [...previous, ...fresh];
+  const statements = chronological(statementsOf(body));
   const lines = [`# Detailed record: ${topic}`, '', `_Simulated record written by the demo Scribe ${SIMULATED}._`, ''];
   if (statements.length === 0) return [...lines, 'No discussion has been recorded yet.'].join('\n');
-  lines.push('## Participants and their points', '');
-  for (const [speaker, said] of groupBySpeaker(statements)) {
-    lines.push(`### ${speaker}`, ...said.map((statement) => `- ${statement.reference ? `${statement.reference} ` : ''}${statement.text}`), '');
-  }
-  const timeline = statements.map((statement, index) => `${index + 1}. ${statement.reference ? `${statement.reference} ` : ''}${statement.speaker}: ${statement.text.slice(0, 160)}`);
-  lines.push('## Timeline', '', ...timeline);
+  lines.push('## Timeline', '', ...statements.map(timelineLine), '', '## Ideas by participant', '');
+  const byParticipant = new Map<string, string[]>();
+  for (const statement of statements.filter(isParticipant)) byParticipant.set(statement.speaker, [...(byParticipant.get(statement.speaker) ?? []), statement.reference ?? '(unnumbered)']);
+  for (const [speaker, references] of byParticipant) lines.push(`- ${speaker}: ${references.join(', ')}`);
+  if (byParticipant.size === 0) lines.push('- No participant has spoken yet.');
   return lines.join('\n');
 }
 
-/** A summary and three findings drawn from a record, each with its sources. */
+/** A participant's idea without its persona's signature (" — Claude (simulated)"). */
+function ideaText(statement: Statement): string {
+  return shortened(statement.text.replace(new RegExp(`\\s*—\\s*${statement.speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\(simulated\\)\\s*$`), ''), 220);
+}
+
+/** A summary and three findings drawn from the participants' ideas in the record, each with its speaker and message. */
 export function tldrSummary(body: ChatCompletionRequest): { summary: string; keyFindings: Array<{ finding: string; sources: string[] }> } {
   const topic = topicOf(body);
-  const fromRecord = recordSections(body);
-  const statements = fromRecord.length > 0 ? fromRecord : statementsOf(body);
-  const speakers = [...groupBySpeaker(statements)].map(([speaker, said]) => ({ speaker, first: said[0] }));
-  const findings = speakers.slice(0, 3).map(({ speaker, first }) => ({
-    finding: `${speaker}: ${first?.text.slice(0, 200) ?? ''}`,
-    sources: first?.reference ? [speaker, first.reference] : [speaker],
+  const statements = chronological(statementsOf(body));
+  const ideas = statements.filter(isParticipant);
+  // The latest idea of each participant is the most developed one; then earlier ones, until there are three.
+  const picked: Statement[] = [];
+  for (const statement of [...ideas].reverse()) if (!picked.some((chosen) => chosen.speaker === statement.speaker)) picked.push(statement);
+  for (const statement of [...ideas].reverse()) if (picked.length < 3 && !picked.includes(statement)) picked.push(statement);
+  const chosen = picked.slice(0, 3);
+  const findings = ideas.filter((statement) => chosen.includes(statement)).map((statement) => ({
+    finding: `${statement.speaker}: ${ideaText(statement)}`,
+    sources: statement.reference ? [statement.speaker, statement.reference] : [statement.speaker],
   }));
-  const everyone = speakers.map((entry) => entry.speaker);
+  const speakers = [...new Set(ideas.map((statement) => statement.speaker))];
   while (findings.length < 3) {
-    findings.push({ finding: `The discussion of ${topic} needs more input before a firm conclusion ${SIMULATED}`, sources: everyone.length > 0 ? everyone : ['record'] });
+    findings.push({ finding: `The discussion of ${topic} needs more input before a firm conclusion ${SIMULATED}`, sources: speakers.length > 0 ? speakers : ['record'] });
   }
-  const who = everyone.length > 0 ? everyone.join(', ') : 'the participants';
+  const people = [...new Set(statements.filter((statement) => statement.person).map((statement) => statement.speaker))];
+  const who = speakers.length > 0 ? speakers.join(', ') : 'the participants';
   return {
-    summary: `${who} discussed ${topic}. The record shows the main options, the trade-offs raised and the open questions. This summary was produced by the demo TLDR ${SIMULATED}.`,
+    summary: `${who} discussed ${topic}${people.length > 0 ? ` with ${people.join(', ')}` : ''} over ${statements.length} recorded messages. The findings below are their strongest ideas, each traced to its message. This summary was produced by the demo TLDR ${SIMULATED}.`,
     keyFindings: findings,
   };
 }

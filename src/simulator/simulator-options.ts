@@ -1,6 +1,6 @@
 /** How a simulator is started and what it reports (apart from the server, so its endpoints need not import it). */
 import type { Clock } from '../core/clock.ts';
-import type { ChatResponder } from './chat-types.ts';
+import type { ChatResponder, ReplyTiming } from './chat-types.ts';
 import type { SimulatedModel } from './pricing.ts';
 
 /** One request as the simulator saw it (the Authorization header is left out). */
@@ -22,6 +22,8 @@ export interface SimulatorOptions {
   firstTokenMs?: number;
   /** Paces streamed tokens; unset streams as fast as possible. */
   tokensPerSecond?: number;
+  /** Timing of the demo brain's participant answers (a readable demo); unset: the defaults above. */
+  participantPace?: ReplyTiming;
   /** Drives every delay; tests pass a ManualClock. */
   clock?: Clock;
   /** Chooses replies before the demo brain (the test fake's scripts). */

@@ -58,7 +58,7 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const ids = { next: (prefix: string) => `${prefix}-${(counter += 1)}` };
 
   const chooseReply = (body: ChatCompletionRequest, headers: Record<string, string>): SimulatedReply =>
-    options.responder?.({ body, agent: identify(body), headers }) ?? demoReply(body);
+    options.responder?.({ body, agent: identify(body), headers }) ?? demoReply(body, options.participantPace);
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const path = (request.url ?? '/').split('?')[0] ?? '/';

@@ -15,6 +15,8 @@ export interface DbTracingProcessorOptions {
   flushDelayMs?: number;
   /** Most queued rows before a flush starts at once. */
   maxQueued?: number;
+  /** Told which traces were just written (with their session), so open pages can refresh their usage. */
+  onStored?: (stored: { traceId: string; sessionId: string | null }[]) => void;
 }
 
 
@@ -102,9 +104,19 @@ export class DbTracingProcessor implements TracingProcessor {
     try {
       await this.repository.upsertTraces(traces);
       await this.repository.upsertSpans(spans);
+      this.announce(traces, spans);
     } catch (error) {
       this.options.logger?.error({ err: (error as Error).message, traces: traces.length, spans: spans.length }, 'could not store traces');
     }
+  }
+
+  private announce(traces: TraceRecord[], spans: SpanRecord[]): void {
+    if (!this.options.onStored) return;
+    const written = new Map<string, string | null>();
+    for (const record of [...traces.map((trace) => ({ traceId: trace.id, sessionId: trace.sessionId })), ...spans.map((span) => ({ traceId: span.traceId, sessionId: span.sessionId }))]) {
+      written.set(record.traceId, written.get(record.traceId) ?? record.sessionId);
+    }
+    if (written.size > 0) this.options.onStored([...written].map(([traceId, sessionId]) => ({ traceId, sessionId })));
   }
 
   private queueTrace(trace: Trace, endedAt: Date | null): void {

@@ -1,7 +1,8 @@
 /** Serves the console's own files (no CDN: the console works offline). */
 import { readdirSync, readFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
-import { extname, join } from 'node:path';
+import { createRequire } from 'node:module';
+import { dirname, extname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SECURITY_HEADERS } from './http-kit.ts';
 
@@ -17,6 +18,17 @@ const CONTENT_TYPES: Readonly<Record<string, string>> = {
 /** The directory of the console's assets. */
 export const ASSETS_DIRECTORY = fileURLToPath(new URL('./assets/', import.meta.url));
 
+/** Maintained libraries the pages import, served from their installed browser builds under an asset name. */
+export const VENDOR_ASSETS: Readonly<Record<string, { packageName: string; file: string }>> = {
+  'markdown-it.js': { packageName: 'markdown-it', file: 'dist/browser/markdown-it.esm.min.mjs' },
+};
+
+function vendorBody(packageName: string, file: string): Buffer {
+  const root = dirname(createRequire(import.meta.url).resolve(`${packageName}/package.json`));
+  // The source map is not shipped with the console; drop its pointer so browsers do not ask for it.
+  return Buffer.from(readFileSync(join(root, file), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+}
+
 /** The assets, read once at start-up; only known names are ever served (no path traversal possible). */
 export class StaticFiles {
   private readonly files = new Map<string, { body: Buffer; type: string }>();
@@ -26,6 +38,7 @@ export class StaticFiles {
       const type = CONTENT_TYPES[extname(name)];
       if (type && /^[a-z0-9][a-z0-9.-]*$/.test(name)) this.files.set(name, { body: readFileSync(join(directory, name)), type });
     }
+    for (const [name, source] of Object.entries(VENDOR_ASSETS)) this.files.set(name, { body: vendorBody(source.packageName, source.file), type: CONTENT_TYPES['.js'] as string });
   }
 
   /** Sends a file by name; false when there is no such asset. */

@@ -3,6 +3,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from 'node:net';
 import type { Logger } from 'pino';
 import type { ConsoleQueries } from '../services/console/console-queries.ts';
+import { systemClock, type Clock } from '../core/clock.ts';
 import { randomIds, type IdGenerator } from '../core/ids.ts';
 import type { EventBus, SessionGateway } from '../core/ports.ts';
 import { createAccessGuard, isLoopbackHost } from './access-guard.ts';
@@ -10,6 +11,7 @@ import { registerConsoleRoutes } from './console-routes.ts';
 import { EventStreams } from './event-stream.ts';
 import { sendError, sendJson } from './http-kit.ts';
 import { registerLocalChannelRoutes } from './local-channel-routes.ts';
+import { registerReadingRoutes } from './reading-routes.ts';
 import type { LocalTransport } from './local-transport.ts';
 import { Router } from './router.ts';
 import { StaticFiles } from './static-files.ts';
@@ -36,6 +38,8 @@ export interface WebServerOptions {
   /** True once the DB is migrated and the transports are up; `/healthz` answers 503 before. */
   readiness?: () => boolean;
   ids?: IdGenerator;
+  /** The time exports are stamped with. */
+  clock?: Clock;
   /** How often an idle event stream sends a keep-alive line. */
   heartbeatMs?: number;
 }
@@ -132,6 +136,7 @@ function buildRouter(options: WebServerOptions, readiness: () => boolean): Route
     }),
   );
   registerConsoleRoutes(router, options.queries, options.localTransport);
+  registerReadingRoutes(router, options.queries, () => (options.clock ?? systemClock).now());
   if (options.localTransport) {
     registerLocalChannelRoutes(router, { gateway: options.gateway, transport: options.localTransport, queries: options.queries, ids: options.ids ?? randomIds, logger: options.logger });
   }

@@ -109,7 +109,9 @@ describe('every command in every state', () => {
     const child = await test.app.repositories.sessions.findByRoom('memory', test.transport.rooms.at(-1)!.roomId);
     const parent = await test.app.repositories.sessions.findByRoom('memory', rooms.get('active')!);
     expect(child?.parentId).toBe(parent?.id);
-    expect(child?.topic).toMatch(/Context from the parent session/);
+    // The title is the subtopic; the parent's summary seeds the plan instead.
+    expect(child?.topic).toBe('kill switches');
+    expect(child?.plannerState.seed).toMatch(/^Explored from/);
   });
 
   it('limits commands per person per minute, but a stop always goes through', async () => {

@@ -30,6 +30,8 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
   it('starts a session, answers the Planner, approves, hears three participants, and walks trace <-> message', async () => {
     const { page } = browser;
     await page.goto(app.url);
+    // The banner fills in once /api/status answers.
+    await page.locator('#demo-banner').waitFor();
     expect(await page.locator('#demo-banner').innerText()).toMatch(/simulated/i);
     expect(app.output()).toContain(app.url);
 
@@ -47,7 +49,11 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     await page.waitForFunction(() => new Set(Array.from(document.querySelectorAll<HTMLElement>('.message.speaker-participant'), (node) => node.dataset.speaker)).size >= 3, null, { timeout: STEP_MS });
     const speakers = new Set(await page.locator('.message.speaker-participant .speaker').allInnerTexts());
     expect(speakers.size).toBeGreaterThanOrEqual(3);
+    // Not only participants: the Planner's and the Moderator's messages link to the traces that wrote them.
+    expect(await page.locator('.message[data-speaker="Planner"] .trace-link').count()).toBeGreaterThan(0);
+    expect(await page.locator('.message[data-speaker="Moderator"] .trace-link').count()).toBeGreaterThan(0);
     await page.screenshot({ path: join(SCREENSHOTS, 'console-session.png') });
+    const sessionUrl = page.url();
 
     const answer = page.locator('.message.speaker-participant:has(.trace-link)').first();
     const speaker = (await answer.getAttribute('data-speaker')) as string;
@@ -77,6 +83,14 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     expect(await row.innerText()).toContain('five-person team');
     expect((await row.locator('td').nth(2).innerText()).split(', ').length).toBeGreaterThanOrEqual(3);
     await page.screenshot({ path: join(SCREENSHOTS, 'console-sessions.png') });
+
+    // On a phone, in the dark: the same session reads without sideways scrolling.
+    await page.setViewportSize({ width: 400, height: 860 });
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(sessionUrl);
+    await page.locator('.message.speaker-participant').first().waitFor();
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
+    await page.screenshot({ path: join(SCREENSHOTS, 'console-session-phone-dark.png') });
     expect(errors).toEqual([]);
   }, 600_000);
 });

@@ -1,3 +1,4 @@
+import { getGlobalTraceProvider } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
 import { randomIds } from '../../src/core/ids.ts';
@@ -70,6 +71,17 @@ describe('a whole session through the fake OpenRouter, surviving a restart', () 
     expect(session?.messageCount).toBeGreaterThanOrEqual(12);
     const closing = transport.room(room).at(-1)!;
     expect(closing.content).toMatch(/Thank you all/);
+    // Without Notion the closing still links to the documents: the console's view and the markdown files.
+    expect(closing.content).toMatch(/\[Detailed record\]\(http:\/\/[^)]+\/#\/sessions\/[^)]+\/documents\/record\) — markdown file: `[^`]+record\.md`/);
+    expect(closing.content).toMatch(/\[TLDR\]\(http:\/\/[^)]+\/documents\/tldr\)/);
+    // Every agent's message links to the trace that wrote it, and the wrap-up trace links to the closing.
+    const stored = await second.app.repositories.messages.listForSession(session?.id ?? '');
+    expect(stored.filter((message) => !['human', 'system'].includes(message.speaker.kind) && !message.traceId).map((message) => `${message.speaker.name}: ${message.text.slice(0, 60)}`)).toEqual([]);
+    const closingMessage = stored.at(-1);
+    await getGlobalTraceProvider().forceFlush();
+    const wrapUp = await second.app.repositories.traces.getTrace(closingMessage?.traceId ?? '');
+    expect(wrapUp?.trace.name).toBe('Wrap-up');
+    expect(wrapUp?.spans.some((span) => span.messageId === closingMessage?.id)).toBe(true);
     await second.stop();
   });
 });

@@ -39,7 +39,7 @@ export class FakeHost implements ModerationHost {
       const id = this.messages.length + 1;
       const name = speakers[index % speakers.length] ?? 'Claude';
       this.messages.push({
-        id, sessionId: this.session.id, speaker: { kind: 'participant', name }, role: 'assistant', text, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0,
+        id, number: id, sessionId: this.session.id, speaker: { kind: 'participant', name }, role: 'assistant', text, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0,
         replyTo: [], traceId: null, deliveryStatus: 'delivered', externalIds: [], externalUrl: null, createdAt: new Date(),
       });
     });

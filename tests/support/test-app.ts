@@ -48,7 +48,8 @@ let externalCounter = 0;
 export async function startTestApp(environment: Record<string, string>, options: Partial<AppOptions> & { clock?: ManualClock; transport?: MemoryTransport } = {}): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock('2026-05-01T09:00:00Z');
   const transport = options.transport ?? new MemoryTransport();
-  const config = buildConfig(environment);
+  // Simulated participants answer at once in tests unless a test asks for the readable demo pace.
+  const config = buildConfig({ DEMO_PACE: 'fast', ...environment });
   const app = await createApp({
     config,
     clock,

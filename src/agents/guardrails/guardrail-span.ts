@@ -14,7 +14,7 @@ export interface GuardrailDecision {
 export async function traceGuardrail<T extends GuardrailDecision>(
   name: string,
   check: () => T | Promise<T>,
-  options: { sessionId?: string | null; traceName?: string } = {},
+  options: { sessionId?: string | null; traceName?: string; traceId?: string } = {},
 ): Promise<T> {
   return getOrCreateTrace(
     () =>
@@ -29,6 +29,6 @@ export async function traceGuardrail<T extends GuardrailDecision>(
         },
         { data: { name } },
       ),
-    { name: options.traceName ?? `Guardrail ${name}`, ...(options.sessionId ? { groupId: options.sessionId } : {}) },
+    { name: options.traceName ?? `Guardrail ${name}`, ...(options.sessionId ? { groupId: options.sessionId } : {}), ...(options.traceId ? { traceId: options.traceId } : {}) },
   );
 }

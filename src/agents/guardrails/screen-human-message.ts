@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { traceGuardrail } from './guardrail-span.ts';
 import { scanForSecrets, type SecretKind } from './secret-patterns.ts';
 import { asksToPingEveryone, asksToRevealInstructions } from './text-checks.ts';
@@ -82,6 +83,14 @@ function decide(text: string, options: ScreenHumanMessageOptions): HumanMessageV
   return { verdict: 'ok' };
 }
 
+/** The name of the trace that gathers a session's human-message checks. */
+export const HUMAN_MESSAGES_TRACE_NAME = 'Human messages screened';
+
+/** The one trace id of a session's human-message checks (stable, so each check adds a span to it). */
+export function humanScreeningTraceId(sessionId: string): string {
+  return `trace_${createHash('sha256').update(`human-screening:${sessionId}`).digest('hex').slice(0, 32)}`;
+}
+
 /**
  * The input guardrail on a person's message, run BEFORE the message is stored or shown to a model.
  * It runs inside a guardrail span that records only the reason and the kinds of secret, never the text.
@@ -99,7 +108,9 @@ export async function screenHumanMessage(text: string, options: ScreenHumanMessa
         verdict,
       };
     },
-    { sessionId: options.sessionId ?? null, traceName: 'Human message guardrail' },
+    // Every check of one session's human messages joins one trace ("Human messages screened"), so the session's
+    // trace list is not one near-empty trace per message.
+    { sessionId: options.sessionId ?? null, traceName: HUMAN_MESSAGES_TRACE_NAME, ...(options.sessionId ? { traceId: humanScreeningTraceId(options.sessionId) } : {}) },
   );
   return outcome.verdict;
 }

@@ -8,13 +8,13 @@ export interface ScribeSubject {
 }
 
 /** One message as the Scribe reads it: `#12 [Claude]: text`, so findings can cite it. */
-export function citedLine(message: Pick<ChatMessage, 'id' | 'speaker' | 'text'>): string {
+export function citedLine(message: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text'>): string {
   const name = message.speaker.kind === 'human' ? `${message.speaker.name} (person)` : message.speaker.name;
-  return `#${message.id} [${name}]: ${message.text}`;
+  return `#${message.number} [${name}]: ${message.text}`;
 }
 
 /** The user message of a Scribe pass: the subject, the previous record (if any), and the new messages. */
-export function buildScribeInput(subject: ScribeSubject, previousRecord: string | null, messages: Pick<ChatMessage, 'id' | 'speaker' | 'text'>[]): string {
+export function buildScribeInput(subject: ScribeSubject, previousRecord: string | null, messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text'>[]): string {
   const objectives = subject.objectives.length > 0 ? subject.objectives.map((objective) => `- ${objective}`).join('\n') : '- (no plan yet)';
   return [
     `Topic: ${subject.topic}`,
@@ -31,7 +31,7 @@ function excerpt(text: string, length = 280): string {
 }
 
 /** The record written when the model fails: plain statistics (participants, message counts, timeline). */
-export function fallbackRecord(subject: ScribeSubject, messages: Pick<ChatMessage, 'id' | 'speaker' | 'text' | 'createdAt'>[], note: string): string {
+export function fallbackRecord(subject: ScribeSubject, messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text' | 'createdAt'>[], note: string): string {
   const counts = new Map<string, number>();
   for (const message of messages) counts.set(message.speaker.name, (counts.get(message.speaker.name) ?? 0) + 1);
   const first = messages[0]?.createdAt;
@@ -53,7 +53,7 @@ export function fallbackRecord(subject: ScribeSubject, messages: Pick<ChatMessag
     first && last ? `- From ${first.toISOString()} to ${last.toISOString()}` : '- No messages yet',
     '',
     '## Timeline',
-    ...messages.map((message) => `- ${message.createdAt.toISOString().slice(11, 19)} #${message.id} [${message.speaker.name}]: ${excerpt(message.text)}`),
+    ...messages.map((message) => `- ${message.createdAt.toISOString().slice(11, 19)} #${message.number} [${message.speaker.name}]: ${excerpt(message.text)}`),
   ].join('\n');
 }
 
@@ -61,14 +61,14 @@ export function fallbackRecord(subject: ScribeSubject, messages: Pick<ChatMessag
  * Adds what a model's record left out: a section quoting each speaker the record never names, so the record
  * always holds a point from every participant (the context manager relies on it).
  */
-export function ensureEveryVoice(record: string, messages: Pick<ChatMessage, 'id' | 'speaker' | 'text'>[]): string {
+export function ensureEveryVoice(record: string, messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text'>[]): string {
   const missing = [...new Set(messages.filter((message) => message.speaker.kind !== 'system').map((message) => message.speaker.name))].filter((name) => !record.includes(name));
   if (missing.length === 0) return record;
   const lines = missing.flatMap((name) =>
     messages
       .filter((message) => message.speaker.name === name)
       .slice(-3)
-      .map((message) => `- ${name} (#${message.id}): ${excerpt(message.text)}`),
+      .map((message) => `- ${name} (#${message.number}): ${excerpt(message.text)}`),
   );
   return `${record.trimEnd()}\n\n## Further points (not yet woven into the record)\n${lines.join('\n')}\n`;
 }

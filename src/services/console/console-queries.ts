@@ -4,13 +4,15 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
-import type { DocumentView, LimitBar, SessionDetail, SessionSummary, SpanView, TraceDetail, TraceListItem, TraceSearch, TranscriptMessage } from './console-types.ts';
+import type { DocumentView, LimitBar, SearchResult, SessionDetail, SessionSummary, SpanView, TraceDetail, TraceListItem, TraceSearch, TranscriptMessage } from './console-types.ts';
 import { buildTraceDetail, type SpanRecord, type TraceRecord } from './trace-view-model.ts';
 import type { IdeasRepository } from '../../repositories/ideas-repository.ts';
 import { ideaPanel, type IdeaPanelView } from './idea-panel.ts';
 
 /** A trace in a search result, with the totals the store may have computed. */
 export interface TraceListRecord extends TraceRecord {
+  firstSpanAt?: Date | null;
+  lastSpanEnd?: Date | null;
   spanCount?: number;
   errorCount?: number;
   inputTokens?: number;
@@ -29,7 +31,7 @@ export interface TraceStore {
 /** The repositories ConsoleQueries reads. */
 export interface ConsoleRepositories {
   sessions: Pick<SessionsRepository, 'listRecent' | 'findById' | 'findByRoom'>;
-  messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
+  messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker' | 'search'>;
   documents: Pick<DocumentsRepository, 'find'>;
   traces: TraceStore;
   /** The idea ledger (absent: no ideas panel). */
@@ -37,6 +39,7 @@ export interface ConsoleRepositories {
 }
 
 const MAX_TRACE_RESULTS = 200;
+const MAX_SEARCH_RESULTS = 100;
 
 function iso(date: Date | null): string | null {
   return date ? date.toISOString() : null;
@@ -54,6 +57,13 @@ function toDocumentView(document: StoredDocument | null): DocumentView | null {
 function bar(name: LimitBar['name'], used: number, limit: number): LimitBar {
   const percent = limit > 0 ? Math.min(100, Math.round((used / limit) * 1000) / 10) : 0;
   return { name, used, limit, percent };
+}
+
+/** A trace's duration as its detail shows it: from its first start to its last end, spans included. */
+function durationOf(record: TraceListRecord): number | null {
+  if (!record.endedAt) return null;
+  const start = Math.min(record.startedAt.getTime(), record.firstSpanAt?.getTime() ?? Infinity);
+  return Math.max(record.endedAt.getTime(), record.lastSpanEnd?.getTime() ?? 0) - start;
 }
 
 /** Read-only queries behind every console page. */
@@ -88,6 +98,22 @@ export class ConsoleQueries {
     return session ? this.detail(session) : null;
   }
 
+  /** Sessions whose topic, and messages whose text, contain `text`: what the sessions page's search finds. */
+  async search(text: string): Promise<SearchResult> {
+    const needle = text.trim().toLowerCase();
+    if (!needle) return { sessions: [], messages: [] };
+    const sessions = (await this.repositories.sessions.listRecent(500)).filter((session) => session.topic.toLowerCase().includes(needle));
+    const messages = await this.repositories.messages.search(text.trim(), MAX_SEARCH_RESULTS);
+    const topics = new Map<string, string>();
+    for (const message of messages) {
+      if (!topics.has(message.sessionId)) topics.set(message.sessionId, (await this.repositories.sessions.findById(message.sessionId))?.topic ?? message.sessionId);
+    }
+    return {
+      sessions: await Promise.all(sessions.slice(0, MAX_SEARCH_RESULTS).map((session) => this.summarise(session))),
+      messages: messages.map((message) => ({ sessionTopic: topics.get(message.sessionId) ?? message.sessionId, message: toTranscript(message) })),
+    };
+  }
+
   /** The transcript of a session, oldest first. */
   async listMessages(sessionId: string, afterId?: number): Promise<TranscriptMessage[]> {
     const messages = await this.repositories.messages.listForSession(sessionId, afterId === undefined ? {} : { afterId });
@@ -108,7 +134,7 @@ export class ConsoleQueries {
       sessionTopic: record.sessionId ? (topics.get(record.sessionId) ?? null) : null,
       name: record.name,
       startedAt: record.startedAt.toISOString(),
-      durationMs: record.endedAt ? record.endedAt.getTime() - record.startedAt.getTime() : null,
+      durationMs: durationOf(record),
       spanCount: record.spanCount ?? 0,
       errorCount: record.errorCount ?? 0,
       inputTokens: record.inputTokens ?? 0,
@@ -164,7 +190,8 @@ export class ConsoleQueries {
       roomId: session.roomId,
       roomUrl: session.roomUrl,
       participants: speakers.filter((entry) => entry.kind === 'participant').map((entry) => entry.speaker).sort(),
-      messageCount: session.messageCount,
+      // Every message of the transcript, as the session page's header counts them (the limit counts participants' only).
+      messageCount: speakers.reduce((sum, entry) => sum + entry.messages, 0),
       totalTokens: session.totalTokens,
       totalCostUsd: session.totalCostUsd,
       createdAt: session.createdAt.toISOString(),
@@ -174,14 +201,17 @@ export class ConsoleQueries {
   }
 
   private async detail(session: Session): Promise<SessionDetail> {
-    const [summary, record, tldr, usage] = await Promise.all([
+    const [summary, record, tldr, usage, parent, recent] = await Promise.all([
       this.summarise(session),
       this.repositories.documents.find(session.id, 'record'),
       this.repositories.documents.find(session.id, 'tldr'),
       this.repositories.traces.totalsByAgent(session.id),
+      session.parentId ? this.repositories.sessions.findById(session.parentId) : Promise.resolve(null),
+      this.repositories.sessions.listRecent(500),
     ]);
+    const explorations = recent.filter((entry) => entry.parentId === session.id).map((entry) => ({ id: entry.id, topic: entry.topic }));
     return {
-      session: { ...summary, plan: session.plan, endReason: session.endReason, createdBy: session.createdBy.name, plannerQuestions: session.plannerState.questions },
+      session: { ...summary, plan: session.plan, endReason: session.endReason, createdBy: session.createdBy.name, plannerQuestions: session.plannerState.questions, parentId: session.parentId, parentTopic: parent?.topic ?? null, explorations },
       limits: this.limits(session),
       record: toDocumentView(record),
       tldr: toDocumentView(tldr),

@@ -38,7 +38,16 @@ export interface DocumentView {
 
 /** Everything the session page shows except the transcript. */
 export interface SessionDetail {
-  session: SessionSummary & { plan: SessionPlan | null; endReason: string | null; createdBy: string; plannerQuestions: string[] };
+  session: SessionSummary & {
+    plan: SessionPlan | null;
+    endReason: string | null;
+    createdBy: string;
+    plannerQuestions: string[];
+    /** The session this one was explored from (`!explore`), and the sessions explored from this one. */
+    parentId: string | null;
+    parentTopic: string | null;
+    explorations: { id: string; topic: string }[];
+  };
   limits: LimitBar[];
   record: DocumentView | null;
   tldr: DocumentView | null;
@@ -48,6 +57,12 @@ export interface SessionDetail {
 
 /** A message of the transcript (the domain message, dates as ISO text). */
 export type TranscriptMessage = Omit<ChatMessage, 'createdAt'> & { createdAt: string };
+
+/** What a search across sessions finds: sessions by topic, messages by text (newest first). */
+export interface SearchResult {
+  sessions: SessionSummary[];
+  messages: { sessionTopic: string; message: TranscriptMessage }[];
+}
 
 /** What the trace search filters on (the repository's filter, without paging). */
 export type TraceSearch = Omit<TraceFilter, 'before'>;

@@ -1,9 +1,11 @@
 import type { JobRegistry } from '../jobs/job-types.ts';
+import { withCustomSpan } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
+import { currentTraceId } from '../current-trace.ts';
 import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import type { EventBus, MessageAction, OutgoingMessage, ReplyReference } from '../../core/ports.ts';
@@ -57,6 +59,10 @@ export function roomQueue(session: Pick<Session, 'transport' | 'roomId'>): strin
   return `room:${session.transport}:${session.roomId}`;
 }
 
+async function markPosted(message: ChatMessage): Promise<void> {
+  await withCustomSpan(async () => undefined, { data: { name: 'post_message', data: { messageId: message.id, speaker: message.speaker.name, sessionId: message.sessionId } } }).catch(() => undefined);
+}
+
 /** Stores every message before it is delivered, then delivers it through the per-room outbox queue. */
 export class DeliveryService {
   constructor(private readonly options: DeliveryServiceOptions) {}
@@ -64,6 +70,9 @@ export class DeliveryService {
   /** Stores a message and queues its delivery; returns the stored message. */
   async post(session: Session, speaker: Speaker, text: string, options: PostOptions = {}): Promise<ChatMessage> {
     const now = this.options.clock.now();
+    // A message posted inside an agent's run (a Planner question, a Moderator redirect, the closing) belongs
+    // to that run's trace: the message links to it, and a span in it links back to the message.
+    const current = options.traceId ? null : currentTraceId();
     const { message } = await this.options.messages.insert(
       {
         sessionId: session.id,
@@ -75,12 +84,13 @@ export class DeliveryService {
         outputTokens: options.usage?.outputTokens ?? 0,
         costUsd: options.usage?.costUsd ?? 0,
         replyTo: options.replyTo ?? [],
-        traceId: options.traceId ?? null,
+        traceId: options.traceId ?? current,
         deliveryStatus: options.internal ? 'internal' : 'pending',
         ...(options.interrupted ? { interrupted: true } : {}),
       },
       now,
     );
+    if (current) await markPosted(message);
     const usage = options.usage ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 };
     await this.options.sessions.addUsage(session.id, { messages: options.countsAsMessage ? 1 : 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, now);
     this.options.events.publish({ type: 'message', message });

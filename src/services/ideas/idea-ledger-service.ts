@@ -97,7 +97,7 @@ export class IdeaLedgerService {
   async describe(session: Session): Promise<string> {
     const ledger = await this.deps.repository.ledger(session.id);
     const roles = this.roles(session);
-    return ideasReply(ledger, ledgerFigures(ledger.ideas, ledger.passes, session.endedAt), roles.size > 0 ? describeRoles(roles) : null);
+    return ideasReply(ledger, ledgerFigures(ledger.ideas, ledger.passes, session.endedAt), roles.size > 0 ? describeRoles(roles) : null, await this.links(session.id));
   }
 
   /** A record or TLDR with the ledger's sections (re)placed at its end; unchanged while the ledger is empty. */
@@ -166,6 +166,6 @@ export class IdeaLedgerService {
 
   private async links(sessionId: string): Promise<MessageLinks> {
     const messages = await this.deps.messages.listForSession(sessionId);
-    return new Map(messages.map((message) => [message.id, message.externalUrl]));
+    return new Map(messages.map((message) => [message.id, { url: message.externalUrl, number: message.number }]));
   }
 }

@@ -5,8 +5,8 @@ import type { Idea, LedgerNote, SessionLedger } from '../../core/idea-ledger.ts'
 /** Headings the ledger owns in a document (replaced on every write, never duplicated). */
 export const LEDGER_HEADINGS = ['Idea ledger', 'Where the room disagreed', 'Open questions'] as const;
 
-/** Message id -> link to the message in the room (null when it has none). */
-export type MessageLinks = ReadonlyMap<number, string | null>;
+/** Message id -> link to the message in the room (null when it has none), with its number in the session when known. */
+export type MessageLinks = ReadonlyMap<number, string | null | { url: string | null; number: number }>;
 
 const COMMAND_REPLY_LIMIT = 1900;
 
@@ -15,8 +15,16 @@ export function ideaRef(idea: Pick<Idea, 'number'>): string {
   return `I${idea.number}`;
 }
 
+/** How a message is cited: by its number in the session ("#12") when known, linked to the room when it can be. */
+function messageRef(id: number, links: MessageLinks): string {
+  const link = links.get(id);
+  const url = typeof link === 'object' && link !== null ? link.url : (link ?? null);
+  const label = `#${typeof link === 'object' && link !== null ? link.number : id}`;
+  return url ? `[${label}](${url})` : label;
+}
+
 function messageRefs(ids: readonly number[], links: MessageLinks): string {
-  return ids.map((id) => (links.get(id) ? `[#${id}](${links.get(id)})` : `#${id}`)).join(', ');
+  return ids.map((id) => messageRef(id, links)).join(', ');
 }
 
 function names(list: readonly string[]): string {
@@ -84,12 +92,12 @@ function percent(value: number | null): string {
 }
 
 /** The `!ideas` reply: the ideas with who proposed, built on and objected, and the figures. */
-export function ideasReply(ledger: SessionLedger, figures: LedgerFigures, roles: string | null): string {
+export function ideasReply(ledger: SessionLedger, figures: LedgerFigures, roles: string | null, links: MessageLinks = new Map()): string {
   if (ledger.ideas.length === 0) return 'No ideas in the ledger yet: it is updated once per Scribe interval while the discussion runs.';
   const head = `**Idea ledger** — ${ledger.ideas.length} idea${ledger.ideas.length === 1 ? '' : 's'}, agreement ${percent(figures.agreementRatio)}, ${figures.roundsWithoutNewIdea} round(s) without a new idea.`;
   const lines = ledger.ideas.map((idea) => {
     const objected = idea.objectors.length > 0 ? `; objected: ${names(idea.objectors)}` : '';
-    return `**${ideaRef(idea)}** ${idea.title} — ${idea.proposer || 'unknown'}; built on: ${names(idea.builders)}${objected} (${idea.messageIds.map((id) => `#${id}`).join(', ')})`;
+    return `**${ideaRef(idea)}** ${idea.title} — ${idea.proposer || 'unknown'}; built on: ${names(idea.builders)}${objected} (${idea.messageIds.map((id) => messageRef(id, links)).join(', ')})`;
   });
   const disagreements = ledger.notes.filter((note) => note.kind === 'disagreement').length;
   const tail = [disagreements > 0 ? `Disagreements recorded: ${disagreements} (see the record).` : null, roles].filter((line): line is string => line !== null);

@@ -6,6 +6,8 @@ import type { LimitsReport, ToolPorts } from '../../core/ports.ts';
 export interface DocumentLink {
   label: string;
   url: string;
+  /** Where the markdown file lies on the host, when the link shows a local document. */
+  file?: string;
 }
 
 /** What the moderation service needs from the session services (the lead's composition root implements it). */

@@ -10,7 +10,7 @@ export function formatMessages(messages: readonly ChatMessage[]): string {
   return messages
     .map((message) => {
       const text = message.text.length > MAX_MESSAGE_EXCERPT ? `${message.text.slice(0, MAX_MESSAGE_EXCERPT)}…` : message.text;
-      return `#${message.id} [${message.speaker.name}]: ${text}`;
+      return `#${message.number} [${message.speaker.name}]: ${text}`;
     })
     .join('\n');
 }
@@ -76,7 +76,7 @@ export function composeClosingMessage(parts: ClosingParts): string {
     });
     sections.push(`**Key findings**\n${findings.join('\n')}`);
   }
-  if (parts.links.length > 0) sections.push(`**Documents**: ${parts.links.map((link) => `[${link.label}](${link.url})`).join(' · ')}`);
+  if (parts.links.length > 0) sections.push(`**Documents**\n${parts.links.map((link) => `- [${link.label}](${link.url})${link.file ? ` — markdown file: \`${link.file}\`` : ''}`).join('\n')}`);
   if (parts.failedSteps.length > 0) sections.push(`_Some wrap-up steps did not finish (${parts.failedSteps.join(', ')}); the documents hold what was saved._`);
   return sections.join('\n\n');
 }

@@ -142,6 +142,7 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
   const collected: Collected = { assessment: null, quality: null, objectivesMet: null, record: null, recordStored: false, tldr: null, tldrStored: false, agentsReached: [] };
   const failedSteps: string[] = [];
   const stages = [dependencies.chain.root, dependencies.chain.scribe, dependencies.chain.tldr];
+  let closingMessage = '';
 
   await withTrace(
     'Wrap-up',
@@ -173,22 +174,22 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
         }
       }
       await storeMissingDocuments(collected, ports, dependencies.logger, session.id);
+      // The closing is posted inside the wrap-up trace, so it links to the trace that wrote it.
+      const links = await safely([], () => dependencies.host.documentLinks(session));
+      closingMessage = composeClosingMessage({
+        reason,
+        plan: session.plan,
+        quality: collected.quality,
+        assessment: collected.assessment,
+        objectivesMet: collected.objectivesMet,
+        tldr: collected.tldr,
+        links,
+        failedSteps,
+      });
+      await dependencies.host.postAsModerator(session, closingMessage);
     },
     { groupId: session.id, metadata: { sessionId: session.id, kind: 'wrap_up', reason } },
   );
-
-  const links = await safely([], () => dependencies.host.documentLinks(session));
-  const closingMessage = composeClosingMessage({
-    reason,
-    plan: session.plan,
-    quality: collected.quality,
-    assessment: collected.assessment,
-    objectivesMet: collected.objectivesMet,
-    tldr: collected.tldr,
-    links,
-    failedSteps,
-  });
-  await dependencies.host.postAsModerator(session, closingMessage);
   return { closingMessage, quality: collected.quality, tldr: collected.tldr, failedSteps, agentsReached: collected.agentsReached };
 }
 

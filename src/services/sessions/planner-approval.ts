@@ -43,7 +43,7 @@ export interface PlannerApprovalOptions {
   logger: Logger;
   runs: PlannerRuns;
   /** Posts the Moderator's opening (or a plain one) and starts the first round. */
-  open(session: Session, output: unknown): Promise<void>;
+  open(session: Session, output: unknown, traceId: string | null): Promise<void>;
   /** Sends the session back to planning with a forced run. */
   replan(session: Session): Promise<ApprovalResult>;
   /** A fresh forced Planner run from the topic, the plan before and every comment. */
@@ -73,7 +73,7 @@ export class PlannerApproval {
     }
     const current = await this.options.sessions.findById(session.id);
     if (current?.status === 'active') {
-      await this.options.open(current, resumed.opening);
+      await this.options.open(current, resumed.opening, resumed.outcome.traceId ?? null);
       return { kind: 'approved' };
     }
     if (current?.status !== 'awaiting_approval') return { kind: 'failed', reason: `the session is ${current?.status.replace('_', ' ') ?? 'gone'}` };

@@ -63,7 +63,7 @@ export class PlannerFlow {
     this.approval = new PlannerApproval({
       ...options,
       runs: this.runs,
-      open: (session, output) => this.open(session, output),
+      open: (session, output, traceId) => this.open(session, output, traceId),
       replan: (session) => this.replan(session),
       propose: (session, outcome) => this.proposePlan(session, outcome),
       reviseFresh: async (session) => {
@@ -127,7 +127,7 @@ export class PlannerFlow {
     const mode: PlannerMode = asking ? 'ask' : 'plan';
     const outcome = await this.runs.fresh(session, mode, plannerInput(session, { maxQuestions, mode, replan }));
     if (outcome.kind === 'plan') return this.proposePlan(session, outcome);
-    if (outcome.kind === 'questions' && mode === 'ask') return this.askQuestions(session, outcome.questions.slice(0, maxQuestions));
+    if (outcome.kind === 'questions' && mode === 'ask') return this.askQuestions(session, outcome.questions.slice(0, maxQuestions), outcome.traceId ?? null);
     // Asking led nowhere, or a forced run gave no plan: force the plan next, a bounded number of times.
     const reason = outcome.kind === 'questions' ? 'the model answered with questions instead of a plan' : outcome.reason;
     const failed = mode === 'plan' ? failures + 1 : failures;
@@ -165,10 +165,10 @@ export class PlannerFlow {
     return { status: 'done' };
   }
 
-  private async askQuestions(session: Session, questions: string[]): Promise<JobOutcome> {
+  private async askQuestions(session: Session, questions: string[], traceId: string | null): Promise<JobOutcome> {
     const plannerState = { ...session.plannerState, questions: [...session.plannerState.questions, ...questions], questionRounds: session.plannerState.questionRounds + 1 };
     await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
-    await this.options.delivery.post(session, PLANNER, formatQuestions(questions));
+    await this.options.delivery.post(session, PLANNER, formatQuestions(questions), { traceId });
     await this.scheduleTimeout(session);
     return { status: 'done' };
   }
@@ -180,7 +180,7 @@ export class PlannerFlow {
     const current = (await this.options.sessions.findById(session.id)) ?? session;
     const updated = await this.options.sessions.update(session.id, { status: 'awaiting_approval', plan }, now, ['planning', 'awaiting_approval']);
     if (!updated) return { status: 'done' };
-    await this.options.delivery.post(updated, PLANNER, formatPlan(plan, adjustments, current.plannerState.revisionRequests.length), { actions: ['approve_plan'] });
+    await this.options.delivery.post(updated, PLANNER, formatPlan(plan, adjustments, current.plannerState.revisionRequests.length), { actions: ['approve_plan'], traceId: outcome.traceId ?? null });
     if (this.options.planner().autoStart) {
       await this.enqueue(PLANNER_RESUME_JOB, session.id, { decision: 'approve', author: 'auto-start', comment: '' });
     } else {
@@ -198,13 +198,13 @@ export class PlannerFlow {
     return { kind: 'replanning' };
   }
 
-  private async open(session: Session, output: unknown): Promise<void> {
+  private async open(session: Session, output: unknown, traceId: string | null): Promise<void> {
     const verdict = output as Partial<ModerationVerdict> | undefined;
     const opening =
       typeof verdict?.message === 'string' && verdict.message.trim() !== ''
         ? verdict.message
         : `Welcome! The plan is approved. Objectives:\n${(session.plan?.objectives ?? []).map((objective) => `• ${objective}`).join('\n')}\nParticipants, let's begin.`;
-    const message = await this.options.delivery.post(session, MODERATOR, opening);
+    const message = await this.options.delivery.post(session, MODERATOR, opening, { traceId });
     this.options.coordinator.onHumanMessage(session, message);
   }
 

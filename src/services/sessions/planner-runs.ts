@@ -1,6 +1,7 @@
 import { RunContext, RunState, assistant, user, withCustomSpan, withTrace, type AgentInputItem, type ModelResponse, type RunToolApprovalItem, type Runner } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
+import { currentTraceId } from '../current-trace.ts';
 import { usageOf } from '../../agents/models/usage.ts';
 import type { PlannerMode } from '../../agents/planner/planner-agent.ts';
 import { sessionPlanSchema } from '../../core/schemas.ts';
@@ -13,10 +14,24 @@ import type { ToolPorts } from '../../core/ports.ts';
 import type { RosterService } from './roster-service.ts';
 
 /** What one Planner run came to: a plan waiting for approval, questions, or nothing usable (and why). */
-export type PlannerOutcome =
+export type PlannerOutcome = (
   | { kind: 'plan'; plan: SessionPlan; state: string }
   | { kind: 'questions'; questions: string[] }
-  | { kind: 'none'; reason: string };
+  | { kind: 'none'; reason: string }
+) & {
+  /** The trace of the run, so the message posting the outcome links to it. */
+  traceId?: string | null;
+};
+
+/** The trace id a serialised RunState carries (its `trace.id`), or null. */
+function storedTraceId(stored: string): string | null {
+  try {
+    const id = (JSON.parse(stored) as { trace?: { id?: unknown } | null }).trace?.id;
+    return typeof id === 'string' && id.startsWith('trace_') ? id : null;
+  } catch {
+    return null;
+  }
+}
 
 /** What a person decided on a stored plan. */
 export type PlanDecision = { decision: 'approve' } | { decision: 'reject'; author: string; comment: string };
@@ -76,11 +91,12 @@ export class PlannerRuns {
       opening = result.finalOutput;
       return result;
     });
-    return { outcome, opening };
+    // The resumed run ran in the stored run's trace (outside any trace of ours): name it for the messages that follow.
+    return { outcome: { ...outcome, traceId: outcome.traceId ?? storedTraceId(stored) }, opening };
   }
 
   private async outcomeOf(session: Session, mode: PlannerMode, run: () => Promise<PlannerRunResult>): Promise<PlannerOutcome> {
-    const outcome = await this.settle(session, run);
+    const outcome = { ...(await this.settle(session, run)), traceId: currentTraceId() };
     await withCustomSpan(
       async (span) => {
         span.spanData.data = { mode, outcome: outcome.kind, ...(outcome.kind === 'none' ? { reason: outcome.reason } : {}) };
@@ -158,6 +174,7 @@ function describeRunError(name: string): string {
 export function plannerInput(session: Session, options: { maxQuestions: number; mode: PlannerMode; replan?: boolean }): AgentInputItem[] {
   const { plannerState } = session;
   const items: AgentInputItem[] = [user(`Topic: ${session.topic}`)];
+  if (plannerState.seed) items.push(user(`Context this session starts from (plan with it, do not repeat it):\n${plannerState.seed}`));
   if (plannerState.questions.length > 0) items.push(assistant(`Questions:\n${plannerState.questions.map((question, index) => `${index + 1}. ${question}`).join('\n')}`));
   for (const answer of plannerState.answers) items.push(user(`Answers from ${answer.author}: ${answer.text}`));
   if (options.replan && session.plan) {

@@ -151,7 +151,7 @@ export class SessionGatewayService implements SessionGateway {
   }
 
   /** Opens a room and a session for a topic, stores the topic as its first message, and starts planning. */
-  async startSession(message: InboundMessage, topic: string, parent: Session | null): Promise<GatewayReply | null> {
+  async startSession(message: InboundMessage, topic: string, parent: Session | null, seed: string | null = null): Promise<GatewayReply | null> {
     const sourceId = `${message.transport}:${message.externalId}`;
     if (await this.options.messages.existsBySource(sourceId)) return null;
     const transport = this.options.transports.get(message.transport);
@@ -173,11 +173,12 @@ export class SessionGatewayService implements SessionGateway {
       },
       now,
     );
-    await this.store(session, message, topic);
-    this.options.events.publish({ type: 'session', session });
-    await this.options.planner.begin(session);
+    await this.store(session, message, seed ? `${topic}\n\n${seed}` : topic);
+    const seeded = seed ? ((await this.options.sessions.update(session.id, { plannerState: { ...session.plannerState, seed } }, now)) ?? session) : session;
+    this.options.events.publish({ type: 'session', session: seeded });
+    await this.options.planner.begin(seeded);
     this.options.logger.info({ session: session.id, transport: message.transport, parent: parent?.id }, 'session started');
-    return parent ? reply(`Exploring “${title}” in a new ${message.transport === 'discord' ? 'thread' : 'room'}${room.url ? `: ${room.url}` : ''}.`) : null;
+    return parent ? reply(`Exploring “${title}” in a new ${message.transport === 'discord' ? 'thread' : 'room'}${room.url ? `: [${title}](${room.url})` : ''}.`) : null;
   }
 
   /** `!explore <topic>`: a linked sub-session in a new room, seeded with a summary of the parent. */
@@ -186,7 +187,9 @@ export class SessionGatewayService implements SessionGateway {
     const verdict = await this.options.screen(topic, parent.id, 'message');
     if (verdict.verdict === 'blocked') throw new BrainstormError('guardrail_tripped', verdict.explanation);
     const summary = await this.options.summarize(parent);
-    const seeded = `${topic}\n\nContext from the parent session “${parent.topic.split('\n')[0]}”:\n${summary}`;
+    const parentTitle = parent.topic.split('\n')[0]?.slice(0, 90) ?? 'the parent session';
+    // The title stays the subtopic; the parent's summary seeds the plan and opens the transcript, with a link back.
+    const seed = `Explored from ${parent.roomUrl ? `[“${parentTitle}”](${parent.roomUrl})` : `“${parentTitle}”`}. What it found so far:\n${summary}`;
     const started = await this.startSession(
       {
         transport: parent.transport,
@@ -194,10 +197,11 @@ export class SessionGatewayService implements SessionGateway {
         channelId: parent.originChannelId ?? invocation.channelId,
         externalId: this.options.ids.next('explore'),
         author: invocation.author,
-        content: seeded,
+        content: topic,
       },
-      seeded,
+      topic,
       parent,
+      seed,
     );
     return started?.content ?? `Exploring “${topic}”.`;
   }

@@ -2,7 +2,9 @@
 import { getJson } from './api.js';
 import { currentRoute, h } from './dom.js';
 import { bindPersonField } from './person.js';
+import { renderDocumentPage } from './document-page.js';
 import { renderRoomPage } from './room-page.js';
+import { bindCopyButtons, bindThemeToggle } from './theme.js';
 import { renderSessionPage } from './session-page.js';
 import { renderSessionsPage } from './sessions-page.js';
 import { renderTracePage } from './trace-page.js';
@@ -28,6 +30,7 @@ function showStatus(status) {
 
 function pageFor(parts) {
   const [first, second, third, fourth] = parts;
+  if (first === 'sessions' && second && third === 'documents') return (main) => renderDocumentPage(main, second, fourth);
   if (first === 'sessions' && second) return (main, context) => renderSessionPage(main, second, context);
   if (first === 'rooms' && second) return (main, context) => renderRoomPage(main, second, third === 'm' ? fourth : null, context);
   if (first === 'traces' && second) return (main, context) => renderTracePage(main, second, context);
@@ -56,6 +59,8 @@ async function route() {
 }
 
 bindPersonField(document.getElementById('person-name'));
+bindThemeToggle(document.getElementById('theme-toggle'));
+bindCopyButtons(document.body);
 window.addEventListener('hashchange', route);
 // The status and the first page load side by side; pages that need the status await it.
 state.status = fetchStatus();

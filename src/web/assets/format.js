@@ -35,3 +35,8 @@ export function formatClock(iso) {
 export function formatTokens(input, output) {
   return `${formatCount(input)} in · ${formatCount(output)} out`;
 }
+
+/** "1 message", "3 messages": a count with its noun. */
+export function plural(count, noun) {
+  return `${formatCount(count)} ${noun}${count === 1 ? '' : 's'}`;
+}

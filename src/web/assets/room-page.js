@@ -1,6 +1,7 @@
 // A local room whose session may still be opening: waits for it, then shows the session page.
 import { getJson, openEvents } from './api.js';
 import { h } from './dom.js';
+import { markdown } from './markdown.js';
 
 function sessionHash(sessionId, externalId) {
   return `#/sessions/${encodeURIComponent(sessionId)}${externalId ? `?external=${encodeURIComponent(externalId)}` : ''}`;
@@ -27,7 +28,7 @@ export async function renderRoomPage(main, roomId, externalId, context) {
     }
   };
   const close = openEvents({}, (type, event) => {
-    if (type === 'local-notice' && event.roomId === roomId) notices.append(h('li', { class: 'notice' }, event.content));
+    if (type === 'local-notice' && event.roomId === roomId) notices.append(h('li', { class: 'notice md' }, markdown(event.content)));
     if (type === 'session' || type === 'local-delivery' || type === 'local-room') check();
   });
   // The session may have been created between the first look and the stream opening.

@@ -1,10 +1,10 @@
 // The side of a session page: plan (with approval), limits as bars, the Scribe record and the TLDR.
 import { h } from './dom.js';
 import { formatCost, formatCount, formatTime } from './format.js';
-import { markdown } from './markdown.js';
+import { inline, markdown } from './markdown.js';
 
 function list(items) {
-  return h('ul', {}, (items ?? []).map((item) => h('li', {}, item)));
+  return h('ul', {}, (items ?? []).map((item) => h('li', {}, inline(item))));
 }
 
 function planPanel(session, onApprove) {
@@ -19,7 +19,7 @@ function planPanel(session, onApprove) {
     'section',
     { class: 'card', id: 'plan' },
     h('h3', {}, 'Plan'),
-    h('p', {}, plan.expandedTopic),
+    h('div', { class: 'md' }, markdown(plan.expandedTopic, { sessionId: session.id })),
     h('h4', {}, 'Objectives'),
     list(plan.objectives),
     h('h4', {}, 'Key areas'),
@@ -31,7 +31,7 @@ function planPanel(session, onApprove) {
   );
 }
 
-const LIMIT_LABELS = { messages: 'Messages', tokens: 'Tokens', cost: 'Cost', minutes: 'Minutes' };
+const LIMIT_LABELS = { messages: 'Participant messages', tokens: 'Tokens', cost: 'Cost', minutes: 'Minutes' };
 
 function limitBar(limit) {
   const used = limit.name === 'cost' ? formatCost(limit.used) : formatCount(limit.used);
@@ -46,19 +46,50 @@ function limitsPanel(limits) {
   return h('section', { class: 'card', id: 'limits' }, h('h3', {}, 'Limits'), limits.length ? limits.map(limitBar) : h('p', { class: 'muted' }, 'Set when the plan is approved.'));
 }
 
-function documentPanel(id, title, document) {
-  const body = document ? [h('p', { class: 'muted' }, `Version ${document.version}, ${formatTime(document.updatedAt)}`), h('div', { class: 'document md' }, markdown(document.content))] : h('p', { class: 'muted' }, 'Not written yet.');
-  return h('section', { class: 'card', id }, h('h3', {}, title), body);
+function documentPanel(session, kind, title, document) {
+  const page = h('a', { href: `#/sessions/${encodeURIComponent(session.id)}/documents/${kind}`, class: 'open-document', id: `open-${kind}` }, 'Open as a page');
+  const body = document ? [h('p', { class: 'muted' }, `Version ${document.version}, ${formatTime(document.updatedAt)} · `, page), h('div', { class: 'document md' }, markdown(document.content, { sessionId: session.id }))] : h('p', { class: 'muted' }, 'Not written yet.');
+  return h('section', { class: 'card', id: kind }, h('h3', {}, title), body);
 }
 
-function usagePanel(usage) {
-  if (!usage || usage.length === 0) return null;
-  const head = h('tr', {}, ...['Agent', 'Calls', 'Tokens', 'Cost'].map((text) => h('th', {}, text)));
-  const rows = usage.map((entry) => h('tr', {}, h('td', {}, entry.name), h('td', { class: 'number' }, formatCount(entry.generations)), h('td', { class: 'number' }, formatCount(entry.inputTokens + entry.outputTokens)), h('td', { class: 'number' }, formatCost(entry.costUsd))));
-  return h('section', { class: 'card', id: 'usage' }, h('h3', {}, 'Usage by participant'), h('table', {}, h('thead', {}, head), h('tbody', {}, rows)));
+function explorationsPanel(session) {
+  if (!session.explorations?.length) return null;
+  return h('section', { class: 'card', id: 'explorations' }, h('h3', {}, 'Explored from this session'), h('ul', {}, session.explorations.map((entry) => h('li', {}, h('a', { href: `#/sessions/${encodeURIComponent(entry.id)}` }, entry.topic)))));
+}
+
+/**
+ * Usage per speaker from the transcript's messages, plus the agent runs that post no message (planning checks,
+ * moderation, the Scribe and the TLDR) as the rest of the session's total: the table, the header and the limits
+ * read the same numbers, and all move with every message.
+ */
+export function usageRows(session, messages) {
+  const rows = new Map();
+  for (const message of messages) {
+    if (!message.inputTokens && !message.outputTokens && !message.costUsd) continue;
+    const row = rows.get(message.speaker.name) ?? { name: message.speaker.name, calls: 0, tokens: 0, costUsd: 0 };
+    row.calls += 1;
+    row.tokens += message.inputTokens + message.outputTokens;
+    row.costUsd += message.costUsd;
+    rows.set(row.name, row);
+  }
+  const listed = [...rows.values()];
+  const tokens = session.totalTokens - listed.reduce((sum, row) => sum + row.tokens, 0);
+  const costUsd = session.totalCostUsd - listed.reduce((sum, row) => sum + row.costUsd, 0);
+  if (tokens > 0 || costUsd > 1e-9) listed.push({ name: 'Other agent runs', calls: null, tokens: Math.max(tokens, 0), costUsd: Math.max(costUsd, 0) });
+  return listed;
+}
+
+function usagePanel(session, messages) {
+  const rows = usageRows(session, messages);
+  if (rows.length === 0) return null;
+  const head = h('tr', {}, ...['Speaker', 'Messages', 'Tokens', 'Cost'].map((text) => h('th', {}, text)));
+  const body = rows.map((row) => h('tr', {}, h('td', {}, row.name), h('td', { class: 'number' }, row.calls === null ? '–' : formatCount(row.calls)), h('td', { class: 'number' }, formatCount(row.tokens)), h('td', { class: 'number' }, formatCost(row.costUsd))));
+  const total = h('tr', { class: 'total' }, h('th', {}, 'Total'), h('td', {}), h('td', { class: 'number', id: 'usage-total-tokens' }, formatCount(session.totalTokens)), h('td', { class: 'number' }, formatCost(session.totalCostUsd)));
+  return h('section', { class: 'card', id: 'usage' }, h('h3', {}, 'Usage'), h('table', {}, h('thead', {}, head), h('tbody', {}, body, total)));
 }
 
 /** The side panels of a session page. */
-export function sessionPanels(detail, onApprove) {
-  return [planPanel(detail.session, onApprove), limitsPanel(detail.limits), usagePanel(detail.usage), documentPanel('tldr', 'TLDR', detail.tldr), documentPanel('record', 'Scribe record', detail.record)].filter(Boolean);
+export function sessionPanels(detail, onApprove, messages = []) {
+  const session = detail.session;
+  return [planPanel(session, onApprove), limitsPanel(detail.limits), usagePanel(session, messages), explorationsPanel(session), documentPanel(session, 'tldr', 'TLDR', detail.tldr), documentPanel(session, 'record', 'Scribe record', detail.record)].filter(Boolean);
 }

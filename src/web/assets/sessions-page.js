@@ -3,12 +3,19 @@ import { getJson, openEvents, postJson } from './api.js';
 import { fill, h } from './dom.js';
 import { formatCost, formatCount, formatTime } from './format.js';
 import { personName } from './person.js';
+import { searchBox } from './search.js';
 
 function startForm() {
   const topic = h('textarea', { id: 'topic', name: 'topic', rows: 3, maxlength: 4000, required: true, placeholder: 'What should the models brainstorm about?' });
   const reply = h('p', { class: 'reply', role: 'status' });
   const button = h('button', { type: 'submit', id: 'start-session' }, 'Start brainstorm');
-  const form = h('form', { class: 'card start', id: 'start-form' }, h('h2', {}, 'Start a session in the local channel'), h('label', { for: 'topic' }, 'Topic'), topic, h('div', { class: 'row' }, button), reply);
+  const form = h('form', { class: 'card start', id: 'start-form' }, h('h2', {}, 'Start a session in the local channel'), h('label', { for: 'topic' }, 'Topic'), topic, h('div', { class: 'row' }, button, h('span', { class: 'muted hint' }, 'Enter starts it · Shift+Enter for a new line')), reply);
+  topic.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
+      event.preventDefault();
+      form.requestSubmit();
+    }
+  });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     button.disabled = true;
@@ -51,7 +58,7 @@ function sessionsTable(sessions) {
 export async function renderSessionsPage(main, context) {
   const list = h('section', { class: 'card' }, h('h2', {}, 'Sessions'), h('p', { class: 'muted' }, 'Loading…'));
   const status = await context.status();
-  fill(main, status.localChannel ? startForm() : null, list);
+  fill(main, status.localChannel ? startForm() : null, searchBox(context.query), list);
   const refresh = async () => list.replaceChildren(h('h2', {}, 'Sessions'), sessionsTable(await getJson('/api/sessions')));
   await refresh();
   let pending = null;

@@ -1,7 +1,7 @@
 // One trace (one turn): totals, per-participant usage, the waterfall, and the chosen span's details.
 import { getJson } from './api.js';
 import { fill, h, safeLink } from './dom.js';
-import { formatCost, formatCount, formatDuration, formatTime, formatTokens } from './format.js';
+import { formatCost, formatCount, formatDuration, formatTime, formatTokens, plural } from './format.js';
 import { renderWaterfall, selectSpan } from './waterfall.js';
 
 function json(value) {
@@ -75,7 +75,7 @@ function summary(detail) {
     { class: 'card trace-summary' },
     h('h2', { id: 'trace-name' }, trace.name),
     h('p', { class: 'muted' }, formatTime(trace.startedAt), ' · ', formatDuration(trace.durationMs), ' · ', session, ' · ', h('a', { href: `/api/traces/${encodeURIComponent(trace.id)}/export`, download: `trace-${trace.id}.json`, id: 'export-trace' }, 'export JSON')),
-    h('p', { id: 'trace-totals' }, `${formatCount(totals.spanCount)} spans · ${formatTokens(totals.inputTokens, totals.outputTokens)} tokens · ${formatCost(totals.costUsd)}`, totals.errorCount ? h('span', { class: 'badge error' }, `${totals.errorCount} errors`) : null, totals.guardrailTrips ? h('span', { class: 'badge error' }, `${totals.guardrailTrips} guardrail trips`) : null),
+    h('p', { id: 'trace-totals' }, `${plural(totals.spanCount, 'span')} · ${formatTokens(totals.inputTokens, totals.outputTokens)} tokens · ${formatCost(totals.costUsd)}`, totals.errorCount ? h('span', { class: 'badge error' }, plural(totals.errorCount, 'error')) : null, totals.guardrailTrips ? h('span', { class: 'badge error' }, plural(totals.guardrailTrips, 'guardrail trip')) : null),
     participantsTable(detail.participants),
   );
 }

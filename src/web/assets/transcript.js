@@ -1,19 +1,27 @@
-// The transcript of a session: messages, notices, drafts still streaming; each message links to its trace.
-import { h } from './dom.js';
+// The transcript of a session: messages, notices, notes only the person sees, drafts still streaming; each
+// message carries its number in the session (what "#12" cites) and links to its trace.
+import { h, safeLink } from './dom.js';
 import { formatClock, formatCost, formatTokens } from './format.js';
-import { safeLink } from './dom.js';
 import { markdown } from './markdown.js';
 
 const STATUS_LABELS = { withheld: 'withheld by a guardrail', internal: 'internal', pending: 'sending…' };
 
+/** The link to a message by its number in the session. */
+export function messageHref(sessionId, number) {
+  return `#/sessions/${encodeURIComponent(sessionId)}?n=${number}`;
+}
+
+const copyButton = () => h('button', { type: 'button', class: 'copy', 'data-copy': 'message', title: 'Copy the text' }, 'Copy');
+
 function messageMeta(message, simulated) {
-  const parts = [h('time', { datetime: message.createdAt }, formatClock(message.createdAt))];
+  const parts = [h('a', { class: 'number', href: messageHref(message.sessionId, message.number), title: 'Link to this message' }, `#${message.number}`), h('time', { datetime: message.createdAt }, formatClock(message.createdAt))];
   if (message.model) parts.push(h('span', { class: 'model' }, message.model));
   if (message.inputTokens || message.outputTokens) parts.push(h('span', {}, formatTokens(message.inputTokens, message.outputTokens)), h('span', {}, formatCost(message.costUsd)));
   if (simulated) parts.push(h('span', { class: 'badge simulated' }, 'simulated'));
   if (STATUS_LABELS[message.deliveryStatus]) parts.push(h('span', { class: `badge delivery-${message.deliveryStatus}` }, STATUS_LABELS[message.deliveryStatus]));
   if (message.traceId) parts.push(h('a', { class: 'trace-link', href: `#/traces/${encodeURIComponent(message.traceId)}?message=${message.id}` }, 'trace'));
   if (message.externalUrl && !message.externalUrl.includes('/#/rooms/')) parts.push(safeLink(message.externalUrl, 'open in Discord'));
+  parts.push(copyButton());
   return h('div', { class: 'meta' }, parts);
 }
 
@@ -25,23 +33,44 @@ function messageItem(item, context) {
   const approve = item.actions.includes('approve_plan') && context.awaitingApproval ? h('button', { class: 'approve', 'data-action': 'approve' }, 'Approve plan') : null;
   return h(
     'article',
-    { id: `m-${message.id}`, class: `message speaker-${message.speaker.kind}`, 'data-message-id': message.id, 'data-external-id': item.externalId, 'data-speaker': message.speaker.name },
+    { id: `m-${message.id}`, class: `message speaker-${message.speaker.kind}`, 'data-message-id': message.id, 'data-number': message.number, 'data-external-id': item.externalId, 'data-speaker': message.speaker.name },
     h('header', {}, h('strong', { class: 'speaker' }, message.speaker.name), messageMeta(message, simulated)),
-    h('div', { class: 'text md' }, markdown(message.text)),
+    h('div', { class: 'text md', 'data-source': message.text }, markdown(message.text, { sessionId: message.sessionId })),
     approve,
   );
 }
 
-function noticeItem(delivery) {
+function noticeItem(delivery, sessionId) {
   return h(
     'article',
     { class: `message notice speaker-${delivery.speaker.kind}`, 'data-external-id': delivery.externalId },
-    h('header', {}, h('strong', { class: 'speaker' }, delivery.speaker.name), h('div', { class: 'meta' }, h('time', {}, formatClock(delivery.deliveredAt)), delivery.simulated ? h('span', { class: 'badge simulated' }, 'simulated') : null)),
-    h('div', { class: 'text md' }, markdown(delivery.content)),
+    h('header', {}, h('strong', { class: 'speaker' }, delivery.speaker.name), h('div', { class: 'meta' }, h('time', {}, formatClock(delivery.deliveredAt)), delivery.simulated ? h('span', { class: 'badge simulated' }, 'simulated') : null, copyButton())),
+    h('div', { class: 'text md', 'data-source': delivery.content }, markdown(delivery.content, { sessionId })),
   );
 }
 
+function noteItem(note, sessionId) {
+  return h(
+    'article',
+    { class: 'message note', 'data-note': note.key, role: 'note' },
+    h('header', {}, h('span', { class: 'badge to-you' }, 'to you'), h('div', { class: 'meta' }, h('time', { datetime: note.at }, formatClock(note.at)), copyButton())),
+    h('div', { class: 'text md', 'data-source': note.content }, markdown(note.content, { sessionId })),
+  );
+}
+
+/** The key of a transcript item (notes anchor to it). */
+export function itemKey(item) {
+  if (item.kind === 'message') return `m${item.message.id}`;
+  return item.kind === 'note' ? `o${item.note.key}` : `n${item.delivery.externalId}`;
+}
+
+function itemNode(item, context) {
+  if (item.kind === 'message') return messageItem(item, context);
+  return item.kind === 'note' ? noteItem(item.note, context.sessionId) : noticeItem(item.delivery, context.sessionId);
+}
+
 function signature(item, context) {
+  if (item.kind === 'note') return `o|${item.note.key}`;
   if (item.kind === 'notice') return `n|${item.delivery.externalId}`;
   const message = item.message;
   return `m|${message.id}|${message.deliveryStatus}|${message.traceId}|${message.externalUrl}|${item.actions.join()}|${context.awaitingApproval}|${message.text.length}`;
@@ -58,10 +87,10 @@ export class Transcript {
   update(items, context) {
     const next = new Map();
     const ordered = items.map((item) => {
-      const key = item.kind === 'message' ? `m${item.message.id}` : `n${item.delivery.externalId}`;
+      const key = itemKey(item);
       const known = this.nodes.get(key);
       const mark = signature(item, context);
-      const node = known && known.mark === mark ? known.node : item.kind === 'message' ? messageItem(item, context) : noticeItem(item.delivery);
+      const node = known && known.mark === mark ? known.node : itemNode(item, context);
       next.set(key, { node, mark });
       return node;
     });

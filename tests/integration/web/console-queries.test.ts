@@ -38,7 +38,7 @@ describe.each(ENGINES)('ConsoleQueries on %s', (engine) => {
       { sessionId: 'ses_a', speaker: { kind: 'participant', name: 'Grok' }, role: 'assistant', text: 'Idea', model: 'x-ai/grok-4', inputTokens: 300, outputTokens: 40, costUsd: 0.01, traceId: 'tr_1', deliveryStatus: 'delivered', externalUrl: 'https://discord.com/channels/1/2/3' },
       clock.now(),
     );
-    await sessions.addUsage('ses_a', { messages: 2, tokens: 340, costUsd: 0.01 }, clock.now());
+    await sessions.addUsage('ses_a', { messages: 1, tokens: 340, costUsd: 0.01 }, clock.now());
     await documents.write('ses_a', 'tldr', '## Summary', {}, clock.now());
     await traces.upsertTraces([{ id: 'tr_1', sessionId: 'ses_a', name: 'Turn', groupId: 'ses_a', metadata: {}, startedAt: clock.now(), endedAt: new Date(clock.now().getTime() + 900) }]);
     const start = clock.now().getTime();
@@ -51,7 +51,7 @@ describe.each(ENGINES)('ConsoleQueries on %s', (engine) => {
   });
   afterAll(async () => database.close());
 
-  it('summarises sessions with their participants and usage', async () => {
+  it('summarises sessions with their participants and usage (every message counted, as the transcript shows them)', async () => {
     const [summary] = await queries.listSessions();
     expect(summary).toMatchObject({ id: 'ses_a', status: 'active', participants: ['Grok'], messageCount: 2, totalTokens: 340, totalCostUsd: 0.01, startedAt: '2026-04-01T10:00:00.000Z' });
   });
@@ -59,7 +59,7 @@ describe.each(ENGINES)('ConsoleQueries on %s', (engine) => {
   it('draws limits as bars against the plan, minutes from the injected clock', async () => {
     const detail = await queries.getSession('ses_a');
     expect(detail?.limits).toEqual([
-      { name: 'messages', used: 2, limit: 10, percent: 20 },
+      { name: 'messages', used: 1, limit: 10, percent: 10 },
       { name: 'tokens', used: 340, limit: 1000, percent: 34 },
       { name: 'cost', used: 0.01, limit: 0.5, percent: 2 },
       { name: 'minutes', used: 5, limit: 20, percent: 25 },

@@ -4,9 +4,9 @@ import { findingsOf, parseTldrText, renderTldrMarkdown } from '../../../src/agen
 
 const at = new Date('2026-01-01T10:00:00Z');
 const messages = [
-  { id: 1, speaker: { kind: 'human' as const, name: 'Ada' }, text: 'What about caching?', createdAt: at },
-  { id: 2, speaker: { kind: 'participant' as const, name: 'Claude' }, text: 'Edge caching with short TTLs.', createdAt: at },
-  { id: 3, speaker: { kind: 'participant' as const, name: 'GPT' }, text: 'Surrogate keys for invalidation.', createdAt: at },
+  { id: 1, number: 1, speaker: { kind: 'human' as const, name: 'Ada' }, text: 'What about caching?', createdAt: at },
+  { id: 2, number: 2, speaker: { kind: 'participant' as const, name: 'Claude' }, text: 'Edge caching with short TTLs.', createdAt: at },
+  { id: 3, number: 3, speaker: { kind: 'participant' as const, name: 'GPT' }, text: 'Surrogate keys for invalidation.', createdAt: at },
 ];
 
 describe('TLDR text fallback', () => {

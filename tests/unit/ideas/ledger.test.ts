@@ -85,6 +85,8 @@ describe('ledger sections and roles', () => {
     expect(once).toContain('([#1](https://x/1))');
     expect(twice).toContain('The room agreed throughout');
     expect(stripLedgerSections(twice)).toBe('# Record\n\n## Discussion flow\nText');
+    // Cited by the message's number in its session, not its database id.
+    expect(withLedgerSections('# Record', ledger, new Map([[1, { url: null, number: 7 }]]), 'record')).toContain('(#7)');
   });
 
   it('gives every participant a role and rotates them every K rounds', () => {

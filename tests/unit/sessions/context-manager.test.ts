@@ -11,6 +11,7 @@ const speakers = ['Claude', 'ChatGPT', 'Grok', 'Alice'];
 const history = (count: number): ChatMessage[] =>
   Array.from({ length: count }, (_, index) => ({
     id: index + 1,
+    number: index + 1,
     sessionId: 's',
     speaker: { kind: speakers[index % 4] === 'Alice' ? 'human' : 'participant', name: speakers[index % 4]! },
     role: 'assistant',

@@ -9,7 +9,7 @@ const session = { messageCount: 0 } as Session;
 let nextId = 0;
 const message = (name: string, kind: SpeakerKind, replyTo: number[] = [], seconds = 0): ChatMessage => {
   nextId += 1;
-  return { id: nextId, sessionId: 's', speaker: { kind, name }, role: kind === 'participant' ? 'assistant' : 'user', text: `${name} ${nextId}`, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, replyTo, traceId: null, deliveryStatus: 'delivered', externalIds: [], externalUrl: null, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)) };
+  return { id: nextId, number: nextId, sessionId: 's', speaker: { kind, name }, role: kind === 'participant' ? 'assistant' : 'user', text: `${name} ${nextId}`, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, replyTo, traceId: null, deliveryStatus: 'delivered', externalIds: [], externalUrl: null, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)) };
 };
 
 describe('planRound', () => {

@@ -4,7 +4,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { moderationVerdictSchema, plannerQuestionsSchema, sessionPlanSchema, tldrSchema } from '../../../src/core/schemas.ts';
 import { sampleFromSchema } from '../../../src/simulator/json-schema-sample.ts';
-import { startSimulator, type SimulatorHandle } from '../../../src/simulator/index.ts';
+import { demoReply, READABLE_PACE, startSimulator, type ChatCompletionRequest, type SimulatorHandle } from '../../../src/simulator/index.ts';
+import { buildConfig } from '../../../src/config/load-config.ts';
 
 let simulator: SimulatorHandle;
 let client: OpenAI;
@@ -58,6 +59,11 @@ describe('demo brain through the real SDK', () => {
     expect(plan.estimate).toEqual({ durationMinutes: 15, costUsd: 0.2, messages: 40 });
     expect(plan.objectives).toHaveLength(3);
     expect(plan.expandedTopic).toContain('four-day work week');
+    // The plan is built on the person's answers, and its key areas never repeat a word ("Resources and resources").
+    expect(plan.expandedTopic).toContain('Sam told the Planner: “we want a decision; budget is fixed.”');
+    expect(plan.objectives.join(' ')).toMatch(/Sam raised: .*decision|Sam raised: .*budget/);
+    expect(new Set(plan.keyAreas.map((area) => area.toLowerCase())).size).toBe(plan.keyAreas.length);
+    expect(plan.keyAreas.join(' ')).not.toMatch(/\b(\w+) and \1\b/i);
 
     const state = paused.state;
     const interruption = paused.interruptions[0];
@@ -69,18 +75,23 @@ describe('demo brain through the real SDK', () => {
     expect(moderationVerdictSchema.parse(resumed.finalOutput)).toMatchObject({ action: 'continue', drifting: false, objectivesMet: false });
   });
 
-  it('scribe writes a record per speaker, tldr gives 3 findings with sources, participants refer to the previous speaker', async () => {
-    const conversation = '[Ana]: We should pilot with one team first.\n[Claude]: Measure response times before and after.\n[Grok]: What if customers hate it?';
+  it('scribe writes the whole conversation in order, tldr finds the participants\' ideas, participants refer to the previous speaker', async () => {
+    const long = `What if customers hate it? ${'They might call more often on Fridays, and our backlog would grow. '.repeat(4)}`.trim();
+    const conversation = `[Ana (person)]: We should pilot with one team first.\n[Claude]: Measure response times before and after.\n[Grok]: ${long}`;
     const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.\nTopic: four-day week', model: model() });
     const record = String((await run(scribe, conversation)).finalOutput);
-    expect(record).toContain('### Ana');
-    expect(record).toContain('- Measure response times before and after.');
     expect(record).toContain('## Timeline');
+    expect(record).toContain('- [Ana (person)]: We should pilot with one team first.\n- [Claude]: Measure response times before and after.\n- [Grok]: ');
+    // Nothing is cut: the long message is in the record whole.
+    expect(record).toContain(long);
+    expect(record).toContain('## Ideas by participant');
 
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
     const summary = (await run(tldr, record)).finalOutput;
     expect(summary?.keyFindings).toHaveLength(3);
-    expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([['Ana'], ['Claude'], ['Grok']]);
+    // Findings come from the participants' ideas, never from the person's topic or the roles' notices.
+    expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([['Claude'], ['Grok'], ['Claude', 'Grok']]);
+    expect(summary?.keyFindings[0]?.finding).toBe('Claude: Measure response times before and after.');
 
     const grok = new Agent({ name: 'Grok', instructions: 'You are Grok, a participant in a Brainstorm session.', model: model('x-ai/grok-3') });
     const answer = String((await run(grok, '[Claude]: Measure response times before and after.')).finalOutput);
@@ -94,21 +105,16 @@ describe('demo brain through the real SDK', () => {
     const first = String(
       (await run(scribe, 'Topic: pricing\n\nNew messages (oldest first):\n#3 [Ana (person)]: Start with two tiers.\n#4 [Claude]: Add an annual discount.')).finalOutput,
     );
-    expect(first).toContain('### Ana');
-    expect(first).toContain('- #4 Add an annual discount.');
+    expect(first).toContain('- #3 [Ana (person)]: Start with two tiers.');
+    expect(first).toContain('- #4 [Claude]: Add an annual discount.');
     const second = String(
       (await run(scribe, `Topic: pricing\n\nPrevious record (keep everything in it):\n${first}\n\nNew messages (oldest first):\n#5 [Grok]: Charge per seat instead.`)).finalOutput,
     );
-    expect(second).toContain('- #3 Start with two tiers.');
-    expect(second).toContain('- #5 Charge per seat instead.');
-    expect(second.match(/Add an annual discount/g)).toHaveLength(2);
+    expect(second).toContain('- #3 [Ana (person)]: Start with two tiers.\n- #4 [Claude]: Add an annual discount.\n- #5 [Grok]: Charge per seat instead.');
+    expect(second.match(/Add an annual discount/g)).toHaveLength(1);
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
     const summary = (await run(tldr, `The Scribe's detailed record:\n\n${second}`)).finalOutput;
-    expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([
-      ['Ana', '#3'],
-      ['Claude', '#4'],
-      ['Grok', '#5'],
-    ]);
+    expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([['Claude', '#4'], ['Grok', '#5'], ['Claude', 'Grok']]);
   });
 
   it('moderator and scribe hand off during wrap-up', async () => {
@@ -124,6 +130,20 @@ describe('demo brain through the real SDK', () => {
     const result = await run(moderator, '[Ana]: Let us pilot it.');
     expect(result.lastAgent?.name).toBe('TLDR');
     expect(tldrSchema.parse(result.finalOutput).keyFindings.length).toBeGreaterThanOrEqual(3);
+  });
+});
+
+describe('demo pace', () => {
+  const asking = (first: string): ChatCompletionRequest => ({ model: 'm', messages: [{ role: 'system', content: first }, { role: 'user', content: '[Ana]: Hello there, friends.' }] });
+
+  it('paces participants at a readable speed unless DEMO_PACE=fast, and never slows the roles', () => {
+    expect(buildConfig({}).models.demoPace).toBe('readable');
+    expect(buildConfig({ DEMO_PACE: 'fast' }).models.demoPace).toBe('fast');
+    expect(demoReply(asking('You are Claude, a participant in a Brainstorm session.'), READABLE_PACE).timing).toEqual(READABLE_PACE);
+    expect(demoReply(asking('You are Claude, a participant in a Brainstorm session.')).timing).toBeUndefined();
+    expect(demoReply(asking('You are the Scribe of a Brainstorm session.'), READABLE_PACE).timing).toBeUndefined();
+    // About six seconds for a 50-token answer: what a person can read along with.
+    expect((READABLE_PACE.firstTokenMs ?? 0) + (50 / (READABLE_PACE.tokensPerSecond ?? 1)) * 1000).toBeGreaterThan(4000);
   });
 });
 

@@ -5,7 +5,7 @@ import { mergeRoomFeed } from '../../../src/web/room-feed.ts';
 
 function stored(id: number, name: string, text: string, at: string, externalIds: string[] = []): TranscriptMessage {
   return {
-    id, sessionId: 's', speaker: { kind: 'participant', name }, role: 'assistant', text, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0,
+    id, number: id, sessionId: 's', speaker: { kind: 'participant', name }, role: 'assistant', text, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0,
     replyTo: [], traceId: null, deliveryStatus: 'delivered', externalIds, externalUrl: null, createdAt: at,
   };
 }

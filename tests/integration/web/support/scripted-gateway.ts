@@ -47,6 +47,9 @@ const PLAN: SessionPlan = {
   estimate: { durationMinutes: 10, costUsd: 0.2, messages: 20 },
 };
 
+/** A command reply written in markdown, as the real `!help` is. */
+export const HELP_REPLY = '**Commands**\n- `!approve` starts the plan\n- `!stop` ends it\n\n```\n!config maxMessages 40\n```\n<script>window.__injected = 1</script>';
+
 /** A gateway that follows a fixed script; `turns` counts the participant turns it has traced. */
 export class ScriptedGateway implements SessionGateway {
   turns = 0;
@@ -79,6 +82,7 @@ export class ScriptedGateway implements SessionGateway {
       await this.participantsAnswer(approved);
       return { content: `Plan approved by ${invocation.author.name}.`, private: false };
     }
+    if (invocation.name === 'help') return { content: HELP_REPLY, private: true };
     if (invocation.name === 'status') return { content: `Status: ${session.status}, ${session.messageCount} messages.`, private: true };
     throw new BrainstormError('unknown_command', `Unknown command !${invocation.name}.`);
   }
@@ -144,7 +148,7 @@ export class ScriptedGateway implements SessionGateway {
     await this.deps.traces.upsertTraces([{ id: traceId, sessionId: session.id, name: `Turn ${this.turns}`, groupId: session.id, metadata: {}, startedAt: started, endedAt: this.deps.clock.now() }]);
     await this.deps.traces.upsertSpans(spans.map((entry) => ({ ...entry, sessionId: session.id })));
     this.deps.events.publish({ type: 'trace', sessionId: session.id, traceId });
-    await this.deps.documents.write(session.id, 'record', `# Record\n\nTurn ${this.turns}: three participants spoke.`, {}, this.deps.clock.now());
+    await this.deps.documents.write(session.id, 'record', `# Record\n\nTurn ${this.turns}: three participants spoke; Claude opened (#3).\n\n| Speaker | Messages |\n| --- | ---: |\n| Claude | ${this.turns} |\n\n_The record cites messages by number._ [javascript link](javascript:alert(1))`, {}, this.deps.clock.now());
   }
 
   private async store(session: Session, speaker: Speaker, text: string, options: { deliver?: boolean; actions?: MessageAction[]; traceId?: string; model?: string; tokens?: [number, number] }) {

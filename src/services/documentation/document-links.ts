@@ -1,0 +1,41 @@
+/** The links a closing message gives to a session's documents: Notion's pages, and the console's own view. */
+import type { Session } from '../../core/domain.ts';
+import type { DocumentLink } from '../moderation/moderation-host.ts';
+
+/** The Notion pages of a session, as the documentation service finds them (null: not written or no Notion). */
+export interface NotionPageLinks {
+  row: string | null;
+  record: string | null;
+  tldr: string | null;
+}
+
+/** What the console and the mirror add: the console's address and the path of each markdown file. */
+export interface LocalDocuments {
+  /** The console's base URL (e.g. `http://127.0.0.1:7420`), or null when none is known. */
+  consoleUrl: string | null;
+  /** The path of a session's mirrored markdown document. */
+  pathOf(sessionId: string, kind: 'record' | 'tldr'): string;
+}
+
+/** The console's base URL: from a local room's address, else the configured one. */
+export function consoleUrlOf(session: Session, configured: string | null): string | null {
+  const marker = session.roomUrl?.indexOf('/#/') ?? -1;
+  return session.roomUrl && marker > 0 ? session.roomUrl.slice(0, marker) : configured;
+}
+
+/** Every link of a closing message: Notion's pages when it has them, and the console's documents with their files. */
+export function documentLinksOf(session: Session, notion: NotionPageLinks, local: LocalDocuments): DocumentLink[] {
+  const links: DocumentLink[] = [
+    { label: 'Notion page (record and TLDR)', url: notion.row },
+    { label: 'Detailed record in Notion', url: notion.record },
+    { label: 'TLDR in Notion', url: notion.tldr },
+  ].flatMap((link) => (link.url ? [{ label: link.label, url: link.url }] : []));
+  const base = consoleUrlOf(session, local.consoleUrl);
+  if (!base) return links;
+  const view = (kind: 'record' | 'tldr') => `${base}/#/sessions/${encodeURIComponent(session.id)}/documents/${kind}`;
+  return [
+    ...links,
+    { label: 'Detailed record', url: view('record'), file: local.pathOf(session.id, 'record') },
+    { label: 'TLDR', url: view('tldr'), file: local.pathOf(session.id, 'tldr') },
+  ];
+}

@@ -1,0 +1,158 @@
+import { mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { collectPageErrors, launchBrowser, SCREENSHOT_DIRECTORY, type BrowserSession } from '../../support/browser.ts';
+import { describeInBrowser } from '../../support/browser-suite.ts';
+import { openConsoleHarness, type ConsoleHarness } from './support/console-harness.ts';
+
+const SHOTS = join(SCREENSHOT_DIRECTORY, 'reading');
+const VIEWPORTS = [
+  { width: 400, height: 860 },
+  { width: 1440, height: 900 },
+] as const;
+
+/** True when the page scrolls sideways (the thing a phone reader hates most). */
+const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+
+describeInBrowser('console: what a person reads, at 400 and 1440 px, light and dark', () => {
+  describe.each(VIEWPORTS)('at $width px', (viewport) => {
+    let harness: ConsoleHarness;
+    let browser: BrowserSession;
+    let errors: string[];
+
+    beforeAll(async () => {
+      mkdirSync(SHOTS, { recursive: true });
+      harness = await openConsoleHarness();
+      await harness.server.start();
+      browser = await launchBrowser({ viewport });
+      errors = collectPageErrors(browser.page);
+    });
+    afterAll(async () => {
+      await browser?.close();
+      await harness?.close();
+    });
+
+    it('renders markdown everywhere, keeps notes in place across a reload, numbers messages per session and links citations', async () => {
+      const { page } = browser;
+      await page.goto(harness.server.url);
+      await page.locator('#topic').fill('Shipping weekly without burning out');
+      // Enter submits the topic, as in a chat app.
+      await page.locator('#topic').press('Enter');
+      await page.waitForURL(/#\/sessions\//);
+      const planner = page.locator('.message[data-speaker="Planner"]').first();
+      await planner.waitFor();
+      expect(await planner.locator('.text ol li').count()).toBe(2);
+      expect(await scrollsSideways(page)).toBe(false);
+
+      await page.locator('#message-input').fill('!help');
+      await page.locator('#message-input').press('Enter');
+      const note = page.locator('.message.note').first();
+      await note.waitFor();
+      expect(await note.locator('strong').innerText()).toBe('Commands');
+      expect(await note.locator('li code').count()).toBe(2);
+      expect(await note.locator('pre').innerText()).toContain('!config maxMessages 40');
+      expect(await note.innerText()).toContain('<script>');
+      expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
+
+      await page.locator('#message-input').fill('Five engineers, **late nights**');
+      await page.locator('#message-input').press('Enter');
+      await page.locator('#approve-plan').click();
+      await page.locator('.message.speaker-participant').nth(2).waitFor();
+      // The note stays where it was said: after the Planner's questions, before the answer that followed it.
+      await page.reload();
+      await page.locator('.message.speaker-participant').nth(2).waitFor();
+      const order = await page.locator('#transcript > .message').evaluateAll((nodes) => nodes.map((node) => (node.classList.contains('note') ? 'note' : ((node as HTMLElement).dataset.speaker ?? '?'))));
+      expect(order.slice(0, 4)).toEqual(['You', 'Planner', 'note', 'You']);
+
+      const numbers = await page.locator('#transcript .message[data-number] .number').allInnerTexts();
+      expect(numbers).toEqual(numbers.map((_, index) => `#${index + 1}`));
+      expect(await page.locator('#session-counts').innerText()).toContain(`${numbers.length} messages`);
+      expect(await page.locator('.session-title').innerText()).not.toMatch(/\bnull\b|undefined/);
+
+      const record = page.locator('#record');
+      expect(await record.locator('table td.align-right').innerText()).toBe('1');
+      expect(await record.locator('em').innerText()).toBe('The record cites messages by number.');
+      expect(await record.locator('a[href^="javascript"]').count()).toBe(0);
+      await record.locator('a.cite[data-number="3"]').click();
+      await page.locator('.message.highlight[data-number="3"]').waitFor();
+      // The header, the usage table and the limits read the same totals, and follow a new turn without a reload.
+      const agree = async () => {
+        const tokens = /([\d,]+) tokens/.exec(await page.locator('#session-counts').innerText())?.[1];
+        expect(await page.locator('#usage-total-tokens').innerText()).toBe(tokens);
+        expect(await page.locator('[data-limit="tokens"]').innerText()).toContain(`${tokens} /`);
+        return tokens;
+      };
+      const before = await agree();
+      await page.locator('#message-input').fill('One more thought: demos on Fridays.');
+      await page.locator('#message-input').press('Enter');
+      await page.locator('.message.speaker-participant').nth(5).waitFor();
+      await page.waitForFunction((previous) => !document.querySelector('#session-counts')?.textContent?.includes(`${previous} tokens`), before);
+      expect(await agree()).not.toBe(before);
+      await page.screenshot({ path: join(SHOTS, `session-${viewport.width}.png`), fullPage: false });
+      expect(await scrollsSideways(page)).toBe(false);
+      expect(errors).toEqual([]);
+    });
+
+    it('switches to dark by the system setting and by the toggle, and stays readable without sideways scroll on every page', async () => {
+      const { page } = browser;
+      const background = () => page.evaluate(() => getComputedStyle(document.documentElement).backgroundColor);
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.goto(`${harness.server.url}/#/`);
+      await page.locator('#sessions-table').waitFor();
+      const dark = await background();
+      await page.locator('#theme-toggle').click(); // system -> dark
+      await page.locator('#theme-toggle').click(); // dark -> light
+      expect(await page.locator('#theme-toggle').innerText()).toBe('Theme: light');
+      const light = await background();
+      expect(dark).not.toBe(light);
+      expect(light).toBe('rgb(245, 246, 250)');
+      await page.locator('#theme-toggle').click(); // back to the system's (dark)
+      expect(await background()).toBe(dark);
+
+      const session = (await harness.sessions.listRecent(1))[0];
+      const traceId = (await harness.messages.listForSession(session?.id ?? '')).find((message) => message.traceId)?.traceId;
+      for (const hash of ['#/', `#/sessions/${session?.id}`, `#/traces/${traceId}`, '#/traces', `#/sessions/${session?.id}/documents/record`]) {
+        await page.goto(`${harness.server.url}/${hash}`);
+        await page.locator('main h2').first().waitFor();
+        await page.waitForLoadState('networkidle');
+        expect(await scrollsSideways(page), hash).toBe(false);
+      }
+      await page.goto(`${harness.server.url}/#/traces/${traceId}`);
+      await page.locator('#waterfall[data-rendered="true"]').waitFor();
+      // Axis labels never run into each other.
+      const axis = await page.locator('.wf-axis > span:visible').evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect()).map((box) => [box.left, box.right]));
+      for (let index = 1; index < axis.length; index += 1) expect((axis[index] as number[])[0]).toBeGreaterThanOrEqual((axis[index - 1] as number[])[1] as number);
+      await page.screenshot({ path: join(SHOTS, `trace-dark-${viewport.width}.png`) });
+      await page.emulateMedia({ colorScheme: 'light' });
+      expect(errors).toEqual([]);
+    });
+
+    it('exports a transcript as markdown and JSON, finds text across sessions and within a transcript, and closes the composer of an ended session', async () => {
+      const { page } = browser;
+      const session = (await harness.sessions.listRecent(1))[0];
+      const id = session?.id ?? '';
+      const markdown = await (await fetch(`${harness.server.url}/api/sessions/${id}/export?format=md`)).text();
+      expect(markdown).toMatch(/^# Shipping weekly without burning out/);
+      expect(markdown).toContain('### #1 You');
+      const json = (await (await fetch(`${harness.server.url}/api/sessions/${id}/export?format=json`)).json()) as { messages: { number: number }[] };
+      expect(json.messages.map((message) => message.number)).toEqual(json.messages.map((_, index) => index + 1));
+
+      await page.goto(`${harness.server.url}/#/?q=late%20nights`);
+      await page.locator('#search-messages .search-hit').first().waitFor();
+      await page.locator('#search-messages .search-hit a').first().click();
+      await page.locator('.message.highlight[data-speaker="You"]').waitFor();
+
+      await page.locator('#find-in-transcript').fill('Friday demo');
+      expect(await page.locator('#find-count').innerText()).toBe('6 found');
+      expect(await page.locator('#transcript > .message:visible').count()).toBe(6);
+      await page.locator('#find-in-transcript').fill('');
+
+      await harness.sessions.update(id, { status: 'completed', endedAt: harness.clock.now(), endReason: 'goals met' }, harness.clock.now());
+      harness.events.publish({ type: 'session', session: (await harness.sessions.findById(id))! });
+      await page.locator('#composer-ended').waitFor();
+      expect(await page.locator('#message-input').isDisabled()).toBe(true);
+      expect(errors).toEqual([]);
+    });
+  });
+});
