@@ -1,4 +1,5 @@
 // JSON calls to the console's own API.
+import { reportConnection } from './connection.js';
 
 /** GET a JSON document; throws an Error with the server's message on failure. */
 export async function getJson(path) {
@@ -32,5 +33,7 @@ export function openEvents(filter, onEvent, onOpen) {
   for (const type of types) source.addEventListener(type, (event) => onEvent(type, JSON.parse(event.data)));
   // After a reconnect (a restart, a sleeping laptop) events may have been missed: the page reloads its data.
   if (onOpen) source.addEventListener('open', onOpen);
+  source.addEventListener('open', () => reportConnection(true));
+  source.addEventListener('error', () => reportConnection(false));
   return () => source.close();
 }

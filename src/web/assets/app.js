@@ -5,6 +5,7 @@ import { bindPersonField } from './person.js';
 import { renderDocumentPage } from './document-page.js';
 import { renderRoomPage } from './room-page.js';
 import { bindCopyButtons, bindThemeToggle } from './theme.js';
+import { bindConnectionIndicator } from './connection.js';
 import { renderSessionPage } from './session-page.js';
 import { renderSessionsPage } from './sessions-page.js';
 import { renderTracePage } from './trace-page.js';
@@ -60,6 +61,7 @@ async function route() {
 
 bindPersonField(document.getElementById('person-name'));
 bindThemeToggle(document.getElementById('theme-toggle'));
+bindConnectionIndicator(document.getElementById('connection'));
 bindCopyButtons(document.body);
 window.addEventListener('hashchange', route);
 // The status and the first page load side by side; pages that need the status await it.

@@ -1,5 +1,6 @@
 // The person's side of a local room: a message box (every ! command works here too) and private replies.
 import { postJson } from './api.js';
+import { createOutbox } from './outbox.js';
 import { h } from './dom.js';
 import { personName } from './person.js';
 
@@ -16,17 +17,23 @@ export function composer(roomId, onReply) {
       form.requestSubmit();
     }
   });
+  const waiting = h('p', { class: 'muted outbox-status', role: 'status', hidden: true });
+  form.append(waiting);
+  const outbox = createOutbox(roomId, {
+    send: (item) => postJson(`/api/rooms/${encodeURIComponent(roomId)}/messages`, { content: item.content, name: item.name }),
+    onReply,
+    onChange: (count) => {
+      waiting.hidden = count === 0;
+      waiting.textContent = count === 1 ? '1 message waiting: disconnected — will send when back.' : `${count} messages waiting: disconnected — will send when back.`;
+    },
+  });
   form.addEventListener('submit', async (event) => {
     event.preventDefault();
     const content = input.value.trim();
     if (!content) return;
+    // The text leaves the box only into the outbox, which keeps it until the server has it.
     input.value = '';
-    try {
-      const answer = await postJson(`/api/rooms/${encodeURIComponent(roomId)}/messages`, { content, name: personName() });
-      if (answer.reply) onReply(answer.reply.content);
-    } catch (error) {
-      onReply(error.message);
-    }
+    await outbox.enqueue(content, personName());
   });
   return form;
 }

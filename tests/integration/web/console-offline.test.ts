@@ -1,0 +1,56 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { collectPageErrors, launchBrowser, type BrowserSession } from '../../support/browser.ts';
+import { describeInBrowser } from '../../support/browser-suite.ts';
+import { openConsoleHarness, type ConsoleHarness } from './support/console-harness.ts';
+
+describeInBrowser('console: a send that fails is kept and sent when the server is back', () => {
+  let harness: ConsoleHarness;
+  let browser: BrowserSession;
+  let errors: string[];
+
+  beforeAll(async () => {
+    harness = await openConsoleHarness();
+    await harness.server.start();
+    browser = await launchBrowser({ viewport: { width: 400, height: 860 } });
+    errors = collectPageErrors(browser.page);
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await harness?.close();
+  });
+
+  it('shows "disconnected — will send when back", keeps the text across a reload, then delivers it once, in order', async () => {
+    const { page } = browser;
+    await page.goto(harness.server.url);
+    await page.locator('#topic').fill('Keeping a shared on-call calm');
+    await page.locator('#topic').press('Enter');
+    await page.waitForURL(/#\/sessions\//);
+    await page.locator('.message[data-speaker="Planner"]').first().waitFor();
+
+    // The server becomes unreachable for sends (as when it restarts): the requests fail at the network level.
+    await page.route('**/api/rooms/*/messages', (route) => route.abort('connectionrefused'));
+    await page.locator('#message-input').fill('First thing I said while you were away');
+    await page.locator('#message-input').press('Enter');
+    await page.locator('#message-input').fill('And a second one');
+    await page.locator('#message-input').press('Enter');
+    await page.locator('.outbox-status').filter({ hasText: '2 messages waiting' }).waitFor();
+    await page.locator('#connection.offline').waitFor();
+    expect(await page.locator('#connection').innerText()).toContain('disconnected — will send when back');
+
+    // A reload does not lose them either.
+    await page.reload();
+    await page.locator('.outbox-status').filter({ hasText: '2 messages waiting' }).waitFor();
+
+    await page.unroute('**/api/rooms/*/messages');
+    await page.locator('.message.speaker-human', { hasText: 'And a second one' }).waitFor({ timeout: 30_000 });
+    await page.locator('.outbox-status').waitFor({ state: 'hidden' });
+    const said = await page.locator('.message.speaker-human .text').allInnerTexts();
+    const first = said.findIndex((text) => text.includes('First thing I said'));
+    const second = said.findIndex((text) => text.includes('And a second one'));
+    expect(first).toBeGreaterThanOrEqual(0);
+    expect(second).toBeGreaterThan(first);
+    expect(said.filter((text) => text.includes('And a second one'))).toHaveLength(1);
+    expect(await page.locator('#connection').innerText()).toContain('connected');
+    expect(errors.filter((error) => !error.includes('ERR_CONNECTION_REFUSED') && !error.includes('Failed to fetch'))).toEqual([]);
+  });
+});
