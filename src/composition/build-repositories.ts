@@ -8,6 +8,7 @@ import { JobsRepository } from '../repositories/jobs-repository.ts';
 import { MessagesRepository } from '../repositories/messages-repository.ts';
 import { RunStatesRepository } from '../repositories/run-states-repository.ts';
 import { SessionsRepository } from '../repositories/sessions-repository.ts';
+import { SessionLeasesRepository } from '../repositories/session-leases-repository.ts';
 import { SettingsRepository } from '../repositories/settings-repository.ts';
 import { TracesRepository } from '../repositories/traces-repository.ts';
 
@@ -23,6 +24,7 @@ export interface Repositories {
   embeddings: EmbeddingsRepository;
   notionObjects: NotionObjectsRepository;
   ideas: IdeasRepository;
+  leases: SessionLeasesRepository;
 }
 
 /** Builds the repositories. */
@@ -38,5 +40,6 @@ export function buildRepositories(db: Kysely<Database>): Repositories {
     embeddings: new EmbeddingsRepository(db),
     notionObjects: new NotionObjectsRepository(db),
     ideas: new IdeasRepository(db),
+    leases: new SessionLeasesRepository(db),
   };
 }

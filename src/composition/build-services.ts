@@ -10,7 +10,8 @@ import type { Clock } from '../services/clock.ts';
 import { CommandService } from '../services/commands/command-service.ts';
 import { ContextManager } from '../services/context/context-manager.ts';
 import { TokenCounter } from '../services/context/token-counter.ts';
-import { Coordinator } from '../services/coordinator/coordinator.ts';
+import { OwnedCoordinator } from '../services/scale/owned-coordinator.ts';
+import { SessionOwnership } from '../services/scale/session-ownership.ts';
 import { TurnRunner } from '../services/coordinator/turn-runner.ts';
 import { DELIVER_MESSAGE_JOB, DeliveryService } from '../services/delivery/delivery-service.ts';
 import type { TransportRegistry } from '../services/delivery/transport-registry.ts';
@@ -204,7 +205,17 @@ export function buildServices(dependencies: ServiceDependencies) {
     logger,
     typing: async (session) => (transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined),
   });
-  const coordinator = new Coordinator({
+  const ownership = new SessionOwnership({
+    ownerId: worker.id,
+    leases: repositories.leases,
+    sessions: repositories.sessions,
+    messages: repositories.messages,
+    clock,
+    logger,
+    canOwn: async (session) => transports.has(session.transport),
+    leaseMs: config.environment.SESSION_LEASE_SECONDS * 1000,
+  });
+  const coordinator = new OwnedCoordinator({
     sessions: repositories.sessions,
     messages: repositories.messages,
     roster,
@@ -217,7 +228,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     settings: limitsConfig,
     clock,
     logger,
-  });
+  }, ownership);
   lifecycle.attach(coordinator);
   const planner = new PlannerFlow({
     sessions: repositories.sessions,
@@ -288,6 +299,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     gateway,
     commands,
     coordinator,
+    ownership,
     lifecycle,
     planner,
     delivery,
@@ -303,17 +315,12 @@ export function buildServices(dependencies: ServiceDependencies) {
       await moderation.announceDriftMode();
     },
     /**
-     * After a restart every active session picks up where it was (jobs resume by themselves): people who
-     * spoke after the last answer are answered first, otherwise the AI rounds continue.
+     * After a restart every active session that no live process holds picks up where it was (jobs resume by
+     * themselves): people who spoke after the last answer are answered first, otherwise the AI rounds continue.
      */
     async resumeSessions() {
-      for (const session of await repositories.sessions.listByStatus(['active'])) {
-        const recent = await repositories.messages.listRecent(session.id, 30);
-        const lastAnswer = recent.findLast((message) => message.speaker.kind === 'participant')?.id ?? 0;
-        const unanswered = recent.filter((message) => message.speaker.kind === 'human' && message.id > lastAnswer);
-        for (const message of unanswered) coordinator.onHumanMessage(session, message);
-        if (unanswered.length === 0) coordinator.kick(session.id);
-      }
+      await ownership.adoptOrphans();
+      await ownership.settled();
     },
   };
 }

@@ -111,6 +111,9 @@ export const environmentSchema = z.object({
   IDEAS_DUPLICATE_SIMILARITY: decimal(0.85, 0, 1),
   IDEAS_AGREEMENT_THRESHOLD: decimal(0.9, 0, 1),
   IDEAS_ROLE_ROTATION_ROUNDS: integer(3, 0, 1000),
+
+  // Scale-out: several processes on one Postgres (see README "Deployment")
+  SESSION_LEASE_SECONDS: integer(15, 2, 600),
 });
 
 /** The parsed environment. */

@@ -4,6 +4,7 @@ import * as initial from './migrations/0001-initial.ts';
 import * as notionObjects from './migrations/0002-notion-objects.ts';
 import * as workerInstances from './migrations/0003-worker-instances.ts';
 import * as ideaLedger from './migrations/0010-idea-ledger.ts';
+import * as sessionLeases from './migrations/0013-session-leases.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -12,6 +13,7 @@ const migrations: Record<string, Migration> = {
   '0002-notion-objects': notionObjects,
   '0003-worker-instances': workerInstances,
   '0010-idea-ledger': ideaLedger,
+  '0013-session-leases': sessionLeases,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */
