@@ -213,6 +213,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     clock,
     logger,
     canOwn: async (session) => transports.has(session.transport),
+    mayContinue: (session) => session.aiRoundsSinceHuman < limitsConfig().maxAiRoundsWithoutHuman,
     leaseMs: config.environment.SESSION_LEASE_SECONDS * 1000,
   });
   const coordinator = new OwnedCoordinator({

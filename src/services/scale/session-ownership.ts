@@ -27,6 +27,8 @@ export interface SessionOwnershipOptions {
   logger: Logger;
   /** Whether this process may run the session (its transport is here; its Discord shard is ours). */
   canOwn: (session: Session) => Promise<boolean>;
+  /** Whether a resumed session with nobody to answer may go on with AI rounds (false at the loop guard). */
+  mayContinue: (session: Session) => boolean;
   /** How long a lease lasts unless renewed (renewed at a third of it). */
   leaseMs?: number;
   /** How often the owner looks for people's messages stored elsewhere, kicks, lost leases and orphans (real time). */
@@ -201,20 +203,21 @@ export class SessionOwnership {
   }
 
   /**
-   * As after a restart: people who spoke since the discussion began and after the last answer are answered first
-   * (with the message that brought the session here), otherwise the AI rounds continue.
+   * As after a restart: people who spoke since the discussion began and whom no participant answered yet are
+   * answered first (with the message that brought the session here), otherwise the AI rounds continue unless the
+   * loop guard already asked for a person (its notice is not posted twice).
    */
   private async resume(session: Session, trigger: ChatMessage | null): Promise<void> {
     const owned = this.owned.get(session.id);
     if (!owned) return;
     const recent = await this.options.messages.listRecent(session.id, 30);
-    const lastAnswer = recent.findLast((message) => message.speaker.kind === 'participant')?.id ?? 0;
+    const answered = new Set(recent.filter((message) => message.speaker.kind === 'participant').flatMap((message) => message.replyTo));
     const since = session.startedAt?.getTime() ?? 0;
-    const unanswered = recent.filter((message) => message.speaker.kind === 'human' && message.id > lastAnswer && message.createdAt.getTime() >= since);
+    const unanswered = recent.filter((message) => message.speaker.kind === 'human' && !answered.has(message.id) && message.createdAt.getTime() >= since);
     if (trigger && !unanswered.some((message) => message.id === trigger.id)) unanswered.push(trigger);
     unanswered.sort((left, right) => left.id - right.id);
     for (const message of unanswered) if (this.mark(owned, message.id)) this.rounds().human(session, message);
-    if (unanswered.length === 0) this.rounds().kick(session.id);
+    if (unanswered.length === 0 && this.options.mayContinue(session)) this.rounds().kick(session.id);
   }
 
   private async renewIfDue(): Promise<void> {
