@@ -6,6 +6,7 @@ import { IdeasRepository } from '../repositories/ideas-repository.ts';
 import { NotionObjectsRepository } from '../repositories/notion-objects-repository.ts';
 import { JobsRepository } from '../repositories/jobs-repository.ts';
 import { MessagesRepository } from '../repositories/messages-repository.ts';
+import { MetricsRepository } from '../repositories/metrics-repository.ts';
 import { RunStatesRepository } from '../repositories/run-states-repository.ts';
 import { SessionsRepository } from '../repositories/sessions-repository.ts';
 import { SessionLeasesRepository } from '../repositories/session-leases-repository.ts';
@@ -25,6 +26,7 @@ export interface Repositories {
   notionObjects: NotionObjectsRepository;
   ideas: IdeasRepository;
   leases: SessionLeasesRepository;
+  metrics: MetricsRepository;
 }
 
 /** Builds the repositories. */
@@ -41,5 +43,6 @@ export function buildRepositories(db: Kysely<Database>): Repositories {
     notionObjects: new NotionObjectsRepository(db),
     ideas: new IdeasRepository(db),
     leases: new SessionLeasesRepository(db),
+    metrics: new MetricsRepository(db),
   };
 }

@@ -12,7 +12,8 @@ import { ContextManager } from '../services/context/context-manager.ts';
 import { TokenCounter } from '../services/context/token-counter.ts';
 import { OwnedCoordinator } from '../services/scale/owned-coordinator.ts';
 import { SessionOwnership } from '../services/scale/session-ownership.ts';
-import { TurnRunner } from '../services/coordinator/turn-runner.ts';
+import { MeasuredTurnRunner } from '../services/scale/measured-turn-runner.ts';
+import { createAppMetrics } from '../services/scale/app-metrics.ts';
 import { DELIVER_MESSAGE_JOB, DeliveryService } from '../services/delivery/delivery-service.ts';
 import type { TransportRegistry } from '../services/delivery/transport-registry.ts';
 import type { IdGenerator } from '../services/ids.ts';
@@ -194,7 +195,8 @@ export function buildServices(dependencies: ServiceDependencies) {
     plannerTools: [createRecallSessionsTool()],
     roleNote: (session, name) => ideas.roleNote(session, name),
   });
-  const turns = new TurnRunner({
+  const metrics = createAppMetrics({ clock, logger, repository: repositories.metrics, ownedSessions: () => ownership.ownedSessions().length });
+  const turns = new MeasuredTurnRunner({
     runner: dependencies.runner,
     agents,
     delivery,
@@ -204,7 +206,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     toolPorts,
     logger,
     typing: async (session) => (transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined),
-  });
+  }, metrics.turns);
   const ownership = new SessionOwnership({
     ownerId: worker.id,
     leases: repositories.leases,
@@ -301,6 +303,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     commands,
     coordinator,
     ownership,
+    metrics,
     lifecycle,
     planner,
     delivery,

@@ -9,6 +9,7 @@ import { createAccessGuard, isLoopbackHost } from './access-guard.ts';
 import { registerConsoleRoutes } from './console-routes.ts';
 import { EventStreams } from './event-stream.ts';
 import { sendError, sendJson } from './http-kit.ts';
+import { registerMetricsRoute } from './metrics-route.ts';
 import { registerLocalChannelRoutes } from './local-channel-routes.ts';
 import type { LocalTransport } from './local-transport.ts';
 import { Router } from './router.ts';
@@ -36,6 +37,8 @@ export interface WebServerOptions {
   /** True once the DB is migrated and the transports are up; `/healthz` answers 503 before. */
   readiness?: () => boolean;
   ids?: IdGenerator;
+  /** The Prometheus text exposition served at `/metrics` (behind the token like the API). */
+  metrics?: () => Promise<string>;
   /** How often an idle event stream sends a keep-alive line. */
   heartbeatMs?: number;
 }
@@ -77,7 +80,8 @@ export function createWebServer(options: WebServerOptions): WebServer {
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const url = new URL(request.url ?? '/', 'http://console.invalid');
-    if (!guard(request, response, url)) return;
+    // A load balancer or orchestrator probes health without the console's token.
+    if (url.pathname !== '/healthz' && !guard(request, response, url)) return;
     const method = request.method ?? 'GET';
     if (method === 'GET' && url.pathname === '/api/events') {
       return streams.serve(request, response, { sessionId: url.searchParams.get('sessionId'), roomId: url.searchParams.get('roomId') });
@@ -119,6 +123,7 @@ export function createWebServer(options: WebServerOptions): WebServer {
 
 function buildRouter(options: WebServerOptions, readiness: () => boolean): Router {
   const router = new Router();
+  registerMetricsRoute(router, options.metrics);
   router.add('GET', '/healthz', ({ response }) => (readiness() ? sendJson(response, 200, { ok: true }) : sendJson(response, 503, { ok: false, status: 'starting' })));
   router.add('GET', '/api/status', ({ response }) =>
     sendJson(response, 200, {

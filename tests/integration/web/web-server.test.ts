@@ -180,7 +180,8 @@ describe('console access', () => {
     await harness.server.start();
     try {
       expect((await fetch(`${harness.server.url}/api/sessions`)).status).toBe(401);
-      expect((await fetch(`${harness.server.url}/healthz`)).status).toBe(401);
+      // /healthz is public (probes carry no token): see tests/integration/scale/metrics.test.ts.
+      expect((await fetch(`${harness.server.url}/healthz`)).status).toBe(200);
       expect((await fetch(`${harness.server.url}/api/sessions`, { headers: { Authorization: 'Bearer wrong' } })).status).toBe(401);
       expect((await fetch(`${harness.server.url}/api/sessions`, { headers: { Authorization: 'Bearer console-secret' } })).status).toBe(200);
       const redirect = await fetch(`${harness.server.url}/?token=console-secret`, { redirect: 'manual' });
