@@ -214,7 +214,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     messages: repositories.messages,
     clock,
     logger,
-    canOwn: async (session) => transports.has(session.transport),
+    canOwn: async (session) => transports.has(session.transport) && ((await transports.get(session.transport).handlesRoom?.(session.roomId)) ?? true),
     mayContinue: (session) => session.aiRoundsSinceHuman < limitsConfig().maxAiRoundsWithoutHuman,
     leaseMs: config.environment.SESSION_LEASE_SECONDS * 1000,
   });

@@ -114,6 +114,8 @@ export const environmentSchema = z.object({
 
   // Scale-out: several processes on one Postgres (see README "Deployment")
   SESSION_LEASE_SECONDS: integer(15, 2, 600),
+  SHARD_COUNT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).max(10_000).optional()),
+  SHARD_IDS: optionalText,
 });
 
 /** The parsed environment. */

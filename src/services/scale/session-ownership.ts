@@ -90,6 +90,8 @@ export class SessionOwnership {
 
   /** A message to answer: run here when the session is ours (or free), else leave it stored for its owner. */
   human(session: Session, message: ChatMessage): void {
+    // Shutting down: the next owner answers whoever is unanswered (see `resume`); no round starts here now.
+    if (this.stopping) return;
     const owned = this.owned.get(session.id);
     if (owned) {
       if (this.mark(owned, message.id)) this.rounds().human(session, message);
@@ -100,6 +102,7 @@ export class SessionOwnership {
 
   /** AI rounds should start: here when the session is ours (or free), else the owner is asked to. */
   kick(sessionId: string): void {
+    if (this.stopping) return;
     if (this.owned.has(sessionId)) return this.rounds().kick(sessionId);
     const task = (async () => {
       const session = await this.options.sessions.findById(sessionId);
@@ -192,6 +195,7 @@ export class SessionOwnership {
   }
 
   private async take(session: Session, trigger: ChatMessage | null): Promise<boolean> {
+    if (this.owned.has(session.id)) return true;
     if (this.stopping || session.status !== 'active' || !(await this.options.canOwn(session))) return false;
     const floor = await this.options.leases.lastMessageId(session.id);
     const now = this.options.clock.now();
