@@ -12,6 +12,7 @@ export const BENCH_GROUPS: Record<string, () => Promise<BenchResult[]>> = {
   moderator: async () => (await import('./moderator-bench.ts')).runModeratorBench(),
   console: async () => (await import('./console-bench.ts')).runConsoleBench(),
   ideas: async () => (await import('./ideas-bench.ts')).runIdeasBench(),
+  scale: async () => (await import('./scale-bench.ts')).runScaleBench(),
 };
 
 const name = process.argv[2] ?? '';

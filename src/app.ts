@@ -128,12 +128,16 @@ export async function createApp(options: AppOptions): Promise<App> {
     async start() {
       if (options.runWorker !== false) await worker.start();
       await services.resumeSessions();
+      if (options.runWorker !== false) services.ownership.startPolling();
       isReady = true;
     },
     async stop() {
       isReady = false;
+      await services.ownership.stop();
       await services.coordinator.shutdown();
       await worker.stop();
+      // After the rounds stopped: another process resumes these sessions at once (a rolling restart).
+      await services.ownership.release().catch((error: unknown) => logger.warn({ err: error }, 'could not release session leases'));
       for (const processor of processors) {
         await processor.forceFlush();
         await processor.shutdown();

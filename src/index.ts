@@ -51,6 +51,7 @@ async function main(): Promise<void> {
     demoMode: config.models.demoMode,
     simulatedNames: config.models.roster.filter((entry) => entry.simulated).map((entry) => entry.name),
     readiness: app.ready,
+    metrics: () => app?.services.metrics.render() ?? Promise.resolve(''),
   });
   await web.start();
   localTransport.setConsoleUrl(web.url);

@@ -3,6 +3,7 @@
  * brainstorm channels of one guild. Events go to the SessionGateway; the transport carries messages back.
  */
 import { once } from 'node:events';
+import { parseSharding } from '../config/sharding.ts';
 import { Client, Events, GatewayIntentBits, Partials, type Interaction, type Message } from 'discord.js';
 import type { AppConfig } from '../config/app-config.ts';
 import type { Logger } from '../logging/logger.ts';
@@ -45,14 +46,17 @@ export const DISCORD_INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.Guil
 export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const { config, logger: parentLogger } = options;
   const logger = parentLogger.child({ component: 'discord' });
+  const sharding = parseSharding(config.environment.SHARD_COUNT, config.environment.SHARD_IDS);
   const client = new Client({
     intents: DISCORD_INTENTS,
+    // Each process identifies only its shards: the gateway sends it the events of those shards' guilds alone.
+    ...(sharding ? { shards: sharding.ids, shardCount: sharding.count } : {}),
     // Threads opened before a restart may not be cached; without Partials.Channel their messages are dropped.
     partials: [Partials.Channel, Partials.Message, Partials.GuildMember],
     rest: { api: config.discord.apiUrl },
   });
   const guildId = config.discord.guildId;
-  const transport = new DiscordTransport({ client, clock: options.clock, logger });
+  const transport = new DiscordTransport({ client, clock: options.clock, logger, sharding });
   const gateway = typeof options.gateway === 'function' ? options.gateway : () => options.gateway as SessionGateway;
   const events = new DiscordEvents({ gateway, guildId, brainstormChannelIds: new Set(config.discord.channelIds), adminRoleId: config.discord.adminRoleId, logger, inRoomOrder: (roomId, task) => transport.inRoomOrder(roomId, task) });
   const tracker = new HandledTracker();

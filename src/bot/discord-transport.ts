@@ -4,6 +4,7 @@
  * split under 2000 characters; no AI message ever pings anyone; deliveries resume without posting twice.
  */
 import { ChannelType, RESTJSONErrorCodes, Routes, ThreadAutoArchiveDuration, type Client, type Message, type NewsChannel, type TextChannel } from 'discord.js';
+import { shardOf, type Sharding } from '../config/sharding.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
 import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../core/ports.ts';
@@ -23,6 +24,8 @@ export interface DiscordTransportOptions {
   webhookName?: string;
   /** How long to keep the embed fallback after a Missing Permissions before trying webhooks again (default 10 min). */
   recheckDeniedAfterMs?: number;
+  /** This process's Discord shards (SHARD_COUNT / SHARD_IDS); absent: every guild is ours. */
+  sharding?: Sharding | null;
 }
 
 /** Implements `Transport` over discord.js. */
@@ -45,6 +48,15 @@ export class DiscordTransport implements Transport {
   }
 
   /** Opens a thread on the topic message (or on a starter message the bot posts) named after the title. */
+  /** Whether the room's guild is on one of this process's shards (its gateway events arrive here). */
+  async handlesRoom(roomId: string): Promise<boolean> {
+    const sharding = this.options.sharding;
+    if (!sharding) return true;
+    const channel = await this.options.client.channels.fetch(roomId).catch(() => null);
+    const guildId = channel && 'guildId' in channel ? channel.guildId : null;
+    return guildId ? sharding.ids.includes(shardOf(guildId, sharding.count)) : false;
+  }
+
   async openRoom(request: { originChannelId: string; originMessageId: string | null; title: string }): Promise<{ roomId: string; url: string | null }> {
     const channel = await this.textChannel(request.originChannelId);
     let starter: Message | null = null;

@@ -7,8 +7,10 @@ import { InboundRepository } from '../repositories/inbound-repository.ts';
 import { NotionObjectsRepository } from '../repositories/notion-objects-repository.ts';
 import { JobsRepository } from '../repositories/jobs-repository.ts';
 import { MessagesRepository } from '../repositories/messages-repository.ts';
+import { MetricsRepository } from '../repositories/metrics-repository.ts';
 import { RunStatesRepository } from '../repositories/run-states-repository.ts';
 import { SessionsRepository } from '../repositories/sessions-repository.ts';
+import { SessionLeasesRepository } from '../repositories/session-leases-repository.ts';
 import { SettingsRepository } from '../repositories/settings-repository.ts';
 import { TracesRepository } from '../repositories/traces-repository.ts';
 
@@ -25,6 +27,8 @@ export interface Repositories {
   notionObjects: NotionObjectsRepository;
   ideas: IdeasRepository;
   inbound: InboundRepository;
+  leases: SessionLeasesRepository;
+  metrics: MetricsRepository;
 }
 
 /** Builds the repositories. */
@@ -41,5 +45,7 @@ export function buildRepositories(db: Kysely<Database>): Repositories {
     notionObjects: new NotionObjectsRepository(db),
     ideas: new IdeasRepository(db),
     inbound: new InboundRepository(db),
+    leases: new SessionLeasesRepository(db),
+    metrics: new MetricsRepository(db),
   };
 }

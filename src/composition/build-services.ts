@@ -12,6 +12,10 @@ import { ContextManager } from '../services/context/context-manager.ts';
 import { TokenCounter } from '../services/context/token-counter.ts';
 import { Coordinator } from '../services/coordinator/coordinator.ts';
 import { TurnRunner } from '../services/coordinator/turn-runner.ts';
+import { OwnedCoordinator } from '../services/scale/owned-coordinator.ts';
+import { SessionOwnership } from '../services/scale/session-ownership.ts';
+import { MeasuredTurnRunner } from '../services/scale/measured-turn-runner.ts';
+import { createAppMetrics } from '../services/scale/app-metrics.ts';
 import { DeliveryService } from '../services/delivery/delivery-service.ts';
 import type { TransportRegistry } from '../services/delivery/transport-registry.ts';
 import type { IdGenerator } from '../core/ids.ts';
@@ -204,7 +208,8 @@ export function buildServices(dependencies: ServiceDependencies) {
     plannerTools: [createRecallSessionsTool()],
     roleNote: (session, name) => ideas.roleNote(session, name),
   });
-  const turns = new TurnRunner({
+  const metrics = createAppMetrics({ clock, logger, repository: repositories.metrics, ownedSessions: () => ownership.ownedSessions().length });
+  const turns = new MeasuredTurnRunner({
     runner: dependencies.runner,
     agents,
     delivery,
@@ -214,8 +219,19 @@ export function buildServices(dependencies: ServiceDependencies) {
     toolPorts,
     logger,
     typing: async (session) => (transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined),
+  }, metrics.turns);
+  const ownership = new SessionOwnership({
+    ownerId: worker.id,
+    leases: repositories.leases,
+    sessions: repositories.sessions,
+    messages: repositories.messages,
+    clock,
+    logger,
+    canOwn: async (session) => transports.has(session.transport) && ((await transports.get(session.transport).handlesRoom?.(session.roomId)) ?? true),
+    mayContinue: (session) => session.aiRoundsSinceHuman < limitsConfig().maxAiRoundsWithoutHuman,
+    leaseMs: config.environment.SESSION_LEASE_SECONDS * 1000,
   });
-  const coordinator = new Coordinator({
+  const coordinator = new OwnedCoordinator({
     sessions: repositories.sessions,
     messages: repositories.messages,
     roster,
@@ -232,7 +248,7 @@ export function buildServices(dependencies: ServiceDependencies) {
       firstTokenMs: config.environment.PARTICIPANT_FIRST_TOKEN_TIMEOUT_SECONDS * 1000,
       answerMs: config.environment.PARTICIPANT_ANSWER_TIMEOUT_SECONDS * 1000,
     }),
-  });
+  }, ownership);
   lifecycle.attach(coordinator);
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({
@@ -304,6 +320,8 @@ export function buildServices(dependencies: ServiceDependencies) {
     gateway,
     commands,
     coordinator,
+    ownership,
+    metrics,
     lifecycle,
     planner,
     delivery,
@@ -320,17 +338,12 @@ export function buildServices(dependencies: ServiceDependencies) {
       void moderation.announceDriftMode();
     },
     /**
-     * After a restart every active session picks up where it was (jobs resume by themselves): people who
-     * spoke after the last answer are answered first, otherwise the AI rounds continue.
+     * After a restart every active session that no live process holds picks up where it was (jobs resume by
+     * themselves): people who spoke after the last answer are answered first, otherwise the AI rounds continue.
      */
     async resumeSessions() {
-      for (const session of await repositories.sessions.listByStatus(['active'])) {
-        const recent = await repositories.messages.listRecent(session.id, 30);
-        const lastAnswer = recent.findLast((message) => message.speaker.kind === 'participant')?.id ?? 0;
-        const unanswered = recent.filter((message) => message.speaker.kind === 'human' && message.id > lastAnswer);
-        for (const message of unanswered) coordinator.onHumanMessage(session, message);
-        if (unanswered.length === 0) coordinator.kick(session.id);
-      }
+      await ownership.adoptOrphans();
+      await ownership.settled();
     },
   };
 }

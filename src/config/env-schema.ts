@@ -117,6 +117,11 @@ export const environmentSchema = z.object({
   IDEAS_DUPLICATE_SIMILARITY: decimal(0.85, 0, 1),
   IDEAS_AGREEMENT_THRESHOLD: decimal(0.9, 0, 1),
   IDEAS_ROLE_ROTATION_ROUNDS: integer(3, 0, 1000),
+
+  // Scale-out: several processes on one Postgres (see README "Deployment")
+  SESSION_LEASE_SECONDS: integer(15, 2, 600),
+  SHARD_COUNT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).max(10_000).optional()),
+  SHARD_IDS: optionalText,
 });
 
 /** The parsed environment. */

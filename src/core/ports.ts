@@ -64,6 +64,8 @@ export interface Transport {
    * when the transport may not (Discord without Manage Messages). Absent where refused messages are never shown.
    */
   deleteMessage?(channelId: string, externalId: string): Promise<'deleted' | 'forbidden'>;
+  /** Whether this process may run the room's session (Discord: the room's guild is on one of our shards). Absent: yes. */
+  handlesRoom?(roomId: string): Promise<boolean>;
 }
 
 /** A person's message as a transport received it. */

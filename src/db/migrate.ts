@@ -6,6 +6,7 @@ import * as workerInstances from './migrations/0003-worker-instances.ts';
 import * as ideaLedger from './migrations/0010-idea-ledger.ts';
 import * as sessionClock from './migrations/0011-session-clock.ts';
 import * as messageNumbers from './migrations/0012-message-numbers.ts';
+import * as sessionLeases from './migrations/0013-session-leases.ts';
 import * as inboundClaims from './migrations/0016-inbound-claims.ts';
 import type { Database } from './schema.ts';
 
@@ -17,6 +18,7 @@ const migrations: Record<string, Migration> = {
   '0010-idea-ledger': ideaLedger,
   '0011-session-clock': sessionClock,
   '0012-message-numbers': messageNumbers,
+  '0013-session-leases': sessionLeases,
   '0016-inbound-claims': inboundClaims,
 };
 

@@ -147,6 +147,15 @@ export interface WorkerInstancesTable {
   stopped_at: NullableTimestamp;
 }
 
+/** Which worker instance runs a live session's turns, until when (see migration 0013). */
+export interface SessionLeasesTable {
+  session_id: string;
+  owner_id: string;
+  lease_until: Timestamp;
+  acquired_at: Timestamp;
+  kick_requested: Generated<boolean>;
+}
+
 /** One attempt at a job. */
 export interface JobRunsTable {
   id: Generated<number>;
@@ -231,6 +240,7 @@ export interface Database {
   worker_instances: WorkerInstancesTable;
   inbound_claims: InboundClaimsTable;
   read_cursors: ReadCursorsTable;
+  session_leases: SessionLeasesTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;

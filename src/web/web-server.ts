@@ -10,6 +10,7 @@ import { createAccessGuard, isLoopbackHost } from './access-guard.ts';
 import { registerConsoleRoutes } from './console-routes.ts';
 import { EventStreams } from './event-stream.ts';
 import { sendError, sendJson } from './http-kit.ts';
+import { registerMetricsRoute } from './metrics-route.ts';
 import { registerLocalChannelRoutes } from './local-channel-routes.ts';
 import { registerReadingRoutes } from './reading-routes.ts';
 import type { LocalTransport } from './local-transport.ts';
@@ -40,6 +41,8 @@ export interface WebServerOptions {
   ids?: IdGenerator;
   /** The time exports are stamped with. */
   clock?: Clock;
+  /** The Prometheus text exposition served at `/metrics` (behind the token like the API). */
+  metrics?: () => Promise<string>;
   /** How often an idle event stream sends a keep-alive line. */
   heartbeatMs?: number;
 }
@@ -125,6 +128,7 @@ export function createWebServer(options: WebServerOptions): WebServer {
 
 function buildRouter(options: WebServerOptions, readiness: () => boolean): Router {
   const router = new Router();
+  registerMetricsRoute(router, options.metrics);
   router.add('GET', '/healthz', ({ response }) => (readiness() ? sendJson(response, 200, { ok: true }) : sendJson(response, 503, { ok: false, status: 'starting' })));
   router.add('GET', '/api/status', ({ response }) =>
     sendJson(response, 200, {

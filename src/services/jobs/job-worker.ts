@@ -47,6 +47,11 @@ export class JobWorker {
     this.pollMs = options.pollMs ?? 250;
   }
 
+  /** This worker's instance id (live sessions are leased to it too). */
+  get id(): string {
+    return this.options.workerId;
+  }
+
   /** Registers the handler of one job kind. */
   register(kind: string, handler: JobHandler): void {
     this.handlers.set(kind, handler);

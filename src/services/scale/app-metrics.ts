@@ -1,0 +1,50 @@
+/** The figures `/metrics` shows: turn latency, model errors, job queue and failures, sessions (owned here and overall). */
+import type { Logger } from 'pino';
+import type { MetricsRepository } from '../../repositories/metrics-repository.ts';
+import type { Clock } from '../../core/clock.ts';
+import { MetricsRegistry } from './metrics-registry.ts';
+import type { TurnMetrics } from './measured-turn-runner.ts';
+
+/** Turn latency buckets (seconds): streaming answers take a few seconds, slow models a minute or more. */
+export const TURN_LATENCY_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
+
+/** What the metrics read at scrape time. */
+export interface AppMetricsSources {
+  clock: Clock;
+  logger: Logger;
+  repository: MetricsRepository;
+  /** Sessions whose lease this process holds. */
+  ownedSessions: () => number;
+}
+
+/** The app's metrics: in-process counters for turns, database reads for the shared queue and sessions. */
+export interface AppMetrics {
+  turns: TurnMetrics;
+  /** The Prometheus text exposition. */
+  render(): Promise<string>;
+}
+
+/** Builds the registry with every family the README's "Deployment" section lists. */
+export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
+  const registry = new MetricsRegistry();
+  const latency = registry.histogram('brainstorm_turn_duration_seconds', 'Time from a participant turn start to its outcome (answered, withheld, interrupted, failed), in this process.', TURN_LATENCY_BUCKETS);
+  const modelErrors = registry.counter('brainstorm_model_errors_total', 'Participant turns whose model failed after its retries, by endpoint host and model, in this process.');
+  registry.collected('brainstorm_sessions_owned', 'Live sessions whose lease this process holds (their turns run here).', async () => [{ labels: {}, value: sources.ownedSessions() }]);
+  registry.collected('brainstorm_job_queue_depth', 'Pending jobs in the shared outbox, by kind and whether they are due now or scheduled later.', async () =>
+    (await sources.repository.queueDepth(sources.clock.now())).flatMap((row) => [
+      { labels: { kind: row.kind, state: 'due' }, value: row.due },
+      { labels: { kind: row.kind, state: 'scheduled' }, value: row.scheduled },
+    ]),
+  );
+  registry.collected(
+    'brainstorm_job_failures_total',
+    'Failed job attempts in the shared database, by kind and outcome (retry: tried again later; failed: given up).',
+    async () => (await sources.repository.jobFailures()).map((row) => ({ labels: { kind: row.kind, outcome: row.outcome }, value: row.count })),
+    'counter',
+  );
+  registry.collected('brainstorm_sessions', 'Sessions in the shared database by status.', async () => (await sources.repository.sessionsByStatus()).map((row) => ({ labels: { status: row.status }, value: row.count })));
+  return {
+    turns: { clock: sources.clock, latency, modelErrors },
+    render: () => registry.render((name, error) => sources.logger.warn({ err: error, metric: name }, 'a metric could not be collected')),
+  };
+}

@@ -1,0 +1,44 @@
+/** A TurnRunner that records each turn's latency and each model failure for `/metrics`. */
+import type { ParticipantConfig } from '../../config/roster.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { TurnControl } from '../coordinator/turn-control.ts';
+import { TurnRunner, type TurnOutcome, type TurnRunnerOptions } from '../coordinator/turn-runner.ts';
+import type { ChatMessage, Session } from '../../core/domain.ts';
+import type { Counter, Histogram } from './metrics-registry.ts';
+
+/** Where a turn's figures go. */
+export interface TurnMetrics {
+  clock: Clock;
+  /** Seconds per participant turn, by outcome. */
+  latency: Histogram;
+  /** Turns whose model failed (after its retries), by endpoint host and model. */
+  modelErrors: Counter;
+}
+
+/** The endpoint of a participant as a label: its host only (a base URL may carry credentials or a path). */
+export function endpointLabel(baseUrl: string): string {
+  try {
+    return new URL(baseUrl).host || 'unknown';
+  } catch {
+    return 'unknown';
+  }
+}
+
+/** Measures every turn it runs; behaves exactly like the TurnRunner otherwise. */
+export class MeasuredTurnRunner extends TurnRunner {
+  constructor(
+    options: TurnRunnerOptions,
+    private readonly metrics: TurnMetrics,
+  ) {
+    super(options);
+  }
+
+  /** Runs one participant's turn and records its latency and, when its model failed, the error. */
+  override async run(session: Session, participant: ParticipantConfig, roster: ParticipantConfig[], answering: ChatMessage[], control: TurnControl, history?: ChatMessage[]): Promise<TurnOutcome> {
+    const started = this.metrics.clock.now().getTime();
+    const outcome = await super.run(session, participant, roster, answering, control, history);
+    this.metrics.latency.observe({ outcome: outcome.status }, (this.metrics.clock.now().getTime() - started) / 1000);
+    if (outcome.status === 'failed') this.metrics.modelErrors.inc({ endpoint: endpointLabel(participant.baseUrl), model: participant.model });
+    return outcome;
+  }
+}

@@ -1,0 +1,296 @@
+/** Ownership of live sessions by lease: a session's turns run in one process; another takes over when it is gone. */
+import type { Logger } from 'pino';
+import type { MessagesRepository } from '../../repositories/messages-repository.ts';
+import type { SessionLeasesRepository } from '../../repositories/session-leases-repository.ts';
+import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
+import type { Clock } from '../../core/clock.ts';
+import type { ChatMessage, Session } from '../../core/domain.ts';
+
+/** The coordinator of this process, reached without the ownership check (the owner's own calls). */
+export interface LocalRounds {
+  human(session: Session, message: ChatMessage): void;
+  kick(sessionId: string): void;
+  abort(sessionId: string): void;
+}
+
+/** What the ownership keeper needs. */
+export interface SessionOwnershipOptions {
+  /** This process's worker instance id: a lease names it, and a stopped instance's leases are free. */
+  ownerId: string;
+  leases: Pick<
+    SessionLeasesRepository,
+    'acquire' | 'renew' | 'release' | 'requestKick' | 'takeKicks' | 'orphans' | 'humanMessagesAfter' | 'lastMessageId' | 'statusesOf'
+  >;
+  sessions: Pick<SessionsRepository, 'findById'>;
+  messages: Pick<MessagesRepository, 'findById' | 'listRecent'>;
+  clock: Clock;
+  logger: Logger;
+  /** Whether this process may run the session (its transport is here; its Discord shard is ours). */
+  canOwn: (session: Session) => Promise<boolean>;
+  /** Whether a resumed session with nobody to answer may go on with AI rounds (false at the loop guard). */
+  mayContinue: (session: Session) => boolean;
+  /** How long a lease lasts unless renewed (renewed at a third of it). */
+  leaseMs?: number;
+  /** How often the owner looks for people's messages stored elsewhere, kicks, lost leases and orphans (real time). */
+  pollMs?: number;
+}
+
+interface Owned {
+  /** Messages at or below this id were seen when the lease was taken (or long ago). */
+  floor: number;
+  /** Messages handed to the coordinator, by id, with when (clock ms). */
+  handed: Map<number, number>;
+  /** Paused: its rounds were stopped once; the lease is kept for `!continue`. */
+  paused: boolean;
+}
+
+/** Default lease length and poll interval. */
+export const OWNERSHIP_TIMING = { leaseMs: 15_000, pollMs: 1_000 } as const;
+
+/** Handed ids older than this are folded into the floor: no commit lands that much out of order. */
+const SETTLED_MS = 60_000;
+
+/**
+ * Holds the leases of the sessions this process runs. A person's message stored by another process is found by
+ * polling; `!continue` handled elsewhere arrives as a kick request on the lease; a lease lost (a long pause) aborts
+ * the local rounds; an active session nobody holds is adopted and resumed as a restart resumes it.
+ */
+export class SessionOwnership {
+  private readonly owned = new Map<string, Owned>();
+  private readonly claims = new Map<string, Promise<boolean>>();
+  /** Claims and kicks under way, so `settled` can wait for them. */
+  private readonly inFlight = new Map<Promise<unknown>, string>();
+  private readonly leaseMs: number;
+  private readonly pollMs: number;
+  private local: LocalRounds | null = null;
+  private stopping = false;
+  private timer: NodeJS.Timeout | null = null;
+  private ticking: Promise<void> | null = null;
+  private lastRenew = 0;
+
+  constructor(private readonly options: SessionOwnershipOptions) {
+    this.leaseMs = options.leaseMs ?? OWNERSHIP_TIMING.leaseMs;
+    this.pollMs = options.pollMs ?? OWNERSHIP_TIMING.pollMs;
+  }
+
+  /** Connects the coordinator whose rounds this process runs. */
+  attach(local: LocalRounds): void {
+    this.local = local;
+  }
+
+  /** Whether this process holds the session's lease. */
+  holds(sessionId: string): boolean {
+    return this.owned.has(sessionId);
+  }
+
+  /** The sessions this process holds. */
+  ownedSessions(): string[] {
+    return [...this.owned.keys()];
+  }
+
+  /** A message to answer: run here when the session is ours (or free), else leave it stored for its owner. */
+  human(session: Session, message: ChatMessage): void {
+    // Shutting down: the next owner answers whoever is unanswered (see `resume`); no round starts here now.
+    if (this.stopping) return;
+    const owned = this.owned.get(session.id);
+    if (owned) {
+      if (this.mark(owned, message.id)) this.rounds().human(session, message);
+      return;
+    }
+    this.track(session.id, this.claim(session, message).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not claim a session')));
+  }
+
+  /** AI rounds should start: here when the session is ours (or free), else the owner is asked to. */
+  kick(sessionId: string): void {
+    if (this.stopping) return;
+    if (this.owned.has(sessionId)) return this.rounds().kick(sessionId);
+    const task = (async () => {
+      const session = await this.options.sessions.findById(sessionId);
+      if (!session || (await this.claim(session, null))) return;
+      // Nobody holds it: the next orphan scan (here or elsewhere) resumes it.
+      if (await this.options.leases.requestKick(sessionId)) this.options.logger.debug({ session: sessionId }, 'asked the owner of a session to continue');
+    })().catch((error: unknown) => this.options.logger.warn({ err: error, session: sessionId }, 'could not kick a session'));
+    this.track(sessionId, task);
+  }
+
+  /** Resolves once no claim or kick is under way (tests and shutdown wait on it). */
+  async settled(): Promise<void> {
+    while (this.inFlight.size > 0) await Promise.allSettled([...this.inFlight.keys()]);
+  }
+
+  /** Sessions with a claim or kick under way. */
+  pendingSessions(): string[] {
+    return [...new Set(this.inFlight.values())];
+  }
+
+  private track(sessionId: string, promise: Promise<unknown>): void {
+    this.inFlight.set(promise, sessionId);
+    void promise.finally(() => this.inFlight.delete(promise));
+  }
+
+  /** Adopts every active session nobody holds and resumes it (a restart, or the owner died). */
+  async adoptOrphans(): Promise<number> {
+    if (this.stopping) return 0;
+    let adopted = 0;
+    for (const sessionId of await this.options.leases.orphans(this.options.clock.now(), 50)) {
+      const session = await this.options.sessions.findById(sessionId);
+      if (session && (await this.claim(session, null))) adopted += 1;
+    }
+    return adopted;
+  }
+
+  /** One pass of the owner's duties: renew, drop what ended or was lost, take kicks, pick up messages, adopt orphans. */
+  async tick(): Promise<void> {
+    if (this.stopping) return;
+    await this.renewIfDue();
+    await this.dropEnded();
+    for (const sessionId of await this.options.leases.takeKicks(this.options.ownerId)) {
+      if (this.owned.has(sessionId)) this.rounds().kick(sessionId);
+    }
+    await this.pickUpMessages();
+    await this.adoptOrphans();
+  }
+
+  /** Polls in the background until `stop` (production; tests call `tick`). */
+  startPolling(): void {
+    if (this.timer || this.stopping) return;
+    const schedule = () => {
+      this.timer = setTimeout(() => {
+        this.ticking = this.tick()
+          .catch((error: unknown) => this.options.logger.warn({ err: error }, 'session ownership pass failed'))
+          .finally(() => {
+            this.ticking = null;
+            if (!this.stopping) schedule();
+          });
+      }, this.pollMs);
+      this.timer.unref();
+    };
+    schedule();
+  }
+
+  /** Stops polling and claiming (shutdown); the leases stay until `release`, after the rounds have stopped. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    await this.ticking;
+    await Promise.allSettled([...this.claims.values()]);
+  }
+
+  /** Gives every lease back, so another process resumes these sessions at once (a rolling restart). */
+  async release(): Promise<void> {
+    const sessions = this.ownedSessions();
+    this.owned.clear();
+    await this.options.leases.release(this.options.ownerId, null);
+    if (sessions.length > 0) this.options.logger.info({ sessions: sessions.length }, 'released session leases');
+  }
+
+  /** Takes a free lease (once per session at a time) and resumes the session here; false when it is not ours. */
+  private claim(session: Session, trigger: ChatMessage | null): Promise<boolean> {
+    const running = this.claims.get(session.id);
+    if (running) return running.then((ours) => (ours && trigger ? (this.human(session, trigger), true) : ours));
+    const claim = this.take(session, trigger).finally(() => this.claims.delete(session.id));
+    this.claims.set(session.id, claim);
+    return claim;
+  }
+
+  private async take(session: Session, trigger: ChatMessage | null): Promise<boolean> {
+    if (this.owned.has(session.id)) return true;
+    if (this.stopping || session.status !== 'active' || !(await this.options.canOwn(session))) return false;
+    const floor = await this.options.leases.lastMessageId(session.id);
+    const now = this.options.clock.now();
+    if (!(await this.options.leases.acquire(session.id, this.options.ownerId, now, new Date(now.getTime() + this.leaseMs)))) return false;
+    this.owned.set(session.id, { floor, handed: new Map(), paused: false });
+    this.options.logger.info({ session: session.id, owner: this.options.ownerId }, 'took the lease of a session');
+    await this.resume(session, trigger);
+    return true;
+  }
+
+  /**
+   * As after a restart: people who spoke since the discussion began and whom no participant answered yet are
+   * answered first (with the message that brought the session here), otherwise the AI rounds continue unless the
+   * loop guard already asked for a person (its notice is not posted twice).
+   */
+  private async resume(session: Session, trigger: ChatMessage | null): Promise<void> {
+    const owned = this.owned.get(session.id);
+    if (!owned) return;
+    const recent = await this.options.messages.listRecent(session.id, 30);
+    const answered = new Set(recent.filter((message) => message.speaker.kind === 'participant').flatMap((message) => message.replyTo));
+    const since = session.startedAt?.getTime() ?? 0;
+    const unanswered = recent.filter((message) => message.speaker.kind === 'human' && !answered.has(message.id) && message.createdAt.getTime() >= since);
+    if (trigger && !unanswered.some((message) => message.id === trigger.id)) unanswered.push(trigger);
+    unanswered.sort((left, right) => left.id - right.id);
+    for (const message of unanswered) if (this.mark(owned, message.id)) this.rounds().human(session, message);
+    if (unanswered.length === 0 && this.options.mayContinue(session)) this.rounds().kick(session.id);
+  }
+
+  private async renewIfDue(): Promise<void> {
+    const now = this.options.clock.now();
+    if (now.getTime() - this.lastRenew < this.leaseMs / 3) return;
+    this.lastRenew = now.getTime();
+    const mine = this.ownedSessions();
+    const kept = new Set(await this.options.leases.renew(this.options.ownerId, mine, new Date(now.getTime() + this.leaseMs)));
+    for (const sessionId of mine.filter((id) => !kept.has(id))) {
+      this.owned.delete(sessionId);
+      this.rounds().abort(sessionId);
+      this.options.logger.warn({ session: sessionId }, 'lost the lease of a session (another process took it over); stopped its rounds here');
+    }
+  }
+
+  /**
+   * A session paused or ended, maybe by a command another process handled: stop its rounds here; an ended one is
+   * freed, a paused one kept for its `!continue`.
+   */
+  private async dropEnded(): Promise<void> {
+    const mine = this.ownedSessions();
+    const statuses = await this.options.leases.statusesOf(mine);
+    const ended: string[] = [];
+    for (const sessionId of mine) {
+      const owned = this.owned.get(sessionId);
+      const status = statuses.get(sessionId);
+      if (!owned || status === 'active') {
+        if (owned) owned.paused = false;
+        continue;
+      }
+      if (status === 'paused' && owned.paused) continue;
+      this.rounds().abort(sessionId);
+      if (status === 'paused') owned.paused = true;
+      else ended.push(sessionId);
+    }
+    for (const sessionId of ended) this.owned.delete(sessionId);
+    await this.options.leases.release(this.options.ownerId, ended);
+  }
+
+  /** People's messages that another process stored for our sessions. */
+  private async pickUpMessages(): Promise<void> {
+    const mine = [...this.owned.entries()];
+    if (mine.length === 0) return;
+    const floor = Math.min(...mine.map(([, owned]) => owned.floor));
+    for (const ref of await this.options.leases.humanMessagesAfter(mine.map(([id]) => id), floor)) {
+      const owned = this.owned.get(ref.sessionId);
+      if (!owned || ref.id <= owned.floor || owned.handed.has(ref.id)) continue;
+      const [session, message] = await Promise.all([this.options.sessions.findById(ref.sessionId), this.options.messages.findById(ref.id)]);
+      if (session?.status === 'active' && message && this.mark(owned, message.id)) this.rounds().human(session, message);
+    }
+    const settled = this.options.clock.now().getTime() - SETTLED_MS;
+    for (const [, owned] of mine) {
+      for (const [id, at] of owned.handed) {
+        if (at >= settled) continue;
+        owned.floor = Math.max(owned.floor, id);
+        owned.handed.delete(id);
+      }
+    }
+  }
+
+  /** Records a message as handed to the coordinator; false when it already was (the poll and the gateway race). */
+  private mark(owned: Owned, messageId: number): boolean {
+    if (owned.handed.has(messageId)) return false;
+    owned.handed.set(messageId, this.options.clock.now().getTime());
+    return true;
+  }
+
+  private rounds(): LocalRounds {
+    if (!this.local) throw new Error('session ownership has no coordinator attached');
+    return this.local;
+  }
+}

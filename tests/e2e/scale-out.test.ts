@@ -1,0 +1,82 @@
+import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.ts';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from '../support/app-cluster.ts';
+import { waitForHealthy } from '../support/browser.ts';
+import { leaseHolderPid, say, startActiveSession, waitAnswered } from '../support/cluster-drill.ts';
+import { auditConversation } from '../support/conversation-audit.ts';
+import { createThrowawayPostgres } from '../support/databases.ts';
+
+let fake: FakeOpenRouter;
+let database: { url: string; drop(): Promise<void> };
+let handle: DatabaseHandle;
+const processes: ClusterProcess[] = [];
+
+beforeAll(async () => {
+  fake = await startFakeOpenRouter();
+  database = await createThrowawayPostgres();
+});
+afterEach(async () => {
+  await Promise.all(processes.splice(0).map((member) => member.stop()));
+});
+afterAll(async () => {
+  await handle?.close();
+  await fake?.close();
+  await database?.drop();
+});
+
+async function member(): Promise<ClusterProcess> {
+  const started = await startClusterProcess(clusterEnvironment(fake.url, database.url));
+  processes.push(started);
+  await waitForHealthy(started.url, 120_000);
+  handle ??= openDatabase({ kind: 'postgres', url: database.url });
+  return started;
+}
+
+describe('two real processes on one Postgres', () => {
+  it('rolling restart: a second process starts, the first stops; the session goes on, nothing lost or posted twice', async () => {
+    const first = await member();
+    const drill = await startActiveSession(handle.db, fake, first.url, 'Rolling restart: does the room go on?');
+    expect(await leaseHolderPid(handle.db, drill.sessionId)).toBe(first.pid);
+
+    const second = await member();
+    // A person writes through the process that does not own the session: the owner answers.
+    const viaSecond = await say(handle.db, second.url, drill, 'Bob writes through the second process');
+    await waitAnswered(handle.db, drill, viaSecond);
+    expect(await leaseHolderPid(handle.db, drill.sessionId)).toBe(first.pid);
+
+    // A person writes to the first process just as it is told to stop: answered by the second.
+    const lastWords = await say(handle.db, first.url, drill, 'Bob writes just before the first process stops');
+    expect(await first.signal('SIGTERM')).toBe(0);
+    expect(first.output()).toMatch(/released session leases/);
+    await waitAnswered(handle.db, drill, lastWords);
+    const afterStop = await say(handle.db, second.url, drill, 'Bob writes after the first process stopped');
+    await waitAnswered(handle.db, drill, afterStop);
+    expect(await leaseHolderPid(handle.db, drill.sessionId)).toBe(second.pid);
+
+    const audit = await auditConversation(handle.db, drill.sessionId);
+    expect(audit.people).toBe(3);
+    expect({ lost: audit.lost, duplicated: audit.duplicated }).toEqual({ lost: 0, duplicated: 0 });
+  }, 300_000);
+
+  it('failover: the owner is killed; the other process takes its session over and answers who spoke', async () => {
+    const first = await member();
+    const second = await member();
+    const drill = await startActiveSession(handle.db, fake, first.url, 'Failover: who picks the room up?');
+    const owner = (await leaseHolderPid(handle.db, drill.sessionId)) === first.pid ? first : second;
+    const survivor = owner === first ? second : first;
+
+    // The owner is killed in the middle of answering a person who wrote to it.
+    for (const participant of ['Claude', 'ChatGPT', 'Grok']) fake.script({ participant }, replies.hang());
+    const midTurn = await say(handle.db, owner.url, drill, 'Bob writes to the owner just before it dies');
+    await waitUntil(async () => fake.pending({ participant: 'Grok' }) + fake.pending({ participant: 'Claude' }) + fake.pending({ participant: 'ChatGPT' }) === 0, 'the owner to start answering');
+    expect(await owner.signal('SIGKILL')).toBeNull();
+    const question = await say(handle.db, survivor.url, drill, 'Bob writes while the owner is dead');
+    await waitAnswered(handle.db, drill, midTurn);
+    await waitAnswered(handle.db, drill, question);
+    await waitUntil(async () => (await leaseHolderPid(handle.db, drill.sessionId)) === survivor.pid, 'the lease to move');
+
+    const audit = await auditConversation(handle.db, drill.sessionId);
+    expect({ lost: audit.lost, duplicated: audit.duplicated }).toEqual({ lost: 0, duplicated: 0 });
+  }, 300_000);
+});

@@ -1,0 +1,67 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
+import { proposeSession } from '../../support/session-driver.ts';
+import { fakeEnvironment, startTestApp, type TestApp } from '../../support/test-app.ts';
+import { openConsoleHarness } from '../web/support/console-harness.ts';
+
+let fake: FakeOpenRouter;
+let test: TestApp;
+
+beforeAll(async () => {
+  fake = await startFakeOpenRouter();
+  test = await startTestApp(fakeEnvironment(fake.url, { MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', SESSION_PLANNER_MAX_QUESTIONS: '0' }));
+});
+afterAll(async () => {
+  await test?.stop();
+  await fake?.close();
+});
+
+/** The value of one series (`name{labels}`), or undefined. */
+function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
+  const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
+  for (const line of text.split('\n')) {
+    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    if (!match || match[1] !== name) continue;
+    const present = (match[2] ?? '').split(',');
+    if (wanted.every((pair) => present.includes(pair))) return Number(match[3]);
+  }
+  return undefined;
+}
+
+describe('/metrics', () => {
+  it('shows turn latency, model errors per endpoint, the job queue, job failures and sessions owned, in the Prometheus text format', async () => {
+    const room = await proposeSession(test, fake);
+    fake.script({ participant: 'Grok' }, ...Array.from({ length: 12 }, () => replies.httpError(500)));
+    await test.command(room, 'approve');
+    await test.settle();
+
+    const text = await test.app.services.metrics.render();
+    for (const line of text.trimEnd().split('\n')) expect(line).toMatch(/^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{([a-z_]+="[^"\n]*",?)*\})? -?[0-9.e+-]+|[a-z_]+\{.*le="\+Inf".*\} \d+)$/);
+    expect(text).toContain('# TYPE brainstorm_turn_duration_seconds histogram');
+    expect(series(text, 'brainstorm_turn_duration_seconds_count', { outcome: 'answered' })).toBeGreaterThanOrEqual(2);
+    expect(series(text, 'brainstorm_turn_duration_seconds_bucket', { outcome: 'answered', le: '+Inf' })).toBe(series(text, 'brainstorm_turn_duration_seconds_count', { outcome: 'answered' }));
+    const endpoint = new URL(fake.url).host;
+    expect(series(text, 'brainstorm_model_errors_total', { endpoint })).toBeGreaterThanOrEqual(1);
+    expect(text).not.toContain('test-openrouter-key');
+    expect(series(text, 'brainstorm_sessions_owned')).toBe(1);
+    expect(series(text, 'brainstorm_sessions', { status: 'active' })).toBe(1);
+    expect(text).toContain('# TYPE brainstorm_job_queue_depth gauge');
+    expect(series(text, 'brainstorm_job_queue_depth', { state: 'scheduled' })).toBeGreaterThanOrEqual(1);
+    expect(text).toContain('# TYPE brainstorm_job_failures_total counter');
+  });
+
+  it('is served behind the console token while /healthz stays public', async () => {
+    const harness = await openConsoleHarness({ token: 'console-secret', metrics: async () => 'brainstorm_sessions_owned 2\n' });
+    await harness.server.start();
+    try {
+      expect((await fetch(`${harness.server.url}/healthz`)).status).toBe(200);
+      expect((await fetch(`${harness.server.url}/metrics`)).status).toBe(401);
+      const scraped = await fetch(`${harness.server.url}/metrics`, { headers: { Authorization: 'Bearer console-secret' } });
+      expect(scraped.status).toBe(200);
+      expect(scraped.headers.get('content-type')).toBe('text/plain; version=0.0.4; charset=utf-8');
+      expect(await scraped.text()).toBe('brainstorm_sessions_owned 2\n');
+    } finally {
+      await harness.close();
+    }
+  });
+});

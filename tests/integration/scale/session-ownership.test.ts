@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.ts';
+import { randomIds } from '../../../src/core/ids.ts';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
+import { createThrowawayPostgres } from '../../support/databases.ts';
+import { MemoryTransport } from '../../support/memory-transport.ts';
+import { scriptedPlan } from '../../support/scripted-plans.ts';
+import { alice, fakeEnvironment, startTestApp, type TestApp } from '../../support/test-app.ts';
+
+let fake: FakeOpenRouter;
+let database: { url: string; drop(): Promise<void> };
+
+beforeAll(async () => {
+  fake = await startFakeOpenRouter();
+  database = await createThrowawayPostgres();
+});
+afterAll(async () => {
+  await fake?.close();
+  await database?.drop();
+});
+
+/** Two processes' worth of app on one Postgres, one clock and one room store (the rooms are the outside world). */
+async function twoProcesses(prefix: string): Promise<{ first: TestApp; second: TestApp; transport: MemoryTransport; clock: ManualClock }> {
+  const environment = fakeEnvironment(fake.url, { DATABASE_URL: database.url, SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1' });
+  const clock = new ManualClock('2026-07-01T09:00:00Z');
+  const transport = new MemoryTransport('memory', prefix);
+  const location = { kind: 'postgres' as const, url: database.url };
+  const first = await startTestApp(environment, { clock, transport, database: location, ids: randomIds });
+  const second = await startTestApp(environment, { clock, transport, database: location, ids: randomIds });
+  return { first, second, transport, clock };
+}
+
+async function activeSession(test: TestApp, transport: MemoryTransport, topic: string): Promise<{ room: string; sessionId: string }> {
+  fake.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan()));
+  await test.say(null, topic);
+  await test.settle();
+  const room = transport.rooms.at(-1)!.roomId;
+  await test.command(room, 'approve');
+  await test.settle();
+  const session = await test.app.repositories.sessions.findByRoom('memory', room);
+  expect(session?.status).toBe('active');
+  return { room, sessionId: session!.id };
+}
+
+const answersTo = (transport: MemoryTransport, room: string, person: string) =>
+  transport.room(room).filter((message) => message.speakerKind === 'participant' && message.replyTo.includes(person));
+
+describe('sessions leased to one process among several', () => {
+  it('a message stored by a process that does not own the session is answered by its owner, once each', async () => {
+    const { first, second, transport } = await twoProcesses('lease');
+    try {
+      const { room, sessionId } = await activeSession(first, transport, 'Lease drill: who answers?');
+      expect(first.app.services.ownership.holds(sessionId)).toBe(true);
+
+      const bob = { id: 'u-bob', name: 'Bob', isAdmin: false };
+      await second.say(room, 'Bob asks through the other process', bob);
+      await second.settle();
+      expect(second.app.services.ownership.holds(sessionId)).toBe(false);
+      expect(answersTo(transport, room, 'Bob')).toHaveLength(0);
+
+      await first.app.services.ownership.tick();
+      await first.settle();
+      await first.app.services.ownership.tick();
+      await first.settle();
+      const answers = answersTo(transport, room, 'Bob');
+      expect(answers.map((message) => message.speaker).sort()).toEqual(['ChatGPT', 'Claude', 'Grok']);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+
+  it('a process that dies keeps nothing: once its lease lapses another adopts the session and answers who spoke', async () => {
+    const { first, second, transport, clock } = await twoProcesses('failover');
+    try {
+      const { room, sessionId } = await activeSession(first, transport, 'Failover drill: does the room go on?');
+      for (const participant of ['Claude', 'ChatGPT', 'Grok']) fake.script({ participant }, replies.hang());
+      await first.say(room, 'Are you still there?', alice);
+      // The first process dies mid-turn: its rounds end, its lease and instance row stay as they were.
+      await first.app.services.ownership.stop();
+      await first.app.services.coordinator.shutdown();
+      fake.reset();
+      const before = transport.room(room).length;
+
+      await second.app.services.ownership.tick();
+      expect(second.app.services.ownership.holds(sessionId)).toBe(false);
+      await clock.advance(16_000);
+      await second.app.services.ownership.tick();
+      expect(second.app.services.ownership.holds(sessionId)).toBe(true);
+      await second.settle();
+      const after = transport.room(room).slice(before).filter((message) => message.speakerKind === 'participant' && message.replyTo.includes('Alice'));
+      expect(after.map((message) => message.speaker).sort()).toEqual(['ChatGPT', 'Claude', 'Grok']);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+
+  it('a clean stop gives the leases back, so the other process resumes the session at once', async () => {
+    const { first, second, transport } = await twoProcesses('rolling');
+    try {
+      const { sessionId } = await activeSession(first, transport, 'Rolling drill: hand over cleanly');
+      await first.stop();
+      await second.app.services.ownership.tick();
+      expect(second.app.services.ownership.holds(sessionId)).toBe(true);
+    } finally {
+      await second.stop();
+    }
+  });
+
+  it('a stop handled by another process ends the rounds in the owner and frees the lease', async () => {
+    const { first, second, transport } = await twoProcesses('stop');
+    try {
+      const { room, sessionId } = await activeSession(first, transport, 'Stop drill: who stops it?');
+      const reply = await second.command(room, 'stop', '', { id: 'u-admin', name: 'Ada', isAdmin: true });
+      expect(reply.content).toMatch(/stop/i);
+      await first.app.services.ownership.tick();
+      expect(first.app.services.ownership.holds(sessionId)).toBe(false);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+});
