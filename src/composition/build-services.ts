@@ -10,8 +10,6 @@ import type { Clock } from '../core/clock.ts';
 import { CommandService } from '../services/commands/command-service.ts';
 import { ContextManager } from '../services/context/context-manager.ts';
 import { TokenCounter } from '../services/context/token-counter.ts';
-import { Coordinator } from '../services/coordinator/coordinator.ts';
-import { TurnRunner } from '../services/coordinator/turn-runner.ts';
 import { OwnedCoordinator } from '../services/scale/owned-coordinator.ts';
 import { SessionOwnership } from '../services/scale/session-ownership.ts';
 import { MeasuredTurnRunner } from '../services/scale/measured-turn-runner.ts';
