@@ -20,14 +20,13 @@ import type { IdGenerator } from '../core/ids.ts';
 import type { JobWorker } from '../services/jobs/job-worker.ts';
 import { LimitsService } from '../services/limits/limits-service.ts';
 import type { EventBus } from '../core/ports.ts';
-import type { Speaker } from '../core/domain.ts';
 import { ModerationService } from '../services/moderation/moderation-service.ts';
 import { createSessionModerationHost } from '../services/moderation/session-moderation-host.ts';
 import { createScribeAgent } from '../agents/scribe/scribe-agent.ts';
 import { createTldrAgent } from '../agents/tldr/tldr-agent.ts';
 import { createDocumentationService } from '../services/documentation/documentation-service.ts';
-import { createIdeaExtractorAgent } from '../agents/ideas/idea-extractor-agent.ts';
-import { IdeaLedgerService } from '../services/ideas/idea-ledger-service.ts';
+import { buildIdeaLedger } from './build-idea-ledger.ts';
+import { isSimulatedSpeaker } from './simulated-speakers.ts';
 import { createNotionGateway, notionFlags, notionObjectStore } from '../notion/create-notion-gateway.ts';
 import { MarkdownMirror } from '../notion/markdown-mirror.ts';
 import { documentLinksOf } from '../services/documentation/document-links.ts';
@@ -42,13 +41,6 @@ import { createToolPortsFactory } from '../services/sessions/tool-ports.ts';
 import type { Repositories } from './build-repositories.ts';
 import { applyToRunningSessions } from '../services/settings/running-sessions.ts';
 import { createSettingsPort } from './settings-port.ts';
-
-/** Whether the model behind a speaker is the demo simulator (its messages say so). */
-function isSimulatedSpeaker(models: AppConfig['models'], speaker: Speaker): boolean {
-  if (speaker.kind === 'participant') return models.roster.find((entry) => entry.id === speaker.id || entry.name === speaker.name)?.simulated ?? models.demoMode;
-  if (speaker.kind === 'planner' || speaker.kind === 'moderator' || speaker.kind === 'scribe' || speaker.kind === 'tldr') return models.roles[speaker.kind].simulated;
-  return false;
-}
 
 /** What the services are built from. */
 export interface ServiceDependencies {
@@ -151,33 +143,12 @@ export function buildServices(dependencies: ServiceDependencies) {
     logger,
     ledgerCheck: (session) => ideas.afterRound(session),
   });
-  const ideas = new IdeaLedgerService({
-    repository: repositories.ideas,
-    messages: repositories.messages,
-    sessions: repositories.sessions,
-    jobs: repositories.jobs,
-    clock,
-    logger,
-    prompts: dependencies.prompts,
-    extractor: createIdeaExtractorAgent({ model: models.role('scribe'), prompts: dependencies.prompts }),
-    moderator: createModeratorAgent({ model: models.role('moderator'), prompts: dependencies.prompts }),
-    embed: (texts) => models.embed(texts),
-    room: {
-      // Stop means stop: a proposal or invitation worded while `!stop` landed is dropped.
-      postAsModerator: async (session, content) => {
-        if ((await repositories.sessions.findById(session.id))?.status === 'active') await delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content);
-      },
-      endSession: (sessionId, reason) => lifecycle.end(sessionId, 'completed', reason),
-      participants: (session) => roster.active(session).map((participant) => participant.name),
-      invite: (sessionId, name) => coordinator.invite(sessionId, name),
-    },
-    settings: () => ({
-      intervalSeconds: settings.effectiveConfig().scribe.intervalSeconds,
-      convergenceRounds: config.environment.IDEAS_CONVERGENCE_ROUNDS,
-      duplicateSimilarity: config.environment.IDEAS_DUPLICATE_SIMILARITY,
-      agreementThreshold: config.environment.IDEAS_AGREEMENT_THRESHOLD,
-      roleRotationRounds: config.environment.IDEAS_ROLE_ROTATION_ROUNDS,
-    }),
+  const ideas = buildIdeaLedger(dependencies, {
+    delivery,
+    settings: () => settings.effectiveConfig(),
+    lifecycle: () => lifecycle,
+    coordinator: () => coordinator,
+    roster: () => roster,
   });
   ideas.registerJobs(worker);
   const messageHooks = { onMessage: async (sessionId: string) => void (await Promise.all([documentation.onMessage(sessionId), ideas.onMessage(sessionId)])) };
