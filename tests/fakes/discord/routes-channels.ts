@@ -3,6 +3,7 @@ import { PermissionFlagsBits } from 'discord.js';
 import { DiscordHttpError, threadAlreadyCreated } from './discord-errors.ts';
 import { channelPayload, messagePayload } from './payloads.ts';
 import type { Route } from './http-router.ts';
+import { historyPage, parseHistoryQuery } from './message-history.ts';
 import { validateAutoArchive, validateMessageBody, validateThreadName } from './message-rules.ts';
 import { requireBotPermission, sendPermissionFor, type RouteDeps } from './route-deps.ts';
 
@@ -14,12 +15,8 @@ export function channelRoutes(deps: RouteDeps): Route[] {
     bot('GET', '/channels/:channelId', 'channel.get', ({ params }) => ({ body: channelPayload(state.requireChannel(params['channelId'] ?? ''), state.guildId) })),
     bot('GET', '/channels/:channelId/messages', 'message.list', ({ params, query }) => {
       const channel = state.requireChannel(params['channelId'] ?? '');
-      const limit = Math.min(100, Math.max(1, Number(query.get('limit') ?? 50)));
-      const visible = state.messages.filter((message) => message.channelId === channel.id && !message.deleted && (message.flags & 64) === 0);
-      // Like Discord: `after` gives the oldest `limit` messages newer than it, `before` the newest older than it;
-      // either way the page comes newest first, so a client must order by id itself.
-      const page = pageOfMessages(visible, query.get('after'), query.get('before'), limit);
-      return { body: page.reverse().map((message) => messagePayload(message, state, false)) };
+      const page = historyPage(state.messages, channel, parseHistoryQuery(query), state.permissionsOf(deps.botUserId));
+      return { body: page.map((message) => messagePayload(message, state, false)) };
     }),
     bot('GET', '/channels/:channelId/messages/:messageId', 'message.get', ({ params }) => ({
       body: messagePayload(state.requireMessage(params['channelId'] ?? '', params['messageId'] ?? ''), state, false),
@@ -70,12 +67,4 @@ export function channelRoutes(deps: RouteDeps): Route[] {
       return undefined;
     }),
   ];
-}
-
-/** One page of a channel's messages (oldest first) around the `after`/`before` snowflakes, as Discord pages them. */
-function pageOfMessages<T extends { id: string }>(messages: T[], after: string | null, before: string | null, limit: number): T[] {
-  const sorted = [...messages].sort((a, b) => (BigInt(a.id) < BigInt(b.id) ? -1 : 1));
-  if (after !== null) return sorted.filter((message) => BigInt(message.id) > BigInt(after)).slice(0, limit);
-  if (before !== null) return sorted.filter((message) => BigInt(message.id) < BigInt(before)).slice(-limit);
-  return sorted.slice(-limit);
 }
