@@ -85,7 +85,7 @@ export function registerLocalChannelRoutes(router: Router, dependencies: LocalCh
     const body = await readJsonBody(request);
     const content = requireText(body, 'content', MAX_MESSAGE_CHARS);
     const author = localPerson(optionalText(body, 'name', DEFAULT_PERSON, 80));
-    const externalId = dependencies.ids.next('lin');
+    const externalId = clientMessageId(body) ?? dependencies.ids.next('lin');
     const reply = await callGateway(() =>
       dependencies.gateway.handleMessage({ transport: transport.name, roomId: room.roomId, channelId: LOCAL_CHANNEL_ID, externalId, author, content, url: null }),
     );
@@ -133,4 +133,12 @@ async function startSession(dependencies: LocalChannelDependencies, topic: strin
   // A gateway that did not pass our message id as the room's origin: the one room opened meanwhile is ours.
   const openedMeanwhile = transport.listRooms().filter((room) => !roomsBefore.has(room.roomId));
   return { roomId: openedMeanwhile.length === 1 ? (openedMeanwhile[0] as LocalRoom).roomId : null, reply };
+}
+
+/** The page's own id for a message, so a resend after a lost answer is claimed, and acted on, once. */
+function clientMessageId(body: unknown): string | null {
+  const value = typeof body === 'object' && body !== null ? (body as { clientId?: unknown }).clientId : undefined;
+  if (value === undefined) return null;
+  if (typeof value !== 'string' || !/^[A-Za-z0-9-]{8,64}$/.test(value)) throw new HttpError(400, '`clientId` must be 8 to 64 letters, digits or dashes.');
+  return `lcl-${value}`;
 }

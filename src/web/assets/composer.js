@@ -20,7 +20,7 @@ export function composer(roomId, onReply) {
   const waiting = h('p', { class: 'muted outbox-status', role: 'status', hidden: true });
   form.append(waiting);
   const outbox = createOutbox(roomId, {
-    send: (item) => postJson(`/api/rooms/${encodeURIComponent(roomId)}/messages`, { content: item.content, name: item.name }),
+    send: (item) => postJson(`/api/rooms/${encodeURIComponent(roomId)}/messages`, { content: item.content, name: item.name, clientId: item.clientId }),
     onReply,
     onChange: (count) => {
       waiting.hidden = count === 0;

@@ -86,7 +86,8 @@ export function createOutbox(roomId, { send, onReply, onChange }) {
   return {
     /** Queues a message and tries to send it now. */
     enqueue(content, name) {
-      items = [...items, { content, name, queuedAt: Date.now() }];
+      // The id travels with every resend: the server acts on a message once, even if an answer was lost.
+      items = [...items, { content, name, clientId: crypto.randomUUID(), queuedAt: Date.now() }];
       changed();
       return flush();
     },

@@ -1,0 +1,48 @@
+/** A page that resends a message after a lost answer (same clientId) gets it acted on once, through the real gateway. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.ts';
+import { sequentialIds } from '../../../src/core/ids.ts';
+import { createLogger } from '../../../src/logging/logger.ts';
+import { ConsoleQueries } from '../../../src/services/console/console-queries.ts';
+import { createWebServer, LocalTransport, type WebServer } from '../../../src/web/index.ts';
+import { startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
+import { fakeEnvironment, startTestApp, type TestApp } from '../../support/test-app.ts';
+
+let fake: FakeOpenRouter;
+let test: TestApp;
+let server: WebServer;
+let local: LocalTransport;
+
+beforeAll(async () => {
+  fake = await startFakeOpenRouter();
+  const clock = new ManualClock('2026-05-01T09:00:00Z');
+  local = new LocalTransport({ clock, ids: sequentialIds() });
+  test = await startTestApp(fakeEnvironment(fake.url), { clock, transports: [local] });
+  server = createWebServer({ port: 0, gateway: test.app.gateway, queries: new ConsoleQueries(test.app.repositories, clock), events: test.app.events, localTransport: local, logger: createLogger({ level: 'silent', secrets: [] }) });
+  await server.start();
+});
+afterAll(async () => {
+  await server?.stop();
+  await test?.stop();
+  await fake?.close();
+});
+
+async function post(path: string, body: unknown): Promise<Response> {
+  return fetch(`${server.url}${path}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+}
+
+describe('local channel resends', () => {
+  it('acts once on a message sent twice with the same clientId, and refuses a malformed one', async () => {
+    const started = (await (await post('/api/local/sessions', { topic: 'Calmer releases', name: 'Ada' })).json()) as { roomId: string };
+    await test.settle();
+    const session = await test.app.repositories.sessions.findByRoom(local.name, started.roomId);
+    const body = { content: 'We are five engineers.', name: 'Ada', clientId: 'a1b2c3d4-0000-4000-8000-000000000001' };
+    expect((await post(`/api/rooms/${started.roomId}/messages`, body)).status).toBe(200);
+    expect((await post(`/api/rooms/${started.roomId}/messages`, body)).status).toBe(200);
+    await test.settle();
+    const stored = await test.app.repositories.messages.listForSession(session!.id);
+    expect(stored.filter((message) => message.text === body.content)).toHaveLength(1);
+    const refused = await post(`/api/rooms/${started.roomId}/messages`, { ...body, clientId: '../../etc' });
+    expect(refused.status).toBe(400);
+  });
+});
