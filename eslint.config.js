@@ -27,7 +27,10 @@ const layerRules = Object.entries(LAYERS).map(([layer, forbidden]) => ({
       'error',
       {
         patterns: [
-          ...forbidden.map((folder) => ({ group: [`**/${folder}/*`, `**/${folder}/**`], message: `src/${layer} must not import src/${folder} (DESIGN.md, Layout).` })),
+          ...forbidden.map((folder) => ({
+            group: [`**/${folder}/*`, `**/${folder}/**`],
+            message: `src/${layer} must not import src/${folder} (DESIGN.md, Layout).`,
+          })),
           ...(layer === 'bot' ? [] : [{ group: ['discord.js'], message: 'discord.js belongs to src/bot only.' }]),
         ],
       },

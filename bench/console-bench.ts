@@ -46,9 +46,23 @@ function turnSpans(traceId: string, sessionId: string, turn: number, origin: num
   const agentId = `${traceId}_a${turn}`;
   const base = { traceId, sessionId, error: null, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, messageId: null };
   const child = (suffix: string, type: string, name: string, start: number, end: number, extra: Partial<SpanRecord> = {}): SpanRecord => ({
-    ...base, id: `${agentId}_${suffix}`, parentId: agentId, type, name, startedAt: at(start), endedAt: at(end), data: { agent: `Agent ${turn % 5}` }, ...extra,
+    ...base,
+    id: `${agentId}_${suffix}`,
+    parentId: agentId,
+    type,
+    name,
+    startedAt: at(start),
+    endedAt: at(end),
+    data: { agent: `Agent ${turn % 5}` },
+    ...extra,
   });
-  const generation = { model: 'anthropic/claude-sonnet-4.5', inputTokens: 1200 + turn, outputTokens: 180, costUsd: 0.004, data: { agent: `Agent ${turn % 5}`, input: [{ role: 'user', content: `turn ${turn}` }], output: [{ role: 'assistant', content: 'An idea.' }] } };
+  const generation = {
+    model: 'anthropic/claude-sonnet-4.5',
+    inputTokens: 1200 + turn,
+    outputTokens: 180,
+    costUsd: 0.004,
+    data: { agent: `Agent ${turn % 5}`, input: [{ role: 'user', content: `turn ${turn}` }], output: [{ role: 'assistant', content: 'An idea.' }] },
+  };
   return [
     { ...base, id: agentId, parentId: null, type: 'agent', name: `Agent ${turn % 5}`, startedAt: at(0), endedAt: at(110), data: { name: `Agent ${turn % 5}` } },
     child('g1', 'generation', 'generation', 2, 40, generation),
@@ -69,13 +83,46 @@ async function measureTraceRender(): Promise<number> {
   const sessions = new SessionsRepository(database.db);
   const traces = new TracesRepository(database.db);
   const now = systemClock.now();
-  await sessions.create({ id: 'ses_bench', parentId: null, transport: 'local', roomId: 'room_bench', roomUrl: null, originChannelId: 'local', originMessageId: null, topic: 'Bench', status: 'active', createdBy: { id: 'b', name: 'Bench' } }, now);
+  await sessions.create(
+    {
+      id: 'ses_bench',
+      parentId: null,
+      transport: 'local',
+      roomId: 'room_bench',
+      roomUrl: null,
+      originChannelId: 'local',
+      originMessageId: null,
+      topic: 'Bench',
+      status: 'active',
+      createdBy: { id: 'b', name: 'Bench' },
+    },
+    now,
+  );
   const traceId = 'trace_bench';
-  await traces.upsertTraces([{ id: traceId, sessionId: 'ses_bench', name: 'A 500-span turn', groupId: 'ses_bench', metadata: {}, startedAt: now, endedAt: new Date(now.getTime() + 6_000) }]);
+  await traces.upsertTraces([
+    {
+      id: traceId,
+      sessionId: 'ses_bench',
+      name: 'A 500-span turn',
+      groupId: 'ses_bench',
+      metadata: {},
+      startedAt: now,
+      endedAt: new Date(now.getTime() + 6_000),
+    },
+  ]);
   const spans = Array.from({ length: 500 / SPANS_PER_TURN }, (_, turn) => turnSpans(traceId, 'ses_bench', turn, now.getTime())).flat();
   await traces.upsertSpans(spans);
-  const queries = new ConsoleQueries({ sessions, messages: new MessagesRepository(database.db), documents: new DocumentsRepository(database.db), traces }, systemClock);
-  const server = createWebServer({ port: 0, gateway: refusingGateway, queries, events: new InMemoryEventBus(), logger: createLogger({ level: 'silent', secrets: [] }) });
+  const queries = new ConsoleQueries(
+    { sessions, messages: new MessagesRepository(database.db), documents: new DocumentsRepository(database.db), traces },
+    systemClock,
+  );
+  const server = createWebServer({
+    port: 0,
+    gateway: refusingGateway,
+    queries,
+    events: new InMemoryEventBus(),
+    logger: createLogger({ level: 'silent', secrets: [] }),
+  });
   await server.start();
   // Loaded here: the browser helpers import vitest, and start-up is measured without them.
   const { launchBrowser } = await import('../tests/support/browser.ts');
@@ -87,7 +134,17 @@ async function measureTraceRender(): Promise<number> {
       await browser.page.goto(`${server.url}/#/traces/${traceId}`);
       await browser.page.locator('#waterfall[data-rendered="true"]').waitFor();
       const drawnAt = await browser.page.evaluate(() => performance.getEntriesByName('waterfall-drawn')[0]?.startTime ?? Number.NaN);
-      if (process.env.BENCH_VERBOSE) console.log(await browser.page.evaluate(() => JSON.stringify(performance.getEntries().filter((entry) => entry.entryType !== 'resource' || entry.name.includes('/api/')).map((entry) => [entry.name.slice(-40), Math.round(entry.startTime), Math.round(entry.duration)]))));
+      if (process.env.BENCH_VERBOSE)
+        console.log(
+          await browser.page.evaluate(() =>
+            JSON.stringify(
+              performance
+                .getEntries()
+                .filter((entry) => entry.entryType !== 'resource' || entry.name.includes('/api/'))
+                .map((entry) => [entry.name.slice(-40), Math.round(entry.startTime), Math.round(entry.duration)]),
+            ),
+          ),
+        );
       // The first run warms the browser's caches; it is not counted.
       if (run > 0) timings.push(drawnAt);
     }
@@ -119,7 +176,12 @@ export async function runConsoleBench(): Promise<BenchResult[]> {
   try {
     results.push({ name: 'console_trace_render_ms', value: await measureTraceRender(), unit: 'ms' });
   } catch (error) {
-    results.push({ name: 'console_trace_render_error', value: 0, unit: 'error', message: error instanceof Error ? error.message.split('\n')[0] : String(error) });
+    results.push({
+      name: 'console_trace_render_error',
+      value: 0,
+      unit: 'error',
+      message: error instanceof Error ? error.message.split('\n')[0] : String(error),
+    });
   }
   return results;
 }

@@ -73,7 +73,10 @@ async function activeSession(discord: FakeDiscord, bot: DiscordBot, app: App): P
   const roomId = await discord.waitFor(() => topic.threadId, { timeoutMs: 30_000, description: 'the session thread' });
   await discord.waitFor(() => personas(discord, roomId).length >= 1, { timeoutMs: 30_000, description: "the Planner's questions" });
   discord.post(roomId, discord.people.ada, 'We are 5 engineers shipping a SaaS; we want safer releases.');
-  const plan = await discord.waitFor(() => personas(discord, roomId).find((message) => message.components.length > 0), { timeoutMs: 30_000, description: 'the plan' });
+  const plan = await discord.waitFor(() => personas(discord, roomId).find((message) => message.components.length > 0), {
+    timeoutMs: 30_000,
+    description: 'the plan',
+  });
   const click = discord.clickButton(plan, APPROVE_BUTTON_ID, discord.people.ada);
   await bot.handled(click.id);
   await quiet(app);

@@ -20,17 +20,62 @@ const CONVERGENCE_ROUNDS = 3;
 const MAX_PASSES = 12;
 
 type Raw = IdeaExtraction['ideas'][number];
-const raw = (title: string, proposer: string, ids: number[], extra: Partial<Raw> = {}): Raw => ({ existingIdea: '', title, summary: title, proposer, builders: [], objectors: [], messageIds: ids, ...extra });
+const raw = (title: string, proposer: string, ids: number[], extra: Partial<Raw> = {}): Raw => ({
+  existingIdea: '',
+  title,
+  summary: title,
+  proposer,
+  builders: [],
+  objectors: [],
+  messageIds: ids,
+  ...extra,
+});
 
 /** The extractor's scripted answer for a pass whose messages are `ids` (the session repeats itself from pass 4). */
 function scripted(pass: number, ids: number[]): IdeaExtraction {
   const [a = 0, b = 0, c = 0] = ids;
   const script: Record<number, IdeaExtraction> = {
-    1: { ideas: [raw('Feature flags kept in a config file', 'Claude', [a], { builders: ['Grok'] }), raw('A hosted feature flag service', 'ChatGPT', [b], { objectors: ['Claude'] })], disagreements: [{ topic: 'Where flags live', sides: [{ speakers: ['Claude'], position: 'config file' }, { speakers: ['ChatGPT'], position: 'service' }], messageIds: [a, b] }], openQuestions: [{ question: 'Who removes stale flags?', messageIds: [c] }] },
-    2: { ideas: [raw('Feature flags kept in the config file', 'Grok', [a], { builders: ['ChatGPT'] }), raw('A kill switch for every flag', 'Grok', [b], { builders: ['Claude', 'ChatGPT'] })], disagreements: [], openQuestions: [] },
-    3: { ideas: [raw('Expire flags after ninety days', 'ChatGPT', [a], { builders: ['Grok'], objectors: ['Claude'] }), raw('A kill switch for each flag', 'Claude', [b])], disagreements: [], openQuestions: [] },
+    1: {
+      ideas: [
+        raw('Feature flags kept in a config file', 'Claude', [a], { builders: ['Grok'] }),
+        raw('A hosted feature flag service', 'ChatGPT', [b], { objectors: ['Claude'] }),
+      ],
+      disagreements: [
+        {
+          topic: 'Where flags live',
+          sides: [
+            { speakers: ['Claude'], position: 'config file' },
+            { speakers: ['ChatGPT'], position: 'service' },
+          ],
+          messageIds: [a, b],
+        },
+      ],
+      openQuestions: [{ question: 'Who removes stale flags?', messageIds: [c] }],
+    },
+    2: {
+      ideas: [
+        raw('Feature flags kept in the config file', 'Grok', [a], { builders: ['ChatGPT'] }),
+        raw('A kill switch for every flag', 'Grok', [b], { builders: ['Claude', 'ChatGPT'] }),
+      ],
+      disagreements: [],
+      openQuestions: [],
+    },
+    3: {
+      ideas: [
+        raw('Expire flags after ninety days', 'ChatGPT', [a], { builders: ['Grok'], objectors: ['Claude'] }),
+        raw('A kill switch for each flag', 'Claude', [b]),
+      ],
+      disagreements: [],
+      openQuestions: [],
+    },
   };
-  return script[pass] ?? { ideas: [raw('Feature flags kept in a config file', SPEAKERS[pass % 3] ?? 'Claude', [a], { builders: ['Grok'] })], disagreements: [], openQuestions: [] };
+  return (
+    script[pass] ?? {
+      ideas: [raw('Feature flags kept in a config file', SPEAKERS[pass % 3] ?? 'Claude', [a], { builders: ['Grok'] })],
+      disagreements: [],
+      openQuestions: [],
+    }
+  );
 }
 
 /** Runs the scripted session through the ledger's checking, deduplication and convergence measurement. */
@@ -48,10 +93,29 @@ export async function runIdeasBench(): Promise<BenchResult[]> {
       ids.forEach((id, index) => messages.set(id, SPEAKERS[index % SPEAKERS.length] ?? 'Claude'));
       const checked = checkExtraction(scripted(pass, ids), { speakers: SPEAKERS, messages, knownIdeas: new Set(ideas.map((idea) => idea.number)) });
       const embeddings = await catalog.embed(embeddingTexts(checked.ideas, checked.notes));
-      const merged = mergeIntoLedger({ sessionId: 'bench', pass, known: ideas, knownNotes: notes, ideas: checked.ideas, notes: checked.notes, embeddings, similarity: config.environment.IDEAS_DUPLICATE_SIMILARITY });
+      const merged = mergeIntoLedger({
+        sessionId: 'bench',
+        pass,
+        known: ideas,
+        knownNotes: notes,
+        ideas: checked.ideas,
+        notes: checked.notes,
+        embeddings,
+        similarity: config.environment.IDEAS_DUPLICATE_SIMILARITY,
+      });
       ideas = [...ideas.filter((idea) => !merged.changed.some((entry) => entry.number === idea.number)), ...merged.changed].sort((x, y) => x.number - y.number);
       notes.push(...merged.notes);
-      passes.push({ sessionId: 'bench', number: pass, lastMessageId: ids.at(-1) ?? 0, messages: ids.length, candidates: merged.candidates, newIdeas: merged.newIdeas, duplicates: merged.duplicates, newObjections: merged.newObjections, createdAt: new Date(pass * 60_000) });
+      passes.push({
+        sessionId: 'bench',
+        number: pass,
+        lastMessageId: ids.at(-1) ?? 0,
+        messages: ids.length,
+        candidates: merged.candidates,
+        newIdeas: merged.newIdeas,
+        duplicates: merged.duplicates,
+        newObjections: merged.newObjections,
+        createdAt: new Date(pass * 60_000),
+      });
     }
     const figures = ledgerFigures(ideas, passes, new Date(passes.length * 60_000));
     return [

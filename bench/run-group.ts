@@ -25,6 +25,8 @@ try {
   for (const result of await run()) process.stdout.write(`${JSON.stringify(result)}\n`);
   process.exit(0);
 } catch (error) {
-  process.stdout.write(`${JSON.stringify({ name: `${name}_error`, value: 0, unit: 'error', message: error instanceof Error ? error.message : String(error) })}\n`);
+  process.stdout.write(
+    `${JSON.stringify({ name: `${name}_error`, value: 0, unit: 'error', message: error instanceof Error ? error.message : String(error) })}\n`,
+  );
   process.exit(1);
 }

@@ -16,6 +16,8 @@ for (const group of wanted.length > 0 ? wanted : GROUPS) {
   const lines = (child.stdout ?? '').split('\n').filter((line) => line.startsWith('{'));
   for (const line of lines) process.stdout.write(`${line}\n`);
   if (child.status !== 0 && lines.length === 0) {
-    process.stdout.write(`${JSON.stringify({ name: `${group}_error`, value: 0, unit: 'error', message: (child.stderr ?? '').split('\n').slice(-3).join(' ') })}\n`);
+    process.stdout.write(
+      `${JSON.stringify({ name: `${group}_error`, value: 0, unit: 'error', message: (child.stderr ?? '').split('\n').slice(-3).join(' ') })}\n`,
+    );
   }
 }

@@ -35,7 +35,8 @@ export async function runScaleBench(): Promise<BenchResult[]> {
     const sent: number[] = [];
     for (let index = 0; index < ROLLING_MESSAGES / 2; index += 1) sent.push(await say(handle.db, first.url, rolling, `Before the stop, message ${index + 1}`));
     const stopped = first.signal('SIGTERM');
-    for (let index = ROLLING_MESSAGES / 2; index < ROLLING_MESSAGES; index += 1) sent.push(await say(handle.db, second.url, rolling, `During and after the stop, message ${index + 1}`));
+    for (let index = ROLLING_MESSAGES / 2; index < ROLLING_MESSAGES; index += 1)
+      sent.push(await say(handle.db, second.url, rolling, `During and after the stop, message ${index + 1}`));
     await stopped;
     for (const id of sent) await waitAnswered(handle.db, rolling, id, 3, 120_000).catch(() => undefined);
     const rollingAudit = await auditConversation(handle.db, rolling.sessionId);

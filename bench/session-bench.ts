@@ -40,9 +40,23 @@ async function benchDatabase(engine: 'pglite' | 'pglite-single' | 'postgres') {
 async function startBenchApp(latencyMs: number, engine: 'pglite' | 'pglite-single' | 'postgres' = 'pglite', aiRounds = 0): Promise<BenchApp> {
   const fake = await startFakeOpenRouter({ latencyMs, firstTokenMs: 0 });
   const transport = new MemoryTransport();
-  const environment = fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: String(aiRounds), MODERATOR_CHECK_INTERVAL: '100000', SCRIBE_UPDATE_INTERVAL: '100000', TLDR_UPDATE_INTERVAL: '100000' });
+  const environment = fakeEnvironment(fake.url, {
+    SESSION_PLANNER_MAX_QUESTIONS: '0',
+    MAX_AI_ROUNDS_WITHOUT_HUMAN: String(aiRounds),
+    MODERATOR_CHECK_INTERVAL: '100000',
+    SCRIBE_UPDATE_INTERVAL: '100000',
+    TLDR_UPDATE_INTERVAL: '100000',
+  });
   const { database, drop } = await benchDatabase(engine);
-  const app = await createApp({ config: buildConfig(environment), clock: systemClock, ids: sequentialIds(), logger: createLogger({ level: 'silent', secrets: [] }), database, transports: [transport], workerPollMs: 20 });
+  const app = await createApp({
+    config: buildConfig(environment),
+    clock: systemClock,
+    ids: sequentialIds(),
+    logger: createLogger({ level: 'silent', secrets: [] }),
+    database,
+    transports: [transport],
+    workerPollMs: 20,
+  });
   await app.start();
   return { app, transport, fake, dropDatabase: drop };
 }
@@ -58,7 +72,13 @@ function participantMessages(app: App, sessionId: string, count: number): Promis
   return new Promise((resolve) => {
     let seen = 0;
     const stop = app.events.subscribe((event) => {
-      if (event.type !== 'message' || event.message.sessionId !== sessionId || event.message.speaker.kind !== 'participant' || event.message.deliveryStatus !== 'pending') return;
+      if (
+        event.type !== 'message' ||
+        event.message.sessionId !== sessionId ||
+        event.message.speaker.kind !== 'participant' ||
+        event.message.deliveryStatus !== 'pending'
+      )
+        return;
       seen += 1;
       if (seen >= count) {
         stop();
@@ -72,10 +92,18 @@ async function activeSession(bench: BenchApp): Promise<{ sessionId: string; room
   bench.fake.script({ role: 'planner' }, replies.toolCall('start_session', BENCH_PLAN));
   external += 1;
   const topic = `Bench topic ${external}`;
-  await bench.app.gateway.handleMessage({ transport: 'memory', roomId: null, channelId: 'bench', externalId: `bench-${external}`, author: person, content: topic });
+  await bench.app.gateway.handleMessage({
+    transport: 'memory',
+    roomId: null,
+    channelId: 'bench',
+    externalId: `bench-${external}`,
+    author: person,
+    content: topic,
+  });
   const roomId = bench.transport.rooms.find((room) => room.title === topic)!.roomId;
   const session = (await bench.app.repositories.sessions.findByRoom('memory', roomId))!;
-  for (let attempt = 0; attempt < 2000 && (await bench.app.repositories.sessions.findById(session.id))?.status !== 'awaiting_approval'; attempt += 1) await new Promise((resolve) => setTimeout(resolve, 5));
+  for (let attempt = 0; attempt < 2000 && (await bench.app.repositories.sessions.findById(session.id))?.status !== 'awaiting_approval'; attempt += 1)
+    await new Promise((resolve) => setTimeout(resolve, 5));
   const opened = participantMessages(bench.app, session.id, 3);
   await bench.app.gateway.runCommand({ transport: 'memory', roomId, channelId: 'bench', author: person, name: 'approve', args: '' });
   await opened;
@@ -86,12 +114,20 @@ async function timedTurn(bench: BenchApp, session: { sessionId: string; roomId: 
   const answered = participantMessages(bench.app, session.sessionId, 3);
   external += 1;
   const started = performance.now();
-  await bench.app.gateway.handleMessage({ transport: 'memory', roomId: session.roomId, channelId: 'bench', externalId: `bench-${external}`, author: person, content: 'What is the next step?' });
+  await bench.app.gateway.handleMessage({
+    transport: 'memory',
+    roomId: session.roomId,
+    channelId: 'bench',
+    externalId: `bench-${external}`,
+    author: person,
+    content: 'What is the next step?',
+  });
   await answered;
   return performance.now() - started;
 }
 
-const percentile = (values: number[], fraction: number) => [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * fraction))] ?? 0;
+const percentile = (values: number[], fraction: number) =>
+  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * fraction))] ?? 0;
 
 /** turn_fanout_ratio: wall time of a 3-participant turn over the 400 ms one model takes. */
 async function fanout(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
@@ -141,7 +177,10 @@ async function promptGrowth(): Promise<BenchResult[]> {
         const text = `${name} point ${index}: we should weigh rollout safety against delivery speed, because flags add operational cost but reduce the blast radius of a bad deploy; a kill switch per risky path and a cleanup policy keep the debt small.`;
         await messages.insert({ sessionId, speaker: { kind: 'participant', name }, role: 'assistant', text, deliveryStatus: 'delivered' }, new Date());
       }
-      const record = Array.from({ length: Math.ceil(count / 6) }, (_, index) => `- Point ${index}: participants weighed rollout safety against speed and agreed on kill switches for risky paths.`).join('\n');
+      const record = Array.from(
+        { length: Math.ceil(count / 6) },
+        (_, index) => `- Point ${index}: participants weighed rollout safety against speed and agreed on kill switches for risky paths.`,
+      ).join('\n');
       await documents.write(sessionId, 'record', `# Record\n${record}`, {}, new Date());
     };
     await seedUpTo(60);
@@ -162,7 +201,18 @@ async function memory(engine: 'pglite-single' | 'postgres'): Promise<BenchResult
     for (let index = 0; index < 100; index += 1) {
       const room = await bench.transport.openRoom({ originChannelId: 'bench', originMessageId: null, title: `Memory ${index}` });
       const created = await bench.app.repositories.sessions.create(
-        { id: `mem_${index}`, parentId: null, transport: 'memory', roomId: room.roomId, roomUrl: null, originChannelId: 'bench', originMessageId: null, topic: `Memory topic ${index}`, status: 'awaiting_approval', createdBy: { id: person.id, name: person.name } },
+        {
+          id: `mem_${index}`,
+          parentId: null,
+          transport: 'memory',
+          roomId: room.roomId,
+          roomUrl: null,
+          originChannelId: 'bench',
+          originMessageId: null,
+          topic: `Memory topic ${index}`,
+          status: 'awaiting_approval',
+          createdBy: { id: person.id, name: person.name },
+        },
         new Date(),
       );
       await bench.app.services.lifecycle.activate(created.id, BENCH_PLAN);
@@ -212,7 +262,10 @@ async function humanDuringRound(): Promise<BenchResult[]> {
   const bench = await startBenchApp(0, 'pglite', 1000);
   try {
     for (const [name, latencyMs] of Object.entries(HUMAN_ROUND_LATENCIES)) {
-      bench.fake.script({ participant: name }, ...Array.from({ length: 60 }, (_, index) => replies.text(`${name} point ${index}.`, { timing: { latencyMs, firstTokenMs: 0 } })));
+      bench.fake.script(
+        { participant: name },
+        ...Array.from({ length: 60 }, (_, index) => replies.text(`${name} point ${index}.`, { timing: { latencyMs, firstTokenMs: 0 } })),
+      );
     }
     const session = await activeSession(bench);
     const times: number[] = [];
@@ -225,7 +278,14 @@ async function humanDuringRound(): Promise<BenchResult[]> {
       const text = `Quick question ${external}: what is the cheapest first step?`;
       const answers = answersTo(bench, session.sessionId, text);
       const started = performance.now();
-      await bench.app.gateway.handleMessage({ transport: 'memory', roomId: session.roomId, channelId: 'bench', externalId: `bench-${external}`, author: person, content: text });
+      await bench.app.gateway.handleMessage({
+        transport: 'memory',
+        roomId: session.roomId,
+        channelId: 'bench',
+        externalId: `bench-${external}`,
+        author: person,
+        content: text,
+      });
       times.push((await answers.first) - started);
       before = await answers.all;
     }

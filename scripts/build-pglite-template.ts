@@ -10,6 +10,8 @@ try {
   const path = await buildPgliteTemplate(async (database) => migrateToLatest(pgliteHandle(database).db));
   process.stdout.write(`brainstorm: embedded database template ready (${path})\n`);
 } catch (error) {
-  process.stdout.write(`brainstorm: no embedded database template (${error instanceof Error ? error.message : String(error)}); the first start will initialise PGlite instead\n`);
+  process.stdout.write(
+    `brainstorm: no embedded database template (${error instanceof Error ? error.message : String(error)}); the first start will initialise PGlite instead\n`,
+  );
 }
 process.exit(0);

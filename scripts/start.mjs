@@ -33,8 +33,14 @@ function sourceFiles(directory) {
 
 /** A hash of every source file, tsconfig.json, the checkout's path (baked into the bundle) and the build options. */
 function fingerprint() {
-  const hash = createHash('sha256').update(`${BUILD_VERSION}\0${ROOT}\0`).update(readFileSync(join(ROOT, 'tsconfig.json')));
-  for (const file of sourceFiles(SOURCE)) hash.update(`${relative(ROOT, file)}\0`).update(readFileSync(file)).update('\0');
+  const hash = createHash('sha256')
+    .update(`${BUILD_VERSION}\0${ROOT}\0`)
+    .update(readFileSync(join(ROOT, 'tsconfig.json')));
+  for (const file of sourceFiles(SOURCE))
+    hash
+      .update(`${relative(ROOT, file)}\0`)
+      .update(readFileSync(file))
+      .update('\0');
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -116,7 +122,9 @@ async function bundledEntry() {
     utimesSync(target, now, now);
     return entry;
   } catch (error) {
-    process.stderr.write(`brainstorm: running the TypeScript sources with tsx (no bundle: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})\n`);
+    process.stderr.write(
+      `brainstorm: running the TypeScript sources with tsx (no bundle: ${error instanceof Error ? error.message.split('\n')[0] : String(error)})\n`,
+    );
     return null;
   }
 }

@@ -72,12 +72,20 @@ export async function createApp(options: AppOptions): Promise<App> {
   let simulator: SimulatorHandle | null = null;
   if (config.models.anySimulated && options.demoSimulator !== false) {
     const participantPace = config.models.demoPace === 'readable' ? READABLE_PACE : undefined;
-    simulator = await startSimulator({ host: '127.0.0.1', port: 0, latencyMs: 150, firstTokenMs: 250, tokensPerSecond: 60, ...(participantPace ? { participantPace } : {}) });
+    simulator = await startSimulator({
+      host: '127.0.0.1',
+      port: 0,
+      latencyMs: 150,
+      firstTokenMs: 250,
+      tokensPerSecond: 60,
+      ...(participantPace ? { participantPace } : {}),
+    });
   }
   const models = new ModelCatalog(config.models, { clock, logger, ...(simulator ? { simulatorUrl: simulator.url } : {}) });
   const events = new InMemoryEventBus();
   // Each write of trace rows is announced, so a session page's usage table follows without a reload.
-  const onStored = (stored: { traceId: string; sessionId: string | null }[]) => stored.forEach(({ traceId, sessionId }) => events.publish({ type: 'trace', sessionId, traceId }));
+  const onStored = (stored: { traceId: string; sessionId: string | null }[]) =>
+    stored.forEach(({ traceId, sessionId }) => events.publish({ type: 'trace', sessionId, traceId }));
   const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger, onStored });
   const processors: TracingProcessor[] = [tracing];
   if (config.telemetry.otlpEndpoint) {

@@ -58,7 +58,14 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const guildId = config.discord.guildId;
   const transport = new DiscordTransport({ client, clock: options.clock, logger, sharding });
   const gateway = typeof options.gateway === 'function' ? options.gateway : () => options.gateway as SessionGateway;
-  const events = new DiscordEvents({ gateway, guildId, brainstormChannelIds: new Set(config.discord.channelIds), adminRoleId: config.discord.adminRoleId, logger, inRoomOrder: (roomId, task) => transport.inRoomOrder(roomId, task) });
+  const events = new DiscordEvents({
+    gateway,
+    guildId,
+    brainstormChannelIds: new Set(config.discord.channelIds),
+    adminRoleId: config.discord.adminRoleId,
+    logger,
+    inRoomOrder: (roomId, task) => transport.inRoomOrder(roomId, task),
+  });
   const tracker = new HandledTracker();
   let started = false;
   // One catch-up at a time; a reconnect during one queues another after it.
@@ -68,7 +75,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       catchUp({ client, gateway, brainstormChannelIds: config.discord.channelIds, onMessage: (message) => events.onMessage(message), logger }),
     );
     catchingUp = run.catch(() => 0);
-    tracker.track(`catch-up-${Date.now()}`, run.then(() => undefined));
+    tracker.track(
+      `catch-up-${Date.now()}`,
+      run.then(() => undefined),
+    );
     return run;
   };
 
@@ -90,7 +100,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     transport,
     async start() {
       if (!config.discord.token) throw new BrainstormError('bad_input', 'DISCORD_BOT_TOKEN is not set, so the Discord bot cannot start.');
-      if (config.discord.channelIds.length === 0) throw new BrainstormError('bad_input', 'DISCORD_CHANNEL_ID is not set: name at least one brainstorm channel.');
+      if (config.discord.channelIds.length === 0)
+        throw new BrainstormError('bad_input', 'DISCORD_CHANNEL_ID is not set: name at least one brainstorm channel.');
       const ready = once(client, Events.ClientReady);
       await client.login(config.discord.token);
       await ready;

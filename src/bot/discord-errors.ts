@@ -52,13 +52,28 @@ export function toTransportError(error: unknown, action: string, permission?: st
   if (error instanceof DiscordTransportError) return error;
   if (error instanceof DiscordAPIError) return fromApiError(error, action, permission);
   if (error instanceof RateLimitError) {
-    return new DiscordTransportError('rate_limited', `Discord asked us to slow down while trying to ${action}.`, 'rate_limited', true, null, 429, { cause: error, retryAfterMs: error.retryAfter });
+    return new DiscordTransportError('rate_limited', `Discord asked us to slow down while trying to ${action}.`, 'rate_limited', true, null, 429, {
+      cause: error,
+      retryAfterMs: error.retryAfter,
+    });
   }
   if (error instanceof HTTPError) {
-    return new DiscordTransportError('service_unavailable', `Discord is not answering (${error.status}) while we ${action}.`, 'unavailable', true, null, error.status, { cause: error });
+    return new DiscordTransportError(
+      'service_unavailable',
+      `Discord is not answering (${error.status}) while we ${action}.`,
+      'unavailable',
+      true,
+      null,
+      error.status,
+      {
+        cause: error,
+      },
+    );
   }
   // Network failures (connection refused/reset, timeouts) after discord.js's own retries.
-  return new DiscordTransportError('service_unavailable', `Discord could not be reached while trying to ${action}.`, 'unavailable', true, null, null, { cause: error });
+  return new DiscordTransportError('service_unavailable', `Discord could not be reached while trying to ${action}.`, 'unavailable', true, null, null, {
+    cause: error,
+  });
 }
 
 function fromApiError(error: DiscordAPIError, action: string, permission: string | undefined): DiscordTransportError {
@@ -69,7 +84,9 @@ function fromApiError(error: DiscordAPIError, action: string, permission: string
     case RESTJSONErrorCodes.MissingPermissions:
       return make(
         'forbidden',
-        permission ? `The bot needs the Discord permission "${permission}" to ${action}; ask a server admin to grant it.` : `The bot lacks a Discord permission needed to ${action}.`,
+        permission
+          ? `The bot needs the Discord permission "${permission}" to ${action}; ask a server admin to grant it.`
+          : `The bot lacks a Discord permission needed to ${action}.`,
         'missing_permissions',
         false,
       );

@@ -1,12 +1,5 @@
 /** Discord events in: people's messages, slash commands and the approve button, handed to the SessionGateway. */
-import {
-  GuildMember,
-  MessageFlags,
-  type ButtonInteraction,
-  type ChatInputCommandInteraction,
-  type Interaction,
-  type Message,
-} from 'discord.js';
+import { GuildMember, MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { Author } from '../core/domain.ts';
 import { describeForPerson } from '../core/errors.ts';
@@ -48,7 +41,15 @@ export class DiscordEvents {
     try {
       const member = message.member ?? (await message.guild.members.fetch(message.author.id).catch(() => null));
       const author = authorFrom(message.author, memberFacts(member), this.options.adminRoleId);
-      const reply = await this.options.gateway().handleMessage({ transport: 'discord', roomId: place.roomId, channelId: place.channelId, externalId: message.id, author, content: message.content, url: message.url });
+      const reply = await this.options.gateway().handleMessage({
+        transport: 'discord',
+        roomId: place.roomId,
+        channelId: place.channelId,
+        externalId: message.id,
+        author,
+        content: message.content,
+        url: message.url,
+      });
       if (reply) await this.inPlaceOrder(place.roomId, () => this.replyToMessage(message, reply));
     } catch (error) {
       this.options.logger.error({ err: error, messageId: message.id }, 'handling a Discord message failed');
@@ -60,7 +61,11 @@ export class DiscordEvents {
   async onInteraction(interaction: Interaction): Promise<void> {
     if (interaction.isChatInputCommand() && interaction.commandName === BRAINSTORM_COMMAND) {
       const subcommand = interaction.options.getSubcommand();
-      return this.command(interaction, subcommand, subcommandArgs(subcommand, (name) => interaction.options.getString(name)));
+      return this.command(
+        interaction,
+        subcommand,
+        subcommandArgs(subcommand, (name) => interaction.options.getString(name)),
+      );
     }
     if (interaction.isButton() && interaction.customId === APPROVE_BUTTON_ID) return this.command(interaction, 'approve', '');
   }
@@ -69,7 +74,9 @@ export class DiscordEvents {
     const place = placeOf(interaction.channel, this.options.brainstormChannelIds);
     if (!place || (name === 'start' && place.roomId !== null)) {
       const where = [...this.options.brainstormChannelIds].map((id) => `<#${id}>`).join(', ');
-      await interaction.reply({ content: `Use this in ${where}${name === 'start' ? '' : ' or a session thread'}.`, flags: MessageFlags.Ephemeral }).catch(() => undefined);
+      await interaction
+        .reply({ content: `Use this in ${where}${name === 'start' ? '' : ' or a session thread'}.`, flags: MessageFlags.Ephemeral })
+        .catch(() => undefined);
       return;
     }
     try {
@@ -90,8 +97,15 @@ export class DiscordEvents {
     const refusal = await this.options.gateway().screen({ author, text: topic, roomId: null });
     if (refusal) return this.answer(interaction, refusal);
     const starter = await interaction.editReply({ content: `**${author.name}** started a brainstorm: ${topic.slice(0, 1800)}`, allowedMentions: NO_MENTIONS });
-    const reply = await this.options.gateway().handleMessage({ transport: 'discord', roomId: null, channelId: place.channelId, externalId: starter.id, author, content: topic, url: starter.url });
-    if (reply) await interaction.followUp({ content: reply.content.slice(0, 2000), allowedMentions: NO_MENTIONS, ...(reply.private ? { flags: MessageFlags.Ephemeral } : {}) });
+    const reply = await this.options
+      .gateway()
+      .handleMessage({ transport: 'discord', roomId: null, channelId: place.channelId, externalId: starter.id, author, content: topic, url: starter.url });
+    if (reply)
+      await interaction.followUp({
+        content: reply.content.slice(0, 2000),
+        allowedMentions: NO_MENTIONS,
+        ...(reply.private ? { flags: MessageFlags.Ephemeral } : {}),
+      });
   }
 
   /** Shows a command's reply: in the deferred message, or only to the person when it is private. */
@@ -132,5 +146,9 @@ function interactionMember(interaction: CommandInteraction): MemberFacts | null 
   const member = interaction.member;
   if (member instanceof GuildMember) return memberFacts(member);
   if (!member) return null;
-  return { displayName: member.nick ?? interaction.user.globalName ?? interaction.user.username, permissions: interaction.memberPermissions, roleIds: member.roles };
+  return {
+    displayName: member.nick ?? interaction.user.globalName ?? interaction.user.username,
+    permissions: interaction.memberPermissions,
+    roleIds: member.roles,
+  };
 }

@@ -192,5 +192,12 @@ function isThreadAlreadyCreated(error: unknown): boolean {
 }
 
 function notUsable(channelId: string): DiscordTransportError {
-  return new DiscordTransportError('not_found', `Discord channel ${channelId} is not a text channel or thread the bot can post in.`, 'unknown_channel', false, null, null);
+  return new DiscordTransportError(
+    'not_found',
+    `Discord channel ${channelId} is not a text channel or thread the bot can post in.`,
+    'unknown_channel',
+    false,
+    null,
+    null,
+  );
 }

@@ -31,7 +31,11 @@ export interface MemberFacts {
 }
 
 /** A person as the services know them; admin = Manage Server permission or the configured admin role. */
-export function authorFrom(user: { id: string; username: string; globalName: string | null }, member: MemberFacts | null, adminRoleId: string | undefined): Author {
+export function authorFrom(
+  user: { id: string; username: string; globalName: string | null },
+  member: MemberFacts | null,
+  adminRoleId: string | undefined,
+): Author {
   const hasManageServer = member?.permissions?.has(PermissionFlagsBits.ManageGuild) ?? false;
   const hasAdminRole = adminRoleId !== undefined && (member?.roleIds.includes(adminRoleId) ?? false);
   return { id: user.id, name: member?.displayName ?? user.globalName ?? user.username, isAdmin: hasManageServer || hasAdminRole };

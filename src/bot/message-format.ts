@@ -23,7 +23,9 @@ const SPLIT_REPLY_LINE_BUDGET = 400;
  * content, the simulated marker. Text that fits one message stays one message, links dropped before that.
  */
 export function composeChunks(message: OutgoingMessage, limit: number = DISCORD_MESSAGE_LIMIT): string[] {
-  const body = [message.content.trim() === '' ? '*(no text)*' : message.content.replace(/\s+$/, ''), message.simulated ? SIMULATED_MARKER : ''].filter((part) => part !== '').join('\n');
+  const body = [message.content.trim() === '' ? '*(no text)*' : message.content.replace(/\s+$/, ''), message.simulated ? SIMULATED_MARKER : '']
+    .filter((part) => part !== '')
+    .join('\n');
   const references = message.replyTo.slice(0, MAX_REFERENCES);
   if (references.length === 0) return splitMessage(body, limit);
   if (body.length <= limit) {
@@ -64,7 +66,9 @@ function renderReplyLine(references: ReplyReference[], linked: Set<ReplyReferenc
 /** A persona's webhook username: 1-80 characters, never containing "discord" or "clyde" (Discord refuses those). */
 export function personaUsername(speaker: Speaker): string {
   const collapsed = speaker.name.replace(/\s+/g, ' ').trim();
-  const safe = collapsed.replace(/discord/gi, (word) => `${word.slice(0, 4)}·${word.slice(4)}`).replace(/clyde/gi, (word) => `${word.slice(0, 3)}·${word.slice(3)}`);
+  const safe = collapsed
+    .replace(/discord/gi, (word) => `${word.slice(0, 4)}·${word.slice(4)}`)
+    .replace(/clyde/gi, (word) => `${word.slice(0, 3)}·${word.slice(3)}`);
   return truncate(safe === '' ? 'Brainstorm' : safe, WEBHOOK_NAME_LIMIT);
 }
 
@@ -85,7 +89,10 @@ export function approveButtonRow(): APIActionRowComponent<APIButtonComponent> {
 /** The embed a persona speaks through when the bot may not use webhooks: name and avatar on top, text below. */
 export function fallbackEmbed(speaker: Speaker, text: string): APIEmbed {
   return {
-    author: { name: truncate(speaker.name.trim() === '' ? 'Brainstorm' : speaker.name.trim(), 256), ...(speaker.avatarUrl ? { icon_url: speaker.avatarUrl } : {}) },
+    author: {
+      name: truncate(speaker.name.trim() === '' ? 'Brainstorm' : speaker.name.trim(), 256),
+      ...(speaker.avatarUrl ? { icon_url: speaker.avatarUrl } : {}),
+    },
     description: text,
     color: colourFor(speaker.name),
   };

@@ -1,5 +1,15 @@
 /** Posts and edits one speaker's messages: through the channel webhook, or as the bot with an embed author. */
-import { PermissionFlagsBits, RESTJSONErrorCodes, type APIActionRowComponent, type APIButtonComponent, type Message, type NewsChannel, type TextChannel, type ThreadChannel, type Webhook } from 'discord.js';
+import {
+  PermissionFlagsBits,
+  RESTJSONErrorCodes,
+  type APIActionRowComponent,
+  type APIButtonComponent,
+  type Message,
+  type NewsChannel,
+  type TextChannel,
+  type ThreadChannel,
+  type Webhook,
+} from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { Speaker } from '../core/domain.ts';
 import { DiscordTransportError, isUnknownResource, toTransportError, type DiscordFailure } from './discord-errors.ts';
@@ -56,7 +66,15 @@ export class PersonaPoster {
     if (origin.via === 'bot') return this.editAsBot(target, messageId, speaker, text, components);
     if (speaker.kind === 'system') throw notEditable('The bot cannot edit a message a webhook posted under another name.');
     const webhook = await this.postingWebhook(target, origin);
-    if (!webhook) throw new DiscordTransportError('not_found', 'The message was posted through a webhook that no longer exists.', 'unknown_webhook', true, RESTJSONErrorCodes.UnknownWebhook, 404);
+    if (!webhook)
+      throw new DiscordTransportError(
+        'not_found',
+        'The message was posted through a webhook that no longer exists.',
+        'unknown_webhook',
+        true,
+        RESTJSONErrorCodes.UnknownWebhook,
+        404,
+      );
     try {
       await webhook.editMessage(messageId, { content: text, threadId: target.threadId, components, allowedMentions: NO_MENTIONS });
     } catch (error) {
@@ -113,7 +131,14 @@ export class PersonaPoster {
     return webhook?.id === origin.webhookId ? webhook : null;
   }
 
-  private async postThroughWebhook(target: RoomTarget, webhook: Webhook, speaker: Speaker, text: string, components: Components, retried = false): Promise<Message> {
+  private async postThroughWebhook(
+    target: RoomTarget,
+    webhook: Webhook,
+    speaker: Speaker,
+    text: string,
+    components: Components,
+    retried = false,
+  ): Promise<Message> {
     try {
       return await webhook.send({
         content: text,

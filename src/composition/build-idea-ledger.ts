@@ -35,10 +35,15 @@ export function buildIdeaLedger(dependencies: ServiceDependencies, late: IdeaLed
     room: {
       // Stop means stop: a proposal or invitation worded while `!stop` landed is dropped.
       postAsModerator: async (session, content) => {
-        if ((await repositories.sessions.findById(session.id))?.status === 'active') await late.delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content);
+        if ((await repositories.sessions.findById(session.id))?.status === 'active')
+          await late.delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content);
       },
       endSession: (sessionId, reason) => late.lifecycle().end(sessionId, 'completed', reason),
-      participants: (session) => late.roster().active(session).map((participant) => participant.name),
+      participants: (session) =>
+        late
+          .roster()
+          .active(session)
+          .map((participant) => participant.name),
       invite: (sessionId, name) => late.coordinator().invite(sessionId, name),
     },
     settings: () => ({

@@ -116,7 +116,8 @@ export function buildServices(dependencies: ServiceDependencies) {
   });
   documentation.registerJobs(worker);
   events.subscribe((event) => {
-    if (event.type === 'session') void documentation.onSessionChanged(event.session.id).catch((error: unknown) => logger.warn({ err: error }, 'could not update the Notion row'));
+    if (event.type === 'session')
+      void documentation.onSessionChanged(event.session.id).catch((error: unknown) => logger.warn({ err: error }, 'could not update the Notion row'));
   });
   const limits = new LimitsService(repositories.messages, limitsConfig, clock);
   const moderation = new ModerationService({
@@ -130,7 +131,11 @@ export function buildServices(dependencies: ServiceDependencies) {
       toolPorts: () => toolPorts,
       activeParticipantNames: () => (session) => roster.active(session).map((participant) => participant.name),
       // The final TLDR reaches Notion after the closing is posted; the console's view holds both documents at once.
-      documentLinks: async (session) => documentLinksOf(session, await documentation.notionLinks(session.id), { consoleUrl: `http://${config.web.host}:${config.web.port}`, pathOf: (id, kind) => new MarkdownMirror(config.runtime.dataDir).pathOf(id, kind) }),
+      documentLinks: async (session) =>
+        documentLinksOf(session, await documentation.notionLinks(session.id), {
+          consoleUrl: `http://${config.web.host}:${config.web.port}`,
+          pathOf: (id, kind) => new MarkdownMirror(config.runtime.dataDir).pathOf(id, kind),
+        }),
       inviteSpeaker: (sessionId, name) => coordinator.invite(sessionId, name),
       holdSpeaker: (sessionId, name) => coordinator.hold(sessionId, name),
     }),
@@ -162,7 +167,16 @@ export function buildServices(dependencies: ServiceDependencies) {
     historyBudgetTokens: config.environment.CONTEXT_HISTORY_BUDGET_TOKENS,
   });
   const roster = new RosterService(config.models.roster, settings, (id) => models.breaker(id).state !== 'open');
-  const lifecycle = new SessionLifecycle({ sessions: repositories.sessions, jobs: repositories.jobs, delivery, clock, events, logger, nudgeWorker, bounds: limitsConfig });
+  const lifecycle = new SessionLifecycle({
+    sessions: repositories.sessions,
+    jobs: repositories.jobs,
+    delivery,
+    clock,
+    events,
+    logger,
+    nudgeWorker,
+    bounds: limitsConfig,
+  });
   const toolPorts = createToolPortsFactory({ sessions: repositories.sessions, delivery, limits, lifecycle, documents: documentation, bounds: limitsConfig });
   const agents = new AgentDirectory({
     models,
@@ -178,17 +192,20 @@ export function buildServices(dependencies: ServiceDependencies) {
     roleNote: (session, name) => ideas.roleNote(session, name),
   });
   const metrics = createAppMetrics({ clock, logger, repository: repositories.metrics, ownedSessions: () => ownership.ownedSessions().length });
-  const turns = new MeasuredTurnRunner({
-    runner: dependencies.runner,
-    agents,
-    delivery,
-    context,
-    tokens,
-    limits,
-    toolPorts,
-    logger,
-    typing: async (session) => (transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined),
-  }, metrics.turns);
+  const turns = new MeasuredTurnRunner(
+    {
+      runner: dependencies.runner,
+      agents,
+      delivery,
+      context,
+      tokens,
+      limits,
+      toolPorts,
+      logger,
+      typing: async (session) => (transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined),
+    },
+    metrics.turns,
+  );
   const ownership = new SessionOwnership({
     ownerId: worker.id,
     leases: repositories.leases,
@@ -200,24 +217,27 @@ export function buildServices(dependencies: ServiceDependencies) {
     mayContinue: (session) => session.aiRoundsSinceHuman < limitsConfig().maxAiRoundsWithoutHuman,
     leaseMs: config.environment.SESSION_LEASE_SECONDS * 1000,
   });
-  const coordinator = new OwnedCoordinator({
-    sessions: repositories.sessions,
-    messages: repositories.messages,
-    roster,
-    turns,
-    limits,
-    delivery,
-    moderation,
-    documentation: messageHooks,
-    ender: lifecycle,
-    settings: limitsConfig,
-    clock,
-    logger,
-    deadlines: () => ({
-      firstTokenMs: config.environment.PARTICIPANT_FIRST_TOKEN_TIMEOUT_SECONDS * 1000,
-      answerMs: config.environment.PARTICIPANT_ANSWER_TIMEOUT_SECONDS * 1000,
-    }),
-  }, ownership);
+  const coordinator = new OwnedCoordinator(
+    {
+      sessions: repositories.sessions,
+      messages: repositories.messages,
+      roster,
+      turns,
+      limits,
+      delivery,
+      moderation,
+      documentation: messageHooks,
+      ender: lifecycle,
+      settings: limitsConfig,
+      clock,
+      logger,
+      deadlines: () => ({
+        firstTokenMs: config.environment.PARTICIPANT_FIRST_TOKEN_TIMEOUT_SECONDS * 1000,
+        answerMs: config.environment.PARTICIPANT_ANSWER_TIMEOUT_SECONDS * 1000,
+      }),
+    },
+    ownership,
+  );
   lifecycle.attach(coordinator);
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({
@@ -244,15 +264,20 @@ export function buildServices(dependencies: ServiceDependencies) {
     planner,
     coordinator,
     commands: () => commands,
-    screen: (text, sessionId, subject) => screenHumanMessage(text, { maxChars: limitsConfig().maxHumanMessageChars, knownSecrets: dependencies.secrets, sessionId, subject }),
+    screen: (text, sessionId, subject) =>
+      screenHumanMessage(text, { maxChars: limitsConfig().maxHumanMessageChars, knownSecrets: dependencies.secrets, sessionId, subject }),
     events,
     clock,
     ids: dependencies.ids,
     logger,
     onStored: (sessionId) => messageHooks.onMessage(sessionId),
     inbound: repositories.inbound,
-    floodGate: new FloodGate(clock, () => ({ burstWindowMs: FLOOD_BURST_WINDOW_MS, messagesPerMinute: settings.effectiveConfig().limits.humanMessagesPerMinute })),
-    summarize: async (session) => (await documentation.latestTldr(session.id)) ?? (await documentation.latestRecord(session.id)) ?? session.plan?.expandedTopic ?? session.topic,
+    floodGate: new FloodGate(clock, () => ({
+      burstWindowMs: FLOOD_BURST_WINDOW_MS,
+      messagesPerMinute: settings.effectiveConfig().limits.humanMessagesPerMinute,
+    })),
+    summarize: async (session) =>
+      (await documentation.latestTldr(session.id)) ?? (await documentation.latestRecord(session.id)) ?? session.plan?.expandedTopic ?? session.topic,
   });
   const commands: CommandService = new CommandService({
     sessions: repositories.sessions,

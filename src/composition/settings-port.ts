@@ -9,7 +9,12 @@ const shown = (value: unknown) => (typeof value === 'string' ? value : JSON.stri
 
 /** The settings service, plus the `!config` replies the command table shows. */
 export function createSettingsPort(dependencies: { repositories: Repositories; config: AppConfig; clock: Clock; logger: Logger }) {
-  const service = new SettingsService({ store: dependencies.repositories.settings, baseConfig: dependencies.config, clock: dependencies.clock, logger: dependencies.logger });
+  const service = new SettingsService({
+    store: dependencies.repositories.settings,
+    baseConfig: dependencies.config,
+    clock: dependencies.clock,
+    logger: dependencies.logger,
+  });
   const port: AdminSettingsPort = {
     async apply(setting, value, by) {
       const change = await service.set(setting, value, by);

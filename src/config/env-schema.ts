@@ -1,9 +1,7 @@
 import { z } from 'zod';
 
-const integer = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
-  z.coerce.number().int().min(min).max(max).default(fallback);
-const decimal = (fallback: number, min = 0, max = Number.MAX_VALUE) =>
-  z.coerce.number().min(min).max(max).default(fallback);
+const integer = (fallback: number, min = 0, max = Number.MAX_SAFE_INTEGER) => z.coerce.number().int().min(min).max(max).default(fallback);
+const decimal = (fallback: number, min = 0, max = Number.MAX_VALUE) => z.coerce.number().min(min).max(max).default(fallback);
 const flag = (fallback: boolean) =>
   z
     .enum(['true', 'false', '1', '0', 'yes', 'no'])

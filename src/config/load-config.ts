@@ -19,7 +19,10 @@ function resolveRoleModel(choice: string, roster: ParticipantConfig[], environme
   const participant = roster.find((entry) => entry.id === choice.toLowerCase() || entry.name.toLowerCase() === choice.toLowerCase());
   if (participant) return roleOnParticipant(participant);
   if (!choice.includes('/')) {
-    throw new ConfigError('model choice', `"${choice}" is neither a participant id (${roster.map((entry) => entry.id).join(', ')}) nor a model id like "openai/gpt-4o"`);
+    throw new ConfigError(
+      'model choice',
+      `"${choice}" is neither a participant id (${roster.map((entry) => entry.id).join(', ')}) nor a model id like "openai/gpt-4o"`,
+    );
   }
   const apiKey = environment.OPENROUTER_API_KEY;
   return { model: choice, baseUrl: environment.OPENROUTER_BASE_URL, apiKey, temperature: 0.3, dialect: 'openrouter', simulated: !apiKey };
@@ -84,7 +87,10 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
     discord: {
       token: environment.DISCORD_BOT_TOKEN,
       guildId: environment.DISCORD_GUILD_ID,
-      channelIds: (environment.DISCORD_CHANNEL_ID ?? '').split(',').map((id) => id.trim()).filter(Boolean),
+      channelIds: (environment.DISCORD_CHANNEL_ID ?? '')
+        .split(',')
+        .map((id) => id.trim())
+        .filter(Boolean),
       apiUrl: environment.DISCORD_API_URL,
       adminRoleId: environment.ADMIN_ROLE_ID,
       commandRateLimitPerMinute: environment.COMMAND_RATE_LIMIT_PER_MINUTE,

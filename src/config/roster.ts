@@ -10,7 +10,10 @@ export const participantEntrySchema = z.object({
   model: z.string().min(1),
   /** Absent: OpenRouter. Present without `apiKeyVariable`: an endpoint that needs no key (Ollama, LM Studio). */
   baseUrl: z.url().optional(),
-  apiKeyVariable: z.string().regex(/^[A-Z][A-Z0-9_]*$/).optional(),
+  apiKeyVariable: z
+    .string()
+    .regex(/^[A-Z][A-Z0-9_]*$/)
+    .optional(),
   persona: z.string().min(1).max(4000),
   avatarUrl: z.url().optional(),
   temperature: z.number().min(0).max(2).default(0.8),
@@ -104,7 +107,13 @@ function directModelId(participant: DefaultParticipant, chosen: string): string 
 
 /** A default participant on its own provider when its key is set, else on OpenRouter. */
 function defaultEntry(participant: DefaultParticipant, environment: Environment, secrets: Record<string, string | undefined>): ParticipantEntry {
-  const common = { id: participant.id, name: participant.name, persona: participant.persona, avatarUrl: participant.avatarUrl, temperature: participant.temperature };
+  const common = {
+    id: participant.id,
+    name: participant.name,
+    persona: participant.persona,
+    avatarUrl: participant.avatarUrl,
+    temperature: participant.temperature,
+  };
   const chosen = participant.model(environment);
   if (secrets[participant.keyVariable]) {
     return { ...common, model: directModelId(participant, chosen), baseUrl: participant.baseUrl(environment), apiKeyVariable: participant.keyVariable };

@@ -52,8 +52,14 @@ export const COMMAND_CATALOG: readonly CommandSpec[] = [
       { name: 'value', description: 'Its new value', maxLength: 200 },
     ],
   }),
-  command('enable', '!enable <ai>', 'let a participant speak again', { admin: true, args: [{ name: 'ai', description: 'The participant', participantChoices: true }] }),
-  command('disable', '!disable <ai>', 'take a participant out of every session', { admin: true, args: [{ name: 'ai', description: 'The participant', participantChoices: true }] }),
+  command('enable', '!enable <ai>', 'let a participant speak again', {
+    admin: true,
+    args: [{ name: 'ai', description: 'The participant', participantChoices: true }],
+  }),
+  command('disable', '!disable <ai>', 'take a participant out of every session', {
+    admin: true,
+    args: [{ name: 'ai', description: 'The participant', participantChoices: true }],
+  }),
   command('reset', '!reset', "reset this session's usage counters, elapsed time and Moderator checks", { admin: true }),
   command('help', '!help', 'this list', { surfaces: { bang: true, slash: false } }),
 ];

@@ -31,7 +31,10 @@ export function notionFlags(repository: NotionObjectsRepository, clock: Clock): 
 }
 
 /** The gateway for `config.notion`, or null without an API key. */
-export function createNotionGateway(config: Omit<AppConfig['notion'], 'retryWindowHours'>, options: { clock: Clock; logger?: Logger; objects: NotionObjectStore }): NotionGateway | null {
+export function createNotionGateway(
+  config: Omit<AppConfig['notion'], 'retryWindowHours'>,
+  options: { clock: Clock; logger?: Logger; objects: NotionObjectStore },
+): NotionGateway | null {
   if (!config.apiKey) return null;
   return new NotionGateway({
     auth: config.apiKey,

@@ -120,7 +120,10 @@ export function chunkBlocks(blocks: BlockRequest[]): BlockRequest[][] {
   for (const block of blocks) {
     const size = Buffer.byteLength(JSON.stringify(block));
     const blocksInIt = blockCount(block);
-    if (current.length > 0 && (current.length >= BLOCK_LIMITS.children || count + blocksInIt > BLOCK_LIMITS.blocksPerRequest || bytes + size > BLOCK_LIMITS.requestBytes)) {
+    if (
+      current.length > 0 &&
+      (current.length >= BLOCK_LIMITS.children || count + blocksInIt > BLOCK_LIMITS.blocksPerRequest || bytes + size > BLOCK_LIMITS.requestBytes)
+    ) {
       chunks.push(current);
       current = [];
       count = 0;
@@ -142,7 +145,18 @@ export interface ReadBlock {
   [payload: string]: unknown;
 }
 
-const MARKERS: Record<string, string> = { heading_1: '# ', heading_2: '## ', heading_3: '### ', bulleted_list_item: '- ', numbered_list_item: '1. ', quote: '> ', paragraph: '', to_do: '- [ ] ', toggle: '- ', callout: '> ' };
+const MARKERS: Record<string, string> = {
+  heading_1: '# ',
+  heading_2: '## ',
+  heading_3: '### ',
+  bulleted_list_item: '- ',
+  numbered_list_item: '1. ',
+  quote: '> ',
+  paragraph: '',
+  to_do: '- [ ] ',
+  toggle: '- ',
+  callout: '> ',
+};
 
 function plain(richText: unknown): string {
   if (!Array.isArray(richText)) return '';
@@ -156,7 +170,12 @@ export function blocksToMarkdown(blocks: (ReadBlock & { children?: ReadBlock[] }
   for (const block of blocks) {
     const payload = (block[block.type] ?? {}) as { rich_text?: unknown; language?: string; title?: string };
     if (block.type === 'divider') lines.push(`${indent}---`);
-    else if (block.type === 'code') lines.push(`${indent}\`\`\`${payload.language && payload.language !== 'plain text' ? payload.language : ''}`, plain(payload.rich_text), `${indent}\`\`\``);
+    else if (block.type === 'code')
+      lines.push(
+        `${indent}\`\`\`${payload.language && payload.language !== 'plain text' ? payload.language : ''}`,
+        plain(payload.rich_text),
+        `${indent}\`\`\``,
+      );
     else if (block.type === 'child_page') lines.push(`${indent}[${payload.title ?? ''}]`);
     else lines.push(`${indent}${MARKERS[block.type] ?? ''}${plain(payload.rich_text)}`);
     if (block.children && block.children.length > 0) lines.push(blocksToMarkdown(block.children, depth + 1));

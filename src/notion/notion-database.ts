@@ -17,7 +17,9 @@ export async function findDatabaseUnderParent(requester: NotionRequester, parent
   const parent = parentPageId;
   if (!parent) throw new NotionRequestError('invalid', 'not_configured', 'Set NOTION_PARENT_PAGE_ID (or NOTION_DATABASE_ID) to use Notion', null);
   const children = await requester.readChildren(parent, false, signal);
-  const found = children.find((block) => block.type === 'child_database' && (block.child_database as { title?: string } | undefined)?.title === SESSIONS_DATABASE_TITLE);
+  const found = children.find(
+    (block) => block.type === 'child_database' && (block.child_database as { title?: string } | undefined)?.title === SESSIONS_DATABASE_TITLE,
+  );
   return found?.id ?? null;
 }
 
@@ -52,7 +54,10 @@ export async function adoptDatabase(requester: NotionRequester, databaseId: stri
     else if (!present[name]) missing[name] = definition;
   }
   if (Object.keys(missing).length > 0) {
-    await requester.call(() => requester.client.dataSources.update({ data_source_id: dataSourceId, properties: missing } as Parameters<Client['dataSources']['update']>[0]), signal);
+    await requester.call(
+      () => requester.client.dataSources.update({ data_source_id: dataSourceId, properties: missing } as Parameters<Client['dataSources']['update']>[0]),
+      signal,
+    );
   }
   return { databaseId: String(database.id), dataSourceId };
 }

@@ -32,7 +32,15 @@ export class NotionThrottledError extends BrainstormError<'notion_throttled'> {
   }
 }
 
-const UNAVAILABLE = new Set<string>([APIErrorCode.InternalServerError, APIErrorCode.ServiceUnavailable, APIErrorCode.ServiceOverload, APIErrorCode.GatewayTimeout, APIErrorCode.ConflictError, ClientErrorCode.RequestTimeout, ClientErrorCode.ResponseError]);
+const UNAVAILABLE = new Set<string>([
+  APIErrorCode.InternalServerError,
+  APIErrorCode.ServiceUnavailable,
+  APIErrorCode.ServiceOverload,
+  APIErrorCode.GatewayTimeout,
+  APIErrorCode.ConflictError,
+  ClientErrorCode.RequestTimeout,
+  ClientErrorCode.ResponseError,
+]);
 const REFUSED = new Set<string>([APIErrorCode.InvalidRequestURL, APIErrorCode.InvalidRequest, APIErrorCode.ValidationError]);
 
 function header(headers: unknown, name: string): string | undefined {
@@ -62,7 +70,8 @@ export function classifyNotionError(error: unknown): NotionRequestError {
     if (code === APIErrorCode.RateLimited) return new NotionRequestError('rate_limited', code, error.message, wait, { cause: error });
     if (UNAVAILABLE.has(code)) return new NotionRequestError('unavailable', code, error.message, wait, { cause: error });
     if (code === APIErrorCode.ObjectNotFound) return new NotionRequestError('not_found', code, error.message, null, { cause: error });
-    if (code === APIErrorCode.Unauthorized || code === APIErrorCode.RestrictedResource) return new NotionRequestError('unauthorized', code, error.message, null, { cause: error });
+    if (code === APIErrorCode.Unauthorized || code === APIErrorCode.RestrictedResource)
+      return new NotionRequestError('unauthorized', code, error.message, null, { cause: error });
     if (REFUSED.has(code)) return new NotionRequestError('refused', code, error.message, null, { cause: error });
     return new NotionRequestError('invalid', code, error.message, null, { cause: error });
   }

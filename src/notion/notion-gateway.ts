@@ -93,7 +93,11 @@ export class NotionGateway {
     const properties = sessionRowProperties(values);
     if (existing) {
       try {
-        await this.requester.write(existing, () => this.client.pages.update({ page_id: existing, properties } as Parameters<Client['pages']['update']>[0]), signal);
+        await this.requester.write(
+          existing,
+          () => this.client.pages.update({ page_id: existing, properties } as Parameters<Client['pages']['update']>[0]),
+          signal,
+        );
         return existing;
       } catch (error) {
         if (!isVanished(error)) throw error;
@@ -105,9 +109,18 @@ export class NotionGateway {
       const created = await this.requester.createOnce(
         rowKey(sessionId),
         () => this.findRow(dataSourceId, values.conversationId, signal),
-        () => this.requester.call(() => this.client.pages.create({ parent: { data_source_id: dataSourceId }, properties } as Parameters<Client['pages']['create']>[0]), signal),
+        () =>
+          this.requester.call(
+            () => this.client.pages.create({ parent: { data_source_id: dataSourceId }, properties } as Parameters<Client['pages']['create']>[0]),
+            signal,
+          ),
       );
-      if (created.existed) await this.requester.write(created.id, () => this.client.pages.update({ page_id: created.id, properties } as Parameters<Client['pages']['update']>[0]), signal);
+      if (created.existed)
+        await this.requester.write(
+          created.id,
+          () => this.client.pages.update({ page_id: created.id, properties } as Parameters<Client['pages']['update']>[0]),
+          signal,
+        );
       return created.id;
     } catch (error) {
       // The database was deleted or unshared in Notion: forget it, so the next attempt finds or creates one.
@@ -171,7 +184,8 @@ export class NotionGateway {
           this.markdownSupported = false;
         }
       }
-      if (await this.requester.isGone(pageId, signal)) throw new NotionRequestError('not_found', 'object_archived', `Notion page ${pageId} is in the trash`, null);
+      if (await this.requester.isGone(pageId, signal))
+        throw new NotionRequestError('not_found', 'object_archived', `Notion page ${pageId} is in the trash`, null);
       return blocksToMarkdown(await this.requester.readChildren(pageId, true, signal));
     } catch (error) {
       if (isVanished(error)) {
@@ -196,7 +210,15 @@ export class NotionGateway {
 
   /** The live row of a session in the data source, by its unique "Conversation ID". */
   private async findRow(dataSourceId: string, conversationId: string, signal?: AbortSignal): Promise<string | null> {
-    const result = await this.requester.call(() => this.client.dataSources.query({ data_source_id: dataSourceId, filter: { property: 'Conversation ID', rich_text: { equals: conversationId } }, page_size: 1 }), signal);
+    const result = await this.requester.call(
+      () =>
+        this.client.dataSources.query({
+          data_source_id: dataSourceId,
+          filter: { property: 'Conversation ID', rich_text: { equals: conversationId } },
+          page_size: 1,
+        }),
+      signal,
+    );
     return result.results[0]?.id ?? null;
   }
 
@@ -204,7 +226,12 @@ export class NotionGateway {
 
   private async writeMarkdown(key: string, rowId: string, kind: NotionDocumentKind, markdown: string, signal?: AbortSignal): Promise<string> {
     const existing = await this.options.objects.get(key);
-    const replace = (pageId: string) => this.requester.write(pageId, () => this.client.pages.updateMarkdown({ page_id: pageId, type: 'replace_content', replace_content: { new_str: markdown } }), signal);
+    const replace = (pageId: string) =>
+      this.requester.write(
+        pageId,
+        () => this.client.pages.updateMarkdown({ page_id: pageId, type: 'replace_content', replace_content: { new_str: markdown } }),
+        signal,
+      );
     if (existing) {
       try {
         await replace(existing);
@@ -240,7 +267,8 @@ export class NotionGateway {
     }
     const [first = [], ...rest] = chunkBlocks(markdownToBlocks(markdown));
     const title = { title: { title: [{ text: { content: DOCUMENT_TITLES[kind] } }] } };
-    const create = () => this.requester.write(rowId, () => this.client.pages.create({ parent: { page_id: rowId }, properties: title, children: asBlocks(first) }), signal);
+    const create = () =>
+      this.requester.write(rowId, () => this.client.pages.create({ parent: { page_id: rowId }, properties: title, children: asBlocks(first) }), signal);
     let page = await this.requester.createOnce(key, () => this.requester.findChildPage(rowId, DOCUMENT_TITLES[kind], signal), create);
     if (page.existed) {
       // A copy a crash left half-written: replace it like any other old version.

@@ -48,7 +48,14 @@ export class NotionRequester {
 
   constructor(private readonly options: NotionRequesterOptions) {
     // The client's own retries are off: the outbox retries with backoff.
-    this.client = new Client({ auth: options.auth, baseUrl: options.baseUrl, retry: false, timeoutMs: options.timeoutMs ?? 30_000, logLevel: LogLevel.ERROR, logger: () => undefined });
+    this.client = new Client({
+      auth: options.auth,
+      baseUrl: options.baseUrl,
+      retry: false,
+      timeoutMs: options.timeoutMs ?? 30_000,
+      logLevel: LogLevel.ERROR,
+      logger: () => undefined,
+    });
     this.limiter = new RequestLimiter(options.clock, options.requestsPerSecond);
   }
 
@@ -116,7 +123,9 @@ export class NotionRequester {
   /** The live child page of `parentId` titled `title`, if any (the unique key of a session document). */
   async findChildPage(parentId: string, title: string, signal?: AbortSignal): Promise<string | null> {
     const children = await this.readChildren(parentId, false, signal);
-    const found = children.find((block) => block.type === 'child_page' && block.in_trash !== true && (block.child_page as { title?: string } | undefined)?.title === title);
+    const found = children.find(
+      (block) => block.type === 'child_page' && block.in_trash !== true && (block.child_page as { title?: string } | undefined)?.title === title,
+    );
     return found?.id ?? null;
   }
 

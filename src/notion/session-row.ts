@@ -39,7 +39,9 @@ export function sessionRowProperties(values: SessionRowValues): Record<string, R
     Topic: { title: text(values.topic || 'Untitled session') },
     Status: { select: { name: values.status } },
     'Conversation ID': { rich_text: text(values.conversationId) },
-    Participants: { multi_select: [...new Set(values.participants.map((name) => name.replace(/,/g, ' ').slice(0, 100)))].slice(0, 100).map((name) => ({ name })) },
+    Participants: {
+      multi_select: [...new Set(values.participants.map((name) => name.replace(/,/g, ' ').slice(0, 100)))].slice(0, 100).map((name) => ({ name })),
+    },
     Started: { date: values.started ? { start: values.started.toISOString() } : null },
     Messages: { number: values.messages },
     Tokens: { number: values.tokens },

@@ -38,7 +38,14 @@ export class DocumentsRepository {
   /** Writes a new version of a document; returns it. */
   async write(sessionId: string, kind: DocumentKind, content: string, metadata: Record<string, unknown>, now: Date): Promise<StoredDocument> {
     return this.db.transaction().execute(async (transaction) => {
-      const existing = await transaction.selectFrom('documents').selectAll().where('session_id', '=', sessionId).where('kind', '=', kind).where('deleted_at', 'is', null).forUpdate().executeTakeFirst();
+      const existing = await transaction
+        .selectFrom('documents')
+        .selectAll()
+        .where('session_id', '=', sessionId)
+        .where('kind', '=', kind)
+        .where('deleted_at', 'is', null)
+        .forUpdate()
+        .executeTakeFirst();
       const row = existing
         ? await transaction
             .updateTable('documents')
@@ -58,7 +65,13 @@ export class DocumentsRepository {
 
   /** The newest version of a document, or null. */
   async find(sessionId: string, kind: DocumentKind): Promise<StoredDocument | null> {
-    const row = await this.db.selectFrom('documents').selectAll().where('session_id', '=', sessionId).where('kind', '=', kind).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('documents')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('kind', '=', kind)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return row ? toDocument(row) : null;
   }
 
@@ -78,12 +91,20 @@ export class DocumentsRepository {
 
   /** Stores metadata keys (e.g. Notion page ids) without a new version. */
   async mergeMetadata(id: number, metadata: Record<string, unknown>): Promise<void> {
-    await this.db.updateTable('documents').set({ metadata: sql`metadata || ${toJson(metadata)}::jsonb` }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('documents')
+      .set({ metadata: sql`metadata || ${toJson(metadata)}::jsonb` })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** How many versions a document has had. */
   async countVersions(id: number): Promise<number> {
-    const row = await this.db.selectFrom('document_versions').select((eb) => eb.fn.countAll<number>().as('count')).where('document_id', '=', id).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('document_versions')
+      .select((eb) => eb.fn.countAll<number>().as('count'))
+      .where('document_id', '=', id)
+      .executeTakeFirst();
     return Number(row?.count ?? 0);
   }
 }

@@ -42,13 +42,22 @@ export class EmbeddingsRepository {
   async replace(sessionId: string, kind: string, content: string, embedding: readonly number[], now: Date): Promise<void> {
     await this.db.transaction().execute(async (transaction) => {
       await transaction.deleteFrom('session_embeddings').where('session_id', '=', sessionId).where('kind', '=', kind).execute();
-      await transaction.insertInto('session_embeddings').values({ session_id: sessionId, kind, content, embedding: [...embedding], created_at: now }).execute();
+      await transaction
+        .insertInto('session_embeddings')
+        .values({ session_id: sessionId, kind, content, embedding: [...embedding], created_at: now })
+        .execute();
     });
   }
 
   /** The embedding of a session's `kind`, or null. */
   async find(sessionId: string, kind: string): Promise<StoredEmbedding | null> {
-    const row = await this.db.selectFrom('session_embeddings').selectAll().where('session_id', '=', sessionId).where('kind', '=', kind).orderBy('id', 'desc').executeTakeFirst();
+    const row = await this.db
+      .selectFrom('session_embeddings')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('kind', '=', kind)
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
     return row ? { sessionId: row.session_id, kind: row.kind, content: row.content, embedding: row.embedding.map(Number), createdAt: row.created_at } : null;
   }
 
@@ -60,7 +69,14 @@ export class EmbeddingsRepository {
     return rows
       .map((row) => {
         const embedding = row.embedding.map(Number);
-        return { sessionId: row.session_id, kind: row.kind, content: row.content, embedding, createdAt: row.created_at, similarity: cosineSimilarity(query, embedding) };
+        return {
+          sessionId: row.session_id,
+          kind: row.kind,
+          content: row.content,
+          embedding,
+          createdAt: row.created_at,
+          similarity: cosineSimilarity(query, embedding),
+        };
       })
       .sort((left, right) => right.similarity - left.similarity)
       .slice(0, limit);

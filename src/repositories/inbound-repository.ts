@@ -25,7 +25,13 @@ export class InboundRepository {
   /** Moves a channel's cursor forward to `externalId` (never back: handlers finish out of order). */
   async advance(transport: string, channelId: string, externalId: string, now: Date): Promise<void> {
     await this.db.transaction().execute(async (trx) => {
-      const current = await trx.selectFrom('read_cursors').select('last_external_id').where('transport', '=', transport).where('channel_id', '=', channelId).forUpdate().executeTakeFirst();
+      const current = await trx
+        .selectFrom('read_cursors')
+        .select('last_external_id')
+        .where('transport', '=', transport)
+        .where('channel_id', '=', channelId)
+        .forUpdate()
+        .executeTakeFirst();
       if (current && !isNewerId(externalId, current.last_external_id)) return;
       await trx
         .insertInto('read_cursors')

@@ -205,7 +205,11 @@ export class JobsRepository {
   /** Puts a job back to pending at `runAt` without counting a failure (e.g. a rate limit asked us to wait). */
   async postpone(job: ClaimedJob, runAt: Date, now: Date): Promise<void> {
     await this.db.transaction().execute(async (transaction) => {
-      await transaction.updateTable('jobs').set({ status: 'pending', run_at: runAt, locked_until: null, locked_by: null, updated_at: now }).where('id', '=', job.id).execute();
+      await transaction
+        .updateTable('jobs')
+        .set({ status: 'pending', run_at: runAt, locked_until: null, locked_by: null, updated_at: now })
+        .where('id', '=', job.id)
+        .execute();
       await transaction.updateTable('job_runs').set({ finished_at: now, outcome: 'postponed' }).where('id', '=', job.runId).execute();
     });
   }
@@ -221,7 +225,12 @@ export class JobsRepository {
 
   /** Refreshes an instance's heartbeat; false when it was declared gone meanwhile (its jobs went to others). */
   async heartbeat(instanceId: string, now: Date): Promise<boolean> {
-    const result = await this.db.updateTable('worker_instances').set({ heartbeat_at: now }).where('id', '=', instanceId).where('stopped_at', 'is', null).executeTakeFirst();
+    const result = await this.db
+      .updateTable('worker_instances')
+      .set({ heartbeat_at: now })
+      .where('id', '=', instanceId)
+      .where('stopped_at', 'is', null)
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
   }
 
@@ -262,7 +271,11 @@ export class JobsRepository {
         await transaction
           .updateTable('job_runs')
           .set({ finished_at: now, outcome: 'abandoned', error: 'the worker running it stopped' })
-          .where('job_id', 'in', jobs.map((job) => job.id))
+          .where(
+            'job_id',
+            'in',
+            jobs.map((job) => job.id),
+          )
           .where('finished_at', 'is', null)
           .execute();
       }
@@ -272,7 +285,11 @@ export class JobsRepository {
 
   /** Cancels the pending jobs of a session (optionally of some kinds), e.g. when it ends. */
   async cancelPending(sessionId: string, kinds: string[] | null, now: Date): Promise<number> {
-    let query = this.db.updateTable('jobs').set({ status: 'cancelled', finished_at: now, updated_at: now }).where('session_id', '=', sessionId).where('status', '=', 'pending');
+    let query = this.db
+      .updateTable('jobs')
+      .set({ status: 'cancelled', finished_at: now, updated_at: now })
+      .where('session_id', '=', sessionId)
+      .where('status', '=', 'pending');
     if (kinds) query = query.where('kind', 'in', kinds);
     const result = await query.executeTakeFirst();
     return Number(result.numUpdatedRows);
@@ -280,7 +297,12 @@ export class JobsRepository {
 
   /** The earliest time a pending job is due, for a worker to sleep until. */
   async nextDueAt(): Promise<Date | null> {
-    const row = await this.db.selectFrom('jobs').select((eb) => eb.fn.min('run_at').as('next')).where('status', '=', 'pending').where('deleted_at', 'is', null).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('jobs')
+      .select((eb) => eb.fn.min('run_at').as('next'))
+      .where('status', '=', 'pending')
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
     return row?.next ? new Date(row.next as unknown as string) : null;
   }
 
@@ -291,7 +313,10 @@ export class JobsRepository {
 
   /** Jobs by kind and status (console, tests). */
   async countByStatus(kind?: string): Promise<Record<string, number>> {
-    let query = this.db.selectFrom('jobs').select(['status', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('status');
+    let query = this.db
+      .selectFrom('jobs')
+      .select(['status', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('status');
     if (kind) query = query.where('kind', '=', kind);
     const rows = await query.execute();
     return Object.fromEntries(rows.map((row) => [row.status, Number(row.count)]));

@@ -73,7 +73,11 @@ async function insertNumbered(db: Kysely<Database>, message: NewMessage, now: Da
     .returningAll()
     .executeTakeFirst();
   if (inserted) return { message: toMessage(inserted), created: true };
-  const existing = await db.selectFrom('messages').selectAll().where('source_id', '=', message.sourceId ?? '').executeTakeFirstOrThrow();
+  const existing = await db
+    .selectFrom('messages')
+    .selectAll()
+    .where('source_id', '=', message.sourceId ?? '')
+    .executeTakeFirstOrThrow();
   return { message: toMessage(existing), created: false };
 }
 
@@ -107,7 +111,10 @@ export class MessagesRepository {
   async listForSession(sessionId: string, options: { afterId?: number; limit?: number } = {}): Promise<ChatMessage[]> {
     let query = this.db.selectFrom('messages').selectAll().where('session_id', '=', sessionId).where('deleted_at', 'is', null);
     if (options.afterId !== undefined) query = query.where('id', '>', options.afterId);
-    const rows = await query.orderBy('id').limit(options.limit ?? 10_000).execute();
+    const rows = await query
+      .orderBy('id')
+      .limit(options.limit ?? 10_000)
+      .execute();
     return rows.map(toMessage);
   }
 
@@ -127,7 +134,14 @@ export class MessagesRepository {
 
   /** The last `count` messages of a session, oldest first. */
   async listRecent(sessionId: string, count: number): Promise<ChatMessage[]> {
-    const rows = await this.db.selectFrom('messages').selectAll().where('session_id', '=', sessionId).where('deleted_at', 'is', null).orderBy('id', 'desc').limit(count).execute();
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('session_id', '=', sessionId)
+      .where('deleted_at', 'is', null)
+      .orderBy('id', 'desc')
+      .limit(count)
+      .execute();
     return rows.reverse().map(toMessage);
   }
 

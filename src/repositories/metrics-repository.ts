@@ -31,7 +31,12 @@ export class MetricsRepository {
 
   /** Sessions by status (soft-deleted ones left out). */
   async sessionsByStatus(): Promise<{ status: string; count: number }[]> {
-    const rows = await this.db.selectFrom('sessions').select(['status', (eb) => eb.fn.countAll<string>().as('count')]).where('deleted_at', 'is', null).groupBy('status').execute();
+    const rows = await this.db
+      .selectFrom('sessions')
+      .select(['status', (eb) => eb.fn.countAll<string>().as('count')])
+      .where('deleted_at', 'is', null)
+      .groupBy('status')
+      .execute();
     return rows.map((row) => ({ status: row.status, count: Number(row.count) }));
   }
 }

@@ -22,7 +22,12 @@ export class NotionObjectsRepository {
 
   /** Stores `value` under `key` only when nothing is stored there; true when this call stored it. */
   async claim(key: string, value: string, now: Date): Promise<boolean> {
-    const row = await this.db.insertInto('notion_objects').values({ key, object_id: value, updated_at: now }).onConflict((conflict) => conflict.column('key').doNothing()).returning('key').executeTakeFirst();
+    const row = await this.db
+      .insertInto('notion_objects')
+      .values({ key, object_id: value, updated_at: now })
+      .onConflict((conflict) => conflict.column('key').doNothing())
+      .returning('key')
+      .executeTakeFirst();
     return row !== undefined;
   }
 

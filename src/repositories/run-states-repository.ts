@@ -47,7 +47,12 @@ export class RunStatesRepository {
 
   /** Marks a run as taken (resumed or cancelled); false when someone else took it first. */
   async resolve(id: number, status: 'resumed' | 'cancelled', now: Date): Promise<boolean> {
-    const result = await this.db.updateTable('run_states').set({ status, updated_at: now }).where('id', '=', id).where('status', '=', 'waiting').executeTakeFirst();
+    const result = await this.db
+      .updateTable('run_states')
+      .set({ status, updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'waiting')
+      .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
 }

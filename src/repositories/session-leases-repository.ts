@@ -110,13 +110,21 @@ export class SessionLeasesRepository {
 
   /** The newest message id of a session (0 when none): where an owner starts watching. */
   async lastMessageId(sessionId: string): Promise<number> {
-    const row = await this.db.selectFrom('messages').select((eb) => eb.fn.max('id').as('last')).where('session_id', '=', sessionId).executeTakeFirst();
+    const row = await this.db
+      .selectFrom('messages')
+      .select((eb) => eb.fn.max('id').as('last'))
+      .where('session_id', '=', sessionId)
+      .executeTakeFirst();
     return Number(row?.last ?? 0);
   }
 
   /** How many leases each owner holds (metrics, console). */
   async countByOwner(): Promise<Record<string, number>> {
-    const rows = await this.db.selectFrom('session_leases').select(['owner_id', (eb) => eb.fn.countAll<number>().as('count')]).groupBy('owner_id').execute();
+    const rows = await this.db
+      .selectFrom('session_leases')
+      .select(['owner_id', (eb) => eb.fn.countAll<number>().as('count')])
+      .groupBy('owner_id')
+      .execute();
     return Object.fromEntries(rows.map((row) => [row.owner_id, Number(row.count)]));
   }
 

@@ -155,12 +155,22 @@ export class SessionsRepository {
 
   /** Resets the usage counters (admin `!reset`). */
   async resetUsage(id: string, now: Date): Promise<void> {
-    await this.db.updateTable('sessions').set({ message_count: 0, total_tokens: 0, total_cost_usd: 0, ai_rounds_since_human: 0, updated_at: now }).where('id', '=', id).execute();
+    await this.db
+      .updateTable('sessions')
+      .set({ message_count: 0, total_tokens: 0, total_cost_usd: 0, ai_rounds_since_human: 0, updated_at: now })
+      .where('id', '=', id)
+      .execute();
   }
 
   /** Sessions in any of `statuses` (e.g. to resume at start-up). */
   async listByStatus(statuses: SessionStatus[]): Promise<Session[]> {
-    const rows = await this.db.selectFrom('sessions').selectAll().where('status', 'in', statuses).where('deleted_at', 'is', null).orderBy('created_at').execute();
+    const rows = await this.db
+      .selectFrom('sessions')
+      .selectAll()
+      .where('status', 'in', statuses)
+      .where('deleted_at', 'is', null)
+      .orderBy('created_at')
+      .execute();
     return rows.map(toSession);
   }
 

@@ -183,12 +183,38 @@ export class TracesRepository {
       .selectAll('traces')
       .select((eb) => [
         eb.selectFrom('spans').select(eb.fn.countAll<number>().as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('span_count'),
-        eb.selectFrom('spans').select(eb.fn.countAll<number>().as('n')).whereRef('spans.trace_id', '=', 'traces.id').where('spans.error', 'is not', null).where(sql<SqlBool>`spans.error <> 'null'::jsonb`).as('error_count'),
-        eb.selectFrom('spans').select(sql<number>`coalesce(sum(input_tokens), 0)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('input_tokens'),
-        eb.selectFrom('spans').select(sql<number>`coalesce(sum(output_tokens), 0)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('output_tokens'),
-        eb.selectFrom('spans').select(sql<number>`coalesce(sum(cost_usd), 0)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('cost_usd'),
-        eb.selectFrom('spans').select(sql<Date | null>`min(started_at)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('first_span_at'),
-        eb.selectFrom('spans').select(sql<Date | null>`max(ended_at)`.as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('last_span_end'),
+        eb
+          .selectFrom('spans')
+          .select(eb.fn.countAll<number>().as('n'))
+          .whereRef('spans.trace_id', '=', 'traces.id')
+          .where('spans.error', 'is not', null)
+          .where(sql<SqlBool>`spans.error <> 'null'::jsonb`)
+          .as('error_count'),
+        eb
+          .selectFrom('spans')
+          .select(sql<number>`coalesce(sum(input_tokens), 0)`.as('n'))
+          .whereRef('spans.trace_id', '=', 'traces.id')
+          .as('input_tokens'),
+        eb
+          .selectFrom('spans')
+          .select(sql<number>`coalesce(sum(output_tokens), 0)`.as('n'))
+          .whereRef('spans.trace_id', '=', 'traces.id')
+          .as('output_tokens'),
+        eb
+          .selectFrom('spans')
+          .select(sql<number>`coalesce(sum(cost_usd), 0)`.as('n'))
+          .whereRef('spans.trace_id', '=', 'traces.id')
+          .as('cost_usd'),
+        eb
+          .selectFrom('spans')
+          .select(sql<Date | null>`min(started_at)`.as('n'))
+          .whereRef('spans.trace_id', '=', 'traces.id')
+          .as('first_span_at'),
+        eb
+          .selectFrom('spans')
+          .select(sql<Date | null>`max(ended_at)`.as('n'))
+          .whereRef('spans.trace_id', '=', 'traces.id')
+          .as('last_span_end'),
       ])
       .where((eb) => eb.and(this.conditions(eb, filter)))
       .orderBy('traces.started_at', 'desc')
@@ -210,7 +236,13 @@ export class TracesRepository {
   private conditions(eb: TraceScope, filter: TraceFilter) {
     const conditions = [];
     const spanExists = (extra: (spans: ExpressionBuilder<Database, 'traces' | 'spans'>) => Expression<SqlBool>) =>
-      eb.exists(eb.selectFrom('spans').select('spans.id').whereRef('spans.trace_id', '=', 'traces.id').where((inner) => extra(inner)));
+      eb.exists(
+        eb
+          .selectFrom('spans')
+          .select('spans.id')
+          .whereRef('spans.trace_id', '=', 'traces.id')
+          .where((inner) => extra(inner)),
+      );
     if (filter.sessionId) conditions.push(eb('traces.session_id', '=', filter.sessionId));
     if (filter.before) conditions.push(eb('traces.started_at', '<', filter.before));
     if (filter.agent) conditions.push(spanExists((inner) => inner.and([inner('spans.type', '=', 'agent'), inner('spans.name', '=', filter.agent ?? '')])));
@@ -219,10 +251,7 @@ export class TracesRepository {
     if (filter.text) {
       const pattern = `%${escapeLike(filter.text)}%`;
       conditions.push(
-        eb.or([
-          eb('traces.name', 'ilike', pattern),
-          spanExists(() => sql<SqlBool>`(spans.name ilike ${pattern} or spans.data::text ilike ${pattern})`),
-        ]),
+        eb.or([eb('traces.name', 'ilike', pattern), spanExists(() => sql<SqlBool>`(spans.name ilike ${pattern} or spans.data::text ilike ${pattern})`)]),
       );
     }
     return conditions;

@@ -49,9 +49,20 @@ async function answerFault(exchange: ChatExchange, fault: SimulatedFault, signal
       startStream(response);
       const id = exchange.ids.next('gen-sim');
       for (const piece of piecesOf(fault.afterText ?? '')) {
-        writeEvent(response, { id, object: 'chat.completion.chunk', model: body.model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+        writeEvent(response, {
+          id,
+          object: 'chat.completion.chunk',
+          model: body.model,
+          choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
+        });
       }
-      writeEvent(response, { id, object: 'chat.completion.chunk', model: body.model, ...errorBody(code, message), choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }] });
+      writeEvent(response, {
+        id,
+        object: 'chat.completion.chunk',
+        model: body.model,
+        ...errorBody(code, message),
+        choices: [{ index: 0, delta: { content: '' }, finish_reason: 'error' }],
+      });
       response.end();
       return;
     }

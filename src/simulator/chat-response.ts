@@ -45,9 +45,11 @@ function promptTokensOf(body: ChatCompletionRequest): number {
 /** Renders a reply for a request: content, tool calls (with fresh ids), usage and cost. */
 export function renderAnswer(reply: AnswerReply, body: ChatCompletionRequest, ids: { next(prefix: string): string }, now: Date): RenderedAnswer {
   const content = contentOf(reply);
-  const toolCalls = reply.kind === 'tool_calls' ? reply.calls.map((call) => ({ id: call.id ?? ids.next('call'), name: call.name, arguments: call.arguments })) : [];
+  const toolCalls =
+    reply.kind === 'tool_calls' ? reply.calls.map((call) => ({ id: call.id ?? ids.next('call'), name: call.name, arguments: call.arguments })) : [];
   const promptTokens = reply.usage?.promptTokens ?? promptTokensOf(body);
-  const completionTokens = reply.usage?.completionTokens ?? estimateTokens((content ?? '') + (reply.reasoning ?? '') + toolCalls.map((call) => call.name + call.arguments).join(''));
+  const completionTokens =
+    reply.usage?.completionTokens ?? estimateTokens((content ?? '') + (reply.reasoning ?? '') + toolCalls.map((call) => call.name + call.arguments).join(''));
   return {
     id: ids.next('gen-sim'),
     created: Math.floor(now.getTime() / 1000),
@@ -57,12 +59,14 @@ export function renderAnswer(reply: AnswerReply, body: ChatCompletionRequest, id
     reasoning: reply.reasoning ?? null,
     toolCalls,
     finishReason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
-    usage: reply.omitUsage ? null : {
-      prompt_tokens: promptTokens,
-      completion_tokens: completionTokens,
-      total_tokens: promptTokens + completionTokens,
-      cost: reply.usage?.costUsd ?? costOf(body.model, promptTokens, completionTokens),
-    },
+    usage: reply.omitUsage
+      ? null
+      : {
+          prompt_tokens: promptTokens,
+          completion_tokens: completionTokens,
+          total_tokens: promptTokens + completionTokens,
+          cost: reply.usage?.costUsd ?? costOf(body.model, promptTokens, completionTokens),
+        },
   };
 }
 
@@ -106,19 +110,34 @@ function chunk(answer: RenderedAnswer, delta: Record<string, unknown>, finishRea
     created: answer.created,
     model: answer.model,
     provider: 'Simulated',
-    choices: [{ index: 0, delta, finish_reason: finishReason, native_finish_reason: finishReason && nativeFinishReason(finishReason as RenderedAnswer['finishReason']), logprobs: null }],
+    choices: [
+      {
+        index: 0,
+        delta,
+        finish_reason: finishReason,
+        native_finish_reason: finishReason && nativeFinishReason(finishReason as RenderedAnswer['finishReason']),
+        logprobs: null,
+      },
+    ],
   };
 }
 
 /** The stream chunks of an answer, in order: reasoning, text (or refusal) deltas, tool-call deltas (id and name first), finish, usage. */
 export function streamChunks(answer: RenderedAnswer): Array<Record<string, unknown>> {
   const chunks: Array<Record<string, unknown>> = [];
-  for (const piece of answer.reasoning ? piecesOf(answer.reasoning) : []) chunks.push(chunk(answer, { role: 'assistant', content: '', reasoning: piece }, null));
+  for (const piece of answer.reasoning ? piecesOf(answer.reasoning) : [])
+    chunks.push(chunk(answer, { role: 'assistant', content: '', reasoning: piece }, null));
   if (answer.refusal) chunks.push(chunk(answer, { role: 'assistant', content: null, refusal: answer.refusal }, null));
   const pieces = answer.content ? piecesOf(answer.content) : [];
   pieces.forEach((piece, index) => chunks.push(chunk(answer, { ...(index === 0 ? { role: 'assistant' } : {}), content: piece }, null)));
   answer.toolCalls.forEach((call, index) => {
-    chunks.push(chunk(answer, { role: 'assistant', content: null, tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] }, null));
+    chunks.push(
+      chunk(
+        answer,
+        { role: 'assistant', content: null, tool_calls: [{ index, id: call.id, type: 'function', function: { name: call.name, arguments: '' } }] },
+        null,
+      ),
+    );
     for (let start = 0; start < call.arguments.length; start += 12) {
       chunks.push(chunk(answer, { tool_calls: [{ index, function: { arguments: call.arguments.slice(start, start + 12) } }] }, null));
     }

@@ -79,13 +79,12 @@ export type SimulatedReply = (
   /** `content: null` with nothing else but what `ReplyShape` adds (e.g. only reasoning). */
   | { kind: 'no_content' }
   | { kind: 'fault'; fault: SimulatedFault }
-) & ReplyShape & { timing?: ReplyTiming; usage?: { promptTokens?: number; completionTokens?: number; costUsd?: number } };
+) &
+  ReplyShape & { timing?: ReplyTiming; usage?: { promptTokens?: number; completionTokens?: number; costUsd?: number } };
 
 /** Who is asking, read from the first line of the system instructions (the agent protocol). */
 export type AgentIdentity =
-  | { role: 'planner' | 'moderator' | 'scribe' | 'tldr' | 'ideas'; name: string }
-  | { role: 'participant'; name: string }
-  | { role: 'unknown'; name: string };
+  { role: 'planner' | 'moderator' | 'scribe' | 'tldr' | 'ideas'; name: string } | { role: 'participant'; name: string } | { role: 'unknown'; name: string };
 
 /** Everything a responder sees about a request. */
 export interface ChatRequestContext {

@@ -43,7 +43,9 @@ export function offeredTools(body: ChatCompletionRequest): string[] {
 }
 
 const STOP_WORDS = new Set(
-  'about after again also among another because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with would your yours yourself topic answers simulated'.split(' '),
+  'about after again also among another because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with would your yours yourself topic answers simulated'.split(
+    ' ',
+  ),
 );
 
 /** The topic of the session: a `Topic:` line if there is one, else the first person's message. */
@@ -54,7 +56,12 @@ export function topicOf(body: ChatCompletionRequest): string {
     if (match?.[1]) return match[1].trim().slice(0, 200);
   }
   const firstUser = body.messages.find((message) => message.role === 'user');
-  return (firstUser ? messageText(firstUser) : 'the topic').replace(/^\[[^\]]+\]:\s*/, '').trim().slice(0, 200) || 'the topic';
+  return (
+    (firstUser ? messageText(firstUser) : 'the topic')
+      .replace(/^\[[^\]]+\]:\s*/, '')
+      .trim()
+      .slice(0, 200) || 'the topic'
+  );
 }
 
 /** The most telling words of a text, in order of first appearance. */
@@ -74,7 +81,8 @@ export interface Statement {
 
 const STATEMENT = /^\s*(?:[-*]\s*)?(#\d+)?\s*\[([^\]\n]{1,60}?)(\s*\((?:person|human|[^)]{0,20})\))?\]\s*:\s+(.+)$/u;
 // Lines that end a statement instead of continuing it: headings and the section labels of an agent's input.
-const SECTION_BREAK = /^\s*(?:#{1,6}\s|(?:New messages|Previous record|There is no previous record|Write the complete|Earlier messages|Ideas by)\b[^\n]{0,60}$)/i;
+const SECTION_BREAK =
+  /^\s*(?:#{1,6}\s|(?:New messages|Previous record|There is no previous record|Write the complete|Earlier messages|Ideas by)\b[^\n]{0,60}$)/i;
 
 /**
  * Statements of the form `[Name]: text` or `#12 [Name (person)]: text`, across every non-system message; the

@@ -118,10 +118,10 @@ export function demoReply(body: ChatCompletionRequest, pace?: ReplyTiming): Simu
     case 'tldr':
       return jsonReply(body, tldrSummary(body));
     case 'participant':
-      return requestedSchema(body) ? jsonReply(body, undefined) : { kind: 'text', text: participantAnswer(agent.name, body), ...(pace ? { timing: pace } : {}) };
-    default:
       return requestedSchema(body)
         ? jsonReply(body, undefined)
-        : { kind: 'text', text: `A simulated answer about ${topicOf(body)}. (simulated)` };
+        : { kind: 'text', text: participantAnswer(agent.name, body), ...(pace ? { timing: pace } : {}) };
+    default:
+      return requestedSchema(body) ? jsonReply(body, undefined) : { kind: 'text', text: `A simulated answer about ${topicOf(body)}. (simulated)` };
   }
 }

@@ -38,7 +38,9 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
   const heard = keywordsOf(answers.text, 4);
   const topicWords = keywordsOf(topic, 4);
   const who = answers.authors.length > 0 ? answers.authors.join(' and ') : 'the group';
-  const areas = [...new Set([...heard, ...topicWords].map(capitalised)), 'Risks', 'Next steps'].filter((word, index, all) => all.findIndex((other) => other.toLowerCase() === word.toLowerCase()) === index);
+  const areas = [...new Set([...heard, ...topicWords].map(capitalised)), 'Risks', 'Next steps'].filter(
+    (word, index, all) => all.findIndex((other) => other.toLowerCase() === word.toLowerCase()) === index,
+  );
   return {
     expandedTopic: answers.text
       ? `${topic} — planned around what ${who} told the Planner: “${shortened(answers.text, 180)}” ${SIMULATED}`
@@ -67,17 +69,22 @@ type AnswerLine = (parts: AnswerParts) => string;
 /** Lines in the spirit of each default persona, so the demo reads like the product it stands in for. */
 const STYLES: Record<string, AnswerLine[]> = {
   claude: [
-    (p) => `${p.to}, before we go further on "${p.idea}", let's name the assumption underneath it: that it is what actually limits ${p.subject}. If that is wrong, the plan changes.`,
-    (p) => `I see a trade-off in "${p.idea}", ${p.to}: it buys speed on ${p.subject} at the cost of more moving parts. I'd accept that only with a clear way to roll back.`,
+    (p) =>
+      `${p.to}, before we go further on "${p.idea}", let's name the assumption underneath it: that it is what actually limits ${p.subject}. If that is wrong, the plan changes.`,
+    (p) =>
+      `I see a trade-off in "${p.idea}", ${p.to}: it buys speed on ${p.subject} at the cost of more moving parts. I'd accept that only with a clear way to roll back.`,
     (p) => `Agreeing with ${p.to} on the direction, with one caveat: "${p.idea}" needs an owner and a review date, or it quietly becomes permanent.`,
   ],
   chatgpt: [
-    (p) => `Concretely, ${p.to}: (1) try "${p.idea}" with one small team, (2) measure it for two weeks, (3) decide. I'm happy to be challenged on the measurement.`,
-    (p) => `Building on ${p.to}: two options for ${p.subject} — a lightweight version of "${p.idea}" now, or a fuller one next quarter. I lean towards the first.`,
+    (p) =>
+      `Concretely, ${p.to}: (1) try "${p.idea}" with one small team, (2) measure it for two weeks, (3) decide. I'm happy to be challenged on the measurement.`,
+    (p) =>
+      `Building on ${p.to}: two options for ${p.subject} — a lightweight version of "${p.idea}" now, or a fuller one next quarter. I lean towards the first.`,
     (p) => `A quick example of "${p.idea}" working for ${p.subject}: start with the riskiest path only, and widen it once nothing breaks for a week.`,
   ],
   grok: [
-    (p) => `Devil's advocate, ${p.to}: what if "${p.idea}" is the wrong frame for ${p.subject} entirely? Cheapest test: skip it for a month and see who notices.`,
+    (p) =>
+      `Devil's advocate, ${p.to}: what if "${p.idea}" is the wrong frame for ${p.subject} entirely? Cheapest test: skip it for a month and see who notices.`,
     (p) => `I'll be the skeptic, ${p.to}: everyone likes "${p.idea}", which worries me. What is the failure mode nobody wants to say out loud?`,
     (p) => `Unpopular take on what ${p.to} said: "${p.idea}" sounds safe, but for ${p.subject} the bold option may be cheaper than the careful one.`,
   ],
@@ -123,7 +130,10 @@ function chronological(statements: Statement[]): Statement[] {
     seen.add(key);
     return true;
   });
-  return unique.map((statement, index) => ({ statement, index })).sort((a, b) => numberOf(a.statement) - numberOf(b.statement) || a.index - b.index).map((entry) => entry.statement);
+  return unique
+    .map((statement, index) => ({ statement, index }))
+    .sort((a, b) => numberOf(a.statement) - numberOf(b.statement) || a.index - b.index)
+    .map((entry) => entry.statement);
 }
 
 function timelineLine(statement: Statement): string {
@@ -140,7 +150,8 @@ export function scribeRecord(body: ChatCompletionRequest): string {
   if (statements.length === 0) return [...lines, 'No discussion has been recorded yet.'].join('\n');
   lines.push('## Timeline', '', ...statements.map(timelineLine), '', '## Ideas by participant', '');
   const byParticipant = new Map<string, string[]>();
-  for (const statement of statements.filter(isParticipant)) byParticipant.set(statement.speaker, [...(byParticipant.get(statement.speaker) ?? []), statement.reference ?? '(unnumbered)']);
+  for (const statement of statements.filter(isParticipant))
+    byParticipant.set(statement.speaker, [...(byParticipant.get(statement.speaker) ?? []), statement.reference ?? '(unnumbered)']);
   for (const [speaker, references] of byParticipant) lines.push(`- ${speaker}: ${references.join(', ')}`);
   if (byParticipant.size === 0) lines.push('- No participant has spoken yet.');
   return lines.join('\n');
@@ -161,13 +172,18 @@ export function tldrSummary(body: ChatCompletionRequest): { summary: string; key
   for (const statement of [...ideas].reverse()) if (!picked.some((chosen) => chosen.speaker === statement.speaker)) picked.push(statement);
   for (const statement of [...ideas].reverse()) if (picked.length < 3 && !picked.includes(statement)) picked.push(statement);
   const chosen = picked.slice(0, 3);
-  const findings = ideas.filter((statement) => chosen.includes(statement)).map((statement) => ({
-    finding: `${statement.speaker}: ${ideaText(statement)}`,
-    sources: statement.reference ? [statement.speaker, statement.reference] : [statement.speaker],
-  }));
+  const findings = ideas
+    .filter((statement) => chosen.includes(statement))
+    .map((statement) => ({
+      finding: `${statement.speaker}: ${ideaText(statement)}`,
+      sources: statement.reference ? [statement.speaker, statement.reference] : [statement.speaker],
+    }));
   const speakers = [...new Set(ideas.map((statement) => statement.speaker))];
   while (findings.length < 3) {
-    findings.push({ finding: `The discussion of ${topic} needs more input before a firm conclusion ${SIMULATED}`, sources: speakers.length > 0 ? speakers : ['record'] });
+    findings.push({
+      finding: `The discussion of ${topic} needs more input before a firm conclusion ${SIMULATED}`,
+      sources: speakers.length > 0 ? speakers : ['record'],
+    });
   }
   const people = [...new Set(statements.filter((statement) => statement.person).map((statement) => statement.speaker))];
   const who = speakers.length > 0 ? speakers.join(', ') : 'the participants';

@@ -4,7 +4,9 @@ import { createHash } from 'node:crypto';
 export const EMBEDDING_DIMENSIONS = 256;
 
 const STOP_WORDS = new Set(
-  'a an and are as at be but by for from has have how i if in into is it its of on or our so that the their them then there these they this to was we were what when which who why will with you your'.split(' '),
+  'a an and are as at be but by for from has have how i if in into is it its of on or our so that the their them then there these they this to was we were what when which who why will with you your'.split(
+    ' ',
+  ),
 );
 
 /** Crude stemming so "plans", "planning" and "planned" land on one bucket. */

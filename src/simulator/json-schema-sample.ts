@@ -95,10 +95,12 @@ function sampleValue(raw: JsonSchema, context: SampleContext, hint: unknown, key
   const choices = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
   if (Array.isArray(choices)) {
     const options = choices.map((choice) => resolveRef(asSchema(choice) ?? {}, context.root));
-    const fitting = options.find((option) => typeOf(option) !== 'null' && matchesType(hint, typeOf(option))) ?? options.find((option) => typeOf(option) !== 'null');
+    const fitting =
+      options.find((option) => typeOf(option) !== 'null' && matchesType(hint, typeOf(option))) ?? options.find((option) => typeOf(option) !== 'null');
     return fitting ? sampleValue(fitting, context, hint, key) : null;
   }
-  if (Array.isArray(schema.allOf)) return sampleValue(Object.assign({}, ...schema.allOf.map((part) => resolveRef(asSchema(part) ?? {}, context.root))), context, hint, key);
+  if (Array.isArray(schema.allOf))
+    return sampleValue(Object.assign({}, ...schema.allOf.map((part) => resolveRef(asSchema(part) ?? {}, context.root))), context, hint, key);
   const type = typeOf(schema);
   if (context.depth > 8) return type === 'array' ? [] : type === 'object' ? {} : null;
   switch (type) {

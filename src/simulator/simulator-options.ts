@@ -37,4 +37,3 @@ export interface SimulatorOptions {
   /** When set, every request must carry `Authorization: Bearer <apiKey>` (401 otherwise, like OpenRouter). */
   apiKey?: string;
 }
-

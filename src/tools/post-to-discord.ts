@@ -4,7 +4,10 @@ import type { AgentContext } from '../core/agent-context.ts';
 import type { SpeakerKind } from '../core/domain.ts';
 
 /** `post_to_discord`: posts a message into the session's room as the calling role. Thin: validates, delegates. */
-export function createPostToDiscordTool(speaker: { kind: SpeakerKind; name: string }, options: { inputGuardrails?: ToolInputGuardrailDefinition<AgentContext>[] } = {}) {
+export function createPostToDiscordTool(
+  speaker: { kind: SpeakerKind; name: string },
+  options: { inputGuardrails?: ToolInputGuardrailDefinition<AgentContext>[] } = {},
+) {
   return tool({
     name: 'post_to_discord',
     description: `Post a message into the session room as the ${speaker.name}.`,

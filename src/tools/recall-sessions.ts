@@ -16,7 +16,9 @@ export function createRecallSessionsTool() {
       if (!ports) throw new Error('recall_sessions needs the session ports in its run context');
       const sessions = await ports.recallSessions(query, limit);
       if (sessions.length === 0) return 'No earlier session on a similar topic.';
-      return sessions.map((session) => `- ${session.topic} (session ${session.sessionId}, similarity ${session.similarity.toFixed(2)}): ${session.summary}`).join('\n');
+      return sessions
+        .map((session) => `- ${session.topic} (session ${session.sessionId}, similarity ${session.similarity.toFixed(2)}): ${session.summary}`)
+        .join('\n');
     },
   });
 }

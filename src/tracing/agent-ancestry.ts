@@ -36,6 +36,6 @@ export class AgentAncestry {
 
   /** The session of a span's trace (its group id), falling back to trace metadata. */
   sessionOf(span: Span<SpanData>): string | null {
-    return this.sessions.get(span.traceId)?.sessionId ?? ((span.traceMetadata?.sessionId as string | undefined) ?? null);
+    return this.sessions.get(span.traceId)?.sessionId ?? (span.traceMetadata?.sessionId as string | undefined) ?? null;
   }
 }

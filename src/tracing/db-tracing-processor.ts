@@ -19,7 +19,6 @@ export interface DbTracingProcessorOptions {
   onStored?: (stored: { traceId: string; sessionId: string | null }[]) => void;
 }
 
-
 /**
  * Writes SDK traces and spans to the DB. Rows are queued and written in batches off the turn's path;
  * a span is written when it starts (so the viewer sees work in flight) and again when it ends.
@@ -113,7 +112,10 @@ export class DbTracingProcessor implements TracingProcessor {
   private announce(traces: TraceRecord[], spans: SpanRecord[]): void {
     if (!this.options.onStored) return;
     const written = new Map<string, string | null>();
-    for (const record of [...traces.map((trace) => ({ traceId: trace.id, sessionId: trace.sessionId })), ...spans.map((span) => ({ traceId: span.traceId, sessionId: span.sessionId }))]) {
+    for (const record of [
+      ...traces.map((trace) => ({ traceId: trace.id, sessionId: trace.sessionId })),
+      ...spans.map((span) => ({ traceId: span.traceId, sessionId: span.sessionId })),
+    ]) {
       written.set(record.traceId, written.get(record.traceId) ?? record.sessionId);
     }
     if (written.size > 0) this.options.onStored([...written].map(([traceId, sessionId]) => ({ traceId, sessionId })));

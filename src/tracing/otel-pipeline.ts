@@ -74,7 +74,11 @@ export class OtelPipeline {
   constructor(options: OtelPipelineOptions) {
     const exporter =
       options.exporter ??
-      new OTLPTraceExporter({ url: `${options.endpoint.replace(/\/$/, '')}/v1/traces`, headers: options.headers ?? {}, timeoutMillis: options.timeoutMs ?? 10_000 });
+      new OTLPTraceExporter({
+        url: `${options.endpoint.replace(/\/$/, '')}/v1/traces`,
+        headers: options.headers ?? {},
+        timeoutMillis: options.timeoutMs ?? 10_000,
+      });
     const maxBatch = options.maxBatch ?? 64;
     this.provider = new TracerProvider({
       resource: defaultResource().merge(resourceFromAttributes({ [ATTR_SERVICE_NAME]: options.serviceName ?? 'brainstorm' })),

@@ -87,7 +87,10 @@ function typeAttributes(data: SpanData, info: SpanContextInfo): Attributes {
         [ATTR_GEN_AI_USAGE_OUTPUT_TOKENS]: usage.outputTokens,
         'brainstorm.cost_usd': usage.costUsd,
         [ATTR_GEN_AI_INPUT_MESSAGES]: json(data.input, secrets),
-        [ATTR_GEN_AI_OUTPUT_MESSAGES]: json(data.output?.map((output) => output.choices ?? output), secrets),
+        [ATTR_GEN_AI_OUTPUT_MESSAGES]: json(
+          data.output?.map((output) => output.choices ?? output),
+          secrets,
+        ),
       });
     }
     case 'function':

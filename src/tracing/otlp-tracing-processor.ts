@@ -63,7 +63,12 @@ export class OtlpTracingProcessor implements TracingProcessor {
   async onSpanEnd(span: Span<SpanData>): Promise<void> {
     if (!this.ancestry.knows(span.spanId)) this.ancestry.spanStarted(span);
     // What the span needs from its trace is read now: the trace may end before the SDK is loaded.
-    const info = { sessionId: this.ancestry.sessionOf(span), agent: this.ancestry.agentOf(span.spanId), toolCallId: this.toolCalls.spanEnded(span), secrets: this.secrets };
+    const info = {
+      sessionId: this.ancestry.sessionOf(span),
+      agent: this.ancestry.agentOf(span.spanId),
+      toolCallId: this.toolCalls.spanEnded(span),
+      secrets: this.secrets,
+    };
     const task = Promise.all([import('./otlp-mapping.ts'), this.pipeline])
       .then(([{ toOtelSpan }, pipeline]) => pipeline.record(toOtelSpan(span, info)))
       .catch((error: unknown) => this.logger?.warn({ err: (error as Error).message }, 'OTLP export: span not recorded'));

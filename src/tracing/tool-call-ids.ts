@@ -20,7 +20,8 @@ function callsIn(output: unknown): PendingCall[] {
       for (const call of Array.isArray(toolCalls) ? toolCalls : []) {
         const fields = record(call);
         const fn = record(fields?.function);
-        if (typeof fields?.id === 'string' && typeof fn?.name === 'string') calls.push({ id: fields.id, name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : '' });
+        if (typeof fields?.id === 'string' && typeof fn?.name === 'string')
+          calls.push({ id: fields.id, name: fn.name, arguments: typeof fn.arguments === 'string' ? fn.arguments : '' });
       }
     }
   }

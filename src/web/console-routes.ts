@@ -27,7 +27,9 @@ function found<T>(value: T | null, what: string): T {
 /** Registers the read routes. */
 export function registerConsoleRoutes(router: Router, queries: ConsoleQueries, localTransport: LocalTransport | undefined): void {
   router.add('GET', '/api/sessions', async ({ response }: RouteContext) => sendJson(response, 200, await queries.listSessions()));
-  router.add('GET', '/api/sessions/:id', async ({ response, params }) => sendJson(response, 200, found(await queries.getSession(params.id as string), 'session')));
+  router.add('GET', '/api/sessions/:id', async ({ response, params }) =>
+    sendJson(response, 200, found(await queries.getSession(params.id as string), 'session')),
+  );
   router.add('GET', '/api/sessions/:id/messages', async ({ response, params, query }) => {
     const after = Number(query.get('afterId'));
     sendJson(response, 200, await queries.listMessages(params.id as string, Number.isInteger(after) && after > 0 ? after : undefined));
@@ -36,15 +38,24 @@ export function registerConsoleRoutes(router: Router, queries: ConsoleQueries, l
     const detail = found(await queries.getSession(params.id as string), 'session');
     const messages = await queries.listMessages(detail.session.id);
     const room = detail.session.transport === 'local' ? localTransport?.roomContents(detail.session.roomId) : null;
-    sendJson(response, 200, { detail, items: mergeRoomFeed(messages, room?.deliveries ?? []), previews: room?.previews ?? [], ideas: await queries.getIdeas(detail.session.id) });
+    sendJson(response, 200, {
+      detail,
+      items: mergeRoomFeed(messages, room?.deliveries ?? []),
+      previews: room?.previews ?? [],
+      ideas: await queries.getIdeas(detail.session.id),
+    });
   });
-  router.add('GET', '/api/sessions/:id/ideas', async ({ response, params }) => sendJson(response, 200, found(await queries.getIdeas(params.id as string), 'session')));
+  router.add('GET', '/api/sessions/:id/ideas', async ({ response, params }) =>
+    sendJson(response, 200, found(await queries.getIdeas(params.id as string), 'session')),
+  );
   router.add('GET', '/api/traces', async ({ response, query }) => sendJson(response, 200, await queries.searchTraces(traceSearchFrom(query))));
   router.add('GET', '/api/traces/:id', async ({ response, params, query }) => {
     const payloads = query.get('payloads') === '1';
     sendJson(response, 200, found(await queries.getTrace(params.id as string, { payloads }), 'trace'));
   });
-  router.add('GET', '/api/traces/:id/spans/:spanId', async ({ response, params }) => sendJson(response, 200, found(await queries.getSpan(params.id as string, params.spanId as string), 'span')));
+  router.add('GET', '/api/traces/:id/spans/:spanId', async ({ response, params }) =>
+    sendJson(response, 200, found(await queries.getSpan(params.id as string, params.spanId as string), 'span')),
+  );
   router.add('GET', '/api/traces/:id/export', async ({ response, params }) => {
     const stored = found(await queries.exportTrace(params.id as string), 'trace');
     const fileName = `trace-${(params.id as string).replace(/[^A-Za-z0-9_-]/g, '_')}.json`;

@@ -41,7 +41,11 @@ export interface LocalChannelDependencies {
 
 /** The person at the console: named by the page, and an admin (it is their own machine). */
 export function localPerson(name: string): Author {
-  const slug = name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '') || 'person';
+  const slug =
+    name
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-|-$/g, '') || 'person';
   return { id: `local:${slug}`, name, isAdmin: true };
 }
 
@@ -87,7 +91,15 @@ export function registerLocalChannelRoutes(router: Router, dependencies: LocalCh
     const author = localPerson(optionalText(body, 'name', DEFAULT_PERSON, 80));
     const externalId = clientMessageId(body) ?? dependencies.ids.next('lin');
     const reply = await callGateway(() =>
-      dependencies.gateway.handleMessage({ transport: transport.name, roomId: room.roomId, channelId: LOCAL_CHANNEL_ID, externalId, author, content, url: null }),
+      dependencies.gateway.handleMessage({
+        transport: transport.name,
+        roomId: room.roomId,
+        channelId: LOCAL_CHANNEL_ID,
+        externalId,
+        author,
+        content,
+        url: null,
+      }),
     );
     sendJson(response, 200, replyBody(reply));
   });
@@ -97,7 +109,9 @@ export function registerLocalChannelRoutes(router: Router, dependencies: LocalCh
     const name = requireText(body, 'command', 40).replace(/^[!/]/, '').toLowerCase();
     const args = optionalText(body, 'args', '', MAX_MESSAGE_CHARS);
     const author = localPerson(optionalText(body, 'name', DEFAULT_PERSON, 80));
-    const reply = await callGateway(() => dependencies.gateway.runCommand({ transport: transport.name, roomId: room.roomId, channelId: LOCAL_CHANNEL_ID, author, name, args }));
+    const reply = await callGateway(() =>
+      dependencies.gateway.runCommand({ transport: transport.name, roomId: room.roomId, channelId: LOCAL_CHANNEL_ID, author, name, args }),
+    );
     sendJson(response, 200, replyBody(reply));
   });
 }
@@ -106,13 +120,25 @@ export function registerLocalChannelRoutes(router: Router, dependencies: LocalCh
  * Posts a topic as a person's message in the local channel. Answers as soon as the session's room opens
  * (the Planner may still be thinking); a reply that comes later is shown in the room as a notice.
  */
-async function startSession(dependencies: LocalChannelDependencies, topic: string, name: string): Promise<{ roomId: string | null; reply: GatewayReply | null }> {
+async function startSession(
+  dependencies: LocalChannelDependencies,
+  topic: string,
+  name: string,
+): Promise<{ roomId: string | null; reply: GatewayReply | null }> {
   const { transport, gateway, logger } = dependencies;
   const externalId = dependencies.ids.next('lin');
   const roomsBefore = new Set(transport.listRooms().map((room) => room.roomId));
   const opened = new AbortController();
   const roomOpened = transport.waitForRoom(externalId, opened.signal);
-  const handled = gateway.handleMessage({ transport: transport.name, roomId: null, channelId: LOCAL_CHANNEL_ID, externalId, author: localPerson(name), content: topic, url: null });
+  const handled = gateway.handleMessage({
+    transport: transport.name,
+    roomId: null,
+    channelId: LOCAL_CHANNEL_ID,
+    externalId,
+    author: localPerson(name),
+    content: topic,
+    url: null,
+  });
   const first = await Promise.race([roomOpened.then((room) => ({ room })), handled.then((reply) => ({ reply }))]).catch((error: unknown) => {
     opened.abort();
     if (BrainstormError.isInstance(error)) throw new HttpError(STATUS_BY_CODE[error.code] ?? 500, error.message);

@@ -91,7 +91,8 @@ export class LocalTransport implements Transport {
   async deliver(roomId: string, message: OutgoingMessage, progress: DeliveryProgress): Promise<DeliveredMessage> {
     const state = this.requireRoom(roomId);
     // A retried delivery whose one chunk already went out must not show twice.
-    if (progress.deliveredExternalIds.length > 0) return { externalIds: progress.deliveredExternalIds, url: this.messageUrl(roomId, progress.deliveredExternalIds[0] as string) };
+    if (progress.deliveredExternalIds.length > 0)
+      return { externalIds: progress.deliveredExternalIds, url: this.messageUrl(roomId, progress.deliveredExternalIds[0] as string) };
     const replacedPreview = progress.previewExternalId !== null && state.previews.delete(progress.previewExternalId);
     const externalId = progress.previewExternalId ?? this.options.ids.next('lmsg');
     const delivery: LocalDelivery = {

@@ -5,8 +5,7 @@ import type { LocalDelivery } from './local-transport.ts';
 
 /** One entry of a session page's transcript. */
 export type FeedItem =
-  | { kind: 'message'; message: TranscriptMessage; actions: MessageAction[]; externalId: string | null }
-  | { kind: 'notice'; delivery: LocalDelivery };
+  { kind: 'message'; message: TranscriptMessage; actions: MessageAction[]; externalId: string | null } | { kind: 'notice'; delivery: LocalDelivery };
 
 function sameWords(message: TranscriptMessage, delivery: LocalDelivery): boolean {
   return message.speaker.name === delivery.speaker.name && message.text.trim() === delivery.content.trim();
@@ -25,7 +24,8 @@ export function mergeRoomFeed(messages: TranscriptMessage[], deliveries: LocalDe
   const notices: LocalDelivery[] = [];
   for (const delivery of deliveries) {
     let index = byExternalId.get(delivery.externalId);
-    if (index === undefined) index = messages.findIndex((message, position) => !paired.has(position) && message.externalIds.length === 0 && sameWords(message, delivery));
+    if (index === undefined)
+      index = messages.findIndex((message, position) => !paired.has(position) && message.externalIds.length === 0 && sameWords(message, delivery));
     const item = index === undefined || index < 0 ? undefined : items[index];
     if (item?.kind !== 'message') {
       notices.push(delivery);
@@ -47,7 +47,8 @@ function insertNotices(items: FeedItem[], notices: LocalDelivery[]): FeedItem[] 
   const merged: FeedItem[] = [];
   let next = 0;
   for (const item of items) {
-    while (next < notices.length && (notices[next] as LocalDelivery).deliveredAt < timeOf(item)) merged.push({ kind: 'notice', delivery: notices[next++] as LocalDelivery });
+    while (next < notices.length && (notices[next] as LocalDelivery).deliveredAt < timeOf(item))
+      merged.push({ kind: 'notice', delivery: notices[next++] as LocalDelivery });
     merged.push(item);
   }
   while (next < notices.length) merged.push({ kind: 'notice', delivery: notices[next++] as LocalDelivery });

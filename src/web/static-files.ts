@@ -38,7 +38,8 @@ export class StaticFiles {
       const type = CONTENT_TYPES[extname(name)];
       if (type && /^[a-z0-9][a-z0-9.-]*$/.test(name)) this.files.set(name, { body: readFileSync(join(directory, name)), type });
     }
-    for (const [name, source] of Object.entries(VENDOR_ASSETS)) this.files.set(name, { body: vendorBody(source.packageName, source.file), type: CONTENT_TYPES['.js'] as string });
+    for (const [name, source] of Object.entries(VENDOR_ASSETS))
+      this.files.set(name, { body: vendorBody(source.packageName, source.file), type: CONTENT_TYPES['.js'] as string });
   }
 
   /** Sends a file by name; false when there is no such asset. */

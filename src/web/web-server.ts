@@ -104,7 +104,10 @@ export function createWebServer(options: WebServerOptions): WebServer {
     },
     async start() {
       if (!isLoopbackHost(host) && !options.token) {
-        throw new WebServerError('web_token_required', `The console would listen on ${host}, which other machines can reach: set WEB_TOKEN, or WEB_HOST=127.0.0.1.`);
+        throw new WebServerError(
+          'web_token_required',
+          `The console would listen on ${host}, which other machines can reach: set WEB_TOKEN, or WEB_HOST=127.0.0.1.`,
+        );
       }
       server = createServer((request, response) => {
         handle(request, response).catch((error: unknown) => answerError(options.logger, response, error));
@@ -129,7 +132,9 @@ export function createWebServer(options: WebServerOptions): WebServer {
 function buildRouter(options: WebServerOptions, readiness: () => boolean): Router {
   const router = new Router();
   registerMetricsRoute(router, options.metrics);
-  router.add('GET', '/healthz', ({ response }) => (readiness() ? sendJson(response, 200, { ok: true }) : sendJson(response, 503, { ok: false, status: 'starting' })));
+  router.add('GET', '/healthz', ({ response }) =>
+    readiness() ? sendJson(response, 200, { ok: true }) : sendJson(response, 503, { ok: false, status: 'starting' }),
+  );
   router.add('GET', '/api/status', ({ response }) =>
     sendJson(response, 200, {
       ready: readiness(),
@@ -142,7 +147,13 @@ function buildRouter(options: WebServerOptions, readiness: () => boolean): Route
   registerConsoleRoutes(router, options.queries, options.localTransport);
   registerReadingRoutes(router, options.queries, () => (options.clock ?? systemClock).now());
   if (options.localTransport) {
-    registerLocalChannelRoutes(router, { gateway: options.gateway, transport: options.localTransport, queries: options.queries, ids: options.ids ?? randomIds, logger: options.logger });
+    registerLocalChannelRoutes(router, {
+      gateway: options.gateway,
+      transport: options.localTransport,
+      queries: options.queries,
+      ids: options.ids ?? randomIds,
+      logger: options.logger,
+    });
   }
   return router;
 }
@@ -166,7 +177,8 @@ function answerError(logger: Logger, response: ServerResponse, error: unknown): 
 
 function listen(server: Server, host: string, port: number): Promise<void> {
   return new Promise((resolve, reject) => {
-    const onError = (error: Error) => reject(new WebServerError('listen_failed', `The console could not listen on ${host}:${port}: ${error.message}`, { cause: error }));
+    const onError = (error: Error) =>
+      reject(new WebServerError('listen_failed', `The console could not listen on ${host}:${port}: ${error.message}`, { cause: error }));
     server.once('error', onError);
     server.listen(port, host, () => {
       server.off('error', onError);

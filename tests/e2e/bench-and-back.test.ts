@@ -16,7 +16,11 @@ beforeEach(async () => {
 });
 afterEach(async () => test?.stop());
 
-const grokNotices = (room: string) => test.transport.room(room).filter((message) => message.speaker === 'Brainstorm' && /\bGrok\b/.test(message.content)).map((message) => message.content);
+const grokNotices = (room: string) =>
+  test.transport
+    .room(room)
+    .filter((message) => message.speaker === 'Brainstorm' && /\bGrok\b/.test(message.content))
+    .map((message) => message.content);
 
 describe('a benched participant', () => {
   it('is announced when benched and again when it is back', async () => {

@@ -1,7 +1,15 @@
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { collectPageErrors, launchBrowser, SCREENSHOT_DIRECTORY, startAppProcess, waitForHealthy, type AppProcess, type BrowserSession } from '../support/browser.ts';
+import {
+  collectPageErrors,
+  launchBrowser,
+  SCREENSHOT_DIRECTORY,
+  startAppProcess,
+  waitForHealthy,
+  type AppProcess,
+  type BrowserSession,
+} from '../support/browser.ts';
 import { describeInBrowser } from '../support/browser-suite.ts';
 
 // `npm run screenshots` sets SCREENSHOT_DIR=docs/screenshots to refresh the README's pictures; tests alone never touch them.
@@ -46,7 +54,13 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
       await page.locator('#message-input').press('Enter');
     }
     await page.locator('#approve-plan').click();
-    await page.waitForFunction(() => new Set(Array.from(document.querySelectorAll<HTMLElement>('.message.speaker-participant'), (node) => node.dataset.speaker)).size >= 3, null, { timeout: STEP_MS });
+    await page.waitForFunction(
+      () => new Set(Array.from(document.querySelectorAll<HTMLElement>('.message.speaker-participant'), (node) => node.dataset.speaker)).size >= 3,
+      null,
+      {
+        timeout: STEP_MS,
+      },
+    );
     const speakers = new Set(await page.locator('.message.speaker-participant .speaker').allInnerTexts());
     expect(speakers.size).toBeGreaterThanOrEqual(3);
     // Not only participants: the Planner's and the Moderator's messages link to the traces that wrote them.

@@ -89,7 +89,16 @@ describe('direct provider keys and keyless endpoints', () => {
         { id: 'qwen', name: 'Qwen', model: 'qwen2.5', baseUrl: 'http://127.0.0.1:1234/v1', persona: 'Local too.' },
       ]),
     );
-    const config = buildConfig(baseEnvironment({ PARTICIPANTS_FILE: file, SESSION_PLANNER_MODEL: 'llama', MODERATOR_MODEL: 'llama', SCRIBE_MODEL: 'qwen', TLDR_MODEL: 'qwen', OPENROUTER_API_KEY: 'test-openrouter-key' }));
+    const config = buildConfig(
+      baseEnvironment({
+        PARTICIPANTS_FILE: file,
+        SESSION_PLANNER_MODEL: 'llama',
+        MODERATOR_MODEL: 'llama',
+        SCRIBE_MODEL: 'qwen',
+        TLDR_MODEL: 'qwen',
+        OPENROUTER_API_KEY: 'test-openrouter-key',
+      }),
+    );
     expect(config.models.demoMode).toBe(false);
     expect(config.models.anySimulated).toBe(false);
     expect(config.models.roster.every((participant) => participant.apiKey === undefined && participant.dialect === 'openai-compatible')).toBe(true);

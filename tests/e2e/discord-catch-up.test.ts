@@ -25,7 +25,12 @@ let running: { bot: DiscordBot; test: TestApp } | null = null;
 
 async function startProcess(): Promise<{ bot: DiscordBot; test: TestApp }> {
   let app: TestApp | null = null;
-  const bot = createDiscordBot({ config: buildConfig(environment), gateway: () => app!.app.gateway, clock, logger: createLogger({ level: 'silent', secrets: [] }) });
+  const bot = createDiscordBot({
+    config: buildConfig(environment),
+    gateway: () => app!.app.gateway,
+    clock,
+    logger: createLogger({ level: 'silent', secrets: [] }),
+  });
   // Random ids, as in production: a restarted process must not reuse the first one's session ids.
   const test = await startTestApp(environment, { clock, ids: randomIds, transports: [bot.transport], database: { kind: 'postgres', url: database.url } });
   app = test;
@@ -86,7 +91,9 @@ describe('catch-up after the bot was down', () => {
     const session = await second.test.app.repositories.sessions.findByRoom('discord', roomId);
     const stored = await second.test.app.repositories.messages.listForSession(session!.id);
     expect(stored.some((message) => message.externalIds.includes(question.id))).toBe(true);
-    const answers = personas(roomId).slice(answeredBefore).filter((message) => ['Claude', 'ChatGPT', 'Grok'].includes(message.displayName ?? ''));
+    const answers = personas(roomId)
+      .slice(answeredBefore)
+      .filter((message) => ['Claude', 'ChatGPT', 'Grok'].includes(message.displayName ?? ''));
     expect(answers.length).toBeGreaterThan(0);
     // The topic posted while down has its own thread and session now.
     const reread = discord.state.messages.find((message) => message.id === newTopic.id);

@@ -55,7 +55,12 @@ function expectNotPublished(secret: string): void {
 }
 
 function botReplyTo(channelId: string): string {
-  return discord.messagesIn(channelId).filter((message) => message.origin === 'bot').at(-1)?.content ?? '';
+  return (
+    discord
+      .messagesIn(channelId)
+      .filter((message) => message.origin === 'bot')
+      .at(-1)?.content ?? ''
+  );
 }
 
 describe('a refused secret on Discord', () => {
@@ -87,7 +92,13 @@ describe('a refused secret on Discord', () => {
 
   it('/brainstorm start screens the topic before posting it', async () => {
     const secret = gluedOpenRouterKey(41);
-    const interaction = discord.runSlashCommand({ channelId: brainstorm(), user: discord.people.ada, command: 'brainstorm', subcommand: 'start', options: { topic: `Rotate ${secret} safely` } });
+    const interaction = discord.runSlashCommand({
+      channelId: brainstorm(),
+      user: discord.people.ada,
+      command: 'brainstorm',
+      subcommand: 'start',
+      options: { topic: `Rotate ${secret} safely` },
+    });
     await bot.handled(interaction.id);
     await test.settle();
     expectNotPublished(secret);
@@ -101,7 +112,13 @@ describe('a refused secret on Discord', () => {
     const roomId = topic.threadId!;
     const secret = gluedOpenRouterKey(51);
     const threadsBefore = [...discord.state.channels.values()].filter((channel) => channel.kind === 'thread').length;
-    const interaction = discord.runSlashCommand({ channelId: roomId, user: discord.people.ada, command: 'brainstorm', subcommand: 'explore', options: { topic: `keys like ${secret}` } });
+    const interaction = discord.runSlashCommand({
+      channelId: roomId,
+      user: discord.people.ada,
+      command: 'brainstorm',
+      subcommand: 'explore',
+      options: { topic: `keys like ${secret}` },
+    });
     await bot.handled(interaction.id);
     await test.settle();
     expectNotPublished(secret);

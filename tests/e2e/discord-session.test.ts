@@ -103,7 +103,10 @@ describe('a brainstorm in Discord, end to end', () => {
   });
 
   it('delivers every message once, in order, under 2000 characters through a 429 burst', async () => {
-    const long = Array.from({ length: 8 }, (_, index) => `Step ${index + 1}: ${'roll out to a small cohort, watch the error budget, then widen. '.repeat(8)}`).join('\n\n');
+    const long = Array.from(
+      { length: 8 },
+      (_, index) => `Step ${index + 1}: ${'roll out to a small cohort, watch the error budget, then widen. '.repeat(8)}`,
+    ).join('\n\n');
     models.script({ participant: 'Grok' }, { kind: 'text', text: long });
     discord.injectRateLimit({ route: ['webhook.execute', 'webhook.message.edit'], count: 5, retryAfterSeconds: 0.05 });
     await say(roomId, discord.people.bob, 'What about the cost of stale flags?');
@@ -131,7 +134,11 @@ describe('a brainstorm in Discord, end to end', () => {
     const command = await say(roomId, discord.people.bob, '!config max_messages 5');
     const reply = discord.messagesIn(roomId).find((message) => message.origin === 'bot' && message.content.includes('admin'));
     expect(reply).toBeDefined();
-    expect(discord.router.log.find((entry) => entry.routeName === 'message.create' && (entry.body['message_reference'] as { message_id?: string } | undefined)?.message_id === command.id)).toBeDefined();
+    expect(
+      discord.router.log.find(
+        (entry) => entry.routeName === 'message.create' && (entry.body['message_reference'] as { message_id?: string } | undefined)?.message_id === command.id,
+      ),
+    ).toBeDefined();
   });
 
   it('stops with /brainstorm stop and posts a closing message', async () => {

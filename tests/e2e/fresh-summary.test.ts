@@ -12,7 +12,14 @@ beforeAll(async () => {
 afterAll(async () => fake?.close());
 beforeEach(async () => {
   fake.reset();
-  test = await startTestApp(fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '0', SCRIBE_UPDATE_INTERVAL: '60', TLDR_UPDATE_INTERVAL: '600' }));
+  test = await startTestApp(
+    fakeEnvironment(fake.url, {
+      SESSION_PLANNER_MAX_QUESTIONS: '0',
+      MAX_AI_ROUNDS_WITHOUT_HUMAN: '0',
+      SCRIBE_UPDATE_INTERVAL: '60',
+      TLDR_UPDATE_INTERVAL: '600',
+    }),
+  );
 });
 afterEach(async () => test?.stop());
 
@@ -37,7 +44,12 @@ describe('!summary', () => {
     const record = await test.app.repositories.documents.find((await sessionIn(room)).id, 'record');
     expect(record?.content).toContain('older than a quarter');
     await test.settle();
-    expect(test.transport.room(room).filter((message) => message.speakerKind === 'tldr').at(-1)?.content).toBe(fresh?.content);
+    expect(
+      test.transport
+        .room(room)
+        .filter((message) => message.speakerKind === 'tldr')
+        .at(-1)?.content,
+    ).toBe(fresh?.content);
   });
 
   it('serves the stored summary when nothing was said since', async () => {

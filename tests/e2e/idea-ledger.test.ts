@@ -6,7 +6,13 @@ import type { ChatMessage, Session } from '../../src/core/domain.ts';
 import { ConsoleQueries } from '../../src/services/console/console-queries.ts';
 
 const PARTICIPANTS = ['Claude', 'ChatGPT', 'Grok'];
-const ENVIRONMENT = { MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', MODERATOR_CHECK_INTERVAL: '1000', IDEAS_CONVERGENCE_ROUNDS: '2', SCRIBE_UPDATE_INTERVAL: '60', TLDR_UPDATE_INTERVAL: '60' };
+const ENVIRONMENT = {
+  MAX_AI_ROUNDS_WITHOUT_HUMAN: '1',
+  MODERATOR_CHECK_INTERVAL: '1000',
+  IDEAS_CONVERGENCE_ROUNDS: '2',
+  SCRIBE_UPDATE_INTERVAL: '60',
+  TLDR_UPDATE_INTERVAL: '60',
+};
 
 interface ScriptedIdea {
   existingIdea?: string;
@@ -55,7 +61,10 @@ describe('the idea ledger through the app (models that repeat themselves and all
   });
 
   it('lists the ideas, invites dissent into a room that only agrees, and closes a converged room with a proposal', async () => {
-    fake.script({ participant: 'Claude' }, ...Array.from({ length: 10 }, () => replies.text('Ship feature flags as a config file in the repo; I agree with everyone.')));
+    fake.script(
+      { participant: 'Claude' },
+      ...Array.from({ length: 10 }, () => replies.text('Ship feature flags as a config file in the repo; I agree with everyone.')),
+    );
     fake.script({ participant: 'ChatGPT' }, ...Array.from({ length: 10 }, () => replies.text('Agreed: flags in a config file, reviewed like code.')));
     fake.script({ participant: 'Grok' }, ...Array.from({ length: 10 }, () => replies.text('Yes, a config file it is. Also a kill switch per flag.')));
     const room = await proposeSession(test, fake);
@@ -65,13 +74,20 @@ describe('the idea ledger through the app (models that repeat themselves and all
     const [claude, chatgpt, grok] = await Promise.all(PARTICIPANTS.map((name) => said(test, session, name)));
     expect(claude?.length).toBeGreaterThan(0);
     // Roles against sycophancy reach each participant's instructions: one proposer, one skeptic, one pragmatist.
-    const roleLines = fake.chats.filter((chat) => chat.agent.role === 'participant').map((chat) => JSON.stringify(chat.body.messages[0]?.content ?? '').match(/Your role for this part of the session: (\w+)/)?.[1]);
+    const roleLines = fake.chats
+      .filter((chat) => chat.agent.role === 'participant')
+      .map((chat) => JSON.stringify(chat.body.messages[0]?.content ?? '').match(/Your role for this part of the session: (\w+)/)?.[1]);
     expect(new Set(roleLines.slice(0, 3))).toEqual(new Set(['proposer', 'skeptic', 'pragmatist']));
 
     fake.script(
       { role: 'ideas' },
       extraction([
-        { title: 'Feature flags in a config file', proposer: 'Claude', builders: ['ChatGPT', 'Grok'], messageIds: [claude?.[0]?.id ?? 0, chatgpt?.[0]?.id ?? 0] },
+        {
+          title: 'Feature flags in a config file',
+          proposer: 'Claude',
+          builders: ['ChatGPT', 'Grok'],
+          messageIds: [claude?.[0]?.id ?? 0, chatgpt?.[0]?.id ?? 0],
+        },
         { title: 'A kill switch per flag', proposer: 'Grok', builders: ['claude', 'ChatGPT', 'Nobody'], messageIds: [grok?.[0]?.id ?? 0, 99_999] },
       ]),
     );
@@ -88,7 +104,13 @@ describe('the idea ledger through the app (models that repeat themselves and all
       await test.command(room, 'continue');
       await test.settle();
       const latest = (await said(test, session, 'Claude')).at(-1)?.id ?? 0;
-      fake.script({ role: 'ideas' }, extraction([{ existingIdea: 'I1', title: 'Config-file flags', proposer: 'Claude', messageIds: [latest] }, { title: 'A kill switch per flag', proposer: 'Grok', messageIds: [latest] }]));
+      fake.script(
+        { role: 'ideas' },
+        extraction([
+          { existingIdea: 'I1', title: 'Config-file flags', proposer: 'Claude', messageIds: [latest] },
+          { title: 'A kill switch per flag', proposer: 'Grok', messageIds: [latest] },
+        ]),
+      );
       await nextInterval(test);
     }
     await test.settle();
@@ -152,7 +174,16 @@ describe('disagreements through the app (a literal model everywhere else)', () =
           { title: 'Flags in a config file', proposer: 'Claude', objectors: ['ChatGPT'], messageIds: [c, g] },
           { title: 'A hosted flag service', proposer: 'ChatGPT', objectors: ['Claude'], messageIds: [g] },
         ],
-        [{ topic: 'Where flags live', sides: [{ speakers: ['Claude'], position: 'a config file, reviewed like code' }, { speakers: ['ChatGPT'], position: 'a service, flipped without a deploy' }], messageIds: [c, g] }],
+        [
+          {
+            topic: 'Where flags live',
+            sides: [
+              { speakers: ['Claude'], position: 'a config file, reviewed like code' },
+              { speakers: ['ChatGPT'], position: 'a service, flipped without a deploy' },
+            ],
+            messageIds: [c, g],
+          },
+        ],
         [{ question: 'Who owns cleaning up old flags?', messageIds: [k] }],
       ),
     );
@@ -162,7 +193,9 @@ describe('disagreements through the app (a literal model everywhere else)', () =
 
     const record = (await test.app.repositories.documents.find(session.id, 'record'))?.content ?? '';
     expect(record).toContain('## Where the room disagreed');
-    expect(record).toContain(`- **Where flags live**: Claude: a config file, reviewed like code **versus** ChatGPT: a service, flipped without a deploy (#${Math.min(c, g)}, #${Math.max(c, g)}).`);
+    expect(record).toContain(
+      `- **Where flags live**: Claude: a config file, reviewed like code **versus** ChatGPT: a service, flipped without a deploy (#${Math.min(c, g)}, #${Math.max(c, g)}).`,
+    );
     expect(record).toContain(`- Who owns cleaning up old flags? (#${k})`);
     expect(record).not.toContain('The room agreed throughout');
     const tldr = (await test.app.repositories.documents.find(session.id, 'tldr'))?.content ?? '';

@@ -39,7 +39,8 @@ const sessionIn = async (t: TestApp, room: string) => (await t.app.repositories.
 const participantCount = (t: TestApp, room: string) => t.transport.room(room).filter((message) => message.speakerKind === 'participant').length;
 const moderatorRequests = () => fake.chats.filter((chat) => chat.agent.role === 'moderator');
 const lastModeratorRequest = () => JSON.stringify(moderatorRequests().at(-1)?.body.messages ?? []);
-const documentVersion = async (t: TestApp, room: string, kind: 'record' | 'tldr') => (await t.app.repositories.documents.find((await sessionIn(t, room)).id, kind))?.version ?? 0;
+const documentVersion = async (t: TestApp, room: string, kind: 'record' | 'tldr') =>
+  (await t.app.repositories.documents.find((await sessionIn(t, room)).id, kind))?.version ?? 0;
 
 /** After the change, the next person's message ends the session on the named limit. */
 function endsOn(value: string, reason: RegExp): Row {

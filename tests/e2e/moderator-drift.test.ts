@@ -32,7 +32,12 @@ describe('the Moderator through the app', () => {
   beforeAll(async () => {
     fake = await startFakeOpenRouter();
     test = await startTestApp(
-      fakeEnvironment(fake.url, { MODERATOR_CHECK_INTERVAL: String(CHECK_INTERVAL), MODERATOR_MAX_DRIFT_WARNINGS: '1', MAX_AI_ROUNDS_WITHOUT_HUMAN: '4', MAX_AI_RESPONSES_PER_TURN: '3' }),
+      fakeEnvironment(fake.url, {
+        MODERATOR_CHECK_INTERVAL: String(CHECK_INTERVAL),
+        MODERATOR_MAX_DRIFT_WARNINGS: '1',
+        MAX_AI_ROUNDS_WITHOUT_HUMAN: '4',
+        MAX_AI_RESPONSES_PER_TURN: '3',
+      }),
     );
   });
   afterAll(async () => {
@@ -42,7 +47,12 @@ describe('the Moderator through the app', () => {
 
   it('redirects a scripted drift within one check interval, then ends persistent drift with the full wrap-up chain', async () => {
     for (const name of ['Claude', 'ChatGPT', 'Grok']) {
-      fake.script({ participant: name }, ...Array.from({ length: 12 }, (_, index) => replies.text(`${name}: did you see the football final? Goal number ${index} was amazing.`.replace(`${name}: `, ''))));
+      fake.script(
+        { participant: name },
+        ...Array.from({ length: 12 }, (_, index) =>
+          replies.text(`${name}: did you see the football final? Goal number ${index} was amazing.`.replace(`${name}: `, '')),
+        ),
+      );
     }
     fake.script(
       { role: 'moderator' },
@@ -87,7 +97,9 @@ describe('balance and goals through the app', () => {
 
   beforeAll(async () => {
     fake = await startFakeOpenRouter();
-    test = await startTestApp(fakeEnvironment(fake.url, { MODERATOR_CHECK_INTERVAL: String(CHECK_INTERVAL), MAX_AI_ROUNDS_WITHOUT_HUMAN: '3', MAX_AI_RESPONSES_PER_TURN: '3' }));
+    test = await startTestApp(
+      fakeEnvironment(fake.url, { MODERATOR_CHECK_INTERVAL: String(CHECK_INTERVAL), MAX_AI_ROUNDS_WITHOUT_HUMAN: '3', MAX_AI_RESPONSES_PER_TURN: '3' }),
+    );
   });
   afterAll(async () => {
     await test?.stop();

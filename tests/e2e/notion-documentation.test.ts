@@ -18,7 +18,18 @@ const SPEAKERS: Speaker[] = [
   { kind: 'participant', name: 'Grok' },
 ];
 
-type Properties = Record<string, { title?: { plain_text: string }[]; rich_text?: { plain_text: string }[]; select?: { name: string }; multi_select?: { name: string }[]; number?: number; url?: string; date?: { start: string } }>;
+type Properties = Record<
+  string,
+  {
+    title?: { plain_text: string }[];
+    rich_text?: { plain_text: string }[];
+    select?: { name: string };
+    multi_select?: { name: string }[];
+    number?: number;
+    url?: string;
+    date?: { start: string };
+  }
+>;
 
 describe('Notion documentation of a 60-message session', () => {
   let handle: DatabaseHandle;
@@ -41,7 +52,11 @@ describe('Notion documentation of a 60-message session', () => {
     for (let index = 0; index < 60; index += 1) {
       const speaker = SPEAKERS[index % SPEAKERS.length] as Speaker;
       if (index === 20) fake.startOutage(5 * 60_000);
-      await harness.say('ses_e2e', speaker, `${speaker.name} point ${index}: ${speaker.name === 'Ada' ? 'what about stale reads?' : `consider option ${index} for invalidation`}`);
+      await harness.say(
+        'ses_e2e',
+        speaker,
+        `${speaker.name} point ${index}: ${speaker.name === 'Ada' ? 'what about stale reads?' : `consider option ${index} for invalidation`}`,
+      );
       await clock.advance(10_000);
       await harness.runDue();
     }

@@ -40,7 +40,10 @@ it('the app documents a session in Notion: database row, record, TLDR, and the c
   await test.settle();
   await clock.advance(120_000);
   await test.settle();
-  openRouter.script({ role: 'moderator' }, replies.json({ action: 'end', drifting: false, objectivesMet: true, message: '', target: '', reason: 'done', quality: 8 }));
+  openRouter.script(
+    { role: 'moderator' },
+    replies.json({ action: 'end', drifting: false, objectivesMet: true, message: '', target: '', reason: 'done', quality: 8 }),
+  );
   await test.command(room, 'stop');
   for (let round = 0; round < 5; round += 1) {
     await clock.advance(60_000);

@@ -48,7 +48,9 @@ describe('the Planner with a model that never volunteers a tool call', () => {
     await getGlobalTraceProvider().forceFlush();
     const traces = await test.app.repositories.traces.listTraces({ sessionId: (await sessionOf(room))!.id, limit: 100 });
     const spans = (await Promise.all(traces.map((trace) => test.app.repositories.traces.getTrace(trace.id)))).flatMap((detail) => detail?.spans ?? []);
-    expect(spans.filter((span) => span.type === 'handoff').map((span) => `${String(span.data.from_agent)}->${String(span.data.to_agent)}`)).toContain('Planner->Moderator');
+    expect(spans.filter((span) => span.type === 'handoff').map((span) => `${String(span.data.from_agent)}->${String(span.data.to_agent)}`)).toContain(
+      'Planner->Moderator',
+    );
   });
 
   it('plans at once when questions are turned off (SESSION_PLANNER_MAX_QUESTIONS=0)', async () => {

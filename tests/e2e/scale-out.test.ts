@@ -69,7 +69,10 @@ describe('two real processes on one Postgres', () => {
     // The owner is killed in the middle of answering a person who wrote to it.
     for (const participant of ['Claude', 'ChatGPT', 'Grok']) fake.script({ participant }, replies.hang());
     const midTurn = await say(handle.db, owner.url, drill, 'Bob writes to the owner just before it dies');
-    await waitUntil(async () => fake.pending({ participant: 'Grok' }) + fake.pending({ participant: 'Claude' }) + fake.pending({ participant: 'ChatGPT' }) === 0, 'the owner to start answering');
+    await waitUntil(
+      async () => fake.pending({ participant: 'Grok' }) + fake.pending({ participant: 'Claude' }) + fake.pending({ participant: 'ChatGPT' }) === 0,
+      'the owner to start answering',
+    );
     expect(await owner.signal('SIGKILL')).toBeNull();
     const question = await say(handle.db, survivor.url, drill, 'Bob writes while the owner is dead');
     await waitAnswered(handle.db, drill, midTurn);

@@ -41,8 +41,12 @@ afterAll(async () => {
 /** Every row of every table of the app's database, as one text. */
 async function everyRow(): Promise<string> {
   await getGlobalTraceProvider().forceFlush();
-  const tables = await sql<{ table_name: string }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(database.db);
-  const rows = await Promise.all(tables.rows.map(async ({ table_name }) => [table_name, (await sql.raw(`select * from "${table_name}"`).execute(database.db)).rows] as const));
+  const tables = await sql<{
+    table_name: string;
+  }>`select table_name from information_schema.tables where table_schema = 'public' and table_type = 'BASE TABLE'`.execute(database.db);
+  const rows = await Promise.all(
+    tables.rows.map(async ({ table_name }) => [table_name, (await sql.raw(`select * from "${table_name}"`).execute(database.db)).rows] as const),
+  );
   return JSON.stringify(Object.fromEntries(rows));
 }
 
@@ -107,7 +111,7 @@ describe('a refused secret reaches no model, row, log, trace or room', () => {
     await expectNowhere(secret);
   });
 
-  it('a subtopic that asks for the bots\' keys is refused like a message would be', async () => {
+  it("a subtopic that asks for the bots' keys is refused like a message would be", async () => {
     await test.say(room, 'We are five engineers and want calmer reviews.');
     await test.settle();
     await test.command(room, 'approve');

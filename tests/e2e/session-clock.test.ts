@@ -54,7 +54,7 @@ describe('the session clock', () => {
     expect(test.transport.room(room).some((message) => /closed.*time limit/i.test(message.content))).toBe(true);
   });
 
-  it('!reset resets the elapsed time, the usage counters and the Moderator\'s check counter', async () => {
+  it("!reset resets the elapsed time, the usage counters and the Moderator's check counter", async () => {
     const room = await activeSession(10);
     await test.say(room, 'Let us compare kill switches and gradual rollouts.');
     await test.settle();

@@ -25,13 +25,20 @@ describe('control of a running session', () => {
     fake.script({ participant: 'Claude' }, replies.hang());
     await test.command(room, 'approve');
     await test.app.worker.runDue();
-    await waitFor(async () => (await test.app.repositories.messages.listForSession((await session(test, room))!.id)).filter((message) => message.speaker.kind === 'participant').length === 2, 'two answers while Claude hangs');
+    await waitFor(
+      async () =>
+        (await test.app.repositories.messages.listForSession((await session(test, room))!.id)).filter((message) => message.speaker.kind === 'participant')
+          .length === 2,
+      'two answers while Claude hangs',
+    );
     const reply = await test.command(room, 'stop');
     expect(reply.content).toMatch(/Stopped/);
     await test.settle();
     const stopped = await session(test, room);
     expect(stopped?.status).toBe('stopped');
-    const names = participantMessages(test, room).map((message) => message.speaker).sort();
+    const names = participantMessages(test, room)
+      .map((message) => message.speaker)
+      .sort();
     expect(names).toEqual(['ChatGPT', 'Grok']);
     expect(test.transport.room(room).at(-1)?.content).toMatch(/this session is closed\*\* \(stopped by Alice\)/);
     expect(test.app.services.coordinator.busySessions()).toEqual([]);
@@ -96,9 +103,12 @@ describe('control of a running session', () => {
     expect(active?.plan?.parameters.timeoutMinutes).toBe(60);
   });
 
-  it('a person\'s comment on the plan revises it; the revised plan is approved', async () => {
+  it("a person's comment on the plan revises it; the revised plan is approved", async () => {
     const room = await proposeSession(test, fake);
-    fake.script({ role: 'planner' }, replies.toolCall('start_session', { ...(await session(test, room))!.plan!, objectives: ['Decide on kill switches', 'Pick a vendor'] }));
+    fake.script(
+      { role: 'planner' },
+      replies.toolCall('start_session', { ...(await session(test, room))!.plan!, objectives: ['Decide on kill switches', 'Pick a vendor'] }),
+    );
     const ack = await test.say(room, 'Please focus on kill switches instead.');
     expect(ack?.content).toMatch(/revising/);
     await test.settle();

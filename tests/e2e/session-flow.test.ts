@@ -76,7 +76,11 @@ describe('a whole session through the fake OpenRouter, surviving a restart', () 
     expect(closing.content).toMatch(/\[TLDR\]\(http:\/\/[^)]+\/documents\/tldr\)/);
     // Every agent's message links to the trace that wrote it, and the wrap-up trace links to the closing.
     const stored = await second.app.repositories.messages.listForSession(session?.id ?? '');
-    expect(stored.filter((message) => !['human', 'system'].includes(message.speaker.kind) && !message.traceId).map((message) => `${message.speaker.name}: ${message.text.slice(0, 60)}`)).toEqual([]);
+    expect(
+      stored
+        .filter((message) => !['human', 'system'].includes(message.speaker.kind) && !message.traceId)
+        .map((message) => `${message.speaker.name}: ${message.text.slice(0, 60)}`),
+    ).toEqual([]);
     const closingMessage = stored.at(-1);
     await getGlobalTraceProvider().forceFlush();
     const wrapUp = await second.app.repositories.traces.getTrace(closingMessage?.traceId ?? '');

@@ -13,7 +13,11 @@ it('npm start with no .env starts on the defaults, stops cleanly on SIGTERM and 
     await waitForHealthy(first.url);
     expect(first.output()).toMatch(/default chosen — storage: embedded PGlite/);
     expect(first.output()).toMatch(/default chosen — models: SIMULATED/);
-    const started = await fetch(`${first.url}/api/local/sessions`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ topic: 'Does a restart keep this?', name: 'Sam' }) });
+    const started = await fetch(`${first.url}/api/local/sessions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ topic: 'Does a restart keep this?', name: 'Sam' }),
+    });
     expect(started.status).toBe(200);
     expect((await sessions(first.url)).map((session) => session.topic)).toContain('Does a restart keep this?');
     expect(await first.signal('SIGTERM')).toBe(0);

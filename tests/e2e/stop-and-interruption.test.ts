@@ -16,7 +16,10 @@ afterEach(async () => {
 });
 
 /** An app and a fake OpenRouter on one manual clock, so model latencies move only when the test says so. */
-async function start(extra: Record<string, string> = {}, fakeOptions: { tokensPerSecond?: number } = {}): Promise<{ test: TestApp; fake: FakeOpenRouter; clock: ManualClock }> {
+async function start(
+  extra: Record<string, string> = {},
+  fakeOptions: { tokensPerSecond?: number } = {},
+): Promise<{ test: TestApp; fake: FakeOpenRouter; clock: ManualClock }> {
   const clock = new ManualClock('2026-05-01T09:00:00Z');
   fake = await startFakeOpenRouter({ clock, ...fakeOptions });
   test = await startTestApp(fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '3', ...extra }), { clock });
@@ -34,11 +37,10 @@ describe('stop means stop', () => {
   it('after !stop the Moderator check in flight posts nothing: only the closing follows', async () => {
     const { test, fake } = await start({ MODERATOR_CHECK_INTERVAL: '3', MAX_AI_RESPONSES_PER_TURN: '3' });
     const room = await proposeSession(test, fake);
-    fake.script(
-      { role: 'moderator' },
-      verdict({ message: 'Welcome! Who starts?' }),
-      { ...verdict({ action: 'redirect', drifting: true, message: 'Let us bring it back to the objectives, please.' }), timing: { latencyMs: 10_000 } },
-    );
+    fake.script({ role: 'moderator' }, verdict({ message: 'Welcome! Who starts?' }), {
+      ...verdict({ action: 'redirect', drifting: true, message: 'Let us bring it back to the objectives, please.' }),
+      timing: { latencyMs: 10_000 },
+    });
     await test.command(room, 'approve');
     await test.app.worker.runDue();
     await waitFor(() => fake.chats.filter((chat) => chat.agent.role === 'moderator').length >= 2, 'the Moderator check in flight');
@@ -59,7 +61,11 @@ describe('stop means stop', () => {
     await test.command(room, 'approve');
     await test.app.worker.runDue();
     // Let Claude stream part of its answer (the others finish), then stop.
-    for (let step = 0; step < 40 && !test.transport.messages.some((message) => message.preview && message.speaker === 'Claude' && message.content.includes('point')); step += 1) {
+    for (
+      let step = 0;
+      step < 40 && !test.transport.messages.some((message) => message.preview && message.speaker === 'Claude' && message.content.includes('point'));
+      step += 1
+    ) {
       await clock.advance(100);
     }
     const preview = test.transport.messages.find((message) => message.preview && message.speaker === 'Claude');

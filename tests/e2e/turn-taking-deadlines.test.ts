@@ -18,29 +18,44 @@ afterEach(async () => {
 async function start(extra: Record<string, string> = {}): Promise<{ test: TestApp; fake: FakeOpenRouter; clock: ManualClock }> {
   const clock = new ManualClock('2026-05-01T09:00:00Z');
   fake = await startFakeOpenRouter({ clock });
-  test = await startTestApp(fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '2', MAX_AI_RESPONSES_PER_TURN: '3', ...extra }), { clock });
+  test = await startTestApp(
+    fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '2', MAX_AI_RESPONSES_PER_TURN: '3', ...extra }),
+    {
+      clock,
+    },
+  );
   return { test, fake, clock };
 }
 
 const sessionOf = async (app: TestApp, room: string) => (await app.app.repositories.sessions.findByRoom('memory', room))!;
 const stored = async (app: TestApp, room: string) => app.app.repositories.messages.listForSession((await sessionOf(app, room)).id);
 const slow = (text: string, latencyMs: number) => replies.text(text, { timing: { latencyMs } });
-const requestsOf = (openRouter: FakeOpenRouter, name: string) => openRouter.chats.filter((chat) => chat.agent.role === 'participant' && chat.agent.name === name).length;
+const requestsOf = (openRouter: FakeOpenRouter, name: string) =>
+  openRouter.chats.filter((chat) => chat.agent.role === 'participant' && chat.agent.name === name).length;
 
 describe('turn-taking that never stalls', () => {
-  it('a person who speaks during an AI round is answered at once: the round\'s answers not yet visible yield', async () => {
+  it("a person who speaks during an AI round is answered at once: the round's answers not yet visible yield", async () => {
     const { test, fake, clock } = await start();
     const room = await proposeSession(test, fake);
     // The opening answers the topic at once; the AI round that follows has models at 400, 1500 and 3000 ms.
-    for (const [name, latency] of [['Claude', 400], ['ChatGPT', 1500], ['Grok', 3000]] as const) {
-      fake.script({ participant: name }, replies.text(`${name} opens.`), slow(`${name} in the AI round.`, latency), slow(`${name} answers the person.`, latency));
+    for (const [name, latency] of [
+      ['Claude', 400],
+      ['ChatGPT', 1500],
+      ['Grok', 3000],
+    ] as const) {
+      fake.script(
+        { participant: name },
+        replies.text(`${name} opens.`),
+        slow(`${name} in the AI round.`, latency),
+        slow(`${name} answers the person.`, latency),
+      );
     }
     await test.command(room, 'approve');
     await test.app.worker.runDue();
     await waitFor(() => requestsOf(fake, 'Grok') === 2 && requestsOf(fake, 'Claude') === 2 && requestsOf(fake, 'ChatGPT') === 2, 'the AI round in flight');
     const started = clock.now().getTime();
     await clock.advance(400);
-    await waitFor(async () => (await stored(test, room)).some((message) => message.text === 'Claude in the AI round.'), 'Claude\'s AI-round answer');
+    await waitFor(async () => (await stored(test, room)).some((message) => message.text === 'Claude in the AI round.'), "Claude's AI-round answer");
     await clock.advance(300);
     await test.say(room, 'Quick question: what is the cheapest first step?');
     await waitFor(() => requestsOf(fake, 'Claude') === 3, 'Claude asked to answer the person while the round is still in flight');
@@ -61,7 +76,10 @@ describe('turn-taking that never stalls', () => {
     fake.script({ participant: 'Claude' }, replies.hang(), replies.hang());
     await test.command(room, 'approve');
     await test.app.worker.runDue();
-    await waitFor(async () => (await stored(test, room)).filter((message) => message.speaker.kind === 'participant').length === 2, 'the two answers while Claude hangs');
+    await waitFor(
+      async () => (await stored(test, room)).filter((message) => message.speaker.kind === 'participant').length === 2,
+      'the two answers while Claude hangs',
+    );
     await clock.advance(20_000);
     await waitFor(() => test.transport.room(room).some((message) => message.content === 'Claude is slow; going on without it.'), 'the slow notice');
     // The next round goes on at once; Claude hangs there again and misses its deadline again, without a second notice.

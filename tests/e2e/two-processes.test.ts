@@ -52,7 +52,14 @@ afterAll(async () => {
 describe('several processes on one database', () => {
   it('answers a command once, however many processes receive it', async () => {
     const room = await proposeSession(first, fake);
-    const approve: InboundMessage = { transport: first.transport.name, roomId: room, channelId: 'brainstorm', externalId: 'ext-approve-1', author: alice, content: '!approve' };
+    const approve: InboundMessage = {
+      transport: first.transport.name,
+      roomId: room,
+      channelId: 'brainstorm',
+      externalId: 'ext-approve-1',
+      author: alice,
+      content: '!approve',
+    };
     const answers = await Promise.all([first.app.gateway.handleMessage(approve), second.app.gateway.handleMessage(approve)]);
     expect(answers.filter((answer) => answer !== null)).toHaveLength(1);
     expect(answers.find((answer) => answer !== null)?.content).toMatch(/approved/i);
@@ -64,7 +71,14 @@ describe('several processes on one database', () => {
   it('stores and answers a person message once when both processes receive it', async () => {
     const room = first.transport.rooms.at(-1)!.roomId;
     const session = await first.app.repositories.sessions.findByRoom(first.transport.name, room);
-    const message: InboundMessage = { transport: first.transport.name, roomId: room, channelId: 'brainstorm', externalId: 'ext-question-1', author: alice, content: 'Which flag system is cheapest to run?' };
+    const message: InboundMessage = {
+      transport: first.transport.name,
+      roomId: room,
+      channelId: 'brainstorm',
+      externalId: 'ext-question-1',
+      author: alice,
+      content: 'Which flag system is cheapest to run?',
+    };
     await Promise.all([first.app.gateway.handleMessage(message), second.app.gateway.handleMessage(message)]);
     const stored = await first.app.repositories.messages.listForSession(session!.id);
     expect(stored.filter((entry) => entry.text === message.content)).toHaveLength(1);

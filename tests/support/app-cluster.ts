@@ -18,7 +18,18 @@ export interface ClusterProcess {
 }
 
 /** Variables a cluster process must not inherit from the machine running the tests. */
-const INHERITED_KEYS = ['OPENROUTER_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GROK_API_KEY', 'CURSOR_API_KEY', 'DISCORD_BOT_TOKEN', 'NOTION_API_KEY', 'DATABASE_URL', 'WEB_TOKEN', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+const INHERITED_KEYS = [
+  'OPENROUTER_API_KEY',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'GROK_API_KEY',
+  'CURSOR_API_KEY',
+  'DISCORD_BOT_TOKEN',
+  'NOTION_API_KEY',
+  'DATABASE_URL',
+  'WEB_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+];
 
 /** The environment of a cluster member: the fake OpenRouter, a shared Postgres, short leases, and `extra`. */
 export function clusterEnvironment(openRouterUrl: string, databaseUrl: string, extra: Record<string, string> = {}): Record<string, string> {
@@ -42,7 +53,12 @@ export async function startClusterProcess(environment: Record<string, string>): 
   const merged: NodeJS.ProcessEnv = { ...process.env };
   for (const key of INHERITED_KEYS) delete merged[key];
   Object.assign(merged, { NODE_ENV: 'development', LOG_LEVEL: 'info', DATA_DIR: dataDir, WEB_PORT: String(port), WEB_HOST: '127.0.0.1' }, environment);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], { cwd: REPOSITORY_ROOT, env: merged, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+    cwd: REPOSITORY_ROOT,
+    env: merged,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let printed = '';
   child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));

@@ -23,7 +23,18 @@ export interface AppProcess {
   stop(): Promise<void>;
 }
 
-const MODEL_AND_SERVICE_KEYS = ['OPENROUTER_API_KEY', 'OPENAI_API_KEY', 'ANTHROPIC_API_KEY', 'GROK_API_KEY', 'CURSOR_API_KEY', 'DISCORD_BOT_TOKEN', 'NOTION_API_KEY', 'DATABASE_URL', 'WEB_TOKEN', 'OTEL_EXPORTER_OTLP_ENDPOINT'];
+const MODEL_AND_SERVICE_KEYS = [
+  'OPENROUTER_API_KEY',
+  'OPENAI_API_KEY',
+  'ANTHROPIC_API_KEY',
+  'GROK_API_KEY',
+  'CURSOR_API_KEY',
+  'DISCORD_BOT_TOKEN',
+  'NOTION_API_KEY',
+  'DATABASE_URL',
+  'WEB_TOKEN',
+  'OTEL_EXPORTER_OTLP_ENDPOINT',
+];
 
 /** A port nobody listens on right now. */
 export async function freePort(): Promise<number> {
@@ -41,7 +52,14 @@ export async function freePort(): Promise<number> {
 export async function startAppProcess(options: { dataDir?: string; port?: number } = {}): Promise<AppProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'brainstorm-data-'));
   const port = options.port ?? (await freePort());
-  const environment: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, WEB_PORT: String(port), WEB_HOST: '127.0.0.1', NODE_ENV: 'development', LOG_LEVEL: 'info' };
+  const environment: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATA_DIR: dataDir,
+    WEB_PORT: String(port),
+    WEB_HOST: '127.0.0.1',
+    NODE_ENV: 'development',
+    LOG_LEVEL: 'info',
+  };
   for (const key of MODEL_AND_SERVICE_KEYS) delete environment[key];
   // npm itself is left out: its own start-up is not the app's.
   const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: REPOSITORY_ROOT, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -77,7 +95,10 @@ export async function startAppProcess(options: { dataDir?: string; port?: number
 export async function waitForHealthy(url: string, timeoutMs = 60_000, intervalMs = 25): Promise<number> {
   const started = performance.now();
   for (;;) {
-    const healthy = await fetch(`${url}/healthz`).then((response) => response.status === 200, () => false);
+    const healthy = await fetch(`${url}/healthz`).then(
+      (response) => response.status === 200,
+      () => false,
+    );
     if (healthy) return performance.now() - started;
     if (performance.now() - started > timeoutMs) throw new Error(`${url}/healthz did not answer 200 within ${timeoutMs} ms`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));

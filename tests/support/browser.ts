@@ -61,4 +61,3 @@ export function collectPageErrors(page: Page): string[] {
   });
   return errors;
 }
-

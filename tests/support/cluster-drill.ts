@@ -21,14 +21,24 @@ export async function startActiveSession(db: Kysely<Database>, fake: FakeOpenRou
   await waitUntil(async () => (await status())?.status === 'awaiting_approval', 'the plan');
   await postJson(`${url}/api/rooms/${encodeURIComponent(roomId)}/commands`, { command: 'approve', name: 'Alice' });
   const sessionId = (await status())?.id as string;
-  await waitUntil(async () => (await db.selectFrom('messages').select('id').where('session_id', '=', sessionId).where('speaker_kind', '=', 'participant').execute()).length >= 3, 'the first answers');
+  await waitUntil(
+    async () =>
+      (await db.selectFrom('messages').select('id').where('session_id', '=', sessionId).where('speaker_kind', '=', 'participant').execute()).length >= 3,
+    'the first answers',
+  );
   return { roomId, sessionId };
 }
 
 /** A person writes in the room through the process at `url`; returns the stored message's id. */
 export async function say(db: Kysely<Database>, url: string, drill: DrillSession, content: string, name = 'Bob'): Promise<number> {
   await postJson(`${url}/api/rooms/${encodeURIComponent(drill.roomId)}/messages`, { content, name });
-  const row = await db.selectFrom('messages').select('id').where('session_id', '=', drill.sessionId).where('speaker_kind', '=', 'human').orderBy('id', 'desc').executeTakeFirstOrThrow();
+  const row = await db
+    .selectFrom('messages')
+    .select('id')
+    .where('session_id', '=', drill.sessionId)
+    .where('speaker_kind', '=', 'human')
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
   return Number(row.id);
 }
 

@@ -17,7 +17,12 @@ export interface ConversationAudit {
 /** Audits a session: every person's message answered, nothing delivered twice, nothing left undelivered. */
 export async function auditConversation(db: Kysely<Database>, sessionId: string): Promise<ConversationAudit> {
   const session = await db.selectFrom('sessions').select(['started_at']).where('id', '=', sessionId).executeTakeFirstOrThrow();
-  const rows = await db.selectFrom('messages').select(['id', 'speaker_kind', 'speaker_name', 'reply_to', 'delivery_status', 'external_ids', 'created_at']).where('session_id', '=', sessionId).orderBy('id').execute();
+  const rows = await db
+    .selectFrom('messages')
+    .select(['id', 'speaker_kind', 'speaker_name', 'reply_to', 'delivery_status', 'external_ids', 'created_at'])
+    .where('session_id', '=', sessionId)
+    .orderBy('id')
+    .execute();
   const since = session.started_at?.getTime() ?? 0;
   const people = rows.filter((row) => row.speaker_kind === 'human' && row.created_at.getTime() >= since);
   const answers = new Map<number, string[]>(people.map((row) => [Number(row.id), []]));

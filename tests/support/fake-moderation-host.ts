@@ -26,10 +26,30 @@ export class FakeHost implements ModerationHost {
   constructor() {
     const now = new Date('2026-01-01T00:00:00Z');
     this.session = {
-      id: 'session-1', parentId: null, transport: 'memory', roomId: 'room', roomUrl: null, originChannelId: null, topic: 'caching',
-      status: 'active', createdBy: { id: 'u', name: 'Ada' }, plan: PLAN, plannerState: { questions: [], answers: [], revisionRequests: [], questionRounds: 1 },
-      moderationState: { driftWarnings: 0, lastCheckAtMessage: 0 }, disabledParticipants: [], messageCount: 0, totalTokens: 0, totalCostUsd: 0,
-      aiRoundsSinceHuman: 0, endReason: null, createdAt: now, updatedAt: now, startedAt: now, endedAt: null, clockStartedAt: now, pausedAt: null,
+      id: 'session-1',
+      parentId: null,
+      transport: 'memory',
+      roomId: 'room',
+      roomUrl: null,
+      originChannelId: null,
+      topic: 'caching',
+      status: 'active',
+      createdBy: { id: 'u', name: 'Ada' },
+      plan: PLAN,
+      plannerState: { questions: [], answers: [], revisionRequests: [], questionRounds: 1 },
+      moderationState: { driftWarnings: 0, lastCheckAtMessage: 0 },
+      disabledParticipants: [],
+      messageCount: 0,
+      totalTokens: 0,
+      totalCostUsd: 0,
+      aiRoundsSinceHuman: 0,
+      endReason: null,
+      createdAt: now,
+      updatedAt: now,
+      startedAt: now,
+      endedAt: null,
+      clockStartedAt: now,
+      pausedAt: null,
     };
   }
 
@@ -39,8 +59,22 @@ export class FakeHost implements ModerationHost {
       const id = this.messages.length + 1;
       const name = speakers[index % speakers.length] ?? 'Claude';
       this.messages.push({
-        id, number: id, sessionId: this.session.id, speaker: { kind: 'participant', name }, role: 'assistant', text, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0,
-        replyTo: [], traceId: null, deliveryStatus: 'delivered', externalIds: [], externalUrl: null, createdAt: new Date(),
+        id,
+        number: id,
+        sessionId: this.session.id,
+        speaker: { kind: 'participant', name },
+        role: 'assistant',
+        text,
+        model: null,
+        inputTokens: 0,
+        outputTokens: 0,
+        costUsd: 0,
+        replyTo: [],
+        traceId: null,
+        deliveryStatus: 'delivered',
+        externalIds: [],
+        externalUrl: null,
+        createdAt: new Date(),
       });
     });
     this.session = { ...this.session, messageCount: this.messages.length };
@@ -67,9 +101,13 @@ export class FakeHost implements ModerationHost {
     const counts = new Map<string, number>();
     for (const message of this.messages) counts.set(message.speaker.name, (counts.get(message.speaker.name) ?? 0) + 1);
     return {
-      messages: { used: this.messages.length, limit: 100 }, tokens: { used: 0, limit: 100_000 }, costUsd: { used: 0, limit: 1 },
-      minutes: { used: 1, limit: 30 }, contextPercent: { used: 10, limit: 70 },
-      balance: [...counts].map(([speaker, messages]) => ({ speaker, messages })), exceeded: [],
+      messages: { used: this.messages.length, limit: 100 },
+      tokens: { used: 0, limit: 100_000 },
+      costUsd: { used: 0, limit: 1 },
+      minutes: { used: 1, limit: 30 },
+      contextPercent: { used: 10, limit: 70 },
+      balance: [...counts].map(([speaker, messages]) => ({ speaker, messages })),
+      exceeded: [],
     };
   }
   toolPorts(): ToolPorts {
@@ -88,7 +126,10 @@ export class FakeHost implements ModerationHost {
     return this.participants;
   }
   async documentLinks() {
-    return [{ label: 'Detailed record', url: 'https://notion.test/record' }, { label: 'TLDR', url: 'https://notion.test/tldr' }];
+    return [
+      { label: 'Detailed record', url: 'https://notion.test/record' },
+      { label: 'TLDR', url: 'https://notion.test/tldr' },
+    ];
   }
   inviteSpeaker(_sessionId: string, name: string): void {
     this.invited.push(name);

@@ -5,7 +5,12 @@ import { scriptedPlan } from './scripted-plans.ts';
 import type { TestApp } from './test-app.ts';
 
 /** Starts a session whose Planner plans at once; returns its room id (awaiting approval). */
-export async function proposeSession(test: TestApp, fake: FakeOpenRouter, parameters: Partial<SessionPlan['parameters']> = {}, topic = 'Feature flags for a small team'): Promise<string> {
+export async function proposeSession(
+  test: TestApp,
+  fake: FakeOpenRouter,
+  parameters: Partial<SessionPlan['parameters']> = {},
+  topic = 'Feature flags for a small team',
+): Promise<string> {
   fake.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan(parameters)));
   await test.say(null, topic);
   await test.settle();

@@ -45,7 +45,10 @@ export function fakeEnvironment(url: string, extra: Record<string, string> = {})
 let externalCounter = 0;
 
 /** Builds and starts a test app. */
-export async function startTestApp(environment: Record<string, string>, options: Partial<AppOptions> & { clock?: ManualClock; transport?: MemoryTransport } = {}): Promise<TestApp> {
+export async function startTestApp(
+  environment: Record<string, string>,
+  options: Partial<AppOptions> & { clock?: ManualClock; transport?: MemoryTransport } = {},
+): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock('2026-05-01T09:00:00Z');
   const transport = options.transport ?? new MemoryTransport();
   // Simulated participants answer at once in tests unless a test asks for the readable demo pace.
@@ -89,7 +92,8 @@ export async function startTestApp(environment: Record<string, string>, options:
       externalCounter += 1;
       return app.gateway.handleMessage({ transport: transport.name, roomId, channelId: 'brainstorm', externalId: `ext-${externalCounter}`, author, content });
     },
-    command: (roomId, name, args = '', author = alice) => app.gateway.runCommand({ transport: transport.name, roomId, channelId: 'brainstorm', author, name, args }),
+    command: (roomId, name, args = '', author = alice) =>
+      app.gateway.runCommand({ transport: transport.name, roomId, channelId: 'brainstorm', author, name, args }),
     stop: () => app.stop(),
   };
 }

@@ -29,6 +29,10 @@ export async function traceGuardrail<T extends GuardrailDecision>(
         },
         { data: { name } },
       ),
-    { name: options.traceName ?? `Guardrail ${name}`, ...(options.sessionId ? { groupId: options.sessionId } : {}), ...(options.traceId ? { traceId: options.traceId } : {}) },
+    {
+      name: options.traceName ?? `Guardrail ${name}`,
+      ...(options.sessionId ? { groupId: options.sessionId } : {}),
+      ...(options.traceId ? { traceId: options.traceId } : {}),
+    },
   );
 }

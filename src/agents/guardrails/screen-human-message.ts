@@ -7,9 +7,7 @@ import { asksToPingEveryone, asksToRevealInstructions } from './text-checks.ts';
 export type HumanMessageBlockReason = 'oversized' | 'secret' | 'mass_mention' | 'instruction_extraction';
 
 /** The input guardrail's answer for one human message. */
-export type HumanMessageVerdict =
-  | { verdict: 'ok' }
-  | { verdict: 'blocked'; reason: HumanMessageBlockReason; explanation: string; secretKinds?: SecretKind[] };
+export type HumanMessageVerdict = { verdict: 'ok' } | { verdict: 'blocked'; reason: HumanMessageBlockReason; explanation: string; secretKinds?: SecretKind[] };
 
 /** Options of the human-message screen. */
 export interface ScreenHumanMessageOptions {
@@ -43,7 +41,12 @@ const SECRET_ONLY_EXPLANATIONS = {
 function decideSecretOnly(text: string, subject: keyof typeof SECRET_ONLY_EXPLANATIONS, options: ScreenHumanMessageOptions): HumanMessageVerdict {
   const secrets = scanForSecrets(text, options.knownSecrets ?? []);
   if (secrets.count === 0) return { verdict: 'ok' };
-  return { verdict: 'blocked', reason: 'secret', secretKinds: secrets.kinds, explanation: SECRET_ONLY_EXPLANATIONS[subject](describeSecretKinds(secrets.kinds)) };
+  return {
+    verdict: 'blocked',
+    reason: 'secret',
+    secretKinds: secrets.kinds,
+    explanation: SECRET_ONLY_EXPLANATIONS[subject](describeSecretKinds(secrets.kinds)),
+  };
 }
 
 function decide(text: string, options: ScreenHumanMessageOptions): HumanMessageVerdict {
@@ -110,7 +113,11 @@ export async function screenHumanMessage(text: string, options: ScreenHumanMessa
     },
     // Every check of one session's human messages joins one trace ("Human messages screened"), so the session's
     // trace list is not one near-empty trace per message.
-    { sessionId: options.sessionId ?? null, traceName: HUMAN_MESSAGES_TRACE_NAME, ...(options.sessionId ? { traceId: humanScreeningTraceId(options.sessionId) } : {}) },
+    {
+      sessionId: options.sessionId ?? null,
+      traceName: HUMAN_MESSAGES_TRACE_NAME,
+      ...(options.sessionId ? { traceId: humanScreeningTraceId(options.sessionId) } : {}),
+    },
   );
   return outcome.verdict;
 }

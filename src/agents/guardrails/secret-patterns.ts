@@ -32,7 +32,10 @@ interface SecretPattern {
   accept?: (match: RegExpExecArray, after: string) => boolean;
 }
 
-const randomBody = (prefix: RegExp, mixedCase = true) => (match: RegExpExecArray) => looksRandom(match[0].replace(prefix, ''), { mixedCase });
+const randomBody =
+  (prefix: RegExp, mixedCase = true) =>
+  (match: RegExpExecArray) =>
+    looksRandom(match[0].replace(prefix, ''), { mixedCase });
 
 // No `\b` anchors: a key glued to a word character (`x_sk-...`, `..._prod`) is still a key. The `accept` checks
 // keep prefixes inside ordinary words (`risk-assessment-...`, `ASIAPACIFIC...`) from counting.
@@ -43,7 +46,11 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   { kind: 'openai_api_key', pattern: /sk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g, accept: randomBody(/^sk-(?:proj-|svcacct-|admin-)?/) },
   { kind: 'xai_api_key', pattern: /xai-[A-Za-z0-9]{20,}/g, accept: randomBody(/^xai-/) },
   { kind: 'notion_token', pattern: /(?:ntn|secret)_[A-Za-z0-9]{30,}/g, accept: randomBody(/^(?:ntn|secret)_/, false) },
-  { kind: 'discord_bot_token', pattern: /[A-Za-z0-9_-]{24,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}/g, accept: (match) => looksRandom(match[0].replace(/\./g, ''), { mixedCase: true }) },
+  {
+    kind: 'discord_bot_token',
+    pattern: /[A-Za-z0-9_-]{24,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}/g,
+    accept: (match) => looksRandom(match[0].replace(/\./g, ''), { mixedCase: true }),
+  },
   // Access key ids are base32: an id without a digit counts only when it ends where the id ends.
   { kind: 'aws_access_key', pattern: /(?:AKIA|ASIA)[A-Z0-9]{16}/g, accept: (match, after) => /\d/.test(match[0]) || !/^[A-Z0-9]/.test(after) },
   { kind: 'aws_secret_key', pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/gi },
@@ -55,7 +62,8 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   { kind: 'stripe_key', pattern: /(?:sk|rk)_(?:live|test)_[A-Za-z0-9]{20,}/g },
   {
     kind: 'credential_assignment',
-    pattern: /(?:api[_-]?key|access[_-]?token|auth[_-]?token|bot[_-]?token|client[_-]?secret|password|passwd|secret[_-]?key)\s*[:=]\s*["']?[A-Za-z0-9_\-./+=]{16,}/gi,
+    pattern:
+      /(?:api[_-]?key|access[_-]?token|auth[_-]?token|bot[_-]?token|client[_-]?secret|password|passwd|secret[_-]?key)\s*[:=]\s*["']?[A-Za-z0-9_\-./+=]{16,}/gi,
     // A value, not a reference to one (`process.env.OPENROUTER_API_KEY`, `settings.apiKey`): it carries a digit.
     accept: (match) => /\d/.test(match[0].replace(/^[^:=]*[:=]/, '')),
   },

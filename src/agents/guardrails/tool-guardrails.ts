@@ -37,10 +37,14 @@ function tracedToolGuardrail(name: string, check: (args: Record<string, unknown>
   return defineToolInputGuardrail<AgentContext>({
     name,
     run: async ({ toolCall, context }) => {
-      const decision = await traceGuardrail(name, () => {
-        const args = parseArguments(toolCall.arguments);
-        return args ? check(args) : { triggered: true, reason: 'invalid_arguments', message: 'The tool arguments must be a JSON object.' };
-      }, { sessionId: context.context?.sessionId ?? null });
+      const decision = await traceGuardrail(
+        name,
+        () => {
+          const args = parseArguments(toolCall.arguments);
+          return args ? check(args) : { triggered: true, reason: 'invalid_arguments', message: 'The tool arguments must be a JSON object.' };
+        },
+        { sessionId: context.context?.sessionId ?? null },
+      );
       return decision.triggered
         ? ToolGuardrailFunctionOutputFactory.rejectContent(decision.message ?? `Rejected by ${name}.`, { reason: decision.reason })
         : ToolGuardrailFunctionOutputFactory.allow({ reason: 'ok' });
@@ -100,14 +104,30 @@ export function postToDiscordGuardrail(options: { maxChars?: number; knownSecret
     const text = firstText(args, ['content', 'message', 'text']) ?? '';
     if (text.trim() === '') return { triggered: true, reason: 'empty', message: 'The message is empty; write what you want to post.' };
     if (text.length > maxChars) {
-      return { triggered: true, reason: 'too_long', details: { length: text.length }, message: `The message has ${text.length} characters; keep it under ${maxChars}.` };
+      return {
+        triggered: true,
+        reason: 'too_long',
+        details: { length: text.length },
+        message: `The message has ${text.length} characters; keep it under ${maxChars}.`,
+      };
     }
     const mentions = findMentions(text);
     if (mentions.length > 0) {
-      return { triggered: true, reason: 'mentions', details: { mentions }, message: 'Do not use @everyone, @here or <@...> mentions; refer to people by name.' };
+      return {
+        triggered: true,
+        reason: 'mentions',
+        details: { mentions },
+        message: 'Do not use @everyone, @here or <@...> mentions; refer to people by name.',
+      };
     }
     const secrets = scanForSecrets(text, options.knownSecrets ?? []);
-    if (secrets.count > 0) return { triggered: true, reason: 'secret', details: { secretKinds: secrets.kinds }, message: 'The message contains what looks like a secret key; remove it.' };
+    if (secrets.count > 0)
+      return {
+        triggered: true,
+        reason: 'secret',
+        details: { secretKinds: secrets.kinds },
+        message: 'The message contains what looks like a secret key; remove it.',
+      };
     return { triggered: false };
   });
 }
@@ -127,7 +147,13 @@ export function updateNotionGuardrail(options: { maxChars?: number; knownSecrets
       };
     }
     const secrets = scanForSecrets(markdown, options.knownSecrets ?? []);
-    if (secrets.count > 0) return { triggered: true, reason: 'secret', details: { secretKinds: secrets.kinds }, message: 'The document contains what looks like a secret key; remove it.' };
+    if (secrets.count > 0)
+      return {
+        triggered: true,
+        reason: 'secret',
+        details: { secretKinds: secrets.kinds },
+        message: 'The document contains what looks like a secret key; remove it.',
+      };
     return { triggered: false };
   });
 }

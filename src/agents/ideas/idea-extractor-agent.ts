@@ -38,9 +38,7 @@ export const ideaExtractionSchema = z.object({
       }),
     )
     .describe('Points where speakers disagreed in the new messages; empty when everyone agreed'),
-  openQuestions: z
-    .array(z.object({ question: z.string(), messageIds: z.array(z.number().int()) }))
-    .describe('Questions raised and left unanswered'),
+  openQuestions: z.array(z.object({ question: z.string(), messageIds: z.array(z.number().int()) })).describe('Questions raised and left unanswered'),
 });
 
 /** The extractor's output. */

@@ -103,7 +103,9 @@ export class ModelCatalog {
   breaker(id: string): BreakerStatus {
     if (this.isKnownName(id)) return this.breakerFor(this.endpointFor(id)).status();
     const existing = [...this.breakers.values()].find((breaker) => breaker.id === id);
-    return (existing ?? this.breakerFor({ modelId: id, baseUrl: this.options.baseUrlOverride ?? this.config.baseUrl, apiKey: undefined, dialect: 'openrouter' })).status();
+    return (
+      existing ?? this.breakerFor({ modelId: id, baseUrl: this.options.baseUrlOverride ?? this.config.baseUrl, apiKey: undefined, dialect: 'openrouter' })
+    ).status();
   }
 
   /** Calls `listener` when any breaker opens, half-opens or closes; returns an unsubscribe function. */
@@ -114,7 +116,9 @@ export class ModelCatalog {
 
   /** The ids of participants that use a model, at `baseUrl` when given (for announcing a benched seat). */
   participantsUsing(modelId: string, baseUrl?: string): string[] {
-    return this.config.roster.filter((entry) => entry.model === modelId && (baseUrl === undefined || this.participantEndpoint(entry.id).baseUrl === baseUrl)).map((entry) => entry.id);
+    return this.config.roster
+      .filter((entry) => entry.model === modelId && (baseUrl === undefined || this.participantEndpoint(entry.id).baseUrl === baseUrl))
+      .map((entry) => entry.id);
   }
 
   private isKnownName(id: string): boolean {

@@ -88,7 +88,7 @@ export function dropUnknownCalls<Item extends object>(items: Item[], request: Mo
 }
 
 /** The note appended to a text answer that hit the token limit, so the room sees it was cut. */
-export const CUT_OFF_NOTE = '\n\n*(cut off: the answer reached the model\'s length limit)*';
+export const CUT_OFF_NOTE = "\n\n*(cut off: the answer reached the model's length limit)*";
 
 /** Appends the cut-off note to the last assistant text of a response. */
 export function markCutOff<Item extends object>(items: Item[]): Item[] {
@@ -96,7 +96,9 @@ export function markCutOff<Item extends object>(items: Item[]): Item[] {
   if (index < 0) return items;
   return items.map((item, position) => {
     if (position !== index) return item;
-    const content = ((item as ItemView).content as unknown[]).map((part) => (isOutputText(part) ? { ...part, text: `${part.text.trimEnd()}${CUT_OFF_NOTE}` } : part));
+    const content = ((item as ItemView).content as unknown[]).map((part) =>
+      isOutputText(part) ? { ...part, text: `${part.text.trimEnd()}${CUT_OFF_NOTE}` } : part,
+    );
     return { ...item, content };
   });
 }

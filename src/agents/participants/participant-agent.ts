@@ -24,15 +24,16 @@ function bulletList(items: string[]): string {
 
 /** Builds one participant: its persona, the plan, and plain-text answers (no tools). */
 export function createParticipantAgent(options: ParticipantAgentOptions): Agent<AgentContext, 'text'> {
-  const instructions = options.prompts.render('participant', {
-    name: options.participant.name,
-    persona: options.participant.persona,
-    otherParticipants: options.otherParticipantNames.join(', ') || 'none',
-    topic: options.plan?.expandedTopic ?? options.topic,
-    objectives: bulletList(options.plan?.objectives ?? []),
-    keyAreas: (options.plan?.keyAreas ?? []).join('; ') || 'open',
-    maxWords: options.maxWords ?? 220,
-  }) + (options.roleNote ? `\n\n${options.roleNote}` : '');
+  const instructions =
+    options.prompts.render('participant', {
+      name: options.participant.name,
+      persona: options.participant.persona,
+      otherParticipants: options.otherParticipantNames.join(', ') || 'none',
+      topic: options.plan?.expandedTopic ?? options.topic,
+      objectives: bulletList(options.plan?.objectives ?? []),
+      keyAreas: (options.plan?.keyAreas ?? []).join('; ') || 'open',
+      maxWords: options.maxWords ?? 220,
+    }) + (options.roleNote ? `\n\n${options.roleNote}` : '');
   return new Agent<AgentContext, 'text'>({
     name: options.participant.name,
     instructions,

@@ -14,7 +14,11 @@ export function citedLine(message: Pick<ChatMessage, 'id' | 'number' | 'speaker'
 }
 
 /** The user message of a Scribe pass: the subject, the previous record (if any), and the new messages. */
-export function buildScribeInput(subject: ScribeSubject, previousRecord: string | null, messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text'>[]): string {
+export function buildScribeInput(
+  subject: ScribeSubject,
+  previousRecord: string | null,
+  messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text'>[],
+): string {
   const objectives = subject.objectives.length > 0 ? subject.objectives.map((objective) => `- ${objective}`).join('\n') : '- (no plan yet)';
   return [
     `Topic: ${subject.topic}`,
@@ -31,7 +35,11 @@ function excerpt(text: string, length = 280): string {
 }
 
 /** The record written when the model fails: plain statistics (participants, message counts, timeline). */
-export function fallbackRecord(subject: ScribeSubject, messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text' | 'createdAt'>[], note: string): string {
+export function fallbackRecord(
+  subject: ScribeSubject,
+  messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text' | 'createdAt'>[],
+  note: string,
+): string {
   const counts = new Map<string, number>();
   for (const message of messages) counts.set(message.speaker.name, (counts.get(message.speaker.name) ?? 0) + 1);
   const first = messages[0]?.createdAt;
@@ -62,7 +70,9 @@ export function fallbackRecord(subject: ScribeSubject, messages: Pick<ChatMessag
  * always holds a point from every participant (the context manager relies on it).
  */
 export function ensureEveryVoice(record: string, messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text'>[]): string {
-  const missing = [...new Set(messages.filter((message) => message.speaker.kind !== 'system').map((message) => message.speaker.name))].filter((name) => !record.includes(name));
+  const missing = [...new Set(messages.filter((message) => message.speaker.kind !== 'system').map((message) => message.speaker.name))].filter(
+    (name) => !record.includes(name),
+  );
   if (missing.length === 0) return record;
   const lines = missing.flatMap((name) =>
     messages

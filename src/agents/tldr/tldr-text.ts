@@ -39,7 +39,9 @@ export function parseTldrText(text: string): TldrOutput | null {
 
 /** The TLDR as the markdown page stored in Notion and the mirror. */
 export function renderTldrMarkdown(tldr: TldrOutput, title = 'TLDR'): string {
-  const findings = tldr.keyFindings.map((item, index) => `${index + 1}. ${item.finding}${item.sources.length > 0 ? ` (sources: ${item.sources.join(', ')})` : ''}`);
+  const findings = tldr.keyFindings.map(
+    (item, index) => `${index + 1}. ${item.finding}${item.sources.length > 0 ? ` (sources: ${item.sources.join(', ')})` : ''}`,
+  );
   return [`# ${title}`, '', '## Summary', '', tldr.summary.trim(), '', '## Key findings', '', ...findings, ''].join('\n');
 }
 

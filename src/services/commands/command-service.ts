@@ -76,7 +76,8 @@ export class CommandService {
       if (wait > 0) return reply(`Easy there — too many commands. Try again in ${wait} s.`, true);
     }
     const session = invocation.roomId ? await this.options.sessions.findByRoom(invocation.transport, invocation.roomId) : null;
-    if (command.states && !session) return reply(`\`!${command.name}\` works inside a session thread. Post a topic in the brainstorm channel to start one.`, true);
+    if (command.states && !session)
+      return reply(`\`!${command.name}\` works inside a session thread. Post a topic in the brainstorm channel to start one.`, true);
     if (command.states && session && !command.states.includes(session.status)) {
       return reply(`\`!${command.name}\` does not apply now: the session is ${session.status.replace('_', ' ')}.`, true);
     }
@@ -99,54 +100,102 @@ export class CommandService {
     return [
       // The reply comes from the planner: it says "approved" only once the discussion has actually started.
       define({ name: 'approve', states: COMMAND_STATES.approve, run: async ({ session, invocation }) => o.planner.approve(need(session), invocation.author) }),
-      define({ name: 'continue', states: COMMAND_STATES.continue, run: async ({ session }) => {
-        await o.lifecycle.resume(need(session).id);
-        return 'Discussion resumed.';
-      } }),
-      define({ name: 'stop', states: COMMAND_STATES.stop, unlimited: true, run: async ({ session, invocation }) => {
-        await o.lifecycle.end(need(session).id, 'stopped', `stopped by ${invocation.author.name}`);
-        return 'Stopped. Wrapping up…';
-      } }),
-      define({ name: 'pause', states: COMMAND_STATES.pause, unlimited: true, run: async ({ session }) => {
-        await o.lifecycle.pause(need(session).id);
-        return 'Paused. Type `!continue` to resume.';
-      } }),
-      define({ name: 'explore', states: COMMAND_STATES.explore, run: async ({ session, invocation }) => {
-        if (invocation.args.trim() === '') throw new BrainstormError('bad_input', 'Say what to explore: `!explore <topic>`.');
-        return o.explore(need(session), invocation.args.trim(), invocation);
-      } }),
+      define({
+        name: 'continue',
+        states: COMMAND_STATES.continue,
+        run: async ({ session }) => {
+          await o.lifecycle.resume(need(session).id);
+          return 'Discussion resumed.';
+        },
+      }),
+      define({
+        name: 'stop',
+        states: COMMAND_STATES.stop,
+        unlimited: true,
+        run: async ({ session, invocation }) => {
+          await o.lifecycle.end(need(session).id, 'stopped', `stopped by ${invocation.author.name}`);
+          return 'Stopped. Wrapping up…';
+        },
+      }),
+      define({
+        name: 'pause',
+        states: COMMAND_STATES.pause,
+        unlimited: true,
+        run: async ({ session }) => {
+          await o.lifecycle.pause(need(session).id);
+          return 'Paused. Type `!continue` to resume.';
+        },
+      }),
+      define({
+        name: 'explore',
+        states: COMMAND_STATES.explore,
+        run: async ({ session, invocation }) => {
+          if (invocation.args.trim() === '') throw new BrainstormError('bad_input', 'Say what to explore: `!explore <topic>`.');
+          return o.explore(need(session), invocation.args.trim(), invocation);
+        },
+      }),
       define({ name: 'status', states: COMMAND_STATES.status, run: async ({ session }) => formatStatus(need(session), await o.limits.report(need(session))) }),
-      define({ name: 'refresh', states: COMMAND_STATES.refresh, run: async ({ session }) => {
-        const record = await o.documentation.refreshRecord(need(session).id);
-        o.context.forceRefresh(need(session).id);
-        return record ? `Context refreshed from the record (${record.length.toLocaleString('en-US')} characters).` : 'No record yet — the context stays as it is; the Scribe writes one as the discussion goes on.';
-      } }),
+      define({
+        name: 'refresh',
+        states: COMMAND_STATES.refresh,
+        run: async ({ session }) => {
+          const record = await o.documentation.refreshRecord(need(session).id);
+          o.context.forceRefresh(need(session).id);
+          return record
+            ? `Context refreshed from the record (${record.length.toLocaleString('en-US')} characters).`
+            : 'No record yet — the context stays as it is; the Scribe writes one as the discussion goes on.';
+        },
+      }),
       define({ name: 'focus', states: COMMAND_STATES.focus, run: async ({ session }) => o.moderation.refocus(need(session)) }),
-      define({ name: 'summary', states: COMMAND_STATES.summary, run: async ({ session }) => {
-        const tldr = await o.documentation.freshSummary(need(session).id);
-        if (!tldr) return 'No summary yet — the TLDR is written once the Scribe has a record.';
-        await o.delivery.post(need(session), { kind: 'tldr', name: 'TLDR' }, tldr);
-        return 'Summary posted.';
-      } }),
-      define({ name: 'ideas', states: COMMAND_STATES.summary, run: async ({ session }) => (o.ideas ? o.ideas.describe(need(session)) : 'The idea ledger is not available.') }),
-      define({ name: 'config', states: null, run: async ({ invocation }) => {
-        const [setting, ...rest] = invocation.args.split(/\s+/).filter(Boolean);
-        if (!setting) return o.settings.describe();
-        if (rest.length === 0) throw new BrainstormError('bad_input', 'Usage: `!config <setting> <value>`.');
-        return o.settings.apply(setting, rest.join(' '), invocation.author);
-      } }),
-      define({ name: 'enable', states: null, run: async ({ invocation }) => {
-        const participant = await o.roster.setEnabled(invocation.args, true, invocation.author);
-        return `${participant.name} is enabled.`;
-      } }),
-      define({ name: 'disable', states: null, run: async ({ invocation }) => {
-        const participant = await o.roster.setEnabled(invocation.args, false, invocation.author);
-        return `${participant.name} is disabled.`;
-      } }),
-      define({ name: 'reset', states: COMMAND_STATES.reset, run: async ({ session }) => {
-        await o.lifecycle.reset(need(session).id);
-        return 'Reset for this session: usage counters, elapsed time and the Moderator\'s check counter start again from zero.';
-      } }),
+      define({
+        name: 'summary',
+        states: COMMAND_STATES.summary,
+        run: async ({ session }) => {
+          const tldr = await o.documentation.freshSummary(need(session).id);
+          if (!tldr) return 'No summary yet — the TLDR is written once the Scribe has a record.';
+          await o.delivery.post(need(session), { kind: 'tldr', name: 'TLDR' }, tldr);
+          return 'Summary posted.';
+        },
+      }),
+      define({
+        name: 'ideas',
+        states: COMMAND_STATES.summary,
+        run: async ({ session }) => (o.ideas ? o.ideas.describe(need(session)) : 'The idea ledger is not available.'),
+      }),
+      define({
+        name: 'config',
+        states: null,
+        run: async ({ invocation }) => {
+          const [setting, ...rest] = invocation.args.split(/\s+/).filter(Boolean);
+          if (!setting) return o.settings.describe();
+          if (rest.length === 0) throw new BrainstormError('bad_input', 'Usage: `!config <setting> <value>`.');
+          return o.settings.apply(setting, rest.join(' '), invocation.author);
+        },
+      }),
+      define({
+        name: 'enable',
+        states: null,
+        run: async ({ invocation }) => {
+          const participant = await o.roster.setEnabled(invocation.args, true, invocation.author);
+          return `${participant.name} is enabled.`;
+        },
+      }),
+      define({
+        name: 'disable',
+        states: null,
+        run: async ({ invocation }) => {
+          const participant = await o.roster.setEnabled(invocation.args, false, invocation.author);
+          return `${participant.name} is disabled.`;
+        },
+      }),
+      define({
+        name: 'reset',
+        states: COMMAND_STATES.reset,
+        run: async ({ session }) => {
+          await o.lifecycle.reset(need(session).id);
+          return "Reset for this session: usage counters, elapsed time and the Moderator's check counter start again from zero.";
+        },
+      }),
       define({ name: 'help', states: null, run: async () => formatHelp(this.table) }),
     ];
   }

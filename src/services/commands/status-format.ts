@@ -24,5 +24,7 @@ export function formatStatus(session: Session, report: LimitsReport): string {
     row('Context', report.contextPercent.used, report.contextPercent.limit, `${report.contextPercent.used}%/${report.contextPercent.limit}%`),
   ];
   const balance = report.balance.map((entry) => `${entry.speaker} ${entry.messages}`).join(' · ') || 'nobody yet';
-  return [`**Status:** ${session.status.replace('_', ' ')} — ${session.topic.slice(0, 120)}`, '```', ...lines, '```', `Messages by speaker: ${balance}`].join('\n');
+  return [`**Status:** ${session.status.replace('_', ' ')} — ${session.topic.slice(0, 120)}`, '```', ...lines, '```', `Messages by speaker: ${balance}`].join(
+    '\n',
+  );
 }

@@ -4,7 +4,18 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
-import type { DocumentView, LimitBar, SearchResult, SessionDetail, SessionSummary, SpanView, TraceDetail, TraceListItem, TraceSearch, TranscriptMessage } from './console-types.ts';
+import type {
+  DocumentView,
+  LimitBar,
+  SearchResult,
+  SessionDetail,
+  SessionSummary,
+  SpanView,
+  TraceDetail,
+  TraceListItem,
+  TraceSearch,
+  TranscriptMessage,
+} from './console-types.ts';
 import { buildTraceDetail, type SpanRecord, type TraceRecord } from './trace-view-model.ts';
 import type { IdeasRepository } from '../../repositories/ideas-repository.ts';
 import { ideaPanel, type IdeaPanelView } from './idea-panel.ts';
@@ -106,7 +117,8 @@ export class ConsoleQueries {
     const messages = await this.repositories.messages.search(text.trim(), MAX_SEARCH_RESULTS);
     const topics = new Map<string, string>();
     for (const message of messages) {
-      if (!topics.has(message.sessionId)) topics.set(message.sessionId, (await this.repositories.sessions.findById(message.sessionId))?.topic ?? message.sessionId);
+      if (!topics.has(message.sessionId))
+        topics.set(message.sessionId, (await this.repositories.sessions.findById(message.sessionId))?.topic ?? message.sessionId);
     }
     return {
       sessions: await Promise.all(sessions.slice(0, MAX_SEARCH_RESULTS).map((session) => this.summarise(session))),
@@ -126,7 +138,8 @@ export class ConsoleQueries {
     const records = await this.repositories.traces.listTraces({ ...search, limit });
     const topics = new Map<string, string | null>();
     for (const record of records) {
-      if (record.sessionId && !topics.has(record.sessionId)) topics.set(record.sessionId, (await this.repositories.sessions.findById(record.sessionId))?.topic ?? null);
+      if (record.sessionId && !topics.has(record.sessionId))
+        topics.set(record.sessionId, (await this.repositories.sessions.findById(record.sessionId))?.topic ?? null);
     }
     return records.map((record) => ({
       id: record.id,
@@ -189,7 +202,10 @@ export class ConsoleQueries {
       transport: session.transport,
       roomId: session.roomId,
       roomUrl: session.roomUrl,
-      participants: speakers.filter((entry) => entry.kind === 'participant').map((entry) => entry.speaker).sort(),
+      participants: speakers
+        .filter((entry) => entry.kind === 'participant')
+        .map((entry) => entry.speaker)
+        .sort(),
       // Every message of the transcript, as the session page's header counts them (the limit counts participants' only).
       messageCount: speakers.reduce((sum, entry) => sum + entry.messages, 0),
       totalTokens: session.totalTokens,
@@ -211,7 +227,16 @@ export class ConsoleQueries {
     ]);
     const explorations = recent.filter((entry) => entry.parentId === session.id).map((entry) => ({ id: entry.id, topic: entry.topic }));
     return {
-      session: { ...summary, plan: session.plan, endReason: session.endReason, createdBy: session.createdBy.name, plannerQuestions: session.plannerState.questions, parentId: session.parentId, parentTopic: parent?.topic ?? null, explorations },
+      session: {
+        ...summary,
+        plan: session.plan,
+        endReason: session.endReason,
+        createdBy: session.createdBy.name,
+        plannerQuestions: session.plannerState.questions,
+        parentId: session.parentId,
+        parentTopic: parent?.topic ?? null,
+        explorations,
+      },
       limits: this.limits(session),
       record: toDocumentView(record),
       tldr: toDocumentView(tldr),

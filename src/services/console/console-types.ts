@@ -121,7 +121,16 @@ export interface ParticipantTotals extends UsageTotals {
 
 /** A whole trace as the viewer draws it. */
 export interface TraceDetail {
-  trace: { id: string; sessionId: string | null; name: string; groupId: string | null; metadata: Record<string, unknown>; startedAt: string; endedAt: string | null; durationMs: number };
+  trace: {
+    id: string;
+    sessionId: string | null;
+    name: string;
+    groupId: string | null;
+    metadata: Record<string, unknown>;
+    startedAt: string;
+    endedAt: string | null;
+    durationMs: number;
+  };
   spans: SpanView[];
   totals: UsageTotals & { spanCount: number; errorCount: number; guardrailTrips: number };
   participants: ParticipantTotals[];

@@ -4,7 +4,6 @@ import type { ParticipantTotals, SpanKind, SpanView, TraceDetail, UsageTotals } 
 
 export type { SpanRecord, TraceRecord };
 
-
 /** A message a span may link to. */
 export interface LinkableMessage {
   id: number;
@@ -136,7 +135,11 @@ export function buildTraceDetail(trace: TraceRecord, spans: SpanRecord[], messag
     agentOf.set(span.id, agentName);
     return toSpanView(span, depth, origin, agentName);
   });
-  linkMessages(views, ordered.map((entry) => entry.span), messages.filter((message) => message.traceId === trace.id || spans.some((span) => span.messageId === message.id)));
+  linkMessages(
+    views,
+    ordered.map((entry) => entry.span),
+    messages.filter((message) => message.traceId === trace.id || spans.some((span) => span.messageId === message.id)),
+  );
   const totals = { inputTokens: 0, outputTokens: 0, costUsd: 0, spanCount: views.length, errorCount: 0, guardrailTrips: 0 };
   let latestEnd = trace.endedAt?.getTime() ?? origin;
   for (const view of views) {

@@ -12,7 +12,13 @@ export interface SessionExport {
 
 function planMarkdown(plan: NonNullable<SessionDetail['session']['plan']>): string {
   const list = (items: string[]) => items.map((item) => `- ${item}`).join('\n');
-  return [`## Plan`, plan.expandedTopic, `### Objectives\n${list(plan.objectives)}`, `### Key areas\n${list(plan.keyAreas)}`, `### Expected flow\n${list(plan.expectedFlow)}`].join('\n\n');
+  return [
+    `## Plan`,
+    plan.expandedTopic,
+    `### Objectives\n${list(plan.objectives)}`,
+    `### Key areas\n${list(plan.keyAreas)}`,
+    `### Expected flow\n${list(plan.expectedFlow)}`,
+  ].join('\n\n');
 }
 
 function messageMarkdown(message: TranscriptMessage): string {
@@ -33,6 +39,11 @@ export function exportMarkdown(data: SessionExport): string {
 
 /** A file name for an export, from the topic (letters, digits and dashes only). */
 export function exportFileName(topic: string, extension: 'md' | 'json'): string {
-  const slug = topic.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 60) || 'session';
+  const slug =
+    topic
+      .toLowerCase()
+      .replace(/[^a-z0-9]+/g, '-')
+      .replace(/^-+|-+$/g, '')
+      .slice(0, 60) || 'session';
   return `brainstorm-${slug}.${extension}`;
 }

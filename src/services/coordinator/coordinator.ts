@@ -146,7 +146,18 @@ export class Coordinator {
   private runtime(sessionId: string): Runtime {
     let runtime = this.runtimes.get(sessionId);
     if (!runtime) {
-      runtime = { pendingHumans: [], wantAiRound: false, loop: null, controller: new AbortController(), cancelled: false, announcedFailures: new Map(), invited: new Set(), held: new Set(), turns: new Set(), wake: null };
+      runtime = {
+        pendingHumans: [],
+        wantAiRound: false,
+        loop: null,
+        controller: new AbortController(),
+        cancelled: false,
+        announcedFailures: new Map(),
+        invited: new Set(),
+        held: new Set(),
+        turns: new Set(),
+        wake: null,
+      };
       this.runtimes.set(sessionId, runtime);
     }
     return runtime;
@@ -189,7 +200,9 @@ export class Coordinator {
         }
         return;
       }
-      await this.options.delivery.flushRoom(session).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
+      await this.options.delivery
+        .flushRoom(session)
+        .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
       // No await between this check and the turns' start: an abort either comes before (no round) or reaches them.
       if (runtime.cancelled) return;
       const turns = this.startRound(session, round, runtime);
@@ -237,7 +250,9 @@ export class Coordinator {
         this.options.turns
           .run(session, speaker.participant, this.options.roster.all(), speaker.answering, control, round.history)
           .then(async (outcome) => {
-            await this.afterTurn(session, speaker.participant, outcome, runtime).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not announce a turn'));
+            await this.afterTurn(session, speaker.participant, outcome, runtime).catch((error: unknown) =>
+              this.options.logger.warn({ err: error, session: session.id }, 'could not announce a turn'),
+            );
             return outcome;
           })
           .then(resolve, (error: unknown) => resolve({ status: 'failed', error }));
@@ -247,9 +262,10 @@ export class Coordinator {
       return { turn, start };
     });
     const title = round.kind === 'human' ? `Turn: answering ${round.trigger}` : 'Turn: AI round';
-    withTrace(title, () => Promise.all(turns.map((entry) => entry.start())), { groupId: session.id, metadata: { sessionId: session.id, kind: round.kind } }).catch((error: unknown) =>
-      this.options.logger.warn({ err: error, session: session.id }, 'could not trace a round'),
-    );
+    withTrace(title, () => Promise.all(turns.map((entry) => entry.start())), {
+      groupId: session.id,
+      metadata: { sessionId: session.id, kind: round.kind },
+    }).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not trace a round'));
     return turns.map((entry) => entry.turn);
   }
 

@@ -39,9 +39,11 @@ export function planRound(input: {
   const unseenBy = new Map(input.participants.map((participant) => [participant.id, unseenMessages(participant, discussion, input.batchWindowMs)]));
   const invited = new Set(input.invited ?? []);
   const held = new Set(input.held ?? []);
-  const eligible = (input.humans.length > 0 ? input.participants : input.participants.filter((participant) => (unseenBy.get(participant.id) ?? []).length > 0 || invited.has(participant.name))).filter(
-    (participant) => !held.has(participant.name) || input.participants.length === 1,
-  );
+  const eligible = (
+    input.humans.length > 0
+      ? input.participants
+      : input.participants.filter((participant) => (unseenBy.get(participant.id) ?? []).length > 0 || invited.has(participant.name))
+  ).filter((participant) => !held.has(participant.name) || input.participants.length === 1);
   const candidates = eligible.map((participant) => {
     const own = discussion.filter((message) => message.speaker.kind === 'participant' && message.speaker.name === participant.name);
     // An invited participant goes to the front of the queue for this round.

@@ -15,11 +15,6 @@ export function selectSpeakers(candidates: SpeakerCandidate[], max: number, rota
   if (count === 0 || max <= 0) return [];
   const ranked = candidates
     .map((candidate, index) => ({ candidate, rotated: (index - (rotation % count) + count) % count }))
-    .sort(
-      (a, b) =>
-        a.candidate.spokenCount - b.candidate.spokenCount ||
-        a.candidate.lastMessageId - b.candidate.lastMessageId ||
-        a.rotated - b.rotated,
-    );
+    .sort((a, b) => a.candidate.spokenCount - b.candidate.spokenCount || a.candidate.lastMessageId - b.candidate.lastMessageId || a.rotated - b.rotated);
   return ranked.slice(0, max).map((entry) => entry.candidate.id);
 }

@@ -18,7 +18,11 @@ export class TurnControl {
 
   constructor(parent: AbortSignal, clock: Clock, deadlines: TurnDeadlines | null) {
     if (parent.aborted) this.cut(parent.reason instanceof TurnCut ? parent.reason.code : 'stopped');
-    else parent.addEventListener('abort', () => this.cut(parent.reason instanceof TurnCut ? parent.reason.code : 'stopped'), { once: true, signal: this.timers.signal });
+    else
+      parent.addEventListener('abort', () => this.cut(parent.reason instanceof TurnCut ? parent.reason.code : 'stopped'), {
+        once: true,
+        signal: this.timers.signal,
+      });
     if (!deadlines) return;
     // Deadlines run on the injected clock (tests move it), never on the HTTP client's own timeout.
     this.arm(clock, deadlines.firstTokenMs, () => {

@@ -63,11 +63,25 @@ export class TurnRunner {
   constructor(private readonly options: TurnRunnerOptions) {}
 
   /** One turn; never throws (one participant failing must not block the others). */
-  async run(session: Session, participant: ParticipantConfig, roster: ParticipantConfig[], answering: ChatMessage[], control: TurnControl, history?: ChatMessage[]): Promise<TurnOutcome> {
+  async run(
+    session: Session,
+    participant: ParticipantConfig,
+    roster: ParticipantConfig[],
+    answering: ChatMessage[],
+    control: TurnControl,
+    history?: ChatMessage[],
+  ): Promise<TurnOutcome> {
     return runAsTurn(control, () => this.runTurn(session, participant, roster, answering, control, history));
   }
 
-  private async runTurn(session: Session, participant: ParticipantConfig, roster: ParticipantConfig[], answering: ChatMessage[], control: TurnControl, history?: ChatMessage[]): Promise<TurnOutcome> {
+  private async runTurn(
+    session: Session,
+    participant: ParticipantConfig,
+    roster: ParticipantConfig[],
+    answering: ChatMessage[],
+    control: TurnControl,
+    history?: ChatMessage[],
+  ): Promise<TurnOutcome> {
     const speaker = speakerOf(participant);
     void this.options.typing(session).catch(() => undefined);
     const input: TurnInput = { session, participant, roster, answering, control, speaker, draft: this.options.delivery.startStream(session, speaker), history };

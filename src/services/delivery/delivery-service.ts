@@ -60,7 +60,9 @@ export function roomQueue(session: Pick<Session, 'transport' | 'roomId'>): strin
 }
 
 async function markPosted(message: ChatMessage): Promise<void> {
-  await withCustomSpan(async () => undefined, { data: { name: 'post_message', data: { messageId: message.id, speaker: message.speaker.name, sessionId: message.sessionId } } }).catch(() => undefined);
+  await withCustomSpan(async () => undefined, {
+    data: { name: 'post_message', data: { messageId: message.id, speaker: message.speaker.name, sessionId: message.sessionId } },
+  }).catch(() => undefined);
 }
 
 /** Stores every message before it is delivered, then delivers it through the per-room outbox queue. */
@@ -92,7 +94,11 @@ export class DeliveryService {
     );
     if (current) await markPosted(message);
     const usage = options.usage ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 };
-    await this.options.sessions.addUsage(session.id, { messages: options.countsAsMessage ? 1 : 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, now);
+    await this.options.sessions.addUsage(
+      session.id,
+      { messages: options.countsAsMessage ? 1 : 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd },
+      now,
+    );
     this.options.events.publish({ type: 'message', message });
     if (!options.internal) await this.enqueue(session, message, options);
     return message;
@@ -142,7 +148,10 @@ export class DeliveryService {
       throw error;
     }
     await this.options.messages.setDeliveryStatus(message.id, 'delivered');
-    this.options.events.publish({ type: 'message', message: { ...message, deliveryStatus: 'delivered', externalIds: delivered.externalIds, externalUrl: delivered.url ?? message.externalUrl } });
+    this.options.events.publish({
+      type: 'message',
+      message: { ...message, deliveryStatus: 'delivered', externalIds: delivered.externalIds, externalUrl: delivered.url ?? message.externalUrl },
+    });
     return { status: 'done' };
   }
 
@@ -175,6 +184,12 @@ export class DeliveryService {
         url: target.externalUrl,
       });
     }
-    return { speaker: message.speaker, content: message.text, replyTo, actions, simulated: message.speaker.kind !== 'human' && message.speaker.kind !== 'system' && this.options.simulated(message.speaker) };
+    return {
+      speaker: message.speaker,
+      content: message.text,
+      replyTo,
+      actions,
+      simulated: message.speaker.kind !== 'human' && message.speaker.kind !== 'system' && this.options.simulated(message.speaker),
+    };
   }
 }

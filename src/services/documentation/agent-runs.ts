@@ -27,22 +27,40 @@ export function passContext(sessionId: string): AgentContext {
 }
 
 /** One Scribe pass: the full updated record as markdown. Throws when the model fails. */
-export async function runScribe(deps: Pick<DocumentationDependencies, 'models' | 'prompts'>, sessionId: string, title: string, input: string, signal: AbortSignal): Promise<string> {
+export async function runScribe(
+  deps: Pick<DocumentationDependencies, 'models' | 'prompts'>,
+  sessionId: string,
+  title: string,
+  input: string,
+  signal: AbortSignal,
+): Promise<string> {
   const agent = createScribeAgent({ model: deps.models.role('scribe'), prompts: deps.prompts, title }).clone({ tools: [] });
-  const result = await withTrace('Scribe pass', () => run(agent, input, { context: passContext(sessionId), maxTurns: 2, signal }), { groupId: sessionId, metadata: { sessionId, kind: 'scribe' } });
+  const result = await withTrace('Scribe pass', () => run(agent, input, { context: passContext(sessionId), maxTurns: 2, signal }), {
+    groupId: sessionId,
+    metadata: { sessionId, kind: 'scribe' },
+  });
   const output = typeof result.finalOutput === 'string' ? result.finalOutput.trim() : '';
   if (!output) throw new BrainstormError('model_unavailable', 'The Scribe returned an empty record.');
   return output;
 }
 
 /** One TLDR pass over a record: summary and key findings (parsed from text when the JSON is invalid). */
-export async function runTldr(deps: Pick<DocumentationDependencies, 'models' | 'prompts'>, sessionId: string, record: string, signal: AbortSignal): Promise<TldrOutput> {
+export async function runTldr(
+  deps: Pick<DocumentationDependencies, 'models' | 'prompts'>,
+  sessionId: string,
+  record: string,
+  signal: AbortSignal,
+): Promise<TldrOutput> {
   const agent = createTldrAgent({ model: deps.models.role('tldr'), prompts: deps.prompts }).clone({ tools: [] });
   const input = `The Scribe's detailed record:\n\n${record}`;
-  const result = await withTrace('TLDR pass', () => run(agent, input, { context: passContext(sessionId), maxTurns: 2, signal, errorHandlers: tldrErrorHandlers() }), {
-    groupId: sessionId,
-    metadata: { sessionId, kind: 'tldr' },
-  });
+  const result = await withTrace(
+    'TLDR pass',
+    () => run(agent, input, { context: passContext(sessionId), maxTurns: 2, signal, errorHandlers: tldrErrorHandlers() }),
+    {
+      groupId: sessionId,
+      metadata: { sessionId, kind: 'tldr' },
+    },
+  );
   if (!result.finalOutput) throw new BrainstormError('model_unavailable', 'The TLDR returned no output.');
   return result.finalOutput;
 }

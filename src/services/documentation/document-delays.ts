@@ -24,9 +24,27 @@ export function retryDeadline(deps: Pick<DocumentationDependencies, 'clock' | 's
 }
 
 /** Enqueues a Notion job in the session's queue (an outage catches up in the order things happened). */
-export async function enqueueNotionJob(deps: DocumentationDependencies, kind: string, sessionId: string, payload: Record<string, unknown>, dedupeKey: string): Promise<void> {
+export async function enqueueNotionJob(
+  deps: DocumentationDependencies,
+  kind: string,
+  sessionId: string,
+  payload: Record<string, unknown>,
+  dedupeKey: string,
+): Promise<void> {
   const now = deps.clock.now();
-  await deps.jobs.enqueue({ kind, payload, runAt: now, dedupeKey, queue: `notion:${sessionId}`, sessionId, retryUntil: retryDeadline(deps), ...(deps.settings.notionMaxRetries ? { maxRetries: deps.settings.notionMaxRetries } : {}) }, now);
+  await deps.jobs.enqueue(
+    {
+      kind,
+      payload,
+      runAt: now,
+      dedupeKey,
+      queue: `notion:${sessionId}`,
+      sessionId,
+      retryUntil: retryDeadline(deps),
+      ...(deps.settings.notionMaxRetries ? { maxRetries: deps.settings.notionMaxRetries } : {}),
+    },
+    now,
+  );
   deps.nudge?.();
 }
 
@@ -51,7 +69,10 @@ export async function noteDelay(deps: DocumentationDependencies, sessionId: stri
   const { flags, notice } = deps;
   await safely(deps, 'could not tell the room its documents are delayed', async () => {
     if (!(await flags.claim(delayedFlag(sessionId)))) return;
-    await notice(sessionId, `Notion is not answering, so this session's documents (the detailed record and the TLDR) are delayed. Nothing is lost: they are kept here and will be written to Notion as soon as it answers again (retrying for up to ${hoursText(deps)}).`);
+    await notice(
+      sessionId,
+      `Notion is not answering, so this session's documents (the detailed record and the TLDR) are delayed. Nothing is lost: they are kept here and will be written to Notion as soon as it answers again (retrying for up to ${hoursText(deps)}).`,
+    );
   });
 }
 

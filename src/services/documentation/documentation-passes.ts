@@ -19,7 +19,10 @@ export interface PassEffects {
 
 /** Messages the record covers: what people and agents said in the room, not withheld or internal ones. */
 export function recordable(messages: ChatMessage[]): ChatMessage[] {
-  return messages.filter((message) => message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal' && message.speaker.kind !== 'scribe' && message.speaker.kind !== 'tldr');
+  return messages.filter(
+    (message) =>
+      message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal' && message.speaker.kind !== 'scribe' && message.speaker.kind !== 'tldr',
+  );
 }
 
 /** `scribe`: updates the record when something new was said; on model failure keeps a statistics record. */
@@ -42,7 +45,10 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
     if (signal.aborted) throw error;
     deps.logger.warn({ sessionId, err: error instanceof Error ? error.message : String(error) }, 'Scribe model failed; writing a fallback record');
     const note = 'The Scribe model was unavailable; this part holds plain statistics and the timeline.';
-    record = previous && !previous.metadata.fallback ? `${previous.content.trimEnd()}\n\n${fallbackRecord(subject, fresh, note).replace(/^# .*$/m, '## Not yet summarised')}` : fallbackRecord(subject, all, note);
+    record =
+      previous && !previous.metadata.fallback
+        ? `${previous.content.trimEnd()}\n\n${fallbackRecord(subject, fresh, note).replace(/^# .*$/m, '## Not yet summarised')}`
+        : fallbackRecord(subject, all, note);
     fallback = true;
   }
   await effects.store(sessionId, 'record', ensureEveryVoice(record, all), { lastMessageId: newest, fallback });
@@ -51,7 +57,13 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
 }
 
 /** `tldr`: reads the record back from Notion (the source of truth) or the mirror, and distils it. */
-export async function runTldrPass(deps: DocumentationDependencies, effects: PassEffects, readLocal: (sessionId: string) => Promise<string | null>, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
+export async function runTldrPass(
+  deps: DocumentationDependencies,
+  effects: PassEffects,
+  readLocal: (sessionId: string) => Promise<string | null>,
+  job: ClaimedJob,
+  signal: AbortSignal,
+): Promise<JobOutcome> {
   const sessionId = String(job.payload.sessionId);
   const session = await deps.sessions.findById(sessionId);
   const record = await deps.documents.find(sessionId, 'record');
@@ -79,7 +91,10 @@ export async function runTldrPass(deps: DocumentationDependencies, effects: Pass
   if (!text.trim()) return { status: 'done' };
   const output = await runTldr(deps, sessionId, text, signal);
   const summary = { summary: output.summary, keyFindings: output.keyFindings.slice(0, 5) };
-  await effects.store(sessionId, 'tldr', renderTldrMarkdown(summary, `TLDR: ${session.topic}`), { recordVersion: record.version, findings: summary.keyFindings.length });
+  await effects.store(sessionId, 'tldr', renderTldrMarkdown(summary, `TLDR: ${session.topic}`), {
+    recordVersion: record.version,
+    findings: summary.keyFindings.length,
+  });
   await effects.remember(sessionId, `${session.topic}\n\n${summary.summary}`);
   return { status: 'done' };
 }

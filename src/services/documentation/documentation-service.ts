@@ -129,7 +129,10 @@ export class DocumentationService implements DocumentationPort {
       await this.mirror.write(sessionId, 'record', remote);
       return remote;
     } catch (error) {
-      this.deps.logger.warn({ sessionId, err: error instanceof Error ? error.message : String(error) }, 'could not re-read the record from Notion; using the local copy');
+      this.deps.logger.warn(
+        { sessionId, err: error instanceof Error ? error.message : String(error) },
+        'could not re-read the record from Notion; using the local copy',
+      );
       return local.content;
     }
   }
@@ -150,7 +153,10 @@ export class DocumentationService implements DocumentationPort {
       try {
         return (await this.deps.notion.readDocument(sessionId, kind)) ?? local.content;
       } catch (error) {
-        this.deps.logger.warn({ sessionId, kind, err: error instanceof Error ? error.message : String(error) }, 'could not read from Notion; using the local copy');
+        this.deps.logger.warn(
+          { sessionId, kind, err: error instanceof Error ? error.message : String(error) },
+          'could not read from Notion; using the local copy',
+        );
       }
     }
     return local?.content ?? (await this.mirror.read(sessionId, kind));
@@ -212,7 +218,7 @@ export class DocumentationService implements DocumentationPort {
     else this.deps.nudge?.();
   }
 
-    private async store(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {
+  private async store(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {
     const markdown = this.deps.appendix ? await this.deps.appendix(sessionId, kind, written) : written;
     const now = this.deps.clock.now();
     await this.deps.documents.write(sessionId, kind, markdown, { ...metadata, writtenAt: now.toISOString() }, now);
@@ -233,7 +239,18 @@ export class DocumentationService implements DocumentationPort {
     const last = await this.deps.documents.find(sessionId, 'tldr');
     const writtenAt = last ? Date.parse(String(last.metadata.writtenAt ?? '')) || last.updatedAt.getTime() : null;
     const due = writtenAt === null ? now.getTime() : Math.max(now.getTime(), writtenAt + this.deps.settings.tldrIntervalSeconds * 1000);
-    await this.deps.jobs.enqueue({ kind: DOCUMENTATION_JOB_KINDS.tldr, payload: { sessionId }, runAt: new Date(due), dedupeKey: sessionId, queue: tldrQueue(sessionId), sessionId, retryUntil: retryDeadline(this.deps) }, now);
+    await this.deps.jobs.enqueue(
+      {
+        kind: DOCUMENTATION_JOB_KINDS.tldr,
+        payload: { sessionId },
+        runAt: new Date(due),
+        dedupeKey: sessionId,
+        queue: tldrQueue(sessionId),
+        sessionId,
+        retryUntil: retryDeadline(this.deps),
+      },
+      now,
+    );
     if (due <= now.getTime()) this.deps.nudge?.();
   }
 }

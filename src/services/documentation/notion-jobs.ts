@@ -20,7 +20,10 @@ export async function sessionRowValues(deps: Pick<DocumentationDependencies, 'se
     topic: session.topic,
     status: session.status,
     conversationId: session.id,
-    participants: speakers.filter((speaker) => speaker.kind === 'participant' || speaker.kind === 'human').map((speaker) => speaker.speaker).sort(),
+    participants: speakers
+      .filter((speaker) => speaker.kind === 'participant' || speaker.kind === 'human')
+      .map((speaker) => speaker.speaker)
+      .sort(),
     started: session.startedAt ?? session.createdAt,
     messages: speakers.reduce((total, speaker) => total + speaker.messages, 0),
     tokens: session.totalTokens,

@@ -19,7 +19,11 @@ export function lexicalEmbedding(text: string): number[] {
 }
 
 /** Stores a session's summary for recall (model vector when possible, lexical always). */
-export async function rememberSession(deps: Pick<DocumentationDependencies, 'embeddings' | 'models' | 'clock' | 'logger'>, sessionId: string, text: string): Promise<void> {
+export async function rememberSession(
+  deps: Pick<DocumentationDependencies, 'embeddings' | 'models' | 'clock' | 'logger'>,
+  sessionId: string,
+  text: string,
+): Promise<void> {
   const now = deps.clock.now();
   await deps.embeddings.replace(sessionId, RECALL_KINDS.lexical, text, lexicalEmbedding(text), now);
   try {
@@ -32,7 +36,12 @@ export async function rememberSession(deps: Pick<DocumentationDependencies, 'emb
 }
 
 /** Past sessions most similar to `query`, best first. */
-export async function recallSessions(deps: Pick<DocumentationDependencies, 'embeddings' | 'models' | 'sessions' | 'logger'>, query: string, limit: number, excludeSessionId?: string): Promise<RecalledSession[]> {
+export async function recallSessions(
+  deps: Pick<DocumentationDependencies, 'embeddings' | 'models' | 'sessions' | 'logger'>,
+  query: string,
+  limit: number,
+  excludeSessionId?: string,
+): Promise<RecalledSession[]> {
   let vector: number[] | undefined;
   try {
     vector = (await deps.models.embed([query]))?.[0];

@@ -71,9 +71,15 @@ export async function closeIfConverged(deps: ModeratorLedgerDependencies, sessio
     threshold: deps.convergenceRounds,
     ideaCount: ledger.ideas.length,
     ideas: ledger.ideas.map((idea) => `- ${ideaRef(idea)} ${idea.title}`).join('\n') || '(none)',
-    branches: branches(ledger, 5).map((branch) => `- ${branch}`).join('\n') || '(none)',
+    branches:
+      branches(ledger, 5)
+        .map((branch) => `- ${branch}`)
+        .join('\n') || '(none)',
   });
-  deps.logger.info({ sessionId: session.id, rounds, confirmed: confirmation.agreed, err: confirmation.error ?? undefined }, 'idea ledger: the room converged; closing');
+  deps.logger.info(
+    { sessionId: session.id, rounds, confirmed: confirmation.agreed, err: confirmation.error ?? undefined },
+    'idea ledger: the room converged; closing',
+  );
   await deps.room.postAsModerator(session, convergedProposal(rounds, ledger, confirmation.agreed ? confirmation.message : null));
   await deps.room.endSession(session.id, `${CONVERGED_REASON}: no new idea or objection in the last ${rounds} rounds`);
   return true;
@@ -91,7 +97,12 @@ export function dissentInvitation(skeptic: string | null, ratio: number, ledger:
  * Invites dissent when the room only agrees; at most once per `convergenceRounds` passes, so the room has time
  * to answer. Returns the pass number it was posted at, or null.
  */
-export async function inviteDissent(deps: ModeratorLedgerDependencies, session: Session, ledger: SessionLedger, lastInvitedPass: number | null): Promise<number | null> {
+export async function inviteDissent(
+  deps: ModeratorLedgerDependencies,
+  session: Session,
+  ledger: SessionLedger,
+  lastInvitedPass: number | null,
+): Promise<number | null> {
   const pass = ledger.passes.at(-1)?.number ?? 0;
   if (session.status !== 'active' || pass === 0) return null;
   if (lastInvitedPass !== null && pass - lastInvitedPass < Math.max(1, deps.convergenceRounds)) return null;

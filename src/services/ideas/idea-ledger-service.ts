@@ -61,7 +61,11 @@ export class IdeaLedgerService {
   private readonly dissentAt = new Map<string, number>();
 
   constructor(private readonly deps: IdeaLedgerDependencies) {
-    this.pass = { ...deps, extract: (sessionId, input, signal) => runExtraction(deps.extractor, sessionId, input, signal), similarity: () => deps.settings().duplicateSimilarity };
+    this.pass = {
+      ...deps,
+      extract: (sessionId, input, signal) => runExtraction(deps.extractor, sessionId, input, signal),
+      similarity: () => deps.settings().duplicateSimilarity,
+    };
   }
 
   /** Registers the `idea_ledger` job handler. */
@@ -78,7 +82,9 @@ export class IdeaLedgerService {
 
   /** A last pass before the wrap-up, so the final record carries the whole ledger. Never throws. */
   async finalPass(sessionId: string): Promise<void> {
-    await runLedgerPass(this.pass, sessionId, new AbortController().signal).catch((error: unknown) => this.deps.logger.warn({ sessionId, err: error instanceof Error ? error.message : String(error) }, 'final idea ledger pass failed'));
+    await runLedgerPass(this.pass, sessionId, new AbortController().signal).catch((error: unknown) =>
+      this.deps.logger.warn({ sessionId, err: error instanceof Error ? error.message : String(error) }, 'final idea ledger pass failed'),
+    );
   }
 
   /**
@@ -97,7 +103,12 @@ export class IdeaLedgerService {
   async describe(session: Session): Promise<string> {
     const ledger = await this.deps.repository.ledger(session.id);
     const roles = this.roles(session);
-    return ideasReply(ledger, ledgerFigures(ledger.ideas, ledger.passes, session.endedAt), roles.size > 0 ? describeRoles(roles) : null, await this.links(session.id));
+    return ideasReply(
+      ledger,
+      ledgerFigures(ledger.ideas, ledger.passes, session.endedAt),
+      roles.size > 0 ? describeRoles(roles) : null,
+      await this.links(session.id),
+    );
   }
 
   /** A record or TLDR with the ledger's sections (re)placed at its end; unchanged while the ledger is empty. */
@@ -111,7 +122,13 @@ export class IdeaLedgerService {
   async panel(session: Session): Promise<IdeaPanel> {
     const ledger = await this.deps.repository.ledger(session.id);
     const roles = [...this.roles(session).entries()].map(([name, role]) => ({ name, role: role.name }));
-    return { ...ledger, ideas: ledger.ideas.map((idea) => ({ ...idea, embedding: null })), notes: ledger.notes.map((note) => ({ ...note, embedding: null })), figures: ledgerFigures(ledger.ideas, ledger.passes, session.endedAt), roles };
+    return {
+      ...ledger,
+      ideas: ledger.ideas.map((idea) => ({ ...idea, embedding: null })),
+      notes: ledger.notes.map((note) => ({ ...note, embedding: null })),
+      figures: ledgerFigures(ledger.ideas, ledger.passes, session.endedAt),
+      roles,
+    };
   }
 
   /** The role paragraph of a participant's instructions, or null without roles. */
@@ -121,8 +138,17 @@ export class IdeaLedgerService {
     const own = roles.get(participant);
     if (!own) return null;
     const round = roundOf(session.messageCount, roles.size);
-    const others = [...roles.entries()].filter(([name]) => name !== participant).map(([name, role]) => `${name} ${role.name}`).join(', ');
-    return this.deps.prompts.render('participant-role', { role: own.name, duty: own.duty, rotateEvery, roundsLeft: roundsUntilRotation(round, rotateEvery), others });
+    const others = [...roles.entries()]
+      .filter(([name]) => name !== participant)
+      .map(([name, role]) => `${name} ${role.name}`)
+      .join(', ');
+    return this.deps.prompts.render('participant-role', {
+      role: own.name,
+      duty: own.duty,
+      rotateEvery,
+      roundsLeft: roundsUntilRotation(round, rotateEvery),
+      others,
+    });
   }
 
   private roles(session: Session): Map<string, SessionRole> {

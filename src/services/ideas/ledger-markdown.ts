@@ -46,9 +46,16 @@ export function disagreementLines(ledger: SessionLedger, links: MessageLinks): s
   const lines = ledger.notes.filter((note) => note.kind === 'disagreement').map((note) => disagreementLine(note, links));
   for (const idea of ledger.ideas.filter((entry) => entry.objectors.length > 0)) {
     const supporters = [idea.proposer, ...idea.builders].filter(Boolean);
-    lines.push(`- **${ideaRef(idea)} ${idea.title}**: ${names(supporters)} for it **versus** ${names(idea.objectors)} against it (${messageRefs(idea.messageIds, links)}).`);
+    lines.push(
+      `- **${ideaRef(idea)} ${idea.title}**: ${names(supporters)} for it **versus** ${names(idea.objectors)} against it (${messageRefs(idea.messageIds, links)}).`,
+    );
   }
-  if (lines.length === 0) return [ledger.ideas.length > 0 ? '- The room agreed throughout: no idea met an objection and no disagreement was recorded.' : '- Nothing yet: no idea has been recorded.'];
+  if (lines.length === 0)
+    return [
+      ledger.ideas.length > 0
+        ? '- The room agreed throughout: no idea met an objection and no disagreement was recorded.'
+        : '- Nothing yet: no idea has been recorded.',
+    ];
   return lines;
 }
 

@@ -63,7 +63,9 @@ export function checkExtraction(extraction: IdeaExtraction, scope: LedgerScope):
   }
   const notes: NoteCandidate[] = [];
   for (const raw of extraction.disagreements) {
-    const sides = raw.sides.map((side) => ({ speakers: canonicalNames(side.speakers, scope), position: side.position.trim() })).filter((side) => side.speakers.length > 0 && side.position !== '');
+    const sides = raw.sides
+      .map((side) => ({ speakers: canonicalNames(side.speakers, scope), position: side.position.trim() }))
+      .filter((side) => side.speakers.length > 0 && side.position !== '');
     const messageIds = validIds(raw.messageIds, scope);
     if (sides.length < 2 || messageIds.length === 0 || raw.topic.trim() === '') continue;
     notes.push({ kind: 'disagreement', text: raw.topic.trim().slice(0, 300), sides: sides.slice(0, 2), messageIds });
@@ -100,9 +102,19 @@ export interface MergeInput {
   similarity: number;
 }
 
-const normalise = (text: string): string => text.toLowerCase().replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+const normalise = (text: string): string =>
+  text
+    .toLowerCase()
+    .replace(/[^\p{L}\p{N}]+/gu, ' ')
+    .trim();
 
-function closest<T extends { embedding: number[] | null }>(items: readonly T[], embedding: number[] | null, text: string, textOf: (item: T) => string, threshold: number): T | undefined {
+function closest<T extends { embedding: number[] | null }>(
+  items: readonly T[],
+  embedding: number[] | null,
+  text: string,
+  textOf: (item: T) => string,
+  threshold: number,
+): T | undefined {
   let best: { item: T; score: number } | undefined;
   for (const item of items) {
     const score = embedding && item.embedding ? cosineSimilarity(embedding, item.embedding) : normalise(textOf(item)) === normalise(text) ? 1 : 0;
@@ -130,14 +142,29 @@ export function mergeIntoLedger(input: MergeInput): MergeResult {
   let next = Math.max(0, ...ideas.map((idea) => idea.number)) + 1;
   input.ideas.forEach((candidate, index) => {
     const embedding = input.embeddings?.[index] ?? null;
-    const target = candidate.ref !== null ? ideas.find((idea) => idea.number === candidate.ref) : closest(ideas, embedding, candidate.title, (idea) => idea.title, input.similarity);
+    const target =
+      candidate.ref !== null
+        ? ideas.find((idea) => idea.number === candidate.ref)
+        : closest(ideas, embedding, candidate.title, (idea) => idea.title, input.similarity);
     if (target) {
       result.duplicates += 1;
       result.newObjections += absorb(target, candidate);
       changed.add(target.number);
       return;
     }
-    const idea: Idea = { sessionId: input.sessionId, number: next, title: candidate.title, summary: candidate.summary, proposer: candidate.proposer, builders: candidate.builders, objectors: candidate.objectors, messageIds: candidate.messageIds, mentions: 1, firstPass: input.pass, embedding };
+    const idea: Idea = {
+      sessionId: input.sessionId,
+      number: next,
+      title: candidate.title,
+      summary: candidate.summary,
+      proposer: candidate.proposer,
+      builders: candidate.builders,
+      objectors: candidate.objectors,
+      messageIds: candidate.messageIds,
+      mentions: 1,
+      firstPass: input.pass,
+      embedding,
+    };
     next += 1;
     ideas.push(idea);
     changed.add(idea.number);
@@ -147,9 +174,23 @@ export function mergeIntoLedger(input: MergeInput): MergeResult {
   const notes = [...input.knownNotes];
   input.notes.forEach((candidate, index) => {
     const embedding = input.embeddings?.[input.ideas.length + index] ?? null;
-    const same = closest(notes.filter((note) => note.kind === candidate.kind), embedding, candidate.text, (note) => note.text, input.similarity);
+    const same = closest(
+      notes.filter((note) => note.kind === candidate.kind),
+      embedding,
+      candidate.text,
+      (note) => note.text,
+      input.similarity,
+    );
     if (same) return;
-    const note: LedgerNote = { sessionId: input.sessionId, kind: candidate.kind, text: candidate.text, sides: candidate.sides, messageIds: candidate.messageIds, firstPass: input.pass, embedding };
+    const note: LedgerNote = {
+      sessionId: input.sessionId,
+      kind: candidate.kind,
+      text: candidate.text,
+      sides: candidate.sides,
+      messageIds: candidate.messageIds,
+      firstPass: input.pass,
+      embedding,
+    };
     notes.push(note);
     result.notes.push(note);
     if (note.kind === 'disagreement') result.newObjections += 1;

@@ -25,7 +25,10 @@ export interface LedgerPassDependencies {
 
 /** Messages ideas come from: what people and participants said in the room. */
 export function ideaMessages(messages: readonly ChatMessage[]): ChatMessage[] {
-  return messages.filter((message) => IDEA_SPEAKERS.has(message.speaker.kind) && message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal' && message.text.trim() !== '');
+  return messages.filter(
+    (message) =>
+      IDEA_SPEAKERS.has(message.speaker.kind) && message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal' && message.text.trim() !== '',
+  );
 }
 
 async function embedAll(embed: EmbedFunction | null, texts: string[]): Promise<number[][] | null> {
@@ -60,10 +63,28 @@ export async function runLedgerPass(deps: LedgerPassDependencies, sessionId: str
   const checked = checkExtraction(extraction, scope);
   const embeddings = await embedAll(deps.embed, embeddingTexts(checked.ideas, checked.notes));
   const pass = (last?.number ?? 0) + 1;
-  const merged = mergeIntoLedger({ sessionId, pass, known: ledger.ideas, knownNotes: ledger.notes, ideas: checked.ideas, notes: checked.notes, embeddings, similarity: deps.similarity() });
+  const merged = mergeIntoLedger({
+    sessionId,
+    pass,
+    known: ledger.ideas,
+    knownNotes: ledger.notes,
+    ideas: checked.ideas,
+    notes: checked.notes,
+    embeddings,
+    similarity: deps.similarity(),
+  });
   const stored = await deps.repository.savePass(
     {
-      pass: { sessionId, number: pass, lastMessageId: fresh.at(-1)?.id ?? 0, messages: fresh.length, candidates: merged.candidates, newIdeas: merged.newIdeas, duplicates: merged.duplicates, newObjections: merged.newObjections },
+      pass: {
+        sessionId,
+        number: pass,
+        lastMessageId: fresh.at(-1)?.id ?? 0,
+        messages: fresh.length,
+        candidates: merged.candidates,
+        newIdeas: merged.newIdeas,
+        duplicates: merged.duplicates,
+        newObjections: merged.newObjections,
+      },
       ideas: merged.changed,
       notes: merged.notes,
     },

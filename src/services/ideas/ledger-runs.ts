@@ -17,7 +17,12 @@ export const CONVERGED_PROMPT = 'moderator-converged';
 /** The extractor's input: the topic, the ideas known so far (by id), and the new messages cited by id. */
 export function extractionInput(topic: string, known: readonly Idea[], messages: readonly ChatMessage[]): string {
   const ledger = known.length > 0 ? known.map((idea) => `${ideaRef(idea)}: ${idea.title} (proposed by ${idea.proposer})`).join('\n') : '(empty)';
-  return [`Topic: ${topic}`, `Ideas already in the ledger:\n${ledger}`, `New messages (oldest first):\n${messages.map(citedLine).join('\n')}`, 'Extract the ledger entries now.'].join('\n\n');
+  return [
+    `Topic: ${topic}`,
+    `Ideas already in the ledger:\n${ledger}`,
+    `New messages (oldest first):\n${messages.map(citedLine).join('\n')}`,
+    'Extract the ledger entries now.',
+  ].join('\n\n');
 }
 
 /** Runs the extractor once; throws when the model fails or answers nothing. */
@@ -38,7 +43,12 @@ export interface ConvergenceConfirmation {
 }
 
 /** Asks the Moderator (without tools) to confirm a convergence the ledger measured. */
-export async function confirmConvergence(agent: ModeratorAgent, prompts: PromptLibrary, sessionId: string, facts: Record<string, string | number>): Promise<ConvergenceConfirmation> {
+export async function confirmConvergence(
+  agent: ModeratorAgent,
+  prompts: PromptLibrary,
+  sessionId: string,
+  facts: Record<string, string | number>,
+): Promise<ConvergenceConfirmation> {
   try {
     const input = prompts.render(CONVERGED_PROMPT, facts);
     const quiet = agent.clone({ tools: [] });

@@ -9,7 +9,10 @@ export interface SessionRole {
 /** The roles, in rotation order. */
 export const SESSION_ROLES: readonly SessionRole[] = [
   { name: 'proposer', duty: 'put forward new ideas and alternatives nobody has raised yet' },
-  { name: 'skeptic', duty: 'challenge the strongest idea on the table: look for failure modes, hidden costs and counter-examples, and say so plainly when you disagree' },
+  {
+    name: 'skeptic',
+    duty: 'challenge the strongest idea on the table: look for failure modes, hidden costs and counter-examples, and say so plainly when you disagree',
+  },
   { name: 'pragmatist', duty: 'test ideas against cost, effort and feasibility, and turn them into concrete next steps' },
 ];
 

@@ -62,7 +62,13 @@ export class JobWorker {
     await this.instance.maintain();
     let total = 0;
     for (;;) {
-      const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, this.concurrency, kinds ?? [...this.handlers.keys()]);
+      const claimed = await this.options.jobs.claimDue(
+        this.options.workerId,
+        this.options.clock.now(),
+        this.leaseMs,
+        this.concurrency,
+        kinds ?? [...this.handlers.keys()],
+      );
       if (claimed.length === 0) return total;
       await Promise.all(claimed.map((job) => this.execute(job)));
       total += claimed.length;
@@ -140,10 +146,13 @@ export class JobWorker {
 
   private async execute(job: ClaimedJob): Promise<void> {
     const handler = this.handlers.get(job.kind);
-    const heartbeat = setInterval(() => {
-      const now = this.options.clock.now();
-      void this.options.jobs.extendLease(job.id, this.options.workerId, new Date(now.getTime() + this.leaseMs), now).catch(() => undefined);
-    }, Math.max(1000, this.leaseMs / 3));
+    const heartbeat = setInterval(
+      () => {
+        const now = this.options.clock.now();
+        void this.options.jobs.extendLease(job.id, this.options.workerId, new Date(now.getTime() + this.leaseMs), now).catch(() => undefined);
+      },
+      Math.max(1000, this.leaseMs / 3),
+    );
     let outcome: JobOutcome;
     try {
       outcome = handler ? await handler(job, this.stopController.signal) : { status: 'failed', error: `no handler for job kind ${job.kind}` };

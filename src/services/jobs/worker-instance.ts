@@ -67,7 +67,9 @@ export class WorkerInstanceKeeper {
       this.lastBeat = clock.now().getTime();
       const alive = this.options.isProcessAlive ?? processAlive;
       const others = (await jobs.liveInstances()).filter((instance) => instance.id !== this.options.id);
-      const gone = others.filter((instance) => instance.host === this.host && (instance.pid === this.pid ? !THIS_PROCESS.has(instance.id) : !alive(instance.pid))).map((instance) => instance.id);
+      const gone = others
+        .filter((instance) => instance.host === this.host && (instance.pid === this.pid ? !THIS_PROCESS.has(instance.id) : !alive(instance.pid)))
+        .map((instance) => instance.id);
       await this.reclaim(gone);
     })();
     return this.announced;

@@ -76,7 +76,10 @@ export function composeClosingMessage(parts: ClosingParts): string {
     });
     sections.push(`**Key findings**\n${findings.join('\n')}`);
   }
-  if (parts.links.length > 0) sections.push(`**Documents**\n${parts.links.map((link) => `- [${link.label}](${link.url})${link.file ? ` — markdown file: \`${link.file}\`` : ''}`).join('\n')}`);
+  if (parts.links.length > 0)
+    sections.push(
+      `**Documents**\n${parts.links.map((link) => `- [${link.label}](${link.url})${link.file ? ` — markdown file: \`${link.file}\`` : ''}`).join('\n')}`,
+    );
   if (parts.failedSteps.length > 0) sections.push(`_Some wrap-up steps did not finish (${parts.failedSteps.join(', ')}); the documents hold what was saved._`);
   return sections.join('\n\n');
 }

@@ -65,7 +65,10 @@ export class ModerationService implements ModerationPort {
   async announceDriftMode(): Promise<'embeddings' | 'model_only'> {
     const available = await this.similarity.probe();
     if (available) {
-      this.options.logger.info({ event: 'moderator_drift_mode', mode: 'embeddings' }, 'Moderator: topic drift pre-tested with embeddings, confirmed by the model');
+      this.options.logger.info(
+        { event: 'moderator_drift_mode', mode: 'embeddings' },
+        'Moderator: topic drift pre-tested with embeddings, confirmed by the model',
+      );
       return 'embeddings';
     }
     this.options.logger.warn(
@@ -106,9 +109,15 @@ export class ModerationService implements ModerationPort {
 
   /** Like `wrapUp`, returning what it produced. */
   async runWrapUp(session: Session, reason: string): Promise<WrapUpResult> {
-    const result = await runWrapUp({ host: this.options.host, chain: this.chain, prompts: this.options.prompts, settings: this.options.settings, logger: this.options.logger }, session, reason);
+    const result = await runWrapUp(
+      { host: this.options.host, chain: this.chain, prompts: this.options.prompts, settings: this.options.settings, logger: this.options.logger },
+      session,
+      reason,
+    );
     if (result.quality !== null) {
-      await this.options.host.saveModerationState(session.id, { ...session.moderationState, qualityScore: result.quality, lastVerdict: 'end' }).catch(() => undefined);
+      await this.options.host
+        .saveModerationState(session.id, { ...session.moderationState, qualityScore: result.quality, lastVerdict: 'end' })
+        .catch(() => undefined);
     }
     this.similarity.forget(session.id);
     this.checksSinceReview.delete(session.id);
@@ -163,7 +172,12 @@ export class ModerationService implements ModerationPort {
     const { host } = this.options;
     const { session, plan, settings } = facts;
     const verdict = answer.verdict;
-    const outcome = (action: CheckOutcome['action'], posted: string | null): CheckOutcome => ({ action, modelCalled: true, similarity: facts.similarity, posted });
+    const outcome = (action: CheckOutcome['action'], posted: string | null): CheckOutcome => ({
+      action,
+      modelCalled: true,
+      similarity: facts.similarity,
+      posted,
+    });
     const next: ModerationState = { ...state, lastVerdict: verdict?.action ?? 'continue', ...(verdict ? { qualityScore: verdict.quality } : {}) };
 
     if (verdict?.objectivesMet) {

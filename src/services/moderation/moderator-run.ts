@@ -45,7 +45,8 @@ function describeBalance(imbalance: BalanceFinding, limits: LimitsReport): strin
 /** Renders the check's input message. */
 export function renderCheckInput(prompts: PromptLibrary, facts: CheckFacts): string {
   return prompts.render(CHECK_PROMPT, {
-    trigger: facts.trigger === 'focus' ? 'a person asked the Moderator to refocus the discussion: write a redirect even if the drift is slight' : 'regular check',
+    trigger:
+      facts.trigger === 'focus' ? 'a person asked the Moderator to refocus the discussion: write a redirect even if the drift is slight' : 'regular check',
     topic: facts.plan.expandedTopic,
     objectives: formatObjectives(facts.plan),
     keyAreas: facts.plan.keyAreas.join(', ') || '(none)',

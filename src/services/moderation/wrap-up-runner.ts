@@ -87,7 +87,9 @@ function toolCalledBy(items: readonly RunItem[], agentName: string, toolName: st
 }
 
 function textsBy(items: readonly RunItem[], agentName: string): string[] {
-  return items.flatMap((item) => (item.type === 'message_output_item' && item.agent.name === agentName ? [item.content] : [])).filter((text) => text.trim() !== '');
+  return items
+    .flatMap((item) => (item.type === 'message_output_item' && item.agent.name === agentName ? [item.content] : []))
+    .filter((text) => text.trim() !== '');
 }
 
 function parseTldr(output: unknown): TldrOutput | null {
@@ -139,7 +141,16 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
   // The session is already ending: a second end request from inside the chain changes nothing.
   const ports: ToolPorts = { ...basePorts, endSession: async () => undefined };
   const context: AgentContext = { ports, sessionId: session.id };
-  const collected: Collected = { assessment: null, quality: null, objectivesMet: null, record: null, recordStored: false, tldr: null, tldrStored: false, agentsReached: [] };
+  const collected: Collected = {
+    assessment: null,
+    quality: null,
+    objectivesMet: null,
+    record: null,
+    recordStored: false,
+    tldr: null,
+    tldrStored: false,
+    agentsReached: [],
+  };
   const failedSteps: string[] = [];
   const stages = [dependencies.chain.root, dependencies.chain.scribe, dependencies.chain.tldr];
   let closingMessage = '';

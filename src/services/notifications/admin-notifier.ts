@@ -51,7 +51,8 @@ const JOB_MEANINGS: Record<string, string> = {
   deliver_message: 'One message did not reach its room. It is kept in the transcript (web console) but people in the room did not see it.',
   notion_sync:
     "A session document (Scribe record or TLDR) did not reach Notion within NOTION_RETRY_WINDOW_HOURS. Nothing is lost: the full document is in the database and under DATA_DIR/docs; the session's next document write tries Notion again.",
-  notion_session_row: "The session's row in the Notion database was not created or updated. Its documents are kept locally; the session's next change tries the row again.",
+  notion_session_row:
+    "The session's row in the Notion database was not created or updated. Its documents are kept locally; the session's next change tries the row again.",
   scribe: 'One scheduled Scribe pass did not run. The record is as it was; the next message in the session schedules another pass.',
   tldr: 'The TLDR was not refreshed (it reads the record from Notion, which did not answer within the retry window). The record is intact; the next Scribe pass schedules a new TLDR.',
   planner_step: 'The Planner did not answer this session. It stays in planning until someone posts again or the planning timeout cancels it.',

@@ -27,9 +27,18 @@ export interface AppMetrics {
 /** Builds the registry with every family the README's "Deployment" section lists. */
 export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
   const registry = new MetricsRegistry();
-  const latency = registry.histogram('brainstorm_turn_duration_seconds', 'Time from a participant turn start to its outcome (answered, withheld, interrupted, failed), in this process.', TURN_LATENCY_BUCKETS);
-  const modelErrors = registry.counter('brainstorm_model_errors_total', 'Participant turns whose model failed after its retries, by endpoint host and model, in this process.');
-  registry.collected('brainstorm_sessions_owned', 'Live sessions whose lease this process holds (their turns run here).', async () => [{ labels: {}, value: sources.ownedSessions() }]);
+  const latency = registry.histogram(
+    'brainstorm_turn_duration_seconds',
+    'Time from a participant turn start to its outcome (answered, withheld, interrupted, failed), in this process.',
+    TURN_LATENCY_BUCKETS,
+  );
+  const modelErrors = registry.counter(
+    'brainstorm_model_errors_total',
+    'Participant turns whose model failed after its retries, by endpoint host and model, in this process.',
+  );
+  registry.collected('brainstorm_sessions_owned', 'Live sessions whose lease this process holds (their turns run here).', async () => [
+    { labels: {}, value: sources.ownedSessions() },
+  ]);
   registry.collected('brainstorm_job_queue_depth', 'Pending jobs in the shared outbox, by kind and whether they are due now or scheduled later.', async () =>
     (await sources.repository.queueDepth(sources.clock.now())).flatMap((row) => [
       { labels: { kind: row.kind, state: 'due' }, value: row.due },
@@ -42,7 +51,9 @@ export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
     async () => (await sources.repository.jobFailures()).map((row) => ({ labels: { kind: row.kind, outcome: row.outcome }, value: row.count })),
     'counter',
   );
-  registry.collected('brainstorm_sessions', 'Sessions in the shared database by status.', async () => (await sources.repository.sessionsByStatus()).map((row) => ({ labels: { status: row.status }, value: row.count })));
+  registry.collected('brainstorm_sessions', 'Sessions in the shared database by status.', async () =>
+    (await sources.repository.sessionsByStatus()).map((row) => ({ labels: { status: row.status }, value: row.count })),
+  );
   return {
     turns: { clock: sources.clock, latency, modelErrors },
     render: () => registry.render((name, error) => sources.logger.warn({ err: error, metric: name }, 'a metric could not be collected')),

@@ -34,7 +34,14 @@ export class MeasuredTurnRunner extends TurnRunner {
   }
 
   /** Runs one participant's turn and records its latency and, when its model failed, the error. */
-  override async run(session: Session, participant: ParticipantConfig, roster: ParticipantConfig[], answering: ChatMessage[], control: TurnControl, history?: ChatMessage[]): Promise<TurnOutcome> {
+  override async run(
+    session: Session,
+    participant: ParticipantConfig,
+    roster: ParticipantConfig[],
+    answering: ChatMessage[],
+    control: TurnControl,
+    history?: ChatMessage[],
+  ): Promise<TurnOutcome> {
     const started = this.metrics.clock.now().getTime();
     const outcome = await super.run(session, participant, roster, answering, control, history);
     this.metrics.latency.observe({ outcome: outcome.status }, (this.metrics.clock.now().getTime() - started) / 1000);

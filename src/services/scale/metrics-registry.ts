@@ -75,7 +75,9 @@ export class Histogram {
   lines(name: string): string[] {
     const lines: string[] = [];
     for (const entry of this.series.values()) {
-      this.bounds.forEach((bound, index) => lines.push(`${name}_bucket${formatLabels({ ...entry.labels, le: formatNumber(bound) })} ${entry.buckets[index] ?? 0}`));
+      this.bounds.forEach((bound, index) =>
+        lines.push(`${name}_bucket${formatLabels({ ...entry.labels, le: formatNumber(bound) })} ${entry.buckets[index] ?? 0}`),
+      );
       lines.push(`${name}_bucket${formatLabels({ ...entry.labels, le: '+Inf' })} ${entry.count}`);
       lines.push(`${name}_sum${formatLabels(entry.labels)} ${formatNumber(entry.sum)}`);
       lines.push(`${name}_count${formatLabels(entry.labels)} ${entry.count}`);
@@ -91,7 +93,12 @@ export class MetricsRegistry {
   /** A counter kept in this process. */
   counter(name: string, help: string): Counter {
     const counter = new Counter();
-    this.families.push({ name, help, type: 'counter', lines: async () => counter.samples().map((sample) => `${name}${formatLabels(sample.labels)} ${formatNumber(sample.value)}`) });
+    this.families.push({
+      name,
+      help,
+      type: 'counter',
+      lines: async () => counter.samples().map((sample) => `${name}${formatLabels(sample.labels)} ${formatNumber(sample.value)}`),
+    });
     return counter;
   }
 
@@ -104,7 +111,12 @@ export class MetricsRegistry {
 
   /** A value read when scraped (`type` counter for totals read from the database). */
   collected(name: string, help: string, collect: () => Promise<Sample[]>, type: 'gauge' | 'counter' = 'gauge'): void {
-    this.families.push({ name, help, type, lines: async () => (await collect()).map((sample) => `${name}${formatLabels(sample.labels)} ${formatNumber(sample.value)}`) });
+    this.families.push({
+      name,
+      help,
+      type,
+      lines: async () => (await collect()).map((sample) => `${name}${formatLabels(sample.labels)} ${formatNumber(sample.value)}`),
+    });
   }
 
   /** The whole exposition; a family whose collection fails is left out (the others still answer). */
@@ -118,7 +130,9 @@ export class MetricsRegistry {
         onError(family.name, error);
         continue;
       }
-      blocks.push([`# HELP ${family.name} ${family.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`, `# TYPE ${family.name} ${family.type}`, ...lines].join('\n'));
+      blocks.push(
+        [`# HELP ${family.name} ${family.help.replace(/\\/g, '\\\\').replace(/\n/g, '\\n')}`, `# TYPE ${family.name} ${family.type}`, ...lines].join('\n'),
+      );
     }
     return `${blocks.join('\n')}\n`;
   }

@@ -97,7 +97,10 @@ export class SessionOwnership {
       if (this.mark(owned, message.id)) this.rounds().human(session, message);
       return;
     }
-    this.track(session.id, this.claim(session, message).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not claim a session')));
+    this.track(
+      session.id,
+      this.claim(session, message).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not claim a session')),
+    );
   }
 
   /** AI rounds should start: here when the session is ours (or free), else the owner is asked to. */
@@ -266,7 +269,10 @@ export class SessionOwnership {
     const mine = [...this.owned.entries()];
     if (mine.length === 0) return;
     const floor = Math.min(...mine.map(([, owned]) => owned.floor));
-    for (const ref of await this.options.leases.humanMessagesAfter(mine.map(([id]) => id), floor)) {
+    for (const ref of await this.options.leases.humanMessagesAfter(
+      mine.map(([id]) => id),
+      floor,
+    )) {
       const owned = this.owned.get(ref.sessionId);
       if (!owned || ref.id <= owned.floor || owned.handed.has(ref.id)) continue;
       const [session, message] = await Promise.all([this.options.sessions.findById(ref.sessionId), this.options.messages.findById(ref.id)]);

@@ -68,7 +68,10 @@ export class PlannerApproval {
     try {
       resumed = await this.options.runs.resume(session, stored.state, { decision: 'approve' });
     } catch (error) {
-      this.options.logger.error({ session: session.id, err: error instanceof Error ? error.message : String(error) }, 'the stored planner run could not be restored');
+      this.options.logger.error(
+        { session: session.id, err: error instanceof Error ? error.message : String(error) },
+        'the stored planner run could not be restored',
+      );
       return this.options.replan(session);
     }
     const current = await this.options.sessions.findById(session.id);
@@ -94,7 +97,10 @@ export class PlannerApproval {
     try {
       outcome = (await this.options.runs.resume(session, stored.state, { decision: 'reject', author, comment })).outcome;
     } catch (error) {
-      this.options.logger.error({ session: session.id, err: error instanceof Error ? error.message : String(error) }, 'the stored planner run could not be restored');
+      this.options.logger.error(
+        { session: session.id, err: error instanceof Error ? error.message : String(error) },
+        'the stored planner run could not be restored',
+      );
       await this.options.replan(session);
       return;
     }
@@ -106,7 +112,11 @@ export class PlannerApproval {
       return;
     }
     const reason = outcome.kind === 'none' ? outcome.reason : 'the model answered with questions instead of a plan';
-    await this.options.delivery.post(session, PLANNER, `I could not revise the plan this time (${reason}). The plan above still stands — \`!approve\` it, or write what to change again.`);
+    await this.options.delivery.post(
+      session,
+      PLANNER,
+      `I could not revise the plan this time (${reason}). The plan above still stands — \`!approve\` it, or write what to change again.`,
+    );
   }
 
   /** Takes the waiting run for this decision; `busy` when another decision took it or a revision is under way. */

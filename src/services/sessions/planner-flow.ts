@@ -91,7 +91,12 @@ export class PlannerFlow {
     const plannerState = { ...session.plannerState, revisionRequests: [...session.plannerState.revisionRequests, message.text] };
     await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
     // One revision per comment, in order: a second comment revises the plan the first one produced.
-    await this.enqueue(PLANNER_RESUME_JOB, session.id, { decision: 'reject', author: message.speaker.name, comment: message.text }, `${session.id}:comment:${message.id}`);
+    await this.enqueue(
+      PLANNER_RESUME_JOB,
+      session.id,
+      { decision: 'reject', author: message.speaker.name, comment: message.text },
+      `${session.id}:comment:${message.id}`,
+    );
   }
 
   /**
@@ -100,7 +105,10 @@ export class PlannerFlow {
    */
   async approve(session: Session, author: Author): Promise<string> {
     if (session.status !== 'awaiting_approval') {
-      const hint = session.status === 'planning' ? 'There is no plan to approve yet — the Planner is still working on it (answer its questions above, if it asked any).' : `There is no plan waiting for approval (the session is ${session.status.replace('_', ' ')}).`;
+      const hint =
+        session.status === 'planning'
+          ? 'There is no plan to approve yet — the Planner is still working on it (answer its questions above, if it asked any).'
+          : `There is no plan waiting for approval (the session is ${session.status.replace('_', ' ')}).`;
       throw new BrainstormError('wrong_state', hint);
     }
     this.options.logger.info({ session: session.id, by: author.id }, 'plan approval');
@@ -132,11 +140,20 @@ export class PlannerFlow {
     const reason = outcome.kind === 'questions' ? 'the model answered with questions instead of a plan' : outcome.reason;
     const failed = mode === 'plan' ? failures + 1 : failures;
     if (failed >= MAX_PLANNING_ATTEMPTS) {
-      await this.options.lifecycle.end(session.id, 'cancelled', `the Planner could not produce a plan after ${MAX_PLANNING_ATTEMPTS} attempts (${reason}); try rephrasing the topic`);
+      await this.options.lifecycle.end(
+        session.id,
+        'cancelled',
+        `the Planner could not produce a plan after ${MAX_PLANNING_ATTEMPTS} attempts (${reason}); try rephrasing the topic`,
+      );
       return { status: 'done' };
     }
     this.options.logger.warn({ session: session.id, mode, failures: failed, reason }, 'planner run gave no plan; forcing the plan');
-    await this.enqueue(PLANNER_STEP_JOB, session.id, { forced: true, failures: failed, replan }, `${session.id}:forced:${failed}:${this.options.clock.now().getTime()}`);
+    await this.enqueue(
+      PLANNER_STEP_JOB,
+      session.id,
+      { forced: true, failures: failed, replan },
+      `${session.id}:forced:${failed}:${this.options.clock.now().getTime()}`,
+    );
     return { status: 'done' };
   }
 
@@ -166,7 +183,11 @@ export class PlannerFlow {
   }
 
   private async askQuestions(session: Session, questions: string[], traceId: string | null): Promise<JobOutcome> {
-    const plannerState = { ...session.plannerState, questions: [...session.plannerState.questions, ...questions], questionRounds: session.plannerState.questionRounds + 1 };
+    const plannerState = {
+      ...session.plannerState,
+      questions: [...session.plannerState.questions, ...questions],
+      questionRounds: session.plannerState.questionRounds + 1,
+    };
     await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
     await this.options.delivery.post(session, PLANNER, formatQuestions(questions), { traceId });
     await this.scheduleTimeout(session);
@@ -180,7 +201,10 @@ export class PlannerFlow {
     const current = (await this.options.sessions.findById(session.id)) ?? session;
     const updated = await this.options.sessions.update(session.id, { status: 'awaiting_approval', plan }, now, ['planning', 'awaiting_approval']);
     if (!updated) return { status: 'done' };
-    await this.options.delivery.post(updated, PLANNER, formatPlan(plan, adjustments, current.plannerState.revisionRequests.length), { actions: ['approve_plan'], traceId: outcome.traceId ?? null });
+    await this.options.delivery.post(updated, PLANNER, formatPlan(plan, adjustments, current.plannerState.revisionRequests.length), {
+      actions: ['approve_plan'],
+      traceId: outcome.traceId ?? null,
+    });
     if (this.options.planner().autoStart) {
       await this.enqueue(PLANNER_RESUME_JOB, session.id, { decision: 'approve', author: 'auto-start', comment: '' });
     } else {
@@ -210,12 +234,18 @@ export class PlannerFlow {
 
   private async scheduleTimeout(session: Session): Promise<void> {
     const runAt = new Date(this.options.clock.now().getTime() + this.options.planner().timeoutMinutes * 60_000);
-    await this.options.jobs.enqueue({ kind: PLANNER_TIMEOUT_JOB, sessionId: session.id, dedupeKey: session.id, payload: { sessionId: session.id }, runAt }, this.options.clock.now());
+    await this.options.jobs.enqueue(
+      { kind: PLANNER_TIMEOUT_JOB, sessionId: session.id, dedupeKey: session.id, payload: { sessionId: session.id }, runAt },
+      this.options.clock.now(),
+    );
   }
 
   private async enqueue(kind: string, sessionId: string, payload: Record<string, unknown>, dedupeKey = sessionId): Promise<void> {
     const now = this.options.clock.now();
-    await this.options.jobs.enqueue({ kind, sessionId, dedupeKey, queue: `planner:${sessionId}`, payload: { sessionId, ...payload }, runAt: now, maxRetries: 4 }, now);
+    await this.options.jobs.enqueue(
+      { kind, sessionId, dedupeKey, queue: `planner:${sessionId}`, payload: { sessionId, ...payload }, runAt: now, maxRetries: 4 },
+      now,
+    );
     this.options.nudgeWorker();
   }
 }

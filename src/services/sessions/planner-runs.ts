@@ -1,4 +1,15 @@
-import { RunContext, RunState, assistant, user, withCustomSpan, withTrace, type AgentInputItem, type ModelResponse, type RunToolApprovalItem, type Runner } from '@openai/agents';
+import {
+  RunContext,
+  RunState,
+  assistant,
+  user,
+  withCustomSpan,
+  withTrace,
+  type AgentInputItem,
+  type ModelResponse,
+  type RunToolApprovalItem,
+  type Runner,
+} from '@openai/agents';
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { currentTraceId } from '../current-trace.ts';
@@ -15,9 +26,7 @@ import type { RosterService } from './roster-service.ts';
 
 /** What one Planner run came to: a plan waiting for approval, questions, or nothing usable (and why). */
 export type PlannerOutcome = (
-  | { kind: 'plan'; plan: SessionPlan; state: string }
-  | { kind: 'questions'; questions: string[] }
-  | { kind: 'none'; reason: string }
+  { kind: 'plan'; plan: SessionPlan; state: string } | { kind: 'questions'; questions: string[] } | { kind: 'none'; reason: string }
 ) & {
   /** The trace of the run, so the message posting the outcome links to it. */
   traceId?: string | null;
@@ -60,10 +69,14 @@ export class PlannerRuns {
   /** A fresh run from the topic and the answers. */
   async fresh(session: Session, mode: PlannerMode, input: AgentInputItem[]): Promise<PlannerOutcome> {
     const agent = this.options.agents.planner(this.options.roster.all(), mode);
-    return withTrace('Planner', () => this.outcomeOf(session, mode, () => this.options.runner.run(agent, input, { context: this.context(session), maxTurns: MAX_TURNS[mode] })), {
-      groupId: session.id,
-      metadata: { sessionId: session.id, step: mode },
-    });
+    return withTrace(
+      'Planner',
+      () => this.outcomeOf(session, mode, () => this.options.runner.run(agent, input, { context: this.context(session), maxTurns: MAX_TURNS[mode] })),
+      {
+        groupId: session.id,
+        metadata: { sessionId: session.id, step: mode },
+      },
+    );
   }
 
   /**
@@ -113,11 +126,18 @@ export class PlannerRuns {
       result = await run();
     } catch (error) {
       const name = error instanceof Error ? error.constructor.name : 'Error';
-      this.options.logger.warn({ session: session.id, err: error instanceof Error ? error.message : String(error) }, 'planner run ended without a usable answer');
+      this.options.logger.warn(
+        { session: session.id, err: error instanceof Error ? error.message : String(error) },
+        'planner run ended without a usable answer',
+      );
       return { kind: 'none', reason: describeRunError(name) };
     }
     const usage = usageOf(result);
-    await this.options.sessions.addUsage(session.id, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, this.options.clock.now());
+    await this.options.sessions.addUsage(
+      session.id,
+      { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd },
+      this.options.clock.now(),
+    );
     const pending = orderPending(result.interruptions)[0];
     if (pending) {
       const parsed = sessionPlanSchema.safeParse(parseArguments(pending.arguments));
@@ -144,7 +164,12 @@ interface PlannerRunResult {
 
 function questionsOf(output: unknown): string[] {
   const questions = output && typeof output === 'object' && 'questions' in output ? output.questions : [];
-  return Array.isArray(questions) ? questions.filter((question): question is string => typeof question === 'string').map((question) => question.trim()).filter(Boolean) : [];
+  return Array.isArray(questions)
+    ? questions
+        .filter((question): question is string => typeof question === 'string')
+        .map((question) => question.trim())
+        .filter(Boolean)
+    : [];
 }
 
 /** Pending `start_session` approvals, the first one with a valid plan first (that is the plan shown and approved). */
@@ -175,11 +200,13 @@ export function plannerInput(session: Session, options: { maxQuestions: number; 
   const { plannerState } = session;
   const items: AgentInputItem[] = [user(`Topic: ${session.topic}`)];
   if (plannerState.seed) items.push(user(`Context this session starts from (plan with it, do not repeat it):\n${plannerState.seed}`));
-  if (plannerState.questions.length > 0) items.push(assistant(`Questions:\n${plannerState.questions.map((question, index) => `${index + 1}. ${question}`).join('\n')}`));
+  if (plannerState.questions.length > 0)
+    items.push(assistant(`Questions:\n${plannerState.questions.map((question, index) => `${index + 1}. ${question}`).join('\n')}`));
   for (const answer of plannerState.answers) items.push(user(`Answers from ${answer.author}: ${answer.text}`));
   if (options.replan && session.plan) {
     items.push(user(`The plan proposed before:\n${JSON.stringify(session.plan)}`));
-    if (plannerState.revisionRequests.length > 0) items.push(user(`Changes people asked for:\n${plannerState.revisionRequests.map((request) => `- ${request}`).join('\n')}`));
+    if (plannerState.revisionRequests.length > 0)
+      items.push(user(`Changes people asked for:\n${plannerState.revisionRequests.map((request) => `- ${request}`).join('\n')}`));
   }
   if (options.mode === 'plan') {
     const why = options.maxQuestions === 0 && plannerState.questions.length === 0 ? 'No questions, please: ' : '';

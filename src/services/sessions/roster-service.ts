@@ -25,7 +25,8 @@ export class RosterService {
   active(session: Pick<Session, 'disabledParticipants'>): ParticipantConfig[] {
     const disabled = new Set(this.switches.disabledParticipants());
     return this.roster.filter(
-      (participant) => participant.enabled && !disabled.has(participant.id) && !session.disabledParticipants.includes(participant.id) && this.isAvailable(participant.id),
+      (participant) =>
+        participant.enabled && !disabled.has(participant.id) && !session.disabledParticipants.includes(participant.id) && this.isAvailable(participant.id),
     );
   }
 
@@ -34,7 +35,8 @@ export class RosterService {
     const wanted = idOrName.trim().toLowerCase();
     if (wanted === '') throw new BrainstormError('bad_input', `Say which participant: ${this.roster.map((entry) => entry.name).join(', ')}.`);
     const participant = this.roster.find((entry) => entry.id === wanted || entry.name.toLowerCase() === wanted);
-    if (!participant) throw new BrainstormError('bad_input', `No participant called "${idOrName}". Known: ${this.roster.map((entry) => entry.name).join(', ')}.`);
+    if (!participant)
+      throw new BrainstormError('bad_input', `No participant called "${idOrName}". Known: ${this.roster.map((entry) => entry.name).join(', ')}.`);
     return participant;
   }
 

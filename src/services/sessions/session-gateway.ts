@@ -69,9 +69,18 @@ export class SessionGatewayService implements SessionGateway {
       if (message.roomId && !session) return null;
       // Commands are screened too: a key pasted as a `!config` argument must not be stored or echoed.
       const refusal = await this.screenPerson(message.author, text, session?.id ?? null);
-      if (refusal) return reply(refusal.subject === 'message' && refusal.reason === 'secret' ? refusal.explanation + (await this.retract(message)) : refusal.explanation);
+      if (refusal)
+        return reply(refusal.subject === 'message' && refusal.reason === 'secret' ? refusal.explanation + (await this.retract(message)) : refusal.explanation);
       const command = parseCommand(text);
-      if (command) return this.execute({ transport: message.transport, roomId: message.roomId, channelId: message.channelId, author: message.author, name: command.name, args: command.args });
+      if (command)
+        return this.execute({
+          transport: message.transport,
+          roomId: message.roomId,
+          channelId: message.channelId,
+          author: message.author,
+          name: command.name,
+          args: command.args,
+        });
       if (!session) return await this.startSession(message, text, null);
       return await this.receive(session, message, text);
     } catch (error) {
@@ -143,7 +152,9 @@ export class SessionGatewayService implements SessionGateway {
     const askToDelete = ' Please delete your message now: everyone here can still read it';
     try {
       const outcome = await transport.deleteMessage(message.roomId ?? message.channelId, message.externalId);
-      return outcome === 'deleted' ? ' I deleted your message so the key is no longer visible here.' : `${askToDelete}, and I lack the permission (Manage Messages) to remove it.`;
+      return outcome === 'deleted'
+        ? ' I deleted your message so the key is no longer visible here.'
+        : `${askToDelete}, and I lack the permission (Manage Messages) to remove it.`;
     } catch (error) {
       this.options.logger.warn({ err: error, transport: message.transport }, 'could not delete a message holding a secret');
       return `${askToDelete}.`;
@@ -156,7 +167,11 @@ export class SessionGatewayService implements SessionGateway {
     if (await this.options.messages.existsBySource(sourceId)) return null;
     const transport = this.options.transports.get(message.transport);
     const title = topic.split('\n')[0]?.slice(0, 90) ?? 'Brainstorm';
-    const room = await transport.openRoom({ originChannelId: message.channelId, originMessageId: parent ? null : message.externalId, title: parent ? `Explore: ${title}` : title });
+    const room = await transport.openRoom({
+      originChannelId: message.channelId,
+      originMessageId: parent ? null : message.externalId,
+      title: parent ? `Explore: ${title}` : title,
+    });
     const now = this.options.clock.now();
     const session = await this.options.sessions.create(
       {
@@ -178,7 +193,9 @@ export class SessionGatewayService implements SessionGateway {
     this.options.events.publish({ type: 'session', session: seeded });
     await this.options.planner.begin(seeded);
     this.options.logger.info({ session: session.id, transport: message.transport, parent: parent?.id }, 'session started');
-    return parent ? reply(`Exploring “${title}” in a new ${message.transport === 'discord' ? 'thread' : 'room'}${room.url ? `: [${title}](${room.url})` : ''}.`) : null;
+    return parent
+      ? reply(`Exploring “${title}” in a new ${message.transport === 'discord' ? 'thread' : 'room'}${room.url ? `: [${title}](${room.url})` : ''}.`)
+      : null;
   }
 
   /** `!explore <topic>`: a linked sub-session in a new room, seeded with a summary of the parent. */
@@ -229,7 +246,9 @@ export class SessionGatewayService implements SessionGateway {
     if (decision !== 'counted') {
       // Folded: stored and read by every model in the turn already coming, but counted nothing and starts no turn.
       await this.options.onStored(session.id);
-      return decision === 'folded_first' ? reply(`${author.name}, you are writing faster than the room can answer: I am taking your next messages together, in one turn.`, true) : null;
+      return decision === 'folded_first'
+        ? reply(`${author.name}, you are writing faster than the room can answer: I am taking your next messages together, in one turn.`, true)
+        : null;
     }
     const now = this.options.clock.now();
     await this.options.sessions.addUsage(session.id, { messages: 1, tokens: 0, costUsd: 0 }, now);

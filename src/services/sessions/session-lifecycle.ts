@@ -87,7 +87,11 @@ export class SessionLifecycle implements SessionEnder {
     const current = await this.options.sessions.findById(sessionId);
     if (!current) throw new BrainstormError('not_found', 'No session here.');
     const moderationState = { ...current.moderationState, lastCheckAtMessage: 0 };
-    const session = await this.options.sessions.update(sessionId, { clockStartedAt: now, pausedAt: current.status === 'paused' ? now : null, moderationState }, now);
+    const session = await this.options.sessions.update(
+      sessionId,
+      { clockStartedAt: now, pausedAt: current.status === 'paused' ? now : null, moderationState },
+      now,
+    );
     if (!session) throw new BrainstormError('not_found', 'No session here.');
     await this.scheduleTimeout(session);
     this.publish(session);
@@ -140,7 +144,11 @@ export class SessionLifecycle implements SessionEnder {
     await this.options.jobs.cancelPending(sessionId, ABANDONED_ON_END, now);
     this.publish(session);
     if (finalStatus === 'cancelled') {
-      await this.options.delivery.post(session, { kind: 'planner', name: 'Planner' }, `This session was cancelled: ${reason}. Post a new topic to start again.`);
+      await this.options.delivery.post(
+        session,
+        { kind: 'planner', name: 'Planner' },
+        `This session was cancelled: ${reason}. Post a new topic to start again.`,
+      );
       return;
     }
     await this.options.jobs.enqueue({ kind: WRAP_UP_JOB, sessionId, dedupeKey: sessionId, payload: { sessionId, reason }, runAt: now }, now);
@@ -153,7 +161,10 @@ export class SessionLifecycle implements SessionEnder {
     const now = this.options.clock.now();
     const runAt = timeLimitDueAt(session, effectiveParameters(session, this.options.bounds()).timeoutMinutes, now);
     await this.options.jobs.cancelPending(session.id, [SESSION_TIMEOUT_JOB], now);
-    await this.options.jobs.enqueue({ kind: SESSION_TIMEOUT_JOB, sessionId: session.id, dedupeKey: session.id, payload: { sessionId: session.id }, runAt }, now);
+    await this.options.jobs.enqueue(
+      { kind: SESSION_TIMEOUT_JOB, sessionId: session.id, dedupeKey: session.id, payload: { sessionId: session.id }, runAt },
+      now,
+    );
   }
 
   private async transition(sessionId: string, to: SessionStatus, from: SessionStatus[], refusal: string, extra: SessionChanges = {}): Promise<Session> {

@@ -47,9 +47,7 @@ export class SettingsService {
   private disabled: string[] = [];
   private readonly listeners = new Set<SettingListener>();
 
-  constructor(
-    private readonly dependencies: { store: SettingsStore; baseConfig: AppConfig; clock: Clock; logger: Logger },
-  ) {}
+  constructor(private readonly dependencies: { store: SettingsStore; baseConfig: AppConfig; clock: Clock; logger: Logger }) {}
 
   /** Reads the persisted overrides; a stored value the schema no longer accepts is dropped with a warning. */
   async load(): Promise<void> {

@@ -9,7 +9,11 @@ export async function getJson(path) {
 
 /** POST a JSON body and read the JSON answer. */
 export async function postJson(path, body) {
-  const response = await fetch(path, { method: 'POST', headers: { 'Content-Type': 'application/json', Accept: 'application/json' }, body: JSON.stringify(body) });
+  const response = await fetch(path, {
+    method: 'POST',
+    headers: { 'Content-Type': 'application/json', Accept: 'application/json' },
+    body: JSON.stringify(body),
+  });
   return readAnswer(response);
 }
 

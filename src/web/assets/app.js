@@ -48,7 +48,8 @@ async function route() {
   const { parts, query } = currentRoute();
   const main = document.getElementById('main');
   main.replaceChildren(h('p', { class: 'muted' }, 'Loading…'));
-  for (const link of document.querySelectorAll('[data-nav]')) link.classList.toggle('active', link.dataset.nav === (parts[0] === 'traces' ? 'traces' : 'sessions'));
+  for (const link of document.querySelectorAll('[data-nav]'))
+    link.classList.toggle('active', link.dataset.nav === (parts[0] === 'traces' ? 'traces' : 'sessions'));
   try {
     const cleanup = (await pageFor(parts)(main, { status: () => state.status, query, isCurrent: () => mine === routeNumber })) ?? null;
     // A page that finished loading after the person moved on must not keep its live stream open.

@@ -4,11 +4,17 @@ import { createOutbox } from './outbox.js';
 import { h } from './dom.js';
 import { personName } from './person.js';
 
-const COMMANDS = '!approve · !start · !pause · !continue · !stop · !status · !summary · !focus · !refresh · !explore <topic> · !enable <ai> · !disable <ai> · !config <setting> <value> · !reset';
+const COMMANDS =
+  '!approve · !start · !pause · !continue · !stop · !status · !summary · !focus · !refresh · !explore <topic> · !enable <ai> · !disable <ai> · !config <setting> <value> · !reset';
 
 /** Builds the composer of a room; `onReply` shows a reply only the person sees. */
 export function composer(roomId, onReply) {
-  const input = h('textarea', { id: 'message-input', rows: 2, maxlength: 8000, placeholder: 'Say something, answer the Planner, or type a command such as !approve' });
+  const input = h('textarea', {
+    id: 'message-input',
+    rows: 2,
+    maxlength: 8000,
+    placeholder: 'Say something, answer the Planner, or type a command such as !approve',
+  });
   const button = h('button', { type: 'submit', id: 'send-message' }, 'Send');
   const form = h('form', { class: 'composer', id: 'composer' }, input, button, h('p', { class: 'muted commands' }, COMMANDS));
   input.addEventListener('keydown', (event) => {
@@ -24,7 +30,8 @@ export function composer(roomId, onReply) {
     onReply,
     onChange: (count) => {
       waiting.hidden = count === 0;
-      waiting.textContent = count === 1 ? '1 message waiting: disconnected — will send when back.' : `${count} messages waiting: disconnected — will send when back.`;
+      waiting.textContent =
+        count === 1 ? '1 message waiting: disconnected — will send when back.' : `${count} messages waiting: disconnected — will send when back.`;
     },
   });
   form.addEventListener('submit', async (event) => {

@@ -13,8 +13,24 @@ export async function renderDocumentPage(main, sessionId, kind) {
   const back = h('a', { href: `#/sessions/${encodeURIComponent(sessionId)}`, id: 'document-session' }, detail.session.topic);
   const other = kind === 'tldr' ? 'record' : 'tldr';
   const body = document
-    ? [h('p', { class: 'muted' }, `Version ${document.version}, ${formatTime(document.updatedAt)} · `, h('a', { href: `#/sessions/${encodeURIComponent(sessionId)}/documents/${other}` }, TITLES[other])), h('div', { class: 'md document-page', id: 'document-body' }, markdown(document.content, { sessionId }))]
+    ? [
+        h(
+          'p',
+          { class: 'muted' },
+          `Version ${document.version}, ${formatTime(document.updatedAt)} · `,
+          h('a', { href: `#/sessions/${encodeURIComponent(sessionId)}/documents/${other}` }, TITLES[other]),
+        ),
+        h('div', { class: 'md document-page', id: 'document-body' }, markdown(document.content, { sessionId })),
+      ]
     : h('p', { class: 'muted', id: 'document-body' }, 'Not written yet: the Scribe writes the record while the session runs, and the TLDR follows it.');
-  main.replaceChildren(h('article', { class: 'card document-view' }, h('p', { class: 'muted' }, 'Session: ', back), h('h2', { id: 'document-title' }, TITLES[kind] ?? 'Document'), body));
+  main.replaceChildren(
+    h(
+      'article',
+      { class: 'card document-view' },
+      h('p', { class: 'muted' }, 'Session: ', back),
+      h('h2', { id: 'document-title' }, TITLES[kind] ?? 'Document'),
+      body,
+    ),
+  );
   return null;
 }

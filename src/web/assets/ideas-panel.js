@@ -26,12 +26,23 @@ function figures(ledger) {
     ['Rounds without a new idea', String(f.roundsWithoutNewIdea)],
   ];
   if (f.roundsWithoutNewIdeaAtClose !== null) rows.push(['… at close', String(f.roundsWithoutNewIdeaAtClose)]);
-  return h('dl', { class: 'ledger-figures', id: 'ledger-figures' }, rows.flatMap(([label, value]) => [h('dt', {}, label), h('dd', { 'data-figure': label }, value)]));
+  return h(
+    'dl',
+    { class: 'ledger-figures', id: 'ledger-figures' },
+    rows.flatMap(([label, value]) => [h('dt', {}, label), h('dd', { 'data-figure': label }, value)]),
+  );
 }
 
 function ideaItem(idea, refs) {
   const objected = idea.objectors.length ? `; objected: ${names(idea.objectors)}` : '';
-  return h('li', { 'data-idea': `I${idea.number}` }, h('strong', {}, `I${idea.number} ${idea.title}`), ` — ${idea.proposer || 'unknown'}; built on: ${names(idea.builders)}${objected} (`, ...joined(refs(idea.sessionId, idea.messageIds)), ')');
+  return h(
+    'li',
+    { 'data-idea': `I${idea.number}` },
+    h('strong', {}, `I${idea.number} ${idea.title}`),
+    ` — ${idea.proposer || 'unknown'}; built on: ${names(idea.builders)}${objected} (`,
+    ...joined(refs(idea.sessionId, idea.messageIds)),
+    ')',
+  );
 }
 
 function disagreementItem(note, refs) {
@@ -43,8 +54,36 @@ function disagreementItem(note, refs) {
 export function ideasPanel(ledger, numbers = new Map()) {
   if (!ledger) return null;
   const refs = linker(numbers);
-  const ideas = ledger.ideas.length ? h('ol', { class: 'ideas' }, ledger.ideas.map((idea) => ideaItem(idea, refs))) : h('p', { class: 'muted' }, 'No ideas yet: the ledger is updated once per Scribe interval.');
-  const disagreements = ledger.disagreements.length ? h('ul', {}, ledger.disagreements.map((note) => disagreementItem(note, refs))) : h('p', { class: 'muted' }, ledger.ideas.length ? 'The room agreed so far.' : 'None yet.');
-  const questions = ledger.openQuestions.length ? h('ul', {}, ledger.openQuestions.map((note) => h('li', {}, `${note.text} (`, ...joined(refs(note.sessionId, note.messageIds)), ')'))) : h('p', { class: 'muted' }, 'None yet.');
-  return h('section', { class: 'card', id: 'ideas' }, h('h3', {}, 'Idea ledger'), figures(ledger), ideas, h('h4', {}, 'Where the room disagreed'), disagreements, h('h4', {}, 'Open questions'), questions);
+  const ideas = ledger.ideas.length
+    ? h(
+        'ol',
+        { class: 'ideas' },
+        ledger.ideas.map((idea) => ideaItem(idea, refs)),
+      )
+    : h('p', { class: 'muted' }, 'No ideas yet: the ledger is updated once per Scribe interval.');
+  const disagreements = ledger.disagreements.length
+    ? h(
+        'ul',
+        {},
+        ledger.disagreements.map((note) => disagreementItem(note, refs)),
+      )
+    : h('p', { class: 'muted' }, ledger.ideas.length ? 'The room agreed so far.' : 'None yet.');
+  const questions = ledger.openQuestions.length
+    ? h(
+        'ul',
+        {},
+        ledger.openQuestions.map((note) => h('li', {}, `${note.text} (`, ...joined(refs(note.sessionId, note.messageIds)), ')')),
+      )
+    : h('p', { class: 'muted' }, 'None yet.');
+  return h(
+    'section',
+    { class: 'card', id: 'ideas' },
+    h('h3', {}, 'Idea ledger'),
+    figures(ledger),
+    ideas,
+    h('h4', {}, 'Where the room disagreed'),
+    disagreements,
+    h('h4', {}, 'Open questions'),
+    questions,
+  );
 }

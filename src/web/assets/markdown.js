@@ -18,7 +18,33 @@ md.core.ruler.push('align_classes', (state) => {
   }
 });
 
-const ALLOWED = new Set(['p', 'br', 'strong', 'em', 's', 'code', 'pre', 'blockquote', 'ul', 'ol', 'li', 'a', 'h1', 'h2', 'h3', 'h4', 'h5', 'h6', 'hr', 'table', 'thead', 'tbody', 'tr', 'th', 'td']);
+const ALLOWED = new Set([
+  'p',
+  'br',
+  'strong',
+  'em',
+  's',
+  'code',
+  'pre',
+  'blockquote',
+  'ul',
+  'ol',
+  'li',
+  'a',
+  'h1',
+  'h2',
+  'h3',
+  'h4',
+  'h5',
+  'h6',
+  'hr',
+  'table',
+  'thead',
+  'tbody',
+  'tr',
+  'th',
+  'td',
+]);
 const ATTRIBUTES = { a: ['href', 'title'], ol: ['start'], code: ['class'], th: ['class'], td: ['class'] };
 // Message numbers as people and agents cite them: "#12", "(#3, #4)"; never inside a word or a URL.
 const CITATION = /(^|[\s([,;:])#(\d{1,5})\b/g;
@@ -50,19 +76,31 @@ function cleanElement(element) {
       element.setAttribute('rel', 'noopener noreferrer');
     }
   }
-  if (tag === 'pre') element.replaceWith(h('div', { class: 'code-block' }, h('button', { type: 'button', class: 'copy', 'data-copy': 'code', title: 'Copy code' }, 'Copy'), element.cloneNode(true)));
+  if (tag === 'pre')
+    element.replaceWith(
+      h(
+        'div',
+        { class: 'code-block' },
+        h('button', { type: 'button', class: 'copy', 'data-copy': 'code', title: 'Copy code' }, 'Copy'),
+        element.cloneNode(true),
+      ),
+    );
 }
 
 function linkCitations(root, sessionId) {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
   const found = [];
-  for (let node = walker.nextNode(); node; node = walker.nextNode()) if (!node.parentElement?.closest('a, code, pre') && HAS_CITATION.test(node.data)) found.push(node);
+  for (let node = walker.nextNode(); node; node = walker.nextNode())
+    if (!node.parentElement?.closest('a, code, pre') && HAS_CITATION.test(node.data)) found.push(node);
   for (const node of found) {
     const parts = [];
     let last = 0;
     for (const match of node.data.matchAll(CITATION)) {
       const start = match.index + match[1].length;
-      parts.push(node.data.slice(last, start), h('a', { class: 'cite', href: `#/sessions/${encodeURIComponent(sessionId)}?n=${match[2]}`, 'data-number': match[2] }, `#${match[2]}`));
+      parts.push(
+        node.data.slice(last, start),
+        h('a', { class: 'cite', href: `#/sessions/${encodeURIComponent(sessionId)}?n=${match[2]}`, 'data-number': match[2] }, `#${match[2]}`),
+      );
       last = start + match[2].length + 1;
     }
     parts.push(node.data.slice(last));

@@ -15,7 +15,15 @@ export async function renderRoomPage(main, roomId, externalId, context) {
     return null;
   }
   const notices = h('ul', { class: 'notices' });
-  main.replaceChildren(h('section', { class: 'card' }, h('h2', {}, room.room.title), h('p', { class: 'muted', id: 'room-opening' }, 'The Planner is opening this session…'), notices));
+  main.replaceChildren(
+    h(
+      'section',
+      { class: 'card' },
+      h('h2', {}, room.room.title),
+      h('p', { class: 'muted', id: 'room-opening' }, 'The Planner is opening this session…'),
+      notices,
+    ),
+  );
   let checking = false;
   const check = async () => {
     if (checking || !context.isCurrent()) return;

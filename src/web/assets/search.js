@@ -12,16 +12,39 @@ function excerpt(text, needle) {
 
 function results(found, needle) {
   if (found.sessions.length === 0 && found.messages.length === 0) return h('p', { class: 'muted', id: 'search-empty' }, `Nothing matches “${needle}”.`);
-  const sessions = found.sessions.map((session) => h('li', { 'data-session-id': session.id }, h('a', { href: `#/sessions/${encodeURIComponent(session.id)}` }, session.topic), h('span', { class: 'muted' }, ` · ${formatTime(session.startedAt ?? session.createdAt)}`)));
-  const messages = found.messages.map(({ sessionTopic, message }) =>
-    h('li', { class: 'search-hit' }, h('a', { href: messageHref(message.sessionId, message.number) }, `${sessionTopic} #${message.number}`), h('span', { class: 'muted' }, ` · ${message.speaker.name}: `), excerpt(message.text, needle)),
+  const sessions = found.sessions.map((session) =>
+    h(
+      'li',
+      { 'data-session-id': session.id },
+      h('a', { href: `#/sessions/${encodeURIComponent(session.id)}` }, session.topic),
+      h('span', { class: 'muted' }, ` · ${formatTime(session.startedAt ?? session.createdAt)}`),
+    ),
   );
-  return [sessions.length ? [h('h3', {}, 'Sessions'), h('ul', { id: 'search-sessions' }, sessions)] : null, messages.length ? [h('h3', {}, 'Messages'), h('ul', { id: 'search-messages' }, messages)] : null];
+  const messages = found.messages.map(({ sessionTopic, message }) =>
+    h(
+      'li',
+      { class: 'search-hit' },
+      h('a', { href: messageHref(message.sessionId, message.number) }, `${sessionTopic} #${message.number}`),
+      h('span', { class: 'muted' }, ` · ${message.speaker.name}: `),
+      excerpt(message.text, needle),
+    ),
+  );
+  return [
+    sessions.length ? [h('h3', {}, 'Sessions'), h('ul', { id: 'search-sessions' }, sessions)] : null,
+    messages.length ? [h('h3', {}, 'Messages'), h('ul', { id: 'search-messages' }, messages)] : null,
+  ];
 }
 
 /** The search form of the sessions page; `?q=` in the route runs it. */
 export function searchBox(query) {
-  const input = h('input', { type: 'search', id: 'search-sessions-input', name: 'q', value: query.get('q') ?? '', placeholder: 'Search topics and transcripts', 'aria-label': 'Search topics and transcripts' });
+  const input = h('input', {
+    type: 'search',
+    id: 'search-sessions-input',
+    name: 'q',
+    value: query.get('q') ?? '',
+    placeholder: 'Search topics and transcripts',
+    'aria-label': 'Search topics and transcripts',
+  });
   const output = h('div', { id: 'search-results', role: 'status' });
   const form = h('form', { class: 'card search', id: 'session-search' }, input, h('button', { type: 'submit' }, 'Search'), output);
   const run = async (needle) => {

@@ -20,7 +20,14 @@ function totals(feed) {
 function header(feed) {
   const session = feed.detail.session;
   const sums = totals(feed);
-  const parent = session.parentId ? h('p', { class: 'muted', id: 'session-parent' }, 'Explored from ', h('a', { href: `#/sessions/${encodeURIComponent(session.parentId)}` }, session.parentTopic ?? 'the parent session')) : null;
+  const parent = session.parentId
+    ? h(
+        'p',
+        { class: 'muted', id: 'session-parent' },
+        'Explored from ',
+        h('a', { href: `#/sessions/${encodeURIComponent(session.parentId)}` }, session.parentTopic ?? 'the parent session'),
+      )
+    : null;
   return [
     h('h2', { id: 'session-topic' }, session.topic),
     parent,
@@ -38,11 +45,23 @@ function header(feed) {
 }
 
 function endedNotice(session) {
-  return h('p', { class: 'composer-ended', id: 'composer-ended', role: 'status' }, `This session is ${session.status.replace('_', ' ')}: nothing more can be said here. Start a new session from `, h('a', { href: '#/' }, 'Sessions'), ', or read its documents beside the transcript.');
+  return h(
+    'p',
+    { class: 'composer-ended', id: 'composer-ended', role: 'status' },
+    `This session is ${session.status.replace('_', ' ')}: nothing more can be said here. Start a new session from `,
+    h('a', { href: '#/' }, 'Sessions'),
+    ', or read its documents beside the transcript.',
+  );
 }
 
 function highlight(scroller, query) {
-  const selector = query.get('n') ? `[data-number="${CSS.escape(query.get('n'))}"]` : query.get('message') ? `#m-${CSS.escape(query.get('message'))}` : query.get('external') ? `[data-external-id="${CSS.escape(query.get('external'))}"]` : null;
+  const selector = query.get('n')
+    ? `[data-number="${CSS.escape(query.get('n'))}"]`
+    : query.get('message')
+      ? `#m-${CSS.escape(query.get('message'))}`
+      : query.get('external')
+        ? `[data-external-id="${CSS.escape(query.get('external'))}"]`
+        : null;
   const target = selector ? scroller.querySelector(selector) : null;
   if (!target) return false;
   target.classList.add('highlight');
@@ -93,13 +112,27 @@ export async function renderSessionPage(main, sessionId, context) {
   draw = () => {
     const detail = feed.detail;
     title.replaceChildren(...header(feed).filter(Boolean));
-    pinned(() => transcript.update(withNotes(feed.items, notes.list, itemKey), { sessionId: detail.session.id, demoMode: status.demoMode, simulatedNames: status.simulatedNames ?? null, awaitingApproval: detail.session.status === 'awaiting_approval' }));
+    pinned(() =>
+      transcript.update(withNotes(feed.items, notes.list, itemKey), {
+        sessionId: detail.session.id,
+        demoMode: status.demoMode,
+        simulatedNames: status.simulatedNames ?? null,
+        awaitingApproval: detail.session.status === 'awaiting_approval',
+      }),
+    );
     tools.refilter();
     for (const item of feed.items) if (item.kind === 'message') drafts.clearSpeaker(item.message.speaker.name);
     drafts.keepPreviews(new Set(feed.previews.map((preview) => `preview:${preview.externalId}`)));
     for (const preview of feed.previews) drafts.show(`preview:${preview.externalId}`, preview.speaker.name, preview.content);
     const numbers = new Map(feed.items.filter((item) => item.kind === 'message').map((item) => [item.message.id, item.message.number]));
-    side.replaceChildren(...sessionPanels(detail, approve, feed.items.filter((item) => item.kind === 'message').map((item) => item.message)), ...[ideasPanel(feed.ideas, numbers)].filter(Boolean));
+    side.replaceChildren(
+      ...sessionPanels(
+        detail,
+        approve,
+        feed.items.filter((item) => item.kind === 'message').map((item) => item.message),
+      ),
+      ...[ideasPanel(feed.ideas, numbers)].filter(Boolean),
+    );
     const finished = FINISHED.includes(detail.session.status);
     // An ended session keeps its composer in view, switched off, with a line saying why.
     if (local) for (const control of input.querySelectorAll('textarea, button')) control.disabled = finished;
@@ -127,12 +160,16 @@ export async function renderSessionPage(main, sessionId, context) {
         }
       });
   };
-  const close = openEvents({ sessionId, roomId: local ? session.roomId : null }, (type, event) => {
-    if (type === 'stream') return pinned(() => drafts.show(`stream:${event.draftId}`, event.speaker.name, event.text));
-    if (type === 'local-preview') return pinned(() => drafts.show(`preview:${event.preview.externalId}`, event.preview.speaker.name, event.preview.content));
-    if (type === 'local-notice') return showReply(event.content, event.at);
-    if (type === 'local-typing') return;
-    refresh();
-  }, refresh);
+  const close = openEvents(
+    { sessionId, roomId: local ? session.roomId : null },
+    (type, event) => {
+      if (type === 'stream') return pinned(() => drafts.show(`stream:${event.draftId}`, event.speaker.name, event.text));
+      if (type === 'local-preview') return pinned(() => drafts.show(`preview:${event.preview.externalId}`, event.preview.speaker.name, event.preview.content));
+      if (type === 'local-notice') return showReply(event.content, event.at);
+      if (type === 'local-typing') return;
+      refresh();
+    },
+    refresh,
+  );
   return close;
 }

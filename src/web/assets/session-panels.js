@@ -4,17 +4,27 @@ import { formatCost, formatCount, formatTime } from './format.js';
 import { inline, markdown } from './markdown.js';
 
 function list(items) {
-  return h('ul', {}, (items ?? []).map((item) => h('li', {}, inline(item))));
+  return h(
+    'ul',
+    {},
+    (items ?? []).map((item) => h('li', {}, inline(item))),
+  );
 }
 
 function planPanel(session, onApprove) {
   const plan = session.plan;
   if (!plan) {
     const questions = session.plannerQuestions ?? [];
-    return h('section', { class: 'card', id: 'plan' }, h('h3', {}, 'Plan'), questions.length ? [h('p', {}, 'The Planner asks:'), list(questions)] : h('p', { class: 'muted' }, 'The Planner is working on a plan.'));
+    return h(
+      'section',
+      { class: 'card', id: 'plan' },
+      h('h3', {}, 'Plan'),
+      questions.length ? [h('p', {}, 'The Planner asks:'), list(questions)] : h('p', { class: 'muted' }, 'The Planner is working on a plan.'),
+    );
   }
   const parameters = plan.parameters;
-  const approve = session.status === 'awaiting_approval' ? h('button', { class: 'approve primary', id: 'approve-plan', onclick: onApprove }, 'Approve plan') : null;
+  const approve =
+    session.status === 'awaiting_approval' ? h('button', { class: 'approve primary', id: 'approve-plan', onclick: onApprove }, 'Approve plan') : null;
   return h(
     'section',
     { class: 'card', id: 'plan' },
@@ -26,7 +36,11 @@ function planPanel(session, onApprove) {
     list(plan.keyAreas),
     h('h4', {}, 'Expected flow'),
     list(plan.expectedFlow),
-    h('p', { class: 'muted' }, `Up to ${formatCount(parameters.maxMessages)} messages, ${formatCount(parameters.maxTokens)} tokens, ${formatCost(parameters.maxCostUsd)}, ${parameters.timeoutMinutes} min. Estimate: ${plan.estimate.durationMinutes} min, ${formatCost(plan.estimate.costUsd)}.`),
+    h(
+      'p',
+      { class: 'muted' },
+      `Up to ${formatCount(parameters.maxMessages)} messages, ${formatCount(parameters.maxTokens)} tokens, ${formatCost(parameters.maxCostUsd)}, ${parameters.timeoutMinutes} min. Estimate: ${plan.estimate.durationMinutes} min, ${formatCost(plan.estimate.costUsd)}.`,
+    ),
     approve,
   );
 }
@@ -39,22 +53,46 @@ function limitBar(limit) {
   const fill = h('div', { class: `fill ${limit.percent >= 90 ? 'high' : limit.percent >= 70 ? 'mid' : ''}` });
   // CSSOM writes are allowed under the Content-Security-Policy (inline style attributes are not).
   fill.style.width = `${limit.percent}%`;
-  return h('div', { class: 'limit', 'data-limit': limit.name }, h('div', { class: 'limit-label' }, h('span', {}, LIMIT_LABELS[limit.name]), h('span', {}, `${used} / ${max}`)), h('div', { class: 'bar', role: 'progressbar', 'aria-valuenow': limit.percent, 'aria-valuemin': 0, 'aria-valuemax': 100 }, fill));
+  return h(
+    'div',
+    { class: 'limit', 'data-limit': limit.name },
+    h('div', { class: 'limit-label' }, h('span', {}, LIMIT_LABELS[limit.name]), h('span', {}, `${used} / ${max}`)),
+    h('div', { class: 'bar', role: 'progressbar', 'aria-valuenow': limit.percent, 'aria-valuemin': 0, 'aria-valuemax': 100 }, fill),
+  );
 }
 
 function limitsPanel(limits) {
-  return h('section', { class: 'card', id: 'limits' }, h('h3', {}, 'Limits'), limits.length ? limits.map(limitBar) : h('p', { class: 'muted' }, 'Set when the plan is approved.'));
+  return h(
+    'section',
+    { class: 'card', id: 'limits' },
+    h('h3', {}, 'Limits'),
+    limits.length ? limits.map(limitBar) : h('p', { class: 'muted' }, 'Set when the plan is approved.'),
+  );
 }
 
 function documentPanel(session, kind, title, document) {
   const page = h('a', { href: `#/sessions/${encodeURIComponent(session.id)}/documents/${kind}`, class: 'open-document', id: `open-${kind}` }, 'Open as a page');
-  const body = document ? [h('p', { class: 'muted' }, `Version ${document.version}, ${formatTime(document.updatedAt)} · `, page), h('div', { class: 'document md' }, markdown(document.content, { sessionId: session.id }))] : h('p', { class: 'muted' }, 'Not written yet.');
+  const body = document
+    ? [
+        h('p', { class: 'muted' }, `Version ${document.version}, ${formatTime(document.updatedAt)} · `, page),
+        h('div', { class: 'document md' }, markdown(document.content, { sessionId: session.id })),
+      ]
+    : h('p', { class: 'muted' }, 'Not written yet.');
   return h('section', { class: 'card', id: kind }, h('h3', {}, title), body);
 }
 
 function explorationsPanel(session) {
   if (!session.explorations?.length) return null;
-  return h('section', { class: 'card', id: 'explorations' }, h('h3', {}, 'Explored from this session'), h('ul', {}, session.explorations.map((entry) => h('li', {}, h('a', { href: `#/sessions/${encodeURIComponent(entry.id)}` }, entry.topic)))));
+  return h(
+    'section',
+    { class: 'card', id: 'explorations' },
+    h('h3', {}, 'Explored from this session'),
+    h(
+      'ul',
+      {},
+      session.explorations.map((entry) => h('li', {}, h('a', { href: `#/sessions/${encodeURIComponent(entry.id)}` }, entry.topic))),
+    ),
+  );
 }
 
 /**
@@ -83,13 +121,36 @@ function usagePanel(session, messages) {
   const rows = usageRows(session, messages);
   if (rows.length === 0) return null;
   const head = h('tr', {}, ...['Speaker', 'Messages', 'Tokens', 'Cost'].map((text) => h('th', {}, text)));
-  const body = rows.map((row) => h('tr', {}, h('td', {}, row.name), h('td', { class: 'number' }, row.calls === null ? '–' : formatCount(row.calls)), h('td', { class: 'number' }, formatCount(row.tokens)), h('td', { class: 'number' }, formatCost(row.costUsd))));
-  const total = h('tr', { class: 'total' }, h('th', {}, 'Total'), h('td', {}), h('td', { class: 'number', id: 'usage-total-tokens' }, formatCount(session.totalTokens)), h('td', { class: 'number' }, formatCost(session.totalCostUsd)));
+  const body = rows.map((row) =>
+    h(
+      'tr',
+      {},
+      h('td', {}, row.name),
+      h('td', { class: 'number' }, row.calls === null ? '–' : formatCount(row.calls)),
+      h('td', { class: 'number' }, formatCount(row.tokens)),
+      h('td', { class: 'number' }, formatCost(row.costUsd)),
+    ),
+  );
+  const total = h(
+    'tr',
+    { class: 'total' },
+    h('th', {}, 'Total'),
+    h('td', {}),
+    h('td', { class: 'number', id: 'usage-total-tokens' }, formatCount(session.totalTokens)),
+    h('td', { class: 'number' }, formatCost(session.totalCostUsd)),
+  );
   return h('section', { class: 'card', id: 'usage' }, h('h3', {}, 'Usage'), h('table', {}, h('thead', {}, head), h('tbody', {}, body, total)));
 }
 
 /** The side panels of a session page. */
 export function sessionPanels(detail, onApprove, messages = []) {
   const session = detail.session;
-  return [planPanel(session, onApprove), limitsPanel(detail.limits), usagePanel(session, messages), explorationsPanel(session), documentPanel(session, 'tldr', 'TLDR', detail.tldr), documentPanel(session, 'record', 'Scribe record', detail.record)].filter(Boolean);
+  return [
+    planPanel(session, onApprove),
+    limitsPanel(detail.limits),
+    usagePanel(session, messages),
+    explorationsPanel(session),
+    documentPanel(session, 'tldr', 'TLDR', detail.tldr),
+    documentPanel(session, 'record', 'Scribe record', detail.record),
+  ].filter(Boolean);
 }

@@ -6,10 +6,25 @@ import { personName } from './person.js';
 import { searchBox } from './search.js';
 
 function startForm() {
-  const topic = h('textarea', { id: 'topic', name: 'topic', rows: 3, maxlength: 4000, required: true, placeholder: 'What should the models brainstorm about?' });
+  const topic = h('textarea', {
+    id: 'topic',
+    name: 'topic',
+    rows: 3,
+    maxlength: 4000,
+    required: true,
+    placeholder: 'What should the models brainstorm about?',
+  });
   const reply = h('p', { class: 'reply', role: 'status' });
   const button = h('button', { type: 'submit', id: 'start-session' }, 'Start brainstorm');
-  const form = h('form', { class: 'card start', id: 'start-form' }, h('h2', {}, 'Start a session in the local channel'), h('label', { for: 'topic' }, 'Topic'), topic, h('div', { class: 'row' }, button, h('span', { class: 'muted hint' }, 'Enter starts it · Shift+Enter for a new line')), reply);
+  const form = h(
+    'form',
+    { class: 'card start', id: 'start-form' },
+    h('h2', {}, 'Start a session in the local channel'),
+    h('label', { for: 'topic' }, 'Topic'),
+    topic,
+    h('div', { class: 'row' }, button, h('span', { class: 'muted hint' }, 'Enter starts it · Shift+Enter for a new line')),
+    reply,
+  );
   topic.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey && !event.isComposing) {
       event.preventDefault();

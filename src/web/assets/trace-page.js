@@ -15,8 +15,15 @@ function contentText(content) {
 }
 
 function messages(value) {
-  if (!Array.isArray(value) || !value.every((entry) => entry && typeof entry === 'object' && 'role' in entry)) return value === null || value === undefined ? h('p', { class: 'muted' }, '–') : json(value);
-  return h('ol', { class: 'span-messages' }, value.map((entry) => h('li', {}, h('span', { class: `role role-${entry.role}` }, entry.role), h('pre', {}, contentText(entry.content ?? entry.tool_calls ?? '')))));
+  if (!Array.isArray(value) || !value.every((entry) => entry && typeof entry === 'object' && 'role' in entry))
+    return value === null || value === undefined ? h('p', { class: 'muted' }, '–') : json(value);
+  return h(
+    'ol',
+    { class: 'span-messages' },
+    value.map((entry) =>
+      h('li', {}, h('span', { class: `role role-${entry.role}` }, entry.role), h('pre', {}, contentText(entry.content ?? entry.tool_calls ?? ''))),
+    ),
+  );
 }
 
 function fact(label, value) {
@@ -26,23 +33,41 @@ function fact(label, value) {
 function spanDetail(span) {
   const facts = [fact('Type', span.kind), fact('Agent', span.agentName ?? '–'), fact('Duration', formatDuration(span.durationMs))];
   if (span.model) facts.push(fact('Model', span.model));
-  if (span.inputTokens || span.outputTokens) facts.push(fact('Tokens', formatTokens(span.inputTokens, span.outputTokens)), fact('Cost', formatCost(span.costUsd)));
+  if (span.inputTokens || span.outputTokens)
+    facts.push(fact('Tokens', formatTokens(span.inputTokens, span.outputTokens)), fact('Cost', formatCost(span.costUsd)));
   if (span.handoff) facts.push(fact('Handoff', `${span.handoff.from ?? '?'} → ${span.handoff.to ?? '?'}`));
   if (span.guardrail) facts.push(fact('Guardrail', `${span.guardrail.name}: ${span.guardrail.triggered ? 'TRIPPED' : 'passed'}`));
   const links = span.message
-    ? h('p', { class: 'span-links' }, h('a', { id: 'span-message-link', href: `#/sessions/${encodeURIComponent(span.message.sessionId)}?message=${span.message.id}` }, `Open ${span.message.speakerName}'s message`), span.message.externalUrl && !span.message.externalUrl.includes('/#/rooms/') ? [' · ', safeLink(span.message.externalUrl, 'open in Discord')] : null)
+    ? h(
+        'p',
+        { class: 'span-links' },
+        h(
+          'a',
+          { id: 'span-message-link', href: `#/sessions/${encodeURIComponent(span.message.sessionId)}?message=${span.message.id}` },
+          `Open ${span.message.speakerName}'s message`,
+        ),
+        span.message.externalUrl && !span.message.externalUrl.includes('/#/rooms/') ? [' · ', safeLink(span.message.externalUrl, 'open in Discord')] : null,
+      )
     : null;
   return [
     h('h3', {}, span.name),
     h('dl', { class: 'facts' }, facts),
     links,
-    span.error ? h('div', { class: 'span-error', role: 'alert' }, h('strong', {}, 'Error: '), span.error.message, span.error.data ? json(span.error.data) : null) : null,
+    span.error
+      ? h('div', { class: 'span-error', role: 'alert' }, h('strong', {}, 'Error: '), span.error.message, span.error.data ? json(span.error.data) : null)
+      : null,
     h('div', { class: 'span-payload', id: 'span-payload' }, span.hasPayload ? h('p', { class: 'muted' }, 'Loading input and output…') : payload(span)),
   ];
 }
 
 function payload(span) {
-  return [h('h4', {}, 'Input'), messages(span.input), h('h4', {}, 'Output'), messages(span.output), h('details', {}, h('summary', {}, 'Raw span data'), json(span.data))];
+  return [
+    h('h4', {}, 'Input'),
+    messages(span.input),
+    h('h4', {}, 'Output'),
+    messages(span.output),
+    h('details', {}, h('summary', {}, 'Raw span data'), json(span.data)),
+  ];
 }
 
 /** Shows a span: its facts at once, its input and output when they arrive (they can be large). */
@@ -63,7 +88,17 @@ function showSpan(panel, traceId, span) {
 function participantsTable(participants) {
   if (participants.length === 0) return null;
   const head = h('tr', {}, ...['Participant', 'Generations', 'Tokens in', 'Tokens out', 'Cost'].map((text) => h('th', {}, text)));
-  const rows = participants.map((entry) => h('tr', {}, h('td', {}, entry.name), h('td', { class: 'number' }, formatCount(entry.generations)), h('td', { class: 'number' }, formatCount(entry.inputTokens)), h('td', { class: 'number' }, formatCount(entry.outputTokens)), h('td', { class: 'number' }, formatCost(entry.costUsd))));
+  const rows = participants.map((entry) =>
+    h(
+      'tr',
+      {},
+      h('td', {}, entry.name),
+      h('td', { class: 'number' }, formatCount(entry.generations)),
+      h('td', { class: 'number' }, formatCount(entry.inputTokens)),
+      h('td', { class: 'number' }, formatCount(entry.outputTokens)),
+      h('td', { class: 'number' }, formatCost(entry.costUsd)),
+    ),
+  );
   return h('table', { class: 'participants', id: 'participant-totals' }, h('thead', {}, head), h('tbody', {}, rows));
 }
 
@@ -74,8 +109,24 @@ function summary(detail) {
     'section',
     { class: 'card trace-summary' },
     h('h2', { id: 'trace-name' }, trace.name),
-    h('p', { class: 'muted' }, formatTime(trace.startedAt), ' · ', formatDuration(trace.durationMs), ' · ', session, ' · ', h('a', { href: `/api/traces/${encodeURIComponent(trace.id)}/export`, download: `trace-${trace.id}.json`, id: 'export-trace' }, 'export JSON')),
-    h('p', { id: 'trace-totals' }, `${plural(totals.spanCount, 'span')} · ${formatTokens(totals.inputTokens, totals.outputTokens)} tokens · ${formatCost(totals.costUsd)}`, totals.errorCount ? h('span', { class: 'badge error' }, plural(totals.errorCount, 'error')) : null, totals.guardrailTrips ? h('span', { class: 'badge error' }, plural(totals.guardrailTrips, 'guardrail trip')) : null),
+    h(
+      'p',
+      { class: 'muted' },
+      formatTime(trace.startedAt),
+      ' · ',
+      formatDuration(trace.durationMs),
+      ' · ',
+      session,
+      ' · ',
+      h('a', { href: `/api/traces/${encodeURIComponent(trace.id)}/export`, download: `trace-${trace.id}.json`, id: 'export-trace' }, 'export JSON'),
+    ),
+    h(
+      'p',
+      { id: 'trace-totals' },
+      `${plural(totals.spanCount, 'span')} · ${formatTokens(totals.inputTokens, totals.outputTokens)} tokens · ${formatCost(totals.costUsd)}`,
+      totals.errorCount ? h('span', { class: 'badge error' }, plural(totals.errorCount, 'error')) : null,
+      totals.guardrailTrips ? h('span', { class: 'badge error' }, plural(totals.guardrailTrips, 'guardrail trip')) : null,
+    ),
     participantsTable(detail.participants),
   );
 }
@@ -85,7 +136,11 @@ export async function renderTracePage(main, traceId, context) {
   const detail = await getJson(`/api/traces/${encodeURIComponent(traceId)}`);
   performance.mark('trace-loaded');
   const waterfall = h('div', { class: 'waterfall', id: 'waterfall' });
-  const panel = h('aside', { class: 'card span-detail', id: 'span-detail' }, h('p', { class: 'muted' }, 'Choose a span to see its input, output, model, tokens, cost and error.'));
+  const panel = h(
+    'aside',
+    { class: 'card span-detail', id: 'span-detail' },
+    h('p', { class: 'muted' }, 'Choose a span to see its input, output, model, tokens, cost and error.'),
+  );
   main.replaceChildren(summary(detail), h('div', { class: 'trace-body' }, h('section', { class: 'card waterfall-card' }, waterfall), panel));
   renderWaterfall(waterfall, detail, (span) => showSpan(panel, traceId, span));
   const messageId = Number(context.query.get('message'));

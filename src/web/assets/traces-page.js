@@ -11,7 +11,12 @@ const FIELDS = [
 
 function searchForm(query) {
   const inputs = FIELDS.map(([name, label]) => h('label', {}, label, h('input', { name, id: `search-${name}`, value: query.get(name) ?? '' })));
-  const errors = h('label', { class: 'check' }, h('input', { type: 'checkbox', name: 'errors', id: 'search-errors', checked: query.get('errors') === '1' }), 'errors only');
+  const errors = h(
+    'label',
+    { class: 'check' },
+    h('input', { type: 'checkbox', name: 'errors', id: 'search-errors', checked: query.get('errors') === '1' }),
+    'errors only',
+  );
   const form = h('form', { class: 'card search', id: 'trace-search' }, inputs, errors, h('button', { type: 'submit' }, 'Search'));
   form.addEventListener('submit', (event) => {
     event.preventDefault();
@@ -51,7 +56,12 @@ function groupBySession(traces) {
 function group(entry) {
   const title = entry.sessionId ? h('a', { href: `#/sessions/${encodeURIComponent(entry.sessionId)}` }, entry.topic ?? entry.sessionId) : 'Outside any session';
   const head = h('tr', {}, ...['Turn', 'Started', 'Duration', 'Spans', 'Tokens', 'Cost', ''].map((text) => h('th', {}, text)));
-  return h('section', { class: 'card trace-group', 'data-session-id': entry.sessionId ?? '' }, h('h3', {}, title), h('table', { class: 'traces' }, h('thead', {}, head), h('tbody', {}, entry.traces.map(traceRow))));
+  return h(
+    'section',
+    { class: 'card trace-group', 'data-session-id': entry.sessionId ?? '' },
+    h('h3', {}, title),
+    h('table', { class: 'traces' }, h('thead', {}, head), h('tbody', {}, entry.traces.map(traceRow))),
+  );
 }
 
 /** Renders the trace search page. */

@@ -17,6 +17,13 @@ export function transcriptTools(session, list) {
     count.textContent = needle ? `${shown} found` : '';
   };
   input.addEventListener('input', refilter);
-  const exports = h('span', { class: 'exports' }, 'Export: ', h('a', { href: `${base}?format=md`, download: '', id: 'export-markdown' }, 'Markdown'), ' · ', h('a', { href: `${base}?format=json`, download: '', id: 'export-json' }, 'JSON'));
+  const exports = h(
+    'span',
+    { class: 'exports' },
+    'Export: ',
+    h('a', { href: `${base}?format=md`, download: '', id: 'export-markdown' }, 'Markdown'),
+    ' · ',
+    h('a', { href: `${base}?format=json`, download: '', id: 'export-json' }, 'JSON'),
+  );
   return { node: h('div', { class: 'transcript-tools' }, input, count, exports), refilter };
 }

@@ -14,11 +14,16 @@ export function messageHref(sessionId, number) {
 const copyButton = () => h('button', { type: 'button', class: 'copy', 'data-copy': 'message', title: 'Copy the text' }, 'Copy');
 
 function messageMeta(message, simulated) {
-  const parts = [h('a', { class: 'number', href: messageHref(message.sessionId, message.number), title: 'Link to this message' }, `#${message.number}`), h('time', { datetime: message.createdAt }, formatClock(message.createdAt))];
+  const parts = [
+    h('a', { class: 'number', href: messageHref(message.sessionId, message.number), title: 'Link to this message' }, `#${message.number}`),
+    h('time', { datetime: message.createdAt }, formatClock(message.createdAt)),
+  ];
   if (message.model) parts.push(h('span', { class: 'model' }, message.model));
-  if (message.inputTokens || message.outputTokens) parts.push(h('span', {}, formatTokens(message.inputTokens, message.outputTokens)), h('span', {}, formatCost(message.costUsd)));
+  if (message.inputTokens || message.outputTokens)
+    parts.push(h('span', {}, formatTokens(message.inputTokens, message.outputTokens)), h('span', {}, formatCost(message.costUsd)));
   if (simulated) parts.push(h('span', { class: 'badge simulated' }, 'simulated'));
-  if (STATUS_LABELS[message.deliveryStatus]) parts.push(h('span', { class: `badge delivery-${message.deliveryStatus}` }, STATUS_LABELS[message.deliveryStatus]));
+  if (STATUS_LABELS[message.deliveryStatus])
+    parts.push(h('span', { class: `badge delivery-${message.deliveryStatus}` }, STATUS_LABELS[message.deliveryStatus]));
   if (message.traceId) parts.push(h('a', { class: 'trace-link', href: `#/traces/${encodeURIComponent(message.traceId)}?message=${message.id}` }, 'trace'));
   if (message.externalUrl && !message.externalUrl.includes('/#/rooms/')) parts.push(safeLink(message.externalUrl, 'open in Discord'));
   parts.push(copyButton());
@@ -30,10 +35,18 @@ function messageItem(item, context) {
   // With some keys set, only the participants without one are simulated; in full demo mode every model is.
   const simulatedSpeaker = !context.simulatedNames || context.simulatedNames.includes(message.speaker.name);
   const simulated = context.demoMode && message.speaker.kind !== 'human' && message.speaker.kind !== 'system' && simulatedSpeaker;
-  const approve = item.actions.includes('approve_plan') && context.awaitingApproval ? h('button', { class: 'approve', 'data-action': 'approve' }, 'Approve plan') : null;
+  const approve =
+    item.actions.includes('approve_plan') && context.awaitingApproval ? h('button', { class: 'approve', 'data-action': 'approve' }, 'Approve plan') : null;
   return h(
     'article',
-    { id: `m-${message.id}`, class: `message speaker-${message.speaker.kind}`, 'data-message-id': message.id, 'data-number': message.number, 'data-external-id': item.externalId, 'data-speaker': message.speaker.name },
+    {
+      id: `m-${message.id}`,
+      class: `message speaker-${message.speaker.kind}`,
+      'data-message-id': message.id,
+      'data-number': message.number,
+      'data-external-id': item.externalId,
+      'data-speaker': message.speaker.name,
+    },
     h('header', {}, h('strong', { class: 'speaker' }, message.speaker.name), messageMeta(message, simulated)),
     h('div', { class: 'text md', 'data-source': message.text }, markdown(message.text, { sessionId: message.sessionId })),
     approve,
@@ -44,7 +57,18 @@ function noticeItem(delivery, sessionId) {
   return h(
     'article',
     { class: `message notice speaker-${delivery.speaker.kind}`, 'data-external-id': delivery.externalId },
-    h('header', {}, h('strong', { class: 'speaker' }, delivery.speaker.name), h('div', { class: 'meta' }, h('time', {}, formatClock(delivery.deliveredAt)), delivery.simulated ? h('span', { class: 'badge simulated' }, 'simulated') : null, copyButton())),
+    h(
+      'header',
+      {},
+      h('strong', { class: 'speaker' }, delivery.speaker.name),
+      h(
+        'div',
+        { class: 'meta' },
+        h('time', {}, formatClock(delivery.deliveredAt)),
+        delivery.simulated ? h('span', { class: 'badge simulated' }, 'simulated') : null,
+        copyButton(),
+      ),
+    ),
     h('div', { class: 'text md', 'data-source': delivery.content }, markdown(delivery.content, { sessionId })),
   );
 }
@@ -53,7 +77,12 @@ function noteItem(note, sessionId) {
   return h(
     'article',
     { class: 'message note', 'data-note': note.key, role: 'note' },
-    h('header', {}, h('span', { class: 'badge to-you' }, 'to you'), h('div', { class: 'meta' }, h('time', { datetime: note.at }, formatClock(note.at)), copyButton())),
+    h(
+      'header',
+      {},
+      h('span', { class: 'badge to-you' }, 'to you'),
+      h('div', { class: 'meta' }, h('time', { datetime: note.at }, formatClock(note.at)), copyButton()),
+    ),
     h('div', { class: 'text md', 'data-source': note.content }, markdown(note.content, { sessionId })),
   );
 }
@@ -110,7 +139,15 @@ export class Drafts {
   show(key, speakerName, text) {
     let draft = this.drafts.get(key);
     if (!draft) {
-      draft = { speakerName, node: h('article', { class: 'message draft', 'data-draft': key }, h('header', {}, h('strong', { class: 'speaker' }, speakerName), h('span', { class: 'muted' }, ' is writing…')), h('div', { class: 'text' })) };
+      draft = {
+        speakerName,
+        node: h(
+          'article',
+          { class: 'message draft', 'data-draft': key },
+          h('header', {}, h('strong', { class: 'speaker' }, speakerName), h('span', { class: 'muted' }, ' is writing…')),
+          h('div', { class: 'text' }),
+        ),
+      };
       this.drafts.set(key, draft);
       this.container.append(draft.node);
     }

@@ -5,7 +5,17 @@ import { formatDuration, formatCount } from './format.js';
 /** Row height in pixels; must match `--row` in styles.css (handoff arrows are placed from it). */
 export const ROW_HEIGHT = 24;
 const SVG = 'http://www.w3.org/2000/svg';
-const KIND_LABELS = { agent: 'agent', generation: 'gen', function: 'tool', handoff: 'handoff', guardrail: 'guard', custom: 'custom', task: 'task', turn: 'turn', other: 'span' };
+const KIND_LABELS = {
+  agent: 'agent',
+  generation: 'gen',
+  function: 'tool',
+  handoff: 'handoff',
+  guardrail: 'guard',
+  custom: 'custom',
+  task: 'task',
+  turn: 'turn',
+  other: 'span',
+};
 
 function percent(value, total) {
   return total > 0 ? (value / total) * 100 : 0;
@@ -20,13 +30,27 @@ function rowLabel(span) {
 function row(span, index, total) {
   const tripped = span.guardrail?.triggered;
   const classes = `wf-row kind-${span.kind}${span.error ? ' has-error' : ''}${tripped ? ' tripped' : ''}${span.message ? ' has-message' : ''}`;
-  const label = h('div', { class: 'wf-label', title: `${span.kind}: ${span.name}${span.agentName ? ` (${span.agentName})` : ''}` }, h('span', { class: 'kind' }, KIND_LABELS[span.kind]), tripped ? h('span', { class: 'trip', 'aria-label': 'guardrail tripped' }, '⚠') : null, span.error ? h('span', { class: 'trip' }, '✕') : null, rowLabel(span));
+  const label = h(
+    'div',
+    { class: 'wf-label', title: `${span.kind}: ${span.name}${span.agentName ? ` (${span.agentName})` : ''}` },
+    h('span', { class: 'kind' }, KIND_LABELS[span.kind]),
+    tripped ? h('span', { class: 'trip', 'aria-label': 'guardrail tripped' }, '⚠') : null,
+    span.error ? h('span', { class: 'trip' }, '✕') : null,
+    rowLabel(span),
+  );
   label.style.paddingLeft = `${6 + span.depth * 14}px`;
   const bar = h('div', { class: 'wf-bar' });
   bar.style.left = `${percent(span.startOffsetMs, total)}%`;
   bar.style.width = `${Math.max(percent(span.durationMs ?? total - span.startOffsetMs, total), 0.4)}%`;
   const tokens = span.inputTokens || span.outputTokens ? `${formatCount(span.inputTokens)}/${formatCount(span.outputTokens)}` : '';
-  return h('div', { class: classes, 'data-index': index, 'data-span-id': span.id, role: 'button', tabindex: 0 }, label, h('div', { class: 'wf-track' }, bar), h('div', { class: 'wf-time' }, formatDuration(span.durationMs)), h('div', { class: 'wf-tokens' }, tokens));
+  return h(
+    'div',
+    { class: classes, 'data-index': index, 'data-span-id': span.id, role: 'button', tabindex: 0 },
+    label,
+    h('div', { class: 'wf-track' }, bar),
+    h('div', { class: 'wf-time' }, formatDuration(span.durationMs)),
+    h('div', { class: 'wf-tokens' }, tokens),
+  );
 }
 
 function handoffArrows(spans, total) {
@@ -54,7 +78,16 @@ function handoffArrows(spans, total) {
 export function renderWaterfall(container, detail, onSelect) {
   const total = Math.max(detail.trace.durationMs, 1);
   const fragment = document.createDocumentFragment();
-  fragment.append(h('div', { class: 'wf-head' }, h('span', {}, 'Span'), h('span', { class: 'wf-axis' }, h('span', {}, '0'), h('span', {}, formatDuration(total / 2)), h('span', {}, formatDuration(total))), h('span', {}, 'Duration'), h('span', {}, 'Tokens in/out')));
+  fragment.append(
+    h(
+      'div',
+      { class: 'wf-head' },
+      h('span', {}, 'Span'),
+      h('span', { class: 'wf-axis' }, h('span', {}, '0'), h('span', {}, formatDuration(total / 2)), h('span', {}, formatDuration(total))),
+      h('span', {}, 'Duration'),
+      h('span', {}, 'Tokens in/out'),
+    ),
+  );
   const rows = h('div', { class: 'wf-rows' });
   const spans = detail.spans;
   for (let index = 0; index < spans.length; index += 1) rows.append(row(spans[index], index, total));

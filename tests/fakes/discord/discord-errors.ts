@@ -48,8 +48,7 @@ export const invalidWebhookToken = (): DiscordHttpError => new DiscordHttpError(
 /** 404 for a route the fake does not serve, shaped like Discord's. */
 export const notFound = (): DiscordHttpError => new DiscordHttpError(404, 0, '404: Not Found');
 /** 160004 A thread has already been created for this message. */
-export const threadAlreadyCreated = (): DiscordHttpError =>
-  new DiscordHttpError(400, 160004, 'A thread has already been created for this message');
+export const threadAlreadyCreated = (): DiscordHttpError => new DiscordHttpError(400, 160004, 'A thread has already been created for this message');
 
 /** 50035 Invalid Form Body with one field error per entry (dotted paths such as `embeds.0.description`). */
 export function invalidFormBody(fieldErrors: { path: string; code: string; message: string }[]): DiscordHttpError {

@@ -87,7 +87,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   gatewayUrl = `ws://127.0.0.1:${port}/gateway`;
-  const gateway = new FakeGateway(server, state, { token, botUserId: world.bot.id, heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250, resumeUrl: () => gatewayUrl });
+  const gateway = new FakeGateway(server, state, {
+    token,
+    botUserId: world.bot.id,
+    heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
+    resumeUrl: () => gatewayUrl,
+  });
   const act = new PersonActions(state, world.bot.id);
   return {
     apiUrl: `http://127.0.0.1:${port}/api`,
@@ -129,10 +134,19 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
 
 function populate(state: FakeDiscordState, channelNames: string[]) {
   const bitsOfAdmins = PermissionFlagsBits.ManageGuild;
-  const roles = { admins: state.addRole('Admins', bitsOfAdmins), facilitators: state.addRole('Facilitators', 0n), bot: state.addRole('Brainstorm', DEFAULT_BOT_PERMISSIONS) };
+  const roles = {
+    admins: state.addRole('Admins', bitsOfAdmins),
+    facilitators: state.addRole('Facilitators', 0n),
+    bot: state.addRole('Brainstorm', DEFAULT_BOT_PERMISSIONS),
+  };
   const owner = state.addUser('olivia');
   state.ownerId = owner.id;
-  const people = { owner, ada: state.addUser('ada', { roleIds: [roles.admins.id] }), bob: state.addUser('bob'), fay: state.addUser('fay', { roleIds: [roles.facilitators.id] }) };
+  const people = {
+    owner,
+    ada: state.addUser('ada', { roleIds: [roles.admins.id] }),
+    bob: state.addUser('bob'),
+    fay: state.addUser('fay', { roleIds: [roles.facilitators.id] }),
+  };
   const bot = state.addUser('Brainstorm', { bot: true, roleIds: [roles.bot.id] });
   const channels: Record<string, FakeChannel> = {};
   for (const name of channelNames) channels[name] = state.addTextChannel(name);

@@ -2,7 +2,18 @@
 import { EventEmitter } from 'node:events';
 import { GatewayDispatchEvents, MessageFlags, MessageType, PermissionFlagsBits, type APIAllowedMentions, type APIEmbed } from 'discord.js';
 import { unknownChannel, unknownMessage } from './discord-errors.ts';
-import type { FakeChannel, FakeInteraction, FakeMember, FakeRole, FakeUser, FakeWebhook, MentionOutcome, MessageOrigin, RecordedMessage, RegisteredCommand } from './fake-model.ts';
+import type {
+  FakeChannel,
+  FakeInteraction,
+  FakeMember,
+  FakeRole,
+  FakeUser,
+  FakeWebhook,
+  MentionOutcome,
+  MessageOrigin,
+  RecordedMessage,
+  RegisteredCommand,
+} from './fake-model.ts';
 import { channelPayload, memberPayload, messagePayload, rolePayload } from './payloads.ts';
 import { SnowflakeGenerator } from './snowflakes.ts';
 
@@ -105,7 +116,17 @@ export class FakeDiscordState {
 
   /** Adds a guild text channel. */
   addTextChannel(name: string): FakeChannel {
-    const channel: FakeChannel = { id: this.ids.next(), kind: 'text', name, parentId: null, ownerId: null, autoArchiveDuration: 0, messageCount: 0, lastMessageId: null, createdAt: new Date().toISOString() };
+    const channel: FakeChannel = {
+      id: this.ids.next(),
+      kind: 'text',
+      name,
+      parentId: null,
+      ownerId: null,
+      autoArchiveDuration: 0,
+      messageCount: 0,
+      lastMessageId: null,
+      createdAt: new Date().toISOString(),
+    };
     this.channels.set(channel.id, channel);
     return channel;
   }
@@ -180,7 +201,10 @@ export class FakeDiscordState {
   }
 
   /** Edits a message, keeping its history, and dispatches MESSAGE_UPDATE. */
-  editMessage(record: RecordedMessage, changes: { content?: string; embeds?: APIEmbed[]; components?: unknown[]; allowedMentions?: APIAllowedMentions | null; flags?: number }): void {
+  editMessage(
+    record: RecordedMessage,
+    changes: { content?: string; embeds?: APIEmbed[]; components?: unknown[]; allowedMentions?: APIAllowedMentions | null; flags?: number },
+  ): void {
     if (changes.content !== undefined && changes.content !== record.content) {
       record.history.push(record.content);
       record.content = changes.content;
@@ -248,5 +272,14 @@ export const EPHEMERAL_FLAG = MessageFlags.Ephemeral;
 
 function defaultEveryonePermissions(): bigint {
   const bits = PermissionFlagsBits;
-  return bits.ViewChannel | bits.SendMessages | bits.SendMessagesInThreads | bits.ReadMessageHistory | bits.UseApplicationCommands | bits.EmbedLinks | bits.AddReactions | bits.CreatePublicThreads;
+  return (
+    bits.ViewChannel |
+    bits.SendMessages |
+    bits.SendMessagesInThreads |
+    bits.ReadMessageHistory |
+    bits.UseApplicationCommands |
+    bits.EmbedLinks |
+    bits.AddReactions |
+    bits.CreatePublicThreads
+  );
 }

@@ -150,7 +150,8 @@ function filterForIntents(event: string, data: unknown, intents: number, botUser
     const message = data as { author?: { id?: string }; mentions?: { id: string }[]; content?: string };
     const ownOrMentioned = message.author?.id === botUserId || (message.mentions ?? []).some((user) => user.id === botUserId);
     // Without the privileged MessageContent intent Discord sends messages with empty content.
-    if ((intents & GatewayIntentBits.MessageContent) === 0 && !ownOrMentioned && message.content !== undefined) return { ...message, content: '', embeds: [], components: [] };
+    if ((intents & GatewayIntentBits.MessageContent) === 0 && !ownOrMentioned && message.content !== undefined)
+      return { ...message, content: '', embeds: [], components: [] };
     return data;
   }
   if (event === GatewayDispatchEvents.GuildMemberAdd) return intents & GatewayIntentBits.GuildMembers ? data : undefined;

@@ -26,7 +26,8 @@ export function parseHistoryQuery(query: URLSearchParams): HistoryQuery {
     if (!SNOWFLAKE.test(value)) errors.push({ path: kind, code: 'NUMBER_TYPE_COERCE', message: `Value "${value}" is not snowflake.` });
     else anchor ??= { kind, id: BigInt(value) };
   }
-  if (anchors.length > 1) errors.push({ path: anchors[1] ?? 'after', code: 'BASE_TYPE_BAD_COMBINATION', message: 'around, before and after are mutually exclusive.' });
+  if (anchors.length > 1)
+    errors.push({ path: anchors[1] ?? 'after', code: 'BASE_TYPE_BAD_COMBINATION', message: 'around, before and after are mutually exclusive.' });
   const rawLimit = query.get('limit');
   const limit = rawLimit === null ? 50 : Number(rawLimit);
   if (!Number.isInteger(limit)) errors.push({ path: 'limit', code: 'NUMBER_TYPE_COERCE', message: `Value "${rawLimit}" is not int.` });
@@ -39,7 +40,9 @@ export function parseHistoryQuery(query: URLSearchParams): HistoryQuery {
 /** One page of a channel's history, newest first. */
 export function historyPage(all: readonly RecordedMessage[], channel: FakeChannel, query: HistoryQuery, botPermissions: bigint): RecordedMessage[] {
   if ((botPermissions & PermissionFlagsBits.ReadMessageHistory) === 0n) return [];
-  const visible = all.filter((message) => message.channelId === channel.id && !message.deleted && (message.flags & 64) === 0).sort((left, right) => compare(left.id, right.id));
+  const visible = all
+    .filter((message) => message.channelId === channel.id && !message.deleted && (message.flags & 64) === 0)
+    .sort((left, right) => compare(left.id, right.id));
   const { anchor, limit } = query;
   let page: RecordedMessage[];
   if (!anchor) page = visible.slice(-limit);

@@ -45,7 +45,8 @@ export function validateMessageBody(body: Record<string, unknown>, options: { pa
 /** Webhook names (on create) and per-message usernames: 1-80 characters, never "clyde" or "discord". */
 export function validateWebhookName(name: unknown, field: 'name' | 'username'): string {
   const text = typeof name === 'string' ? name : '';
-  if (text.length < 1 || text.length > 80) throw invalidFormBody([{ path: field, code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 80 in length.' }]);
+  if (text.length < 1 || text.length > 80)
+    throw invalidFormBody([{ path: field, code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 80 in length.' }]);
   for (const forbidden of ['clyde', 'discord']) {
     if (text.toLowerCase().includes(forbidden)) {
       throw invalidFormBody([{ path: field, code: 'USERNAME_INVALID_CONTAINS', message: `Username cannot contain "${forbidden}"` }]);
@@ -57,7 +58,8 @@ export function validateWebhookName(name: unknown, field: 'name' | 'username'): 
 /** Thread names: 1-100 characters. */
 export function validateThreadName(name: unknown): string {
   const text = typeof name === 'string' ? name : '';
-  if (text.length < 1 || text.length > 100) throw invalidFormBody([{ path: 'name', code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 100 in length.' }]);
+  if (text.length < 1 || text.length > 100)
+    throw invalidFormBody([{ path: 'name', code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 100 in length.' }]);
   return text;
 }
 
@@ -83,7 +85,8 @@ function embedErrors(embeds: APIEmbed[]): FieldError[] {
     ];
     for (const [field, value, max] of limits) {
       total += value?.length ?? 0;
-      if ((value?.length ?? 0) > max) errors.push({ path: `embeds.${index}.${field}`, code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${max} or fewer in length.` });
+      if ((value?.length ?? 0) > max)
+        errors.push({ path: `embeds.${index}.${field}`, code: 'BASE_TYPE_MAX_LENGTH', message: `Must be ${max} or fewer in length.` });
     }
   });
   if (total > 6000) errors.push({ path: 'embeds', code: 'MAX_EMBED_SIZE_EXCEEDED', message: 'Embed size exceeds maximum size of 6000' });
@@ -95,10 +98,17 @@ function componentErrors(rows: unknown[]): FieldError[] {
   if (rows.length > 5) errors.push({ path: 'components', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 5 or fewer in length.' });
   rows.forEach((row, rowIndex) => {
     const children = (row as { components?: { custom_id?: string; label?: string }[] }).components ?? [];
-    if (children.length < 1 || children.length > 5) errors.push({ path: `components.${rowIndex}.components`, code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 5 in length.' });
+    if (children.length < 1 || children.length > 5)
+      errors.push({ path: `components.${rowIndex}.components`, code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 5 in length.' });
     children.forEach((child, childIndex) => {
-      if ((child.custom_id?.length ?? 0) > 100) errors.push({ path: `components.${rowIndex}.components.${childIndex}.custom_id`, code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 100 or fewer in length.' });
-      if ((child.label?.length ?? 0) > 80) errors.push({ path: `components.${rowIndex}.components.${childIndex}.label`, code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 80 or fewer in length.' });
+      if ((child.custom_id?.length ?? 0) > 100)
+        errors.push({
+          path: `components.${rowIndex}.components.${childIndex}.custom_id`,
+          code: 'BASE_TYPE_MAX_LENGTH',
+          message: 'Must be 100 or fewer in length.',
+        });
+      if ((child.label?.length ?? 0) > 80)
+        errors.push({ path: `components.${rowIndex}.components.${childIndex}.label`, code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 80 or fewer in length.' });
     });
   });
   return errors;
@@ -108,13 +118,22 @@ function allowedMentionErrors(allowed: APIAllowedMentions): FieldError[] {
   const parse = allowed.parse ?? [];
   const errors: FieldError[] = [];
   for (const value of parse) {
-    if (!['users', 'roles', 'everyone'].includes(value)) errors.push({ path: 'allowed_mentions.parse', code: 'BASE_TYPE_CHOICES', message: 'Value must be one of {users, roles, everyone}.' });
+    if (!['users', 'roles', 'everyone'].includes(value))
+      errors.push({ path: 'allowed_mentions.parse', code: 'BASE_TYPE_CHOICES', message: 'Value must be one of {users, roles, everyone}.' });
   }
   if (parse.includes('users' as never) && (allowed.users?.length ?? 0) > 0) {
-    errors.push({ path: 'allowed_mentions', code: 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE', message: 'parse:["users"] and users: [ids...] are mutually exclusive.' });
+    errors.push({
+      path: 'allowed_mentions',
+      code: 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
+      message: 'parse:["users"] and users: [ids...] are mutually exclusive.',
+    });
   }
   if (parse.includes('roles' as never) && (allowed.roles?.length ?? 0) > 0) {
-    errors.push({ path: 'allowed_mentions', code: 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE', message: 'parse:["roles"] and roles: [ids...] are mutually exclusive.' });
+    errors.push({
+      path: 'allowed_mentions',
+      code: 'MESSAGE_ALLOWED_MENTIONS_PARSE_EXCLUSIVE',
+      message: 'parse:["roles"] and roles: [ids...] are mutually exclusive.',
+    });
   }
   return errors;
 }

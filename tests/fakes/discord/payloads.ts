@@ -1,5 +1,15 @@
 /** Turns the fake's records into the JSON objects Discord sends (REST bodies and gateway dispatches). */
-import { ChannelType, GuildMemberFlags, RoleFlags, type APIGuildMember, type APIMessage, type APIRole, type APIUser, type APIWebhook, WebhookType } from 'discord.js';
+import {
+  ChannelType,
+  GuildMemberFlags,
+  RoleFlags,
+  type APIGuildMember,
+  type APIMessage,
+  type APIRole,
+  type APIUser,
+  type APIWebhook,
+  WebhookType,
+} from 'discord.js';
 import type { FakeChannel, FakeMember, FakeRole, FakeUser, FakeWebhook, RecordedMessage } from './fake-model.ts';
 import type { FakeDiscordState } from './fake-state.ts';
 
@@ -144,7 +154,14 @@ export function messagePayload(record: RecordedMessage, state: FakeDiscordState,
 function authorOf(record: RecordedMessage, state: FakeDiscordState): APIUser {
   if (record.webhookId && record.origin === 'webhook') {
     // Discord shows a webhook message's author as a pseudo-user with the webhook id and per-message name.
-    return { id: record.webhookId, username: record.displayName, discriminator: '0000', global_name: null, avatar: record.avatarUrl ? 'webhook-avatar' : null, bot: true };
+    return {
+      id: record.webhookId,
+      username: record.displayName,
+      discriminator: '0000',
+      global_name: null,
+      avatar: record.avatarUrl ? 'webhook-avatar' : null,
+      bot: true,
+    };
   }
   return userPayload(state.requireUser(record.authorId));
 }

@@ -74,7 +74,16 @@ export class PersonActions {
       attachment_size_limit: 8_388_608,
     };
     const payload = build(base) as unknown as APIInteraction;
-    const interaction: FakeInteraction = { id, token, payload, dispatchedAtMs: Date.now(), acknowledged: false, ephemeral: false, originalMessageId: null, responses: [] };
+    const interaction: FakeInteraction = {
+      id,
+      token,
+      payload,
+      dispatchedAtMs: Date.now(),
+      acknowledged: false,
+      ephemeral: false,
+      originalMessageId: null,
+      responses: [],
+    };
     this.state.interactions.set(id, interaction);
     this.state.dispatch(GatewayDispatchEvents.InteractionCreate, payload);
     this.state.changed();

@@ -8,7 +8,14 @@ import type { RouteDeps } from './route-deps.ts';
 /** Gateway, application, guild and command routes (bot auth). */
 export function applicationRoutes(deps: RouteDeps): Route[] {
   const { state } = deps;
-  const bot = (method: string, pattern: string, name: string, handler: Route['handler'], major?: string): Route => ({ method, pattern, name, auth: 'bot', handler, ...(major ? { major } : {}) });
+  const bot = (method: string, pattern: string, name: string, handler: Route['handler'], major?: string): Route => ({
+    method,
+    pattern,
+    name,
+    auth: 'bot',
+    handler,
+    ...(major ? { major } : {}),
+  });
   const requireGuild = (guildId: string | undefined): void => {
     if (guildId !== state.guildId) throw missingAccess();
   };
@@ -17,39 +24,92 @@ export function applicationRoutes(deps: RouteDeps): Route[] {
       body: { url: deps.gatewayUrl(), shards: 1, session_start_limit: { total: 1000, remaining: 999, reset_after: 86_400_000, max_concurrency: 1 } },
     })),
     bot('GET', '/users/@me', 'user.me', () => ({ body: userPayload(state.requireUser(deps.botUserId)) })),
-    bot('GET', '/applications/@me', 'application.me', () => ({ body: { id: state.applicationId, name: 'Brainstorm', flags: 0, bot_public: false, bot_require_code_grant: false, description: '', icon: null, verify_key: 'fake' } })),
-    bot('GET', '/guilds/:guildId/members/:userId', 'guild.member', ({ params }) => {
-      requireGuild(params['guildId']);
-      const member = state.members.get(params['userId'] ?? '');
-      if (!member) throw unknownMember();
-      return { body: memberPayload(member, state.requireUser(member.userId)) };
-    }, 'guildId'),
-    bot('GET', '/guilds/:guildId/roles', 'guild.roles', ({ params }) => {
-      requireGuild(params['guildId']);
-      return { body: [...state.roles.values()].map(rolePayload) };
-    }, 'guildId'),
-    bot('GET', '/guilds/:guildId/channels', 'guild.channels', ({ params }) => {
-      requireGuild(params['guildId']);
-      return { body: [...state.channels.values()].filter((channel) => channel.kind === 'text').map((channel) => channelPayload(channel, state.guildId)) };
-    }, 'guildId'),
-    bot('PUT', '/applications/:applicationId/guilds/:guildId/commands', 'commands.bulk_overwrite', ({ params, body }) => {
-      requireGuild(params['guildId']);
-      if (params['applicationId'] !== state.applicationId) throw new DiscordHttpError(403, 50001, 'Missing Access');
-      const list = Array.isArray(body['value']) ? (body['value'] as Record<string, unknown>[]) : [];
-      validateCommands(list);
-      state.commands.splice(0, state.commands.length, ...list.map((command): RegisteredCommand => ({ id: state.ids.next(), guildId: state.guildId, body: command })));
-      state.changed();
-      return { body: state.commands.map((command) => commandPayload(command, state.applicationId)) };
-    }, 'guildId'),
-    bot('GET', '/applications/:applicationId/guilds/:guildId/commands', 'commands.list', ({ params }) => {
-      requireGuild(params['guildId']);
-      return { body: state.commands.map((command) => commandPayload(command, state.applicationId)) };
-    }, 'guildId'),
+    bot('GET', '/applications/@me', 'application.me', () => ({
+      body: {
+        id: state.applicationId,
+        name: 'Brainstorm',
+        flags: 0,
+        bot_public: false,
+        bot_require_code_grant: false,
+        description: '',
+        icon: null,
+        verify_key: 'fake',
+      },
+    })),
+    bot(
+      'GET',
+      '/guilds/:guildId/members/:userId',
+      'guild.member',
+      ({ params }) => {
+        requireGuild(params['guildId']);
+        const member = state.members.get(params['userId'] ?? '');
+        if (!member) throw unknownMember();
+        return { body: memberPayload(member, state.requireUser(member.userId)) };
+      },
+      'guildId',
+    ),
+    bot(
+      'GET',
+      '/guilds/:guildId/roles',
+      'guild.roles',
+      ({ params }) => {
+        requireGuild(params['guildId']);
+        return { body: [...state.roles.values()].map(rolePayload) };
+      },
+      'guildId',
+    ),
+    bot(
+      'GET',
+      '/guilds/:guildId/channels',
+      'guild.channels',
+      ({ params }) => {
+        requireGuild(params['guildId']);
+        return { body: [...state.channels.values()].filter((channel) => channel.kind === 'text').map((channel) => channelPayload(channel, state.guildId)) };
+      },
+      'guildId',
+    ),
+    bot(
+      'PUT',
+      '/applications/:applicationId/guilds/:guildId/commands',
+      'commands.bulk_overwrite',
+      ({ params, body }) => {
+        requireGuild(params['guildId']);
+        if (params['applicationId'] !== state.applicationId) throw new DiscordHttpError(403, 50001, 'Missing Access');
+        const list = Array.isArray(body['value']) ? (body['value'] as Record<string, unknown>[]) : [];
+        validateCommands(list);
+        state.commands.splice(
+          0,
+          state.commands.length,
+          ...list.map((command): RegisteredCommand => ({ id: state.ids.next(), guildId: state.guildId, body: command })),
+        );
+        state.changed();
+        return { body: state.commands.map((command) => commandPayload(command, state.applicationId)) };
+      },
+      'guildId',
+    ),
+    bot(
+      'GET',
+      '/applications/:applicationId/guilds/:guildId/commands',
+      'commands.list',
+      ({ params }) => {
+        requireGuild(params['guildId']);
+        return { body: state.commands.map((command) => commandPayload(command, state.applicationId)) };
+      },
+      'guildId',
+    ),
   ];
 }
 
 function commandPayload(command: RegisteredCommand, applicationId: string): Record<string, unknown> {
-  return { type: 1, default_member_permissions: null, ...command.body, id: command.id, application_id: applicationId, guild_id: command.guildId, version: command.id };
+  return {
+    type: 1,
+    default_member_permissions: null,
+    ...command.body,
+    id: command.id,
+    application_id: applicationId,
+    guild_id: command.guildId,
+    version: command.id,
+  };
 }
 
 /** Discord's rules for chat-input commands: lowercase names 1-32, descriptions 1-100, at most 25 options. */
@@ -58,9 +118,11 @@ function validateCommands(commands: Record<string, unknown>[]): void {
   if (commands.length > 100) errors.push({ path: 'value', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 100 or fewer in length.' });
   const check = (node: Record<string, unknown>, path: string): void => {
     const name = String(node['name'] ?? '');
-    if (!/^[-_\p{Ll}\p{N}]{1,32}$/u.test(name)) errors.push({ path: `${path}.name`, code: 'APPLICATION_COMMAND_INVALID_NAME', message: 'Command name is invalid' });
+    if (!/^[-_\p{Ll}\p{N}]{1,32}$/u.test(name))
+      errors.push({ path: `${path}.name`, code: 'APPLICATION_COMMAND_INVALID_NAME', message: 'Command name is invalid' });
     const description = String(node['description'] ?? '');
-    if (description.length < 1 || description.length > 100) errors.push({ path: `${path}.description`, code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 100 in length.' });
+    if (description.length < 1 || description.length > 100)
+      errors.push({ path: `${path}.description`, code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 100 in length.' });
     const options = Array.isArray(node['options']) ? (node['options'] as Record<string, unknown>[]) : [];
     if (options.length > 25) errors.push({ path: `${path}.options`, code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 25 or fewer in length.' });
     options.forEach((option, index) => check(option, `${path}.options.${index}`));

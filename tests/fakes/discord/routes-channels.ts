@@ -10,9 +10,18 @@ import { requireBotPermission, sendPermissionFor, type RouteDeps } from './route
 /** Channel, message, thread and typing routes (bot auth). */
 export function channelRoutes(deps: RouteDeps): Route[] {
   const { state } = deps;
-  const bot = (method: string, pattern: string, name: string, handler: Route['handler']): Route => ({ method, pattern, name, auth: 'bot', major: 'channelId', handler });
+  const bot = (method: string, pattern: string, name: string, handler: Route['handler']): Route => ({
+    method,
+    pattern,
+    name,
+    auth: 'bot',
+    major: 'channelId',
+    handler,
+  });
   return [
-    bot('GET', '/channels/:channelId', 'channel.get', ({ params }) => ({ body: channelPayload(state.requireChannel(params['channelId'] ?? ''), state.guildId) })),
+    bot('GET', '/channels/:channelId', 'channel.get', ({ params }) => ({
+      body: channelPayload(state.requireChannel(params['channelId'] ?? ''), state.guildId),
+    })),
     bot('GET', '/channels/:channelId/messages', 'message.list', ({ params, query }) => {
       const channel = state.requireChannel(params['channelId'] ?? '');
       const page = historyPage(state.messages, channel, parseHistoryQuery(query), state.permissionsOf(deps.botUserId));

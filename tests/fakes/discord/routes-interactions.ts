@@ -40,7 +40,12 @@ export function interactionWebhookRoutes(deps: RouteDeps): { handle(name: string
       }
       const valid = validateMessageBody(body, { partial: true });
       deps.state.editMessage(record, { ...valid, flags: record.flags & ~MessageFlags.Loading });
-      interaction.responses.push({ kind: 'edit_original', content: record.content, ephemeral: (record.flags & MessageFlags.Ephemeral) !== 0, atMs: Date.now() });
+      interaction.responses.push({
+        kind: 'edit_original',
+        content: record.content,
+        ephemeral: (record.flags & MessageFlags.Ephemeral) !== 0,
+        atMs: Date.now(),
+      });
       return { body: messagePayload(record, deps.state, false) };
     },
   };
@@ -83,7 +88,13 @@ function respond(deps: RouteDeps, { params, body, query }: RouteContext): RouteR
   if (query.get('with_response') !== 'true') return undefined;
   return {
     body: {
-      interaction: { id: interaction.id, type: interaction.payload.type, response_message_id: record?.id, response_message_loading: type === InteractionResponseType.DeferredChannelMessageWithSource, response_message_ephemeral: interaction.ephemeral },
+      interaction: {
+        id: interaction.id,
+        type: interaction.payload.type,
+        response_message_id: record?.id,
+        response_message_loading: type === InteractionResponseType.DeferredChannelMessageWithSource,
+        response_message_ephemeral: interaction.ephemeral,
+      },
       resource: { type, ...(record ? { message: messagePayload(record, deps.state, false) } : {}) },
     },
   };

@@ -25,7 +25,14 @@ export function webhookRoutes(deps: RouteDeps): Route[] {
     handler: (context) => (context.params['webhookId'] === state.applicationId ? interactions.handle(name, context) : handler(context)),
   });
   return [
-    { method: 'POST', pattern: '/channels/:channelId/webhooks', name: 'webhook.create', auth: 'bot', major: 'channelId', handler: ({ params, body }) => createWebhook(deps, params['channelId'] ?? '', body) },
+    {
+      method: 'POST',
+      pattern: '/channels/:channelId/webhooks',
+      name: 'webhook.create',
+      auth: 'bot',
+      major: 'channelId',
+      handler: ({ params, body }) => createWebhook(deps, params['channelId'] ?? '', body),
+    },
     {
       method: 'GET',
       pattern: '/channels/:channelId/webhooks',
@@ -103,7 +110,9 @@ function executeWebhook(deps: RouteDeps, { params, query, body }: RouteContext):
   const valid = validateMessageBody(body, { partial: false });
   const components = valid.components ?? [];
   if (components.length > 0 && hook.applicationId === null && query.get('with_components') !== 'true') {
-    throw new DiscordHttpError(400, 50035, 'Invalid Form Body', { components: { _errors: [{ code: 'COMPONENT_INVALID', message: 'Interactive components need an application-owned webhook' }] } });
+    throw new DiscordHttpError(400, 50035, 'Invalid Form Body', {
+      components: { _errors: [{ code: 'COMPONENT_INVALID', message: 'Interactive components need an application-owned webhook' }] },
+    });
   }
   const record = state.createMessage({
     channelId: target.id,

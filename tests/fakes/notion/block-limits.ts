@@ -26,11 +26,14 @@ function isObject(value: unknown): value is JsonObject {
 
 function checkRichText(items: unknown, path: string): void {
   if (!Array.isArray(items)) return;
-  if (items.length > NOTION_LIMITS.richTextItems) throw new LimitViolation(`body failed validation: ${path}.length should be ≤ \`${NOTION_LIMITS.richTextItems}\`, instead was \`${items.length}\`.`);
+  if (items.length > NOTION_LIMITS.richTextItems)
+    throw new LimitViolation(`body failed validation: ${path}.length should be ≤ \`${NOTION_LIMITS.richTextItems}\`, instead was \`${items.length}\`.`);
   items.forEach((item, index) => {
     const content = isObject(item) && isObject(item.text) ? item.text.content : undefined;
     if (typeof content === 'string' && content.length > NOTION_LIMITS.richTextContentChars) {
-      throw new LimitViolation(`body failed validation: ${path}[${index}].text.content.length should be ≤ \`${NOTION_LIMITS.richTextContentChars}\`, instead was \`${content.length}\`.`);
+      throw new LimitViolation(
+        `body failed validation: ${path}[${index}].text.content.length should be ≤ \`${NOTION_LIMITS.richTextContentChars}\`, instead was \`${content.length}\`.`,
+      );
     }
   });
 }
@@ -38,7 +41,8 @@ function checkRichText(items: unknown, path: string): void {
 /** Validates a `children` array (of a page create or an append); returns how many blocks it holds. */
 export function checkChildren(children: unknown, path = 'body.children', level = 1): number {
   if (!Array.isArray(children)) throw new LimitViolation(`body failed validation: ${path} should be an array.`);
-  if (children.length > NOTION_LIMITS.childrenPerArray) throw new LimitViolation(`body failed validation: ${path}.length should be ≤ \`${NOTION_LIMITS.childrenPerArray}\`, instead was \`${children.length}\`.`);
+  if (children.length > NOTION_LIMITS.childrenPerArray)
+    throw new LimitViolation(`body failed validation: ${path}.length should be ≤ \`${NOTION_LIMITS.childrenPerArray}\`, instead was \`${children.length}\`.`);
   let count = 0;
   children.forEach((block, index) => {
     if (!isObject(block)) throw new LimitViolation(`body failed validation: ${path}[${index}] should be an object.`);
@@ -48,11 +52,15 @@ export function checkChildren(children: unknown, path = 'body.children', level =
     checkRichText(payload.rich_text, `${path}[${index}].${type}.rich_text`);
     count += 1;
     if (payload.children !== undefined) {
-      if (level >= NOTION_LIMITS.nestingLevels) throw new LimitViolation(`body failed validation: ${path}[${index}].${type}.children should be not present (at most ${NOTION_LIMITS.nestingLevels} levels of nesting per request).`);
+      if (level >= NOTION_LIMITS.nestingLevels)
+        throw new LimitViolation(
+          `body failed validation: ${path}[${index}].${type}.children should be not present (at most ${NOTION_LIMITS.nestingLevels} levels of nesting per request).`,
+        );
       count += checkChildren(payload.children, `${path}[${index}].${type}.children`, level + 1);
     }
   });
-  if (level === 1 && count > NOTION_LIMITS.blocksPerRequest) throw new LimitViolation(`body failed validation: a request may hold at most ${NOTION_LIMITS.blocksPerRequest} blocks, instead was ${count}.`);
+  if (level === 1 && count > NOTION_LIMITS.blocksPerRequest)
+    throw new LimitViolation(`body failed validation: a request may hold at most ${NOTION_LIMITS.blocksPerRequest} blocks, instead was ${count}.`);
   return count;
 }
 

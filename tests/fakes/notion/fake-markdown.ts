@@ -63,12 +63,18 @@ export function markdownToFakeBlocks(markdown: string): FakeBlockContent[] {
 /** The plain text of a rich text array (request or response items). */
 export function plainText(items: unknown): string {
   if (!Array.isArray(items)) return '';
-  return items
-    .map((item: { plain_text?: string; text?: { content?: string } }) => item.plain_text ?? item.text?.content ?? '')
-    .join('');
+  return items.map((item: { plain_text?: string; text?: { content?: string } }) => item.plain_text ?? item.text?.content ?? '').join('');
 }
 
-const MARKERS: Record<string, string> = { heading_1: '# ', heading_2: '## ', heading_3: '### ', bulleted_list_item: '- ', numbered_list_item: '1. ', quote: '> ', paragraph: '' };
+const MARKERS: Record<string, string> = {
+  heading_1: '# ',
+  heading_2: '## ',
+  heading_3: '### ',
+  bulleted_list_item: '- ',
+  numbered_list_item: '1. ',
+  quote: '> ',
+  paragraph: '',
+};
 
 /** Blocks back to markdown; nested children are indented two spaces per level. */
 export function fakeBlocksToMarkdown(blocks: { type: string; payload: Record<string, unknown>; children: unknown[] }[], depth = 0): string {
@@ -76,7 +82,12 @@ export function fakeBlocksToMarkdown(blocks: { type: string; payload: Record<str
   const lines: string[] = [];
   for (const block of blocks) {
     if (block.type === 'divider') lines.push(`${indent}---`);
-    else if (block.type === 'code') lines.push(`${indent}\`\`\`${block.payload.language === 'plain text' ? '' : String(block.payload.language ?? '')}`, plainText(block.payload.rich_text), `${indent}\`\`\``);
+    else if (block.type === 'code')
+      lines.push(
+        `${indent}\`\`\`${block.payload.language === 'plain text' ? '' : String(block.payload.language ?? '')}`,
+        plainText(block.payload.rich_text),
+        `${indent}\`\`\``,
+      );
     else if (block.type === 'child_page') lines.push(`${indent}<page>${String(block.payload.title ?? '')}</page>`);
     else if (block.type === 'child_database') lines.push(`${indent}<database>${String(block.payload.title ?? '')}</database>`);
     else lines.push(`${indent}${MARKERS[block.type] ?? ''}${plainText(block.payload.rich_text)}`);

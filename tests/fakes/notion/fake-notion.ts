@@ -100,7 +100,8 @@ export async function startFakeNotion(options: FakeNotionOptions): Promise<FakeN
       checkProperties(body.properties);
       if (body.markdown !== undefined) {
         if (fake.refuseMarkdown) throw new FakeNotionError(400, 'validation_error', 'body failed validation: body.markdown should be not present.');
-        if (body.children !== undefined) throw new FakeNotionError(400, 'validation_error', 'body failed validation: body.children and body.markdown cannot both be present.');
+        if (body.children !== undefined)
+          throw new FakeNotionError(400, 'validation_error', 'body failed validation: body.children and body.markdown cannot both be present.');
         return store.createPage(body.parent as JsonObject, body.properties as JsonObject, markdownToFakeBlocks(String(body.markdown)));
       }
       if (body.children !== undefined) checkChildren(body.children);
@@ -113,7 +114,8 @@ export async function startFakeNotion(options: FakeNotionOptions): Promise<FakeN
     updateMarkdown(id, body) {
       if (fake.refuseMarkdown) throw new FakeNotionError(400, 'invalid_request_url', 'Invalid request URL.');
       const replace = body.replace_content as JsonObject | undefined;
-      if (body.type !== 'replace_content' || !replace || typeof replace.new_str !== 'string') throw new FakeNotionError(400, 'validation_error', 'body failed validation: only replace_content is supported by this fake.');
+      if (body.type !== 'replace_content' || !replace || typeof replace.new_str !== 'string')
+        throw new FakeNotionError(400, 'validation_error', 'body failed validation: only replace_content is supported by this fake.');
       store.replacePageContent(id, markdownToFakeBlocks(replace.new_str), replace.allow_deleting_content === true);
       return { object: 'page_markdown', id, markdown: fakeBlocksToMarkdown(store.pageContent(id)), truncated: false, unknown_block_ids: [] };
     },
@@ -157,11 +159,16 @@ export async function startFakeNotion(options: FakeNotionOptions): Promise<FakeN
     if (clock.now().getTime() < outageUntil) throw new FakeNotionError(503, 'service_unavailable', 'Notion is unavailable. Please try again later.');
     const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1] ?? '';
     if (!tokens.has(token)) throw new FakeNotionError(401, 'unauthorized', 'API token is invalid.');
-    if (!request.headers['notion-version']) throw new FakeNotionError(400, 'missing_version', 'Notion-Version header failed validation: Notion-Version header should be defined.');
+    if (!request.headers['notion-version'])
+      throw new FakeNotionError(400, 'missing_version', 'Notion-Version header failed validation: Notion-Version header should be defined.');
     const retryAfter = admit(token);
     if (retryAfter > 0) {
       rateLimited += 1;
-      return { status: 429, body: { object: 'error', status: 429, code: 'rate_limited', message: 'You have been rate limited. Please try again in a few minutes.' }, headers: { 'retry-after': String(retryAfter) } };
+      return {
+        status: 429,
+        body: { object: 'error', status: 429, code: 'rate_limited', message: 'You have been rate limited. Please try again in a few minutes.' },
+        headers: { 'retry-after': String(retryAfter) },
+      };
     }
     if (Buffer.byteLength(text) > NOTION_LIMITS.payloadBytes) throw new LimitViolation(`Request body too large: at most ${NOTION_LIMITS.payloadBytes} bytes.`);
     const route = ROUTES.find((candidate) => candidate.method === request.method && candidate.pattern.test(url.pathname));
@@ -190,7 +197,14 @@ export async function startFakeNotion(options: FakeNotionOptions): Promise<FakeN
       result = { status, body: { object: 'error', status, code, message, request_id: `req-${requests.length + 1}` }, headers: {} };
     }
     const url = new URL(request.url ?? '/', 'http://127.0.0.1');
-    requests.push({ method: request.method ?? 'GET', path: url.pathname, status: result.status, code: result.status === 200 ? null : String(result.body.code), at: clock.now(), bytes: Buffer.byteLength(text) });
+    requests.push({
+      method: request.method ?? 'GET',
+      path: url.pathname,
+      status: result.status,
+      code: result.status === 200 ? null : String(result.body.code),
+      at: clock.now(),
+      bytes: Buffer.byteLength(text),
+    });
     response.writeHead(result.status, { 'content-type': 'application/json', ...result.headers });
     response.end(JSON.stringify(result.body));
   }

@@ -5,11 +5,14 @@ import { FakeNotionError, normaliseId, paginate, propertyValue, richTextResponse
 
 export { FakeNotionError } from './notion-values.ts';
 
-
 type JsonObject = Record<string, unknown>;
 
 /** A page or block parent. */
-export type FakeParent = { type: 'page_id'; page_id: string } | { type: 'block_id'; block_id: string } | { type: 'data_source_id'; data_source_id: string; database_id: string } | { type: 'workspace'; workspace: true };
+export type FakeParent =
+  | { type: 'page_id'; page_id: string }
+  | { type: 'block_id'; block_id: string }
+  | { type: 'data_source_id'; data_source_id: string; database_id: string }
+  | { type: 'workspace'; workspace: true };
 
 interface StoredPage {
   id: string;
@@ -46,8 +49,6 @@ interface StoredDataSource {
   properties: Record<string, JsonObject>;
 }
 
-
-
 const PROPERTY_TYPES = ['title', 'rich_text', 'number', 'select', 'multi_select', 'date', 'url', 'checkbox', 'status'];
 
 /** The in-memory workspace and the operations the REST routes call. */
@@ -76,7 +77,14 @@ export class NotionStore {
   /** Seeds a top-level page shared with the integration (the parent page a person shares). */
   seedPage(title: string): string {
     const id = this.nextId();
-    this.pages.set(id, { id, parent: { type: 'workspace', workspace: true }, properties: { title: { id: 'title', type: 'title', title: richTextResponse([{ text: { content: title } }]) } }, inTrash: false, createdTime: this.timestamp(), lastEditedTime: this.timestamp() });
+    this.pages.set(id, {
+      id,
+      parent: { type: 'workspace', workspace: true },
+      properties: { title: { id: 'title', type: 'title', title: richTextResponse([{ text: { content: title } }]) } },
+      inTrash: false,
+      createdTime: this.timestamp(),
+      lastEditedTime: this.timestamp(),
+    });
     this.children.set(id, []);
     return id;
   }
@@ -101,7 +109,14 @@ export class NotionStore {
     } else {
       throw new FakeNotionError(400, 'validation_error', 'body failed validation: body.parent should be defined.');
     }
-    const page: StoredPage = { id, parent: storedParent, properties: storedProperties, inTrash: false, createdTime: this.timestamp(), lastEditedTime: this.timestamp() };
+    const page: StoredPage = {
+      id,
+      parent: storedParent,
+      properties: storedProperties,
+      inTrash: false,
+      createdTime: this.timestamp(),
+      lastEditedTime: this.timestamp(),
+    };
     this.pages.set(id, page);
     this.children.set(id, []);
     this.appendStored(id, 'page_id', children);
@@ -117,7 +132,8 @@ export class NotionStore {
   updatePage(id: string, body: JsonObject): JsonObject {
     const page = this.page(id);
     const trash = body.in_trash ?? body.archived;
-    if (page.inTrash && trash !== false) throw new FakeNotionError(400, 'validation_error', "Can't edit block that is archived. You must unarchive the block before editing.");
+    if (page.inTrash && trash !== false)
+      throw new FakeNotionError(400, 'validation_error', "Can't edit block that is archived. You must unarchive the block before editing.");
     if (typeof trash === 'boolean') {
       page.inTrash = trash;
       this.setChildBlockTrash(page.id, trash);
@@ -142,7 +158,9 @@ export class NotionStore {
   /** Replaces a page's content; refuses to delete child pages unless allowed. */
   replacePageContent(id: string, blocks: FakeBlockContent[], allowDeleting: boolean): void {
     const page = this.livePage(id);
-    const existing = (this.children.get(page.id) ?? []).map((blockId) => this.blocks.get(blockId)).filter((block): block is StoredBlock => !!block && !block.inTrash);
+    const existing = (this.children.get(page.id) ?? [])
+      .map((blockId) => this.blocks.get(blockId))
+      .filter((block): block is StoredBlock => !!block && !block.inTrash);
     if (!allowDeleting && existing.some((block) => block.type === 'child_page' || block.type === 'child_database')) {
       throw new FakeNotionError(400, 'validation_error', 'The update would delete child pages or databases; set allow_deleting_content to true.');
     }
@@ -157,7 +175,8 @@ export class NotionStore {
   /** Creates a database with its initial data source under a page. */
   createDatabase(body: JsonObject): JsonObject {
     const parent = body.parent as JsonObject | undefined;
-    if (!parent || typeof parent.page_id !== 'string') throw new FakeNotionError(400, 'validation_error', 'body failed validation: body.parent.page_id should be defined.');
+    if (!parent || typeof parent.page_id !== 'string')
+      throw new FakeNotionError(400, 'validation_error', 'body failed validation: body.parent.page_id should be defined.');
     const parentPage = this.livePage(parent.page_id);
     const initial = (body.initial_data_source ?? {}) as JsonObject;
     const properties = (initial.properties ?? {}) as JsonObject;
@@ -197,8 +216,15 @@ export class NotionStore {
   queryDataSource(id: string, body: JsonObject): JsonObject {
     const source = this.dataSource(id);
     const filter = body.filter as JsonObject | undefined;
-    const rows = [...this.pages.values()].filter((page) => !page.inTrash && page.parent.type === 'data_source_id' && page.parent.data_source_id === source.id && this.matches(page, filter));
-    return paginate(rows.map((page) => this.pageResponse(page)), body.start_cursor, body.page_size, 'page_or_data_source');
+    const rows = [...this.pages.values()].filter(
+      (page) => !page.inTrash && page.parent.type === 'data_source_id' && page.parent.data_source_id === source.id && this.matches(page, filter),
+    );
+    return paginate(
+      rows.map((page) => this.pageResponse(page)),
+      body.start_cursor,
+      body.page_size,
+      'page_or_data_source',
+    );
   }
 
   // ------------------------------------------------------------------ blocks
@@ -216,8 +242,15 @@ export class NotionStore {
   /** Children of a page or block, paginated (`start_cursor`, `page_size` at most 100). */
   listChildren(id: string, startCursor: unknown, pageSize: unknown): JsonObject {
     const parentId = this.container(id);
-    const list = (this.children.get(parentId) ?? []).map((blockId) => this.blocks.get(blockId)).filter((block): block is StoredBlock => !!block && !block.inTrash);
-    return paginate(list.map((block) => this.blockResponse(block)), startCursor, pageSize, 'block');
+    const list = (this.children.get(parentId) ?? [])
+      .map((blockId) => this.blocks.get(blockId))
+      .filter((block): block is StoredBlock => !!block && !block.inTrash);
+    return paginate(
+      list.map((block) => this.blockResponse(block)),
+      startCursor,
+      pageSize,
+      'block',
+    );
   }
 
   /** Appends children to a page or block. */
@@ -257,7 +290,12 @@ export class NotionStore {
 
   /** Every live page whose title is `title` (tests). */
   findPagesByTitle(title: string): JsonObject[] {
-    return [...this.pages.values()].filter((page) => !page.inTrash && plainText((page.properties.title ?? Object.values(page.properties).find((value) => value.type === 'title'))?.title) === title).map((page) => this.pageResponse(page));
+    return [...this.pages.values()]
+      .filter(
+        (page) =>
+          !page.inTrash && plainText((page.properties.title ?? Object.values(page.properties).find((value) => value.type === 'title'))?.title) === title,
+      )
+      .map((page) => this.pageResponse(page));
   }
 
   /** Every live row of every data source (tests). */
@@ -275,7 +313,15 @@ export class NotionStore {
   private appendStored(parentId: string, parentType: 'page_id' | 'block_id', blocks: FakeBlockContent[], fixedId?: string): StoredBlock[] {
     const list = this.children.get(parentId) ?? [];
     const stored = blocks.map((content) => {
-      const block: StoredBlock = { id: fixedId ?? this.nextId(), parentId, parentType, type: content.type, payload: content.payload, inTrash: false, createdTime: this.timestamp() };
+      const block: StoredBlock = {
+        id: fixedId ?? this.nextId(),
+        parentId,
+        parentType,
+        type: content.type,
+        payload: content.payload,
+        inTrash: false,
+        createdTime: this.timestamp(),
+      };
       this.blocks.set(block.id, block);
       list.push(block.id);
       this.children.set(block.id, this.children.get(block.id) ?? []);
@@ -339,12 +385,17 @@ export class NotionStore {
   private singleSourceOf(databaseId: string): StoredDataSource {
     const database = this.databases.get(normaliseId(databaseId));
     if (!database) throw this.notFound('database', databaseId);
-    if (database.dataSourceIds.length !== 1) throw new FakeNotionError(400, 'validation_error', 'Database has several data sources; use parent.data_source_id.');
+    if (database.dataSourceIds.length !== 1)
+      throw new FakeNotionError(400, 'validation_error', 'Database has several data sources; use parent.data_source_id.');
     return this.dataSource(database.dataSourceIds[0] ?? '');
   }
 
   private notFound(kind: string, id: string): FakeNotionError {
-    return new FakeNotionError(404, 'object_not_found', `Could not find ${kind} with ID: ${id}. Make sure the relevant pages and databases are shared with your integration.`);
+    return new FakeNotionError(
+      404,
+      'object_not_found',
+      `Could not find ${kind} with ID: ${id}. Make sure the relevant pages and databases are shared with your integration.`,
+    );
   }
 
   private addProperties(source: StoredDataSource, properties: JsonObject): void {
@@ -356,7 +407,12 @@ export class NotionStore {
       const type = PROPERTY_TYPES.find((candidate) => typeof definition === 'object' && candidate in (definition as JsonObject));
       if (!type) throw new FakeNotionError(400, 'validation_error', `body failed validation: property ${name} has no known type.`);
       const config = ((definition as JsonObject)[type] ?? {}) as JsonObject;
-      source.properties[name] = { id: source.properties[name]?.id ?? `prop${Object.keys(source.properties).length + 1}`, name, type, [type]: type === 'select' || type === 'multi_select' ? { options: config.options ?? [] } : config };
+      source.properties[name] = {
+        id: source.properties[name]?.id ?? `prop${Object.keys(source.properties).length + 1}`,
+        name,
+        type,
+        [type]: type === 'select' || type === 'multi_select' ? { options: config.options ?? [] } : config,
+      };
     }
   }
 
@@ -366,16 +422,21 @@ export class NotionStore {
       const schema = source.properties[name];
       if (!schema) throw new FakeNotionError(400, 'validation_error', `${name} is not a property that exists.`);
       const type = String(schema.type);
-      if (typeof value !== 'object' || value === null || !(type in value)) throw new FakeNotionError(400, 'validation_error', `${name} is expected to be ${type}.`);
+      if (typeof value !== 'object' || value === null || !(type in value))
+        throw new FakeNotionError(400, 'validation_error', `${name} is expected to be ${type}.`);
       const raw = (value as JsonObject)[type];
       result[name] = { id: schema.id, type, [type]: propertyValue(type, raw, schema) };
     }
     for (const [name, schema] of Object.entries(source.properties)) {
-      if (!(name in result)) result[name] = { id: schema.id, type: schema.type, [String(schema.type)]: String(schema.type) === 'title' || String(schema.type) === 'rich_text' || String(schema.type) === 'multi_select' ? [] : null };
+      if (!(name in result))
+        result[name] = {
+          id: schema.id,
+          type: schema.type,
+          [String(schema.type)]: String(schema.type) === 'title' || String(schema.type) === 'rich_text' || String(schema.type) === 'multi_select' ? [] : null,
+        };
     }
     return result;
   }
-
 
   private matches(page: StoredPage, filter: JsonObject | undefined): boolean {
     if (!filter || typeof filter.property !== 'string') return true;
@@ -388,26 +449,87 @@ export class NotionStore {
     return actual === condition.equals;
   }
 
-
   private pageResponse(page: StoredPage): JsonObject {
-    return { object: 'page', id: page.id, created_time: page.createdTime, last_edited_time: page.lastEditedTime, parent: page.parent, in_trash: page.inTrash, archived: page.inTrash, is_locked: false, properties: page.properties, url: `https://www.notion.so/${page.id.replace(/-/g, '')}`, public_url: null, icon: null, cover: null };
+    return {
+      object: 'page',
+      id: page.id,
+      created_time: page.createdTime,
+      last_edited_time: page.lastEditedTime,
+      parent: page.parent,
+      in_trash: page.inTrash,
+      archived: page.inTrash,
+      is_locked: false,
+      properties: page.properties,
+      url: `https://www.notion.so/${page.id.replace(/-/g, '')}`,
+      public_url: null,
+      icon: null,
+      cover: null,
+    };
   }
 
   private pageAsBlock(page: StoredPage): JsonObject {
-    return { object: 'block', id: page.id, type: 'child_page', child_page: { title: plainText(page.properties.title?.title) }, has_children: (this.children.get(page.id) ?? []).length > 0, in_trash: page.inTrash, archived: page.inTrash, parent: page.parent };
+    return {
+      object: 'block',
+      id: page.id,
+      type: 'child_page',
+      child_page: { title: plainText(page.properties.title?.title) },
+      has_children: (this.children.get(page.id) ?? []).length > 0,
+      in_trash: page.inTrash,
+      archived: page.inTrash,
+      parent: page.parent,
+    };
   }
 
   private blockResponse(block: StoredBlock): JsonObject {
-    const hasChildren = (this.children.get(block.id) ?? []).some((childId) => !this.blocks.get(childId)?.inTrash) || (block.type === 'child_page' && (this.children.get(block.id) ?? []).length > 0);
+    const hasChildren =
+      (this.children.get(block.id) ?? []).some((childId) => !this.blocks.get(childId)?.inTrash) ||
+      (block.type === 'child_page' && (this.children.get(block.id) ?? []).length > 0);
     const payload = block.payload.rich_text ? { ...block.payload, rich_text: richTextResponse(block.payload.rich_text) } : block.payload;
-    return { object: 'block', id: block.id, parent: block.parentType === 'page_id' ? { type: 'page_id', page_id: block.parentId } : { type: 'block_id', block_id: block.parentId }, created_time: block.createdTime, last_edited_time: block.createdTime, has_children: hasChildren, in_trash: block.inTrash, archived: block.inTrash, type: block.type, [block.type]: payload };
+    return {
+      object: 'block',
+      id: block.id,
+      parent: block.parentType === 'page_id' ? { type: 'page_id', page_id: block.parentId } : { type: 'block_id', block_id: block.parentId },
+      created_time: block.createdTime,
+      last_edited_time: block.createdTime,
+      has_children: hasChildren,
+      in_trash: block.inTrash,
+      archived: block.inTrash,
+      type: block.type,
+      [block.type]: payload,
+    };
   }
 
   private databaseResponse(database: StoredDatabase): JsonObject {
-    return { object: 'database', id: database.id, title: database.title, description: [], parent: { type: 'page_id', page_id: database.parentPageId }, is_inline: false, in_trash: database.inTrash, is_locked: false, created_time: database.createdTime, last_edited_time: database.createdTime, data_sources: database.dataSourceIds.map((id) => ({ id, name: plainText(this.dataSources.get(id)?.title) })), icon: null, cover: null, url: `https://www.notion.so/${database.id.replace(/-/g, '')}`, public_url: null };
+    return {
+      object: 'database',
+      id: database.id,
+      title: database.title,
+      description: [],
+      parent: { type: 'page_id', page_id: database.parentPageId },
+      is_inline: false,
+      in_trash: database.inTrash,
+      is_locked: false,
+      created_time: database.createdTime,
+      last_edited_time: database.createdTime,
+      data_sources: database.dataSourceIds.map((id) => ({ id, name: plainText(this.dataSources.get(id)?.title) })),
+      icon: null,
+      cover: null,
+      url: `https://www.notion.so/${database.id.replace(/-/g, '')}`,
+      public_url: null,
+    };
   }
 
   private dataSourceResponse(source: StoredDataSource): JsonObject {
-    return { object: 'data_source', id: source.id, title: source.title, description: [], parent: { type: 'database_id', database_id: source.databaseId }, database_parent: { type: 'page_id', page_id: this.databases.get(source.databaseId)?.parentPageId }, properties: source.properties, in_trash: false, archived: false };
+    return {
+      object: 'data_source',
+      id: source.id,
+      title: source.title,
+      description: [],
+      parent: { type: 'database_id', database_id: source.databaseId },
+      database_parent: { type: 'page_id', page_id: this.databases.get(source.databaseId)?.parentPageId },
+      properties: source.properties,
+      in_trash: false,
+      archived: false,
+    };
   }
 }

@@ -111,7 +111,11 @@ export const replies = {
     calls: calls.map(([name, args]) => ({ name, arguments: typeof args === 'string' ? args : JSON.stringify(args) })),
   }),
   /** A JSON answer followed by prose (`{...} Hope this helps!`). */
-  jsonThenProse: (value: unknown, prose = '\n\nHope this helps! Let me know if you need anything else.'): SimulatedReply => ({ kind: 'json', value, after: prose }),
+  jsonThenProse: (value: unknown, prose = '\n\nHope this helps! Let me know if you need anything else.'): SimulatedReply => ({
+    kind: 'json',
+    value,
+    after: prose,
+  }),
   /** An answer cut at the token limit: `finish_reason: "length"` after `text`. */
   truncated: (text: string): SimulatedReply => ({ kind: 'text', text, finishReason: 'length' }),
   /** `content: null` with only `reasoning`, as a reasoning model that spent its turn thinking. */

@@ -4,7 +4,13 @@
  * calls a tool only when `tool_choice` forces one. Real models behave like this often enough that every
  * flow must reach its end with it; the demo brain, which follows our prompts, hides such dead ends.
  */
-import { sampleFromSchema, type ChatCompletionRequest, type ChatRequestContext, type ChatResponder, type SimulatedReply } from '../../../src/simulator/index.ts';
+import {
+  sampleFromSchema,
+  type ChatCompletionRequest,
+  type ChatRequestContext,
+  type ChatResponder,
+  type SimulatedReply,
+} from '../../../src/simulator/index.ts';
 import { messageText } from '../../../src/simulator/chat-types.ts';
 
 /** What the forced tool of a request is: a named function, `required` (any tool), or none. */

@@ -31,7 +31,23 @@ describe('DiscordBot events', () => {
     const [command] = harness.fake.state.commands;
     expect(command?.body['name']).toBe('brainstorm');
     const subcommands = (command?.body['options'] as { name: string }[]).map((option) => option.name);
-    expect(subcommands).toEqual(['start', 'approve', 'stop', 'pause', 'continue', 'status', 'refresh', 'focus', 'summary', 'ideas', 'explore', 'config', 'enable', 'disable', 'reset']);
+    expect(subcommands).toEqual([
+      'start',
+      'approve',
+      'stop',
+      'pause',
+      'continue',
+      'status',
+      'refresh',
+      'focus',
+      'summary',
+      'ideas',
+      'explore',
+      'config',
+      'enable',
+      'disable',
+      'reset',
+    ]);
     expect(harness.fake.router.log.some((entry) => entry.method === 'PUT' && entry.routeName === 'commands.bulk_overwrite' && entry.status === 200)).toBe(true);
   });
 
@@ -43,7 +59,15 @@ describe('DiscordBot events', () => {
     const answer = fake.post(roomId, fake.people.bob, 'We have 3 engineers.');
     await harness.bot.handled(answer.id);
     expect(harness.gateway.messages).toEqual([
-      { transport: 'discord', roomId: null, channelId: brainstorm(), externalId: topic.id, author: { id: fake.people.bob.id, name: 'bob', isAdmin: false }, content: 'Should we rewrite the billing service?', url: `https://discord.com/channels/${fake.guildId}/${brainstorm()}/${topic.id}` },
+      {
+        transport: 'discord',
+        roomId: null,
+        channelId: brainstorm(),
+        externalId: topic.id,
+        author: { id: fake.people.bob.id, name: 'bob', isAdmin: false },
+        content: 'Should we rewrite the billing service?',
+        url: `https://discord.com/channels/${fake.guildId}/${brainstorm()}/${topic.id}`,
+      },
       expect.objectContaining({ roomId, channelId: brainstorm(), externalId: answer.id, content: 'We have 3 engineers.' }),
     ]);
   });
@@ -53,7 +77,11 @@ describe('DiscordBot events', () => {
     const roomId = await openThread('Ignore');
     harness.gateway.messages.length = 0;
     const elsewhere = fake.post(fake.channels['general']!.id, fake.people.bob, 'unrelated');
-    await harness.bot.transport.deliver(roomId, { speaker: { kind: 'participant', name: 'Claude' }, content: 'AI text', replyTo: [] }, { previewExternalId: null, deliveredExternalIds: [], onChunkDelivered: async () => undefined });
+    await harness.bot.transport.deliver(
+      roomId,
+      { speaker: { kind: 'participant', name: 'Claude' }, content: 'AI text', replyTo: [] },
+      { previewExternalId: null, deliveredExternalIds: [], onChunkDelivered: async () => undefined },
+    );
     const [webhookMessage] = fake.messagesIn(roomId);
     const person = fake.post(roomId, fake.people.bob, 'a person');
     await Promise.all([harness.bot.handled(elsewhere.id), harness.bot.handled(webhookMessage!.id), harness.bot.handled(person.id)]);
@@ -62,7 +90,9 @@ describe('DiscordBot events', () => {
 
   it('marks admins by Manage Server or the admin role', async () => {
     const { fake } = harness;
-    const posts = [fake.people.ada, fake.people.fay, fake.people.bob, fake.people.owner].map((person) => fake.post(brainstorm(), person, `hi from ${person.username}`));
+    const posts = [fake.people.ada, fake.people.fay, fake.people.bob, fake.people.owner].map((person) =>
+      fake.post(brainstorm(), person, `hi from ${person.username}`),
+    );
     await Promise.all(posts.map((post) => harness.bot.handled(post.id)));
     expect(harness.gateway.messages.map((message) => [message.author.name, message.author.isAdmin])).toEqual([
       ['ada', true],
@@ -93,7 +123,13 @@ describe('DiscordBot events', () => {
     expect(visible.responses[0]?.callbackType).toBe(5);
     expect(fake.state.findMessage(visible.originalMessageId!)?.content).toBe('ran status');
     harness.gateway.commandReply = () => ({ content: '`!config` is for admins.', private: true });
-    const refused = fake.runSlashCommand({ channelId: roomId, user: fake.people.bob, command: 'brainstorm', subcommand: 'config', options: { setting: 'max_messages', value: '5' } });
+    const refused = fake.runSlashCommand({
+      channelId: roomId,
+      user: fake.people.bob,
+      command: 'brainstorm',
+      subcommand: 'config',
+      options: { setting: 'max_messages', value: '5' },
+    });
     await harness.bot.handled(refused.id);
     expect(refused.responses.map((response) => [response.kind, response.ephemeral])).toEqual([
       ['callback', false],
@@ -109,11 +145,17 @@ describe('DiscordBot events', () => {
   it('approves by button', async () => {
     const { fake } = harness;
     const roomId = await openThread('Button');
-    await harness.bot.transport.deliver(roomId, { speaker: { kind: 'planner', name: 'Planner' }, content: 'Plan', replyTo: [], actions: ['approve_plan'] }, { previewExternalId: null, deliveredExternalIds: [], onChunkDelivered: async () => undefined });
+    await harness.bot.transport.deliver(
+      roomId,
+      { speaker: { kind: 'planner', name: 'Planner' }, content: 'Plan', replyTo: [], actions: ['approve_plan'] },
+      { previewExternalId: null, deliveredExternalIds: [], onChunkDelivered: async () => undefined },
+    );
     const plan = fake.messagesIn(roomId).at(-1)!;
     const click = fake.clickButton(plan, APPROVE_BUTTON_ID, fake.people.ada);
     await harness.bot.handled(click.id);
-    expect(harness.gateway.commands).toEqual([expect.objectContaining({ name: 'approve', args: '', roomId, author: expect.objectContaining({ isAdmin: true }) })]);
+    expect(harness.gateway.commands).toEqual([
+      expect.objectContaining({ name: 'approve', args: '', roomId, author: expect.objectContaining({ isAdmin: true }) }),
+    ]);
     expect(click.responses.map((response) => response.kind)).toEqual(['callback', 'edit_original']);
   });
 
@@ -121,11 +163,18 @@ describe('DiscordBot events', () => {
     const { fake } = harness;
     let openedRoom = '';
     harness.gateway.messageReply = () => null;
-    const start = fake.runSlashCommand({ channelId: brainstorm(), user: fake.people.ada, command: 'brainstorm', subcommand: 'start', options: { topic: 'Pricing for the new plan' } });
+    const start = fake.runSlashCommand({
+      channelId: brainstorm(),
+      user: fake.people.ada,
+      command: 'brainstorm',
+      subcommand: 'start',
+      options: { topic: 'Pricing for the new plan' },
+    });
     await harness.bot.handled(start.id);
     const [inbound] = harness.gateway.messages;
     expect(inbound).toMatchObject({ roomId: null, channelId: brainstorm(), externalId: start.originalMessageId, content: 'Pricing for the new plan' });
-    openedRoom = (await harness.bot.transport.openRoom({ originChannelId: brainstorm(), originMessageId: inbound!.externalId, title: inbound!.content })).roomId;
+    openedRoom = (await harness.bot.transport.openRoom({ originChannelId: brainstorm(), originMessageId: inbound!.externalId, title: inbound!.content }))
+      .roomId;
     expect(openedRoom).toBe(start.originalMessageId);
     expect(fake.state.findMessage(openedRoom)?.content).toContain('Pricing for the new plan');
   });

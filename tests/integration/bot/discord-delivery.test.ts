@@ -95,7 +95,10 @@ describe('reply references', () => {
     const answer = 'x'.repeat(1500) + ' ' + 'y'.repeat(1500);
     const previewId = await harness.bot.transport.postPreview(roomId, outgoing(claude, 'x'.repeat(200)));
     await harness.clock.advance(1000);
-    const result = await settleWithClock(harness.clock, harness.bot.transport.deliver(roomId, outgoing(claude, answer, { replyTo: references(roomId) }), progress(previewId)));
+    const result = await settleWithClock(
+      harness.clock,
+      harness.bot.transport.deliver(roomId, outgoing(claude, answer, { replyTo: references(roomId) }), progress(previewId)),
+    );
     const [first] = harness.fake.messagesIn(roomId);
     expect(result.externalIds[0]).toBe(previewId);
     expect(first!.content.split('\n')).toHaveLength(2);

@@ -44,7 +44,10 @@ async function openRoom(title: string): Promise<string> {
 }
 
 function longAnswer(): string {
-  const paragraphs = Array.from({ length: 6 }, (_, index) => `Point ${index + 1}: ${'we should weigh the rollout risk against the speed of learning. '.repeat(12)}`);
+  const paragraphs = Array.from(
+    { length: 6 },
+    (_, index) => `Point ${index + 1}: ${'we should weigh the rollout risk against the speed of learning. '.repeat(12)}`,
+  );
   return `${paragraphs.join('\n\n')}\n\n\`\`\`ts\n${Array.from({ length: 40 }, (_, index) => `const flag${index} = client.isEnabled('feature-${index}');`).join('\n')}\n\`\`\``;
 }
 
@@ -161,7 +164,9 @@ describe('DiscordTransport against the fake Discord', () => {
     expect(harness.fake.rateLimits.pendingInjected).toBe(0);
     expect(harness.fake.rateLimits.hits.filter((hit) => hit.injected)).toHaveLength(4);
     expect(messages.map((message) => message.id)).toEqual(results.flatMap((result) => result.externalIds));
-    expect(messages.filter((message) => message.content.startsWith('Message ')).map((message) => message.content.slice(0, 10))).toEqual(texts.map((text) => text.slice(0, 10)));
+    expect(messages.filter((message) => message.content.startsWith('Message ')).map((message) => message.content.slice(0, 10))).toEqual(
+      texts.map((text) => text.slice(0, 10)),
+    );
     for (const message of messages) expect(message.content.length).toBeLessThanOrEqual(2000);
   });
 

@@ -52,7 +52,9 @@ describe('a withheld answer in Discord', () => {
     models.script({ participant: 'Grok' }, impersonation, impersonation);
     await say(roomId, discord.people.ada, '!approve');
     const thread = discord.messagesIn(roomId);
-    expect(thread.filter((message) => message.origin === 'bot').map((message) => message.content)).toContain("Grok's answer was withheld: the answer spoke in the name of another participant.");
+    expect(thread.filter((message) => message.origin === 'bot').map((message) => message.content)).toContain(
+      "Grok's answer was withheld: the answer spoke in the name of another participant.",
+    );
     expect(thread.filter((message) => message.displayName === 'Grok')).toEqual([]);
     const streamedByGrok = discord.state.messages.filter((message) => message.channelId === roomId && message.displayName === 'Grok');
     expect(streamedByGrok.length).toBeGreaterThan(0);

@@ -37,9 +37,15 @@ describe('GET /channels/{id}/messages', () => {
 
   it('validates the query as Discord does (50035 Invalid Form Body)', async () => {
     const channel = fake.channels['history']!.id;
-    expect(await list(channel, 'limit=101')).toMatchObject({ status: 400, body: { code: 50035, errors: { limit: { _errors: [{ code: 'NUMBER_TYPE_MAX' }] } } } });
+    expect(await list(channel, 'limit=101')).toMatchObject({
+      status: 400,
+      body: { code: 50035, errors: { limit: { _errors: [{ code: 'NUMBER_TYPE_MAX' }] } } },
+    });
     expect(await list(channel, 'limit=0')).toMatchObject({ status: 400, body: { code: 50035, errors: { limit: { _errors: [{ code: 'NUMBER_TYPE_MIN' }] } } } });
-    expect(await list(channel, 'after=abc')).toMatchObject({ status: 400, body: { code: 50035, errors: { after: { _errors: [{ code: 'NUMBER_TYPE_COERCE' }] } } } });
+    expect(await list(channel, 'after=abc')).toMatchObject({
+      status: 400,
+      body: { code: 50035, errors: { after: { _errors: [{ code: 'NUMBER_TYPE_COERCE' }] } } },
+    });
     expect(await list('123', 'limit=1')).toMatchObject({ status: 404, body: { code: 10003 } });
   });
 
@@ -60,7 +66,10 @@ describe('fake gateway sessions', () => {
   it('replays nothing to a new session: what was said while away is only in the history', async () => {
     const channel = fake.channels['history']!.id;
     const login = async (): Promise<Client> => {
-      const client = new Client({ intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent], rest: { api: fake.apiUrl } });
+      const client = new Client({
+        intents: [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent],
+        rest: { api: fake.apiUrl },
+      });
       const ready = once(client, Events.ClientReady);
       await client.login(fake.token);
       await ready;

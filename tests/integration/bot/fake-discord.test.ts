@@ -28,7 +28,10 @@ describe('fake Discord REST', () => {
     const channel = fake.channels['general']!.id;
     expect(await call('POST', `/channels/${channel}/messages`, { content: 'x' }, false)).toMatchObject({ status: 401, body: { code: 0 } });
     const tooLong = await call('POST', `/channels/${channel}/messages`, { content: 'x'.repeat(2001) });
-    expect(tooLong).toMatchObject({ status: 400, body: { code: 50035, message: 'Invalid Form Body', errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } } });
+    expect(tooLong).toMatchObject({
+      status: 400,
+      body: { code: 50035, message: 'Invalid Form Body', errors: { content: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } },
+    });
     expect(await call('POST', `/channels/${channel}/messages`, { content: '' })).toMatchObject({ status: 400, body: { code: 50006 } });
     expect(await call('GET', '/channels/123/messages/456')).toMatchObject({ status: 404, body: { code: 10003, message: 'Unknown Channel' } });
     expect(await call('GET', `/channels/${channel}/messages/456`)).toMatchObject({ status: 404, body: { code: 10008 } });
@@ -39,10 +42,19 @@ describe('fake Discord REST', () => {
     expect(await call('POST', `/channels/${channel}/webhooks`, { name: 'Clyde' })).toMatchObject({ status: 400, body: { code: 50035 } });
     const created = await call('POST', `/channels/${channel}/webhooks`, { name: 'Brainstorm' });
     const { id, token } = created.body as { id: string; token: string };
-    expect(await call('POST', `/webhooks/${id}/${token}?wait=true`, { content: 'hi', username: 'My Discord Bot' }, false)).toMatchObject({ status: 400, body: { code: 50035, errors: { username: { _errors: [{ code: 'USERNAME_INVALID_CONTAINS' }] } } } });
-    expect(await call('POST', `/webhooks/${id}/${token}?wait=true&thread_id=${fake.channels['general']!.id}`, { content: 'hi' }, false)).toMatchObject({ status: 404, body: { code: 10003 } });
+    expect(await call('POST', `/webhooks/${id}/${token}?wait=true`, { content: 'hi', username: 'My Discord Bot' }, false)).toMatchObject({
+      status: 400,
+      body: { code: 50035, errors: { username: { _errors: [{ code: 'USERNAME_INVALID_CONTAINS' }] } } },
+    });
+    expect(await call('POST', `/webhooks/${id}/${token}?wait=true&thread_id=${fake.channels['general']!.id}`, { content: 'hi' }, false)).toMatchObject({
+      status: 404,
+      body: { code: 10003 },
+    });
     fake.deleteWebhook(id);
-    expect(await call('POST', `/webhooks/${id}/${token}?wait=true`, { content: 'hi' }, false)).toMatchObject({ status: 404, body: { code: 10015, message: 'Unknown Webhook' } });
+    expect(await call('POST', `/webhooks/${id}/${token}?wait=true`, { content: 'hi' }, false)).toMatchObject({
+      status: 404,
+      body: { code: 10015, message: 'Unknown Webhook' },
+    });
   });
 
   it('sends rate-limit headers, then a real 429 when the bucket is empty, and injected 429s on demand', async () => {
@@ -73,11 +85,21 @@ describe('fake Discord: messages a webhook posted', () => {
     const starter = fake.post(channel, fake.people.ada, 'Topic');
     const thread = (await call('POST', `/channels/${channel}/messages/${starter.id}/threads`, { name: 'Topic' })).body as { id: string };
     const { id, token } = (await call('POST', `/channels/${channel}/webhooks`, { name: 'Brainstorm' })).body as { id: string; token: string };
-    const posted = (await call('POST', `/webhooks/${id}/${token}?wait=true&thread_id=${thread.id}`, { content: 'preview', username: 'Claude' }, false)).body as { id: string };
-    expect(await call('PATCH', `/channels/${thread.id}/messages/${posted.id}`, { content: 'x' })).toMatchObject({ status: 403, body: { code: 50005, message: 'Cannot edit a message authored by another user' } });
+    const posted = (await call('POST', `/webhooks/${id}/${token}?wait=true&thread_id=${thread.id}`, { content: 'preview', username: 'Claude' }, false))
+      .body as { id: string };
+    expect(await call('PATCH', `/channels/${thread.id}/messages/${posted.id}`, { content: 'x' })).toMatchObject({
+      status: 403,
+      body: { code: 50005, message: 'Cannot edit a message authored by another user' },
+    });
     expect(await call('DELETE', `/channels/${thread.id}/messages/${posted.id}`)).toMatchObject({ status: 403, body: { code: 50013 } });
-    expect(await call('PATCH', `/webhooks/${id}/${token}/messages/${posted.id}`, { content: 'x' }, false)).toMatchObject({ status: 404, body: { code: 10008 } });
-    expect(await call('PATCH', `/webhooks/${id}/${token}/messages/${posted.id}?thread_id=${thread.id}`, { content: 'final' }, false)).toMatchObject({ status: 200, body: { content: 'final' } });
+    expect(await call('PATCH', `/webhooks/${id}/${token}/messages/${posted.id}`, { content: 'x' }, false)).toMatchObject({
+      status: 404,
+      body: { code: 10008 },
+    });
+    expect(await call('PATCH', `/webhooks/${id}/${token}/messages/${posted.id}?thread_id=${thread.id}`, { content: 'final' }, false)).toMatchObject({
+      status: 200,
+      body: { content: 'final' },
+    });
     expect((await call('DELETE', `/webhooks/${id}/${token}/messages/${posted.id}?thread_id=${thread.id}`, undefined, false)).status).toBe(204);
     expect(fake.state.findMessage(posted.id)?.deleted).toBe(true);
   });

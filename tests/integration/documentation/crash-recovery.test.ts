@@ -33,7 +33,13 @@ describe.each(ENGINES)('a crash while the final record is written to Notion, on 
   });
 
   it('is finished within seconds of the restart, with one live "Detailed record" page', async () => {
-    const crashed = createDocumentationHarness(handle, { notion, clock, workerId: 'worker-crashed', instance: { host: 'box', pid: DEAD_PID, isProcessAlive: () => true }, wrapObjects: freezeAfterRecordCreate });
+    const crashed = createDocumentationHarness(handle, {
+      notion,
+      clock,
+      workerId: 'worker-crashed',
+      instance: { host: 'box', pid: DEAD_PID, isProcessAlive: () => true },
+      wrapObjects: freezeAfterRecordCreate,
+    });
     await crashed.newSession('ses_wrap', 'Wrap-up under fire');
     await crashed.service.writeDocument('ses_wrap', 'record', '# Detailed record\n- Claude said (#1): the final record');
     void crashed.worker.runDue();
@@ -48,7 +54,13 @@ describe.each(ENGINES)('a crash while the final record is written to Notion, on 
     const crashedAt = clock.now().getTime();
 
     await clock.advance(3_000);
-    const restarted = createDocumentationHarness(handle, { notion, clock, workerId: 'worker-restarted', instance: { host: 'box', pid: 4000, isProcessAlive: (pid) => pid !== DEAD_PID }, dataDir: crashed.dataDir });
+    const restarted = createDocumentationHarness(handle, {
+      notion,
+      clock,
+      workerId: 'worker-restarted',
+      instance: { host: 'box', pid: 4000, isProcessAlive: (pid) => pid !== DEAD_PID },
+      dataDir: crashed.dataDir,
+    });
     await restarted.runDue();
     const record = await restarted.documents.find('ses_wrap', 'record');
     expect(record?.syncedVersion).toBe(record?.version);

@@ -29,7 +29,9 @@ import type { FakeNotion } from '../../fakes/notion/fake-notion.ts';
 export function inputText(call: RecordedModelCall): string {
   const input = call.request.input;
   if (typeof input === 'string') return input;
-  return input.map((item) => ('content' in item && typeof item.content === 'string' ? item.content : JSON.stringify('content' in item ? item.content : ''))).join('\n');
+  return input
+    .map((item) => ('content' in item && typeof item.content === 'string' ? item.content : JSON.stringify('content' in item ? item.content : '')))
+    .join('\n');
 }
 
 /** A Scribe that writes one bullet per cited message line it was given, keeping the previous record. */
@@ -49,7 +51,9 @@ export function tldrReply(call: RecordedModelCall): ReturnType<typeof assistantM
 }
 
 /** Scripted models that answer every call (or fail first when told to). */
-export function scriptedModels(options: { scribeFailures?: number; embed?: (texts: string[]) => number[][] | null } = {}): DocumentationModels & { scribe: ScriptedModel; tldr: ScriptedModel } {
+export function scriptedModels(
+  options: { scribeFailures?: number; embed?: (texts: string[]) => number[][] | null } = {},
+): DocumentationModels & { scribe: ScriptedModel; tldr: ScriptedModel } {
   const failures: ScriptedModelInput[] = Array.from({ length: options.scribeFailures ?? 0 }, () => modelError(new Error('upstream 503')));
   const scribe = new ScriptedModel([...failures, ...Array.from({ length: 200 }, () => modelResponder(scribeReply))]);
   const tldr = new ScriptedModel(Array.from({ length: 200 }, () => modelResponder(tldrReply)));
@@ -115,12 +119,24 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: Docu
   const models = options.models ?? scriptedModels();
   const notion = options.notion
     ? createNotionGateway(
-        { apiKey: options.token ?? 'secret_test_token', baseUrl: options.notion.url, parentPageId: options.notion.parentPageId, databaseId: undefined, requestsPerSecond: 3 },
+        {
+          apiKey: options.token ?? 'secret_test_token',
+          baseUrl: options.notion.url,
+          parentPageId: options.notion.parentPageId,
+          databaseId: undefined,
+          requestsPerSecond: 3,
+        },
         { clock, logger, objects: options.wrapObjects ? options.wrapObjects(objects) : objects },
       )
     : null;
   const service = createDocumentationService({
-    settings: { dataDir, scribeIntervalSeconds: options.scribeIntervalSeconds ?? 60, tldrIntervalSeconds: options.tldrIntervalSeconds ?? 600, notionMaxRetries: options.notionMaxRetries ?? 25, ...(options.notionRetryWindowMs ? { notionRetryWindowMs: options.notionRetryWindowMs } : {}) },
+    settings: {
+      dataDir,
+      scribeIntervalSeconds: options.scribeIntervalSeconds ?? 60,
+      tldrIntervalSeconds: options.tldrIntervalSeconds ?? 600,
+      notionMaxRetries: options.notionMaxRetries ?? 25,
+      ...(options.notionRetryWindowMs ? { notionRetryWindowMs: options.notionRetryWindowMs } : {}),
+    },
     clock,
     logger,
     documents,
@@ -136,7 +152,14 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: Docu
     flags: notionFlags(notionObjects, clock),
     runQueue: (queue) => worker.runQueue(queue),
   });
-  const worker = new JobWorker({ workerId: options.workerId ?? 'docs-test', jobs, clock, logger, onTerminalFailure: createTerminalFailureNotifier(notifier), ...(options.instance ? { instance: options.instance } : {}) });
+  const worker = new JobWorker({
+    workerId: options.workerId ?? 'docs-test',
+    jobs,
+    clock,
+    logger,
+    onTerminalFailure: createTerminalFailureNotifier(notifier),
+    ...(options.instance ? { instance: options.instance } : {}),
+  });
   service.registerJobs(worker);
   return {
     clock,
@@ -152,12 +175,29 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: Docu
     models,
     runDue: () => settleWithClock(worker.runDue(), clock),
     async say(sessionId, speaker, text) {
-      const { message } = await messages.insert({ sessionId, speaker, role: speaker.kind === 'human' ? 'user' : 'assistant', text, deliveryStatus: 'delivered' }, clock.now());
+      const { message } = await messages.insert(
+        { sessionId, speaker, role: speaker.kind === 'human' ? 'user' : 'assistant', text, deliveryStatus: 'delivered' },
+        clock.now(),
+      );
       await service.onMessage(sessionId);
       return message.id;
     },
     async newSession(id, topic) {
-      await sessions.create({ id, parentId: null, transport: 'test', roomId: `room-${id}`, roomUrl: `https://discord.test/${id}`, originChannelId: null, originMessageId: null, topic, status: 'active', createdBy: { id: 'u1', name: 'Ada' } }, clock.now());
+      await sessions.create(
+        {
+          id,
+          parentId: null,
+          transport: 'test',
+          roomId: `room-${id}`,
+          roomUrl: `https://discord.test/${id}`,
+          originChannelId: null,
+          originMessageId: null,
+          topic,
+          status: 'active',
+          createdBy: { id: 'u1', name: 'Ada' },
+        },
+        clock.now(),
+      );
       await service.onSessionChanged(id);
     },
   };

@@ -13,7 +13,21 @@ describe.each(ENGINES)('embeddings and Notion object ids on %s', (engine) => {
     handle = await openTestDatabase(engine);
     const sessions = new SessionsRepository(handle.db);
     for (const id of ['s1', 's2', 's3']) {
-      await sessions.create({ id, parentId: null, transport: 't', roomId: id, roomUrl: null, originChannelId: null, originMessageId: null, topic: id, status: 'active', createdBy: { id: 'u', name: 'U' } }, now);
+      await sessions.create(
+        {
+          id,
+          parentId: null,
+          transport: 't',
+          roomId: id,
+          roomUrl: null,
+          originChannelId: null,
+          originMessageId: null,
+          topic: id,
+          status: 'active',
+          createdBy: { id: 'u', name: 'U' },
+        },
+        now,
+      );
     }
   });
   afterAll(async () => handle.close());

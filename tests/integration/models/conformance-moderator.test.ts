@@ -17,7 +17,15 @@ const VERDICT = { action: 'continue', drifting: false, objectivesMet: false, mes
 const rows = conformanceRows({ tool: 'check_limits', toolArgs: {}, json: VERDICT, text: 'Everything is on course, carry on.' });
 
 /** A plain-text verdict, a refusal, a cut verdict and request errors leave no verdict: the service uses its plain rules. */
-const { recovers, fails } = partition(ROW_NAMES, ['ignores the tool', 'refusal', 'refusal as text', 'finish_reason length mid-answer', '400 context length exceeded', '402 out of credits', '404 model not found']);
+const { recovers, fails } = partition(ROW_NAMES, [
+  'ignores the tool',
+  'refusal',
+  'refusal as text',
+  'finish_reason length mid-answer',
+  '400 context length exceeded',
+  '402 out of credits',
+  '404 model not found',
+]);
 
 async function check(row: RowName) {
   const { clock, models } = conformanceCatalog(fake);

@@ -13,17 +13,35 @@ beforeEach(() => fake.reset());
 
 const prompts = new PromptLibrary();
 const RECORD = '# Record\n\n- Claude (#1): Redis in front of the API.\n- ChatGPT (#2): Invalidate on writes.\n- Grok (#3): Try CDN caching first.';
-const TLDR = { summary: 'Cache at the edge, invalidate on writes.', keyFindings: ['Redis (#1)', 'Invalidate (#2)', 'CDN (#3)'].map((finding) => ({ finding, sources: [finding.slice(-3, -1)] })) };
+const TLDR = {
+  summary: 'Cache at the edge, invalidate on writes.',
+  keyFindings: ['Redis (#1)', 'Invalidate (#2)', 'CDN (#3)'].map((finding) => ({ finding, sources: [finding.slice(-3, -1)] })),
+};
 
-async function pass<T>(role: 'scribe' | 'tldr', row: RowName, action: (deps: { models: ReturnType<typeof conformanceCatalog>['models']; prompts: PromptLibrary }) => Promise<T>) {
+async function pass<T>(
+  role: 'scribe' | 'tldr',
+  row: RowName,
+  action: (deps: { models: ReturnType<typeof conformanceCatalog>['models']; prompts: PromptLibrary }) => Promise<T>,
+) {
   const { clock, models } = conformanceCatalog(fake);
-  const shape = role === 'scribe' ? { tool: 'update_notion', toolArgs: { document: 'record', markdown: RECORD }, json: { record: RECORD }, text: RECORD } : { tool: 'read_notion', toolArgs: { document: 'record' }, json: TLDR, text: `${TLDR.summary}\n\n- Redis (#1)\n- Invalidate (#2)\n- CDN (#3)` };
+  const shape =
+    role === 'scribe'
+      ? { tool: 'update_notion', toolArgs: { document: 'record', markdown: RECORD }, json: { record: RECORD }, text: RECORD }
+      : { tool: 'read_notion', toolArgs: { document: 'record' }, json: TLDR, text: `${TLDR.summary}\n\n- Redis (#1)\n- Invalidate (#2)\n- CDN (#3)` };
   fake.script({ role }, ...conformanceRows(shape)[row]);
   return driveClock(clock, action({ models, prompts }));
 }
 
 /** Failing Scribe rows: the pass then keeps the previous record and writes plain statistics (its fallback). */
-const scribe = partition(ROW_NAMES, ['refusal', 'refusal as text', 'finish_reason length mid-answer', 'empty content', '400 context length exceeded', '402 out of credits', '404 model not found']);
+const scribe = partition(ROW_NAMES, [
+  'refusal',
+  'refusal as text',
+  'finish_reason length mid-answer',
+  'empty content',
+  '400 context length exceeded',
+  '402 out of credits',
+  '404 model not found',
+]);
 
 describe('Scribe conformance: a record, or a failure the pass turns into a statistics record', () => {
   it.each(scribe.recovers)('%s -> a record', async (row) => {
@@ -40,7 +58,14 @@ describe('Scribe conformance: a record, or a failure the pass turns into a stati
 });
 
 /** Failing TLDR rows: the job fails and is retried later; the previous TLDR stays. */
-const tldr = partition(ROW_NAMES, ['refusal', 'refusal as text', 'finish_reason length mid-answer', '400 context length exceeded', '402 out of credits', '404 model not found']);
+const tldr = partition(ROW_NAMES, [
+  'refusal',
+  'refusal as text',
+  'finish_reason length mid-answer',
+  '400 context length exceeded',
+  '402 out of credits',
+  '404 model not found',
+]);
 
 describe('TLDR conformance: a summary with 3-5 findings, or a typed failure', () => {
   it.each(tldr.recovers)('%s -> a summary with 3 to 5 findings', async (row) => {

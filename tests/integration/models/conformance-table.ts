@@ -57,7 +57,9 @@ export function conformanceRows(shape: RoleShape): Record<RowName, SimulatedRepl
     'content null, only reasoning': [replies.reasoningOnly()],
     'empty content': [replies.text('')],
     'stream without a usage chunk': [{ kind: 'json', value: shape.json, omitUsage: true }],
-    '400 context length exceeded': [replies.httpError(400, "This endpoint's maximum context length is 200000 tokens. However, you requested about 250000 tokens.")],
+    '400 context length exceeded': [
+      replies.httpError(400, "This endpoint's maximum context length is 200000 tokens. However, you requested about 250000 tokens."),
+    ],
     '402 out of credits': [replies.httpError(402, 'Insufficient credits. Add more using https://openrouter.ai/credits')],
     '404 model not found': [replies.httpError(404, 'No endpoints found for this model.')],
     '429 with retry-after': [replies.rateLimited(5)],

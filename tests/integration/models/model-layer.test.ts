@@ -26,7 +26,10 @@ function participant(models: ModelCatalog, id = 'claude', name = 'Claude'): Agen
 
 describe('model layer against the fake OpenRouter', () => {
   it('a participant answers (plain), with usage and cost', async () => {
-    fake.script({ participant: 'Claude' }, replies.text('Plain answer from the script.', { usage: { promptTokens: 100, completionTokens: 20, costUsd: 0.0012 } }));
+    fake.script(
+      { participant: 'Claude' },
+      replies.text('Plain answer from the script.', { usage: { promptTokens: 100, completionTokens: 20, costUsd: 0.0012 } }),
+    );
     const result = await run(participant(catalog()), '[Sam]: How do we cut onboarding time?');
     expect(result.finalOutput).toBe('Plain answer from the script.');
     expect(usageOf(result)).toEqual({ inputTokens: 100, outputTokens: 20, costUsd: 0.0012 });
@@ -65,7 +68,11 @@ describe('model layer against the fake OpenRouter', () => {
       model: models.role('moderator'),
       outputType: verdictSchema,
     });
-    fake.script({ role: 'moderator' }, replies.json({ action: 'end', message: 'done' }, { fenced }), replies.json({ action: 'continue', message: 'go' }, { fenced }));
+    fake.script(
+      { role: 'moderator' },
+      replies.json({ action: 'end', message: 'done' }, { fenced }),
+      replies.json({ action: 'continue', message: 'go' }, { fenced }),
+    );
     const plain = await run(agent, 'Check the discussion.');
     expect(plain.finalOutput).toEqual({ action: 'end', message: 'done' });
     const streamed = await run(agent, 'Check the discussion.', { stream: true });

@@ -61,7 +61,11 @@ describe('fake Notion through @notionhq/client', () => {
 
   it('creates, reads and replaces a page as markdown', async () => {
     await tick();
-    const page = await notion.pages.create({ parent: { page_id: fake.parentPageId }, properties: { title: { title: [{ text: { content: 'Record' } }] } }, markdown: '# Title\n\n- one\n- two\n\nplain' });
+    const page = await notion.pages.create({
+      parent: { page_id: fake.parentPageId },
+      properties: { title: { title: [{ text: { content: 'Record' } }] } },
+      markdown: '# Title\n\n- one\n- two\n\nplain',
+    });
     const read = await notion.pages.retrieveMarkdown({ page_id: page.id });
     expect(read.markdown).toBe('# Title\n- one\n- two\nplain');
     await notion.pages.updateMarkdown({ page_id: page.id, type: 'replace_content', replace_content: { new_str: '## New' } });
@@ -71,7 +75,11 @@ describe('fake Notion through @notionhq/client', () => {
 
   it('paginates block children with start_cursor and has_more', async () => {
     await tick();
-    const page = await notion.pages.create({ parent: { page_id: fake.parentPageId }, properties: { title: { title: [{ text: { content: 'Many' } }] } }, children: Array.from({ length: 100 }, (_, index) => paragraph(`p${index}`)) });
+    const page = await notion.pages.create({
+      parent: { page_id: fake.parentPageId },
+      properties: { title: { title: [{ text: { content: 'Many' } }] } },
+      children: Array.from({ length: 100 }, (_, index) => paragraph(`p${index}`)),
+    });
     await notion.blocks.children.append({ block_id: page.id, children: Array.from({ length: 30 }, (_, index) => paragraph(`q${index}`)) });
     await tick();
     const first = await notion.blocks.children.list({ block_id: page.id });
@@ -91,7 +99,13 @@ describe('fake Notion through @notionhq/client', () => {
     const tooLong = await failure(notion.blocks.children.append({ block_id: page.id, children: [paragraph('x'.repeat(2001))] }));
     expect(tooLong.code).toBe(APIErrorCode.ValidationError);
     await tick();
-    const nested = { type: 'bulleted_list_item' as const, bulleted_list_item: { rich_text: [{ text: { content: 'a' } }], children: [{ type: 'bulleted_list_item' as const, bulleted_list_item: { rich_text: [{ text: { content: 'b' } }], children: [paragraph('c')] } }] } };
+    const nested = {
+      type: 'bulleted_list_item' as const,
+      bulleted_list_item: {
+        rich_text: [{ text: { content: 'a' } }],
+        children: [{ type: 'bulleted_list_item' as const, bulleted_list_item: { rich_text: [{ text: { content: 'b' } }], children: [paragraph('c')] } }],
+      },
+    };
     const tooDeep = await failure(notion.blocks.children.append({ block_id: page.id, children: [nested] }));
     expect(tooDeep.code).toBe(APIErrorCode.ValidationError);
     expect(fake.violations - before).toBe(3);

@@ -90,7 +90,7 @@ describe('NotionGateway against the fake', () => {
     expect(read).toContain('- Claude argued item 159');
     expect(read).toContain('  - with a nested detail 42');
     expect(read).toContain('- GPT: one more point');
-    expect(read?.replace(/\s+/g, ' ')).toContain(('lorem ipsum '.repeat(400)).trim());
+    expect(read?.replace(/\s+/g, ' ')).toContain('lorem ipsum '.repeat(400).trim());
   });
 
   it('never draws a 429 from bursts of writes under the shared 3 req/s limit', async () => {
@@ -105,7 +105,14 @@ describe('NotionGateway against the fake', () => {
   it('adopts a configured database id (schema read from its data source) without creating another', async () => {
     await settleWithClock(gateway.ensureDatabase(), clock);
     await clock.advance(1000);
-    const configured = new NotionGateway({ auth: TOKEN, baseUrl: fake.url, clock, requestsPerSecond: 3, databaseId: [...objects.entries.values()].map((value) => JSON.parse(value) as { databaseId: string })[0]?.databaseId ?? '', objects: memoryObjects() });
+    const configured = new NotionGateway({
+      auth: TOKEN,
+      baseUrl: fake.url,
+      clock,
+      requestsPerSecond: 3,
+      databaseId: [...objects.entries.values()].map((value) => JSON.parse(value) as { databaseId: string })[0]?.databaseId ?? '',
+      objects: memoryObjects(),
+    });
     await settleWithClock(configured.upsertSessionRow('ses_9', ROW), clock);
     expect(fake.store.databaseCount).toBe(1);
     expect(fake.store.allRows()).toHaveLength(1);
@@ -117,7 +124,14 @@ describe('NotionGateway against the fake', () => {
     expect(outage).toBeInstanceOf(NotionRequestError);
     expect((outage as NotionRequestError).retryable).toBe(true);
     fake.endOutage();
-    const wrong = new NotionGateway({ auth: 'nope', baseUrl: fake.url, clock, requestsPerSecond: 3, parentPageId: fake.parentPageId, objects: memoryObjects() });
+    const wrong = new NotionGateway({
+      auth: 'nope',
+      baseUrl: fake.url,
+      clock,
+      requestsPerSecond: 3,
+      parentPageId: fake.parentPageId,
+      objects: memoryObjects(),
+    });
     const denied = await settleWithClock(wrong.ensureDatabase(), clock).catch((error: unknown) => error);
     expect((denied as NotionRequestError).kind).toBe('unauthorized');
   });

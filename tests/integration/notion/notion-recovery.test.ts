@@ -64,7 +64,9 @@ describe.each(ENGINES)('Notion writes that survive crashes and deletions on %s',
     await expect(settleWithClock(crashing.writeDocument('ses_crash', 'record', '# Record\n- first', ROW), clock)).rejects.toThrow(/killed/);
     // the restarted process has a fresh gateway over the same stored ids
     await clock.advance(1000);
-    await expect(settleWithClock(gateway(crashingOnce(objects, crashes)).writeDocument('ses_crash', 'record', '# Record\n- first', ROW), clock)).rejects.toThrow(/killed/);
+    await expect(
+      settleWithClock(gateway(crashingOnce(objects, crashes)).writeDocument('ses_crash', 'record', '# Record\n- first', ROW), clock),
+    ).rejects.toThrow(/killed/);
     await clock.advance(1000);
     const restarted = gateway();
     await settleWithClock(restarted.writeDocument('ses_crash', 'record', '# Record\n- first\n- second', ROW), clock);

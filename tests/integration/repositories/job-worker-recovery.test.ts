@@ -33,7 +33,13 @@ describe.each(ENGINES)('a job worker after a crash on %s', (engine) => {
   }
 
   function restarted(ran: string[]): JobWorker {
-    const worker = new JobWorker({ workerId: 'worker-new', jobs, clock, logger, instance: { host: 'box-1', pid: 5151, isProcessAlive: (pid) => pid !== DEAD_PID } });
+    const worker = new JobWorker({
+      workerId: 'worker-new',
+      jobs,
+      clock,
+      logger,
+      instance: { host: 'box-1', pid: 5151, isProcessAlive: (pid) => pid !== DEAD_PID },
+    });
     worker.register('wrap_up', async (job) => {
       ran.push(String(job.payload.sessionId));
       return { status: 'done' };

@@ -27,7 +27,21 @@ describe.each(ENGINES)('debounced jobs and the session clock on %s', (engine) =>
 
   it('stores the clock start and the pause of a session', async () => {
     const sessions = new SessionsRepository(handle.db);
-    await sessions.create({ id: 'c1', parentId: null, transport: 't', roomId: 'r', roomUrl: null, originChannelId: null, originMessageId: null, topic: 'x', status: 'active', createdBy: { id: 'u', name: 'U' } }, start);
+    await sessions.create(
+      {
+        id: 'c1',
+        parentId: null,
+        transport: 't',
+        roomId: 'r',
+        roomUrl: null,
+        originChannelId: null,
+        originMessageId: null,
+        topic: 'x',
+        status: 'active',
+        createdBy: { id: 'u', name: 'U' },
+      },
+      start,
+    );
     const updated = await sessions.update('c1', { clockStartedAt: later(5), pausedAt: later(65) }, later(65));
     expect(updated?.clockStartedAt?.toISOString()).toBe(later(5).toISOString());
     expect(updated?.pausedAt?.toISOString()).toBe(later(65).toISOString());

@@ -15,7 +15,21 @@ describe.each(ENGINES)('message numbers on %s', (engine) => {
     messages = new MessagesRepository(handle.db);
     const sessions = new SessionsRepository(handle.db);
     for (const id of ['s1', 's2']) {
-      await sessions.create({ id, parentId: null, transport: 'local', roomId: `r-${id}`, roomUrl: null, originChannelId: null, originMessageId: null, topic: 't', status: 'active', createdBy: { id: 'u', name: 'U' } }, now);
+      await sessions.create(
+        {
+          id,
+          parentId: null,
+          transport: 'local',
+          roomId: `r-${id}`,
+          roomUrl: null,
+          originChannelId: null,
+          originMessageId: null,
+          topic: 't',
+          status: 'active',
+          createdBy: { id: 'u', name: 'U' },
+        },
+        now,
+      );
     }
   });
   afterEach(async () => handle.close());

@@ -36,10 +36,13 @@ describe('/metrics', () => {
     await test.settle();
 
     const text = await test.app.services.metrics.render();
-    for (const line of text.trimEnd().split('\n')) expect(line).toMatch(/^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{([a-z_]+="[^"\n]*",?)*\})? -?[0-9.e+-]+|[a-z_]+\{.*le="\+Inf".*\} \d+)$/);
+    for (const line of text.trimEnd().split('\n'))
+      expect(line).toMatch(/^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{([a-z_]+="[^"\n]*",?)*\})? -?[0-9.e+-]+|[a-z_]+\{.*le="\+Inf".*\} \d+)$/);
     expect(text).toContain('# TYPE brainstorm_turn_duration_seconds histogram');
     expect(series(text, 'brainstorm_turn_duration_seconds_count', { outcome: 'answered' })).toBeGreaterThanOrEqual(2);
-    expect(series(text, 'brainstorm_turn_duration_seconds_bucket', { outcome: 'answered', le: '+Inf' })).toBe(series(text, 'brainstorm_turn_duration_seconds_count', { outcome: 'answered' }));
+    expect(series(text, 'brainstorm_turn_duration_seconds_bucket', { outcome: 'answered', le: '+Inf' })).toBe(
+      series(text, 'brainstorm_turn_duration_seconds_count', { outcome: 'answered' }),
+    );
     const endpoint = new URL(fake.url).host;
     expect(series(text, 'brainstorm_model_errors_total', { endpoint })).toBeGreaterThanOrEqual(1);
     expect(text).not.toContain('test-openrouter-key');

@@ -88,7 +88,10 @@ describe('sessions leased to one process among several', () => {
       await second.app.services.ownership.tick();
       expect(second.app.services.ownership.holds(sessionId)).toBe(true);
       await second.settle();
-      const after = transport.room(room).slice(before).filter((message) => message.speakerKind === 'participant' && message.replyTo.includes('Alice'));
+      const after = transport
+        .room(room)
+        .slice(before)
+        .filter((message) => message.speakerKind === 'participant' && message.replyTo.includes('Alice'));
       expect(after.map((message) => message.speaker).sort()).toEqual(['ChatGPT', 'Claude', 'Grok']);
     } finally {
       await second.stop();

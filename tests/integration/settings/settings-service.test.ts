@@ -64,7 +64,11 @@ describe.each(ENGINES)('SettingsService on %s', (engine) => {
     const reloaded = service().settings;
     await reloaded.load();
     expect(reloaded.get('MODERATOR_CHECK_INTERVAL')).toBe(4);
-    expect(reloaded.list().find((entry) => entry.key === 'MODERATOR_CHECK_INTERVAL')).toEqual({ key: 'MODERATOR_CHECK_INTERVAL', value: 4, source: 'override' });
+    expect(reloaded.list().find((entry) => entry.key === 'MODERATOR_CHECK_INTERVAL')).toEqual({
+      key: 'MODERATOR_CHECK_INTERVAL',
+      value: 4,
+      source: 'override',
+    });
     expect(reloaded.list().find((entry) => entry.key === 'MAX_COST_PER_CONVERSATION_USD')?.source).toBe('environment');
   });
 

@@ -96,7 +96,11 @@ describe.each(ENGINES)('DB tracing on %s', (engine) => {
 
   it('records cost of a streamed generation and errors of a failed one, and filters traces', async () => {
     const agent = new Agent({ name: 'Grok', instructions: 'You are Grok, a participant in a Brainstorm session.', model: models.participant('grok') });
-    fake.script({ participant: 'Grok' }, replies.text('streamed words here', { usage: { promptTokens: 80, completionTokens: 5, costUsd: 0.0009 } }), replies.httpError(400, 'bad'));
+    fake.script(
+      { participant: 'Grok' },
+      replies.text('streamed words here', { usage: { promptTokens: 80, completionTokens: 5, costUsd: 0.0009 } }),
+      replies.httpError(400, 'bad'),
+    );
     const streamedTrace = await withTrace(
       'streamed turn',
       async (trace) => {
@@ -106,10 +110,14 @@ describe.each(ENGINES)('DB tracing on %s', (engine) => {
       },
       { groupId: 'ses_trace_2' },
     );
-    const failedTrace = await withTrace('failed turn', async (trace) => {
-      await run(agent, 'Go').catch(() => undefined);
-      return trace.traceId;
-    }, { groupId: 'ses_trace_2' });
+    const failedTrace = await withTrace(
+      'failed turn',
+      async (trace) => {
+        await run(agent, 'Go').catch(() => undefined);
+        return trace.traceId;
+      },
+      { groupId: 'ses_trace_2' },
+    );
     await processor.forceFlush();
 
     expect(await repository.totalsForTrace(streamedTrace)).toEqual({ inputTokens: 80, outputTokens: 5, costUsd: 0.0009 });

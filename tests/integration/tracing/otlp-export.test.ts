@@ -80,8 +80,18 @@ function nanos(value: string | number | undefined): bigint {
 async function runParticipantTurn(processor: OtlpTracingProcessor): Promise<void> {
   installTracing([processor]);
   const models = new ModelCatalog(buildConfig({ OPENROUTER_BASE_URL: fake.url, OPENROUTER_API_KEY: SECRET }).models, { clock: new ManualClock() });
-  const checkLimits = tool({ name: 'check_limits', description: 'Reads the session limits.', parameters: z.object({ detail: z.string() }), execute: async () => 'all within limits' });
-  const agent = new Agent({ name: 'ChatGPT', instructions: 'You are ChatGPT, a participant in a Brainstorm session.', model: models.participant('chatgpt'), tools: [checkLimits] });
+  const checkLimits = tool({
+    name: 'check_limits',
+    description: 'Reads the session limits.',
+    parameters: z.object({ detail: z.string() }),
+    execute: async () => 'all within limits',
+  });
+  const agent = new Agent({
+    name: 'ChatGPT',
+    instructions: 'You are ChatGPT, a participant in a Brainstorm session.',
+    model: models.participant('chatgpt'),
+    tools: [checkLimits],
+  });
   fake.script(
     { participant: 'ChatGPT' },
     { ...replies.toolCall('check_limits', { detail: 'all' }), usage: { promptTokens: 30, completionTokens: 5, costUsd: 0.0001 } },
@@ -92,7 +102,13 @@ async function runParticipantTurn(processor: OtlpTracingProcessor): Promise<void
 
 describe('OTLP export through the OpenTelemetry SDK', () => {
   it('sends batched OTLP/JSON spans with GenAI attributes, the session as conversation id, and the SDK tree', async () => {
-    const processor = new OtlpTracingProcessor({ endpoint, headers: { 'x-api-key': 'collector' }, secrets: [SECRET], serviceName: 'brainstorm-test', maxBatch: 100 });
+    const processor = new OtlpTracingProcessor({
+      endpoint,
+      headers: { 'x-api-key': 'collector' },
+      secrets: [SECRET],
+      serviceName: 'brainstorm-test',
+      maxBatch: 100,
+    });
     await runParticipantTurn(processor);
     expect(received).toHaveLength(0);
     await processor.forceFlush();

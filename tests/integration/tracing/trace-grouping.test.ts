@@ -24,7 +24,12 @@ describe.each(ENGINES)('traces as the console lists them, on %s', (engine) => {
     traces = new TracesRepository(database.db);
     processor = new DbTracingProcessor(traces, { clock: new ManualClock(), onStored: (stored) => announced.push(...stored) });
     installTracing([processor]);
-    const repositories = { sessions: new SessionsRepository(database.db), messages: new MessagesRepository(database.db), documents: new DocumentsRepository(database.db), traces };
+    const repositories = {
+      sessions: new SessionsRepository(database.db),
+      messages: new MessagesRepository(database.db),
+      documents: new DocumentsRepository(database.db),
+      traces,
+    };
     queries = new ConsoleQueries(repositories, new ManualClock());
   });
   afterAll(async () => {
@@ -43,8 +48,20 @@ describe.each(ENGINES)('traces as the console lists them, on %s', (engine) => {
 
   it('keeps a trace its first name when a resumed run reports it again under the workflow name', async () => {
     const at = new Date('2026-03-01T10:00:00Z');
-    await traces.upsertTraces([{ id: 'trace_resumed', sessionId: 's', name: 'Planner', groupId: 's', metadata: {}, startedAt: at, endedAt: new Date(at.getTime() + 1000) }]);
-    await traces.upsertTraces([{ id: 'trace_resumed', sessionId: 's', name: 'Brainstorm', groupId: 's', metadata: {}, startedAt: new Date(at.getTime() + 60_000), endedAt: new Date(at.getTime() + 61_000) }]);
+    await traces.upsertTraces([
+      { id: 'trace_resumed', sessionId: 's', name: 'Planner', groupId: 's', metadata: {}, startedAt: at, endedAt: new Date(at.getTime() + 1000) },
+    ]);
+    await traces.upsertTraces([
+      {
+        id: 'trace_resumed',
+        sessionId: 's',
+        name: 'Brainstorm',
+        groupId: 's',
+        metadata: {},
+        startedAt: new Date(at.getTime() + 60_000),
+        endedAt: new Date(at.getTime() + 61_000),
+      },
+    ]);
     const [listed] = await queries.searchTraces({ sessionId: 's' });
     expect(listed?.name).toBe('Planner');
     expect(listed?.startedAt).toBe(at.toISOString());
@@ -53,8 +70,20 @@ describe.each(ENGINES)('traces as the console lists them, on %s', (engine) => {
   it('gives a trace the same duration in the list as in its detail', async () => {
     const at = new Date('2026-03-01T11:00:00Z');
     // The trace row says 330 ms; its spans ran for 8.6 s (the SDK stamps spans with the wall clock).
-    await traces.upsertTraces([{ id: 'trace_long', sessionId: 'ses_long', name: 'Turn', groupId: 'ses_long', metadata: {}, startedAt: at, endedAt: new Date(at.getTime() + 330) }]);
-    await traces.upsertSpans([span({ id: 'span_long', traceId: 'trace_long', sessionId: 'ses_long', type: 'agent', name: 'Claude', startedAt: new Date(at.getTime() + 100), endedAt: new Date(at.getTime() + 8_700) })]);
+    await traces.upsertTraces([
+      { id: 'trace_long', sessionId: 'ses_long', name: 'Turn', groupId: 'ses_long', metadata: {}, startedAt: at, endedAt: new Date(at.getTime() + 330) },
+    ]);
+    await traces.upsertSpans([
+      span({
+        id: 'span_long',
+        traceId: 'trace_long',
+        sessionId: 'ses_long',
+        type: 'agent',
+        name: 'Claude',
+        startedAt: new Date(at.getTime() + 100),
+        endedAt: new Date(at.getTime() + 8_700),
+      }),
+    ]);
     const [listed] = await queries.searchTraces({ sessionId: 'ses_long' });
     const detail = await queries.getTrace('trace_long');
     expect(listed?.durationMs).toBe(8_700);

@@ -31,20 +31,75 @@ describe.each(ENGINES)('ConsoleQueries on %s', (engine) => {
     const documents = new DocumentsRepository(database.db);
     const traces = new TracesRepository(database.db);
     queries = new ConsoleQueries({ sessions, messages, documents, traces }, clock);
-    await sessions.create({ id: 'ses_a', parentId: null, transport: 'discord', roomId: 'thread_1', roomUrl: 'https://discord.com/channels/1/2', originChannelId: '2', originMessageId: 'm0', topic: 'Roadmap', status: 'planning', createdBy: { id: 'u1', name: 'Ada' } }, clock.now());
+    await sessions.create(
+      {
+        id: 'ses_a',
+        parentId: null,
+        transport: 'discord',
+        roomId: 'thread_1',
+        roomUrl: 'https://discord.com/channels/1/2',
+        originChannelId: '2',
+        originMessageId: 'm0',
+        topic: 'Roadmap',
+        status: 'planning',
+        createdBy: { id: 'u1', name: 'Ada' },
+      },
+      clock.now(),
+    );
     await sessions.update('ses_a', { status: 'active', plan: PLAN, startedAt: clock.now() }, clock.now());
-    const human = await messages.insert({ sessionId: 'ses_a', speaker: { kind: 'human', name: 'Ada' }, role: 'user', text: 'Go', deliveryStatus: 'received' }, clock.now());
+    const human = await messages.insert(
+      { sessionId: 'ses_a', speaker: { kind: 'human', name: 'Ada' }, role: 'user', text: 'Go', deliveryStatus: 'received' },
+      clock.now(),
+    );
     const answer = await messages.insert(
-      { sessionId: 'ses_a', speaker: { kind: 'participant', name: 'Grok' }, role: 'assistant', text: 'Idea', model: 'x-ai/grok-4', inputTokens: 300, outputTokens: 40, costUsd: 0.01, traceId: 'tr_1', deliveryStatus: 'delivered', externalUrl: 'https://discord.com/channels/1/2/3' },
+      {
+        sessionId: 'ses_a',
+        speaker: { kind: 'participant', name: 'Grok' },
+        role: 'assistant',
+        text: 'Idea',
+        model: 'x-ai/grok-4',
+        inputTokens: 300,
+        outputTokens: 40,
+        costUsd: 0.01,
+        traceId: 'tr_1',
+        deliveryStatus: 'delivered',
+        externalUrl: 'https://discord.com/channels/1/2/3',
+      },
       clock.now(),
     );
     await sessions.addUsage('ses_a', { messages: 1, tokens: 340, costUsd: 0.01 }, clock.now());
     await documents.write('ses_a', 'tldr', '## Summary', {}, clock.now());
-    await traces.upsertTraces([{ id: 'tr_1', sessionId: 'ses_a', name: 'Turn', groupId: 'ses_a', metadata: {}, startedAt: clock.now(), endedAt: new Date(clock.now().getTime() + 900) }]);
+    await traces.upsertTraces([
+      { id: 'tr_1', sessionId: 'ses_a', name: 'Turn', groupId: 'ses_a', metadata: {}, startedAt: clock.now(), endedAt: new Date(clock.now().getTime() + 900) },
+    ]);
     const start = clock.now().getTime();
     await traces.upsertSpans([
-      span({ id: 'sp_a', traceId: 'tr_1', sessionId: 'ses_a', type: 'agent', name: 'Grok', startedAt: new Date(start), endedAt: new Date(start + 800), data: { name: 'Grok' } }),
-      span({ id: 'sp_g', traceId: 'tr_1', sessionId: 'ses_a', parentId: 'sp_a', type: 'generation', name: 'generation', startedAt: new Date(start + 5), endedAt: new Date(start + 700), model: 'x-ai/grok-4', inputTokens: 300, outputTokens: 40, costUsd: 0.01, messageId: answer.message.id, data: { agent: 'Grok' } }),
+      span({
+        id: 'sp_a',
+        traceId: 'tr_1',
+        sessionId: 'ses_a',
+        type: 'agent',
+        name: 'Grok',
+        startedAt: new Date(start),
+        endedAt: new Date(start + 800),
+        data: { name: 'Grok' },
+      }),
+      span({
+        id: 'sp_g',
+        traceId: 'tr_1',
+        sessionId: 'ses_a',
+        parentId: 'sp_a',
+        type: 'generation',
+        name: 'generation',
+        startedAt: new Date(start + 5),
+        endedAt: new Date(start + 700),
+        model: 'x-ai/grok-4',
+        inputTokens: 300,
+        outputTokens: 40,
+        costUsd: 0.01,
+        messageId: answer.message.id,
+        data: { agent: 'Grok' },
+      }),
     ]);
     expect(human.created).toBe(true);
     await clock.advance(5 * 60_000);
@@ -53,7 +108,15 @@ describe.each(ENGINES)('ConsoleQueries on %s', (engine) => {
 
   it('summarises sessions with their participants and usage (every message counted, as the transcript shows them)', async () => {
     const [summary] = await queries.listSessions();
-    expect(summary).toMatchObject({ id: 'ses_a', status: 'active', participants: ['Grok'], messageCount: 2, totalTokens: 340, totalCostUsd: 0.01, startedAt: '2026-04-01T10:00:00.000Z' });
+    expect(summary).toMatchObject({
+      id: 'ses_a',
+      status: 'active',
+      participants: ['Grok'],
+      messageCount: 2,
+      totalTokens: 340,
+      totalCostUsd: 0.01,
+      startedAt: '2026-04-01T10:00:00.000Z',
+    });
   });
 
   it('draws limits as bars against the plan, minutes from the injected clock', async () => {
@@ -74,7 +137,12 @@ describe.each(ENGINES)('ConsoleQueries on %s', (engine) => {
   it('links a generation span to its message and its Discord jump URL', async () => {
     const trace = await queries.getTrace('tr_1');
     const generation = trace?.spans.find((entry) => entry.kind === 'generation');
-    expect(generation).toMatchObject({ agentName: 'Grok', depth: 1, inputTokens: 300, message: { speakerName: 'Grok', externalUrl: 'https://discord.com/channels/1/2/3' } });
+    expect(generation).toMatchObject({
+      agentName: 'Grok',
+      depth: 1,
+      inputTokens: 300,
+      message: { speakerName: 'Grok', externalUrl: 'https://discord.com/channels/1/2/3' },
+    });
     const [listed] = await queries.searchTraces({ agent: 'Grok' });
     expect(listed).toMatchObject({ id: 'tr_1', sessionTopic: 'Roadmap', spanCount: 2, inputTokens: 300, durationMs: 900 });
     expect(await queries.searchTraces({ agent: 'Claude' })).toEqual([]);

@@ -62,7 +62,9 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       // The note stays where it was said: after the Planner's questions, before the answer that followed it.
       await page.reload();
       await page.locator('.message.speaker-participant').nth(2).waitFor();
-      const order = await page.locator('#transcript > .message').evaluateAll((nodes) => nodes.map((node) => (node.classList.contains('note') ? 'note' : ((node as HTMLElement).dataset.speaker ?? '?'))));
+      const order = await page
+        .locator('#transcript > .message')
+        .evaluateAll((nodes) => nodes.map((node) => (node.classList.contains('note') ? 'note' : ((node as HTMLElement).dataset.speaker ?? '?'))));
       expect(order.slice(0, 4)).toEqual(['You', 'Planner', 'note', 'You']);
 
       const numbers = await page.locator('#transcript .message[data-number] .number').allInnerTexts();
@@ -121,8 +123,11 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       await page.goto(`${harness.server.url}/#/traces/${traceId}`);
       await page.locator('#waterfall[data-rendered="true"]').waitFor();
       // Axis labels never run into each other.
-      const axis = await page.locator('.wf-axis > span:visible').evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect()).map((box) => [box.left, box.right]));
-      for (let index = 1; index < axis.length; index += 1) expect((axis[index] as number[])[0]).toBeGreaterThanOrEqual((axis[index - 1] as number[])[1] as number);
+      const axis = await page
+        .locator('.wf-axis > span:visible')
+        .evaluateAll((nodes) => nodes.map((node) => node.getBoundingClientRect()).map((box) => [box.left, box.right]));
+      for (let index = 1; index < axis.length; index += 1)
+        expect((axis[index] as number[])[0]).toBeGreaterThanOrEqual((axis[index - 1] as number[])[1] as number);
       await page.screenshot({ path: join(SHOTS, `trace-dark-${viewport.width}.png`) });
       await page.emulateMedia({ colorScheme: 'light' });
       expect(errors).toEqual([]);

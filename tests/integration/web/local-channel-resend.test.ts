@@ -18,7 +18,14 @@ beforeAll(async () => {
   const clock = new ManualClock('2026-05-01T09:00:00Z');
   local = new LocalTransport({ clock, ids: sequentialIds() });
   test = await startTestApp(fakeEnvironment(fake.url), { clock, transports: [local] });
-  server = createWebServer({ port: 0, gateway: test.app.gateway, queries: new ConsoleQueries(test.app.repositories, clock), events: test.app.events, localTransport: local, logger: createLogger({ level: 'silent', secrets: [] }) });
+  server = createWebServer({
+    port: 0,
+    gateway: test.app.gateway,
+    queries: new ConsoleQueries(test.app.repositories, clock),
+    events: test.app.events,
+    localTransport: local,
+    logger: createLogger({ level: 'silent', secrets: [] }),
+  });
   await server.start();
 });
 afterAll(async () => {

@@ -86,7 +86,10 @@ describe('console server', () => {
     // Every delivery was paired with its stored message: nothing shows twice.
     expect(feed.items.every((item) => item.kind === 'message')).toBe(true);
 
-    const approved = await postJson<{ reply: { content: string } }>(harness, `/api/rooms/${started.body.roomId}/commands`, { command: '!approve', name: 'Ada' });
+    const approved = await postJson<{ reply: { content: string } }>(harness, `/api/rooms/${started.body.roomId}/commands`, {
+      command: '!approve',
+      name: 'Ada',
+    });
     expect(approved.body.reply.content).toBe('Plan approved by Ada.');
     feed = (await getJson<Feed>(harness, `/api/sessions/${sessionId}/feed`)).body;
     const speakers = feed.items.flatMap((item) => (item.kind === 'message' ? [item.message.speaker.name] : []));
@@ -100,7 +103,21 @@ describe('console server', () => {
 
   it('takes messages for a local session from before a restart, whose room this process has not seen', async () => {
     const now = harness.clock.now();
-    await harness.sessions.create({ id: 'ses_old', parentId: null, transport: 'local', roomId: 'room_before_restart', roomUrl: null, originChannelId: 'local', originMessageId: null, topic: 'Old topic', status: 'active', createdBy: { id: 'local:you', name: 'You' } }, now);
+    await harness.sessions.create(
+      {
+        id: 'ses_old',
+        parentId: null,
+        transport: 'local',
+        roomId: 'room_before_restart',
+        roomUrl: null,
+        originChannelId: 'local',
+        originMessageId: null,
+        topic: 'Old topic',
+        status: 'active',
+        createdBy: { id: 'local:you', name: 'You' },
+      },
+      now,
+    );
     const answer = await postJson<{ reply: { content: string } }>(harness, '/api/rooms/room_before_restart/commands', { command: 'status' });
     expect(answer.body.reply.content).toBe('Status: active, 0 messages.');
     expect(harness.transport.getRoom('room_before_restart')?.title).toBe('Old topic');

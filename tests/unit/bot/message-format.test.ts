@@ -2,11 +2,22 @@ import { describe, expect, it } from 'vitest';
 import { composeChunks, personaUsername, replyLine, SIMULATED_MARKER, threadName } from '../../../src/bot/message-format.ts';
 import type { ReplyReference } from '../../../src/core/ports.ts';
 
-const reference = (index: number): ReplyReference => ({ messageId: index, externalId: `e${index}`, speakerName: `Speaker ${index}`, excerpt: `point ${index}`, url: `https://discord.com/channels/1/2/${index}` });
+const reference = (index: number): ReplyReference => ({
+  messageId: index,
+  externalId: `e${index}`,
+  speakerName: `Speaker ${index}`,
+  excerpt: `point ${index}`,
+  url: `https://discord.com/channels/1/2/${index}`,
+});
 
 describe('message format', () => {
   it('puts reply references on one small line with jump links, then the text and the simulated marker', () => {
-    const chunks = composeChunks({ speaker: { kind: 'participant', name: 'Claude' }, content: 'My answer', replyTo: [1, 2, 1].map(reference), simulated: true });
+    const chunks = composeChunks({
+      speaker: { kind: 'participant', name: 'Claude' },
+      content: 'My answer',
+      replyTo: [1, 2, 1].map(reference),
+      simulated: true,
+    });
     expect(chunks).toHaveLength(1);
     expect(chunks[0]!.split('\n')).toEqual([
       '-# ↪ replying to Speaker 1 [#1](<https://discord.com/channels/1/2/1>) [#1](<https://discord.com/channels/1/2/1>), Speaker 2 [#2](<https://discord.com/channels/1/2/2>)',
@@ -34,7 +45,9 @@ describe('message format', () => {
   });
 
   it('escapes markdown in names and links nothing without a url', () => {
-    expect(replyLine([{ messageId: 1, externalId: null, speakerName: 'Bob_the*builder', excerpt: 'x', url: null }], 200)).toBe('-# ↪ replying to Bob\\_the\\*builder');
+    expect(replyLine([{ messageId: 1, externalId: null, speakerName: 'Bob_the*builder', excerpt: 'x', url: null }], 200)).toBe(
+      '-# ↪ replying to Bob\\_the\\*builder',
+    );
     expect(replyLine([reference(1)], 10)).toBe('');
   });
 

@@ -106,7 +106,10 @@ describe('splitMessage', () => {
       const parts: string[] = [];
       for (let block = 0; block < 12; block += 1) {
         const kind = (seed * 7 + block * 3) % 4;
-        if (kind === 0) parts.push(`\`\`\`${block % 2 === 0 ? 'ts' : ''}\n${Array.from({ length: 20 + seed }, (_, index) => `code ${seed}.${block}.${index}`).join('\n')}\n\`\`\``);
+        if (kind === 0)
+          parts.push(
+            `\`\`\`${block % 2 === 0 ? 'ts' : ''}\n${Array.from({ length: 20 + seed }, (_, index) => `code ${seed}.${block}.${index}`).join('\n')}\n\`\`\``,
+          );
         else if (kind === 1) parts.push(paragraph(seed * 100 + block, 300 + seed * 40));
         else if (kind === 2) parts.push(Array.from({ length: 8 }, (_, index) => `- item ${seed}.${block}.${index} ${paragraph(index + seed, 60)}`).join('\n'));
         else parts.push(paragraph(seed + block, 2500));

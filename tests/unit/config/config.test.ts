@@ -30,7 +30,13 @@ describe('buildConfig', () => {
   });
 
   it('applies the model overrides and adds a Cursor bridge when configured', () => {
-    const config = buildConfig({ OPENROUTER_API_KEY: 'test-openrouter-key-abcdef', GROK_MODEL: 'x-ai/grok-4', CURSOR_MODEL: 'cursor-small', CURSOR_BASE_URL: 'http://127.0.0.1:9999/v1', CURSOR_API_KEY: 'cursor-key-123456' });
+    const config = buildConfig({
+      OPENROUTER_API_KEY: 'test-openrouter-key-abcdef',
+      GROK_MODEL: 'x-ai/grok-4',
+      CURSOR_MODEL: 'cursor-small',
+      CURSOR_BASE_URL: 'http://127.0.0.1:9999/v1',
+      CURSOR_API_KEY: 'cursor-key-123456',
+    });
     expect(config.models.demoMode).toBe(false);
     expect(config.models.roster.find((entry) => entry.id === 'grok')?.model).toBe('x-ai/grok-4');
     expect(config.models.roster.find((entry) => entry.id === 'cursor')).toMatchObject({ baseUrl: 'http://127.0.0.1:9999/v1', apiKey: 'cursor-key-123456' });
@@ -41,8 +47,14 @@ describe('buildConfig', () => {
   it('reads a roster file and rejects a bad one clearly', () => {
     const directory = mkdtempSync(join(tmpdir(), 'roster-'));
     const good = join(directory, 'good.json');
-    writeFileSync(good, JSON.stringify([{ id: 'local', name: 'Llama', model: 'llama3', baseUrl: 'http://127.0.0.1:11434/v1', apiKeyVariable: 'OLLAMA_KEY', persona: 'Local.' }]));
-    expect(buildConfig({ PARTICIPANTS_FILE: good, SESSION_PLANNER_MODEL: 'local', MODERATOR_MODEL: 'local', SCRIBE_MODEL: 'local', TLDR_MODEL: 'local' }).models.roster[0]?.name).toBe('Llama');
+    writeFileSync(
+      good,
+      JSON.stringify([{ id: 'local', name: 'Llama', model: 'llama3', baseUrl: 'http://127.0.0.1:11434/v1', apiKeyVariable: 'OLLAMA_KEY', persona: 'Local.' }]),
+    );
+    expect(
+      buildConfig({ PARTICIPANTS_FILE: good, SESSION_PLANNER_MODEL: 'local', MODERATOR_MODEL: 'local', SCRIBE_MODEL: 'local', TLDR_MODEL: 'local' }).models
+        .roster[0]?.name,
+    ).toBe('Llama');
     const bad = join(directory, 'bad.json');
     writeFileSync(bad, JSON.stringify([{ id: 'Bad Id', name: 'X', model: 'm', persona: 'p' }]));
     expect(() => buildConfig({ PARTICIPANTS_FILE: bad })).toThrow(/^PARTICIPANTS_FILE: 0\.id /);

@@ -9,7 +9,10 @@ function truthTable(): Map<string, string> {
   const section = readme.split('### Configuration truth table')[1]?.split('\n## ')[0] ?? '';
   const rows = new Map<string, string>();
   for (const line of section.split('\n').filter((row) => row.startsWith('| `'))) {
-    const [variables = '', , mode = ''] = line.split('|').slice(1).map((cell) => cell.trim());
+    const [variables = '', , mode = ''] = line
+      .split('|')
+      .slice(1)
+      .map((cell) => cell.trim());
     for (const match of variables.matchAll(/`([A-Z_]+)`/g)) rows.set(match[1]!, mode.replace(/\*/g, ''));
   }
   return rows;

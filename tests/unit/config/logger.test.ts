@@ -24,7 +24,9 @@ describe('createLogger', () => {
   });
 
   it('prints a readable line for a person at a terminal', () => {
-    expect(readableLine(JSON.stringify({ level: 30, time: Date.UTC(2026, 0, 1, 9, 41, 7), msg: 'Brainstorm is ready', url: 'http://127.0.0.1:7420' }))).toBe('09:41:07 INFO  Brainstorm is ready  url=http://127.0.0.1:7420\n');
+    expect(readableLine(JSON.stringify({ level: 30, time: Date.UTC(2026, 0, 1, 9, 41, 7), msg: 'Brainstorm is ready', url: 'http://127.0.0.1:7420' }))).toBe(
+      '09:41:07 INFO  Brainstorm is ready  url=http://127.0.0.1:7420\n',
+    );
     expect(readableLine('not json\n')).toBe('not json\n');
   });
 });

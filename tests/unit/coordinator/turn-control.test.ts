@@ -8,7 +8,7 @@ import type { Session } from '../../../src/core/domain.ts';
 
 const deadlines = { firstTokenMs: 20_000, answerMs: 60_000 };
 
-describe('a turn\'s own deadlines, on the injected clock', () => {
+describe("a turn's own deadlines, on the injected clock", () => {
   it('cuts a turn that shows nothing before its first-token deadline', async () => {
     const clock = new ManualClock();
     const control = new TurnControl(new AbortController().signal, clock, deadlines);
@@ -48,7 +48,8 @@ describe('a turn\'s own deadlines, on the injected clock', () => {
 describe('limits take only the seats left', () => {
   const bounds = { maxMessages: 40, maxTokens: 1000, maxCostUsd: 1, timeoutMinutes: 60, maxContextPercent: 70 } as LimitsConfig;
   const messages = { countBySpeaker: async () => [] } as unknown as MessagesRepository;
-  const session = (messageCount: number, totalTokens = 0) => ({ id: 's1', plan: null, messageCount, totalTokens, totalCostUsd: 0, startedAt: null }) as unknown as Session;
+  const session = (messageCount: number, totalTokens = 0) =>
+    ({ id: 's1', plan: null, messageCount, totalTokens, totalCostUsd: 0, startedAt: null }) as unknown as Session;
 
   it('gives a round no more seats than the messages left, less the answers in flight', () => {
     const limits = new LimitsService(messages, () => bounds, new ManualClock());

@@ -11,7 +11,7 @@ describe('one command table', () => {
     expect(JSON.stringify(definition)).toContain('"Admin: Change a setting');
   });
 
-  it('reads a subcommand\'s options in the catalog\'s order, as the ! command would take them', () => {
+  it("reads a subcommand's options in the catalog's order, as the ! command would take them", () => {
     const values: Record<string, string> = { setting: 'MAX_AI_RESPONSES_PER_TURN', value: '2' };
     expect(subcommandArgs('config', (name) => values[name] ?? null)).toBe('MAX_AI_RESPONSES_PER_TURN 2');
   });

@@ -16,7 +16,8 @@ describe('TLDR text fallback', () => {
   });
 
   it('parses a summary followed by bullets, keeping message references as sources, at most five', () => {
-    const text = 'Summary: the group compared caches.\n\nKey findings:\n- Edge caching wins (#2, [Claude])\n- Keys beat TTLs (#3)\n1. Stale reads matter (#1)\n- a\n- b\n- c';
+    const text =
+      'Summary: the group compared caches.\n\nKey findings:\n- Edge caching wins (#2, [Claude])\n- Keys beat TTLs (#3)\n1. Stale reads matter (#1)\n- a\n- b\n- c';
     const parsed = parseTldrText(text);
     expect(parsed?.summary).toBe('the group compared caches.');
     expect(parsed?.keyFindings).toHaveLength(5);
@@ -25,7 +26,13 @@ describe('TLDR text fallback', () => {
   });
 
   it('renders findings that read back from the page', () => {
-    const markdown = renderTldrMarkdown({ summary: 'S', keyFindings: [{ finding: 'A', sources: ['#1'] }, { finding: 'B', sources: [] }] });
+    const markdown = renderTldrMarkdown({
+      summary: 'S',
+      keyFindings: [
+        { finding: 'A', sources: ['#1'] },
+        { finding: 'B', sources: [] },
+      ],
+    });
     expect(findingsOf(markdown)).toEqual(['A (sources: #1)', 'B']);
   });
 });

@@ -22,8 +22,17 @@ afterAll(() => setTraceProcessors([]));
 beforeEach(() => collector.clear());
 
 const limits: LimitsConfig = {
-  maxMessages: 100, maxTokens: 500_000, maxCostUsd: 2, maxContextPercent: 80, contextRefreshPercent: 50, timeoutMinutes: 60,
-  maxAiResponsesPerTurn: 3, batchWindowSeconds: 60, maxAiRoundsWithoutHuman: 6, maxHumanMessageChars: 8000, humanMessagesPerMinute: 10,
+  maxMessages: 100,
+  maxTokens: 500_000,
+  maxCostUsd: 2,
+  maxContextPercent: 80,
+  contextRefreshPercent: 50,
+  timeoutMinutes: 60,
+  maxAiResponsesPerTurn: 3,
+  batchWindowSeconds: 60,
+  maxAiRoundsWithoutHuman: 6,
+  maxHumanMessageChars: 8000,
+  humanMessagesPerMinute: 10,
 };
 
 function context(): AgentContext {
@@ -54,7 +63,7 @@ async function tripName(promise: Promise<unknown>): Promise<string> {
 
 describe('participantOutputGuardrails', () => {
   it('lets a normal answer through, with one guardrail span per check', async () => {
-    const { agent } = participant('Grok', ['Building on Claude\'s point: caching at the edge halves latency.']);
+    const { agent } = participant('Grok', ["Building on Claude's point: caching at the edge halves latency."]);
     const result = await run(agent, 'Topic: latency', { context: context() });
     expect(result.finalOutput).toContain('caching');
     const names = collector.ofType('guardrail').map((span) => (span.span_data as { name: string }).name);
@@ -71,7 +80,11 @@ describe('participantOutputGuardrails', () => {
     ['leaking a key', `the key is sk-or-v1-${'ab12'.repeat(16)}`, PARTICIPANT_GUARDRAIL_NAMES.noSecrets],
     ['leaking a key glued to a word', `x_${['sk', 'or', 'v1', 'ab12'.repeat(16)].join('-')}`, PARTICIPANT_GUARDRAIL_NAMES.noSecrets],
     ['masking a link', 'Read [https://docs.example.com](https://evil.example.net/login) first.', PARTICIPANT_GUARDRAIL_NAMES.noMaskedLinks],
-    ['masking a link behind a bare domain', 'See [docs.example.com/setup](https://docs.example.com.evil.example/setup).', PARTICIPANT_GUARDRAIL_NAMES.noMaskedLinks],
+    [
+      'masking a link behind a bare domain',
+      'See [docs.example.com/setup](https://docs.example.com.evil.example/setup).',
+      PARTICIPANT_GUARDRAIL_NAMES.noMaskedLinks,
+    ],
   ])('trips on an answer %s', async (_label, answer, guardrail) => {
     const { agent } = participant('Grok', [answer]);
     expect(await tripName(run(agent, 'Topic: latency', { context: context() }))).toBe(guardrail);
@@ -81,7 +94,9 @@ describe('participantOutputGuardrails', () => {
   });
 
   it('lets honest links through: plain words as link text, or the same address', async () => {
-    const { agent } = participant('Grok', ['See [the docs](https://docs.example.com/a) and [https://docs.example.com/a](https://docs.example.com/a/) and [example.com](https://www.example.com/page).']);
+    const { agent } = participant('Grok', [
+      'See [the docs](https://docs.example.com/a) and [https://docs.example.com/a](https://docs.example.com/a/) and [example.com](https://www.example.com/page).',
+    ]);
     const result = await run(agent, 'Topic: latency', { context: context() });
     expect(result.finalOutput).toContain('the docs');
   });
@@ -95,7 +110,10 @@ describe('participantOutputGuardrails', () => {
 
 describe('plannerBoundsGuardrail', () => {
   const plan = (maxMessages: number, maxCostUsd: number) => ({
-    expandedTopic: 'Latency budgets', objectives: ['Find the top causes', 'Agree on budgets'], keyAreas: ['network'], expectedFlow: ['explore', 'decide'],
+    expandedTopic: 'Latency budgets',
+    objectives: ['Find the top causes', 'Agree on budgets'],
+    keyAreas: ['network'],
+    expectedFlow: ['explore', 'decide'],
     parameters: { maxMessages, maxTokens: 100_000, maxCostUsd, timeoutMinutes: 30, maxContextPercent: 70 },
     estimate: { durationMinutes: 20, costUsd: 0.5, messages: 40 },
   });

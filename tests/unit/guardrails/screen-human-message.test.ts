@@ -48,7 +48,7 @@ describe('screenHumanMessage', () => {
     expect(collector.serialised()).not.toContain(secret);
   });
 
-  it('blocks one of this deployment\'s own configured secrets even without a known shape', async () => {
+  it("blocks one of this deployment's own configured secrets even without a known shape", async () => {
     const verdict = await screenHumanMessage('try plainvalue-0123456789', { ...options, knownSecrets: ['plainvalue-0123456789'] });
     expect(verdict).toMatchObject({ verdict: 'blocked', reason: 'secret', secretKinds: ['configured_secret'] });
   });

@@ -28,7 +28,14 @@ class RecordingRoom extends MemoryTransport {
 async function stream(chunks: string[]): Promise<string[]> {
   const clock = new ManualClock();
   const room = new RecordingRoom();
-  const draft = new StreamDraft(room, 'room-1', { speaker: { kind: 'participant', name: 'Grok' }, replyTo: [] }, clock, (text) => screenPreview(text), () => undefined);
+  const draft = new StreamDraft(
+    room,
+    'room-1',
+    { speaker: { kind: 'participant', name: 'Grok' }, replyTo: [] },
+    clock,
+    (text) => screenPreview(text),
+    () => undefined,
+  );
   let text = '';
   for (const chunk of chunks) {
     text += chunk;

@@ -54,7 +54,7 @@ describe('the secret detector finds every known key shape', () => {
     expect(redacted).toBe('before [redacted openrouter_api_key] after');
   });
 
-  it('matches this deployment\'s own keys through the same disguises', () => {
+  it("matches this deployment's own keys through the same disguises", () => {
     expect(scanForSecrets(interleave('plainvalue-0123456789', '\u200b', 3), ['plainvalue-0123456789']).kinds).toEqual(['configured_secret']);
   });
 });

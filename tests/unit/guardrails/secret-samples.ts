@@ -76,6 +76,17 @@ export function toFullwidth(text: string): string {
 
 /** Replaces the Latin letters of the prefix with Cyrillic look-alikes. */
 export function withCyrillicLookalikes(text: string): string {
-  const map: Record<string, string> = { a: '\u0430', e: '\u0435', o: '\u043e', p: '\u0440', c: '\u0441', x: '\u0445', s: '\u0455', k: '\u043a', A: '\u0410', K: '\u041a' };
+  const map: Record<string, string> = {
+    a: '\u0430',
+    e: '\u0435',
+    o: '\u043e',
+    p: '\u0440',
+    c: '\u0441',
+    x: '\u0445',
+    s: '\u0455',
+    k: '\u043a',
+    A: '\u0410',
+    K: '\u041a',
+  };
   return text.slice(0, 6).replace(/[aeopcxskAK]/g, (char) => map[char] ?? char) + text.slice(6);
 }

@@ -18,7 +18,9 @@ export class SpanCollector implements TracingProcessor {
 
   /** Spans of one type, as plain JSON (what an exporter would see). */
   ofType(type: string): Record<string, unknown>[] {
-    return this.spans.map((span) => span.toJSON() as Record<string, unknown>).filter((json) => (json.span_data as { type?: string } | undefined)?.type === type);
+    return this.spans
+      .map((span) => span.toJSON() as Record<string, unknown>)
+      .filter((json) => (json.span_data as { type?: string } | undefined)?.type === type);
   }
 
   /** Everything recorded, serialised, to assert a value never reached a trace. */

@@ -1,16 +1,46 @@
 import { describe, expect, it } from 'vitest';
 import { checkExtraction, mergeIntoLedger, type IdeaCandidate } from '../../../src/services/ideas/ledger-merge.ts';
 import { stripLedgerSections, withLedgerSections } from '../../../src/services/ideas/ledger-markdown.ts';
-import { agreementRatio, duplicateIdeaRatio, ideasPer100Messages, isConverged, roundsWithoutNewIdea, roundsWithoutNewIdeaAtClose } from '../../../src/services/ideas/ledger-metrics.ts';
+import {
+  agreementRatio,
+  duplicateIdeaRatio,
+  ideasPer100Messages,
+  isConverged,
+  roundsWithoutNewIdea,
+  roundsWithoutNewIdeaAtClose,
+} from '../../../src/services/ideas/ledger-metrics.ts';
 import type { Idea, LedgerPass } from '../../../src/core/idea-ledger.ts';
 import { roleMap, roundOf } from '../../../src/services/ideas/session-roles.ts';
 
 function pass(number: number, newIdeas: number, newObjections = 0, minute = number): LedgerPass {
-  return { sessionId: 's', number, lastMessageId: number * 10, messages: 10, candidates: newIdeas + 1, newIdeas, duplicates: 1, newObjections, createdAt: new Date(Date.UTC(2026, 4, 1, 9, minute)) };
+  return {
+    sessionId: 's',
+    number,
+    lastMessageId: number * 10,
+    messages: 10,
+    candidates: newIdeas + 1,
+    newIdeas,
+    duplicates: 1,
+    newObjections,
+    createdAt: new Date(Date.UTC(2026, 4, 1, 9, minute)),
+  };
 }
 
 function idea(number: number, overrides: Partial<Idea> = {}): Idea {
-  return { sessionId: 's', number, title: `Idea ${number}`, summary: '', proposer: 'Claude', builders: [], objectors: [], messageIds: [number], mentions: 1, firstPass: 1, embedding: null, ...overrides };
+  return {
+    sessionId: 's',
+    number,
+    title: `Idea ${number}`,
+    summary: '',
+    proposer: 'Claude',
+    builders: [],
+    objectors: [],
+    messageIds: [number],
+    mentions: 1,
+    firstPass: 1,
+    embedding: null,
+    ...overrides,
+  };
 }
 
 describe('ledger figures', () => {
@@ -35,7 +65,14 @@ describe('ledger figures', () => {
 });
 
 describe('checking and merging an extraction', () => {
-  const scope = { speakers: ['Claude', 'Grok', 'Alice'], messages: new Map([[3, 'Claude'], [4, 'Grok']]), knownIdeas: new Set([1]) };
+  const scope = {
+    speakers: ['Claude', 'Grok', 'Alice'],
+    messages: new Map([
+      [3, 'Claude'],
+      [4, 'Grok'],
+    ]),
+    knownIdeas: new Set([1]),
+  };
 
   it('drops unknown speakers and message ids, and ideas that cannot be traced to a message', () => {
     const checked = checkExtraction(
@@ -45,7 +82,16 @@ describe('checking and merging an extraction', () => {
           { existingIdea: '', title: 'Ghost', summary: 's', proposer: 'Claude', builders: [], objectors: [], messageIds: [42] },
           { existingIdea: 'I1', title: 'Known', summary: 's', proposer: 'Claude', builders: [], objectors: ['Grok'], messageIds: [] },
         ],
-        disagreements: [{ topic: 'Where', sides: [{ speakers: ['Claude'], position: 'here' }, { speakers: ['Zed'], position: 'there' }], messageIds: [3] }],
+        disagreements: [
+          {
+            topic: 'Where',
+            sides: [
+              { speakers: ['Claude'], position: 'here' },
+              { speakers: ['Zed'], position: 'there' },
+            ],
+            messageIds: [3],
+          },
+        ],
         openQuestions: [{ question: 'Who?', messageIds: [4] }],
       },
       scope,
@@ -58,7 +104,16 @@ describe('checking and merging an extraction', () => {
   });
 
   it('merges a candidate into a similar known idea (a duplicate), and counts objections that are new', () => {
-    const candidate = (title: string, overrides: Partial<IdeaCandidate> = {}): IdeaCandidate => ({ ref: null, title, summary: '', proposer: 'Grok', builders: [], objectors: [], messageIds: [9], ...overrides });
+    const candidate = (title: string, overrides: Partial<IdeaCandidate> = {}): IdeaCandidate => ({
+      ref: null,
+      title,
+      summary: '',
+      proposer: 'Grok',
+      builders: [],
+      objectors: [],
+      messageIds: [9],
+      ...overrides,
+    });
     const merged = mergeIntoLedger({
       sessionId: 's',
       pass: 2,
@@ -66,7 +121,10 @@ describe('checking and merging an extraction', () => {
       knownNotes: [],
       ideas: [candidate('Same idea', { objectors: ['Alice', 'Claude'] }), candidate('Other idea')],
       notes: [],
-      embeddings: [[0.99, 0.05], [0, 1]],
+      embeddings: [
+        [0.99, 0.05],
+        [0, 1],
+      ],
       similarity: 0.9,
     });
     expect(merged).toMatchObject({ candidates: 2, newIdeas: 1, duplicates: 1, newObjections: 1 });

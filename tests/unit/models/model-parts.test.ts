@@ -1,6 +1,14 @@
 import { APIConnectionError, APIError, APIUserAbortError } from 'openai';
 import { describe, expect, it } from 'vitest';
-import { CircuitBreaker, classifyFailure, retryAfterMsFrom, retryDelayMs, DEFAULT_RETRY, stripJsonFence, type BreakerChange } from '../../../src/agents/models/index.ts';
+import {
+  CircuitBreaker,
+  classifyFailure,
+  retryAfterMsFrom,
+  retryDelayMs,
+  DEFAULT_RETRY,
+  stripJsonFence,
+  type BreakerChange,
+} from '../../../src/agents/models/index.ts';
 import { extractJson, fixOutputItems } from '../../../src/agents/models/output-fixes.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 
@@ -25,7 +33,10 @@ describe('retry policy', () => {
     expect([408, 429, 500, 502, 503].map((code) => classifyFailure(status(code), undefined, now).retryable)).toEqual([true, true, true, true, true]);
     expect([400, 401, 403, 404, 422].map((code) => classifyFailure(status(code), undefined, now).retryable)).toEqual([false, false, false, false, false]);
     expect(classifyFailure(new APIConnectionError({ message: 'reset' }), undefined, now).retryable).toBe(true);
-    expect(classifyFailure(new APIError(undefined, { code: 502, message: 'in stream' }, undefined, undefined), undefined, now)).toMatchObject({ retryable: true, status: 502 });
+    expect(classifyFailure(new APIError(undefined, { code: 502, message: 'in stream' }, undefined, undefined), undefined, now)).toMatchObject({
+      retryable: true,
+      status: 502,
+    });
     expect(classifyFailure(new APIUserAbortError(), undefined, now)).toMatchObject({ retryable: false, aborted: true });
     const aborted = new AbortController();
     aborted.abort();
@@ -126,7 +137,12 @@ describe('output fixes', () => {
   it('turns "" tool arguments into "{}" and strips fences only when JSON is wanted', () => {
     const items = [
       { type: 'function_call' as const, callId: 'c', name: 't', arguments: '' },
-      { type: 'message' as const, role: 'assistant' as const, status: 'completed' as const, content: [{ type: 'output_text' as const, text: '```json\n{}\n```' }] },
+      {
+        type: 'message' as const,
+        role: 'assistant' as const,
+        status: 'completed' as const,
+        content: [{ type: 'output_text' as const, text: '```json\n{}\n```' }],
+      },
     ];
     const fixed = fixOutputItems(items, true);
     expect(fixed[0]).toMatchObject({ arguments: '{}' });

@@ -18,7 +18,6 @@ export function verdict(overrides: Partial<ModerationVerdict>): ModerationVerdic
   return { action: 'continue', drifting: false, objectivesMet: false, message: '', target: '', reason: 'because', quality: 6, ...overrides };
 }
 
-
 /** Moderator settings like the defaults. */
 export function moderatorSettings(overrides: Partial<AppConfig['moderator']> = {}): AppConfig['moderator'] {
   return { checkInterval: 10, driftThreshold: 0.6, maxDriftWarnings: 3, balanceCheck: true, qualityAssessment: true, ...overrides };
@@ -31,25 +30,54 @@ export function scriptedScribeAndTldr() {
     [functionCall('transfer_to_TLDR', {}, { callId: 'h2' })],
   ]);
   const tldrModel = new ScriptedModel([
-    [assistantMessage(JSON.stringify({ summary: 'We chose Redis.', keyFindings: [
-      { finding: 'Redis as the cache layer', sources: ['#1'] },
-      { finding: 'TTL plus event-based invalidation', sources: ['#2'] },
-      { finding: 'Measure p95 before and after', sources: ['#3'] },
-    ] }))],
+    [
+      assistantMessage(
+        JSON.stringify({
+          summary: 'We chose Redis.',
+          keyFindings: [
+            { finding: 'Redis as the cache layer', sources: ['#1'] },
+            { finding: 'TTL plus event-based invalidation', sources: ['#2'] },
+            { finding: 'Measure p95 before and after', sources: ['#3'] },
+          ],
+        }),
+      ),
+    ],
   ]);
-  const scribe = new Agent<AgentContext, 'text'>({ name: AGENT_NAMES.scribe, instructions: `You are the Scribe of a Brainstorm session.`, model: scribeModel, tools: [createUpdateNotionTool()] });
-  const tldr = new Agent<AgentContext, typeof tldrSchema>({ name: AGENT_NAMES.tldr, instructions: 'You are the TLDR of a Brainstorm session.', model: tldrModel, outputType: tldrSchema });
+  const scribe = new Agent<AgentContext, 'text'>({
+    name: AGENT_NAMES.scribe,
+    instructions: `You are the Scribe of a Brainstorm session.`,
+    model: scribeModel,
+    tools: [createUpdateNotionTool()],
+  });
+  const tldr = new Agent<AgentContext, typeof tldrSchema>({
+    name: AGENT_NAMES.tldr,
+    instructions: 'You are the TLDR of a Brainstorm session.',
+    model: tldrModel,
+    outputType: tldrSchema,
+  });
   return { scribe, tldr, scribeModel, tldrModel };
 }
 
 /** Builds a service around a scripted Moderator model. */
-export function buildService(options: { host: FakeHost; moderatorModel: Model; embed?: ((texts: string[]) => Promise<number[][] | null>) | null; settings?: Partial<AppConfig['moderator']> }) {
+export function buildService(options: {
+  host: FakeHost;
+  moderatorModel: Model;
+  embed?: ((texts: string[]) => Promise<number[][] | null>) | null;
+  settings?: Partial<AppConfig['moderator']>;
+}) {
   const prompts = new PromptLibrary();
   const { scribe, tldr, scribeModel, tldrModel } = scriptedScribeAndTldr();
   const moderator = createModeratorAgent({ model: options.moderatorModel, prompts });
   const logger = pino({ level: 'silent' });
   const service = new ModerationService({
-    host: options.host, moderator, scribe, tldr, prompts, settings: () => moderatorSettings(options.settings), embed: options.embed ?? null, logger,
+    host: options.host,
+    moderator,
+    scribe,
+    tldr,
+    prompts,
+    settings: () => moderatorSettings(options.settings),
+    embed: options.embed ?? null,
+    logger,
   });
   return { service, scribeModel, tldrModel };
 }

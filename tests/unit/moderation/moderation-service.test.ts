@@ -8,7 +8,12 @@ const collector = installSpanCollector();
 afterAll(() => setTraceProcessors([]));
 beforeEach(() => collector.clear());
 
-const ON_TOPIC = ['Redis in front of the API cuts latency', 'Invalidate the cache on writes', 'A CDN cache for public responses', 'TTL of 60 seconds for lists'];
+const ON_TOPIC = [
+  'Redis in front of the API cuts latency',
+  'Invalidate the cache on writes',
+  'A CDN cache for public responses',
+  'TTL of 60 seconds for lists',
+];
 const OFF_TOPIC = ['Did anyone watch the football final?', 'The goalkeeper was amazing', 'I prefer basketball anyway', 'Best pizza toppings?'];
 
 /** Plan text and on-topic talk point one way, off-topic talk another. */
@@ -20,7 +25,10 @@ function verdictReply(overrides: Parameters<typeof verdict>[0]) {
   return [assistantMessage(JSON.stringify(verdict(overrides)))];
 }
 
-const WRAP_UP_MODERATOR = [assistantMessage('Quality: 4/10. Objective 1 partly met; objective 2 not met.'), functionCall('transfer_to_Scribe', {}, { callId: 'h1' })];
+const WRAP_UP_MODERATOR = [
+  assistantMessage('Quality: 4/10. Objective 1 partly met; objective 2 not met.'),
+  functionCall('transfer_to_Scribe', {}, { callId: 'h1' }),
+];
 
 function repeat(texts: string[], count: number): string[] {
   return Array.from({ length: count }, (_, index) => texts[index % texts.length] ?? '');

@@ -24,7 +24,11 @@ class StoppedWhileThinking extends ScriptedModel {
 describe('stop means stop: a check that ends after !stop posts nothing', () => {
   it('drops the redirect the Moderator wrote while the session was being stopped', async () => {
     const host = new FakeHost();
-    const { service } = buildService({ host, moderatorModel: new StoppedWhileThinking(host, { action: 'redirect', drifting: true, message: 'Let us bring it back to caching.' }), embed: null });
+    const { service } = buildService({
+      host,
+      moderatorModel: new StoppedWhileThinking(host, { action: 'redirect', drifting: true, message: 'Let us bring it back to caching.' }),
+      embed: null,
+    });
     host.say(Array.from({ length: 10 }, (_, index) => OFF_TOPIC[index % OFF_TOPIC.length] ?? ''));
     const outcome = await service.afterMessage('session-1');
     expect(host.posts).toEqual([]);
@@ -33,8 +37,15 @@ describe('stop means stop: a check that ends after !stop posts nothing', () => {
 
   it('drops an invitation to a quiet participant too', async () => {
     const host = new FakeHost();
-    const { service } = buildService({ host, moderatorModel: new StoppedWhileThinking(host, { action: 'invite', target: 'Grok', message: 'Grok, your view?' }), embed: null });
-    host.say(Array.from({ length: 10 }, () => 'Caching with Redis in front of the API'), ['Claude', 'ChatGPT']);
+    const { service } = buildService({
+      host,
+      moderatorModel: new StoppedWhileThinking(host, { action: 'invite', target: 'Grok', message: 'Grok, your view?' }),
+      embed: null,
+    });
+    host.say(
+      Array.from({ length: 10 }, () => 'Caching with Redis in front of the API'),
+      ['Claude', 'ChatGPT'],
+    );
     await service.afterMessage('session-1');
     expect(host.posts).toEqual([]);
     expect(host.invited).toEqual([]);

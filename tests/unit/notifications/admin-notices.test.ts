@@ -8,7 +8,18 @@ function job(kind: string): ClaimedJob {
 
 describe('admin notices of jobs that failed for good', () => {
   it('name the job and say what its failure means, differently for each kind', () => {
-    const kinds = ['deliver_message', 'notion_sync', 'notion_session_row', 'scribe', 'tldr', 'planner_step', 'planner_resume', 'planner_timeout', 'session_timeout', 'wrap_up'];
+    const kinds = [
+      'deliver_message',
+      'notion_sync',
+      'notion_session_row',
+      'scribe',
+      'tldr',
+      'planner_step',
+      'planner_resume',
+      'planner_timeout',
+      'session_timeout',
+      'wrap_up',
+    ];
     const meanings = kinds.map((kind) => {
       const notice = terminalFailureNotice(job(kind), 'boom');
       expect(notice.title).toContain(kind);

@@ -31,7 +31,11 @@ describe('markdown to blocks', () => {
 
   it('reads blocks back into the same markdown', () => {
     const markdown = '# Title\n- one\n  - nested\n> quote\n```\ncode\n```\nplain';
-    const blocks = markdownToBlocks(markdown).map((block, index) => ({ ...block, id: String(index), children: (payload(block).children ?? []).map((child, childIndex) => ({ ...child, id: `${index}.${childIndex}` })) }));
+    const blocks = markdownToBlocks(markdown).map((block, index) => ({
+      ...block,
+      id: String(index),
+      children: (payload(block).children ?? []).map((child, childIndex) => ({ ...child, id: `${index}.${childIndex}` })),
+    }));
     expect(blocksToMarkdown(blocks)).toBe(markdown);
   });
 });

@@ -57,7 +57,19 @@ describe('CommandRateLimiter', () => {
 });
 
 describe('clampPlan', () => {
-  const bounds = { maxMessages: 100, maxTokens: 50_000, maxCostUsd: 2, maxContextPercent: 80, contextRefreshPercent: 50, timeoutMinutes: 60, maxAiResponsesPerTurn: 3, batchWindowSeconds: 60, maxAiRoundsWithoutHuman: 6, maxHumanMessageChars: 8000, humanMessagesPerMinute: 10 };
+  const bounds = {
+    maxMessages: 100,
+    maxTokens: 50_000,
+    maxCostUsd: 2,
+    maxContextPercent: 80,
+    contextRefreshPercent: 50,
+    timeoutMinutes: 60,
+    maxAiResponsesPerTurn: 3,
+    batchWindowSeconds: 60,
+    maxAiRoundsWithoutHuman: 6,
+    maxHumanMessageChars: 8000,
+    humanMessagesPerMinute: 10,
+  };
   it('keeps a plan inside the bounds and says what changed', () => {
     const { plan, adjustments } = clampPlan(scriptedPlan({ maxMessages: 5000, maxCostUsd: -3 }), bounds);
     expect(plan.parameters.maxMessages).toBe(100);

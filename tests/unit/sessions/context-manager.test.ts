@@ -61,7 +61,8 @@ describe('ContextManager', () => {
 
   it('replaces old history by the record plus recent messages, so the prompt stays bounded and flat', async () => {
     const sizes: number[] = [];
-    for (let count = 30; count <= 300; count += 30) sizes.push((await manager(history(count), record).context.build(session, 'Claude', 'm', [])).estimatedTokens);
+    for (let count = 30; count <= 300; count += 30)
+      sizes.push((await manager(history(count), record).context.build(session, 'Claude', 'm', [])).estimatedTokens);
     // Never more than the history budget plus the instruction allowance and the cue, however long it runs.
     expect(Math.max(...sizes)).toBeLessThanOrEqual(4000 + 600 + 50);
     const at300 = await manager(history(300), record).context.build(session, 'Claude', 'm', []);
@@ -77,7 +78,7 @@ describe('ContextManager', () => {
     expect(urgent).toEqual(['s']);
   });
 
-  it('applies the plan\'s context percentage, not only the admin bound', async () => {
+  it("applies the plan's context percentage, not only the admin bound", async () => {
     // 120 messages are about 3,000 tokens: under 80% of a 5,000-token window, over the plan's 40%.
     const planned = { id: 's', plan: { parameters: { maxContextPercent: 40 } } } as Session;
     const { context, urgent } = manager(history(120), record, 5000);
@@ -99,7 +100,14 @@ describe('ContextManager', () => {
       refreshRecord: async () => state.record,
     };
     const messages = { listForSession: async () => history(300) } as unknown as MessagesRepository;
-    const context = new ContextManager({ messages, documentation, tokens: new TokenCounter(), contextWindow: async () => 8000, limits: () => limits, historyBudgetTokens: 4000 });
+    const context = new ContextManager({
+      messages,
+      documentation,
+      tokens: new TokenCounter(),
+      contextWindow: async () => 8000,
+      limits: () => limits,
+      historyBudgetTokens: 4000,
+    });
     expect(JSON.stringify((await context.build(session, 'Claude', 'm', [])).items)).toContain('fresh record from the urgent pass');
   });
 

@@ -3,13 +3,44 @@ import type { ParticipantConfig } from '../../../src/config/roster.ts';
 import { planRound } from '../../../src/services/coordinator/round-planning.ts';
 import type { ChatMessage, Session, SpeakerKind } from '../../../src/core/domain.ts';
 
-const participant = (name: string): ParticipantConfig => ({ id: name.toLowerCase(), name, model: 'm', baseUrl: 'http://x', apiKeyVariable: 'K', apiKey: undefined, dialect: 'openrouter', simulated: true, persona: 'p', avatarUrl: undefined, temperature: 0.5, contextWindow: undefined, enabled: true });
+const participant = (name: string): ParticipantConfig => ({
+  id: name.toLowerCase(),
+  name,
+  model: 'm',
+  baseUrl: 'http://x',
+  apiKeyVariable: 'K',
+  apiKey: undefined,
+  dialect: 'openrouter',
+  simulated: true,
+  persona: 'p',
+  avatarUrl: undefined,
+  temperature: 0.5,
+  contextWindow: undefined,
+  enabled: true,
+});
 const roster = ['Claude', 'ChatGPT', 'Grok'].map(participant);
 const session = { messageCount: 0 } as Session;
 let nextId = 0;
 const message = (name: string, kind: SpeakerKind, replyTo: number[] = [], seconds = 0): ChatMessage => {
   nextId += 1;
-  return { id: nextId, number: nextId, sessionId: 's', speaker: { kind, name }, role: kind === 'participant' ? 'assistant' : 'user', text: `${name} ${nextId}`, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, replyTo, traceId: null, deliveryStatus: 'delivered', externalIds: [], externalUrl: null, createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)) };
+  return {
+    id: nextId,
+    number: nextId,
+    sessionId: 's',
+    speaker: { kind, name },
+    role: kind === 'participant' ? 'assistant' : 'user',
+    text: `${name} ${nextId}`,
+    model: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    replyTo,
+    traceId: null,
+    deliveryStatus: 'delivered',
+    externalIds: [],
+    externalUrl: null,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)),
+  };
 };
 
 describe('planRound', () => {
@@ -55,7 +86,16 @@ describe('planRound', () => {
   it('puts an invited participant first and sits a held one out', () => {
     nextId = 0;
     const topic = message('Alice', 'human');
-    const round = planRound({ session, participants: roster, history: [topic], humans: [topic], maxSpeakers: 2, batchWindowMs: 60_000, invited: ['Grok'], held: ['Claude'] });
+    const round = planRound({
+      session,
+      participants: roster,
+      history: [topic],
+      humans: [topic],
+      maxSpeakers: 2,
+      batchWindowMs: 60_000,
+      invited: ['Grok'],
+      held: ['Claude'],
+    });
     const names = round.speakers.map((speaker) => speaker.participant.name);
     expect(names[0]).toBe('Grok');
     expect(names).not.toContain('Claude');

@@ -17,7 +17,12 @@ describe('selectSpeakers', () => {
   });
 
   it('never leaves the same participant out forever when there are more participants than seats', () => {
-    const spoken = new Map([['a', 0], ['b', 0], ['c', 0], ['d', 0]]);
+    const spoken = new Map([
+      ['a', 0],
+      ['b', 0],
+      ['c', 0],
+      ['d', 0],
+    ]);
     let lastId = 0;
     const last = new Map<string, number>();
     for (let round = 0; round < 8; round += 1) {
@@ -33,7 +38,11 @@ describe('selectSpeakers', () => {
   });
 
   it('rotates ties so the first in the roster is not always chosen', () => {
-    const fresh = [{ id: 'a', spokenCount: 0, lastMessageId: 0 }, { id: 'b', spokenCount: 0, lastMessageId: 0 }, { id: 'c', spokenCount: 0, lastMessageId: 0 }];
+    const fresh = [
+      { id: 'a', spokenCount: 0, lastMessageId: 0 },
+      { id: 'b', spokenCount: 0, lastMessageId: 0 },
+      { id: 'c', spokenCount: 0, lastMessageId: 0 },
+    ];
     expect(selectSpeakers(fresh, 1, 0)).toEqual(['a']);
     expect(selectSpeakers(fresh, 1, 1)).toEqual(['b']);
     expect(selectSpeakers(fresh, 1, 2)).toEqual(['c']);

@@ -9,7 +9,14 @@ describe('StreamDraft', () => {
   it('posts on the first words, edits at most once a second, and always shows the latest text', async () => {
     const clock = new ManualClock();
     const transport = new MemoryTransport();
-    const draft = new StreamDraft(transport, 'room-1', { speaker: { kind: 'participant', name: 'Claude' }, replyTo: [] }, clock, (text) => text, () => undefined);
+    const draft = new StreamDraft(
+      transport,
+      'room-1',
+      { speaker: { kind: 'participant', name: 'Claude' }, replyTo: [] },
+      clock,
+      (text) => text,
+      () => undefined,
+    );
     draft.update('Hello');
     await flush();
     expect(transport.messages).toHaveLength(1);
@@ -29,7 +36,14 @@ describe('StreamDraft', () => {
   it('masks secrets in the preview', async () => {
     const clock = new ManualClock();
     const transport = new MemoryTransport();
-    const draft = new StreamDraft(transport, 'room-1', { speaker: { kind: 'participant', name: 'Grok' }, replyTo: [] }, clock, (text) => text.replace(/sk-\S+/g, '[redacted]'), () => undefined);
+    const draft = new StreamDraft(
+      transport,
+      'room-1',
+      { speaker: { kind: 'participant', name: 'Grok' }, replyTo: [] },
+      clock,
+      (text) => text.replace(/sk-\S+/g, '[redacted]'),
+      () => undefined,
+    );
     draft.update('the key is sk-abcdef123456');
     await flush();
     expect(transport.messages[0]?.content).toBe('the key is [redacted] ▍');

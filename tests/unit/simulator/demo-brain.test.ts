@@ -75,7 +75,7 @@ describe('demo brain through the real SDK', () => {
     expect(moderationVerdictSchema.parse(resumed.finalOutput)).toMatchObject({ action: 'continue', drifting: false, objectivesMet: false });
   });
 
-  it('scribe writes the whole conversation in order, tldr finds the participants\' ideas, participants refer to the previous speaker', async () => {
+  it("scribe writes the whole conversation in order, tldr finds the participants' ideas, participants refer to the previous speaker", async () => {
     const long = `What if customers hate it? ${'They might call more often on Fridays, and our backlog would grow. '.repeat(4)}`.trim();
     const conversation = `[Ana (person)]: We should pilot with one team first.\n[Claude]: Measure response times before and after.\n[Grok]: ${long}`;
     const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.\nTopic: four-day week', model: model() });
@@ -103,23 +103,38 @@ describe('demo brain through the real SDK', () => {
   it('the scribe reads cited lines and keeps the points of its previous record', async () => {
     const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.', model: model() });
     const first = String(
-      (await run(scribe, 'Topic: pricing\n\nNew messages (oldest first):\n#3 [Ana (person)]: Start with two tiers.\n#4 [Claude]: Add an annual discount.')).finalOutput,
+      (await run(scribe, 'Topic: pricing\n\nNew messages (oldest first):\n#3 [Ana (person)]: Start with two tiers.\n#4 [Claude]: Add an annual discount.'))
+        .finalOutput,
     );
     expect(first).toContain('- #3 [Ana (person)]: Start with two tiers.');
     expect(first).toContain('- #4 [Claude]: Add an annual discount.');
     const second = String(
-      (await run(scribe, `Topic: pricing\n\nPrevious record (keep everything in it):\n${first}\n\nNew messages (oldest first):\n#5 [Grok]: Charge per seat instead.`)).finalOutput,
+      (
+        await run(
+          scribe,
+          `Topic: pricing\n\nPrevious record (keep everything in it):\n${first}\n\nNew messages (oldest first):\n#5 [Grok]: Charge per seat instead.`,
+        )
+      ).finalOutput,
     );
     expect(second).toContain('- #3 [Ana (person)]: Start with two tiers.\n- #4 [Claude]: Add an annual discount.\n- #5 [Grok]: Charge per seat instead.');
     expect(second.match(/Add an annual discount/g)).toHaveLength(1);
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
     const summary = (await run(tldr, `The Scribe's detailed record:\n\n${second}`)).finalOutput;
-    expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([['Claude', '#4'], ['Grok', '#5'], ['Claude', 'Grok']]);
+    expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([
+      ['Claude', '#4'],
+      ['Grok', '#5'],
+      ['Claude', 'Grok'],
+    ]);
   });
 
   it('moderator and scribe hand off during wrap-up', async () => {
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
-    const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.\nThis is the wrap-up.', model: model(), handoffs: [tldr] });
+    const scribe = new Agent({
+      name: 'Scribe',
+      instructions: 'You are the Scribe of a Brainstorm session.\nThis is the wrap-up.',
+      model: model(),
+      handoffs: [tldr],
+    });
     const moderator = new Agent({
       name: 'Moderator',
       instructions: 'You are the Moderator of a Brainstorm session.\nWrap-up: assess, then hand off.',
@@ -134,7 +149,13 @@ describe('demo brain through the real SDK', () => {
 });
 
 describe('demo pace', () => {
-  const asking = (first: string): ChatCompletionRequest => ({ model: 'm', messages: [{ role: 'system', content: first }, { role: 'user', content: '[Ana]: Hello there, friends.' }] });
+  const asking = (first: string): ChatCompletionRequest => ({
+    model: 'm',
+    messages: [
+      { role: 'system', content: first },
+      { role: 'user', content: '[Ana]: Hello there, friends.' },
+    ],
+  });
 
   it('paces participants at a readable speed unless DEMO_PACE=fast, and never slows the roles', () => {
     expect(buildConfig({}).models.demoPace).toBe('readable');

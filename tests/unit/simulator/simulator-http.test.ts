@@ -14,14 +14,27 @@ afterAll(async () => {
   await fake.close();
 });
 
-const chat = { model: 'openai/gpt-4o', messages: [{ role: 'system', content: 'You are Claude, a participant in a Brainstorm session.' }, { role: 'user', content: '[Ana]: Hello there' }] };
+const chat = {
+  model: 'openai/gpt-4o',
+  messages: [
+    { role: 'system', content: 'You are Claude, a participant in a Brainstorm session.' },
+    { role: 'user', content: '[Ana]: Hello there' },
+  ],
+};
 
 async function post(base: string, path: string, body: unknown, key = 'sk-right'): Promise<Response> {
-  return fetch(`${base}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` }, body: JSON.stringify(body) });
+  return fetch(`${base}${path}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', authorization: `Bearer ${key}` },
+    body: JSON.stringify(body),
+  });
 }
 
 function dataLines(text: string): string[] {
-  return text.split('\n\n').filter((block) => block.startsWith('data: ')).map((block) => block.slice(6));
+  return text
+    .split('\n\n')
+    .filter((block) => block.startsWith('data: '))
+    .map((block) => block.slice(6));
 }
 
 describe('simulator over HTTP', () => {
@@ -41,8 +54,12 @@ describe('simulator over HTTP', () => {
   });
 
   it('answers non-streamed with usage priced per model', async () => {
-    const cheap = (await (await post(simulator.url, '/chat/completions', { ...chat, model: 'openai/gpt-4o' })).json()) as { usage: { cost: number; prompt_tokens: number } };
-    const dear = (await (await post(simulator.url, '/chat/completions', { ...chat, model: 'anthropic/claude-sonnet-4' })).json()) as { usage: { cost: number; prompt_tokens: number } };
+    const cheap = (await (await post(simulator.url, '/chat/completions', { ...chat, model: 'openai/gpt-4o' })).json()) as {
+      usage: { cost: number; prompt_tokens: number };
+    };
+    const dear = (await (await post(simulator.url, '/chat/completions', { ...chat, model: 'anthropic/claude-sonnet-4' })).json()) as {
+      usage: { cost: number; prompt_tokens: number };
+    };
     expect(cheap.usage.prompt_tokens).toBe(dear.usage.prompt_tokens);
     expect(dear.usage.cost).toBeGreaterThan(cheap.usage.cost);
   });
@@ -51,7 +68,9 @@ describe('simulator over HTTP', () => {
     const models = (await (await fetch(`${simulator.url}/models`)).json()) as { data: Array<{ id: string; context_length: number }> };
     expect(models.data.find((model) => model.id === 'anthropic/claude-sonnet-4')?.context_length).toBe(200000);
     const texts = ['Pricing plans for the new subscription tiers', 'Subscription pricing and plan tiers for customers', 'The recipe needs two eggs and flour'];
-    const body = (await (await post(simulator.url, '/embeddings', { model: 'openai/text-embedding-3-small', input: texts })).json()) as { data: Array<{ embedding: number[] }> };
+    const body = (await (await post(simulator.url, '/embeddings', { model: 'openai/text-embedding-3-small', input: texts })).json()) as {
+      data: Array<{ embedding: number[] }>;
+    };
     const [a, b, c] = body.data.map((entry) => entry.embedding);
     const dot = (x: number[] = [], y: number[] = []) => x.reduce((sum, value, index) => sum + value * (y[index] ?? 0), 0);
     expect(dot(a, a)).toBeCloseTo(1, 5);
@@ -123,7 +142,12 @@ describe('latency and time to first token', () => {
       expect(bodyDone).toBe(false);
       await clock.advance(300);
       const text = await pending;
-      expect(dataLines(text).slice(0, -1).map((line) => (JSON.parse(line) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '').join('')).toBe('slow answer');
+      expect(
+        dataLines(text)
+          .slice(0, -1)
+          .map((line) => (JSON.parse(line) as { choices: Array<{ delta: { content?: string } }> }).choices[0]?.delta.content ?? '')
+          .join(''),
+      ).toBe('slow answer');
     } finally {
       await timed.close();
     }

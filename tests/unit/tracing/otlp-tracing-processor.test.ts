@@ -23,7 +23,15 @@ describe('OtlpTracingProcessor', () => {
     await trace.start();
     const agent = createAgentSpan({ data: { name: 'Grok' } }, trace);
     agent.start();
-    const generation = createGenerationSpan({ data: { model: 'x-ai/grok-4', output: [{ choices: [{ message: { tool_calls: [{ id: 'call_42', function: { name: 'recall_sessions', arguments: '{}' } }] } }] }] } }, agent);
+    const generation = createGenerationSpan(
+      {
+        data: {
+          model: 'x-ai/grok-4',
+          output: [{ choices: [{ message: { tool_calls: [{ id: 'call_42', function: { name: 'recall_sessions', arguments: '{}' } }] } }] }],
+        },
+      },
+      agent,
+    );
     generation.start();
     generation.spanData.usage = { input_tokens: 12, output_tokens: 3 };
     generation.end();
@@ -45,7 +53,12 @@ describe('OtlpTracingProcessor', () => {
     expect(milliseconds(chat?.startTime ?? [0, 0])).toBe(Date.parse(generation.startedAt ?? ''));
     expect(milliseconds(chat?.endTime ?? [0, 0])).toBe(Date.parse(generation.endedAt ?? ''));
     expect(chat?.kind).toBe(SpanKind.CLIENT);
-    expect(chat?.attributes).toMatchObject({ 'gen_ai.conversation.id': 'ses_unit', 'gen_ai.agent.name': 'Grok', 'gen_ai.usage.input_tokens': 12, 'gen_ai.usage.output_tokens': 3 });
+    expect(chat?.attributes).toMatchObject({
+      'gen_ai.conversation.id': 'ses_unit',
+      'gen_ai.agent.name': 'Grok',
+      'gen_ai.usage.input_tokens': 12,
+      'gen_ai.usage.output_tokens': 3,
+    });
     expect(call?.attributes).toMatchObject({ 'gen_ai.tool.name': 'recall_sessions', 'gen_ai.tool.call.id': 'call_42', 'gen_ai.conversation.id': 'ses_unit' });
     expect(call?.status.code).toBe(SpanStatusCode.ERROR);
     expect(JSON.stringify(spans.map((span) => [span.attributes, span.status]))).not.toContain(SECRET);

@@ -26,15 +26,26 @@ function processorWith(store: MemoryTraces): DbTracingProcessor {
 
 describe('span mapping', () => {
   it('masks secrets deep inside data and cuts very long strings', () => {
-    const copy = sanitise({ a: ['key hunter2-secret here', { b: 'hunter2-secret' }], long: 'x'.repeat(9000), fn: () => 1 }, ['hunter2-secret']) as Record<string, unknown>;
+    const copy = sanitise({ a: ['key hunter2-secret here', { b: 'hunter2-secret' }], long: 'x'.repeat(9000), fn: () => 1 }, ['hunter2-secret']) as Record<
+      string,
+      unknown
+    >;
     expect(JSON.stringify(copy)).not.toContain('hunter2-secret');
     expect(String(copy.long)).toContain('[1000 more characters]');
     expect('fn' in copy).toBe(false);
   });
 
   it('takes generation usage from span usage (streamed) or the raw response (cost included)', () => {
-    expect(generationUsage({ type: 'generation', usage: { input_tokens: 5, output_tokens: 2, details: { cost: 0.01 } } })).toEqual({ inputTokens: 5, outputTokens: 2, costUsd: 0.01 });
-    expect(generationUsage({ type: 'generation', output: [{ usage: { prompt_tokens: 7, completion_tokens: 3, cost: 0.02 } }] })).toEqual({ inputTokens: 7, outputTokens: 3, costUsd: 0.02 });
+    expect(generationUsage({ type: 'generation', usage: { input_tokens: 5, output_tokens: 2, details: { cost: 0.01 } } })).toEqual({
+      inputTokens: 5,
+      outputTokens: 2,
+      costUsd: 0.01,
+    });
+    expect(generationUsage({ type: 'generation', output: [{ usage: { prompt_tokens: 7, completion_tokens: 3, cost: 0.02 } }] })).toEqual({
+      inputTokens: 7,
+      outputTokens: 3,
+      costUsd: 0.02,
+    });
     expect(messageIdOf({ type: 'custom', name: 'deliver_message', data: { messageId: 12 } })).toBe(12);
     expect(messageIdOf({ type: 'custom', name: 'other', data: {} })).toBeNull();
   });

@@ -46,7 +46,9 @@ describe('LocalTransport', () => {
     expect(first.chunks).toEqual(['lmsg_1']);
     const retried = await local.deliver(roomId, message('Hello'), progress(['lmsg_1']));
     expect(retried.externalIds).toEqual(['lmsg_1']);
-    expect(local.roomContents(roomId)?.deliveries.map((entry) => [entry.externalId, entry.content, entry.actions])).toEqual([['lmsg_1', 'Hello', ['approve_plan']]]);
+    expect(local.roomContents(roomId)?.deliveries.map((entry) => [entry.externalId, entry.content, entry.actions])).toEqual([
+      ['lmsg_1', 'Hello', ['approve_plan']],
+    ]);
     expect(events.filter((event) => event.type === 'delivery')).toHaveLength(1);
   });
 

@@ -5,8 +5,22 @@ import { mergeRoomFeed } from '../../../src/web/room-feed.ts';
 
 function stored(id: number, name: string, text: string, at: string, externalIds: string[] = []): TranscriptMessage {
   return {
-    id, number: id, sessionId: 's', speaker: { kind: 'participant', name }, role: 'assistant', text, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0,
-    replyTo: [], traceId: null, deliveryStatus: 'delivered', externalIds, externalUrl: null, createdAt: at,
+    id,
+    number: id,
+    sessionId: 's',
+    speaker: { kind: 'participant', name },
+    role: 'assistant',
+    text,
+    model: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    replyTo: [],
+    traceId: null,
+    deliveryStatus: 'delivered',
+    externalIds,
+    externalUrl: null,
+    createdAt: at,
   };
 }
 
@@ -16,7 +30,11 @@ function delivery(externalId: string, name: string, content: string, at: string)
 
 describe('mergeRoomFeed', () => {
   it('pairs deliveries with stored messages by external id, then by speaker and text, and keeps notices in time order', () => {
-    const messages = [stored(1, 'Planner', 'Plan', '2026-01-01T00:00:01Z', ['x1']), stored(2, 'Claude', 'Idea', '2026-01-01T00:00:03Z'), stored(3, 'Claude', 'Idea', '2026-01-01T00:00:05Z')];
+    const messages = [
+      stored(1, 'Planner', 'Plan', '2026-01-01T00:00:01Z', ['x1']),
+      stored(2, 'Claude', 'Idea', '2026-01-01T00:00:03Z'),
+      stored(3, 'Claude', 'Idea', '2026-01-01T00:00:05Z'),
+    ];
     const deliveries = [
       { ...delivery('x1', 'Planner', 'Plan (edited for the room)', '2026-01-01T00:00:01Z'), actions: ['approve_plan' as const] },
       delivery('n1', 'Brainstorm', 'Session paused.', '2026-01-01T00:00:04Z'),
@@ -25,7 +43,13 @@ describe('mergeRoomFeed', () => {
       delivery('n2', 'Brainstorm', 'Bye.', '2026-01-01T00:00:09Z'),
     ];
     const feed = mergeRoomFeed(messages, deliveries);
-    expect(feed.map((item) => (item.kind === 'message' ? `m${item.message.id}:${item.externalId}` : `n:${item.delivery.externalId}`))).toEqual(['m1:x1', 'm2:x2', 'n:n1', 'm3:x3', 'n:n2']);
+    expect(feed.map((item) => (item.kind === 'message' ? `m${item.message.id}:${item.externalId}` : `n:${item.delivery.externalId}`))).toEqual([
+      'm1:x1',
+      'm2:x2',
+      'n:n1',
+      'm3:x3',
+      'n:n2',
+    ]);
     expect(feed[0]?.kind === 'message' && feed[0].actions).toEqual(['approve_plan']);
   });
 

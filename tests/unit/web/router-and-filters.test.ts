@@ -30,7 +30,7 @@ describe('event filters', () => {
     expect(sessionEventMatches(trace('b'), { sessionId: null, roomId: null })).toBe(true);
   });
 
-  it('sends a room page only its room\'s local events', () => {
+  it("sends a room page only its room's local events", () => {
     const notice = (roomId: string) => ({ type: 'notice' as const, roomId, content: 'x', at: '' });
     expect(localEventMatches(notice('r1'), { sessionId: 'a', roomId: 'r1' })).toBe(true);
     expect(localEventMatches(notice('r2'), { sessionId: 'a', roomId: 'r1' })).toBe(false);

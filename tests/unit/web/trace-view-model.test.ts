@@ -5,7 +5,24 @@ const base = Date.parse('2026-01-01T00:00:00.000Z');
 const at = (milliseconds: number) => new Date(base + milliseconds);
 
 function span(id: string, type: string, name: string, start: number, end: number | null, fields: Partial<SpanRecord> = {}): SpanRecord {
-  return { id, traceId: 't', parentId: null, sessionId: 's', type, name, startedAt: at(start), endedAt: end === null ? null : at(end), data: {}, error: null, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, messageId: null, ...fields };
+  return {
+    id,
+    traceId: 't',
+    parentId: null,
+    sessionId: 's',
+    type,
+    name,
+    startedAt: at(start),
+    endedAt: end === null ? null : at(end),
+    data: {},
+    error: null,
+    model: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    messageId: null,
+    ...fields,
+  };
 }
 
 const trace: TraceRecord = { id: 't', sessionId: 's', name: 'Turn 1', groupId: 's', metadata: {}, startedAt: at(0), endedAt: at(1000) };
@@ -35,7 +52,7 @@ describe('buildTraceDetail', () => {
     expect(detail.trace.durationMs).toBe(1000);
   });
 
-  it('names each span\'s agent, reads handoffs, guardrail trips and errors', () => {
+  it("names each span's agent, reads handoffs, guardrail trips and errors", () => {
     const byId = new Map(detail.spans.map((view) => [view.id, view]));
     expect(byId.get('g1')?.agentName).toBe('Planner');
     expect(byId.get('x1')?.agentName).toBe('Moderator');
@@ -45,20 +62,28 @@ describe('buildTraceDetail', () => {
     expect(detail.totals).toMatchObject({ spanCount: 7, errorCount: 1, guardrailTrips: 1, inputTokens: 150, outputTokens: 25, costUsd: 0.75 });
   });
 
-  it('links a message of the trace to its speaker\'s last generation when no span names it', () => {
+  it("links a message of the trace to its speaker's last generation when no span names it", () => {
     const linked = detail.spans.filter((view) => view.message);
     expect(linked.map((view) => [view.id, view.message?.id, view.message?.externalUrl])).toEqual([['g2', 7, 'https://discord.com/channels/1/2/3']]);
   });
 
-  it('prefers the span\'s own message id', () => {
-    const own = buildTraceDetail(trace, [span('g', 'generation', 'generation', 0, 1, { messageId: 8 })], [{ id: 8, sessionId: 's', speakerName: 'Claude', traceId: null, externalUrl: null }]);
+  it("prefers the span's own message id", () => {
+    const own = buildTraceDetail(
+      trace,
+      [span('g', 'generation', 'generation', 0, 1, { messageId: 8 })],
+      [{ id: 8, sessionId: 's', speakerName: 'Claude', traceId: null, externalUrl: null }],
+    );
     expect(own.spans[0]?.message?.id).toBe(8);
   });
 
   it('links the generation too when only a delivery span names the message', () => {
     const view = buildTraceDetail(
       trace,
-      [span('a', 'agent', 'Grok', 0, 10), span('g', 'generation', 'generation', 1, 5, { parentId: 'a' }), span('d', 'custom', 'deliver_message', 6, 9, { messageId: 9 })],
+      [
+        span('a', 'agent', 'Grok', 0, 10),
+        span('g', 'generation', 'generation', 1, 5, { parentId: 'a' }),
+        span('d', 'custom', 'deliver_message', 6, 9, { messageId: 9 }),
+      ],
       [{ id: 9, sessionId: 's', speakerName: 'Grok', traceId: 't', externalUrl: null }],
     );
     expect(view.spans.filter((entry) => entry.message?.id === 9).map((entry) => entry.id)).toEqual(['g', 'd']);
@@ -72,7 +97,9 @@ describe('buildTraceDetail', () => {
   });
 
   it('handles 500 spans nested 500 deep without recursion limits', () => {
-    const deep = Array.from({ length: 500 }, (_, index) => span(`s${index}`, 'custom', 'step', index, index + 1, { parentId: index === 0 ? null : `s${index - 1}` }));
+    const deep = Array.from({ length: 500 }, (_, index) =>
+      span(`s${index}`, 'custom', 'step', index, index + 1, { parentId: index === 0 ? null : `s${index - 1}` }),
+    );
     const view = buildTraceDetail(trace, deep, []);
     expect(view.spans.at(-1)?.depth).toBe(499);
   });

@@ -60,7 +60,18 @@ export async function openConsoleHarness(overrides: Partial<WebServerOptions> = 
     ...overrides,
   });
   return {
-    server, database, sessions, messages, documents, traces, transport, events, clock, gateway, queries, ready,
+    server,
+    database,
+    sessions,
+    messages,
+    documents,
+    traces,
+    transport,
+    events,
+    clock,
+    gateway,
+    queries,
+    ready,
     async close() {
       await server.stop();
       if (!shared) await database.close();

@@ -15,7 +15,19 @@ import type { LocalTransport } from '../../../../src/web/local-transport.ts';
 
 /** A span with defaults, for building traces in tests and the bench. */
 export function span(fields: Partial<SpanRecord> & Pick<SpanRecord, 'id' | 'traceId' | 'type' | 'name' | 'startedAt'>): SpanRecord {
-  return { parentId: null, sessionId: null, endedAt: null, data: {}, error: null, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, messageId: null, ...fields };
+  return {
+    parentId: null,
+    sessionId: null,
+    endedAt: null,
+    data: {},
+    error: null,
+    model: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    messageId: null,
+    ...fields,
+  };
 }
 
 /** What the scripted gateway plays with. */
@@ -48,7 +60,8 @@ const PLAN: SessionPlan = {
 };
 
 /** A command reply written in markdown, as the real `!help` is. */
-export const HELP_REPLY = '**Commands**\n- `!approve` starts the plan\n- `!stop` ends it\n\n```\n!config maxMessages 40\n```\n<script>window.__injected = 1</script>';
+export const HELP_REPLY =
+  '**Commands**\n- `!approve` starts the plan\n- `!stop` ends it\n\n```\n!config maxMessages 40\n```\n<script>window.__injected = 1</script>';
 
 /** A gateway that follows a fixed script; `turns` counts the participant turns it has traced. */
 export class ScriptedGateway implements SessionGateway {
@@ -61,7 +74,14 @@ export class ScriptedGateway implements SessionGateway {
     const session = await this.sessionOf(message.roomId);
     if (message.content.startsWith('!')) {
       const [name = '', ...rest] = message.content.slice(1).split(' ');
-      return this.runCommand({ transport: message.transport, roomId: message.roomId, channelId: message.channelId, author: message.author, name, args: rest.join(' ') });
+      return this.runCommand({
+        transport: message.transport,
+        roomId: message.roomId,
+        channelId: message.channelId,
+        author: message.author,
+        name,
+        args: rest.join(' '),
+      });
     }
     await this.store(session, { kind: 'human', name: message.author.name, id: message.author.id }, message.content, { deliver: false });
     if (session.status === 'planning') await this.proposePlan(session, message.author.name, message.content);
@@ -76,7 +96,9 @@ export class ScriptedGateway implements SessionGateway {
   async runCommand(invocation: CommandInvocation): Promise<GatewayReply> {
     const session = await this.sessionOf(invocation.roomId ?? '');
     if (invocation.name === 'approve' || invocation.name === 'start') {
-      const approved = await this.deps.sessions.update(session.id, { status: 'active', startedAt: this.deps.clock.now() }, this.deps.clock.now(), ['awaiting_approval']);
+      const approved = await this.deps.sessions.update(session.id, { status: 'active', startedAt: this.deps.clock.now() }, this.deps.clock.now(), [
+        'awaiting_approval',
+      ]);
       if (!approved) throw new BrainstormError('wrong_state', 'There is no plan waiting for approval.');
       this.deps.events.publish({ type: 'session', session: approved });
       await this.participantsAnswer(approved);
@@ -89,9 +111,24 @@ export class ScriptedGateway implements SessionGateway {
 
   private async start(message: InboundMessage): Promise<GatewayReply | null> {
     const { clock, sessions } = this.deps;
-    const room = await this.deps.transport.openRoom({ originChannelId: message.channelId, originMessageId: message.externalId, title: message.content.slice(0, 100) });
+    const room = await this.deps.transport.openRoom({
+      originChannelId: message.channelId,
+      originMessageId: message.externalId,
+      title: message.content.slice(0, 100),
+    });
     const session = await sessions.create(
-      { id: `ses_${room.roomId}`, parentId: null, transport: 'local', roomId: room.roomId, roomUrl: room.url, originChannelId: message.channelId, originMessageId: message.externalId, topic: message.content, status: 'planning', createdBy: message.author },
+      {
+        id: `ses_${room.roomId}`,
+        parentId: null,
+        transport: 'local',
+        roomId: room.roomId,
+        roomUrl: room.url,
+        originChannelId: message.channelId,
+        originMessageId: message.externalId,
+        topic: message.content,
+        status: 'planning',
+        createdBy: message.author,
+      },
       clock.now(),
     );
     this.deps.events.publish({ type: 'session', session });
@@ -122,10 +159,22 @@ export class ScriptedGateway implements SessionGateway {
     for (const [index, participant] of PARTICIPANTS.entries()) {
       await this.deps.clock.advance(400);
       const text = `${participant.name} (turn ${this.turns}): try a Friday demo, keep Mondays meeting-free.`;
-      const stored = await this.store(session, { kind: 'participant', name: participant.name }, text, { traceId, model: participant.model, tokens: [900 + index, 120 + index] });
+      const stored = await this.store(session, { kind: 'participant', name: participant.name }, text, {
+        traceId,
+        model: participant.model,
+        tokens: [900 + index, 120 + index],
+      });
       const at = (offset: number) => new Date(started.getTime() + index * 50 + offset);
       spans.push(
-        span({ id: `${traceId}_agent_${index}`, traceId, type: 'agent', name: participant.name, startedAt: at(0), endedAt: at(380), data: { name: participant.name } }),
+        span({
+          id: `${traceId}_agent_${index}`,
+          traceId,
+          type: 'agent',
+          name: participant.name,
+          startedAt: at(0),
+          endedAt: at(380),
+          data: { name: participant.name },
+        }),
         span({
           id: `${traceId}_gen_${index}`,
           traceId,
@@ -139,34 +188,88 @@ export class ScriptedGateway implements SessionGateway {
           outputTokens: 120 + index,
           costUsd: 0.002,
           messageId: stored.id,
-          data: { agent: participant.name, input: [{ role: 'system', content: `You are ${participant.name}, a participant in a Brainstorm session.` }, { role: 'user', content: '[You]: <b>go</b>' }], output: [{ role: 'assistant', content: text }] },
+          data: {
+            agent: participant.name,
+            input: [
+              { role: 'system', content: `You are ${participant.name}, a participant in a Brainstorm session.` },
+              { role: 'user', content: '[You]: <b>go</b>' },
+            ],
+            output: [{ role: 'assistant', content: text }],
+          },
         }),
-        span({ id: `${traceId}_guard_${index}`, traceId, parentId: `${traceId}_agent_${index}`, type: 'guardrail', name: 'no_secrets', startedAt: at(352), endedAt: at(360), data: { name: 'no_secrets', triggered: index === 2 } }),
+        span({
+          id: `${traceId}_guard_${index}`,
+          traceId,
+          parentId: `${traceId}_agent_${index}`,
+          type: 'guardrail',
+          name: 'no_secrets',
+          startedAt: at(352),
+          endedAt: at(360),
+          data: { name: 'no_secrets', triggered: index === 2 },
+        }),
       );
     }
-    spans.push(span({ id: `${traceId}_handoff`, traceId, type: 'handoff', name: 'handoff', startedAt: new Date(started.getTime() + 5), endedAt: new Date(started.getTime() + 8), data: { from_agent: 'Claude', to_agent: 'Grok' } }));
-    await this.deps.traces.upsertTraces([{ id: traceId, sessionId: session.id, name: `Turn ${this.turns}`, groupId: session.id, metadata: {}, startedAt: started, endedAt: this.deps.clock.now() }]);
+    spans.push(
+      span({
+        id: `${traceId}_handoff`,
+        traceId,
+        type: 'handoff',
+        name: 'handoff',
+        startedAt: new Date(started.getTime() + 5),
+        endedAt: new Date(started.getTime() + 8),
+        data: { from_agent: 'Claude', to_agent: 'Grok' },
+      }),
+    );
+    await this.deps.traces.upsertTraces([
+      { id: traceId, sessionId: session.id, name: `Turn ${this.turns}`, groupId: session.id, metadata: {}, startedAt: started, endedAt: this.deps.clock.now() },
+    ]);
     await this.deps.traces.upsertSpans(spans.map((entry) => ({ ...entry, sessionId: session.id })));
     this.deps.events.publish({ type: 'trace', sessionId: session.id, traceId });
-    await this.deps.documents.write(session.id, 'record', `# Record\n\nTurn ${this.turns}: three participants spoke; Claude opened (#3).\n\n| Speaker | Messages |\n| --- | ---: |\n| Claude | ${this.turns} |\n\n_The record cites messages by number._ [javascript link](javascript:alert(1))`, {}, this.deps.clock.now());
+    await this.deps.documents.write(
+      session.id,
+      'record',
+      `# Record\n\nTurn ${this.turns}: three participants spoke; Claude opened (#3).\n\n| Speaker | Messages |\n| --- | ---: |\n| Claude | ${this.turns} |\n\n_The record cites messages by number._ [javascript link](javascript:alert(1))`,
+      {},
+      this.deps.clock.now(),
+    );
   }
 
-  private async store(session: Session, speaker: Speaker, text: string, options: { deliver?: boolean; actions?: MessageAction[]; traceId?: string; model?: string; tokens?: [number, number] }) {
+  private async store(
+    session: Session,
+    speaker: Speaker,
+    text: string,
+    options: { deliver?: boolean; actions?: MessageAction[]; traceId?: string; model?: string; tokens?: [number, number] },
+  ) {
     const { messages, sessions, clock, events, transport } = this.deps;
     const [inputTokens, outputTokens] = options.tokens ?? [0, 0];
     const deliver = options.deliver !== false;
     const { message } = await messages.insert(
-      { sessionId: session.id, speaker, role: speaker.kind === 'human' ? 'user' : 'assistant', text, model: options.model ?? null, inputTokens, outputTokens, costUsd: options.tokens ? 0.002 : 0, traceId: options.traceId ?? null, deliveryStatus: deliver ? 'pending' : 'received' },
+      {
+        sessionId: session.id,
+        speaker,
+        role: speaker.kind === 'human' ? 'user' : 'assistant',
+        text,
+        model: options.model ?? null,
+        inputTokens,
+        outputTokens,
+        costUsd: options.tokens ? 0.002 : 0,
+        traceId: options.traceId ?? null,
+        deliveryStatus: deliver ? 'pending' : 'received',
+      },
       clock.now(),
     );
     await sessions.addUsage(session.id, { messages: 1, tokens: inputTokens + outputTokens, costUsd: message.costUsd }, clock.now());
     events.publish({ type: 'message', message });
     if (deliver) {
-      await transport.deliver(session.roomId, { speaker, content: text, replyTo: [], ...(options.actions ? { actions: options.actions } : {}), simulated: true }, {
-        previewExternalId: null,
-        deliveredExternalIds: [],
-        onChunkDelivered: (externalId, url) => messages.appendExternalId(message.id, externalId, url),
-      });
+      await transport.deliver(
+        session.roomId,
+        { speaker, content: text, replyTo: [], ...(options.actions ? { actions: options.actions } : {}), simulated: true },
+        {
+          previewExternalId: null,
+          deliveredExternalIds: [],
+          onChunkDelivered: (externalId, url) => messages.appendExternalId(message.id, externalId, url),
+        },
+      );
       await messages.setDeliveryStatus(message.id, 'delivered');
     }
     return message;
