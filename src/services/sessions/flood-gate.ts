@@ -35,14 +35,17 @@ export class FloodGate {
     private readonly settings: () => FloodGateSettings,
   ) {}
 
-  /** Records a message by `personId` in `sessionId` and says how to treat it. */
-  admit(sessionId: string, personId: string): FloodDecision {
+  /**
+   * Records a message by `personId` in `sessionId` and says how to treat it. `answeredSincePrevious`: the room
+   * answered this person's previous message, so this one is a conversation, not a flood, however quick.
+   */
+  admit(sessionId: string, personId: string, answeredSincePrevious = false): FloodDecision {
     const now = this.clock.now().getTime();
     const { burstWindowMs, messagesPerMinute } = this.settings();
     const key = `${sessionId}\u0000${personId}`;
     const pace = this.paces.get(key) ?? { lastAt: Number.NEGATIVE_INFINITY, counted: [], folding: false };
-    pace.counted = pace.counted.filter((at) => now - at < 60_000);
-    const inBurst = now - pace.lastAt < burstWindowMs;
+    pace.counted = answeredSincePrevious ? [] : pace.counted.filter((at) => now - at < 60_000);
+    const inBurst = !answeredSincePrevious && now - pace.lastAt < burstWindowMs;
     pace.lastAt = now;
     this.paces.set(key, pace);
     if (inBurst || pace.counted.length >= messagesPerMinute) {

@@ -242,7 +242,7 @@ export class SessionGatewayService implements SessionGateway {
 
   /** A person's message in a discussion: it starts the answers, unless it is folded into the turn it follows. */
   private async discuss(session: Session, stored: ChatMessage, author: Author): Promise<GatewayReply | null> {
-    const decision = this.options.floodGate.admit(session.id, author.id);
+    const decision = this.options.floodGate.admit(session.id, author.id, await this.answeredSincePrevious(session, stored, author));
     if (decision !== 'counted') {
       // Folded: stored and read by every model in the turn already coming, but counted nothing and starts no turn.
       await this.options.onStored(session.id);
@@ -256,6 +256,15 @@ export class SessionGatewayService implements SessionGateway {
     this.options.coordinator.onHumanMessage(session, stored);
     await this.options.onStored(session.id);
     return null;
+  }
+
+  /** Whether a model spoke between this person's previous message and this one (then it is no flood). */
+  private async answeredSincePrevious(session: Session, stored: ChatMessage, author: Author): Promise<boolean> {
+    const recent = await this.options.messages.listRecent(session.id, 30);
+    const before = recent.filter((message) => message.id < stored.id);
+    const previous = before.findLastIndex((message) => message.speaker.kind === 'human' && message.speaker.id === author.id);
+    if (previous === -1) return true;
+    return before.slice(previous + 1).some((message) => message.speaker.kind === 'participant' || message.speaker.kind === 'moderator');
   }
 
   private async store(session: Session, message: InboundMessage, text: string): Promise<ChatMessage | null> {

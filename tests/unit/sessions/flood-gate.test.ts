@@ -38,3 +38,11 @@ describe('FloodGate', () => {
     expect(gate.admit('s1', 'ada')).toBe('counted');
   });
 });
+
+describe('FloodGate in a conversation', () => {
+  it('counts every quick message the room answered in between: a fast talker is no flood', () => {
+    const gate = new FloodGate(new ManualClock(), settings);
+    const decisions = Array.from({ length: 20 }, (_, index) => gate.admit('s1', 'ada', index > 0));
+    expect(decisions.every((decision) => decision === 'counted')).toBe(true);
+  });
+});
