@@ -165,7 +165,6 @@ export interface DocumentationPort {
 export type SessionEvent =
   | { type: 'session'; session: Session }
   | { type: 'message'; message: ChatMessage }
-  | { type: 'stream'; sessionId: string; draftId: string; speaker: Speaker; text: string }
   | { type: 'trace'; sessionId: string | null; traceId: string };
 
 /** Subscribe to session events. */

@@ -18,7 +18,6 @@ export function sessionEventMatches(event: SessionEvent, filter: StreamFilter): 
       return event.session.id === filter.sessionId;
     case 'message':
       return event.message.sessionId === filter.sessionId;
-    case 'stream':
     case 'trace':
       return event.sessionId === filter.sessionId;
   }

@@ -163,7 +163,6 @@ export async function renderSessionPage(main, sessionId, context) {
   const close = openEvents(
     { sessionId, roomId: local ? session.roomId : null },
     (type, event) => {
-      if (type === 'stream') return pinned(() => drafts.show(`stream:${event.draftId}`, event.speaker.name, event.text));
       if (type === 'local-preview') return pinned(() => drafts.show(`preview:${event.preview.externalId}`, event.preview.speaker.name, event.preview.content));
       if (type === 'local-notice') return showReply(event.content, event.at);
       if (type === 'local-typing') return;
