@@ -163,9 +163,7 @@ export interface DocumentationPort {
 
 /** Events the services publish for live views (the web console's SSE). */
 export type SessionEvent =
-  | { type: 'session'; session: Session }
-  | { type: 'message'; message: ChatMessage }
-  | { type: 'trace'; sessionId: string | null; traceId: string };
+  { type: 'session'; session: Session } | { type: 'message'; message: ChatMessage } | { type: 'trace'; sessionId: string | null; traceId: string };
 
 /** Subscribe to session events. */
 export interface EventBus {
