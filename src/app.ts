@@ -7,7 +7,7 @@ import { createLogger, type Logger } from './logging/logger.ts';
 import { ModelCatalog } from './agents/models/model-catalog.ts';
 import { PromptLibrary } from './agents/prompts/prompt-library.ts';
 import { READABLE_PACE, startSimulator, type SimulatorHandle } from './simulator/index.ts';
-import { DbTracingProcessor } from './tracing/db-tracing-processor.ts';
+import { DbTracingProcessor, type GenerationUsage } from './tracing/db-tracing-processor.ts';
 import { installTracing } from './tracing/install-tracing.ts';
 import { OtlpTracingProcessor } from './tracing/index.ts';
 import type { TracingProcessor } from '@openai/agents';
@@ -86,7 +86,15 @@ export async function createApp(options: AppOptions): Promise<App> {
   // Each write of trace rows is announced, so a session page's usage table follows without a reload.
   const onStored = (stored: { traceId: string; sessionId: string | null }[]) =>
     stored.forEach(({ traceId, sessionId }) => events.publish({ type: 'trace', sessionId, traceId }));
-  const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger, onStored });
+  // Participants' usage is counted with their stored answers; every other agent's model calls count here.
+  const participantNames = new Set(config.models.roster.map((participant) => participant.name));
+  const onGenerationUsage = (usage: GenerationUsage) => {
+    if (usage.agent === undefined || participantNames.has(usage.agent)) return;
+    void repositories.sessions
+      .addUsage(usage.sessionId, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, clock.now())
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not count a model call toward its session'));
+  };
+  const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger, onStored, onGenerationUsage });
   const processors: TracingProcessor[] = [tracing];
   if (config.telemetry.otlpEndpoint) {
     processors.push(new OtlpTracingProcessor({ endpoint: config.telemetry.otlpEndpoint, headers: config.telemetry.otlpHeaders, secrets, logger }));

@@ -17,6 +17,17 @@ export interface DbTracingProcessorOptions {
   maxQueued?: number;
   /** Told which traces were just written (with their session), so open pages can refresh their usage. */
   onStored?: (stored: { traceId: string; sessionId: string | null }[]) => void;
+  /** Told the usage of every model call that ended inside a session, with the agent that made it. */
+  onGenerationUsage?: (usage: GenerationUsage) => void;
+}
+
+/** Tokens and cost of one model call of a session. */
+export interface GenerationUsage {
+  sessionId: string;
+  agent: string | undefined;
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
 }
 
 /**
@@ -69,6 +80,16 @@ export class DbTracingProcessor implements TracingProcessor {
     markCutGeneration(span);
     this.widenExtent(span);
     this.queueSpan(span);
+    this.reportUsage(span);
+  }
+
+  /** Every model call counts toward its session, whichever agent made it (the Planner, the Moderator, the Scribe...). */
+  private reportUsage(span: Span<SpanData>): void {
+    if (span.spanData.type !== 'generation' || !this.options.onGenerationUsage) return;
+    const sessionId = this.ancestry.sessionOf(span);
+    const usage = generationUsage(span.spanData);
+    if (!sessionId || usage.inputTokens + usage.outputTokens + usage.costUsd === 0) return;
+    this.options.onGenerationUsage({ sessionId, agent: this.ancestry.agentOf(span.spanId), ...usage });
   }
 
   private widenExtent(span: Span<SpanData>): void {

@@ -13,7 +13,6 @@ import {
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { currentTraceId } from '../current-trace.ts';
-import { usageOf } from '../../agents/models/usage.ts';
 import type { PlannerMode } from '../../agents/planner/planner-agent.ts';
 import { sessionPlanSchema } from '../../core/schemas.ts';
 import { START_SESSION_TOOL } from '../../tools/start-session.ts';
@@ -132,12 +131,7 @@ export class PlannerRuns {
       );
       return { kind: 'none', reason: describeRunError(name) };
     }
-    const usage = usageOf(result);
-    await this.options.sessions.addUsage(
-      session.id,
-      { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd },
-      this.options.clock.now(),
-    );
+    // The Planner's model calls count toward the session through the tracing processor, like every role's.
     const pending = orderPending(result.interruptions)[0];
     if (pending) {
       const parsed = sessionPlanSchema.safeParse(parseArguments(pending.arguments));
