@@ -3,6 +3,7 @@
  * agents' tools need from the services. Types only; no implementation lives here.
  */
 import type { Author, ChatMessage, Session, SessionPlan, Speaker } from './domain.ts';
+import type { TldrOutput } from './schemas.ts';
 
 // ---------------------------------------------------------------- transports (bot/, web/, tests)
 
@@ -147,6 +148,8 @@ export interface ToolPorts {
   startSession(plan: SessionPlan): Promise<void>;
   endSession(reason: string): Promise<void>;
   writeDocument(kind: 'record' | 'tldr', markdown: string): Promise<void>;
+  /** Writes the TLDR from its structured summary (rendered the same way wherever it is written). */
+  writeSummary(summary: TldrOutput): Promise<void>;
   readDocument(kind: 'record' | 'tldr'): Promise<string | null>;
   recallSessions(query: string, limit: number): Promise<RecalledSession[]>;
 }

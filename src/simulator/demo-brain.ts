@@ -105,9 +105,35 @@ function moderatorReply(body: ChatCompletionRequest): SimulatedReply {
 /** A pace people can read along with: about six seconds for a participant's answer. */
 export const READABLE_PACE: ReplyTiming = { latencyMs: 600, firstTokenMs: 900, tokensPerSecond: 12 };
 
+/** The draft a service asks a role to post (after a line "Draft:"), or the latest user message. */
+function draftOf(body: ChatCompletionRequest): string {
+  const lastUser = body.messages.findLast((message) => message.role === 'user');
+  const text = lastUser ? messageText(lastUser) : '';
+  const marker = text.search(/^Draft:\s*$/m);
+  return marker >= 0
+    ? text
+        .slice(marker)
+        .replace(/^Draft:\s*\n/, '')
+        .trim()
+    : text.trim();
+}
+
+/** A role's answer to a forced tool call: the act its prompt asks for, written as the demo writes it. */
+function forcedReply(body: ChatCompletionRequest, role: string): SimulatedReply | undefined {
+  const forced = forcedTool(body);
+  if (!forced) return undefined;
+  if (forced === 'post_to_discord') return toolCall(body, forced, { content: draftOf(body) });
+  if (forced === 'update_notion' && role === 'scribe') return toolCall(body, forced, { markdown: scribeRecord(body) });
+  if (forced === 'update_notion' && role === 'tldr') return toolCall(body, forced, tldrSummary(body));
+  if (role === 'moderator' || role === 'scribe' || role === 'tldr') return toolCall(body, forced, {});
+  return undefined;
+}
+
 /** The demo brain: the default reply to a request, keyed on the agent protocol's first instruction line; `pace` times participants' answers. */
 export function demoReply(body: ChatCompletionRequest, pace?: ReplyTiming): SimulatedReply {
   const agent = identify(body);
+  const forced = forcedReply(body, agent.role);
+  if (forced) return forced;
   switch (agent.role) {
     case 'planner':
       return plannerReply(body);

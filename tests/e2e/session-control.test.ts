@@ -123,7 +123,7 @@ describe('control of a running session', () => {
   });
 
   it('a Planner that keeps asking instead of planning is stopped after a few attempts, with a notice', async () => {
-    fake.script({ role: 'planner' }, ...Array.from({ length: 10 }, () => replies.json({ questions: ['And what about this?'] })));
+    fake.script({ role: 'planner' }, ...Array.from({ length: 10 }, () => replies.ignoringToolChoice(replies.json({ questions: ['And what about this?'] }))));
     await test.say(null, 'A topic the Planner cannot settle');
     await test.settle();
     const room = test.transport.rooms.at(-1)!.roomId;

@@ -1,3 +1,4 @@
+import { renderTldrMarkdown } from '../../src/agents/tldr/tldr-text.ts';
 import type { ChatMessage, ModerationState, Session, SessionPlan } from '../../src/core/domain.ts';
 import type { ModerationHost } from '../../src/services/moderation/moderation-host.ts';
 import type { LimitsReport, ToolPorts } from '../../src/core/ports.ts';
@@ -118,6 +119,7 @@ export class FakeHost implements ModerationHost {
       startSession: async () => undefined,
       endSession: async (reason) => this.endSession(this.session.id, 'completed', reason),
       writeDocument: async (kind, markdown) => void this.documents.push({ kind, markdown }),
+      writeSummary: async (summary) => void this.documents.push({ kind: 'tldr', markdown: renderTldrMarkdown(summary) }),
       readDocument: async (kind) => this.documents.filter((document) => document.kind === kind).at(-1)?.markdown ?? null,
       recallSessions: async () => [],
     };

@@ -12,10 +12,10 @@ export type BrainstormToolGuardrail = ToolInputGuardrailDefinition<AgentContext>
 export const TOOL_GUARDRAIL_NAMES = {
   plannerBounds: 'start_session_parameters_in_bounds',
   postToDiscord: 'post_to_discord_content',
-  updateNotion: 'update_notion_size',
+  updateNotion: 'update_notion_content',
 } as const;
 
-interface ToolCheck {
+export interface ToolCheck {
   triggered: boolean;
   reason?: string;
   details?: Record<string, unknown>;
@@ -33,7 +33,10 @@ function parseArguments(raw: string): Record<string, unknown> | null {
 }
 
 /** Builds a tool input guardrail whose check runs inside a guardrail span (the SDK traces none for tools). */
-function tracedToolGuardrail(name: string, check: (args: Record<string, unknown>) => ToolCheck): BrainstormToolGuardrail {
+export function tracedToolGuardrail(
+  name: string,
+  check: (args: Record<string, unknown>, context: AgentContext | undefined) => ToolCheck,
+): BrainstormToolGuardrail {
   return defineToolInputGuardrail<AgentContext>({
     name,
     run: async ({ toolCall, context }) => {
@@ -41,7 +44,7 @@ function tracedToolGuardrail(name: string, check: (args: Record<string, unknown>
         name,
         () => {
           const args = parseArguments(toolCall.arguments);
-          return args ? check(args) : { triggered: true, reason: 'invalid_arguments', message: 'The tool arguments must be a JSON object.' };
+          return args ? check(args, context.context) : { triggered: true, reason: 'invalid_arguments', message: 'The tool arguments must be a JSON object.' };
         },
         { sessionId: context.context?.sessionId ?? null },
       );
@@ -132,7 +135,23 @@ export function postToDiscordGuardrail(options: { maxChars?: number; knownSecret
   });
 }
 
-/** Tool input guardrail for `update_notion`: markdown present and not larger than `maxChars`, no secrets. */
+/** What no document may carry into Notion: a secret, or a mention that would ping people from a Notion page. */
+export function screenDocumentText(text: string, knownSecrets: readonly string[]): ToolCheck {
+  const secrets = scanForSecrets(text, knownSecrets);
+  if (secrets.count > 0)
+    return {
+      triggered: true,
+      reason: 'secret',
+      details: { secretKinds: secrets.kinds },
+      message: 'The document contains what looks like a secret key; remove it.',
+    };
+  const mentions = findMentions(text);
+  if (mentions.length > 0)
+    return { triggered: true, reason: 'mentions', details: { mentions }, message: 'Do not use @everyone, @here or <@...> mentions; refer to people by name.' };
+  return { triggered: false };
+}
+
+/** Tool input guardrail for `update_notion`: markdown present and not larger than `maxChars`, no secrets, no mentions. */
 export function updateNotionGuardrail(options: { maxChars?: number; knownSecrets?: readonly string[] } = {}): BrainstormToolGuardrail {
   const maxChars = options.maxChars ?? 200_000;
   return tracedToolGuardrail(TOOL_GUARDRAIL_NAMES.updateNotion, (args) => {
@@ -146,14 +165,6 @@ export function updateNotionGuardrail(options: { maxChars?: number; knownSecrets
         message: `The document has ${markdown.length} characters; the limit is ${maxChars}. Condense repeated material and try again.`,
       };
     }
-    const secrets = scanForSecrets(markdown, options.knownSecrets ?? []);
-    if (secrets.count > 0)
-      return {
-        triggered: true,
-        reason: 'secret',
-        details: { secretKinds: secrets.kinds },
-        message: 'The document contains what looks like a secret key; remove it.',
-      };
-    return { triggered: false };
+    return screenDocumentText(markdown, options.knownSecrets ?? []);
   });
 }

@@ -1,5 +1,5 @@
 import { handoff, type Agent, type AgentOutputType, type RunContext } from '@openai/agents';
-import type { moderationVerdictSchema } from '../../core/schemas.ts';
+import { tldrSchema, type moderationVerdictSchema } from '../../core/schemas.ts';
 import type { tldrOutputSchema } from '../tldr/tldr-agent.ts';
 import type { AgentContext } from '../../core/agent-context.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
@@ -24,6 +24,16 @@ export interface WrapUpChain {
   tldr: ChainTldr;
 }
 
+/** True when a tool output is a stored summary (a rejected call returns the guardrail's reason instead). */
+function storedSummary(output: unknown): boolean {
+  if (typeof output !== 'string') return false;
+  try {
+    return tldrSchema.safeParse(JSON.parse(output)).success;
+  } catch {
+    return false;
+  }
+}
+
 function withWrapUpStep<Output extends AgentOutputType>(agent: Agent<AgentContext, Output>, step: string): Agent<AgentContext, Output>['instructions'] {
   const base = agent.instructions;
   if (typeof base === 'string') return `${base}\n\n${step}`;
@@ -36,8 +46,20 @@ function withWrapUpStep<Output extends AgentOutputType>(agent: Agent<AgentContex
  * originals are untouched (clones with new handoff lists).
  */
 export function buildWrapUpChain(agents: { moderator: ChainModerator; scribe: ChainScribe; tldr: ChainTldr; prompts: PromptLibrary }): WrapUpChain {
-  const tldr = agents.tldr.clone({});
+  // The TLDR must store its summary: the call is forced until it succeeds, and the run ends on it.
+  const tldr = agents.tldr.clone({
+    modelSettings: { ...agents.tldr.modelSettings, toolChoice: 'update_notion' },
+    resetToolChoice: false,
+    toolUseBehavior: async (_context, results) => {
+      const stored = results.find((result) => result.tool.name === 'update_notion' && result.type === 'function_output' && storedSummary(result.output));
+      return stored?.type === 'function_output'
+        ? { isFinalOutput: true, isInterrupted: undefined, finalOutput: String(stored.output) }
+        : { isFinalOutput: false, isInterrupted: undefined };
+    },
+  });
   const scribe = agents.scribe.clone({
+    // The Scribe's first call stores the final record; after it, the choice is free again (the handoff).
+    modelSettings: { ...agents.scribe.modelSettings, toolChoice: 'update_notion' },
     instructions: withWrapUpStep(agents.scribe, agents.prompts.render(WRAP_UP_STEP_PROMPT, { handoffTool: `transfer_to_${tldr.name}` })),
     handoffs: [handoff(tldr)],
     // Each step of the chain has its own output (verdict, markdown, summary): intended.

@@ -1,8 +1,15 @@
 import { Agent, type Model } from '@openai/agents';
 import { AGENT_NAMES, type AgentContext } from '../../core/agent-context.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
-import { createUpdateNotionTool } from '../../tools/update-notion.ts';
+import { createRecordUpdateTool } from '../../tools/update-notion.ts';
+import { recordGuardrail } from '../guardrails/document-guardrails.ts';
+import { updateNotionGuardrail } from '../guardrails/tool-guardrails.ts';
 import { scribeOutputGuardrail } from './scribe-guardrail.ts';
+
+/** The Scribe's `update_notion`: the record only, guarded against secrets, mentions and dropped voices. */
+export function createScribeRecordTool() {
+  return createRecordUpdateTool({ inputGuardrails: [updateNotionGuardrail(), recordGuardrail()] });
+}
 
 /** What the Scribe needs to be built. */
 export interface ScribeAgentOptions {
@@ -17,8 +24,8 @@ export const SCRIBE_PROMPT = 'scribe-record';
 
 /**
  * Builds the Scribe: a verbose markdown record that keeps every participant's reasoning (a guardrail blocks
- * empty, refused or cut-off records). It may store the
- * record with `update_notion`; the wrap-up chain clones it with a handoff to the TLDR (`agent.clone({ handoffs })`).
+ * empty, refused, cut-off records and records that drop a voice). It stores the record with `update_notion`
+ * (forced in its passes); the wrap-up chain clones it with a handoff to the TLDR (`agent.clone({ handoffs })`).
  */
 export function createScribeAgent(options: ScribeAgentOptions): Agent<AgentContext, 'text'> {
   return new Agent<AgentContext, 'text'>({
@@ -27,7 +34,7 @@ export function createScribeAgent(options: ScribeAgentOptions): Agent<AgentConte
     model: options.model,
     modelSettings: { temperature: 0.2 },
     outputType: 'text',
-    tools: [createUpdateNotionTool()],
+    tools: [createScribeRecordTool()],
     // An empty, refused or cut-off answer must never replace the record: the pass falls back to statistics.
     outputGuardrails: [scribeOutputGuardrail()],
   });

@@ -17,16 +17,24 @@ export function unusableRecordReason(text: string): 'empty' | 'refusal' | 'cut_o
   return null;
 }
 
+/** Speakers the record leaves out: each must be named, so no participant's points are silently dropped. */
+export function missingSpeakers(markdown: string, speakers: readonly string[]): string[] {
+  const text = markdown.toLowerCase();
+  return speakers.filter((speaker) => speaker.trim() !== '' && !text.includes(speaker.toLowerCase()));
+}
+
 /**
- * Blocks a Scribe answer that would replace the record with nothing, a refusal, or a record cut at the length
- * limit: the pass then keeps the previous record and adds plain statistics instead (its fallback).
+ * Blocks a Scribe answer that would replace the record with nothing, a refusal, a record cut at the length
+ * limit, or one that leaves out a participant who spoke: the pass then keeps the previous record and adds plain statistics instead (its fallback).
  */
 export function scribeOutputGuardrail(): OutputGuardrail<'text', AgentContext> {
   return {
     name: SCRIBE_GUARDRAIL_NAME,
-    execute: async ({ agentOutput }) => {
-      const reason = unusableRecordReason(String(agentOutput ?? ''));
-      return { tripwireTriggered: reason !== null, outputInfo: { reason } };
+    execute: async ({ agentOutput, context }) => {
+      const text = String(agentOutput ?? '');
+      const missing = missingSpeakers(text, context.context?.documentFacts?.speakers ?? []);
+      const reason = unusableRecordReason(text) ?? (missing.length > 0 ? 'speaker_missing' : null);
+      return { tripwireTriggered: reason !== null, outputInfo: { reason, missing } };
     },
   };
 }

@@ -4,7 +4,8 @@ import type { PromptLibrary } from '../prompts/prompt-library.ts';
 import { tldrSchema } from '../../core/schemas.ts';
 import { createPostToDiscordTool } from '../../tools/post-to-discord.ts';
 import { createReadNotionTool } from '../../tools/read-notion.ts';
-import { createUpdateNotionTool } from '../../tools/update-notion.ts';
+import { createSummaryUpdateTool } from '../../tools/update-notion.ts';
+import { summaryGuardrail, summaryOutputGuardrail } from '../guardrails/document-guardrails.ts';
 import { parseTldrText } from './tldr-text.ts';
 
 /** What the TLDR needs to be built. */
@@ -25,6 +26,11 @@ export const tldrOutputSchema = tldrSchema.extend({ keyFindings: tldrSchema.shap
 /** The TLDR agent type. */
 export type TldrAgent = Agent<AgentContext, typeof tldrOutputSchema>;
 
+/** The TLDR's `update_notion`: the structured summary, guarded (3-5 cited findings, no secrets or mentions). */
+export function createTldrSummaryTool() {
+  return createSummaryUpdateTool({ inputGuardrails: [summaryGuardrail()] });
+}
+
 /** Builds the TLDR: reads the Scribe's record and answers with `tldrOutputSchema` (summary and 3-5 traced findings). */
 export function createTldrAgent(options: TldrAgentOptions): TldrAgent {
   return new Agent<AgentContext, typeof tldrOutputSchema>({
@@ -33,7 +39,9 @@ export function createTldrAgent(options: TldrAgentOptions): TldrAgent {
     model: options.model,
     modelSettings: { temperature: 0.2 },
     outputType: tldrOutputSchema,
-    tools: [createReadNotionTool(), createUpdateNotionTool(), createPostToDiscordTool({ kind: 'tldr', name: AGENT_NAMES.tldr })],
+    tools: [createReadNotionTool(), createTldrSummaryTool(), createPostToDiscordTool({ kind: 'tldr', name: AGENT_NAMES.tldr })],
+    // 3-5 findings, each citing messages that exist: a summary that cites nothing is an opinion, not a finding.
+    outputGuardrails: [summaryOutputGuardrail()],
   });
 }
 

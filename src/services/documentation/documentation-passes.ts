@@ -3,7 +3,9 @@ import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import { buildScribeInput, ensureEveryVoice, fallbackRecord } from '../../agents/scribe/scribe-input.ts';
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
+import { documentFacts } from '../../core/agent-context.ts';
 import type { ChatMessage } from '../../core/domain.ts';
+import type { TldrOutput } from '../../core/schemas.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import { runScribe, runTldr } from './agent-runs.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';
@@ -37,21 +39,26 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
   if (fresh.length === 0) return { status: 'done' };
   const subject = { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
   const newest = fresh.at(-1)?.id ?? lastMessageId;
-  let record: string;
-  let fallback = false;
+  const store = (markdown: string, fallback: boolean) =>
+    effects.store(sessionId, 'record', ensureEveryVoice(markdown, all), { lastMessageId: newest, fallback });
   try {
-    record = await runScribe(deps, sessionId, session.topic, buildScribeInput(subject, previous?.content ?? null, fresh), signal);
+    const input = buildScribeInput(subject, previous?.content ?? null, fresh);
+    const written = await runScribe(deps, sessionId, session.topic, input, signal, {
+      store: (markdown) => store(markdown, false),
+      facts: documentFacts(all),
+    });
+    // A model that ignored the forced call answered with the record: the pass delivers it.
+    if (!written.storedByTool) await store(written.value, false);
   } catch (error) {
     if (signal.aborted) throw error;
     deps.logger.warn({ sessionId, err: error instanceof Error ? error.message : String(error) }, 'Scribe model failed; writing a fallback record');
     const note = 'The Scribe model was unavailable; this part holds plain statistics and the timeline.';
-    record =
+    const record =
       previous && !previous.metadata.fallback
         ? `${previous.content.trimEnd()}\n\n${fallbackRecord(subject, fresh, note).replace(/^# .*$/m, '## Not yet summarised')}`
         : fallbackRecord(subject, all, note);
-    fallback = true;
+    await store(record, true);
   }
-  await effects.store(sessionId, 'record', ensureEveryVoice(record, all), { lastMessageId: newest, fallback });
   await effects.scheduleTldr(sessionId);
   return { status: 'done' };
 }
@@ -89,12 +96,17 @@ export async function runTldrPass(
     text = (await readLocal(sessionId)) ?? record.content;
   }
   if (!text.trim()) return { status: 'done' };
-  const output = await runTldr(deps, sessionId, text, signal);
-  const summary = { summary: output.summary, keyFindings: output.keyFindings.slice(0, 5) };
-  await effects.store(sessionId, 'tldr', renderTldrMarkdown(summary, `TLDR: ${session.topic}`), {
-    recordVersion: record.version,
-    findings: summary.keyFindings.length,
-  });
-  await effects.remember(sessionId, `${session.topic}\n\n${summary.summary}`);
+  const messages = recordable(await deps.messages.listForSession(sessionId));
+  const store = async (output: TldrOutput): Promise<void> => {
+    const summary = { summary: output.summary, keyFindings: output.keyFindings.slice(0, 5) };
+    await effects.store(sessionId, 'tldr', renderTldrMarkdown(summary, `TLDR: ${session.topic}`), {
+      recordVersion: record.version,
+      findings: summary.keyFindings.length,
+    });
+    await effects.remember(sessionId, `${session.topic}\n\n${summary.summary}`);
+  };
+  const citable = messages.map((message) => ({ number: message.number, text: `${message.speaker.name} ${message.text}` }));
+  const written = await runTldr(deps, sessionId, text, signal, { store, facts: documentFacts(messages), messages: citable });
+  if (!written.storedByTool) await store(written.value);
   return { status: 'done' };
 }

@@ -4,6 +4,7 @@
  */
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import { MarkdownMirror } from '../../notion/markdown-mirror.ts';
+import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
 import type { DocumentationPort, RecalledSession, ToolPorts } from '../../core/ports.ts';
 import { recordable, runScribePass, runTldrPass, type PassEffects } from './documentation-passes.ts';
@@ -183,9 +184,10 @@ export class DocumentationService implements DocumentationPort {
   }
 
   /** The documentation part of a session's `ToolPorts`, for the composition root to merge. */
-  toolPorts(sessionId: string): Pick<ToolPorts, 'writeDocument' | 'readDocument' | 'recallSessions'> {
+  toolPorts(sessionId: string, title = 'TLDR'): Pick<ToolPorts, 'writeDocument' | 'writeSummary' | 'readDocument' | 'recallSessions'> {
     return {
       writeDocument: (kind, markdown) => this.writeDocument(sessionId, kind, markdown),
+      writeSummary: (summary) => this.writeDocument(sessionId, 'tldr', renderTldrMarkdown(summary, title)),
       readDocument: (kind) => this.readDocument(sessionId, kind),
       recallSessions: (query, limit) => this.recallSessions(query, limit, sessionId),
     };

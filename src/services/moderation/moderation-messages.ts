@@ -66,7 +66,17 @@ function outcomeLines(parts: ClosingParts): string[] {
 
 /** The closing message in the room: thanks, outcomes, key findings, document links. */
 export function composeClosingMessage(parts: ClosingParts): string {
-  const sections = [`**Thank you all — this session is closed** (${parts.reason}).`];
+  return [closingGreeting(parts.reason), closingFacts(parts)].filter((section) => section !== '').join('\n\n');
+}
+
+/** The closing's first line: thanks and why the session ended (the Moderator may word it its own way). */
+export function closingGreeting(reason: string): string {
+  return `**Thank you all — this session is closed** (${reason}).`;
+}
+
+/** The closing's facts (outcomes, findings, documents): posted as they are under the Moderator's words. */
+export function closingFacts(parts: ClosingParts): string {
+  const sections: string[] = [];
   const outcomes = outcomeLines(parts);
   if (outcomes.length > 0) sections.push(`**Outcomes**\n${outcomes.join('\n')}`);
   if (parts.tldr && parts.tldr.keyFindings.length > 0) {
@@ -90,10 +100,4 @@ export function parseQuality(text: string): number | null {
   if (!match?.[1]) return null;
   const value = Number(match[1]);
   return value >= 0 && value <= 10 ? value : null;
-}
-
-/** Renders a TLDR output as markdown for the TLDR document. */
-export function tldrMarkdown(tldr: TldrOutput): string {
-  const findings = tldr.keyFindings.map((entry) => `- ${entry.finding}${entry.sources.length > 0 ? ` (${entry.sources.join(', ')})` : ''}`);
-  return `# Summary\n\n${tldr.summary}\n\n## Key findings\n\n${findings.join('\n')}\n`;
 }

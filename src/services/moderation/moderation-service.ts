@@ -10,6 +10,7 @@ import { fallbackHold, fallbackInvite, fallbackRedirect } from './moderation-mes
 import { askModerator, type CheckFacts, type CheckTrigger, type ModeratorAnswer } from './moderator-run.ts';
 import { findImbalance, type BalanceFinding } from './participation-balance.ts';
 import { TopicSimilarity } from './topic-similarity.ts';
+import { ModeratorVoice } from './moderator-voice.ts';
 import { runWrapUp, type WrapUpResult } from './wrap-up-runner.ts';
 
 /** While on topic, the model reviews progress at every this-many-th check (drift or imbalance: every check). */
@@ -46,6 +47,7 @@ export interface ModerationServiceOptions {
 export class ModerationService implements ModerationPort {
   private readonly similarity: TopicSimilarity;
   private readonly chain: WrapUpChain;
+  private readonly voice: ModeratorVoice;
   private readonly inFlight = new Map<string, Promise<CheckOutcome>>();
   private readonly checksSinceReview = new Map<string, number>();
   private readonly lastInvited = new Map<string, string>();
@@ -54,6 +56,7 @@ export class ModerationService implements ModerationPort {
   constructor(private readonly options: ModerationServiceOptions) {
     this.similarity = new TopicSimilarity(options.embed);
     this.chain = buildWrapUpChain({ moderator: options.moderator, scribe: options.scribe, tldr: options.tldr, prompts: options.prompts });
+    this.voice = new ModeratorVoice({ moderator: options.moderator, prompts: options.prompts, host: options.host, logger: options.logger });
   }
 
   /** How many times the Moderator model was asked for a check (for the bench). */
@@ -110,7 +113,14 @@ export class ModerationService implements ModerationPort {
   /** Like `wrapUp`, returning what it produced. */
   async runWrapUp(session: Session, reason: string): Promise<WrapUpResult> {
     const result = await runWrapUp(
-      { host: this.options.host, chain: this.chain, prompts: this.options.prompts, settings: this.options.settings, logger: this.options.logger },
+      {
+        host: this.options.host,
+        chain: this.chain,
+        prompts: this.options.prompts,
+        settings: this.options.settings,
+        logger: this.options.logger,
+        voice: this.voice,
+      },
       session,
       reason,
     );
@@ -163,7 +173,7 @@ export class ModerationService implements ModerationPort {
     }
     this.checksSinceReview.set(session.id, 0);
     this.calls += 1;
-    const answer = await askModerator(this.options.moderator, this.options.prompts, host.toolPorts(session), facts);
+    const answer = await askModerator(this.options.moderator, this.options.prompts, host.toolPorts(session), facts, () => this.stillActive(session.id));
     if (answer.error) this.options.logger.warn({ err: answer.error, sessionId: session.id }, 'Moderator check failed; using plain rules');
     return this.act(facts, answer, state);
   }
@@ -202,8 +212,9 @@ export class ModerationService implements ModerationPort {
     if (drifting || facts.trigger === 'focus') {
       const message = verdict && verdict.message.trim() !== '' && verdict.action === 'redirect' ? verdict.message : fallbackRedirect(plan);
       await host.saveModerationState(session.id, { ...next, driftWarnings: state.driftWarnings + (drifting ? 1 : 0), lastVerdict: 'redirect' });
-      await host.postAsModerator(session, message);
-      return outcome('redirect', message);
+      // A Moderator that already posted its redirect during the check is not asked twice.
+      const spoken = answer.posted ?? (await this.voice.say(session, message, 'redirect', { ownTrace: true }))?.content ?? null;
+      return outcome(spoken ? 'redirect' : 'skipped', spoken);
     }
     await host.saveModerationState(session.id, next);
     return this.balance(facts, verdict, outcome);
@@ -240,11 +251,11 @@ export class ModerationService implements ModerationPort {
     const action = imbalance.kind === 'quiet' ? 'invite' : 'hold';
     const modelWorded = verdict && verdict.action === action && verdict.target.toLowerCase() === imbalance.name.toLowerCase() && verdict.message.trim() !== '';
     const message = modelWorded ? verdict.message : action === 'invite' ? fallbackInvite(imbalance.name, plan) : fallbackHold(imbalance.name);
-    if (!(await this.stillActive(session.id))) return outcome('skipped', null);
-    await host.postAsModerator(session, message);
+    const spoken = await this.voice.say(session, message, action, { ownTrace: true });
+    if (!spoken) return outcome('skipped', null);
     if (action === 'invite') host.inviteSpeaker?.(session.id, imbalance.name);
     else host.holdSpeaker?.(session.id, imbalance.name);
-    return outcome(action, message);
+    return outcome(action, spoken.content);
   }
 }
 

@@ -2,7 +2,7 @@ import { OutputGuardrailTripwireTriggered, run, withTrace } from '@openai/agents
 import type { ModeratorAgent } from '../../agents/moderator/moderator-agent.ts';
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
 import type { ModerationVerdict } from '../../core/schemas.ts';
-import { describeLimits } from '../../tools/check-limits.ts';
+import { BrainstormError } from '../../core/errors.ts';
 import type { ChatMessage, Session, SessionPlan } from '../../core/domain.ts';
 import type { LimitsReport, ToolPorts } from '../../core/ports.ts';
 import type { ModeratorSettings } from './moderation-host.ts';
@@ -32,6 +32,8 @@ export interface ModeratorAnswer {
   verdict: ModerationVerdict | null;
   blockedByGuardrail: boolean;
   endRequested: string | null;
+  /** What the Moderator posted itself with post_to_discord during the check, if it did. */
+  posted: string | null;
   error: unknown;
 }
 
@@ -50,7 +52,6 @@ export function renderCheckInput(prompts: PromptLibrary, facts: CheckFacts): str
     topic: facts.plan.expandedTopic,
     objectives: formatObjectives(facts.plan),
     keyAreas: facts.plan.keyAreas.join(', ') || '(none)',
-    limits: describeLimits(facts.limits),
     similarity: facts.similarity === null ? 'unavailable (judge drift yourself)' : facts.similarity.toFixed(2),
     threshold: facts.settings.driftThreshold.toFixed(2),
     warnings: facts.session.moderationState.driftWarnings,
@@ -60,25 +61,42 @@ export function renderCheckInput(prompts: PromptLibrary, facts: CheckFacts): str
   });
 }
 
-/** Runs the Moderator once on a check, in its own trace grouped under the session. */
-export async function askModerator(agent: ModeratorAgent, prompts: PromptLibrary, basePorts: ToolPorts, facts: CheckFacts): Promise<ModeratorAnswer> {
+/**
+ * Runs the Moderator once on a check, in its own trace grouped under the session. Its first call is forced to
+ * `check_limits` (it reads usage through its tool, not from our prompt); after that the choice is free again.
+ */
+export async function askModerator(
+  agent: ModeratorAgent,
+  prompts: PromptLibrary,
+  basePorts: ToolPorts,
+  facts: CheckFacts,
+  isActive: () => Promise<boolean>,
+): Promise<ModeratorAnswer> {
   let endRequested: string | null = null;
-  // During a check the Moderator may ask to end; the service acts on it after the run, not inside the tool call.
+  let posted: string | null = null;
   const ports: ToolPorts = {
     ...basePorts,
+    // During a check the Moderator may ask to end; the service acts on it after the run, not inside the tool call.
     endSession: async (reason: string) => {
       endRequested = reason;
     },
+    // Stop means stop: a post the Moderator makes while `!stop` lands is refused.
+    postToRoom: async (speaker, content) => {
+      if (!(await isActive())) throw new BrainstormError('wrong_state', 'The session has ended; nothing more is posted.');
+      await basePorts.postToRoom(speaker, content);
+      posted = content;
+    },
   };
+  const reading = agent.clone({ modelSettings: { ...agent.modelSettings, toolChoice: 'check_limits' } });
   const input = renderCheckInput(prompts, facts);
   try {
-    const result = await withTrace('Moderator check', () => run(agent, input, { context: { ports, sessionId: facts.session.id }, maxTurns: 4 }), {
+    const result = await withTrace('Moderator check', () => run(reading, input, { context: { ports, sessionId: facts.session.id }, maxTurns: 4 }), {
       groupId: facts.session.id,
       metadata: { sessionId: facts.session.id, kind: 'moderator_check', trigger: facts.trigger },
     });
-    return { verdict: result.finalOutput ?? null, blockedByGuardrail: false, endRequested, error: null };
+    return { verdict: result.finalOutput ?? null, blockedByGuardrail: false, endRequested, posted, error: null };
   } catch (error) {
     const blocked = error instanceof OutputGuardrailTripwireTriggered;
-    return { verdict: null, blockedByGuardrail: blocked, endRequested, error: blocked ? null : error };
+    return { verdict: null, blockedByGuardrail: blocked, endRequested, posted, error: blocked ? null : error };
   }
 }

@@ -1,6 +1,6 @@
 import { Runner, withTrace, type AgentInputItem, type RunItem } from '@openai/agents';
 import type { Logger } from 'pino';
-import { AGENT_NAMES, type AgentContext } from '../../core/agent-context.ts';
+import { AGENT_NAMES, documentFacts, type AgentContext } from '../../core/agent-context.ts';
 import type { WrapUpChain } from '../../agents/moderator/wrap-up-chain.ts';
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
 import { moderationVerdictSchema, tldrSchema, type TldrOutput } from '../../core/schemas.ts';
@@ -8,12 +8,16 @@ import { describeLimits } from '../../tools/check-limits.ts';
 import type { Session } from '../../core/domain.ts';
 import type { ToolPorts } from '../../core/ports.ts';
 import type { ModerationHost, ModeratorSettings } from './moderation-host.ts';
-import { composeClosingMessage, formatMessages, formatObjectives, parseQuality, tldrMarkdown } from './moderation-messages.ts';
+import type { ModeratorVoice } from './moderator-voice.ts';
+import { runForcedAct } from '../../agents/forced-act.ts';
+import { createScribeRecordTool } from '../../agents/scribe/scribe-agent.ts';
+import { closingFacts, closingGreeting, composeClosingMessage, formatMessages, formatObjectives, parseQuality } from './moderation-messages.ts';
 
 /** The prompt of the wrap-up run's input (`prompts/moderator-wrap-up.txt`). */
 export const WRAP_UP_PROMPT = 'moderator-wrap-up';
 const WRAP_UP_MESSAGES = 60;
 const WRAP_UP_MAX_TURNS = 16;
+const WRAP_UP_FACTS_MESSAGES = 2000;
 
 /** What a wrap-up produced. */
 export interface WrapUpResult {
@@ -32,6 +36,8 @@ export interface WrapUpDependencies {
   prompts: PromptLibrary;
   settings: () => ModeratorSettings;
   logger: Logger;
+  /** Posts the closing through the Moderator's post_to_discord (the service posts it when the model fails). */
+  voice: ModeratorVoice;
 }
 
 /** The parts of a run result the wrap-up reads. */
@@ -82,10 +88,6 @@ async function wrapUpInput(dependencies: WrapUpDependencies, session: Session, p
   });
 }
 
-function toolCalledBy(items: readonly RunItem[], agentName: string, toolName: string): boolean {
-  return items.some((item) => item.type === 'tool_call_item' && item.agent.name === agentName && 'name' in item.rawItem && item.rawItem.name === toolName);
-}
-
 function textsBy(items: readonly RunItem[], agentName: string): string[] {
   return items
     .flatMap((item) => (item.type === 'message_output_item' && item.agent.name === agentName ? [item.content] : []))
@@ -116,8 +118,6 @@ function collect(collected: Collected, items: readonly RunItem[], lastAgentName:
   for (const name of [...agents, lastAgentName]) if (!collected.agentsReached.includes(name)) collected.agentsReached.push(name);
   const moderatorText = textsBy(items, AGENT_NAMES.moderator).join('\n');
   if (moderatorText && !moderatorText.trim().startsWith('{')) collected.assessment = moderatorText;
-  if (toolCalledBy(items, AGENT_NAMES.scribe, 'update_notion')) collected.recordStored = true;
-  if (toolCalledBy(items, AGENT_NAMES.tldr, 'update_notion')) collected.tldrStored = true;
   if (lastAgentName === AGENT_NAMES.moderator) {
     const verdict = moderationVerdictSchema.safeParse(finalOutput);
     if (verdict.success) {
@@ -127,7 +127,7 @@ function collect(collected: Collected, items: readonly RunItem[], lastAgentName:
     }
   }
   if (lastAgentName === AGENT_NAMES.scribe && typeof finalOutput === 'string' && finalOutput.trim()) collected.record = finalOutput;
-  if (lastAgentName === AGENT_NAMES.tldr) collected.tldr = parseTldr(finalOutput);
+  if (lastAgentName === AGENT_NAMES.tldr) collected.tldr = parseTldr(finalOutput) ?? collected.tldr;
   if (collected.assessment && collected.quality === null) collected.quality = parseQuality(collected.assessment);
 }
 
@@ -137,10 +137,6 @@ function collect(collected: Collected, items: readonly RunItem[], lastAgentName:
  * closing message is always posted.
  */
 export async function runWrapUp(dependencies: WrapUpDependencies, session: Session, reason: string): Promise<WrapUpResult> {
-  const basePorts = dependencies.host.toolPorts(session);
-  // The session is already ending: a second end request from inside the chain changes nothing.
-  const ports: ToolPorts = { ...basePorts, endSession: async () => undefined };
-  const context: AgentContext = { ports, sessionId: session.id };
   const collected: Collected = {
     assessment: null,
     quality: null,
@@ -151,6 +147,25 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
     tldrStored: false,
     agentsReached: [],
   };
+  const basePorts = dependencies.host.toolPorts(session);
+  const ports: ToolPorts = {
+    ...basePorts,
+    // The session is already ending: a second end request from inside the chain changes nothing.
+    endSession: async () => undefined,
+    // What the Scribe and the TLDR stored through update_notion (a call a guardrail rejected never gets here).
+    writeDocument: async (kind, markdown) => {
+      await basePorts.writeDocument(kind, markdown);
+      if (kind === 'record') collected.recordStored = true;
+    },
+    writeSummary: async (summary) => {
+      await basePorts.writeSummary(summary);
+      collected.tldr = summary;
+      collected.tldrStored = true;
+    },
+  };
+  // The final record and summary are held to the same checks as the scheduled ones: every voice, real citations.
+  const facts = documentFacts(await safely([], () => dependencies.host.recentMessages(session.id, WRAP_UP_FACTS_MESSAGES)));
+  const context: AgentContext = { ports, sessionId: session.id, documentFacts: facts };
   const failedSteps: string[] = [];
   const stages = [dependencies.chain.root, dependencies.chain.scribe, dependencies.chain.tldr];
   let closingMessage = '';
@@ -185,9 +200,10 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
         }
       }
       await storeMissingDocuments(collected, ports, dependencies.logger, session.id);
+      if (!collected.recordStored) await storeRecordThroughScribe(dependencies, context, text, () => (collected.recordStored ? 'stored' : null));
       // The closing is posted inside the wrap-up trace, so it links to the trace that wrote it.
       const links = await safely([], () => dependencies.host.documentLinks(session));
-      closingMessage = composeClosingMessage({
+      const parts = {
         reason,
         plan: session.plan,
         quality: collected.quality,
@@ -196,8 +212,15 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
         tldr: collected.tldr,
         links,
         failedSteps,
+      };
+      closingMessage = composeClosingMessage(parts);
+      // The Moderator words its farewell; why the session ended, the findings and the links are posted as they are.
+      const greeting = closingGreeting(reason);
+      const spoken = await dependencies.voice.say(session, greeting, 'closing', {
+        mustMention: [{ needle: reason, line: greeting }],
+        appendix: closingFacts(parts),
       });
-      await dependencies.host.postAsModerator(session, closingMessage);
+      closingMessage = spoken?.content ?? closingMessage;
     },
     { groupId: session.id, metadata: { sessionId: session.id, kind: 'wrap_up', reason } },
   );
@@ -208,8 +231,17 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
 async function storeMissingDocuments(collected: Collected, ports: ToolPorts, logger: Logger, sessionId: string): Promise<void> {
   try {
     if (collected.record && !collected.recordStored) await ports.writeDocument('record', collected.record);
-    if (collected.tldr && !collected.tldrStored) await ports.writeDocument('tldr', tldrMarkdown(collected.tldr));
+    if (collected.tldr && !collected.tldrStored) await ports.writeSummary(collected.tldr);
   } catch (error) {
     logger.warn({ err: error, sessionId }, 'could not store the final documents');
   }
+}
+
+/**
+ * The chain's Scribe handed off without storing a record it was allowed to keep (a guardrail sent it back and it
+ * moved on): it is asked once more, forced, to store the final record with update_notion.
+ */
+async function storeRecordThroughScribe(dependencies: WrapUpDependencies, context: AgentContext, input: string, stored: () => string | null): Promise<void> {
+  const outcome = await runForcedAct({ agent: dependencies.chain.scribe, tool: createScribeRecordTool(), input, context, acted: stored });
+  if (!outcome.acted) dependencies.logger.warn({ sessionId: context.sessionId, err: outcome.error }, 'the final record was not stored; the last one stays');
 }

@@ -1,3 +1,4 @@
+import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
@@ -43,6 +44,7 @@ export function createToolPortsFactory(dependencies: {
     },
     endSession: (reason) => dependencies.lifecycle.end(session.id, 'completed', reason),
     writeDocument: (kind, markdown) => dependencies.documents.write(session.id, kind, markdown),
+    writeSummary: (summary) => dependencies.documents.write(session.id, 'tldr', renderTldrMarkdown(summary, `TLDR: ${session.topic}`)),
     readDocument: (kind) => dependencies.documents.read(session.id, kind),
     recallSessions: (query, limit) => dependencies.documents.recall(query, limit, session.id),
   });

@@ -21,6 +21,12 @@ export type FakeOpenRouterOptions = Omit<SimulatorOptions, 'responder' | 'onRequ
    * (a model that answers by the request's schema and never volunteers a tool call, as real models often do).
    */
   fallback?: 'demo' | 'literal';
+  /**
+   * When false, a scripted answer is given even to a request whose `tool_choice` forces a tool (a provider that
+   * ignores forcing; the conformance suite). By default the fake behaves as OpenAI and most OpenRouter providers:
+   * a forced request always gets a call of that tool, so a scripted prose answer waits for the next free request.
+   */
+  honourToolChoice?: boolean;
 };
 
 /** A chat completion request the fake received, with who sent it. */
@@ -64,6 +70,23 @@ function keysFor(context: ChatRequestContext): string[] {
   return keys;
 }
 
+/** Scripted replies of a provider that ignores `tool_choice` (see `replies.ignoringToolChoice`). */
+const ignoringToolChoice = new WeakSet<SimulatedReply>();
+
+/** The function a request's `tool_choice` forces by name, if any. */
+function forcedFunction(body: ChatCompletionRequest): string | undefined {
+  const choice = body.tool_choice;
+  if (typeof choice !== 'object' || choice === null || !('function' in choice)) return undefined;
+  const name = (choice as { function?: { name?: unknown } }).function?.name;
+  return typeof name === 'string' ? name : undefined;
+}
+
+/** Whether a scripted reply can answer a request forcing `forced`: a call of it, or a fault (which forcing cannot change). */
+function fitsToolChoice(reply: SimulatedReply, forced: string | undefined): boolean {
+  if (!forced || reply.kind === 'fault' || ignoringToolChoice.has(reply)) return true;
+  return reply.kind === 'tool_calls' && reply.calls.some((call) => call.name === forced);
+}
+
 /** Starts the fake: the simulator plus scripted replies, faults, timings and a request log. */
 export async function startFakeOpenRouter(options: FakeOpenRouterOptions = {}): Promise<FakeOpenRouter> {
   const queues = new Map<string, SimulatedReply[]>();
@@ -71,7 +94,9 @@ export async function startFakeOpenRouter(options: FakeOpenRouterOptions = {}): 
   const chats: ChatRequestRecord[] = [];
   const responder = (context: ChatRequestContext): SimulatedReply | undefined => {
     const key = keysFor(context).find((candidate) => (queues.get(candidate)?.length ?? 0) > 0);
-    const reply = key ? queues.get(key)?.shift() : undefined;
+    const next = key ? queues.get(key)?.[0] : undefined;
+    const answers = next !== undefined && (options.honourToolChoice === false || fitsToolChoice(next, forcedFunction(context.body)));
+    const reply = answers && key ? queues.get(key)?.shift() : undefined;
     chats.push({ body: context.body, agent: context.agent, headers: context.headers, scripted: reply !== undefined });
     return reply ?? (options.fallback === 'literal' ? literalReply(context.body) : undefined);
   };
@@ -96,6 +121,11 @@ export async function startFakeOpenRouter(options: FakeOpenRouterOptions = {}): 
 
 /** Builders for scripted replies. */
 export const replies = {
+  /** The same reply, given even to a request that forces a tool (a provider that ignores `tool_choice`). */
+  ignoringToolChoice: (reply: SimulatedReply): SimulatedReply => {
+    ignoringToolChoice.add(reply);
+    return reply;
+  },
   /** A plain text answer. */
   text: (text: string, extra: Partial<Pick<SimulatedReply, 'timing' | 'usage'>> = {}): SimulatedReply => ({ kind: 'text', text, ...extra }),
   /** A JSON answer; `fenced` wraps it in ```json fences like some models do. */

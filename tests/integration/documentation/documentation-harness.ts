@@ -46,7 +46,8 @@ export function scribeReply(call: RecordedModelCall): ReturnType<typeof assistan
 export function tldrReply(call: RecordedModelCall): ReturnType<typeof assistantMessage>[] {
   const references = [...new Set([...inputText(call).matchAll(/#\d+/g)].map((match) => match[0]))].slice(0, 4);
   const keyFindings = references.map((reference) => ({ finding: `The point made in ${reference} held up.`, sources: [reference] }));
-  while (keyFindings.length < 3) keyFindings.push({ finding: 'The group agreed to continue.', sources: ['record'] });
+  // Every finding cites a message that exists, as the TLDR's guardrail demands.
+  while (keyFindings.length < 3) keyFindings.push({ finding: 'The group agreed to continue.', sources: references.slice(0, 1) });
   return [assistantMessage(JSON.stringify({ summary: 'The session explored the topic.\n\nIt converged on a plan.', keyFindings }))];
 }
 

@@ -8,7 +8,7 @@ import { conformanceCatalog, conformanceRows, driveClock, partition, ROW_NAMES, 
 
 let fake: FakeOpenRouter;
 beforeAll(async () => {
-  fake = await startFakeOpenRouter({ fallback: 'literal' });
+  fake = await startFakeOpenRouter({ fallback: 'literal', honourToolChoice: false });
 });
 afterAll(async () => fake.close());
 beforeEach(() => fake.reset());
@@ -44,7 +44,10 @@ async function check(row: RowName) {
     settings: { checkInterval: 10, driftThreshold: 0.6, maxDriftWarnings: 3, balanceCheck: true, qualityAssessment: true },
   };
   fake.script({ role: 'moderator' }, ...rows[row]);
-  const { value, error } = await driveClock(clock, askModerator(agent, prompts, host.toolPorts(), facts));
+  const { value, error } = await driveClock(
+    clock,
+    askModerator(agent, prompts, host.toolPorts(), facts, async () => true),
+  );
   return { answer: value, thrown: error, models };
 }
 

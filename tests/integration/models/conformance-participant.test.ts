@@ -6,7 +6,7 @@ import { conformanceCatalog, conformanceRows, driveClock, partition, ROW_NAMES, 
 
 let fake: FakeOpenRouter;
 beforeAll(async () => {
-  fake = await startFakeOpenRouter({ fallback: 'literal' });
+  fake = await startFakeOpenRouter({ fallback: 'literal', honourToolChoice: false });
 });
 afterAll(async () => fake.close());
 beforeEach(() => fake.reset());

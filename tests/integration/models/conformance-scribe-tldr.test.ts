@@ -6,7 +6,7 @@ import { conformanceCatalog, conformanceRows, driveClock, partition, ROW_NAMES, 
 
 let fake: FakeOpenRouter;
 beforeAll(async () => {
-  fake = await startFakeOpenRouter({ fallback: 'literal' });
+  fake = await startFakeOpenRouter({ fallback: 'literal', honourToolChoice: false });
 });
 afterAll(async () => fake.close());
 beforeEach(() => fake.reset());
@@ -47,8 +47,8 @@ describe('Scribe conformance: a record, or a failure the pass turns into a stati
   it.each(scribe.recovers)('%s -> a record', async (row) => {
     const { value, error } = await pass('scribe', row, (deps) => runScribe(deps, 's1', 'Caching', `Topic: caching\n\n${RECORD}`, new AbortController().signal));
     expect(error).toBeUndefined();
-    expect(value?.trim()).not.toBe('');
-    expect(value).not.toMatch(/^I'm sorry/);
+    expect(value?.value.trim()).not.toBe('');
+    expect(value?.value).not.toMatch(/^I'm sorry/);
   });
 
   it.each(scribe.fails)('%s -> a failure (never a refusal or a cut record stored as the record)', async (row) => {
@@ -71,9 +71,9 @@ describe('TLDR conformance: a summary with 3-5 findings, or a typed failure', ()
   it.each(tldr.recovers)('%s -> a summary with 3 to 5 findings', async (row) => {
     const { value, error } = await pass('tldr', row, (deps) => runTldr(deps, 's1', RECORD, new AbortController().signal));
     expect(error).toBeUndefined();
-    expect(value?.summary.trim()).not.toBe('');
-    expect(value?.keyFindings.length).toBeGreaterThanOrEqual(3);
-    expect(value?.keyFindings.length).toBeLessThanOrEqual(5);
+    expect(value?.value.summary.trim()).not.toBe('');
+    expect(value?.value.keyFindings.length).toBeGreaterThanOrEqual(3);
+    expect(value?.value.keyFindings.length).toBeLessThanOrEqual(5);
   });
 
   it.each(tldr.fails)('%s -> a failure', async (row) => {
@@ -86,6 +86,6 @@ describe('TLDR conformance: a summary with 3-5 findings, or a typed failure', ()
     const schema = JSON.stringify(fake.chats.at(-1)?.body.response_format);
     expect(schema).toMatch(/"minItems":3/);
     expect(schema).toMatch(/"maxItems":5/);
-    expect(value?.keyFindings).toHaveLength(3);
+    expect(value?.value.keyFindings).toHaveLength(3);
   });
 });

@@ -15,7 +15,7 @@ let fake: FakeOpenRouter;
 let test: TestApp;
 
 beforeAll(async () => {
-  fake = await startFakeOpenRouter({ fallback: 'literal' });
+  fake = await startFakeOpenRouter({ fallback: 'literal', honourToolChoice: false });
 });
 afterAll(async () => fake?.close());
 beforeEach(async () => {

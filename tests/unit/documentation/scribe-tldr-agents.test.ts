@@ -18,6 +18,7 @@ function contextWith(documents: Map<string, string>): AgentContext {
     startSession: unused,
     endSession: unused,
     writeDocument: async (kind, markdown) => void documents.set(kind, markdown),
+    writeSummary: async (summary) => void documents.set('tldr', JSON.stringify(summary)),
     readDocument: async (kind) => documents.get(kind) ?? null,
     recallSessions: async () => [],
   };

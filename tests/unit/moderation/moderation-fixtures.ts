@@ -1,3 +1,4 @@
+import { honouringToolChoice } from '../../support/forcing-model.ts';
 import { Agent, type Model } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall } from '@openai/agents/testing';
 import pino from 'pino';
@@ -67,7 +68,7 @@ export function buildService(options: {
 }) {
   const prompts = new PromptLibrary();
   const { scribe, tldr, scribeModel, tldrModel } = scriptedScribeAndTldr();
-  const moderator = createModeratorAgent({ model: options.moderatorModel, prompts });
+  const moderator = createModeratorAgent({ model: honouringToolChoice(options.moderatorModel), prompts });
   const logger = pino({ level: 'silent' });
   const service = new ModerationService({
     host: options.host,
