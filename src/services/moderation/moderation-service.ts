@@ -37,6 +37,8 @@ export interface ModerationServiceOptions {
   logger: Logger;
   /** The idea ledger's check after a round (convergence close, dissent); true when it ended the session. */
   ledgerCheck?: (session: Session) => Promise<boolean>;
+  /** More for the wrap-up to read (the critique round's ranking), or null. */
+  wrapUpNote?: (session: Session) => Promise<string | null>;
 }
 
 /**
@@ -110,7 +112,14 @@ export class ModerationService implements ModerationPort {
   /** Like `wrapUp`, returning what it produced. */
   async runWrapUp(session: Session, reason: string): Promise<WrapUpResult> {
     const result = await runWrapUp(
-      { host: this.options.host, chain: this.chain, prompts: this.options.prompts, settings: this.options.settings, logger: this.options.logger },
+      {
+        host: this.options.host,
+        chain: this.chain,
+        prompts: this.options.prompts,
+        settings: this.options.settings,
+        logger: this.options.logger,
+        ...(this.options.wrapUpNote ? { note: this.options.wrapUpNote } : {}),
+      },
       session,
       reason,
     );
