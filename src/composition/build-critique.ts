@@ -1,5 +1,6 @@
 /** The critique round's construction: the ledger it reviews, the participants' models, and the room. */
 import type { DeliveryService } from '../services/delivery/delivery-service.ts';
+import type { DocumentationService } from '../services/documentation/documentation-service.ts';
 import { CritiqueService } from '../services/critique/critique-service.ts';
 import type { RosterService } from '../services/sessions/roster-service.ts';
 import type { ServiceDependencies } from './build-services.ts';
@@ -7,6 +8,7 @@ import type { ServiceDependencies } from './build-services.ts';
 /** What the round reaches that is built after it (read only when a round runs). */
 export interface CritiqueLinks {
   delivery: DeliveryService;
+  documentation: DocumentationService;
   roster: () => RosterService;
 }
 
@@ -26,6 +28,7 @@ export function buildCritique(dependencies: ServiceDependencies, late: CritiqueL
         .all()
         .map((participant) => participant.name),
     post: async (session, speaker, text) => void (await late.delivery.post(session, speaker, text)),
+    refreshDocuments: (sessionId) => late.documentation.refreshAppendix(sessionId),
     clock,
     logger,
   });

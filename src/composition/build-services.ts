@@ -158,7 +158,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     roster: () => roster,
   });
   ideas.registerJobs(worker);
-  const critique = buildCritique(dependencies, { delivery, roster: () => roster });
+  const critique = buildCritique(dependencies, { delivery, documentation, roster: () => roster });
   const messageHooks = { onMessage: async (sessionId: string) => void (await Promise.all([documentation.onMessage(sessionId), ideas.onMessage(sessionId)])) };
   const tokens = new TokenCounter();
   const context = new ContextManager({

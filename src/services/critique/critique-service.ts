@@ -32,6 +32,8 @@ export interface CritiqueDependencies {
   rosterNames: () => string[];
   /** Posts (stores, then delivers) a message in the room. */
   post: (session: Session, speaker: Speaker, text: string) => Promise<void>;
+  /** Stores the record and the TLDR again with the round's section (the wrap-up may not rewrite them). */
+  refreshDocuments: (sessionId: string) => Promise<void>;
   clock: Clock;
   logger: Logger;
 }
@@ -58,6 +60,7 @@ export class CritiqueService {
       const round = await this.roundFor(session);
       if (!(await this.deps.repository.save(round))) return null;
       await this.announce(session, round);
+      await this.deps.refreshDocuments(session.id);
       return round;
     } catch (error) {
       this.deps.logger.warn(
