@@ -74,7 +74,7 @@ function parseJson(text: string): unknown {
 
 /** Plain lines: "Ranking: B > A > C", "Weakest assumption: …", "Reason: …". */
 function fromLines(text: string): LenientCritique | null {
-  const line = (name: string) => new RegExp(`^\\s*[*_]*${name}[*_]*\\s*[:\\-–]\\s*(.+)$`, 'im').exec(text)?.[1]?.trim() ?? '';
+  const line = (name: string) => new RegExp(`^\\s*[*_]*${name}[*_]*\\s*[:\\-–]\\s*[*_]*\\s*(.+)$`, 'im').exec(text)?.[1]?.trim() ?? '';
   const ranking = rankingOf(line('ranking'));
   if (ranking.length === 0) return null;
   return { ranking, weakestAssumptions: assumptionsOf(line('weakest assumption'), ranking[0]), reason: line('reason') };
