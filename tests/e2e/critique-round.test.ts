@@ -179,4 +179,24 @@ describe('the critique round through the app', () => {
     expect(await new ConsoleQueries(test.app.repositories, test.clock).getCritique(session.id)).toBeNull();
     expect((await test.app.repositories.documents.find(session.id, 'record'))?.content ?? '').not.toContain('## Critique round');
   });
+
+  it('the built-in simulator answers a critique as the prompt asks, so a demo session gets a ranking', async () => {
+    const { room } = await sessionWithIdeas(test, fake, true);
+    await timeRunsOut(test);
+    const ranking = test.transport
+      .room(room)
+      .find((message) => message.speaker === 'Moderator' && message.content.startsWith('**Critique round** — aggregate'));
+    expect(ranking?.content).toContain('Borda count over 3 anonymous critiques');
+    expect(ranking?.content).not.toContain('Not counted');
+  });
+
+  it('a stopped session skips the round and posts nothing but the closing', async () => {
+    const { room, session } = await sessionWithIdeas(test, fake, true);
+    const before = fake.chats.filter(isCritique).length;
+    await test.command(room, 'stop');
+    await test.settle();
+    expect(fake.chats.filter(isCritique).length).toBe(before);
+    expect(test.transport.room(room).some((message) => message.content.includes('**Critique round**'))).toBe(false);
+    expect((await test.app.services.critique.find(session.id))?.skippedReason).toBe('the session was stopped');
+  });
 });

@@ -136,6 +136,8 @@ export class CritiqueService {
 
   /** Each critique as its author's short message, then the aggregate ranking as the Moderator's. */
   private async announce(session: Session, round: CritiqueRound): Promise<void> {
+    // Stop means stop: after `!stop` nothing but the closing is posted.
+    if (session.status === 'stopped') return;
     const reviewers = new Map(this.deps.participants(session).map((participant) => [participant.name, participant]));
     for (const ballot of round.ballots) {
       const participant = reviewers.get(ballot.participant);
