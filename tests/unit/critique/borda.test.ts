@@ -51,7 +51,12 @@ describe('normaliseBallot', () => {
       },
       LABELS,
     );
-    expect(read).toEqual({ participant: 'Claude', ranking: ['B', 'C', 'A'], weakestAssumptions: [{ label: 'B', assumption: 'Vendors stay cheap.' }], reason: 'B scales.' });
+    expect(read).toEqual({
+      participant: 'Claude',
+      ranking: ['B', 'C', 'A'],
+      weakestAssumptions: [{ label: 'B', assumption: 'Vendors stay cheap.' }],
+      reason: 'B scales.',
+    });
   });
 
   it('is null when nothing it ranked is a proposal', () => {

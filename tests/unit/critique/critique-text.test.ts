@@ -6,7 +6,11 @@ import { scriptedPlan } from '../../support/scripted-plans.ts';
 describe('parseCritiqueText (a reviewer that ignores the schema)', () => {
   it('reads fenced JSON with the fields as the schema names them', () => {
     const text = '```json\n{"ranking":["B","A"],"weakestAssumptions":[{"proposal":"B","assumption":"Cheap vendors."}],"reason":"B scales."}\n```';
-    expect(parseCritiqueText(text)).toEqual({ ranking: ['B', 'A'], weakestAssumptions: [{ proposal: 'B', assumption: 'Cheap vendors.' }], reason: 'B scales.' });
+    expect(parseCritiqueText(text)).toEqual({
+      ranking: ['B', 'A'],
+      weakestAssumptions: [{ proposal: 'B', assumption: 'Cheap vendors.' }],
+      reason: 'B scales.',
+    });
   });
 
   it('reads JSON inside prose with other shapes: a ranking string, assumptions by label, one assumption', () => {
