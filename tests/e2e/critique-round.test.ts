@@ -4,6 +4,8 @@ import { scriptedPlan } from '../support/scripted-plans.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
 import type { Session } from '../../src/core/domain.ts';
 import { ConsoleQueries } from '../../src/services/console/console-queries.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+import { startFakeNotion, type FakeNotion } from '../fakes/notion/fake-notion.ts';
 import { messageText } from '../../src/simulator/chat-types.ts';
 
 const NAMES = /Claude|ChatGPT|Grok|Alice/;
@@ -135,9 +137,9 @@ describe('the critique round through the app', () => {
     const transcript = test.transport.room(room);
     const ranking = transcript.find((message) => message.speaker === 'Moderator' && message.content.startsWith('**Critique round** — aggregate ranking'));
     expect(ranking?.content).toContain('Borda count over 2 anonymous critiques');
-    expect(ranking?.content).toContain('1. **Proposal B** — I2 A hosted flag service (proposed by ChatGPT): 4 points, 2 first places');
-    expect(ranking?.content).toContain('2. **Proposal A** — I1 Flags in a config file (proposed by Claude): 1 point, 0 first places');
-    expect(ranking?.content).toContain('2. **Proposal C**');
+    expect(ranking?.content).toContain('- **1st: Proposal B** — I2 A hosted flag service (proposed by ChatGPT): 4 points, 2 first places');
+    expect(ranking?.content).toContain('- **2nd: Proposal A** — I1 Flags in a config file (proposed by Claude): 1 point, 0 first places');
+    expect(ranking?.content).toContain('- **2nd: Proposal C**');
     expect(ranking?.content).toContain('weakest assumption (Claude): That a vendor stays cheap as flags grow.');
     expect(ranking?.content).toContain('Not counted: Grok (no readable answer).');
     expect(
@@ -150,7 +152,7 @@ describe('the critique round through the app', () => {
 
     const tldrInput = fake.chats.filter((chat) => chat.agent.role === 'tldr').at(-1);
     expect(JSON.stringify(tldrInput?.body.messages)).toContain('Critique round before this wrap-up');
-    expect(JSON.stringify(tldrInput?.body.messages)).toContain('1. **Proposal B** — I2 A hosted flag service');
+    expect(JSON.stringify(tldrInput?.body.messages)).toContain('- **1st: Proposal B** — I2 A hosted flag service');
 
     const panel = await new ConsoleQueries(test.app.repositories, test.clock).getCritique(closed.id);
     expect(panel?.standings.map((standing) => [standing.place, standing.label, standing.points])).toEqual([
@@ -162,7 +164,7 @@ describe('the critique round through the app', () => {
     const record = (await test.app.repositories.documents.find(closed.id, 'record'))?.content ?? '';
     expect(record).toContain('## Critique round');
     expect(record.match(/## Critique round/g)).toHaveLength(1);
-    expect(record).toContain('1. **Proposal B** — I2 A hosted flag service');
+    expect(record).toContain('- **1st: Proposal B** — I2 A hosted flag service');
   });
 
   it('does not run when a comment on the plan dropped it', async () => {
@@ -198,5 +200,46 @@ describe('the critique round through the app', () => {
     expect(fake.chats.filter(isCritique).length).toBe(before);
     expect(test.transport.room(room).some((message) => message.content.includes('**Critique round**'))).toBe(false);
     expect((await test.app.services.critique.find(session.id))?.skippedReason).toBe('the session was stopped');
+  });
+});
+
+describe('the critique round in Notion', () => {
+  let fake: FakeOpenRouter;
+  let notion: FakeNotion;
+  let test: TestApp;
+  const clock = new ManualClock('2026-07-01T09:00:00Z');
+
+  beforeAll(async () => {
+    fake = await startFakeOpenRouter();
+    notion = await startFakeNotion({ clock });
+    test = await startTestApp(
+      fakeEnvironment(fake.url, {
+        ...ENVIRONMENT,
+        NOTION_API_KEY: 'secret_test_token',
+        NOTION_BASE_URL: notion.url,
+        NOTION_PARENT_PAGE_ID: notion.parentPageId,
+      }),
+      { clock },
+    );
+  });
+  afterAll(async () => {
+    await test?.stop();
+    await notion?.close();
+    await fake?.close();
+  });
+
+  it('the detailed record page carries the aggregate ranking', async () => {
+    await sessionWithIdeas(test, fake, true);
+    await timeRunsOut(test);
+    for (let round = 0; round < 3; round += 1) {
+      await clock.advance(60_000);
+      await test.settle();
+    }
+    const page = notion.store.findPagesByTitle('Detailed record')[0];
+    const content = JSON.stringify(notion.store.pageContent(String(page?.id)));
+    expect(content).toContain('Critique round');
+    expect(content).toContain('Each participant ranked the leading proposals with their authors hidden');
+    expect(content).toMatch(/\*\*1st: Proposal [ABC]\*\*/);
+    expect(notion.violations).toBe(0);
   });
 });

@@ -7,6 +7,13 @@ export const CRITIQUE_HEADING = 'Critique round';
 const plural = (count: number, word: string) => `${count} ${word}${count === 1 ? '' : 's'}`;
 const points = (value: number) => (Number.isInteger(value) ? String(value) : value.toFixed(1));
 
+/** 1st, 2nd, 3rd, 4th… (a bullet, not a numbered list: Notion and Discord renumber those, and lose ties). */
+export function ordinal(place: number): string {
+  const tens = place % 100;
+  const suffix = tens >= 11 && tens <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][place % 10] ?? 'th');
+  return `${place}${suffix}`;
+}
+
 /** A reviewer's critique as its own short message in the room (labels only: the names were hidden from it). */
 export function ballotMessage(ballot: CritiqueBallot): string {
   const top = ballot.ranking[0] ?? '';
@@ -24,13 +31,13 @@ function proposalOf(round: Pick<CritiqueRound, 'proposals'>, label: string): Cri
 function standingLine(round: CritiqueRound, standing: CritiqueStanding): string {
   const proposal = proposalOf(round, standing.label);
   const idea = proposal ? ` — I${proposal.ideaNumber} ${proposal.title}${proposal.proposer ? ` (proposed by ${proposal.proposer})` : ''}` : '';
-  return `${standing.place}. **Proposal ${standing.label}**${idea}: ${points(standing.points)} point${standing.points === 1 ? '' : 's'}, ${plural(standing.firstPlaces, 'first place')}`;
+  return `- **${ordinal(standing.place)}: Proposal ${standing.label}**${idea}: ${points(standing.points)} point${standing.points === 1 ? '' : 's'}, ${plural(standing.firstPlaces, 'first place')}`;
 }
 
 /** The weakest assumptions named for a proposal, with who named them. */
 function assumptionLines(round: CritiqueRound, label: string): string[] {
   return round.ballots.flatMap((ballot) =>
-    ballot.weakestAssumptions.filter((entry) => entry.label === label).map((entry) => `   - weakest assumption (${ballot.participant}): ${entry.assumption}`),
+    ballot.weakestAssumptions.filter((entry) => entry.label === label).map((entry) => `  - weakest assumption (${ballot.participant}): ${entry.assumption}`),
   );
 }
 
