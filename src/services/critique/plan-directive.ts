@@ -1,5 +1,5 @@
 /** A person's word on the critique round in a comment on the plan: it decides, whatever the revised plan says. */
-import type { SessionPlan } from '../../core/domain.ts';
+import type { PlannerState, SessionPlan } from '../../core/domain.ts';
 
 const CRITIQUE = String.raw`critique(?:\s+round)?`;
 const DROP = new RegExp(String.raw`\b(?:no|without|drop|remove|skip|cancel|don'?t\s+(?:add|run|want|need))\b[^.!?\n]{0,30}?\b${CRITIQUE}`, 'i');
@@ -16,4 +16,9 @@ export function critiqueDirective(comment: string): boolean | null {
 export function withCritiqueDirective(plan: SessionPlan, comments: readonly string[]): SessionPlan {
   const decided = comments.map(critiqueDirective).findLast((directive): directive is boolean => directive !== null);
   return decided === undefined ? plan : { ...plan, critiqueRound: decided };
+}
+
+/** What people told the Planner, in order: answers to its questions, then comments on the plan. */
+export function plannerComments(state: Pick<PlannerState, 'answers' | 'revisionRequests'>): string[] {
+  return [...state.answers.map((answer) => answer.text), ...state.revisionRequests];
 }

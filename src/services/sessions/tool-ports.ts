@@ -5,7 +5,7 @@ import type { Session } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { RecalledSession, ToolPorts } from '../../core/ports.ts';
-import { withCritiqueDirective } from '../critique/plan-directive.ts';
+import { plannerComments, withCritiqueDirective } from '../critique/plan-directive.ts';
 import { clampPlan } from './plan-format.ts';
 import type { SessionLifecycle } from './session-lifecycle.ts';
 
@@ -43,7 +43,7 @@ export function createToolPortsFactory(dependencies: {
       // The approved call carries the plan as the model wrote it: a person's word on the critique round still decides.
       await dependencies.lifecycle.activate(
         session.id,
-        clampPlan(withCritiqueDirective(plan, session.plannerState.revisionRequests), dependencies.bounds()).plan,
+        clampPlan(withCritiqueDirective(plan, plannerComments(session.plannerState)), dependencies.bounds()).plan,
       );
     },
     endSession: (reason) => dependencies.lifecycle.end(session.id, 'completed', reason),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { parseCritiqueText } from '../../../src/agents/critique/critique-text.ts';
-import { critiqueDirective, withCritiqueDirective } from '../../../src/services/critique/plan-directive.ts';
+import { critiqueDirective, plannerComments, withCritiqueDirective } from '../../../src/services/critique/plan-directive.ts';
 import { scriptedPlan } from '../../support/scripted-plans.ts';
 
 describe('parseCritiqueText (a reviewer that ignores the schema)', () => {
@@ -52,5 +52,8 @@ describe('a comment on the plan decides the critique round', () => {
     expect(withCritiqueDirective(plan, ['add a critique round', 'more on testing']).critiqueRound).toBe(true);
     expect(withCritiqueDirective(plan, ['add a critique round', 'no critique round after all']).critiqueRound).toBe(false);
     expect(withCritiqueDirective(plan, ['more on testing'])).toBe(plan);
+    // Answers to the Planner's questions count too, before the comments on the plan.
+    const said = plannerComments({ answers: [{ author: 'Alice', text: 'We must decide: add a critique round.' }], revisionRequests: ['Shorter, please.'] });
+    expect(withCritiqueDirective(plan, said).critiqueRound).toBe(true);
   });
 });
