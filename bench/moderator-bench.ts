@@ -32,6 +32,7 @@ const PLAN: SessionPlan = {
   expectedFlow: ['options', 'trade-offs', 'decision'],
   parameters: { maxMessages: 200, maxTokens: 500_000, maxCostUsd: 5, timeoutMinutes: 60, maxContextPercent: 70 },
   estimate: { durationMinutes: 20, costUsd: 0.5, messages: 100 },
+  critiqueRound: false,
 };
 const ON_TOPIC = [
   'A Redis cache layer in front of the API responses would cut latency for repeated reads.',

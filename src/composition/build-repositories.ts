@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { DocumentsRepository } from '../repositories/documents-repository.ts';
+import { CritiqueRepository } from '../repositories/critique-repository.ts';
 import { EmbeddingsRepository } from '../repositories/embeddings-repository.ts';
 import { IdeasRepository } from '../repositories/ideas-repository.ts';
 import { InboundRepository } from '../repositories/inbound-repository.ts';
@@ -29,6 +30,7 @@ export interface Repositories {
   inbound: InboundRepository;
   leases: SessionLeasesRepository;
   metrics: MetricsRepository;
+  critiques: CritiqueRepository;
 }
 
 /** Builds the repositories. */
@@ -47,5 +49,6 @@ export function buildRepositories(db: Kysely<Database>): Repositories {
     inbound: new InboundRepository(db),
     leases: new SessionLeasesRepository(db),
     metrics: new MetricsRepository(db),
+    critiques: new CritiqueRepository(db),
   };
 }

@@ -26,6 +26,7 @@ import { createScribeAgent } from '../agents/scribe/scribe-agent.ts';
 import { createTldrAgent } from '../agents/tldr/tldr-agent.ts';
 import { createDocumentationService } from '../services/documentation/documentation-service.ts';
 import { buildIdeaLedger } from './build-idea-ledger.ts';
+import { buildCritique } from './build-critique.ts';
 import { isSimulatedSpeaker } from './simulated-speakers.ts';
 import { createNotionGateway, notionFlags, notionObjectStore } from '../notion/create-notion-gateway.ts';
 import { MarkdownMirror } from '../notion/markdown-mirror.ts';
@@ -111,7 +112,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     },
     flags: notionFlags(repositories.notionObjects, clock),
     nudge: nudgeWorker,
-    appendix: (sessionId, kind, markdown) => ideas.decorate(sessionId, kind, markdown),
+    appendix: async (sessionId, kind, markdown) => critique.decorate(sessionId, await ideas.decorate(sessionId, kind, markdown)),
     runQueue: (queue) => worker.runQueue(queue),
   });
   documentation.registerJobs(worker);
@@ -147,6 +148,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     embed: (texts) => models.embed(texts),
     logger,
     ledgerCheck: (session) => ideas.afterRound(session),
+    wrapUpNote: (session) => critique.wrapUpNote(session.id),
   });
   const ideas = buildIdeaLedger(dependencies, {
     delivery,
@@ -156,6 +158,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     roster: () => roster,
   });
   ideas.registerJobs(worker);
+  const critique = buildCritique(dependencies, { delivery, documentation, roster: () => roster });
   const messageHooks = { onMessage: async (sessionId: string) => void (await Promise.all([documentation.onMessage(sessionId), ideas.onMessage(sessionId)])) };
   const tokens = new TokenCounter();
   const context = new ContextManager({
@@ -306,6 +309,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     // The answers cut by the end land (marked) before the closing, which is the last word.
     await coordinator.idle(String(job.payload.sessionId));
     if (session) await ideas.finalPass(session.id);
+    if (session) await critique.beforeWrapUp(session);
     if (session) await moderation.wrapUp(session, String(job.payload.reason));
     return { status: 'done' };
   });
@@ -326,6 +330,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     documentation,
     moderation,
     ideas,
+    critique,
     async load() {
       await settings.load();
       // Only a log line depends on it, and a distant provider may take seconds: start-up does not wait.

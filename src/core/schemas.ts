@@ -21,6 +21,10 @@ export const sessionPlanSchema = z.object({
     costUsd: z.number().describe('Expected cost in US dollars'),
     messages: z.number().int().describe('Expected number of messages'),
   }),
+  critiqueRound: z
+    .boolean()
+    .default(false)
+    .describe('True when the topic calls for a decision: before the wrap-up, each participant ranks the leading proposals anonymously'),
 });
 
 /** The Planner's final output when it needs answers before it can plan. */

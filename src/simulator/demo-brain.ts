@@ -2,6 +2,7 @@ import { messageText, type ChatCompletionRequest, type JsonSchema, type ReplyTim
 import { identify, offeredTools, systemText, toolNameOf, topicOf } from './conversation-reading.ts';
 import { participantAnswer, plannerPlan, plannerQuestions, scribeRecord, tldrSummary } from './demo-writing.ts';
 import { sampleFromSchema } from './json-schema-sample.ts';
+import { demoCritique } from './demo-critique.ts';
 
 function requestedSchema(body: ChatCompletionRequest): JsonSchema | undefined {
   const format = body.response_format;
@@ -144,6 +145,7 @@ export function demoReply(body: ChatCompletionRequest, pace?: ReplyTiming): Simu
     case 'tldr':
       return jsonReply(body, tldrSummary(body));
     case 'participant':
+      if (requestedSchema(body) && /critique round/i.test(systemText(body))) return jsonReply(body, demoCritique(agent.name, body));
       return requestedSchema(body)
         ? jsonReply(body, undefined)
         : { kind: 'text', text: participantAnswer(agent.name, body), ...(pace ? { timing: pace } : {}) };

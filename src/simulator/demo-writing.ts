@@ -54,6 +54,8 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
     expectedFlow: ['Open: each participant proposes ideas', 'Debate: challenge and combine the strongest ideas', 'Converge: shortlist and next steps'],
     parameters: { maxMessages: 40, maxTokens: 200_000, maxCostUsd: 1, timeoutMinutes: 30, maxContextPercent: 70 },
     estimate: { durationMinutes: 15, costUsd: 0.2, messages: 40 },
+    // A topic that asks for a decision gets a critique round, as the Planner's prompt says.
+    critiqueRound: /\b(?:should|which|choose|decide|pick|versus|vs)\b/i.test(topic),
   };
 }
 

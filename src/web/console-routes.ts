@@ -43,11 +43,16 @@ export function registerConsoleRoutes(router: Router, queries: ConsoleQueries, l
       items: mergeRoomFeed(messages, room?.deliveries ?? []),
       previews: room?.previews ?? [],
       ideas: await queries.getIdeas(detail.session.id),
+      critique: await queries.getCritique(detail.session.id),
     });
   });
   router.add('GET', '/api/sessions/:id/ideas', async ({ response, params }) =>
     sendJson(response, 200, found(await queries.getIdeas(params.id as string), 'session')),
   );
+  router.add('GET', '/api/sessions/:id/critique', async ({ response, params }) => {
+    found(await queries.getSession(params.id as string), 'session');
+    sendJson(response, 200, await queries.getCritique(params.id as string));
+  });
   router.add('GET', '/api/traces', async ({ response, query }) => sendJson(response, 200, await queries.searchTraces(traceSearchFrom(query))));
   router.add('GET', '/api/traces/:id', async ({ response, params, query }) => {
     const payloads = query.get('payloads') === '1';

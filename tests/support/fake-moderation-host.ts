@@ -11,6 +11,7 @@ export const PLAN: SessionPlan = {
   expectedFlow: ['options', 'trade-offs', 'decision'],
   parameters: { maxMessages: 100, maxTokens: 100_000, maxCostUsd: 1, timeoutMinutes: 30, maxContextPercent: 70 },
   estimate: { durationMinutes: 10, costUsd: 0.1, messages: 40 },
+  critiqueRound: false,
 };
 
 /** An in-memory host recording everything the service does. */

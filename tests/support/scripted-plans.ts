@@ -9,5 +9,6 @@ export function scriptedPlan(parameters: Partial<SessionPlan['parameters']> = {}
     expectedFlow: ['options', 'trade-offs', 'recommendation'],
     parameters: { maxMessages: 40, maxTokens: 200_000, maxCostUsd: 1, timeoutMinutes: 30, maxContextPercent: 70, ...parameters },
     estimate: { durationMinutes: 15, costUsd: 0.2, messages: 40 },
+    critiqueRound: false,
   };
 }

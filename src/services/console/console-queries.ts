@@ -19,6 +19,8 @@ import type {
 import { buildTraceDetail, type SpanRecord, type TraceRecord } from './trace-view-model.ts';
 import type { IdeasRepository } from '../../repositories/ideas-repository.ts';
 import { ideaPanel, type IdeaPanelView } from './idea-panel.ts';
+import type { CritiqueRepository } from '../../repositories/critique-repository.ts';
+import { critiquePanel, type CritiquePanelView } from './critique-panel.ts';
 
 /** A trace in a search result, with the totals the store may have computed. */
 export interface TraceListRecord extends TraceRecord {
@@ -47,6 +49,8 @@ export interface ConsoleRepositories {
   traces: TraceStore;
   /** The idea ledger (absent: no ideas panel). */
   ideas?: Pick<IdeasRepository, 'ledger'>;
+  /** Critique rounds (absent: no critique panel). */
+  critiques?: Pick<CritiqueRepository, 'find'>;
 }
 
 const MAX_TRACE_RESULTS = 200;
@@ -101,6 +105,11 @@ export class ConsoleQueries {
   async getIdeas(sessionId: string): Promise<IdeaPanelView | null> {
     const session = await this.repositories.sessions.findById(sessionId);
     return session && this.repositories.ideas ? ideaPanel(this.repositories.ideas, session) : null;
+  }
+
+  /** A session's critique round (aggregate ranking, ballots), or null when it had none. */
+  async getCritique(sessionId: string): Promise<CritiquePanelView | null> {
+    return this.repositories.critiques ? critiquePanel(this.repositories.critiques, sessionId) : null;
   }
 
   /** The session living in a local room, or null while it is being created. */

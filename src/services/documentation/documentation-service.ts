@@ -163,6 +163,14 @@ export class DocumentationService implements DocumentationPort {
     return local?.content ?? (await this.mirror.read(sessionId, kind));
   }
 
+  /** Stores the newest record and TLDR again, so their appended sections (the critique round's) are current. */
+  async refreshAppendix(sessionId: string): Promise<void> {
+    for (const kind of ['record', 'tldr'] as const) {
+      const current = await this.deps.documents.find(sessionId, kind);
+      if (current) await this.store(sessionId, kind, current.content, current.metadata);
+    }
+  }
+
   /** Past sessions on similar topics (the Planner's `recall_sessions`). */
   async recallSessions(query: string, limit: number, excludeSessionId?: string): Promise<RecalledSession[]> {
     return recallSessions(this.deps, query, limit, excludeSessionId);

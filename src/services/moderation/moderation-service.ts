@@ -38,6 +38,8 @@ export interface ModerationServiceOptions {
   logger: Logger;
   /** The idea ledger's check after a round (convergence close, dissent); true when it ended the session. */
   ledgerCheck?: (session: Session) => Promise<boolean>;
+  /** More for the wrap-up to read (the critique round's ranking), or null. */
+  wrapUpNote?: (session: Session) => Promise<string | null>;
 }
 
 /**
@@ -120,6 +122,7 @@ export class ModerationService implements ModerationPort {
         settings: this.options.settings,
         logger: this.options.logger,
         voice: this.voice,
+        ...(this.options.wrapUpNote ? { note: this.options.wrapUpNote } : {}),
       },
       session,
       reason,

@@ -38,6 +38,8 @@ export interface WrapUpDependencies {
   logger: Logger;
   /** Posts the closing through the Moderator's post_to_discord (the service posts it when the model fails). */
   voice: ModeratorVoice;
+  /** More for every step to read, after the prompt (the critique round's ranking), or null. */
+  note?: (session: Session) => Promise<string | null>;
 }
 
 /** The parts of a run result the wrap-up reads. */
@@ -72,12 +74,13 @@ async function safely<T>(fallback: T, action: () => Promise<T>): Promise<T> {
 }
 
 async function wrapUpInput(dependencies: WrapUpDependencies, session: Session, ports: ToolPorts, reason: string): Promise<string> {
-  const [record, messages, limits] = await Promise.all([
+  const [record, messages, limits, note] = await Promise.all([
     safely(null, () => ports.readDocument('record')),
     safely([], () => dependencies.host.recentMessages(session.id, WRAP_UP_MESSAGES)),
     safely(null, () => dependencies.host.limitsReport(session)),
+    safely(null, async () => (dependencies.note ? dependencies.note(session) : null)),
   ]);
-  return dependencies.prompts.render(WRAP_UP_PROMPT, {
+  const text = dependencies.prompts.render(WRAP_UP_PROMPT, {
     reason,
     topic: session.plan?.expandedTopic ?? session.topic,
     objectives: session.plan ? formatObjectives(session.plan) : '- (no approved plan)',
@@ -86,6 +89,7 @@ async function wrapUpInput(dependencies: WrapUpDependencies, session: Session, p
     messages: formatMessages(messages),
     assessmentStep: dependencies.settings().qualityAssessment ? ASSESSMENT_STEP : NO_ASSESSMENT_STEP,
   });
+  return note ? `${text}\n\n${note}` : text;
 }
 
 function textsBy(items: readonly RunItem[], agentName: string): string[] {

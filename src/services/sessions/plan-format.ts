@@ -54,6 +54,9 @@ export function formatPlan(plan: SessionPlan, adjustments: string[], revision: n
     '',
     `**Limits:** ${parameters.maxMessages} messages · ${parameters.maxTokens.toLocaleString('en-US')} tokens · $${parameters.maxCostUsd.toFixed(2)} · ${parameters.timeoutMinutes} min · context ${parameters.maxContextPercent}%`,
     `**Estimate:** ~${Math.round(plan.estimate.durationMinutes)} min · ~$${plan.estimate.costUsd.toFixed(2)} · ~${plan.estimate.messages} messages`,
+    plan.critiqueRound
+      ? '**Critique round:** yes — before the wrap-up, each participant ranks the leading proposals with their authors hidden (write "no critique round" to drop it).'
+      : '**Critique round:** no (write "add a critique round" to have the participants rank the leading proposals anonymously before the wrap-up).',
   ];
   if (adjustments.length > 0) lines.push('', `_Adjusted to the admin limits: ${adjustments.join(', ')}._`);
   return lines.join('\n');

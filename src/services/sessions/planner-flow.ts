@@ -16,6 +16,7 @@ import { BrainstormError } from '../../core/errors.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import type { ToolPorts } from '../../core/ports.ts';
 import { clampPlan, formatPlan, formatQuestions } from './plan-format.ts';
+import { plannerComments, withCritiqueDirective } from '../critique/plan-directive.ts';
 import { approvalReply, PLANNER_APPROVAL_RUN, PlannerApproval, type ApprovalResult } from './planner-approval.ts';
 import { PlannerRuns, plannerInput, type PlannerOutcome } from './planner-runs.ts';
 import type { RosterService } from './roster-service.ts';
@@ -196,7 +197,7 @@ export class PlannerFlow {
 
   private async proposePlan(session: Session, outcome: Extract<PlannerOutcome, { kind: 'plan' }>): Promise<JobOutcome> {
     const now = this.options.clock.now();
-    const { plan, adjustments } = clampPlan(outcome.plan, this.options.limits());
+    const { plan, adjustments } = clampPlan(withCritiqueDirective(outcome.plan, plannerComments(session.plannerState)), this.options.limits());
     await this.options.runStates.save(session.id, PLANNER_APPROVAL_RUN, outcome.state, now);
     const current = (await this.options.sessions.findById(session.id)) ?? session;
     const updated = await this.options.sessions.update(session.id, { status: 'awaiting_approval', plan }, now, ['planning', 'awaiting_approval']);

@@ -6,6 +6,7 @@ import type { Session } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { RecalledSession, ToolPorts } from '../../core/ports.ts';
+import { plannerComments, withCritiqueDirective } from '../critique/plan-directive.ts';
 import { clampPlan } from './plan-format.ts';
 import type { SessionLifecycle } from './session-lifecycle.ts';
 
@@ -40,7 +41,11 @@ export function createToolPortsFactory(dependencies: {
     },
     checkLimits: async () => dependencies.limits.report(await load(session.id)),
     startSession: async (plan) => {
-      await dependencies.lifecycle.activate(session.id, clampPlan(plan, dependencies.bounds()).plan);
+      // The approved call carries the plan as the model wrote it: a person's word on the critique round still decides.
+      await dependencies.lifecycle.activate(
+        session.id,
+        clampPlan(withCritiqueDirective(plan, plannerComments(session.plannerState)), dependencies.bounds()).plan,
+      );
     },
     endSession: (reason) => dependencies.lifecycle.end(session.id, 'completed', reason),
     writeDocument: (kind, markdown) => dependencies.documents.write(session.id, kind, markdown),

@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { formatCost, formatCount, plural } from './format.js';
 import { sessionPanels } from './session-panels.js';
 import { ideasPanel } from './ideas-panel.js';
+import { critiquePanel } from './critique-panel.js';
 import { Notes, withNotes } from './notes.js';
 import { transcriptTools } from './transcript-tools.js';
 import { Drafts, itemKey, Transcript } from './transcript.js';
@@ -131,7 +132,7 @@ export async function renderSessionPage(main, sessionId, context) {
         approve,
         feed.items.filter((item) => item.kind === 'message').map((item) => item.message),
       ),
-      ...[ideasPanel(feed.ideas, numbers)].filter(Boolean),
+      ...[critiquePanel(feed.critique), ideasPanel(feed.ideas, numbers)].filter(Boolean),
     );
     const finished = FINISHED.includes(detail.session.status);
     // An ended session keeps its composer in view, switched off, with a line saying why.

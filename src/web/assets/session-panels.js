@@ -41,6 +41,7 @@ function planPanel(session, onApprove) {
       { class: 'muted' },
       `Up to ${formatCount(parameters.maxMessages)} messages, ${formatCount(parameters.maxTokens)} tokens, ${formatCost(parameters.maxCostUsd)}, ${parameters.timeoutMinutes} min. Estimate: ${plan.estimate.durationMinutes} min, ${formatCost(plan.estimate.costUsd)}.`,
     ),
+    h('p', { class: 'muted', 'data-critique-round': plan.critiqueRound ? 'yes' : 'no' }, `Critique round: ${plan.critiqueRound ? 'yes' : 'no'}.`),
     approve,
   );
 }

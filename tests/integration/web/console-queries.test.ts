@@ -17,6 +17,7 @@ const PLAN: SessionPlan = {
   expectedFlow: ['Flow'],
   parameters: { maxMessages: 10, maxTokens: 1000, maxCostUsd: 0.5, timeoutMinutes: 20, maxContextPercent: 80 },
   estimate: { durationMinutes: 5, costUsd: 0.1, messages: 8 },
+  critiqueRound: false,
 };
 
 describe.each(ENGINES)('ConsoleQueries on %s', (engine) => {

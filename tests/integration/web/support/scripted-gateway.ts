@@ -57,6 +57,7 @@ const PLAN: SessionPlan = {
   expectedFlow: ['Ideas', 'Critique', 'Decision'],
   parameters: { maxMessages: 30, maxTokens: 60_000, maxCostUsd: 1, timeoutMinutes: 30, maxContextPercent: 80 },
   estimate: { durationMinutes: 10, costUsd: 0.2, messages: 20 },
+  critiqueRound: false,
 };
 
 /** A command reply written in markdown, as the real `!help` is. */
