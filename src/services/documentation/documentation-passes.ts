@@ -2,6 +2,7 @@
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import { buildScribeInput, ensureEveryVoice, fallbackRecord } from '../../agents/scribe/scribe-input.ts';
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
+import { withSources } from '../../agents/scribe/record-sources.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
 import type { ChatMessage } from '../../core/domain.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
@@ -51,7 +52,7 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
         : fallbackRecord(subject, all, note);
     fallback = true;
   }
-  await effects.store(sessionId, 'record', ensureEveryVoice(record, all), { lastMessageId: newest, fallback });
+  await effects.store(sessionId, 'record', withSources(ensureEveryVoice(record, all), all), { lastMessageId: newest, fallback });
   await effects.scheduleTldr(sessionId);
   return { status: 'done' };
 }

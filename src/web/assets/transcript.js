@@ -30,6 +30,13 @@ function messageMeta(message, simulated) {
   return h('div', { class: 'meta' }, parts);
 }
 
+/** The web pages a web-grounded answer cites, as links under its text (only http(s) addresses become links). */
+function sourcesList(citations) {
+  if (!citations?.length) return null;
+  const links = citations.flatMap((citation, index) => [index > 0 ? ' · ' : null, safeLink(citation.url, citation.title)]);
+  return h('p', { class: 'sources' }, h('span', { class: 'sources-label' }, 'Sources: '), ...links);
+}
+
 function messageItem(item, context) {
   const { message } = item;
   // With some keys set, only the participants without one are simulated; in full demo mode every model is.
@@ -49,6 +56,7 @@ function messageItem(item, context) {
     },
     h('header', {}, h('strong', { class: 'speaker' }, message.speaker.name), messageMeta(message, simulated)),
     h('div', { class: 'text md', 'data-source': message.text }, markdown(message.text, { sessionId: message.sessionId })),
+    sourcesList(message.citations),
     approve,
   );
 }
