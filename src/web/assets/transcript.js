@@ -21,6 +21,14 @@ function messageMeta(message, simulated) {
   if (message.model) parts.push(h('span', { class: 'model' }, message.model));
   if (message.inputTokens || message.outputTokens)
     parts.push(h('span', {}, formatTokens(message.inputTokens, message.outputTokens)), h('span', {}, formatCost(message.costUsd)));
+  if (message.webSearches)
+    parts.push(
+      h(
+        'span',
+        { title: 'Searches OpenRouter ran for this answer (their cost is in the cost shown)' },
+        `${message.webSearches} web search${message.webSearches === 1 ? '' : 'es'}`,
+      ),
+    );
   if (simulated) parts.push(h('span', { class: 'badge simulated' }, 'simulated'));
   if (STATUS_LABELS[message.deliveryStatus])
     parts.push(h('span', { class: `badge delivery-${message.deliveryStatus}` }, STATUS_LABELS[message.deliveryStatus]));
