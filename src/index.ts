@@ -2,6 +2,7 @@ import { createApp, type App } from './app.ts';
 import { ConfigError } from './config/config-error.ts';
 import { collectSecrets, loadConfigFromProcess } from './config/load-config.ts';
 import { createLogger } from './logging/logger.ts';
+import { webSearchNotices } from './config/web-search.ts';
 import { ConsoleQueries } from './services/console/console-queries.ts';
 import { systemClock } from './core/clock.ts';
 import { randomIds } from './core/ids.ts';
@@ -22,6 +23,8 @@ async function main(): Promise<void> {
   }
   const logger = createLogger({ level: config.runtime.logLevel, secrets: collectSecrets(config) });
   for (const line of config.defaultsChosen) logger.info(`default chosen — ${line}`);
+  const notices = webSearchNotices(config.models.roster);
+  for (const line of notices) logger.warn(line);
 
   const localTransport = new LocalTransport({ clock: systemClock, ids: randomIds });
   // The bot needs the gateway and the app needs the bot's transport: the getter breaks the cycle.
@@ -50,6 +53,7 @@ async function main(): Promise<void> {
     logger,
     demoMode: config.models.demoMode,
     simulatedNames: config.models.roster.filter((entry) => entry.simulated).map((entry) => entry.name),
+    notices,
     readiness: app.ready,
     metrics: () => app?.services.metrics.render() ?? Promise.resolve(''),
   });

@@ -3,6 +3,7 @@ import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonC
 import type { OutgoingMessage, ReplyReference } from '../core/ports.ts';
 import type { Speaker } from '../core/domain.ts';
 import { DISCORD_MESSAGE_LIMIT, splitMessage } from './message-splitter.ts';
+import { sourcesLine } from './citation-line.ts';
 
 /** The custom id of the plan's approve button. */
 export const APPROVE_BUTTON_ID = 'brainstorm:approve';
@@ -20,10 +21,14 @@ const SPLIT_REPLY_LINE_BUDGET = 400;
 
 /**
  * The messages an outgoing message becomes: one short reply line on top (never a message of its own), the
- * content, the simulated marker. Text that fits one message stays one message, links dropped before that.
+ * content, its web sources, the simulated marker. Text that fits one message stays one message, links dropped before that.
  */
 export function composeChunks(message: OutgoingMessage, limit: number = DISCORD_MESSAGE_LIMIT): string[] {
-  const body = [message.content.trim() === '' ? '*(no text)*' : message.content.replace(/\s+$/, ''), message.simulated ? SIMULATED_MARKER : '']
+  const body = [
+    message.content.trim() === '' ? '*(no text)*' : message.content.replace(/\s+$/, ''),
+    sourcesLine(message.citations),
+    message.simulated ? SIMULATED_MARKER : '',
+  ]
     .filter((part) => part !== '')
     .join('\n');
   const references = message.replyTo.slice(0, MAX_REFERENCES);

@@ -19,7 +19,15 @@ export const participantEntrySchema = z.object({
   temperature: z.number().min(0).max(2).default(0.8),
   contextWindow: z.number().int().positive().optional(),
   enabled: z.boolean().default(true),
+  /** OpenRouter's `openrouter:web_search` server tool: `true`, or `{ "maxResults": n }` to cap the results per search. */
+  webSearch: z.union([z.boolean(), z.object({ maxResults: z.number().int().min(1).max(25).optional() }).strict()]).default(false),
 });
+
+/**
+ * A participant's web search: `on` sends OpenRouter's server tool; `unsupported` was asked for on an endpoint that
+ * is not OpenRouter (a direct provider or a local model does not know the tool), so it runs without.
+ */
+export type WebSearchSetting = { status: 'on'; maxResults: number | undefined } | { status: 'unsupported' };
 
 /** How an endpoint speaks: OpenRouter takes routing fields (`provider`), a plain OpenAI-compatible one rejects them. */
 export type EndpointDialect = 'openrouter' | 'openai-compatible';
@@ -40,6 +48,8 @@ export interface ParticipantConfig {
   temperature: number;
   contextWindow: number | undefined;
   enabled: boolean;
+  /** Absent: no web search. */
+  webSearch?: WebSearchSetting;
 }
 
 type ParticipantEntry = z.input<typeof participantEntrySchema>;
@@ -159,6 +169,12 @@ export function dialectOf(baseUrl: string, environment: Environment): EndpointDi
   return baseUrl === environment.OPENROUTER_BASE_URL || new URL(baseUrl).hostname.endsWith('openrouter.ai') ? 'openrouter' : 'openai-compatible';
 }
 
+function webSearchOf(entry: z.output<typeof participantEntrySchema>, dialect: EndpointDialect): { webSearch?: WebSearchSetting } {
+  if (entry.webSearch === false) return {};
+  if (dialect !== 'openrouter') return { webSearch: { status: 'unsupported' } };
+  return { webSearch: { status: 'on', maxResults: entry.webSearch === true ? undefined : entry.webSearch.maxResults } };
+}
+
 /** Builds the roster from `PARTICIPANTS_FILE` or the defaults, resolving endpoints and keys. */
 export function loadRoster(environment: Environment, secrets: Record<string, string | undefined>): ParticipantConfig[] {
   const raw = environment.PARTICIPANTS_FILE ? readEntriesFile(environment.PARTICIPANTS_FILE) : defaultEntries(environment, secrets);
@@ -173,6 +189,7 @@ export function loadRoster(environment: Environment, secrets: Record<string, str
     seen.add(entry.id);
     const endpoint = resolveEndpoint(entry, environment);
     const apiKey = endpoint.apiKeyVariable ? secrets[endpoint.apiKeyVariable] : undefined;
+    const dialect = dialectOf(endpoint.baseUrl, environment);
     return {
       id: entry.id,
       name: entry.name,
@@ -180,13 +197,14 @@ export function loadRoster(environment: Environment, secrets: Record<string, str
       baseUrl: endpoint.baseUrl,
       apiKeyVariable: endpoint.apiKeyVariable,
       apiKey,
-      dialect: dialectOf(endpoint.baseUrl, environment),
+      dialect,
       simulated: endpoint.needsKey && !apiKey,
       persona: entry.persona,
       avatarUrl: entry.avatarUrl,
       temperature: entry.temperature,
       contextWindow: entry.contextWindow,
       enabled: entry.enabled,
+      ...webSearchOf(entry, dialect),
     };
   });
 }

@@ -73,6 +73,12 @@ export interface Session {
   pausedAt: Date | null;
 }
 
+/** A web page a participant's answer drew on: a `url_citation` of OpenRouter's web search, never text the model wrote. */
+export interface Citation {
+  url: string;
+  title: string;
+}
+
 /** Where a message stands on its way to the room. */
 export type DeliveryStatus = 'received' | 'pending' | 'delivered' | 'withheld' | 'internal';
 
@@ -97,6 +103,10 @@ export interface ChatMessage {
   createdAt: Date;
   /** True for an answer cut short (its text ends with the interrupted mark). */
   interrupted?: boolean;
+  /** The web pages the answer cites (web-grounded participants only). */
+  citations?: Citation[];
+  /** How many web searches OpenRouter ran for the answer (`usage.server_tool_use.web_search_requests`). */
+  webSearches?: number;
 }
 
 /** A person in a room, as the transport knows them. */

@@ -2,7 +2,7 @@
  * Ports: the interfaces the services need from the outside world (transports) and the interfaces the
  * agents' tools need from the services. Types only; no implementation lives here.
  */
-import type { Author, ChatMessage, Session, SessionPlan, Speaker } from './domain.ts';
+import type { Author, ChatMessage, Citation, Session, SessionPlan, Speaker } from './domain.ts';
 import type { TldrOutput } from './schemas.ts';
 
 // ---------------------------------------------------------------- transports (bot/, web/, tests)
@@ -17,6 +17,8 @@ export interface OutgoingMessage {
   actions?: MessageAction[];
   /** True when the text came from the demo simulator; transports mark it plainly. */
   simulated?: boolean;
+  /** Web pages the answer cites (from the web search tool): transports show them as links under the text. */
+  citations?: Citation[];
 }
 
 /** A reference from a message to one it answers. */

@@ -1,4 +1,5 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
+import type { Citation } from '../core/domain.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
 type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
@@ -49,7 +50,7 @@ export interface MessagesTable {
   speaker_name: string;
   speaker_id: string | null;
   role: string;
-  content: Json<{ role: string; content: string; name?: string; interrupted?: boolean }>;
+  content: Json<{ role: string; content: string; name?: string; interrupted?: boolean; citations?: Citation[]; webSearches?: number }>;
   model: string | null;
   input_tokens: Generated<number>;
   output_tokens: Generated<number>;

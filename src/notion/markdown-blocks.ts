@@ -7,10 +7,10 @@
 /** The request limits the converter and the chunker respect. */
 export const BLOCK_LIMITS = { textChars: 2000, richTextItems: 100, children: 100, blocksPerRequest: 1000, requestBytes: 400 * 1024 } as const;
 
-/** A rich text request item (plain text only). */
+/** A rich text request item: plain text, or a link's text with its target. */
 export interface TextItem {
   type: 'text';
-  text: { content: string };
+  text: { content: string; link?: { url: string } };
 }
 
 /** A block request this converter produces. */
@@ -37,9 +37,26 @@ export function toRichText(text: string): TextItem[] {
   return items;
 }
 
+/** Markdown links to web pages (`[text](https://…)`), which become Notion links; other brackets stay text. */
+const INLINE_LINK = /\[([^\]\n]{1,500})\]\(<?(https?:\/\/[^\s()<>]+)>?\)/g;
+
+/** Rich text for a line of markdown: its web links become linked text items, the rest plain items. */
+export function toLinkedRichText(text: string): TextItem[] {
+  const items: TextItem[] = [];
+  let last = 0;
+  for (const match of text.matchAll(INLINE_LINK)) {
+    const start = match.index ?? 0;
+    if (start > last) items.push(...toRichText(text.slice(last, start)));
+    items.push({ type: 'text', text: { content: (match[1] ?? '').slice(0, BLOCK_LIMITS.textChars), link: { url: match[2] ?? '' } } });
+    last = start + match[0].length;
+  }
+  if (last < text.length || items.length === 0) items.push(...toRichText(text.slice(last)));
+  return items;
+}
+
 /** One or more blocks for a text: a rich text never exceeds 100 items, so very long text becomes several blocks. */
 function textBlocks(type: TextBlockType | 'code', text: string, extra: Record<string, unknown> = {}): BlockRequest[] {
-  const items = toRichText(text);
+  const items = type === 'code' ? toRichText(text) : toLinkedRichText(text);
   const blocks: BlockRequest[] = [];
   for (let start = 0; start < items.length; start += BLOCK_LIMITS.richTextItems) {
     blocks.push({ object: 'block', type, [type]: { rich_text: items.slice(start, start + BLOCK_LIMITS.richTextItems), ...extra } });
@@ -158,9 +175,22 @@ const MARKERS: Record<string, string> = {
   callout: '> ',
 };
 
+interface ReadTextItem {
+  plain_text?: string;
+  href?: string | null;
+  text?: { content?: string; link?: { url?: string } | null };
+}
+
+/** The markdown of read-back rich text: linked items become `[text](url)` again. */
 function plain(richText: unknown): string {
   if (!Array.isArray(richText)) return '';
-  return richText.map((item: { plain_text?: string; text?: { content?: string } }) => item.plain_text ?? item.text?.content ?? '').join('');
+  return richText
+    .map((item: ReadTextItem) => {
+      const content = item.plain_text ?? item.text?.content ?? '';
+      const url = item.href ?? item.text?.link?.url;
+      return url ? `[${content}](${url})` : content;
+    })
+    .join('');
 }
 
 /** Converts blocks read back (with their children already attached as `children`) to markdown. */

@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type MessageRow } from '../db/schema.ts';
-import type { ChatMessage, DeliveryStatus, Speaker, SpeakerKind } from '../core/domain.ts';
+import type { ChatMessage, Citation, DeliveryStatus, Speaker, SpeakerKind } from '../core/domain.ts';
 
 /** A message to store. `sourceId` makes storing an incoming message idempotent. */
 export interface NewMessage {
@@ -21,6 +21,10 @@ export interface NewMessage {
   externalUrl?: string | null;
   /** An answer cut short; kept in the content JSON. */
   interrupted?: boolean;
+  /** Web pages the answer cites; kept in the content JSON. */
+  citations?: Citation[];
+  /** Web searches run for the answer; kept in the content JSON. */
+  webSearches?: number;
 }
 
 function toMessage(row: MessageRow): ChatMessage {
@@ -42,6 +46,20 @@ function toMessage(row: MessageRow): ChatMessage {
     externalUrl: row.external_url,
     createdAt: row.created_at,
     ...(row.content.interrupted ? { interrupted: true } : {}),
+    ...(row.content.citations?.length ? { citations: row.content.citations } : {}),
+    ...(row.content.webSearches ? { webSearches: row.content.webSearches } : {}),
+  };
+}
+
+/** The content JSON of a message: its text, and what else it carries (cut short, cited pages). */
+function contentOf(message: NewMessage): MessageRow['content'] {
+  return {
+    role: message.role,
+    content: message.text,
+    name: message.speaker.name,
+    ...(message.interrupted ? { interrupted: true } : {}),
+    ...(message.citations?.length ? { citations: message.citations } : {}),
+    ...(message.webSearches ? { webSearches: message.webSearches } : {}),
   };
 }
 
@@ -56,7 +74,7 @@ async function insertNumbered(db: Kysely<Database>, message: NewMessage, now: Da
       speaker_name: message.speaker.name,
       speaker_id: message.speaker.id ?? null,
       role: message.role,
-      content: toJson({ role: message.role, content: message.text, name: message.speaker.name, ...(message.interrupted ? { interrupted: true } : {}) }),
+      content: toJson(contentOf(message)),
       model: message.model ?? null,
       input_tokens: message.inputTokens ?? 0,
       output_tokens: message.outputTokens ?? 0,

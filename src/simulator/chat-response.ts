@@ -1,5 +1,6 @@
 import { messageText, type ChatCompletionRequest, type SimulatedReply } from './chat-types.ts';
 import { costOf, estimateTokens } from './pricing.ts';
+import { citationsFor, SEARCH_RESULT_PRICE_USD, webSearchOf, type UrlCitation } from './server-tools.ts';
 
 type AnswerReply = Exclude<SimulatedReply, { kind: 'fault' }>;
 
@@ -13,7 +14,15 @@ export interface RenderedAnswer {
   reasoning: string | null;
   toolCalls: Array<{ id: string; name: string; arguments: string }>;
   finishReason: 'stop' | 'tool_calls' | 'length' | 'content_filter';
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cost: number } | null;
+  /** `url_citation` annotations of a web search the model ran (empty without one). */
+  annotations: UrlCitation[];
+  usage: {
+    prompt_tokens: number;
+    completion_tokens: number;
+    total_tokens: number;
+    cost: number;
+    server_tool_use?: { web_search_requests: number; tool_calls_requested: number; tool_calls_executed: number };
+  } | null;
 }
 
 /** OpenRouter's `native_finish_reason` next to the normalised one (the provider's own word). */
@@ -50,6 +59,11 @@ export function renderAnswer(reply: AnswerReply, body: ChatCompletionRequest, id
   const promptTokens = reply.usage?.promptTokens ?? promptTokensOf(body);
   const completionTokens =
     reply.usage?.completionTokens ?? estimateTokens((content ?? '') + (reply.reasoning ?? '') + toolCalls.map((call) => call.name + call.arguments).join(''));
+  // A model can search only when the request offers the tool: scripted results are ignored otherwise.
+  const search = reply.searchResults && reply.searchResults.length > 0 ? webSearchOf(body) : null;
+  const annotations = search && reply.searchResults ? citationsFor(content ?? '', reply.searchResults, search) : [];
+  const searchCost = annotations.length * SEARCH_RESULT_PRICE_USD;
+  const tokenCost = reply.usage?.costUsd ?? costOf(body.model, promptTokens, completionTokens);
   return {
     id: ids.next('gen-sim'),
     created: Math.floor(now.getTime() / 1000),
@@ -59,13 +73,15 @@ export function renderAnswer(reply: AnswerReply, body: ChatCompletionRequest, id
     reasoning: reply.reasoning ?? null,
     toolCalls,
     finishReason: reply.finishReason ?? (toolCalls.length > 0 ? 'tool_calls' : 'stop'),
+    annotations,
     usage: reply.omitUsage
       ? null
       : {
           prompt_tokens: promptTokens,
           completion_tokens: completionTokens,
           total_tokens: promptTokens + completionTokens,
-          cost: reply.usage?.costUsd ?? costOf(body.model, promptTokens, completionTokens),
+          cost: Math.round((tokenCost + searchCost) * 1e10) / 1e10,
+          ...(search ? { server_tool_use: { web_search_requests: 1, tool_calls_requested: 1, tool_calls_executed: 1 } } : {}),
         },
   };
 }
@@ -91,6 +107,7 @@ export function completionBody(answer: RenderedAnswer): Record<string, unknown> 
           refusal: answer.refusal,
           ...(answer.reasoning !== null ? { reasoning: answer.reasoning } : {}),
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {}),
+          ...(answer.annotations.length > 0 ? { annotations: answer.annotations } : {}),
         },
       },
     ],
@@ -122,7 +139,7 @@ function chunk(answer: RenderedAnswer, delta: Record<string, unknown>, finishRea
   };
 }
 
-/** The stream chunks of an answer, in order: reasoning, text (or refusal) deltas, tool-call deltas (id and name first), finish, usage. */
+/** The stream chunks of an answer, in order: reasoning, text (or refusal) deltas, annotations, tool-call deltas (id and name first), finish, usage. */
 export function streamChunks(answer: RenderedAnswer): Array<Record<string, unknown>> {
   const chunks: Array<Record<string, unknown>> = [];
   for (const piece of answer.reasoning ? piecesOf(answer.reasoning) : [])
@@ -130,6 +147,8 @@ export function streamChunks(answer: RenderedAnswer): Array<Record<string, unkno
   if (answer.refusal) chunks.push(chunk(answer, { role: 'assistant', content: null, refusal: answer.refusal }, null));
   const pieces = answer.content ? piecesOf(answer.content) : [];
   pieces.forEach((piece, index) => chunks.push(chunk(answer, { ...(index === 0 ? { role: 'assistant' } : {}), content: piece }, null)));
+  // OpenRouter sends a search's citations once the text is out, on a chunk of their own.
+  if (answer.annotations.length > 0) chunks.push(chunk(answer, { role: 'assistant', content: '', annotations: answer.annotations }, null));
   answer.toolCalls.forEach((call, index) => {
     chunks.push(
       chunk(

@@ -8,9 +8,23 @@ export interface ChatMessageBody {
 }
 
 /** A function tool offered in a request. */
-export interface ChatToolBody {
+export interface FunctionToolBody {
   type: 'function';
   function: { name: string; description?: string; parameters?: JsonSchema };
+}
+
+/** An OpenRouter server tool (`openrouter:web_search`, ...): OpenRouter runs it, the client never sees a call. */
+export interface ServerToolBody {
+  type: `openrouter:${string}`;
+  parameters?: Record<string, unknown>;
+}
+
+/** A tool offered in a request. */
+export type ChatToolBody = FunctionToolBody | ServerToolBody;
+
+/** The function tools of a request (server tools have no function to call). */
+export function functionTools(body: { tools?: ChatToolBody[] }): FunctionToolBody[] {
+  return (body.tools ?? []).filter((tool): tool is FunctionToolBody => tool.type === 'function');
 }
 
 /** A JSON schema, as loosely as requests carry it. */
@@ -67,6 +81,19 @@ export interface ReplyShape {
   reasoning?: string;
   /** Leaves out `usage` (the final usage chunk of a stream), as some providers do. */
   omitUsage?: boolean;
+  /**
+   * What a web search finds, used only when the request offers `openrouter:web_search` (else the model could not
+   * search): the answer carries them as `url_citation` annotations (at most `max_results`) and the usage counts the search.
+   */
+  searchResults?: SimulatedSearchResult[];
+}
+
+/** One web page a simulated search finds. */
+export interface SimulatedSearchResult {
+  url: string;
+  title: string;
+  /** The excerpt OpenRouter adds to the citation. */
+  content?: string;
 }
 
 /** What the simulator answers to one chat completion request. */

@@ -1,4 +1,4 @@
-import { messageText, type AgentIdentity, type ChatCompletionRequest, type ChatMessageBody } from './chat-types.ts';
+import { functionTools, messageText, type AgentIdentity, type ChatCompletionRequest, type ChatMessageBody } from './chat-types.ts';
 
 const ROLE_LINES: Record<string, 'planner' | 'moderator' | 'scribe' | 'tldr' | 'ideas'> = {
   'You are the Planner of a Brainstorm session.': 'planner',
@@ -39,7 +39,7 @@ export function toolNameOf(body: ChatCompletionRequest, message: ChatMessageBody
 
 /** The names of the tools a request offers. */
 export function offeredTools(body: ChatCompletionRequest): string[] {
-  return (body.tools ?? []).map((tool) => tool.function.name);
+  return functionTools(body).map((tool) => tool.function.name);
 }
 
 const STOP_WORDS = new Set(

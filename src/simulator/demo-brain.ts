@@ -1,4 +1,4 @@
-import { messageText, type ChatCompletionRequest, type JsonSchema, type ReplyTiming, type SimulatedReply } from './chat-types.ts';
+import { functionTools, messageText, type ChatCompletionRequest, type JsonSchema, type ReplyTiming, type SimulatedReply } from './chat-types.ts';
 import { identify, offeredTools, systemText, toolNameOf, topicOf } from './conversation-reading.ts';
 import { participantAnswer, plannerPlan, plannerQuestions, scribeRecord, tldrSummary } from './demo-writing.ts';
 import { sampleFromSchema } from './json-schema-sample.ts';
@@ -17,7 +17,7 @@ function jsonReply(body: ChatCompletionRequest, hint: unknown): SimulatedReply {
 
 /** A call of an offered tool, its arguments shaped by the tool's parameter schema. */
 function toolCall(body: ChatCompletionRequest, name: string, hint: unknown): SimulatedReply {
-  const parameters = body.tools?.find((tool) => tool.function.name === name)?.function.parameters;
+  const parameters = functionTools(body).find((tool) => tool.function.name === name)?.function.parameters;
   const value = parameters ? sampleFromSchema(parameters, { topic: topicOf(body), hint }) : (hint ?? {});
   return { kind: 'tool_calls', calls: [{ name, arguments: JSON.stringify(value) }] };
 }

@@ -3,6 +3,7 @@ export { startSimulator, type SimulatorOptions, type SimulatorHandle, type Obser
 export type {
   SimulatedReply,
   SimulatedFault,
+  SimulatedSearchResult,
   SimulatedToolCall,
   ReplyTiming,
   ChatResponder,

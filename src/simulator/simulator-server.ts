@@ -10,6 +10,7 @@ import { embedText, toBase64Embedding } from './embeddings.ts';
 import { SIMULATED_MODELS, estimateTokens } from './pricing.ts';
 import { errorBody } from './chat-response.ts';
 import { sendJson } from './http-replies.ts';
+import { toolsProblem } from './server-tools.ts';
 
 export type { ObservedRequest, SimulatorOptions } from './simulator-options.ts';
 
@@ -84,6 +85,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       if (!chat || typeof chat.model !== 'string' || !Array.isArray(chat.messages)) {
         return sendJson(response, 400, errorBody(400, 'model and messages are required'));
       }
+      const problem = toolsProblem(chat);
+      if (problem) return sendJson(response, 400, errorBody(400, `Invalid request: ${problem}`));
       chatRequests += 1;
       return answerChat({ request, response, body: chat, reply: chooseReply(chat, headers), clock, ids, options });
     }

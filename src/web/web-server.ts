@@ -36,6 +36,8 @@ export interface WebServerOptions {
   demoMode?: boolean;
   /** Names of the participants a simulator answers for while the others are real (the console says which). */
   simulatedNames?: string[];
+  /** Configuration notices the console shows under its header (a participant's web search is off, and why). */
+  notices?: string[];
   /** True once the DB is migrated and the transports are up; `/healthz` answers 503 before. */
   readiness?: () => boolean;
   ids?: IdGenerator;
@@ -141,6 +143,7 @@ function buildRouter(options: WebServerOptions, readiness: () => boolean): Route
       demoMode: options.demoMode === true || (options.simulatedNames?.length ?? 0) > 0,
       demoNotice: demoNoticeOf(options),
       simulatedNames: options.demoMode ? null : (options.simulatedNames ?? []),
+      notices: options.notices ?? [],
       localChannel: options.localTransport !== undefined,
     }),
   );

@@ -2,6 +2,7 @@ import { getGlobalTraceProvider } from '@openai/agents';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+import { functionTools } from '../../src/simulator/chat-types.ts';
 
 /**
  * The Planner with a model that never volunteers a tool call (it answers structured output by its schema and
@@ -63,7 +64,7 @@ describe('the Planner with a model that never volunteers a tool call', () => {
   it('never offers the handoff to the Moderator before the plan is approved', async () => {
     const room = await start({ SESSION_PLANNER_MAX_QUESTIONS: '0' });
     expect((await sessionOf(room))?.status).toBe('awaiting_approval');
-    const offered = fake.chats.filter((chat) => chat.agent.role === 'planner').flatMap((chat) => (chat.body.tools ?? []).map((tool) => tool.function.name));
+    const offered = fake.chats.filter((chat) => chat.agent.role === 'planner').flatMap((chat) => functionTools(chat.body).map((tool) => tool.function.name));
     expect(offered).toContain('start_session');
     expect(offered).not.toContain('transfer_to_Moderator');
   });

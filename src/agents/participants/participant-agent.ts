@@ -3,6 +3,7 @@ import type { ParticipantConfig } from '../../config/roster.ts';
 import type { SessionPlan } from '../../core/domain.ts';
 import type { AgentContext } from '../../core/agent-context.ts';
 import type { PromptLibrary } from '../prompts/prompt-library.ts';
+import { webSearchSettings } from './web-search.ts';
 
 /** What a participant agent is built from. */
 export interface ParticipantAgentOptions {
@@ -22,7 +23,7 @@ function bulletList(items: string[]): string {
   return items.length > 0 ? items.map((item) => `- ${item}`).join('\n') : '- (none stated)';
 }
 
-/** Builds one participant: its persona, the plan, and plain-text answers (no tools). */
+/** Builds one participant: its persona, the plan, and plain-text answers (no function tools; OpenRouter's web search when on). */
 export function createParticipantAgent(options: ParticipantAgentOptions): Agent<AgentContext, 'text'> {
   const instructions =
     options.prompts.render('participant', {
@@ -38,7 +39,7 @@ export function createParticipantAgent(options: ParticipantAgentOptions): Agent<
     name: options.participant.name,
     instructions,
     model: options.model,
-    modelSettings: { temperature: options.participant.temperature },
+    modelSettings: { temperature: options.participant.temperature, ...webSearchSettings(options.participant.webSearch) },
     outputType: 'text',
     outputGuardrails: options.outputGuardrails ?? [],
   });

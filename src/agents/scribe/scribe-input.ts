@@ -7,17 +7,18 @@ export interface ScribeSubject {
   objectives: string[];
 }
 
-/** One message as the Scribe reads it: `#12 [Claude]: text`, so findings can cite it. */
-export function citedLine(message: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text'>): string {
+/** One message as the Scribe reads it: `#12 [Claude]: text`, so findings can cite it (and the web pages it drew on). */
+export function citedLine(message: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text' | 'citations'>): string {
   const name = message.speaker.kind === 'human' ? `${message.speaker.name} (person)` : message.speaker.name;
-  return `#${message.number} [${name}]: ${message.text}`;
+  const sources = (message.citations ?? []).map((citation) => `${citation.title} <${citation.url}>`);
+  return `#${message.number} [${name}]: ${message.text}${sources.length > 0 ? ` (web sources: ${sources.join('; ')})` : ''}`;
 }
 
 /** The user message of a Scribe pass: the subject, the previous record (if any), and the new messages. */
 export function buildScribeInput(
   subject: ScribeSubject,
   previousRecord: string | null,
-  messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text'>[],
+  messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text' | 'citations'>[],
 ): string {
   const objectives = subject.objectives.length > 0 ? subject.objectives.map((objective) => `- ${objective}`).join('\n') : '- (no plan yet)';
   return [

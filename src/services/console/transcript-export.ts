@@ -23,7 +23,9 @@ function planMarkdown(plan: NonNullable<SessionDetail['session']['plan']>): stri
 
 function messageMarkdown(message: TranscriptMessage): string {
   const model = message.model ? ` (${message.model})` : '';
-  return `### #${message.number} ${message.speaker.name}${model} — ${message.createdAt}\n\n${message.text.trim()}`;
+  const sources = (message.citations ?? []).map((citation) => `- [${citation.title.replace(/[[\]]/g, '')}](<${citation.url}>)`);
+  const text = sources.length > 0 ? `${message.text.trim()}\n\nSources:\n${sources.join('\n')}` : message.text.trim();
+  return `### #${message.number} ${message.speaker.name}${model} — ${message.createdAt}\n\n${text}`;
 }
 
 /** The export as markdown: heading, plan, every message in order with its number, then the TLDR and record. */

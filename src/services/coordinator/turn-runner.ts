@@ -3,10 +3,11 @@ import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
 import { usageOf, type RunUsage } from '../../agents/models/usage.ts';
+import { citationsOf, webSearchesOf } from '../../agents/participants/web-search.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { ContextManager } from '../context/context-manager.ts';
 import type { TokenCounter } from '../context/token-counter.ts';
-import type { DeliveryService } from '../delivery/delivery-service.ts';
+import type { DeliveryService, PostOptions } from '../delivery/delivery-service.ts';
 import type { StreamDraft } from '../delivery/stream-draft.ts';
 import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
@@ -124,7 +125,10 @@ export class TurnRunner {
       const previewId = await draft?.finish();
       // Stop gate: an answer finished just as the turn was cut is kept only as far as it was shown, marked.
       if (control.signal.aborted) return this.cut(input, answer, estimatedTokens);
-      const message = await this.store(input, answer, usage, previewId);
+      const message = await this.store(input, answer, usage, previewId, {
+        citations: citationsOf(result.rawResponses),
+        webSearches: webSearchesOf(result.rawResponses),
+      });
       return { status: 'answered', message };
     } catch (error) {
       if (error instanceof OutputGuardrailTripwireTriggered && !control.signal.aborted) {
@@ -147,7 +151,13 @@ export class TurnRunner {
     return { status: 'withheld', reason };
   }
 
-  private async store(input: TurnInput, text: string, usage: RunUsage, previewExternalId: string | null | undefined): Promise<ChatMessage> {
+  private async store(
+    input: TurnInput,
+    text: string,
+    usage: RunUsage,
+    previewExternalId: string | null | undefined,
+    web: Pick<PostOptions, 'citations' | 'webSearches'>,
+  ): Promise<ChatMessage> {
     const { session, speaker, participant, answering } = input;
     return withCustomSpan(
       async (span) => {
@@ -158,6 +168,7 @@ export class TurnRunner {
           countsAsMessage: true,
           previewExternalId: previewExternalId ?? null,
           traceId: span.traceId,
+          ...web,
         });
         span.spanData.data = { messageId: message.id, speaker: speaker.name, sessionId: session.id };
         return message;

@@ -6,7 +6,7 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { currentTraceId } from '../current-trace.ts';
-import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
+import type { ChatMessage, Citation, Session, Speaker } from '../../core/domain.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import type { EventBus, MessageAction, OutgoingMessage, ReplyReference } from '../../core/ports.ts';
 import { StreamDraft } from './stream-draft.ts';
@@ -29,6 +29,10 @@ export interface PostOptions {
   internal?: boolean;
   /** An answer cut short (stop, deadline): flagged on the stored message. */
   interrupted?: boolean;
+  /** Web pages the answer cites (the web search tool's, never links the model wrote). */
+  citations?: Citation[];
+  /** Web searches OpenRouter ran for the answer. */
+  webSearches?: number;
 }
 
 /** Options of the delivery service. */
@@ -89,6 +93,8 @@ export class DeliveryService {
         traceId: options.traceId ?? current,
         deliveryStatus: options.internal ? 'internal' : 'pending',
         ...(options.interrupted ? { interrupted: true } : {}),
+        ...(options.citations?.length ? { citations: options.citations } : {}),
+        ...(options.webSearches ? { webSearches: options.webSearches } : {}),
       },
       now,
     );
@@ -190,6 +196,7 @@ export class DeliveryService {
       replyTo,
       actions,
       simulated: message.speaker.kind !== 'human' && message.speaker.kind !== 'system' && this.options.simulated(message.speaker),
+      ...(message.citations?.length ? { citations: message.citations } : {}),
     };
   }
 }

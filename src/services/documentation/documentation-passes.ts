@@ -2,6 +2,7 @@
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import { buildScribeInput, ensureEveryVoice, fallbackRecord } from '../../agents/scribe/scribe-input.ts';
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
+import { withSources } from '../../agents/scribe/record-sources.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
 import { documentFacts } from '../../core/agent-context.ts';
 import type { ChatMessage } from '../../core/domain.ts';
@@ -40,7 +41,7 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
   const subject = { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
   const newest = fresh.at(-1)?.id ?? lastMessageId;
   const store = (markdown: string, fallback: boolean) =>
-    effects.store(sessionId, 'record', ensureEveryVoice(markdown, all), { lastMessageId: newest, fallback });
+    effects.store(sessionId, 'record', withSources(ensureEveryVoice(markdown, all), all), { lastMessageId: newest, fallback });
   try {
     const input = buildScribeInput(subject, previous?.content ?? null, fresh);
     const written = await runScribe(deps, sessionId, session.topic, input, signal, {

@@ -26,6 +26,9 @@ function showStatus(status) {
   const demo = document.getElementById('demo-banner');
   demo.hidden = !status.demoMode;
   demo.textContent = status.demoNotice ?? '';
+  const notices = document.getElementById('notice-banner');
+  notices.hidden = !status.notices?.length;
+  notices.textContent = (status.notices ?? []).join(' ');
   if (!status.ready) setTimeout(() => fetchStatus().then(showStatus), 1000);
 }
 

@@ -21,6 +21,14 @@ function messageMeta(message, simulated) {
   if (message.model) parts.push(h('span', { class: 'model' }, message.model));
   if (message.inputTokens || message.outputTokens)
     parts.push(h('span', {}, formatTokens(message.inputTokens, message.outputTokens)), h('span', {}, formatCost(message.costUsd)));
+  if (message.webSearches)
+    parts.push(
+      h(
+        'span',
+        { title: 'Searches OpenRouter ran for this answer (their cost is in the cost shown)' },
+        `${message.webSearches} web search${message.webSearches === 1 ? '' : 'es'}`,
+      ),
+    );
   if (simulated) parts.push(h('span', { class: 'badge simulated' }, 'simulated'));
   if (STATUS_LABELS[message.deliveryStatus])
     parts.push(h('span', { class: `badge delivery-${message.deliveryStatus}` }, STATUS_LABELS[message.deliveryStatus]));
@@ -28,6 +36,13 @@ function messageMeta(message, simulated) {
   if (message.externalUrl && !message.externalUrl.includes('/#/rooms/')) parts.push(safeLink(message.externalUrl, 'open in Discord'));
   parts.push(copyButton());
   return h('div', { class: 'meta' }, parts);
+}
+
+/** The web pages a web-grounded answer cites, as links under its text (only http(s) addresses become links). */
+function sourcesList(citations) {
+  if (!citations?.length) return null;
+  const links = citations.flatMap((citation, index) => [index > 0 ? ' · ' : null, safeLink(citation.url, citation.title)]);
+  return h('p', { class: 'sources' }, h('span', { class: 'sources-label' }, 'Sources: '), ...links);
 }
 
 function messageItem(item, context) {
@@ -49,6 +64,7 @@ function messageItem(item, context) {
     },
     h('header', {}, h('strong', { class: 'speaker' }, message.speaker.name), messageMeta(message, simulated)),
     h('div', { class: 'text md', 'data-source': message.text }, markdown(message.text, { sessionId: message.sessionId })),
+    sourcesList(message.citations),
     approve,
   );
 }

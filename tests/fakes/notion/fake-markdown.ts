@@ -19,8 +19,24 @@ export function richText(text: string): Record<string, unknown>[] {
   return items;
 }
 
+const MARKDOWN_LINK = /\[([^\]\n]+)\]\(<?(https?:\/\/[^\s()<>]+)>?\)/g;
+
+/** Rich text of a markdown line as Notion's markdown endpoints make it: `[text](url)` becomes linked text. */
+export function linkedRichText(text: string): Record<string, unknown>[] {
+  const items: Record<string, unknown>[] = [];
+  let last = 0;
+  for (const match of text.matchAll(MARKDOWN_LINK)) {
+    const start = match.index ?? 0;
+    if (start > last) items.push(...richText(text.slice(last, start)));
+    items.push({ type: 'text', text: { content: match[1] ?? '', link: { url: match[2] ?? '' } } });
+    last = start + match[0].length;
+  }
+  if (last < text.length || items.length === 0) items.push(...richText(text.slice(last)));
+  return items;
+}
+
 function textBlock(type: string, text: string): FakeBlockContent {
-  return { type, payload: { rich_text: richText(text) }, children: [] };
+  return { type, payload: { rich_text: linkedRichText(text) }, children: [] };
 }
 
 const PREFIXES: [RegExp, string][] = [
@@ -66,6 +82,18 @@ export function plainText(items: unknown): string {
   return items.map((item: { plain_text?: string; text?: { content?: string } }) => item.plain_text ?? item.text?.content ?? '').join('');
 }
 
+/** The markdown of a rich text array: linked items as `[text](url)`, as Notion's markdown endpoint writes them. */
+function markdownText(items: unknown): string {
+  if (!Array.isArray(items)) return '';
+  return items
+    .map((item: { plain_text?: string; text?: { content?: string; link?: { url?: string } | null } }) => {
+      const content = item.plain_text ?? item.text?.content ?? '';
+      const url = item.text?.link?.url;
+      return url ? `[${content}](${url})` : content;
+    })
+    .join('');
+}
+
 const MARKERS: Record<string, string> = {
   heading_1: '# ',
   heading_2: '## ',
@@ -90,7 +118,7 @@ export function fakeBlocksToMarkdown(blocks: { type: string; payload: Record<str
       );
     else if (block.type === 'child_page') lines.push(`${indent}<page>${String(block.payload.title ?? '')}</page>`);
     else if (block.type === 'child_database') lines.push(`${indent}<database>${String(block.payload.title ?? '')}</database>`);
-    else lines.push(`${indent}${MARKERS[block.type] ?? ''}${plainText(block.payload.rich_text)}`);
+    else lines.push(`${indent}${MARKERS[block.type] ?? ''}${markdownText(block.payload.rich_text)}`);
     const children = block.children as { type: string; payload: Record<string, unknown>; children: unknown[] }[];
     if (children.length > 0) lines.push(fakeBlocksToMarkdown(children, depth + 1));
   }

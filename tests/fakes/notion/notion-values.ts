@@ -16,14 +16,14 @@ export class FakeNotionError extends Error {
 /** Rich text as Notion returns it. */
 export function richTextResponse(items: unknown): JsonObject[] {
   if (!Array.isArray(items)) return [];
-  return items.map((item: { text?: { content?: string; link?: unknown } }) => {
+  return items.map((item: { text?: { content?: string; link?: { url?: string } | null } }) => {
     const content = item.text?.content ?? '';
     return {
       type: 'text',
       text: { content, link: item.text?.link ?? null },
       annotations: { bold: false, italic: false, strikethrough: false, underline: false, code: false, color: 'default' },
       plain_text: content,
-      href: null,
+      href: item.text?.link?.url ?? null,
     };
   });
 }

@@ -6,6 +6,7 @@ import {
   type ChatRequestContext,
   type ObservedRequest,
   type SimulatedReply,
+  type SimulatedSearchResult,
   type SimulatorOptions,
 } from '../../../src/simulator/index.ts';
 import { literalReply } from './literal-model.ts';
@@ -128,6 +129,8 @@ export const replies = {
   },
   /** A plain text answer. */
   text: (text: string, extra: Partial<Pick<SimulatedReply, 'timing' | 'usage'>> = {}): SimulatedReply => ({ kind: 'text', text, ...extra }),
+  /** A text answer after a web search that found `results`: cited only when the request offers `openrouter:web_search`. */
+  searched: (text: string, ...results: SimulatedSearchResult[]): SimulatedReply => ({ kind: 'text', text, searchResults: results }),
   /** A JSON answer; `fenced` wraps it in ```json fences like some models do. */
   json: (value: unknown, options: { fenced?: boolean } = {}): SimulatedReply => ({ kind: 'json', value, ...options }),
   /** One tool call; `args` is sent as given when a string (e.g. `""`), else JSON-encoded. */

@@ -11,12 +11,12 @@ import {
   type ChatResponder,
   type SimulatedReply,
 } from '../../../src/simulator/index.ts';
-import { messageText } from '../../../src/simulator/chat-types.ts';
+import { functionTools, messageText } from '../../../src/simulator/chat-types.ts';
 
 /** What the forced tool of a request is: a named function, `required` (any tool), or none. */
 function forcedToolName(body: ChatCompletionRequest): string | undefined {
   const choice = body.tool_choice;
-  const tools = body.tools ?? [];
+  const tools = functionTools(body);
   if (tools.length === 0) return undefined;
   if (choice === 'required') return tools[0]?.function.name;
   if (typeof choice === 'object' && choice !== null && 'function' in choice) {
@@ -38,7 +38,7 @@ export function literalReply(body: ChatCompletionRequest): SimulatedReply {
   const topic = latestWords(body);
   const forced = forcedToolName(body);
   if (forced) {
-    const tool = body.tools?.find((candidate) => candidate.function.name === forced);
+    const tool = functionTools(body).find((candidate) => candidate.function.name === forced);
     const args = sampleFromSchema(tool?.function.parameters ?? { type: 'object', properties: {} }, { topic });
     return { kind: 'tool_calls', calls: [{ name: forced, arguments: JSON.stringify(args) }] };
   }
