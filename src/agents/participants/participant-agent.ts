@@ -1,3 +1,4 @@
+import { participantInputGuardrail } from '../guardrails/input-guardrails.ts';
 import { Agent, type Model, type OutputGuardrail } from '@openai/agents';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { SessionPlan } from '../../core/domain.ts';
@@ -42,5 +43,7 @@ export function createParticipantAgent(options: ParticipantAgentOptions): Agent<
     modelSettings: { temperature: options.participant.temperature, ...webSearchSettings(options.participant.webSearch) },
     outputType: 'text',
     outputGuardrails: options.outputGuardrails ?? [],
+    // The conversation it reads carries no secret, whatever path it took into the store.
+    inputGuardrails: [participantInputGuardrail()],
   });
 }

@@ -1,3 +1,4 @@
+import { plannerInputGuardrail } from '../guardrails/input-guardrails.ts';
 import { Agent, type AgentOutputType, type Model, type ModelSettings, type Tool, type ToolInputGuardrailDefinition } from '@openai/agents';
 import type { LimitsConfig } from '../../config/app-config.ts';
 import { AGENT_NAMES, type AgentContext } from '../../core/agent-context.ts';
@@ -66,6 +67,8 @@ export function createPlannerAgent<ModeratorOutput extends AgentOutputType>(opti
     model: options.model,
     ...settingsFor(mode),
     outputType: plannerQuestionsSchema,
+    // An empty, oversized or secret-bearing topic never reaches the model.
+    inputGuardrails: [plannerInputGuardrail()],
     tools: [createStartSessionTool({ inputGuardrails: options.startSessionGuardrails ?? [] }), ...(options.extraTools ?? [])],
     // Offered only once the plan is approved; the stored run names the Planner alone, so it restores either way.
     handoffs: mode === 'open' ? [options.moderator] : [],

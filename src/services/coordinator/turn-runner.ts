@@ -1,4 +1,4 @@
-import { OutputGuardrailTripwireTriggered, withCustomSpan, type Runner } from '@openai/agents';
+import { InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, withCustomSpan, type Runner } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
@@ -131,6 +131,9 @@ export class TurnRunner {
       });
       return { status: 'answered', message };
     } catch (error) {
+      // A conversation carrying a secret is never sent: no second try, the turn is withheld with the reason.
+      if (error instanceof InputGuardrailTripwireTriggered)
+        return this.withhold(input, 'its input carried what looks like a secret, so nothing was sent to its model');
       if (error instanceof OutputGuardrailTripwireTriggered && !control.signal.aborted) {
         return { status: 'retry', reason: participantGuardrailNote(error.result.guardrail.name) };
       }

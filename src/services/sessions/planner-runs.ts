@@ -185,6 +185,7 @@ function parseArguments(text: string | undefined): unknown {
 function describeRunError(name: string): string {
   if (name === 'MaxTurnsExceededError') return 'the model kept answering without a usable plan';
   if (name === 'ModelBehaviorError') return 'the model gave an answer that could not be used';
+  if (name === 'InputGuardrailTripwireTriggered') return 'the topic was refused by a guardrail (empty, too long, or carrying what looks like a secret)';
   if (name === 'GuardrailExecutionError' || name.endsWith('TripwireTriggered')) return 'a guardrail stopped the answer';
   return 'the model could not be reached';
 }
