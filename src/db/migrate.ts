@@ -8,6 +8,7 @@ import * as sessionClock from './migrations/0011-session-clock.ts';
 import * as messageNumbers from './migrations/0012-message-numbers.ts';
 import * as sessionLeases from './migrations/0013-session-leases.ts';
 import * as inboundClaims from './migrations/0016-inbound-claims.ts';
+import * as costSources from './migrations/0017-cost-sources.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -20,6 +21,7 @@ const migrations: Record<string, Migration> = {
   '0012-message-numbers': messageNumbers,
   '0013-session-leases': sessionLeases,
   '0016-inbound-claims': inboundClaims,
+  '0017-cost-sources': costSources,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

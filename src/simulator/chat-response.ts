@@ -13,7 +13,7 @@ export interface RenderedAnswer {
   reasoning: string | null;
   toolCalls: Array<{ id: string; name: string; arguments: string }>;
   finishReason: 'stop' | 'tool_calls' | 'length' | 'content_filter';
-  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cost: number } | null;
+  usage: { prompt_tokens: number; completion_tokens: number; total_tokens: number; cost?: number } | null;
 }
 
 /** OpenRouter's `native_finish_reason` next to the normalised one (the provider's own word). */
@@ -65,7 +65,7 @@ export function renderAnswer(reply: AnswerReply, body: ChatCompletionRequest, id
           prompt_tokens: promptTokens,
           completion_tokens: completionTokens,
           total_tokens: promptTokens + completionTokens,
-          cost: reply.usage?.costUsd ?? costOf(body.model, promptTokens, completionTokens),
+          ...(reply.omitCost ? {} : { cost: reply.usage?.costUsd ?? costOf(body.model, promptTokens, completionTokens) }),
         },
   };
 }

@@ -67,6 +67,8 @@ export interface ReplyShape {
   reasoning?: string;
   /** Leaves out `usage` (the final usage chunk of a stream), as some providers do. */
   omitUsage?: boolean;
+  /** Sends `usage` without `cost`, as every endpoint but OpenRouter does (OpenAI, Anthropic, xAI, Ollama). */
+  omitCost?: boolean;
 }
 
 /** What the simulator answers to one chat completion request. */
