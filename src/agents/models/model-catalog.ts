@@ -66,6 +66,7 @@ export class ModelCatalog {
   private readonly windows: ContextWindows;
   private readonly embeddings: EmbeddingClient;
   private readonly listing: ModelListing;
+  private readonly priceListing: ModelListing;
   /** Prices every model call that comes back without the provider's cost. */
   readonly prices: PriceTable;
 
@@ -78,17 +79,21 @@ export class ModelCatalog {
     this.breakerSettings = { ...DEFAULT_BREAKER, ...options.breaker };
     // Model metadata and embeddings come from OpenRouter when it has a key, else from the simulator if it runs.
     const baseUrl = options.baseUrlOverride ?? (config.apiKey || !options.simulatorUrl ? config.baseUrl : options.simulatorUrl);
-    const fetchImplementation = options.fetch ?? globalThis.fetch;
-    this.listing = new ModelListing({
-      baseUrl,
-      apiKey: config.apiKey,
-      fetch: fetchImplementation,
-      timeoutMs: config.requestTimeoutMs,
-      clock: options.clock,
-      ...(options.logger ? { logger: options.logger } : {}),
-    });
+    const listingOf = (url: string) =>
+      new ModelListing({
+        baseUrl: url,
+        apiKey: config.apiKey,
+        fetch: options.fetch ?? globalThis.fetch,
+        timeoutMs: config.requestTimeoutMs,
+        clock: options.clock,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+    this.listing = listingOf(baseUrl);
+    // Prices are OpenRouter's (its list needs no key); the simulator's list is made up, fine only for a demo.
+    const priceUrl = options.baseUrlOverride ?? config.baseUrl;
+    this.priceListing = config.demoMode || priceUrl === baseUrl ? this.listing : listingOf(priceUrl);
     this.windows = new ContextWindows(config, this.listing);
-    this.prices = new PriceTable({ listing: this.listing, configured: config.prices, localModels: localModelIds(config) });
+    this.prices = new PriceTable({ listing: this.priceListing, configured: config.prices, localModels: localModelIds(config) });
     this.embeddings = new EmbeddingClient({
       client: this.pool.clientFor(baseUrl, config.apiKey),
       model: config.embeddingModel,
@@ -117,8 +122,8 @@ export class ModelCatalog {
   }
 
   /** Fetches the `/models` list (context windows, prices) in the background, so the first turns find it; never throws. */
-  warmUp(): Promise<void> {
-    return this.listing.refresh();
+  async warmUp(): Promise<void> {
+    await Promise.all([this.listing.refresh(), this.priceListing.refresh()]);
   }
 
   /** Embeddings for texts, or null when the endpoint has no embedding model (remembered). */

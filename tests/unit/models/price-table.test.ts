@@ -84,6 +84,20 @@ describe('price table', () => {
     expect(catalog.prices.costOf('openai/gpt-4o', tokens(1000, 1000)).costSource).toBe('price_table');
   });
 
+  it('reads prices from OpenRouter (no key needed) when only a direct key is set, never from the simulator’s made-up list', async () => {
+    const asked: string[] = [];
+    const listed = { data: [{ id: 'openai/gpt-4.1', pricing: { prompt: '0.000002', completion: '0.000008' } }] };
+    const fetch: typeof globalThis.fetch = async (input) => {
+      asked.push(String(input));
+      return Response.json(String(input).startsWith('http://127.0.0.1:8/') ? listed : { data: [] });
+    };
+    const config = buildConfig({ OPENAI_API_KEY: 'test-direct-key', OPENAI_MODEL: 'openai/gpt-4.1', OPENROUTER_BASE_URL: 'http://127.0.0.1:8/api/v1' });
+    const catalog = new ModelCatalog(config.models, { clock: new ManualClock(), fetch, simulatorUrl: 'http://127.0.0.1:7/api/v1' });
+    await catalog.warmUp();
+    expect(asked.sort()).toEqual(['http://127.0.0.1:7/api/v1/models', 'http://127.0.0.1:8/api/v1/models']);
+    expect(catalog.prices.costOf('gpt-4.1', tokens(1_000_000, 0))).toEqual({ costUsd: 2, costSource: 'price_table' });
+  });
+
   it('rejects a malformed MODEL_PRICES with one line naming the variable', () => {
     expect(() => parseModelPrices('{gpt')).toThrow(/^MODEL_PRICES: not JSON/);
     expect(() => parseModelPrices('{"gpt-4o":{"prompt":2.5}}')).toThrow(/^MODEL_PRICES: /);
