@@ -82,6 +82,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     });
   }
   const models = new ModelCatalog(config.models, { clock, logger, ...(simulator ? { simulatorUrl: simulator.url } : {}) });
+  // Prices and context windows are listed once, off every turn's path.
+  void models.warmUp();
   const events = new InMemoryEventBus();
   // Each write of trace rows is announced, so a session page's usage table follows without a reload.
   const onStored = (stored: { traceId: string; sessionId: string | null }[]) =>
@@ -94,7 +96,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       .addUsage(usage.sessionId, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, clock.now())
       .catch((error: unknown) => logger.warn({ err: error }, 'could not count a model call toward its session'));
   };
-  const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger, onStored, onGenerationUsage });
+  const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger, onStored, onGenerationUsage, prices: models.prices });
   const processors: TracingProcessor[] = [tracing];
   if (config.telemetry.otlpEndpoint) {
     processors.push(new OtlpTracingProcessor({ endpoint: config.telemetry.otlpEndpoint, headers: config.telemetry.otlpHeaders, secrets, logger }));

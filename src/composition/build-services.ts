@@ -206,6 +206,7 @@ export function buildServices(dependencies: ServiceDependencies) {
       toolPorts,
       logger,
       typing: async (session) => (transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined),
+      prices: models.prices,
     },
     metrics.turns,
   );

@@ -1,5 +1,6 @@
 import type { EndpointDialect, ParticipantConfig } from './roster.ts';
 import type { Environment } from './env-schema.ts';
+import type { TokenPrice } from '../core/cost.ts';
 
 /** A model reached for one of the four roles (planner, moderator, scribe, tldr). */
 export interface RoleModelConfig {
@@ -54,6 +55,8 @@ export interface AppConfig {
     roles: { planner: RoleModelConfig; moderator: RoleModelConfig; scribe: RoleModelConfig; tldr: RoleModelConfig };
     embeddingModel: string;
     requestTimeoutMs: number;
+    /** The admin's prices (`MODEL_PRICES`), USD per token by model id. */
+    prices: Record<string, TokenPrice>;
   };
   notion: {
     apiKey: string | undefined;

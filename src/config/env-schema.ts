@@ -58,6 +58,8 @@ export const environmentSchema = z.object({
   CURSOR_MODEL: optionalText,
   CURSOR_BASE_URL: optionalUrl,
   PARTICIPANTS_FILE: optionalText,
+  /** JSON prices by model id (USD per million tokens) for endpoints that send no cost; see README "Cost". */
+  MODEL_PRICES: optionalText,
   EMBEDDING_MODEL: z.string().min(1).default('openai/text-embedding-3-small'),
   MODEL_REQUEST_TIMEOUT_SECONDS: integer(120, 5, 3600),
   /** A participant whose answer has not started after this long is dropped from the round with a notice. */

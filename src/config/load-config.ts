@@ -3,6 +3,7 @@ import { ConfigError } from './config-error.ts';
 import { environmentSchema, type Environment } from './env-schema.ts';
 import type { AppConfig, RoleModelConfig } from './app-config.ts';
 import { loadRoster, type ParticipantConfig } from './roster.ts';
+import { parseModelPrices } from './model-prices.ts';
 
 /** Parses an environment map; throws a ConfigError naming the first bad variable. */
 export function parseEnvironment(source: Record<string, string | undefined>): Environment {
@@ -105,6 +106,7 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
       roles,
       embeddingModel: environment.EMBEDDING_MODEL,
       requestTimeoutMs: environment.MODEL_REQUEST_TIMEOUT_SECONDS * 1000,
+      prices: parseModelPrices(environment.MODEL_PRICES),
     },
     notion: {
       apiKey: environment.NOTION_API_KEY,

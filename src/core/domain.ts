@@ -1,5 +1,6 @@
 /** Plain data of the brainstorm domain, shared by services, agents and transports (types only). */
 import type { z } from 'zod';
+import type { CostSource } from './cost.ts';
 import type { sessionParametersSchema, sessionPlanSchema } from './schemas.ts';
 
 /** The life cycle of a session. */
@@ -95,6 +96,8 @@ export interface ChatMessage {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Where `costUsd` came from (absent: no model call, or recorded before sources were). */
+  costSource?: CostSource;
   replyTo: number[];
   traceId: string | null;
   deliveryStatus: DeliveryStatus;

@@ -8,6 +8,7 @@ import * as sessionClock from './migrations/0011-session-clock.ts';
 import * as messageNumbers from './migrations/0012-message-numbers.ts';
 import * as sessionLeases from './migrations/0013-session-leases.ts';
 import * as inboundClaims from './migrations/0016-inbound-claims.ts';
+import * as costSources from './migrations/0017-cost-sources.ts';
 import * as critiqueRounds from './migrations/0019-critique-rounds.ts';
 import type { Database } from './schema.ts';
 
@@ -21,6 +22,7 @@ const migrations: Record<string, Migration> = {
   '0012-message-numbers': messageNumbers,
   '0013-session-leases': sessionLeases,
   '0016-inbound-claims': inboundClaims,
+  '0017-cost-sources': costSources,
   '0019-critique-rounds': critiqueRounds,
 };
 

@@ -55,6 +55,8 @@ export interface MessagesTable {
   input_tokens: Generated<number>;
   output_tokens: Generated<number>;
   cost_usd: Generated<number>;
+  /** Where the cost came from (a `CostSource`); null before it was recorded. */
+  cost_source: string | null;
   reply_to: Json<number[]>;
   trace_id: string | null;
   span_id: string | null;
@@ -196,6 +198,8 @@ export interface SpansTable {
   input_tokens: Generated<number>;
   output_tokens: Generated<number>;
   cost_usd: Generated<number>;
+  /** Where the cost came from (a `CostSource`); null for spans other than ended generations. */
+  cost_source: string | null;
   message_id: number | null;
 }
 

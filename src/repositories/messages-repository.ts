@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type MessageRow } from '../db/schema.ts';
 import type { ChatMessage, Citation, DeliveryStatus, Speaker, SpeakerKind } from '../core/domain.ts';
+import { isCostSource, type CostSource } from '../core/cost.ts';
 
 /** A message to store. `sourceId` makes storing an incoming message idempotent. */
 export interface NewMessage {
@@ -13,6 +14,7 @@ export interface NewMessage {
   inputTokens?: number;
   outputTokens?: number;
   costUsd?: number;
+  costSource?: CostSource;
   replyTo?: number[];
   traceId?: string | null;
   spanId?: string | null;
@@ -39,6 +41,7 @@ function toMessage(row: MessageRow): ChatMessage {
     inputTokens: Number(row.input_tokens),
     outputTokens: Number(row.output_tokens),
     costUsd: Number(row.cost_usd),
+    ...(isCostSource(row.cost_source) ? { costSource: row.cost_source } : {}),
     replyTo: row.reply_to ?? [],
     traceId: row.trace_id,
     deliveryStatus: row.delivery_status as DeliveryStatus,
@@ -79,6 +82,7 @@ async function insertNumbered(db: Kysely<Database>, message: NewMessage, now: Da
       input_tokens: message.inputTokens ?? 0,
       output_tokens: message.outputTokens ?? 0,
       cost_usd: message.costUsd ?? 0,
+      cost_source: message.costSource ?? null,
       reply_to: toJson(message.replyTo ?? []),
       trace_id: message.traceId ?? null,
       span_id: message.spanId ?? null,

@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { toJson, type Database, type SpanRow, type TraceRow } from '../db/schema.ts';
+import { isCostSource, type CostSource } from '../core/cost.ts';
 
 /** A trace (one turn of a session) as stored. */
 export interface TraceRecord {
@@ -28,6 +29,8 @@ export interface SpanRecord {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  /** Where the cost came from; null (or absent) for spans other than ended generations. */
+  costSource?: CostSource | null;
   messageId: number | null;
 }
 
@@ -51,6 +54,14 @@ export interface TraceSummary extends TraceRecord, UsageTotals {
 export interface AgentTotals extends UsageTotals {
   agent: string;
   generations: number;
+}
+
+/** The cost of a session's model calls of one model from one source. */
+export interface CostSourceTotals {
+  model: string | null;
+  costSource: CostSource | null;
+  generations: number;
+  costUsd: number;
 }
 
 /** Filters for `listTraces`. */
@@ -94,6 +105,7 @@ function toSpan(row: SpanRow): SpanRecord {
     inputTokens: Number(row.input_tokens),
     outputTokens: Number(row.output_tokens),
     costUsd: Number(row.cost_usd),
+    costSource: isCostSource(row.cost_source) ? row.cost_source : null,
     messageId: row.message_id === null ? null : Number(row.message_id),
   };
 }
@@ -155,6 +167,7 @@ export class TracesRepository {
       input_tokens: span.inputTokens,
       output_tokens: span.outputTokens,
       cost_usd: span.costUsd,
+      cost_source: span.costSource ?? null,
       message_id: span.messageId,
     }));
     await this.db
@@ -170,6 +183,7 @@ export class TracesRepository {
           input_tokens: eb.ref('excluded.input_tokens'),
           output_tokens: eb.ref('excluded.output_tokens'),
           cost_usd: eb.ref('excluded.cost_usd'),
+          cost_source: eb.ref('excluded.cost_source'),
           message_id: sql<number | null>`coalesce(excluded.message_id, spans.message_id)`,
         })),
       )
@@ -301,6 +315,26 @@ export class TracesRepository {
       generations: Number(row.generations),
       inputTokens: Number(row.input_tokens),
       outputTokens: Number(row.output_tokens),
+      costUsd: Number(row.cost_usd),
+    }));
+  }
+
+  /** A session's cost by model and source, over the generations that reported any usage (for the console's cost note). */
+  async costSources(sessionId: string): Promise<CostSourceTotals[]> {
+    const rows = await this.db
+      .selectFrom('spans')
+      .select(['model', 'cost_source', sql<number>`count(*)`.as('generations'), sql<number>`coalesce(sum(cost_usd), 0)`.as('cost_usd')])
+      .where('session_id', '=', sessionId)
+      .where('type', '=', 'generation')
+      .where(sql<SqlBool>`(input_tokens + output_tokens > 0 or cost_usd > 0)`)
+      .groupBy(['model', 'cost_source'])
+      .orderBy('model')
+      .orderBy('cost_source')
+      .execute();
+    return rows.map((row) => ({
+      model: row.model,
+      costSource: isCostSource(row.cost_source) ? row.cost_source : null,
+      generations: Number(row.generations),
       costUsd: Number(row.cost_usd),
     }));
   }

@@ -93,7 +93,8 @@ async function answerStream(exchange: ChatExchange, reply: Exclude<SimulatedRepl
 
 /** Answers one chat completion: latency, then a fault, a JSON body, or an SSE stream. */
 export async function answerChat(exchange: ChatExchange): Promise<void> {
-  const { response, reply, options } = exchange;
+  const { response, options } = exchange;
+  const reply = options.reportsCost === false && exchange.reply.kind !== 'fault' ? { ...exchange.reply, omitCost: true } : exchange.reply;
   const controller = new AbortController();
   response.on('close', () => controller.abort());
   if (!(await pause(exchange, reply.timing?.latencyMs ?? options.latencyMs ?? 0, controller.signal))) return;

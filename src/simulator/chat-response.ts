@@ -20,7 +20,7 @@ export interface RenderedAnswer {
     prompt_tokens: number;
     completion_tokens: number;
     total_tokens: number;
-    cost: number;
+    cost?: number;
     server_tool_use?: { web_search_requests: number; tool_calls_requested: number; tool_calls_executed: number };
   } | null;
 }
@@ -80,7 +80,7 @@ export function renderAnswer(reply: AnswerReply, body: ChatCompletionRequest, id
           prompt_tokens: promptTokens,
           completion_tokens: completionTokens,
           total_tokens: promptTokens + completionTokens,
-          cost: Math.round((tokenCost + searchCost) * 1e10) / 1e10,
+          ...(reply.omitCost ? {} : { cost: Math.round((tokenCost + searchCost) * 1e10) / 1e10 }),
           ...(search ? { server_tool_use: { web_search_requests: 1, tool_calls_requested: 1, tool_calls_executed: 1 } } : {}),
         },
   };

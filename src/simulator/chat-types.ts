@@ -81,6 +81,8 @@ export interface ReplyShape {
   reasoning?: string;
   /** Leaves out `usage` (the final usage chunk of a stream), as some providers do. */
   omitUsage?: boolean;
+  /** Sends `usage` without `cost`, as every endpoint but OpenRouter does (OpenAI, Anthropic, xAI, Ollama). */
+  omitCost?: boolean;
   /**
    * What a web search finds, used only when the request offers `openrouter:web_search` (else the model could not
    * search): the answer carries them as `url_citation` annotations (at most `max_results`) and the usage counts the search.

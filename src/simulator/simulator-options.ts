@@ -32,6 +32,8 @@ export interface SimulatorOptions {
   onRequest?: (request: ObservedRequest) => void;
   /** Answers `/embeddings` with 404 when false (an endpoint without embeddings). */
   embeddings?: boolean;
+  /** False: no answer's usage carries `cost` (an endpoint other than OpenRouter). Default true. */
+  reportsCost?: boolean;
   /** The models `/models` lists. */
   models?: readonly SimulatedModel[];
   /** When set, every request must carry `Authorization: Bearer <apiKey>` (401 otherwise, like OpenRouter). */

@@ -3,7 +3,8 @@ import type { Logger } from '../logging/logger.ts';
 import type { SpanRecord, TraceRecord, TracesRepository } from '../repositories/traces-repository.ts';
 import { systemClock, type Clock } from '../core/clock.ts';
 import { AgentAncestry } from './agent-ancestry.ts';
-import { generationUsage, markCutGeneration, messageIdOf, sanitise, spanName, storedData } from './span-mapping.ts';
+import { providerCost, type CostResolver, type CostSource } from '../core/cost.ts';
+import { generationCall, markCutGeneration, messageIdOf, sanitise, spanName, storedData } from './span-mapping.ts';
 
 /** Options of the DB processor. */
 export interface DbTracingProcessorOptions {
@@ -19,6 +20,16 @@ export interface DbTracingProcessorOptions {
   onStored?: (stored: { traceId: string; sessionId: string | null }[]) => void;
   /** Told the usage of every model call that ended inside a session, with the agent that made it. */
   onGenerationUsage?: (usage: GenerationUsage) => void;
+  /** Prices a generation whose provider sent no cost (absent: only the provider's cost counts). */
+  prices?: CostResolver;
+}
+
+/** A span's tokens and cost, with the cost's source (null until a generation ends). */
+interface SpanUsage {
+  inputTokens: number;
+  outputTokens: number;
+  costUsd: number;
+  costSource: CostSource | null;
 }
 
 /** Tokens and cost of one model call of a session. */
@@ -28,6 +39,7 @@ export interface GenerationUsage {
   inputTokens: number;
   outputTokens: number;
   costUsd: number;
+  costSource: CostSource;
 }
 
 /**
@@ -71,7 +83,7 @@ export class DbTracingProcessor implements TracingProcessor {
   /** Records a span as started. */
   async onSpanStart(span: Span<SpanData>): Promise<void> {
     this.ancestry.spanStarted(span);
-    this.queueSpan(span);
+    this.queueSpan(span, { inputTokens: 0, outputTokens: 0, costUsd: 0, costSource: null });
   }
 
   /** Records a span as ended, with its output, error, tokens and cost. */
@@ -79,17 +91,25 @@ export class DbTracingProcessor implements TracingProcessor {
     if (!this.ancestry.knows(span.spanId)) this.ancestry.spanStarted(span);
     markCutGeneration(span);
     this.widenExtent(span);
-    this.queueSpan(span);
-    this.reportUsage(span);
+    const usage = this.endedUsage(span.spanData);
+    this.queueSpan(span, usage);
+    this.reportUsage(span, usage);
+  }
+
+  /** An ended generation's tokens and cost: the provider's cost when sent, else priced by model. */
+  private endedUsage(data: SpanData): SpanUsage {
+    if (data.type !== 'generation') return { inputTokens: 0, outputTokens: 0, costUsd: 0, costSource: null };
+    const call = generationCall(data);
+    const priced = this.options.prices?.costOf(data.model, call) ?? providerCost(call);
+    return { inputTokens: call.inputTokens, outputTokens: call.outputTokens, ...priced };
   }
 
   /** Every model call counts toward its session, whichever agent made it (the Planner, the Moderator, the Scribe...). */
-  private reportUsage(span: Span<SpanData>): void {
-    if (span.spanData.type !== 'generation' || !this.options.onGenerationUsage) return;
+  private reportUsage(span: Span<SpanData>, usage: SpanUsage): void {
+    if (span.spanData.type !== 'generation' || !this.options.onGenerationUsage || usage.costSource === null) return;
     const sessionId = this.ancestry.sessionOf(span);
-    const usage = generationUsage(span.spanData);
     if (!sessionId || usage.inputTokens + usage.outputTokens + usage.costUsd === 0) return;
-    this.options.onGenerationUsage({ sessionId, agent: this.ancestry.agentOf(span.spanId), ...usage });
+    this.options.onGenerationUsage({ sessionId, agent: this.ancestry.agentOf(span.spanId), ...usage, costSource: usage.costSource });
   }
 
   private widenExtent(span: Span<SpanData>): void {
@@ -155,9 +175,8 @@ export class DbTracingProcessor implements TracingProcessor {
     this.scheduleFlush();
   }
 
-  private queueSpan(span: Span<SpanData>): void {
+  private queueSpan(span: Span<SpanData>, usage: SpanUsage): void {
     const data = span.spanData;
-    const usage = generationUsage(data);
     const sessionId = this.ancestry.sessionOf(span);
     this.queuedSpans.set(span.spanId, {
       id: span.spanId,

@@ -1,6 +1,7 @@
 import type { Span, SpanData } from '@openai/agents';
 import { redactSecrets } from '../logging/logger.ts';
 import { currentTurnCut } from '../core/turn-scope.ts';
+import type { CallTokens } from '../core/cost.ts';
 
 /** Longest string kept in span data; longer ones are cut with a marker. */
 const MAX_STRING = 8000;
@@ -53,16 +54,22 @@ function numberAt(source: unknown, key: string): number | undefined {
   return typeof value === 'number' && Number.isFinite(value) ? value : undefined;
 }
 
-/** Tokens and cost of a generation span: its usage if set (streamed), else the raw response's usage. */
-export function generationUsage(data: SpanData): { inputTokens: number; outputTokens: number; costUsd: number } {
-  if (data.type !== 'generation') return { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+/** Tokens of a generation span and the cost its provider reported: its usage if set (streamed), else the raw response's. */
+export function generationCall(data: SpanData): CallTokens {
+  if (data.type !== 'generation') return { inputTokens: 0, outputTokens: 0, providerCostUsd: undefined };
   const raw = data.output?.[0]?.usage as Record<string, unknown> | undefined;
   const usage = data.usage;
   return {
     inputTokens: numberAt(usage, 'input_tokens') ?? numberAt(raw, 'prompt_tokens') ?? 0,
     outputTokens: numberAt(usage, 'output_tokens') ?? numberAt(raw, 'completion_tokens') ?? 0,
-    costUsd: numberAt(usage?.details, 'cost') ?? numberAt(usage, 'cost') ?? numberAt(raw, 'cost') ?? 0,
+    providerCostUsd: numberAt(usage?.details, 'cost') ?? numberAt(usage, 'cost') ?? numberAt(raw, 'cost'),
   };
+}
+
+/** Tokens and the provider's cost (0 when it sent none) of a generation span. */
+export function generationUsage(data: SpanData): { inputTokens: number; outputTokens: number; costUsd: number } {
+  const { providerCostUsd, ...tokens } = generationCall(data);
+  return { ...tokens, costUsd: providerCostUsd ?? 0 };
 }
 
 /** The message a custom `deliver_message` span (or any custom span with `messageId`) points at. */

@@ -10,7 +10,14 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 const ANTHROPIC_KEY = 'test-anthropic-direct-key';
 
 function baseEnvironment(extra: Record<string, string>): Record<string, string> {
-  return { NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: mkdtempSync(join(tmpdir(), 'brainstorm-direct-')), ...extra };
+  return {
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: mkdtempSync(join(tmpdir(), 'brainstorm-direct-')),
+    // Nothing listens there: OpenRouter's price list (read at start-up) is never fetched from the network in tests.
+    OPENROUTER_BASE_URL: 'http://127.0.0.1:9/api/v1',
+    ...extra,
+  };
 }
 
 describe('direct provider keys and keyless endpoints', () => {

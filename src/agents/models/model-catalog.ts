@@ -8,6 +8,8 @@ import type { RoleName } from '../../core/agent-context.ts';
 import { CircuitBreaker, DEFAULT_BREAKER, type BreakerChange, type BreakerSettings, type BreakerStatus } from './circuit-breaker.ts';
 import { EmbeddingClient } from './embedding-client.ts';
 import { ContextWindows } from './context-windows.ts';
+import { ModelListing } from './model-listing.ts';
+import { PriceTable } from './price-table.ts';
 import { OpenAIClientPool } from './openai-clients.ts';
 import { ResilientModel } from './resilient-model.ts';
 import { DEFAULT_RETRY, type RetrySettings } from './retry-policy.ts';
@@ -45,6 +47,14 @@ interface Endpoint {
 
 const ROLE_NAMES: readonly RoleName[] = ['planner', 'moderator', 'scribe', 'tldr'];
 
+/** Models reached only on keyless endpoints (a local Ollama): free or not, only the admin knows their price. */
+function localModelIds(config: ModelsConfig): Set<string> {
+  const entries = [...config.roster, ...Object.values(config.roles)];
+  const keyless = (entry: (typeof entries)[number]) => entry.apiKey === undefined && !entry.simulated;
+  const elsewhere = new Set(entries.filter((entry) => !keyless(entry)).map((entry) => entry.model));
+  return new Set(entries.filter((entry) => keyless(entry) && !elsewhere.has(entry.model)).map((entry) => entry.model));
+}
+
 /** Every model the app talks to: one resilient model and one breaker per model and endpoint, one client per endpoint. */
 export class ModelCatalog {
   private readonly pool: OpenAIClientPool;
@@ -55,6 +65,10 @@ export class ModelCatalog {
   private readonly breakerSettings: BreakerSettings;
   private readonly windows: ContextWindows;
   private readonly embeddings: EmbeddingClient;
+  private readonly listing: ModelListing;
+  private readonly priceListing: ModelListing;
+  /** Prices every model call that comes back without the provider's cost. */
+  readonly prices: PriceTable;
 
   constructor(
     private readonly config: ModelsConfig,
@@ -65,8 +79,21 @@ export class ModelCatalog {
     this.breakerSettings = { ...DEFAULT_BREAKER, ...options.breaker };
     // Model metadata and embeddings come from OpenRouter when it has a key, else from the simulator if it runs.
     const baseUrl = options.baseUrlOverride ?? (config.apiKey || !options.simulatorUrl ? config.baseUrl : options.simulatorUrl);
-    const fetchImplementation = options.fetch ?? globalThis.fetch;
-    this.windows = new ContextWindows({ config, baseUrl, fetch: fetchImplementation, ...(options.logger ? { logger: options.logger } : {}) });
+    const listingOf = (url: string) =>
+      new ModelListing({
+        baseUrl: url,
+        apiKey: config.apiKey,
+        fetch: options.fetch ?? globalThis.fetch,
+        timeoutMs: config.requestTimeoutMs,
+        clock: options.clock,
+        ...(options.logger ? { logger: options.logger } : {}),
+      });
+    this.listing = listingOf(baseUrl);
+    // Prices are OpenRouter's (its list needs no key); the simulator's list is made up, fine only for a demo.
+    const priceUrl = options.baseUrlOverride ?? config.baseUrl;
+    this.priceListing = config.demoMode || priceUrl === baseUrl ? this.listing : listingOf(priceUrl);
+    this.windows = new ContextWindows(config, this.listing);
+    this.prices = new PriceTable({ listing: this.priceListing, configured: config.prices, localModels: localModelIds(config) });
     this.embeddings = new EmbeddingClient({
       client: this.pool.clientFor(baseUrl, config.apiKey),
       model: config.embeddingModel,
@@ -92,6 +119,11 @@ export class ModelCatalog {
   /** The context window of a model: the roster's value, else OpenRouter's `context_length`, else 128000. */
   contextWindow(modelId: string): Promise<number> {
     return this.windows.of(modelId);
+  }
+
+  /** Fetches the `/models` list (context windows, prices) in the background, so the first turns find it; never throws. */
+  async warmUp(): Promise<void> {
+    await Promise.all([this.listing.refresh(), this.priceListing.refresh()]);
   }
 
   /** Embeddings for texts, or null when the endpoint has no embedding model (remembered). */

@@ -21,6 +21,8 @@ import type { IdeasRepository } from '../../repositories/ideas-repository.ts';
 import { ideaPanel, type IdeaPanelView } from './idea-panel.ts';
 import type { CritiqueRepository } from '../../repositories/critique-repository.ts';
 import { critiquePanel, type CritiquePanelView } from './critique-panel.ts';
+import type { CostSourceTotals } from '../../repositories/traces-repository.ts';
+import { costNote } from './cost-note.ts';
 
 /** A trace in a search result, with the totals the store may have computed. */
 export interface TraceListRecord extends TraceRecord {
@@ -39,6 +41,8 @@ export interface TraceStore {
   getTrace(id: string): Promise<{ trace: TraceRecord; spans: SpanRecord[] } | null>;
   /** Tokens and cost per agent of a session, from its generation spans. */
   totalsByAgent(sessionId: string): Promise<{ agent: string; generations: number; inputTokens: number; outputTokens: number; costUsd: number }[]>;
+  /** A session's cost by model and source (absent: the console names no source). */
+  costSources?(sessionId: string): Promise<CostSourceTotals[]>;
 }
 
 /** The repositories ConsoleQueries reads. */
@@ -226,13 +230,14 @@ export class ConsoleQueries {
   }
 
   private async detail(session: Session): Promise<SessionDetail> {
-    const [summary, record, tldr, usage, parent, recent] = await Promise.all([
+    const [summary, record, tldr, usage, parent, recent, costs] = await Promise.all([
       this.summarise(session),
       this.repositories.documents.find(session.id, 'record'),
       this.repositories.documents.find(session.id, 'tldr'),
       this.repositories.traces.totalsByAgent(session.id),
       session.parentId ? this.repositories.sessions.findById(session.parentId) : Promise.resolve(null),
       this.repositories.sessions.listRecent(500),
+      this.repositories.traces.costSources?.(session.id) ?? Promise.resolve([]),
     ]);
     const explorations = recent.filter((entry) => entry.parentId === session.id).map((entry) => ({ id: entry.id, topic: entry.topic }));
     return {
@@ -250,6 +255,7 @@ export class ConsoleQueries {
       record: toDocumentView(record),
       tldr: toDocumentView(tldr),
       usage: usage.map(({ agent, ...totals }) => ({ name: agent, ...totals })),
+      cost: costNote(costs),
     };
   }
 

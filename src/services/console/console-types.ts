@@ -1,6 +1,8 @@
 import type { TraceFilter } from '../../repositories/traces-repository.ts';
 /** Plain data the web console shows (sent as JSON); built by ConsoleQueries from the repositories. */
 import type { ChatMessage, SessionPlan, SessionStatus } from '../../core/domain.ts';
+import type { CostSource } from '../../core/cost.ts';
+import type { CostNote } from './cost-note.ts';
 
 /** One row of the sessions list. */
 export interface SessionSummary {
@@ -53,6 +55,8 @@ export interface SessionDetail {
   tldr: DocumentView | null;
   /** Tokens and cost per participant (and role agent) over the whole session. */
   usage: ParticipantTotals[];
+  /** Where the session's cost came from (null: no model call recorded one). */
+  cost: CostNote | null;
 }
 
 /** A message of the transcript (the domain message, dates as ISO text). */
@@ -101,6 +105,8 @@ export interface SpanView extends UsageTotals {
   /** The agent this span ran under (its own name for an agent span). */
   agentName: string | null;
   model: string | null;
+  /** Where the span's cost came from (an ended generation), else null. */
+  costSource: CostSource | null;
   input: unknown;
   output: unknown;
   /** True when the span recorded an input or output (the trace view may leave them out; see getSpan). */

@@ -73,6 +73,7 @@ function toSpanView(span: SpanRecord, depth: number, origin: number, agentName: 
     inputTokens: span.inputTokens,
     outputTokens: span.outputTokens,
     costUsd: span.costUsd,
+    costSource: span.costSource ?? null,
     input: data.input ?? null,
     output: data.output ?? null,
     hasPayload: data.input !== undefined || data.output !== undefined,

@@ -12,6 +12,7 @@ import type { StreamDraft } from '../delivery/stream-draft.ts';
 import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { ToolPorts } from '../../core/ports.ts';
+import type { CostResolver } from '../../core/cost.ts';
 import { cutReason, runAsTurn, type CutReason, type TurnControl } from './turn-control.ts';
 
 /** What the turn runner needs. */
@@ -25,6 +26,8 @@ export interface TurnRunnerOptions {
   toolPorts: (session: Session) => ToolPorts;
   logger: Logger;
   typing: (session: Session) => Promise<void>;
+  /** Prices answers whose endpoint sends no cost (absent: only the provider's cost counts). */
+  prices?: CostResolver;
 }
 
 /** The mark a cut answer ends with, in every view (room, console, record). */
@@ -120,7 +123,7 @@ export class TurnRunner {
       // A cut run ends without an error and without a final output: what streamed so far is all there is.
       if (result.cancelled || control.signal.aborted) return this.cut(input, text, estimatedTokens);
       const answer = String(result.finalOutput ?? text).trim();
-      const usage = usageOf(result);
+      const usage = usageOf(result, this.options.prices ? { modelId: participant.model, prices: this.options.prices } : undefined);
       this.options.tokens.observe(participant.model, built.estimatedTokens, usage.inputTokens);
       const previewId = await draft?.finish();
       // Stop gate: an answer finished just as the turn was cut is kept only as far as it was shown, marked.
@@ -187,7 +190,9 @@ export class TurnRunner {
     const previewId = (await draft?.finish()) ?? null;
     const partial = partialText.trim();
     if (partial === '') return { status: 'interrupted', message: null, cut: reason };
-    const usage = { inputTokens: estimatedInputTokens ?? 0, outputTokens: this.options.tokens.countFor(participant.model, partial), costUsd: 0 };
+    const tokens = { inputTokens: estimatedInputTokens ?? 0, outputTokens: this.options.tokens.countFor(participant.model, partial) };
+    // No usage arrives for a cut answer: its estimated tokens are priced like any call that came without a cost.
+    const usage = { ...tokens, ...(this.options.prices?.costOf(participant.model, { ...tokens, providerCostUsd: undefined }) ?? { costUsd: 0 }) };
     const message = await this.options.delivery.post(session, speaker, `${partial}\n\n${INTERRUPTED_MARK}`, {
       replyTo: answering.slice(-5).map((entry) => entry.id),
       model: participant.model,

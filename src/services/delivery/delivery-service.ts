@@ -7,6 +7,7 @@ import type { SessionsRepository } from '../../repositories/sessions-repository.
 import type { Clock } from '../../core/clock.ts';
 import { currentTraceId } from '../current-trace.ts';
 import type { ChatMessage, Citation, Session, Speaker } from '../../core/domain.ts';
+import type { CostSource } from '../../core/cost.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import type { EventBus, MessageAction, OutgoingMessage, ReplyReference } from '../../core/ports.ts';
 import { StreamDraft } from './stream-draft.ts';
@@ -20,7 +21,7 @@ export interface PostOptions {
   replyTo?: number[];
   actions?: MessageAction[];
   model?: string | null;
-  usage?: { inputTokens: number; outputTokens: number; costUsd: number };
+  usage?: { inputTokens: number; outputTokens: number; costUsd: number; costSource?: CostSource };
   traceId?: string | null;
   /** Counts toward the session's message limit (people and participants do; roles and notices do not). */
   countsAsMessage?: boolean;
@@ -89,6 +90,7 @@ export class DeliveryService {
         inputTokens: options.usage?.inputTokens ?? 0,
         outputTokens: options.usage?.outputTokens ?? 0,
         costUsd: options.usage?.costUsd ?? 0,
+        ...(options.usage?.costSource ? { costSource: options.usage.costSource } : {}),
         replyTo: options.replyTo ?? [],
         traceId: options.traceId ?? current,
         deliveryStatus: options.internal ? 'internal' : 'pending',

@@ -11,6 +11,18 @@ export function formatCost(value) {
   return `$${amount < 0.01 && amount > 0 ? amount.toFixed(5) : amount.toFixed(amount < 1 ? 4 : 2)}`;
 }
 
+const COST_SOURCE_LABELS = { provider: 'provider', config: 'configured price', price_table: 'estimated from price table' };
+
+/**
+ * A cost with where it came from: "$0.0123 (provider)", "$0.41 (estimated from price table)", or "cost unknown for
+ * model X" when nothing priced it (counted as $0, never shown as a price). No source (older rows): the amount alone.
+ */
+export function formatCostWithSource(value, source, model) {
+  if (source === 'unknown') return Number(value ?? 0) > 0 ? `${formatCost(value)} (partly unknown)` : `cost unknown${model ? ` for model ${model}` : ''}`;
+  const label = COST_SOURCE_LABELS[source];
+  return label ? `${formatCost(value)} (${label})` : formatCost(value);
+}
+
 /** Milliseconds as "850 ms", "2.4 s", "3 min 5 s". */
 export function formatDuration(milliseconds) {
   if (milliseconds === null || milliseconds === undefined) return 'running';

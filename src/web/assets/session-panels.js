@@ -118,7 +118,14 @@ export function usageRows(session, messages) {
   return listed;
 }
 
-function usagePanel(session, messages) {
+/** Where the session's cost came from: "Cost $0.0123 (provider)", "(estimated from price table)", "unknown for model X". */
+function costSourceNote(session, cost) {
+  if (!cost) return null;
+  const text = cost.sources.length === 1 && cost.sources[0] === 'unknown' ? `Cost ${cost.text}` : `Cost ${formatCost(session.totalCostUsd)} (${cost.text})`;
+  return h('p', { class: 'muted', id: 'usage-cost-source' }, text);
+}
+
+function usagePanel(session, messages, cost) {
   const rows = usageRows(session, messages);
   if (rows.length === 0) return null;
   const head = h('tr', {}, ...['Speaker', 'Messages', 'Tokens', 'Cost'].map((text) => h('th', {}, text)));
@@ -140,7 +147,13 @@ function usagePanel(session, messages) {
     h('td', { class: 'number', id: 'usage-total-tokens' }, formatCount(session.totalTokens)),
     h('td', { class: 'number' }, formatCost(session.totalCostUsd)),
   );
-  return h('section', { class: 'card', id: 'usage' }, h('h3', {}, 'Usage'), h('table', {}, h('thead', {}, head), h('tbody', {}, body, total)));
+  return h(
+    'section',
+    { class: 'card', id: 'usage' },
+    h('h3', {}, 'Usage'),
+    h('table', {}, h('thead', {}, head), h('tbody', {}, body, total)),
+    costSourceNote(session, cost),
+  );
 }
 
 /** The side panels of a session page. */
@@ -149,7 +162,7 @@ export function sessionPanels(detail, onApprove, messages = []) {
   return [
     planPanel(session, onApprove),
     limitsPanel(detail.limits),
-    usagePanel(session, messages),
+    usagePanel(session, messages, detail.cost),
     explorationsPanel(session),
     documentPanel(session, 'tldr', 'TLDR', detail.tldr),
     documentPanel(session, 'record', 'Scribe record', detail.record),

@@ -1,7 +1,7 @@
 // One trace (one turn): totals, per-participant usage, the waterfall, and the chosen span's details.
 import { getJson } from './api.js';
 import { fill, h, safeLink } from './dom.js';
-import { formatCost, formatCount, formatDuration, formatTime, formatTokens, plural } from './format.js';
+import { formatCost, formatCostWithSource, formatCount, formatDuration, formatTime, formatTokens, plural } from './format.js';
 import { renderWaterfall, selectSpan } from './waterfall.js';
 
 function json(value) {
@@ -34,7 +34,10 @@ function spanDetail(span) {
   const facts = [fact('Type', span.kind), fact('Agent', span.agentName ?? '–'), fact('Duration', formatDuration(span.durationMs))];
   if (span.model) facts.push(fact('Model', span.model));
   if (span.inputTokens || span.outputTokens)
-    facts.push(fact('Tokens', formatTokens(span.inputTokens, span.outputTokens)), fact('Cost', formatCost(span.costUsd)));
+    facts.push(
+      fact('Tokens', formatTokens(span.inputTokens, span.outputTokens)),
+      fact('Cost', formatCostWithSource(span.costUsd, span.costSource, span.model)),
+    );
   if (span.handoff) facts.push(fact('Handoff', `${span.handoff.from ?? '?'} → ${span.handoff.to ?? '?'}`));
   if (span.guardrail) facts.push(fact('Guardrail', `${span.guardrail.name}: ${span.guardrail.triggered ? 'TRIPPED' : 'passed'}`));
   const links = span.message

@@ -1,7 +1,7 @@
 // The transcript of a session: messages, notices, notes only the person sees, drafts still streaming; each
 // message carries its number in the session (what "#12" cites) and links to its trace.
 import { h, safeLink } from './dom.js';
-import { formatClock, formatCost, formatTokens } from './format.js';
+import { formatClock, formatCostWithSource, formatTokens } from './format.js';
 import { markdown } from './markdown.js';
 
 const STATUS_LABELS = { withheld: 'withheld by a guardrail', internal: 'internal', pending: 'sending…' };
@@ -20,7 +20,10 @@ function messageMeta(message, simulated) {
   ];
   if (message.model) parts.push(h('span', { class: 'model' }, message.model));
   if (message.inputTokens || message.outputTokens)
-    parts.push(h('span', {}, formatTokens(message.inputTokens, message.outputTokens)), h('span', {}, formatCost(message.costUsd)));
+    parts.push(
+      h('span', {}, formatTokens(message.inputTokens, message.outputTokens)),
+      h('span', { class: 'cost' }, formatCostWithSource(message.costUsd, message.costSource, message.model)),
+    );
   if (message.webSearches)
     parts.push(
       h(

@@ -58,9 +58,9 @@ describe('participant conformance: every turn ends with an answer or a typed fai
     expect(value?.finalOutput).toMatch(/^On /);
   });
 
-  it('a stream without a usage chunk still answers, with zero usage recorded', async () => {
+  it('a stream without a usage chunk still answers, with zero usage recorded and its cost unknown', async () => {
     const { value } = await turn('stream without a usage chunk');
-    expect(value?.usage).toEqual({ inputTokens: 0, outputTokens: 0, costUsd: 0 });
+    expect(value?.usage).toEqual({ inputTokens: 0, outputTokens: 0, costUsd: 0, costSource: 'unknown' });
   });
 
   it('a 429 waits for Retry-After; a 400 is never retried and never benches the participant', async () => {

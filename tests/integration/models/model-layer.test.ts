@@ -32,7 +32,7 @@ describe('model layer against the fake OpenRouter', () => {
     );
     const result = await run(participant(catalog()), '[Sam]: How do we cut onboarding time?');
     expect(result.finalOutput).toBe('Plain answer from the script.');
-    expect(usageOf(result)).toEqual({ inputTokens: 100, outputTokens: 20, costUsd: 0.0012 });
+    expect(usageOf(result)).toEqual({ inputTokens: 100, outputTokens: 20, costUsd: 0.0012, costSource: 'provider' });
     expect(fake.chats[0]?.body.model).toBe('anthropic/claude-sonnet-4');
     expect(fake.chats[0]?.headers.authorization).toBeUndefined();
   });
@@ -48,7 +48,7 @@ describe('model layer against the fake OpenRouter', () => {
     expect(deltas.length).toBeGreaterThan(2);
     expect(deltas.join('')).toBe('One two three four five.');
     expect(result.finalOutput).toBe('One two three four five.');
-    expect(usageOf(result)).toEqual({ inputTokens: 50, outputTokens: 7, costUsd: 0.0005 });
+    expect(usageOf(result)).toEqual({ inputTokens: 50, outputTokens: 7, costUsd: 0.0005, costSource: 'provider' });
     expect(fake.chats[0]?.body.stream).toBe(true);
   });
 

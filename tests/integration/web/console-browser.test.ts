@@ -54,6 +54,10 @@ describeInBrowser('console (scripted services)', () => {
     expect(await page.locator('#replies').innerText()).toContain('Plan approved by Ada.');
     expect(await page.locator('[data-limit="messages"]').innerText()).toContain('7 / 30');
     expect(await page.locator('#usage').innerText()).toMatch(/Grok\s+1\s+1,024/);
+    // Where each cost came from: the session's mix, and each answer's own.
+    expect(await page.locator('#usage-cost-source').innerText()).toMatch(/^Cost \$[\d.]+ \(provider \+ estimated from price table\)$/);
+    expect(await page.locator('.message[data-speaker="Claude"] .meta .cost').innerText()).toBe('$0.00200 (provider)');
+    expect(await page.locator('.message[data-speaker="ChatGPT"] .meta .cost').innerText()).toBe('$0.00200 (estimated from price table)');
     await page.screenshot({ path: `${SHOTS}/session.png` });
 
     await page.locator('.message[data-speaker="Claude"] .trace-link').click();
@@ -63,6 +67,7 @@ describeInBrowser('console (scripted services)', () => {
     expect(await page.locator('.handoff-link').count()).toBe(1);
     const detail = page.locator('#span-detail');
     expect(await detail.innerText()).toMatch(/Tokens\s+900 in · 120 out/);
+    expect(await detail.innerText()).toMatch(/Cost\s+\$0\.00200 \(provider\)/);
     await detail.locator('.span-messages').first().waitFor();
     // Model text is shown as text: the markup in the span's input never becomes an element.
     expect(await detail.innerText()).toContain('[You]: <b>go</b>');

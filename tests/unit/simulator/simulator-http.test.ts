@@ -64,6 +64,26 @@ describe('simulator over HTTP', () => {
     expect(dear.usage.cost).toBeGreaterThan(cheap.usage.cost);
   });
 
+  it('can answer like an endpoint that sends tokens but no cost (OpenAI, Anthropic, Ollama)', async () => {
+    const direct = await startFakeOpenRouter({ reportsCost: false });
+    try {
+      const plain = (await (await post(direct.url, '/chat/completions', chat)).json()) as { usage: Record<string, number> };
+      expect(plain.usage.prompt_tokens).toBeGreaterThan(0);
+      expect(plain.usage).not.toHaveProperty('cost');
+      const streamed = await (await post(direct.url, '/chat/completions', { ...chat, stream: true, stream_options: { include_usage: true } })).text();
+      const usage = (JSON.parse(dataLines(streamed).at(-2) ?? '{}') as { usage?: Record<string, number> }).usage;
+      expect(usage?.completion_tokens).toBeGreaterThan(0);
+      expect(usage).not.toHaveProperty('cost');
+    } finally {
+      await direct.close();
+    }
+  });
+
+  it('lists models with OpenRouter-style per-token prices as strings', async () => {
+    const models = (await (await fetch(`${simulator.url}/models`)).json()) as { data: Array<{ id: string; pricing: { prompt: string; completion: string } }> };
+    expect(models.data.find((model) => model.id === 'openai/gpt-4o')?.pricing).toEqual({ prompt: '0.0000025', completion: '0.00001' });
+  });
+
   it('lists models with context_length and serves embeddings that carry meaning', async () => {
     const models = (await (await fetch(`${simulator.url}/models`)).json()) as { data: Array<{ id: string; context_length: number }> };
     expect(models.data.find((model) => model.id === 'anthropic/claude-sonnet-4')?.context_length).toBe(200000);

@@ -2,7 +2,9 @@ import { createCustomSpan, createGenerationSpan, getGlobalTraceProvider, type Tr
 import { describe, expect, it } from 'vitest';
 import type { SpanRecord, TraceRecord, TracesRepository } from '../../../src/repositories/traces-repository.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
-import { DbTracingProcessor } from '../../../src/tracing/db-tracing-processor.ts';
+import { DbTracingProcessor, type GenerationUsage } from '../../../src/tracing/db-tracing-processor.ts';
+import { parseModelsList } from '../../../src/agents/models/model-listing.ts';
+import { PriceTable } from '../../../src/agents/models/price-table.ts';
 import { installTracing } from '../../../src/tracing/install-tracing.ts';
 import { generationUsage, messageIdOf, sanitise } from '../../../src/tracing/span-mapping.ts';
 
@@ -79,5 +81,45 @@ describe('DbTracingProcessor', () => {
     const second = getGlobalTraceProvider().createTrace({ name: 'lost', groupId: 'ses_9' });
     await second.start();
     await expect(processor.forceFlush()).resolves.toBeUndefined();
+  });
+
+  it('prices a generation whose provider sent no cost, stores the source and counts it toward the session', async () => {
+    const store = new MemoryTraces();
+    const reported: GenerationUsage[] = [];
+    const listing = parseModelsList({ data: [{ id: 'openai/gpt-4o', pricing: { prompt: '0.0000025', completion: '0.00001' } }] });
+    const prices = new PriceTable({ listing: { current: () => listing }, configured: {}, localModels: new Set() });
+    const processor = new DbTracingProcessor(store as unknown as TracesRepository, {
+      clock: new ManualClock(),
+      flushDelayMs: 60_000,
+      prices,
+      onGenerationUsage: (usage) => reported.push(usage),
+    });
+    installTracing([processor]);
+    const trace = getGlobalTraceProvider().createTrace({ name: 'scribe', groupId: 'ses_price' });
+    await trace.start();
+    const calls: Array<[model: string, usage: Record<string, unknown>]> = [
+      ['gpt-4o', { input_tokens: 1000, output_tokens: 100 }],
+      ['openai/gpt-4o', { input_tokens: 10, output_tokens: 10, details: { cost: 0.25 } }],
+      ['llama3.1', { input_tokens: 50, output_tokens: 5 }],
+    ];
+    for (const [model, usage] of calls) {
+      const generation = createGenerationSpan({ data: { model } }, trace);
+      generation.start();
+      generation.spanData.usage = usage;
+      generation.end();
+    }
+    await trace.end();
+    await processor.forceFlush();
+    const ended = store.spans.filter((span) => span.type === 'generation' && span.costSource);
+    expect(ended.map((span) => [span.model, span.costUsd, span.costSource])).toEqual([
+      ['gpt-4o', 0.0035, 'price_table'],
+      ['openai/gpt-4o', 0.25, 'provider'],
+      ['llama3.1', 0, 'unknown'],
+    ]);
+    expect(reported.map((usage) => [usage.sessionId, usage.costUsd, usage.costSource])).toEqual([
+      ['ses_price', 0.0035, 'price_table'],
+      ['ses_price', 0.25, 'provider'],
+      ['ses_price', 0, 'unknown'],
+    ]);
   });
 });

@@ -12,6 +12,7 @@ import type { Session, SessionPlan, Speaker } from '../../../../src/core/domain.
 import { BrainstormError } from '../../../../src/core/errors.ts';
 import type { CommandInvocation, EventBus, GatewayReply, InboundMessage, MessageAction, SessionGateway } from '../../../../src/core/ports.ts';
 import type { LocalTransport } from '../../../../src/web/local-transport.ts';
+import type { CostSource } from '../../../../src/core/cost.ts';
 
 /** A span with defaults, for building traces in tests and the bench. */
 export function span(fields: Partial<SpanRecord> & Pick<SpanRecord, 'id' | 'traceId' | 'type' | 'name' | 'startedAt'>): SpanRecord {
@@ -47,6 +48,9 @@ export const PARTICIPANTS = [
   { name: 'ChatGPT', model: 'openai/gpt-5' },
   { name: 'Grok', model: 'x-ai/grok-4' },
 ] as const;
+
+/** Claude's endpoint sends its cost; ChatGPT's and Grok's are estimated from the price table. */
+const COST_SOURCES: readonly CostSource[] = ['provider', 'price_table', 'price_table'];
 
 const PLANNER: Speaker = { kind: 'planner', name: 'Planner' };
 
@@ -164,6 +168,7 @@ export class ScriptedGateway implements SessionGateway {
         traceId,
         model: participant.model,
         tokens: [900 + index, 120 + index],
+        costSource: COST_SOURCES[index],
       });
       const at = (offset: number) => new Date(started.getTime() + index * 50 + offset);
       spans.push(
@@ -188,6 +193,7 @@ export class ScriptedGateway implements SessionGateway {
           inputTokens: 900 + index,
           outputTokens: 120 + index,
           costUsd: 0.002,
+          costSource: COST_SOURCES[index],
           messageId: stored.id,
           data: {
             agent: participant.name,
@@ -239,7 +245,7 @@ export class ScriptedGateway implements SessionGateway {
     session: Session,
     speaker: Speaker,
     text: string,
-    options: { deliver?: boolean; actions?: MessageAction[]; traceId?: string; model?: string; tokens?: [number, number] },
+    options: { deliver?: boolean; actions?: MessageAction[]; traceId?: string; model?: string; tokens?: [number, number]; costSource?: CostSource },
   ) {
     const { messages, sessions, clock, events, transport } = this.deps;
     const [inputTokens, outputTokens] = options.tokens ?? [0, 0];
@@ -254,6 +260,7 @@ export class ScriptedGateway implements SessionGateway {
         inputTokens,
         outputTokens,
         costUsd: options.tokens ? 0.002 : 0,
+        ...(options.costSource ? { costSource: options.costSource } : {}),
         traceId: options.traceId ?? null,
         deliveryStatus: deliver ? 'pending' : 'received',
       },
