@@ -114,41 +114,29 @@ export function postToDiscordGuardrail(options: { maxChars?: number; knownSecret
         message: `The message has ${text.length} characters; keep it under ${maxChars}.`,
       };
     }
-    const mentions = findMentions(text);
-    if (mentions.length > 0) {
-      return {
-        triggered: true,
-        reason: 'mentions',
-        details: { mentions },
-        message: 'Do not use @everyone, @here or <@...> mentions; refer to people by name.',
-      };
-    }
-    const secrets = scanForSecrets(text, options.knownSecrets ?? []);
-    if (secrets.count > 0)
-      return {
-        triggered: true,
-        reason: 'secret',
-        details: { secretKinds: secrets.kinds },
-        message: 'The message contains what looks like a secret key; remove it.',
-      };
-    return { triggered: false };
+    return screenPostedText(text, options.knownSecrets ?? [], 'message');
   });
 }
 
-/** What no document may carry into Notion: a secret, or a mention that would ping people from a Notion page. */
-export function screenDocumentText(text: string, knownSecrets: readonly string[]): ToolCheck {
+/** What no post or document may carry: a mention that would ping people, or a secret. */
+export function screenPostedText(text: string, knownSecrets: readonly string[], noun: 'message' | 'document'): ToolCheck {
+  const mentions = findMentions(text);
+  if (mentions.length > 0)
+    return { triggered: true, reason: 'mentions', details: { mentions }, message: 'Do not use @everyone, @here or <@...> mentions; refer to people by name.' };
   const secrets = scanForSecrets(text, knownSecrets);
   if (secrets.count > 0)
     return {
       triggered: true,
       reason: 'secret',
       details: { secretKinds: secrets.kinds },
-      message: 'The document contains what looks like a secret key; remove it.',
+      message: `The ${noun} contains what looks like a secret key; remove it.`,
     };
-  const mentions = findMentions(text);
-  if (mentions.length > 0)
-    return { triggered: true, reason: 'mentions', details: { mentions }, message: 'Do not use @everyone, @here or <@...> mentions; refer to people by name.' };
   return { triggered: false };
+}
+
+/** What no document may carry into Notion: a secret, or a mention that would ping people from a Notion page. */
+export function screenDocumentText(text: string, knownSecrets: readonly string[]): ToolCheck {
+  return screenPostedText(text, knownSecrets, 'document');
 }
 
 /** Tool input guardrail for `update_notion`: markdown present and not larger than `maxChars`, no secrets, no mentions. */
