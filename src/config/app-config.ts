@@ -54,6 +54,8 @@ export interface AppConfig {
     roles: { planner: RoleModelConfig; moderator: RoleModelConfig; scribe: RoleModelConfig; tldr: RoleModelConfig };
     embeddingModel: string;
     requestTimeoutMs: number;
+    /** Each endpoint's own pace (0: none); roster entries may lower it for their endpoint. */
+    rateLimits: { requestsPerMinute: number; tokensPerMinute: number };
   };
   notion: {
     apiKey: string | undefined;

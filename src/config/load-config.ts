@@ -105,6 +105,7 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
       roles,
       embeddingModel: environment.EMBEDDING_MODEL,
       requestTimeoutMs: environment.MODEL_REQUEST_TIMEOUT_SECONDS * 1000,
+      rateLimits: { requestsPerMinute: environment.MODEL_REQUESTS_PER_MINUTE, tokensPerMinute: environment.MODEL_TOKENS_PER_MINUTE },
     },
     notion: {
       apiKey: environment.NOTION_API_KEY,

@@ -67,6 +67,8 @@ export interface ReplyShape {
   reasoning?: string;
   /** Leaves out `usage` (the final usage chunk of a stream), as some providers do. */
   omitUsage?: boolean;
+  /** Extra response headers (e.g. `x-ratelimit-remaining-requests`), on an answer or a fault alike. */
+  headers?: Record<string, string>;
 }
 
 /** What the simulator answers to one chat completion request. */

@@ -7,6 +7,7 @@ import { BrainstormError } from '../../core/errors.ts';
 import type { RoleName } from '../../core/agent-context.ts';
 import { CircuitBreaker, DEFAULT_BREAKER, type BreakerChange, type BreakerSettings, type BreakerStatus } from './circuit-breaker.ts';
 import { EmbeddingClient } from './embedding-client.ts';
+import { EndpointLimiters, type EndpointQueueDepth } from './endpoint-limiters.ts';
 import { ContextWindows } from './context-windows.ts';
 import { OpenAIClientPool } from './openai-clients.ts';
 import { ResilientModel } from './resilient-model.ts';
@@ -45,7 +46,10 @@ interface Endpoint {
 
 const ROLE_NAMES: readonly RoleName[] = ['planner', 'moderator', 'scribe', 'tldr'];
 
-/** Every model the app talks to: one resilient model and one breaker per model and endpoint, one client per endpoint. */
+/**
+ * Every model the app talks to: one resilient model and one breaker per model and endpoint, one client and one
+ * rate limiter per endpoint.
+ */
 export class ModelCatalog {
   private readonly pool: OpenAIClientPool;
   private readonly models = new Map<string, ResilientModel>();
@@ -55,12 +59,18 @@ export class ModelCatalog {
   private readonly breakerSettings: BreakerSettings;
   private readonly windows: ContextWindows;
   private readonly embeddings: EmbeddingClient;
+  private readonly limiters: EndpointLimiters;
 
   constructor(
     private readonly config: ModelsConfig,
     private readonly options: ModelCatalogOptions,
   ) {
-    this.pool = new OpenAIClientPool({ timeoutMs: config.requestTimeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    this.limiters = new EndpointLimiters(options.clock, () => config.rateLimits, options.logger);
+    this.pool = new OpenAIClientPool({
+      timeoutMs: config.requestTimeoutMs,
+      onChatResponse: (baseUrl, response) => this.limiters.observe(baseUrl, response),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.breakerSettings = { ...DEFAULT_BREAKER, ...options.breaker };
     // Model metadata and embeddings come from OpenRouter when it has a key, else from the simulator if it runs.
@@ -106,6 +116,11 @@ export class ModelCatalog {
     return (
       existing ?? this.breakerFor({ modelId: id, baseUrl: this.options.baseUrlOverride ?? this.config.baseUrl, apiKey: undefined, dialect: 'openrouter' })
     ).status();
+  }
+
+  /** How many model calls wait for each endpoint's rate-limit budget. */
+  queueDepths(): EndpointQueueDepth[] {
+    return this.limiters.depths();
   }
 
   /** Calls `listener` when any breaker opens, half-opens or closes; returns an unsubscribe function. */
@@ -157,6 +172,7 @@ export class ModelCatalog {
         dialect: endpoint.dialect,
         clock: this.options.clock,
         breaker: this.breakerFor(endpoint),
+        limiter: this.limiters.for(endpoint.baseUrl),
         retry: this.retry,
         timeoutMs: this.config.requestTimeoutMs,
         ...(this.options.logger ? { logger: this.options.logger } : {}),
