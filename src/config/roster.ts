@@ -18,6 +18,9 @@ export const participantEntrySchema = z.object({
   avatarUrl: z.url().optional(),
   temperature: z.number().min(0).max(2).default(0.8),
   contextWindow: z.number().int().positive().optional(),
+  /** Caps its endpoint's pace below MODEL_REQUESTS_PER_MINUTE / MODEL_TOKENS_PER_MINUTE (a small local server). */
+  requestsPerMinute: z.number().int().positive().optional(),
+  tokensPerMinute: z.number().int().positive().optional(),
   enabled: z.boolean().default(true),
 });
 
@@ -39,6 +42,9 @@ export interface ParticipantConfig {
   avatarUrl: string | undefined;
   temperature: number;
   contextWindow: number | undefined;
+  /** This entry's cap on its endpoint's pace; the lowest of all entries on an endpoint wins. */
+  requestsPerMinute?: number | undefined;
+  tokensPerMinute?: number | undefined;
   enabled: boolean;
 }
 
@@ -186,6 +192,8 @@ export function loadRoster(environment: Environment, secrets: Record<string, str
       avatarUrl: entry.avatarUrl,
       temperature: entry.temperature,
       contextWindow: entry.contextWindow,
+      requestsPerMinute: entry.requestsPerMinute,
+      tokensPerMinute: entry.tokensPerMinute,
       enabled: entry.enabled,
     };
   });

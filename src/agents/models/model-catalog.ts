@@ -8,6 +8,7 @@ import type { RoleName } from '../../core/agent-context.ts';
 import { CircuitBreaker, DEFAULT_BREAKER, type BreakerChange, type BreakerSettings, type BreakerStatus } from './circuit-breaker.ts';
 import { EmbeddingClient } from './embedding-client.ts';
 import { EndpointLimiters, type EndpointQueueDepth } from './endpoint-limiters.ts';
+import type { RateLimits } from './endpoint-rate-limiter.ts';
 import { ContextWindows } from './context-windows.ts';
 import { OpenAIClientPool } from './openai-clients.ts';
 import { ResilientModel } from './resilient-model.ts';
@@ -65,7 +66,7 @@ export class ModelCatalog {
     private readonly config: ModelsConfig,
     private readonly options: ModelCatalogOptions,
   ) {
-    this.limiters = new EndpointLimiters(options.clock, () => config.rateLimits, options.logger);
+    this.limiters = new EndpointLimiters(options.clock, (baseUrl) => this.limitsFor(baseUrl), options.logger);
     this.pool = new OpenAIClientPool({
       timeoutMs: config.requestTimeoutMs,
       onChatResponse: (baseUrl, response) => this.limiters.observe(baseUrl, response),
@@ -134,6 +135,23 @@ export class ModelCatalog {
     return this.config.roster
       .filter((entry) => entry.model === modelId && (baseUrl === undefined || this.participantEndpoint(entry.id).baseUrl === baseUrl))
       .map((entry) => entry.id);
+  }
+
+  /** The configured pace, lowered by any roster entry on the endpoint that asks for less (0 is no limit). */
+  private limitsFor(baseUrl: string): RateLimits {
+    const entries = this.config.roster.filter((entry) => this.endpointOf(entry).baseUrl === baseUrl);
+    const lowest = (configured: number, caps: Array<number | undefined>) =>
+      caps.reduce<number>((limit, cap) => (cap === undefined || (limit > 0 && limit <= cap) ? limit : cap), configured);
+    return {
+      requestsPerMinute: lowest(
+        this.config.rateLimits.requestsPerMinute,
+        entries.map((entry) => entry.requestsPerMinute),
+      ),
+      tokensPerMinute: lowest(
+        this.config.rateLimits.tokensPerMinute,
+        entries.map((entry) => entry.tokensPerMinute),
+      ),
+    };
   }
 
   private isKnownName(id: string): boolean {

@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Agent, run } from '@openai/agents';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ModelCatalog } from '../../../src/agents/models/index.ts';
@@ -125,5 +128,36 @@ describe('endpoint rate limiting through the real client', () => {
     expect(depth()).toBe(0);
     await clock.advance(60_000);
     expect(fake.chats).toHaveLength(1);
+  });
+
+  it("a roster entry lowers its endpoint's pace for every entry there (a small local server)", async () => {
+    const started = await startFakeOpenRouter({ clock });
+    fake = started;
+    const roster = ['Ada', 'Bo'].map((name, index) => ({
+      id: name.toLowerCase(),
+      name,
+      model: 'llama3.1',
+      baseUrl: started.url,
+      persona: 'A local model.',
+      requestsPerMinute: index === 0 ? 1 : 30,
+    }));
+    const roles = Object.fromEntries(['SESSION_PLANNER_MODEL', 'MODERATOR_MODEL', 'SCRIBE_MODEL', 'TLDR_MODEL'].map((name) => [name, 'bo']));
+    const file = join(mkdtempSync(join(tmpdir(), 'roster-')), 'participants.json');
+    writeFileSync(file, JSON.stringify(roster));
+    const config = buildConfig({
+      OPENROUTER_BASE_URL: 'https://openrouter.invalid/api/v1',
+      PARTICIPANTS_FILE: file,
+      MODEL_REQUESTS_PER_MINUTE: '10',
+      ...roles,
+    }).models;
+    const models = new ModelCatalog(config, { clock });
+    const agents = roster.map(({ id, name }) => new Agent({ name, instructions: `You are ${name}, a participant.`, model: models.participant(id) }));
+    const host = new URL(started.url).host;
+    const outcomes = Promise.all(agents.map((agent) => run(agent, 'Hello')));
+    await until(() => started.chats.length === 1 && models.queueDepths().some((entry) => entry.endpoint === host && entry.depth === 1));
+    await clock.advance(60_000);
+    expect(await outcomes).toHaveLength(2);
+    expect(started.chats).toHaveLength(2);
+    expect(queueWaits()).toEqual([expect.objectContaining({ waitedMs: 60_000, reason: 'requests_per_minute' })]);
   });
 });
