@@ -66,6 +66,11 @@ export class EndpointRateLimiter {
     return this.queue.length;
   }
 
+  /** Whether a request's tokens matter (a token budget of ours or the provider's); else callers need not estimate them. */
+  get countsTokens(): boolean {
+    return this.limits.tokensPerMinute > 0 || this.remainingTokens !== undefined;
+  }
+
   /** Admits a request at once when nobody is queued and the budget allows it; undefined means it must wait. */
   tryAcquire(tokens: number): RateLimitGrant | undefined {
     if (this.queue.length > 0 || this.delayFor(tokens).ms > 0) return undefined;

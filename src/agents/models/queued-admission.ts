@@ -18,7 +18,8 @@ export function estimateRequestTokens(request: ModelRequest): number {
  * inside a `model_queue_wait` span whose data says how long (clock time), behind how many and for which budget.
  */
 export async function admitRequest(limiter: EndpointRateLimiter, request: ModelRequest, modelId: string): Promise<RateLimitGrant> {
-  const tokens = estimateRequestTokens(request);
+  // Serialising a long conversation on every call is wasted when no token budget is known.
+  const tokens = limiter.countsTokens ? estimateRequestTokens(request) : 0;
   const immediate = limiter.tryAcquire(tokens);
   if (immediate) return immediate;
   const queuedBehind = limiter.depth;

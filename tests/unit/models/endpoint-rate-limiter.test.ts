@@ -27,6 +27,9 @@ describe('EndpointRateLimiter', () => {
     const { limiter } = limiterWith({});
     for (let index = 0; index < 100; index += 1) expect(limiter.tryAcquire(10_000)).toBeDefined();
     expect(limiter.depth).toBe(0);
+    expect(limiter.countsTokens).toBe(false);
+    limiter.observe({ remainingTokens: 5000, tokensResetMs: 1000 });
+    expect(limiter.countsTokens).toBe(true);
   });
 
   it('paces a burst over the requests-per-minute budget instead of refusing it', async () => {
