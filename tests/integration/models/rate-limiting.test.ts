@@ -102,6 +102,21 @@ describe('endpoint rate limiting through the real client', () => {
     expect(queueWaits()).toEqual([expect.objectContaining({ waitedMs: 60_000, reason: 'provider_requests', queuedBehind: 0 })]);
   });
 
+  it('without a budget known yet, a first burst that draws 429s waits out the pause and every call answers', async () => {
+    const { fake, agent, depth } = await setup(2);
+    const outcomes = Promise.all(Array.from({ length: 4 }, (_, index) => run(agent(index % 2 === 0 ? 'Grok' : 'Claude'), `Hello ${index}`)));
+    // Two are refused with Retry-After: 60; their back-off is capped at 30 s, the limiter holds them for the rest.
+    await until(() => clock.sleeps.filter((milliseconds) => milliseconds === 30_000).length === 2);
+    expect(fake.chats.filter((chat) => chat.rateLimited)).toHaveLength(2);
+    await clock.advance(30_000);
+    await until(() => depth() === 2);
+    await clock.advance(30_000);
+    const results = await outcomes;
+    expect(results.every((result) => typeof result.finalOutput === 'string')).toBe(true);
+    expect(fake.chats).toHaveLength(6);
+    expect(fake.chats.filter((chat) => chat.rateLimited)).toHaveLength(2);
+  });
+
   it("pauses the whole endpoint for a 429's Retry-After: another caller waits instead of hitting it", async () => {
     const { fake, agent, depth } = await setup(100);
     fake.script({ participant: 'Grok' }, replies.rateLimited(5), replies.text('after the pause'));
