@@ -47,6 +47,12 @@ interface Endpoint {
 
 const ROLE_NAMES: readonly RoleName[] = ['planner', 'moderator', 'scribe', 'tldr'];
 
+/** The tighter of a limit and a cap, where 0 (or no cap) means no limit. */
+function tighter(limit: number, cap: number | undefined): number {
+  if (cap === undefined || cap <= 0) return limit;
+  return limit > 0 ? Math.min(limit, cap) : cap;
+}
+
 /**
  * Every model the app talks to: one resilient model and one breaker per model and endpoint, one client and one
  * rate limiter per endpoint.
@@ -137,20 +143,13 @@ export class ModelCatalog {
       .map((entry) => entry.id);
   }
 
-  /** The configured pace, lowered by any roster entry on the endpoint that asks for less (0 is no limit). */
+  /** The configured pace, lowered by any roster entry on the endpoint that asks for less. */
   private limitsFor(baseUrl: string): RateLimits {
     const entries = this.config.roster.filter((entry) => this.endpointOf(entry).baseUrl === baseUrl);
-    const lowest = (configured: number, caps: Array<number | undefined>) =>
-      caps.reduce<number>((limit, cap) => (cap === undefined || (limit > 0 && limit <= cap) ? limit : cap), configured);
+    const { requestsPerMinute, tokensPerMinute } = this.config.rateLimits;
     return {
-      requestsPerMinute: lowest(
-        this.config.rateLimits.requestsPerMinute,
-        entries.map((entry) => entry.requestsPerMinute),
-      ),
-      tokensPerMinute: lowest(
-        this.config.rateLimits.tokensPerMinute,
-        entries.map((entry) => entry.tokensPerMinute),
-      ),
+      requestsPerMinute: entries.reduce((limit, entry) => tighter(limit, entry.requestsPerMinute), requestsPerMinute),
+      tokensPerMinute: entries.reduce((limit, entry) => tighter(limit, entry.tokensPerMinute), tokensPerMinute),
     };
   }
 

@@ -40,8 +40,9 @@ function prepareRequest(request: ModelRequest, dialect: ResilientModelOptions['d
 
 /**
  * A Model that wraps OpenAIChatCompletionsModel with retries (backoff, Retry-After, clock-driven), a deadline on
- * the injected clock, a circuit breaker, pacing by its endpoint's rate limiter, and the OpenRouter repairs (empty tool arguments, fenced JSON, calls to
- * tools never offered, answers cut at the token limit, require_parameters, raw usage).
+ * the injected clock, a circuit breaker, pacing by its endpoint's rate limiter, and the OpenRouter repairs (empty
+ * tool arguments, fenced JSON, calls to tools never offered, answers cut at the token limit, require_parameters,
+ * raw usage).
  */
 export class ResilientModel implements Model {
   constructor(
