@@ -132,6 +132,19 @@ describe('endpoint rate limiting through the real client', () => {
     expect(queueWaits()).toContainEqual(expect.objectContaining({ waitedMs: 5000, reason: 'retry_after' }));
   });
 
+  it('honours a spent token budget from the headers: the next call waits for the token reset', async () => {
+    const { fake, agent, depth } = await setup(100);
+    const spent = { 'x-ratelimit-remaining-tokens': '0', 'x-ratelimit-reset-tokens': '20s' };
+    fake.script({ participant: 'Grok' }, replies.withHeaders(replies.text('that was the last of the tokens'), spent));
+    expect((await run(agent('Grok'), 'One')).finalOutput).toBe('that was the last of the tokens');
+    const next = run(agent('Claude'), 'Two');
+    await until(() => depth() === 1);
+    expect(fake.chats).toHaveLength(1);
+    await clock.advance(20_000);
+    expect((await next).finalOutput).toEqual(expect.any(String));
+    expect(queueWaits()).toEqual([expect.objectContaining({ waitedMs: 20_000, reason: 'provider_tokens' })]);
+  });
+
   it("a waiting call is cancelled by its caller's signal and leaves the queue", async () => {
     const { fake, agent, depth } = await setup(10, { MODEL_REQUESTS_PER_MINUTE: '1' });
     await run(agent('Grok'), 'One');
