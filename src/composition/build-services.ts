@@ -194,7 +194,13 @@ export function buildServices(dependencies: ServiceDependencies) {
     plannerTools: [createRecallSessionsTool()],
     roleNote: (session, name) => ideas.roleNote(session, name),
   });
-  const metrics = createAppMetrics({ clock, logger, repository: repositories.metrics, ownedSessions: () => ownership.ownedSessions().length });
+  const metrics = createAppMetrics({
+    clock,
+    logger,
+    repository: repositories.metrics,
+    ownedSessions: () => ownership.ownedSessions().length,
+    modelQueueDepths: () => models.queueDepths(),
+  });
   const turns = new MeasuredTurnRunner(
     {
       runner: dependencies.runner,

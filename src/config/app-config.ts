@@ -57,6 +57,8 @@ export interface AppConfig {
     requestTimeoutMs: number;
     /** The admin's prices (`MODEL_PRICES`), USD per token by model id. */
     prices: Record<string, TokenPrice>;
+    /** Each endpoint's own pace (0: none); roster entries may lower it for their endpoint. */
+    rateLimits: { requestsPerMinute: number; tokensPerMinute: number };
   };
   notion: {
     apiKey: string | undefined;

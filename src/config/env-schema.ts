@@ -62,6 +62,9 @@ export const environmentSchema = z.object({
   MODEL_PRICES: optionalText,
   EMBEDDING_MODEL: z.string().min(1).default('openai/text-embedding-3-small'),
   MODEL_REQUEST_TIMEOUT_SECONDS: integer(120, 5, 3600),
+  /** Our own pace per model endpoint (0: none; the provider's rate-limit headers are honoured either way). */
+  MODEL_REQUESTS_PER_MINUTE: integer(0, 0, 1_000_000),
+  MODEL_TOKENS_PER_MINUTE: integer(0, 0, 1_000_000_000),
   /** A participant whose answer has not started after this long is dropped from the round with a notice. */
   PARTICIPANT_FIRST_TOKEN_TIMEOUT_SECONDS: integer(30, 1, 3600),
   /** A participant's whole answer is cut (kept as interrupted) after this long; the room goes on without it. */

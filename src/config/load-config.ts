@@ -107,6 +107,7 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
       embeddingModel: environment.EMBEDDING_MODEL,
       requestTimeoutMs: environment.MODEL_REQUEST_TIMEOUT_SECONDS * 1000,
       prices: parseModelPrices(environment.MODEL_PRICES),
+      rateLimits: { requestsPerMinute: environment.MODEL_REQUESTS_PER_MINUTE, tokensPerMinute: environment.MODEL_TOKENS_PER_MINUTE },
     },
     notion: {
       apiKey: environment.NOTION_API_KEY,

@@ -18,6 +18,9 @@ export const participantEntrySchema = z.object({
   avatarUrl: z.url().optional(),
   temperature: z.number().min(0).max(2).default(0.8),
   contextWindow: z.number().int().positive().optional(),
+  /** Caps its endpoint's pace below MODEL_REQUESTS_PER_MINUTE / MODEL_TOKENS_PER_MINUTE (a small local server). */
+  requestsPerMinute: z.number().int().positive().optional(),
+  tokensPerMinute: z.number().int().positive().optional(),
   enabled: z.boolean().default(true),
   /** OpenRouter's `openrouter:web_search` server tool: `true`, or `{ "maxResults": n }` to cap the results per search. */
   webSearch: z.union([z.boolean(), z.object({ maxResults: z.number().int().min(1).max(25).optional() }).strict()]).default(false),
@@ -47,6 +50,9 @@ export interface ParticipantConfig {
   avatarUrl: string | undefined;
   temperature: number;
   contextWindow: number | undefined;
+  /** This entry's cap on its endpoint's pace; the lowest of all entries on an endpoint wins. */
+  requestsPerMinute?: number | undefined;
+  tokensPerMinute?: number | undefined;
   enabled: boolean;
   /** Absent: no web search. */
   webSearch?: WebSearchSetting;
@@ -203,6 +209,8 @@ export function loadRoster(environment: Environment, secrets: Record<string, str
       avatarUrl: entry.avatarUrl,
       temperature: entry.temperature,
       contextWindow: entry.contextWindow,
+      requestsPerMinute: entry.requestsPerMinute,
+      tokensPerMinute: entry.tokensPerMinute,
       enabled: entry.enabled,
       ...webSearchOf(entry, dialect),
     };

@@ -97,6 +97,7 @@ export async function answerChat(exchange: ChatExchange): Promise<void> {
   const reply = options.reportsCost === false && exchange.reply.kind !== 'fault' ? { ...exchange.reply, omitCost: true } : exchange.reply;
   const controller = new AbortController();
   response.on('close', () => controller.abort());
+  for (const [name, value] of Object.entries(reply.headers ?? {})) response.setHeader(name, value);
   if (!(await pause(exchange, reply.timing?.latencyMs ?? options.latencyMs ?? 0, controller.signal))) return;
   if (reply.kind === 'fault') return answerFault(exchange, reply.fault, controller.signal);
   if (exchange.body.stream) return answerStream(exchange, reply, controller.signal);

@@ -88,6 +88,8 @@ export interface ReplyShape {
    * search): the answer carries them as `url_citation` annotations (at most `max_results`) and the usage counts the search.
    */
   searchResults?: SimulatedSearchResult[];
+  /** Extra response headers (e.g. `x-ratelimit-remaining-requests`), on an answer or a fault alike. */
+  headers?: Record<string, string>;
 }
 
 /** One web page a simulated search finds. */

@@ -45,7 +45,13 @@ export interface BreakerSettings {
 /** Opens after 3 consecutive failed requests and stays open for a minute. */
 export const DEFAULT_BREAKER: BreakerSettings = { failureThreshold: 3, coolDownMs: 60_000 };
 
-/** A circuit breaker for one model at one endpoint, driven by an injected clock. */
+/**
+ * A circuit breaker for one model at one endpoint, driven by an injected clock. Not cockatiel's: its breaker reads
+ * `Date.now()` and its retry and timeout policies use `setTimeout` (tests could not drive them with ManualClock); an
+ * error it does not handle (an aborted turn) counts as a half-open success and closes it, where ours frees the trial
+ * without a verdict; callers during its trial wait for the verdict, where ours fail fast so the seat is benched; and a
+ * stream's verdict comes when `response_done` passes, not when one function returns.
+ */
 export class CircuitBreaker {
   private state: BreakerState = 'closed';
   private failures = 0;

@@ -7,6 +7,8 @@ import { BrainstormError } from '../../core/errors.ts';
 import type { RoleName } from '../../core/agent-context.ts';
 import { CircuitBreaker, DEFAULT_BREAKER, type BreakerChange, type BreakerSettings, type BreakerStatus } from './circuit-breaker.ts';
 import { EmbeddingClient } from './embedding-client.ts';
+import { EndpointLimiters, type EndpointQueueDepth } from './endpoint-limiters.ts';
+import type { RateLimits } from './endpoint-rate-limiter.ts';
 import { ContextWindows } from './context-windows.ts';
 import { ModelListing } from './model-listing.ts';
 import { PriceTable } from './price-table.ts';
@@ -55,7 +57,16 @@ function localModelIds(config: ModelsConfig): Set<string> {
   return new Set(entries.filter((entry) => keyless(entry) && !elsewhere.has(entry.model)).map((entry) => entry.model));
 }
 
-/** Every model the app talks to: one resilient model and one breaker per model and endpoint, one client per endpoint. */
+/** The tighter of a limit and a cap, where 0 (or no cap) means no limit. */
+function tighter(limit: number, cap: number | undefined): number {
+  if (cap === undefined || cap <= 0) return limit;
+  return limit > 0 ? Math.min(limit, cap) : cap;
+}
+
+/**
+ * Every model the app talks to: one resilient model and one breaker per model and endpoint, one client and one
+ * rate limiter per endpoint.
+ */
 export class ModelCatalog {
   private readonly pool: OpenAIClientPool;
   private readonly models = new Map<string, ResilientModel>();
@@ -69,12 +80,18 @@ export class ModelCatalog {
   private readonly priceListing: ModelListing;
   /** Prices every model call that comes back without the provider's cost. */
   readonly prices: PriceTable;
+  private readonly limiters: EndpointLimiters;
 
   constructor(
     private readonly config: ModelsConfig,
     private readonly options: ModelCatalogOptions,
   ) {
-    this.pool = new OpenAIClientPool({ timeoutMs: config.requestTimeoutMs, ...(options.fetch ? { fetch: options.fetch } : {}) });
+    this.limiters = new EndpointLimiters(options.clock, (baseUrl) => this.limitsFor(baseUrl), options.logger);
+    this.pool = new OpenAIClientPool({
+      timeoutMs: config.requestTimeoutMs,
+      onChatResponse: (baseUrl, response) => this.limiters.observe(baseUrl, response),
+      ...(options.fetch ? { fetch: options.fetch } : {}),
+    });
     this.retry = { ...DEFAULT_RETRY, ...options.retry };
     this.breakerSettings = { ...DEFAULT_BREAKER, ...options.breaker };
     // Model metadata and embeddings come from OpenRouter when it has a key, else from the simulator if it runs.
@@ -140,6 +157,11 @@ export class ModelCatalog {
     ).status();
   }
 
+  /** How many model calls wait for each endpoint's rate-limit budget. */
+  queueDepths(): EndpointQueueDepth[] {
+    return this.limiters.depths();
+  }
+
   /** Calls `listener` when any breaker opens, half-opens or closes; returns an unsubscribe function. */
   onBreakerChange(listener: (change: CatalogBreakerChange) => void): () => void {
     this.listeners.add(listener);
@@ -151,6 +173,16 @@ export class ModelCatalog {
     return this.config.roster
       .filter((entry) => entry.model === modelId && (baseUrl === undefined || this.participantEndpoint(entry.id).baseUrl === baseUrl))
       .map((entry) => entry.id);
+  }
+
+  /** The configured pace, lowered by any roster entry on the endpoint that asks for less. */
+  private limitsFor(baseUrl: string): RateLimits {
+    const entries = this.config.roster.filter((entry) => this.endpointOf(entry).baseUrl === baseUrl);
+    const { requestsPerMinute, tokensPerMinute } = this.config.rateLimits;
+    return {
+      requestsPerMinute: entries.reduce((limit, entry) => tighter(limit, entry.requestsPerMinute), requestsPerMinute),
+      tokensPerMinute: entries.reduce((limit, entry) => tighter(limit, entry.tokensPerMinute), tokensPerMinute),
+    };
   }
 
   private isKnownName(id: string): boolean {
@@ -189,6 +221,7 @@ export class ModelCatalog {
         dialect: endpoint.dialect,
         clock: this.options.clock,
         breaker: this.breakerFor(endpoint),
+        limiter: this.limiters.for(endpoint.baseUrl),
         retry: this.retry,
         timeoutMs: this.config.requestTimeoutMs,
         ...(this.options.logger ? { logger: this.options.logger } : {}),

@@ -7,6 +7,18 @@ export const PLACEHOLDER_API_KEY = 'sk-demo';
 export interface ClientPoolOptions {
   timeoutMs: number;
   fetch?: typeof globalThis.fetch;
+  /** Sees every response of a chat completion (its headers carry the provider's rate-limit budget). */
+  onChatResponse?: (baseUrl: string, response: Response) => void;
+}
+
+/** Wraps fetch so chat completion responses reach `observe` before the client reads them. */
+function observingFetch(base: typeof globalThis.fetch, baseUrl: string, observe: (baseUrl: string, response: Response) => void): typeof globalThis.fetch {
+  return async (input, init) => {
+    const response = await base(input, init);
+    const url = typeof input === 'string' ? input : input instanceof URL ? input.href : input.url;
+    if (new URL(url).pathname.endsWith('/chat/completions')) observe(baseUrl, response);
+    return response;
+  };
 }
 
 /** One `openai` client per (base URL, API key); retries are off because the model layer retries itself. */
@@ -21,12 +33,15 @@ export class OpenAIClientPool {
     const cacheKey = `${baseUrl}\u0000${key}`;
     let client = this.clients.get(cacheKey);
     if (!client) {
+      const { fetch, onChatResponse } = this.options;
+      // Read at call time: a test may stub the global fetch after the client was built.
+      const base: typeof globalThis.fetch = fetch ?? ((input, init) => globalThis.fetch(input, init));
       client = new OpenAI({
         baseURL: baseUrl,
         apiKey: key,
         maxRetries: 0,
         timeout: this.options.timeoutMs,
-        ...(this.options.fetch ? { fetch: this.options.fetch } : {}),
+        ...(onChatResponse ? { fetch: observingFetch(base, baseUrl, onChatResponse) } : fetch ? { fetch } : {}),
       });
       this.clients.set(cacheKey, client);
     }

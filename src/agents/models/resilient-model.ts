@@ -2,9 +2,11 @@ import type { Model, ModelRequest, ModelResponse, StreamEvent } from '@openai/ag
 import type { Logger } from '../../logging/logger.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { BreakerPermit, CircuitBreaker } from './circuit-breaker.ts';
+import type { EndpointRateLimiter, RateLimitGrant } from './endpoint-rate-limiter.ts';
 import { recordStreamUsage } from './generation-usage.ts';
 import { failureMessage, ModelUnavailableError } from './model-errors.ts';
 import { finishReasonOf, fixResponse, fixStreamEvent, markCutOff, unknownCalls, wantsJson } from './output-fixes.ts';
+import { admitRequest } from './queued-admission.ts';
 import { ModelTimeoutError, RequestDeadline } from './request-deadline.ts';
 import { classifyFailure, retryDelayMs, type RetrySettings } from './retry-policy.ts';
 
@@ -15,6 +17,8 @@ export interface ResilientModelOptions {
   dialect?: 'openrouter' | 'openai-compatible';
   clock: Clock;
   breaker: CircuitBreaker;
+  /** Paces requests to the model's endpoint (shared by every model there); absent: no pacing. */
+  limiter?: EndpointRateLimiter;
   retry: RetrySettings;
   /** An attempt that receives nothing for this long is aborted and retried (0: no deadline). */
   timeoutMs?: number;
@@ -36,8 +40,9 @@ function prepareRequest(request: ModelRequest, dialect: ResilientModelOptions['d
 
 /**
  * A Model that wraps OpenAIChatCompletionsModel with retries (backoff, Retry-After, clock-driven), a deadline on
- * the injected clock, a circuit breaker, and the OpenRouter repairs (empty tool arguments, fenced JSON, calls to
- * tools never offered, answers cut at the token limit, require_parameters, raw usage).
+ * the injected clock, a circuit breaker, pacing by its endpoint's rate limiter, and the OpenRouter repairs (empty
+ * tool arguments, fenced JSON, calls to tools never offered, answers cut at the token limit, require_parameters,
+ * raw usage).
  */
 export class ResilientModel implements Model {
   constructor(
@@ -56,9 +61,11 @@ export class ResilientModel implements Model {
     const permit = this.options.breaker.admit();
     try {
       for (let attempt = 1; ; attempt += 1) {
+        const grant = await this.admit(prepared);
         const deadline = this.deadline(prepared);
         try {
           const response = await this.inner.getResponse({ ...prepared, signal: deadline.signal });
+          grant?.settle(response.usage?.totalTokens);
           permit.succeed();
           this.noteUnknownCalls(response.output, prepared);
           return this.finish(fixResponse(response, prepared), finishReasonOf(response.providerData), prepared);
@@ -82,11 +89,13 @@ export class ResilientModel implements Model {
       for (let attempt = 1; ; attempt += 1) {
         let streamed = false;
         let finishReason: string | undefined;
+        const grant = await this.admit(prepared);
         const deadline = this.deadline(prepared);
         try {
           for await (const event of this.inner.getStreamedResponse({ ...prepared, signal: deadline.signal })) {
             deadline.touch();
             if (event.type === 'model') finishReason = finishReasonOf(event.event) ?? finishReason;
+            if (event.type === 'response_done') grant?.settle(event.response.usage?.totalTokens);
             streamed = true;
             const fixed = event.type === 'response_done' ? this.finishEvent(event, finishReason, prepared, permit) : event;
             recordStreamUsage(fixed);
@@ -106,6 +115,12 @@ export class ResilientModel implements Model {
       // A consumer that stops reading (a cancelled run) settles nothing; free a half-open trial slot.
       permit.release();
     }
+  }
+
+  /** Every attempt is a request the endpoint counts: each one waits for the endpoint's budget. */
+  private admit(request: ModelRequest): Promise<RateLimitGrant | undefined> {
+    const { limiter, modelId } = this.options;
+    return limiter ? admitRequest(limiter, request, modelId) : Promise.resolve(undefined);
   }
 
   private deadline(request: ModelRequest): RequestDeadline {

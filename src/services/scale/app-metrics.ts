@@ -15,6 +15,8 @@ export interface AppMetricsSources {
   repository: MetricsRepository;
   /** Sessions whose lease this process holds. */
   ownedSessions: () => number;
+  /** Model calls waiting for each endpoint's rate-limit budget, by endpoint host. */
+  modelQueueDepths?: () => Array<{ endpoint: string; depth: number }>;
 }
 
 /** The app's metrics: in-process counters for turns, database reads for the shared queue and sessions. */
@@ -39,6 +41,14 @@ export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
   registry.collected('brainstorm_sessions_owned', 'Live sessions whose lease this process holds (their turns run here).', async () => [
     { labels: {}, value: sources.ownedSessions() },
   ]);
+  const modelQueues = sources.modelQueueDepths;
+  if (modelQueues) {
+    registry.collected(
+      'brainstorm_model_queue_depth',
+      "Model calls waiting for their endpoint's rate-limit budget, by endpoint host, in this process.",
+      async () => modelQueues().map((row) => ({ labels: { endpoint: row.endpoint }, value: row.depth })),
+    );
+  }
   registry.collected('brainstorm_job_queue_depth', 'Pending jobs in the shared outbox, by kind and whether they are due now or scheduled later.', async () =>
     (await sources.repository.queueDepth(sources.clock.now())).flatMap((row) => [
       { labels: { kind: row.kind, state: 'due' }, value: row.due },

@@ -1,5 +1,6 @@
-import type { Clock } from '../../../src/core/clock.ts';
+import { systemClock, type Clock } from '../../../src/core/clock.ts';
 import {
+  demoReply,
   startSimulator,
   type AgentIdentity,
   type ChatCompletionRequest,
@@ -9,6 +10,7 @@ import {
   type SimulatedSearchResult,
   type SimulatorOptions,
 } from '../../../src/simulator/index.ts';
+import { fakeRateLimit, type FakeRateLimitOptions } from './fake-rate-limit.ts';
 import { literalReply } from './literal-model.ts';
 
 /** Whose requests a script answers: a participant by name, an agent role, a model id, or anyone. */
@@ -28,6 +30,11 @@ export type FakeOpenRouterOptions = Omit<SimulatorOptions, 'responder' | 'onRequ
    * a forced request always gets a call of that tool, so a scripted prose answer waits for the next free request.
    */
   honourToolChoice?: boolean;
+  /**
+   * A provider budget like OpenAI's: every answer carries `x-ratelimit-*-requests` headers, and a request over
+   * the minute's budget is refused with 429 and Retry-After (on the fake's clock). Unset: no limit, no headers.
+   */
+  rateLimit?: FakeRateLimitOptions;
 };
 
 /** A chat completion request the fake received, with who sent it. */
@@ -37,6 +44,8 @@ export interface ChatRequestRecord {
   headers: Record<string, string>;
   /** Whether a script answered it (false: the demo brain did). */
   scripted: boolean;
+  /** True when the fake's `rateLimit` refused it with a 429. */
+  rateLimited?: boolean;
 }
 
 /** A running fake OpenRouter. */
@@ -93,13 +102,22 @@ export async function startFakeOpenRouter(options: FakeOpenRouterOptions = {}): 
   const queues = new Map<string, SimulatedReply[]>();
   const requests: ObservedRequest[] = [];
   const chats: ChatRequestRecord[] = [];
+  const limit = options.rateLimit ? fakeRateLimit(options.rateLimit, options.clock ?? systemClock) : undefined;
   const responder = (context: ChatRequestContext): SimulatedReply | undefined => {
+    const refusal = limit?.refuse();
+    if (refusal) {
+      chats.push({ body: context.body, agent: context.agent, headers: context.headers, scripted: false, rateLimited: true });
+      return refusal;
+    }
     const key = keysFor(context).find((candidate) => (queues.get(candidate)?.length ?? 0) > 0);
     const next = key ? queues.get(key)?.[0] : undefined;
     const answers = next !== undefined && (options.honourToolChoice === false || fitsToolChoice(next, forcedFunction(context.body)));
     const reply = answers && key ? queues.get(key)?.shift() : undefined;
     chats.push({ body: context.body, agent: context.agent, headers: context.headers, scripted: reply !== undefined });
-    return reply ?? (options.fallback === 'literal' ? literalReply(context.body) : undefined);
+    const answer = reply ?? (options.fallback === 'literal' ? literalReply(context.body) : undefined);
+    if (!limit) return answer;
+    const withBudget = answer ?? demoReply(context.body, options.participantPace);
+    return { ...withBudget, headers: { ...limit.headers(), ...withBudget.headers } };
   };
   const simulator = await startSimulator({ ...options, responder, onRequest: (request) => requests.push(request) });
   return {
@@ -115,6 +133,7 @@ export async function startFakeOpenRouter(options: FakeOpenRouterOptions = {}): 
       queues.clear();
       requests.length = 0;
       chats.length = 0;
+      limit?.reset();
     },
     close: () => simulator.close(),
   };
@@ -157,6 +176,8 @@ export const replies = {
   refusal: (refusal = "I'm sorry, but I can't help with that."): SimulatedReply => ({ kind: 'refusal', refusal }),
   /** A text answer whose stream ends without the usage chunk (and a body without `usage`). */
   withoutUsage: (text: string): SimulatedReply => ({ kind: 'text', text, omitUsage: true }),
+  /** Any reply with extra response headers (e.g. `x-ratelimit-remaining-requests: 0`). */
+  withHeaders: (reply: SimulatedReply, headers: Record<string, string>): SimulatedReply => ({ ...reply, headers: { ...reply.headers, ...headers } }),
   /** 429 with a Retry-After header (seconds, or an HTTP date string). */
   rateLimited: (retryAfter: number | string = 1): SimulatedReply => ({ kind: 'fault', fault: { type: 'http', status: 429, retryAfter: String(retryAfter) } }),
   /** An HTTP error status (500, 502, 503, 400, 404 ...). */

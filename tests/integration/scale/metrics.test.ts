@@ -45,6 +45,8 @@ describe('/metrics', () => {
     );
     const endpoint = new URL(fake.url).host;
     expect(series(text, 'brainstorm_model_errors_total', { endpoint })).toBeGreaterThanOrEqual(1);
+    expect(text).toContain('# TYPE brainstorm_model_queue_depth gauge');
+    expect(series(text, 'brainstorm_model_queue_depth', { endpoint })).toBe(0);
     expect(text).not.toContain('test-openrouter-key');
     expect(series(text, 'brainstorm_sessions_owned')).toBe(1);
     expect(series(text, 'brainstorm_sessions', { status: 'active' })).toBe(1);
