@@ -77,6 +77,7 @@ export function createConsoleApp(options: ConsoleAppOptions): Hono {
   app.use((c, next) => (c.req.method === 'GET' && c.req.path === '/healthz' ? next() : guard(c, next)));
   registerApiRoutes(app, options);
   refuseOtherMethods(app);
+  // After the 405 answers: the event stream and the pages were never part of them (another method is a 404).
   app.get(
     '/api/events',
     eventStreamHandler({
