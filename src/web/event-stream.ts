@@ -1,7 +1,7 @@
-/** Server-sent events: the services' EventBus and the local channel, filtered per page. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+/** `GET /api/events`: live events over SSE, from the services' EventBus and the local channel, filtered per page. */
+import type { Context } from 'hono';
+import { streamSSE, type SSEStreamingApi } from 'hono/streaming';
 import type { EventBus, SessionEvent } from '../core/ports.ts';
-import { SECURITY_HEADERS } from './http-kit.ts';
 import type { LocalChannelEvent, LocalTransport } from './local-transport.ts';
 
 /** What a page listens to: one session and/or one room, or everything (the lists). */
@@ -30,45 +30,57 @@ export function localEventMatches(event: LocalChannelEvent, filter: StreamFilter
   return filter.roomId === null ? filter.sessionId === null : filter.roomId === roomId;
 }
 
-/** The open event streams; closes them all on stop. */
-export class EventStreams {
-  private readonly open = new Set<ServerResponse>();
+/** Where the live events come from, and when streams end. */
+export interface EventStreamSources {
+  events: EventBus;
+  localTransport: LocalTransport | undefined;
+  /** How often an idle stream sends a keep-alive line. */
+  heartbeatMs: number;
+  /** Every open stream ends when this aborts (server stop). */
+  shutdown?: AbortSignal | undefined;
+}
 
-  constructor(
-    private readonly events: EventBus,
-    private readonly localTransport: LocalTransport | undefined,
-    private readonly heartbeatMs: number,
-  ) {}
+/** The `/api/events` handler: an event stream until the page goes away or the server stops. */
+export function eventStreamHandler(sources: EventStreamSources): (c: Context) => Response {
+  return (c) => {
+    const filter: StreamFilter = { sessionId: c.req.query('sessionId') ?? null, roomId: c.req.query('roomId') ?? null };
+    const response = streamSSE(c, (stream) => follow(stream, sources, filter));
+    response.headers.set('Content-Type', 'text/event-stream; charset=utf-8');
+    response.headers.set('Cache-Control', 'no-store');
+    return response;
+  };
+}
 
-  /** Answers a request with an event stream until the page goes away. */
-  serve(request: IncomingMessage, response: ServerResponse, filter: StreamFilter): void {
-    response.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/event-stream; charset=utf-8', 'Cache-Control': 'no-store', Connection: 'keep-alive' });
-    response.write('retry: 2000\n\n');
-    const send = (type: string, data: unknown) => response.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
-    const unsubscribers = [
-      this.events.subscribe((event) => {
-        if (sessionEventMatches(event, filter)) send(event.type, event);
-      }),
-      this.localTransport?.subscribe((event) => {
-        if (localEventMatches(event, filter)) send(`local-${event.type}`, event);
-      }) ?? (() => undefined),
-    ];
-    // Proxies drop idle connections; a comment line now and then keeps the stream open.
-    const heartbeat = setInterval(() => response.write(': keep-alive\n\n'), this.heartbeatMs);
-    heartbeat.unref();
-    this.open.add(response);
-    const close = () => {
-      clearInterval(heartbeat);
-      for (const unsubscribe of unsubscribers) unsubscribe();
-      this.open.delete(response);
-    };
-    request.on('close', close);
-    response.on('close', close);
+async function follow(stream: SSEStreamingApi, sources: EventStreamSources, filter: StreamFilter): Promise<void> {
+  const send = (type: string, data: unknown) => void stream.writeSSE({ event: type, data: JSON.stringify(data) });
+  // Subscribed before the first line goes out: a page that has read it misses nothing after.
+  const unsubscribers = [
+    sources.events.subscribe((event) => {
+      if (sessionEventMatches(event, filter)) send(event.type, event);
+    }),
+    sources.localTransport?.subscribe((event) => {
+      if (localEventMatches(event, filter)) send(`local-${event.type}`, event);
+    }) ?? (() => undefined),
+  ];
+  void stream.write('retry: 2000\n\n');
+  // Proxies drop idle connections; a comment line now and then keeps the stream open.
+  const heartbeat = setInterval(() => void stream.write(': keep-alive\n\n'), sources.heartbeatMs);
+  heartbeat.unref();
+  try {
+    await untilEnded(stream, sources.shutdown);
+  } finally {
+    clearInterval(heartbeat);
+    for (const unsubscribe of unsubscribers) unsubscribe();
   }
+}
 
-  /** Ends every open stream (server stop). */
-  closeAll(): void {
-    for (const response of this.open) response.end();
-    this.open.clear();
-  }
+function untilEnded(stream: SSEStreamingApi, shutdown: AbortSignal | undefined): Promise<void> {
+  if (!shutdown) return new Promise((resolve) => stream.onAbort(resolve));
+  if (shutdown.aborted) return Promise.resolve();
+  // Removed again when the page goes first: the server's signal outlives many streams.
+  const ended = new AbortController();
+  return new Promise<void>((resolve) => {
+    stream.onAbort(resolve);
+    shutdown.addEventListener('abort', () => resolve(), { once: true, signal: ended.signal });
+  }).finally(() => ended.abort());
 }

@@ -1,5 +1,7 @@
-/** Small helpers over node:http: security headers, JSON answers, bounded JSON bodies. */
-import type { IncomingMessage, ServerResponse } from 'node:http';
+/** Small helpers over hono: security headers, JSON answers, bounded JSON bodies. */
+import type { Context, MiddlewareHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
 import { HttpError } from './web-errors.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
@@ -13,39 +15,55 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'Cross-Origin-Opener-Policy': 'same-origin',
 };
 
-/** Writes a JSON answer. */
-export function sendJson(response: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  const text = JSON.stringify(body);
-  response.writeHead(status, { ...SECURITY_HEADERS, 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers });
-  response.end(text);
+/** Stamps the security headers on every answer, errors and event streams included. */
+export const securityHeaders: MiddlewareHandler = createMiddleware(async (c, next) => {
+  await next();
+  for (const [name, value] of Object.entries(SECURITY_HEADERS)) c.res.headers.set(name, value);
+});
+
+/** A JSON answer (never cached). */
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}): Response {
+  return new Response(JSON.stringify(body), {
+    status,
+    headers: { 'Content-Type': 'application/json; charset=utf-8', 'Cache-Control': 'no-store', ...headers },
+  });
 }
 
-/** Writes a JSON error answer `{ error: { status, message } }`. */
-export function sendError(response: ServerResponse, status: number, message: string): void {
-  sendJson(response, status, { error: { status, message } });
+/** A JSON error answer `{ error: { status, message } }`. */
+export function errorResponse(status: number, message: string): Response {
+  return jsonResponse(status, { error: { status, message } });
 }
 
-/** Reads a JSON object body (at most 64 KiB); anything else is a 4xx HttpError. */
-export async function readJsonBody(request: IncomingMessage): Promise<Record<string, unknown>> {
-  const type = request.headers['content-type'] ?? '';
+/** A text answer of a given type (never cached). */
+export function textResponse(type: string, body: string, headers: Record<string, string> = {}): Response {
+  return new Response(body, { status: 200, headers: { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers } });
+}
+
+const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(413, 'The request body is too large.') });
+
+/** Middleware for a route taking a JSON body: the type first (415), then at most 64 KiB (413). */
+export const jsonBody: MiddlewareHandler = createMiddleware(async (c, next) => {
   // Requiring JSON also keeps cross-site HTML forms out: they cannot send this type without a preflight.
-  if (!type.toLowerCase().startsWith('application/json')) throw new HttpError(415, 'Send a JSON body (Content-Type: application/json).');
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of request) {
-    const buffer = chunk as Buffer;
-    size += buffer.length;
-    if (size > MAX_BODY_BYTES) throw new HttpError(413, 'The request body is too large.');
-    chunks.push(buffer);
+  if (!(c.req.header('content-type') ?? '').toLowerCase().startsWith('application/json')) {
+    throw new HttpError(415, 'Send a JSON body (Content-Type: application/json).');
   }
+  return limitBody(c, next);
+});
+
+/** Reads the JSON object body of a route guarded by `jsonBody`; anything else is a 400 HttpError. */
+export async function readJsonBody(c: Context): Promise<Record<string, unknown>> {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.concat(chunks).toString('utf8') || '{}');
+    parsed = JSON.parse((await c.req.text()) || '{}');
   } catch {
     throw new HttpError(400, 'The request body is not valid JSON.');
   }
-  if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new HttpError(400, 'The request body must be a JSON object.');
-  return parsed as Record<string, unknown>;
+  if (!isRecord(parsed)) throw new HttpError(400, 'The request body must be a JSON object.');
+  return parsed;
+}
+
+function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /** A required non-empty string field of a body, trimmed and capped. */

@@ -5,9 +5,9 @@ import type { Author } from '../core/domain.ts';
 import { BrainstormError, describeForPerson, type BrainstormErrorCode } from '../core/errors.ts';
 import type { IdGenerator } from '../core/ids.ts';
 import type { GatewayReply, SessionGateway } from '../core/ports.ts';
-import { optionalText, readJsonBody, requireText, sendJson } from './http-kit.ts';
+import type { Hono } from 'hono';
+import { jsonBody, jsonResponse, optionalText, readJsonBody, requireText } from './http-kit.ts';
 import type { LocalRoom, LocalTransport } from './local-transport.ts';
-import type { Router } from './router.ts';
 import { HttpError } from './web-errors.ts';
 
 /** The channel id every local session starts from. */
@@ -72,21 +72,21 @@ async function requireRoom(dependencies: LocalChannelDependencies, roomId: strin
 }
 
 /** Registers the local channel routes. */
-export function registerLocalChannelRoutes(router: Router, dependencies: LocalChannelDependencies): void {
+export function registerLocalChannelRoutes(app: Hono, dependencies: LocalChannelDependencies): void {
   const { transport, queries } = dependencies;
-  router.add('GET', '/api/rooms', ({ response }) => sendJson(response, 200, transport.listRooms()));
-  router.add('GET', '/api/rooms/:roomId', async ({ response, params }) => {
-    const room = await requireRoom(dependencies, params.roomId as string);
+  app.get('/api/rooms', () => jsonResponse(200, transport.listRooms()));
+  app.get('/api/rooms/:roomId', async (c) => {
+    const room = await requireRoom(dependencies, c.req.param('roomId'));
     const detail = await queries.getSessionByRoom(transport.name, room.roomId);
-    sendJson(response, 200, { room, sessionId: detail?.session.id ?? null, ...transport.roomContents(room.roomId) });
+    return jsonResponse(200, { room, sessionId: detail?.session.id ?? null, ...transport.roomContents(room.roomId) });
   });
-  router.add('POST', '/api/local/sessions', async ({ request, response }) => {
-    const body = await readJsonBody(request);
-    sendJson(response, 200, await startSession(dependencies, requireText(body, 'topic', MAX_TOPIC_CHARS), optionalText(body, 'name', DEFAULT_PERSON, 80)));
+  app.post('/api/local/sessions', jsonBody, async (c) => {
+    const body = await readJsonBody(c);
+    return jsonResponse(200, await startSession(dependencies, requireText(body, 'topic', MAX_TOPIC_CHARS), optionalText(body, 'name', DEFAULT_PERSON, 80)));
   });
-  router.add('POST', '/api/rooms/:roomId/messages', async ({ request, response, params }) => {
-    const room = await requireRoom(dependencies, params.roomId as string);
-    const body = await readJsonBody(request);
+  app.post('/api/rooms/:roomId/messages', jsonBody, async (c) => {
+    const room = await requireRoom(dependencies, c.req.param('roomId'));
+    const body = await readJsonBody(c);
     const content = requireText(body, 'content', MAX_MESSAGE_CHARS);
     const author = localPerson(optionalText(body, 'name', DEFAULT_PERSON, 80));
     const externalId = clientMessageId(body) ?? dependencies.ids.next('lin');
@@ -101,18 +101,18 @@ export function registerLocalChannelRoutes(router: Router, dependencies: LocalCh
         url: null,
       }),
     );
-    sendJson(response, 200, replyBody(reply));
+    return jsonResponse(200, replyBody(reply));
   });
-  router.add('POST', '/api/rooms/:roomId/commands', async ({ request, response, params }) => {
-    const room = await requireRoom(dependencies, params.roomId as string);
-    const body = await readJsonBody(request);
+  app.post('/api/rooms/:roomId/commands', jsonBody, async (c) => {
+    const room = await requireRoom(dependencies, c.req.param('roomId'));
+    const body = await readJsonBody(c);
     const name = requireText(body, 'command', 40).replace(/^[!/]/, '').toLowerCase();
     const args = optionalText(body, 'args', '', MAX_MESSAGE_CHARS);
     const author = localPerson(optionalText(body, 'name', DEFAULT_PERSON, 80));
     const reply = await callGateway(() =>
       dependencies.gateway.runCommand({ transport: transport.name, roomId: room.roomId, channelId: LOCAL_CHANNEL_ID, author, name, args }),
     );
-    sendJson(response, 200, replyBody(reply));
+    return jsonResponse(200, replyBody(reply));
   });
 }
 

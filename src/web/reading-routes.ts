@@ -1,8 +1,8 @@
 /** Routes for reading beyond one page: search across sessions, and a session's transcript as a file. */
 import type { ConsoleQueries } from '../services/console/console-queries.ts';
 import { exportFileName, exportMarkdown, type SessionExport } from '../services/console/transcript-export.ts';
-import { SECURITY_HEADERS, sendJson } from './http-kit.ts';
-import type { Router } from './router.ts';
+import type { Hono } from 'hono';
+import { jsonResponse, textResponse } from './http-kit.ts';
 import { HttpError } from './web-errors.ts';
 
 async function sessionExport(queries: ConsoleQueries, sessionId: string, now: Date): Promise<SessionExport> {
@@ -13,15 +13,13 @@ async function sessionExport(queries: ConsoleQueries, sessionId: string, now: Da
 }
 
 /** Registers `GET /api/search?q=` and `GET /api/sessions/:id/export?format=md|json`. */
-export function registerReadingRoutes(router: Router, queries: ConsoleQueries, now: () => Date): void {
-  router.add('GET', '/api/search', async ({ response, query }) => sendJson(response, 200, await queries.search((query.get('q') ?? '').slice(0, 200))));
-  router.add('GET', '/api/sessions/:id/export', async ({ response, params, query }) => {
-    const data = await sessionExport(queries, params.id as string, now());
-    const format = query.get('format') === 'json' ? 'json' : 'md';
+export function registerReadingRoutes(app: Hono, queries: ConsoleQueries, now: () => Date): void {
+  app.get('/api/search', async (c) => jsonResponse(200, await queries.search((c.req.query('q') ?? '').slice(0, 200))));
+  app.get('/api/sessions/:id/export', async (c) => {
+    const data = await sessionExport(queries, c.req.param('id'), now());
+    const format = c.req.query('format') === 'json' ? 'json' : 'md';
     const disposition = { 'Content-Disposition': `attachment; filename="${exportFileName(data.session.topic, format)}"` };
-    if (format === 'json') return sendJson(response, 200, data, disposition);
-    const body = exportMarkdown(data);
-    response.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': 'text/markdown; charset=utf-8', 'Cache-Control': 'no-store', ...disposition });
-    response.end(body);
+    if (format === 'json') return jsonResponse(200, data, disposition);
+    return textResponse('text/markdown; charset=utf-8', exportMarkdown(data), disposition);
   });
 }

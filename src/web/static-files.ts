@@ -1,19 +1,11 @@
 /** Serves the console's own files (no CDN: the console works offline). */
-import { readdirSync, readFileSync } from 'node:fs';
-import type { ServerResponse } from 'node:http';
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { SECURITY_HEADERS } from './http-kit.ts';
-
-const CONTENT_TYPES: Readonly<Record<string, string>> = {
-  '.html': 'text/html; charset=utf-8',
-  '.js': 'text/javascript; charset=utf-8',
-  '.css': 'text/css; charset=utf-8',
-  '.svg': 'image/svg+xml',
-  '.png': 'image/png',
-  '.ico': 'image/x-icon',
-};
+import { serveStatic } from '@hono/node-server/serve-static';
+import type { Hono, MiddlewareHandler } from 'hono';
+import { createMiddleware } from 'hono/factory';
 
 /** The directory of the console's assets. */
 export const ASSETS_DIRECTORY = fileURLToPath(new URL('./assets/', import.meta.url));
@@ -23,31 +15,40 @@ export const VENDOR_ASSETS: Readonly<Record<string, { packageName: string; file:
   'markdown-it.js': { packageName: 'markdown-it', file: 'dist/browser/markdown-it.esm.min.mjs' },
 };
 
-function vendorBody(packageName: string, file: string): Buffer {
+/** Asset names: lower-case, no leading dot, no slash (so no path traversal), of the types the console ships. */
+const ASSET_NAME = '[a-z0-9][a-z0-9.-]*\\.(?:html|js|css|svg|png|ico)';
+
+/**
+ * Files change with the code, so the browser asks again each time (a cheap 304 later). Set on the answer itself:
+ * the node-server serveStatic calls `onFound` after building its response, so headers set there are lost.
+ */
+const revalidate: MiddlewareHandler = createMiddleware(async (c, next) => {
+  await next();
+  if (c.res.status === 200) c.res.headers.set('Cache-Control', 'no-cache');
+});
+
+function vendorBody(packageName: string, file: string): string {
   const root = dirname(createRequire(import.meta.url).resolve(`${packageName}/package.json`));
   // The source map is not shipped with the console; drop its pointer so browsers do not ask for it.
-  return Buffer.from(readFileSync(join(root, file), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n'));
+  return readFileSync(join(root, file), 'utf8').replace(/\n\/\/# sourceMappingURL=\S+\s*$/, '\n');
 }
 
-/** The assets, read once at start-up; only known names are ever served (no path traversal possible). */
-export class StaticFiles {
-  private readonly files = new Map<string, { body: Buffer; type: string }>();
-
-  constructor(directory: string = ASSETS_DIRECTORY) {
-    for (const name of readdirSync(directory)) {
-      const type = CONTENT_TYPES[extname(name)];
-      if (type && /^[a-z0-9][a-z0-9.-]*$/.test(name)) this.files.set(name, { body: readFileSync(join(directory, name)), type });
-    }
-    for (const [name, source] of Object.entries(VENDOR_ASSETS))
-      this.files.set(name, { body: vendorBody(source.packageName, source.file), type: CONTENT_TYPES['.js'] as string });
+/**
+ * Registers the pages' files: `/`, `/assets/<name>`, `/favicon.ico`. They are read from disk per request
+ * (serveStatic); the vendor builds are rewritten (no source map pointer), so those are read once, when first asked.
+ */
+export function registerStaticFiles(app: Hono): void {
+  const vendorBodies = new Map<string, string>();
+  for (const [name, source] of Object.entries(VENDOR_ASSETS)) {
+    app.get(`/assets/${name}`, revalidate, (c) => {
+      const body = vendorBodies.get(name) ?? vendorBody(source.packageName, source.file);
+      vendorBodies.set(name, body);
+      return c.body(body, 200, { 'Content-Type': 'text/javascript; charset=utf-8' });
+    });
   }
-
-  /** Sends a file by name; false when there is no such asset. */
-  send(response: ServerResponse, name: string, head = false): boolean {
-    const file = this.files.get(name);
-    if (!file) return false;
-    response.writeHead(200, { ...SECURITY_HEADERS, 'Content-Type': file.type, 'Content-Length': String(file.body.length), 'Cache-Control': 'no-cache' });
-    response.end(head ? undefined : file.body);
-    return true;
-  }
+  app.get('/', revalidate, serveStatic({ root: ASSETS_DIRECTORY, path: 'index.html' }));
+  app.get('/index.html', revalidate, serveStatic({ root: ASSETS_DIRECTORY, path: 'index.html' }));
+  app.get('/favicon.ico', revalidate, serveStatic({ root: ASSETS_DIRECTORY, path: 'favicon.svg' }));
+  const fromAssets = serveStatic({ root: ASSETS_DIRECTORY, rewriteRequestPath: (path) => path.slice('/assets'.length) });
+  app.get(`/assets/:name{${ASSET_NAME}}`, revalidate, fromAssets);
 }

@@ -17,6 +17,8 @@ import { ScriptedGateway } from './scripted-gateway.ts';
 /** Everything a console test touches. */
 export interface ConsoleHarness {
   server: WebServer;
+  /** What the server was built from: `createConsoleApp(options)` gives the same app without a socket. */
+  options: WebServerOptions;
   database: DatabaseHandle;
   sessions: SessionsRepository;
   messages: MessagesRepository;
@@ -46,7 +48,7 @@ export async function openConsoleHarness(overrides: Partial<WebServerOptions> = 
   const gateway = new ScriptedGateway({ sessions, messages, documents, traces, transport, events, clock });
   const queries = new ConsoleQueries({ sessions, messages, documents, traces }, clock);
   const ready = { value: true };
-  const server = createWebServer({
+  const options: WebServerOptions = {
     host: '127.0.0.1',
     port: 0,
     gateway,
@@ -58,9 +60,11 @@ export async function openConsoleHarness(overrides: Partial<WebServerOptions> = 
     readiness: () => ready.value,
     ids,
     ...overrides,
-  });
+  };
+  const server = createWebServer(options);
   return {
     server,
+    options,
     database,
     sessions,
     messages,

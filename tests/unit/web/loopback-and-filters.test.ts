@@ -1,19 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { isLoopbackHost } from '../../../src/web/access-guard.ts';
 import { localEventMatches, sessionEventMatches } from '../../../src/web/event-stream.ts';
-import { Router } from '../../../src/web/router.ts';
-
-describe('Router', () => {
-  const router = new Router().add('GET', '/api/sessions/:id', () => undefined).add('POST', '/api/rooms/:roomId/messages', () => undefined);
-
-  it('matches methods and decodes parameters', () => {
-    expect(router.match('GET', '/api/sessions/ses%201')).toMatchObject({ kind: 'found', params: { id: 'ses 1' } });
-    expect(router.match('HEAD', '/api/sessions/x').kind).toBe('found');
-    expect(router.match('POST', '/api/sessions/x').kind).toBe('method_not_allowed');
-    expect(router.match('GET', '/api/sessions/x/y').kind).toBe('not_found');
-    expect(router.match('GET', '/api/sessions/%E0%A4%A').kind).toBe('not_found');
-  });
-});
 
 describe('isLoopbackHost', () => {
   it('knows loopback addresses', () => {
