@@ -34,6 +34,7 @@ import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
 import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
 import { PlannerFlow } from '../services/sessions/planner-flow.ts';
 import { RosterService } from '../services/sessions/roster-service.ts';
+import { PresetService, withPresetNote } from '../services/sessions/session-presets.ts';
 import { SessionGatewayService } from '../services/sessions/session-gateway.ts';
 import { FLOOD_BURST_WINDOW_MS, FloodGate } from '../services/sessions/flood-gate.ts';
 import { SessionLifecycle, WRAP_UP_JOB } from '../services/sessions/session-lifecycle.ts';
@@ -111,7 +112,10 @@ export function buildServices(dependencies: ServiceDependencies) {
     },
     flags: notionFlags(repositories.notionObjects, clock),
     nudge: nudgeWorker,
-    appendix: (sessionId, kind, markdown) => ideas.decorate(sessionId, kind, markdown),
+    appendix: async (sessionId, kind, markdown) => {
+      const session = await repositories.sessions.findById(sessionId);
+      return withPresetNote(await ideas.decorate(sessionId, kind, markdown), session && kind === 'record' ? presets.recordNote(session) : null);
+    },
     runQueue: (queue) => worker.runQueue(queue),
   });
   documentation.registerJobs(worker);
@@ -154,6 +158,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     lifecycle: () => lifecycle,
     coordinator: () => coordinator,
     roster: () => roster,
+    presets: () => presets,
   });
   ideas.registerJobs(worker);
   const messageHooks = { onMessage: async (sessionId: string) => void (await Promise.all([documentation.onMessage(sessionId), ideas.onMessage(sessionId)])) };
@@ -167,6 +172,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     historyBudgetTokens: config.environment.CONTEXT_HISTORY_BUDGET_TOKENS,
   });
   const roster = new RosterService(config.models.roster, settings, (id) => models.breaker(id).state !== 'open');
+  const presets = new PresetService(config.presets, () => config.models.roster);
   const lifecycle = new SessionLifecycle({
     sessions: repositories.sessions,
     jobs: repositories.jobs,
@@ -177,7 +183,15 @@ export function buildServices(dependencies: ServiceDependencies) {
     nudgeWorker,
     bounds: limitsConfig,
   });
-  const toolPorts = createToolPortsFactory({ sessions: repositories.sessions, delivery, limits, lifecycle, documents: documentation, bounds: limitsConfig });
+  const toolPorts = createToolPortsFactory({
+    sessions: repositories.sessions,
+    delivery,
+    limits,
+    lifecycle,
+    documents: documentation,
+    bounds: limitsConfig,
+    presets,
+  });
   const agents = new AgentDirectory({
     models,
     prompts: dependencies.prompts,
@@ -247,6 +261,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     delivery,
     agents,
     roster,
+    presets,
     runner: dependencies.runner,
     lifecycle,
     coordinator,
@@ -278,6 +293,8 @@ export function buildServices(dependencies: ServiceDependencies) {
     })),
     summarize: async (session) =>
       (await documentation.latestTldr(session.id)) ?? (await documentation.latestRecord(session.id)) ?? session.plan?.expandedTopic ?? session.topic,
+    presets,
+    startContext: () => config.startContext,
   });
   const commands: CommandService = new CommandService({
     sessions: repositories.sessions,
@@ -291,6 +308,8 @@ export function buildServices(dependencies: ServiceDependencies) {
     roster,
     settings,
     explore: (parent, topic, invocation) => gateway.explore(parent, topic, invocation),
+    startFromConversation: (topic, invocation) => gateway.startFromConversation(topic, invocation),
+    presets,
     ideas,
     clock,
     logger,
@@ -322,6 +341,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     limits,
     context,
     roster,
+    presets,
     settings,
     documentation,
     moderation,

@@ -7,6 +7,7 @@ import type { LimitsService } from '../limits/limits-service.ts';
 import type { RecalledSession, ToolPorts } from '../../core/ports.ts';
 import { clampPlan } from './plan-format.ts';
 import type { SessionLifecycle } from './session-lifecycle.ts';
+import type { PresetService } from './session-presets.ts';
 
 /** Where documents are written and read (the documentation module, or a plain store). */
 export interface DocumentStorePort {
@@ -26,6 +27,8 @@ export function createToolPortsFactory(dependencies: {
   lifecycle: SessionLifecycle;
   documents: DocumentStorePort;
   bounds: () => LimitsConfig;
+  /** Shapes the approved plan by its preset, as the plan shown for approval was. */
+  presets?: PresetService;
 }): (session: Session) => ToolPorts {
   const load = async (sessionId: string) => {
     const session = await dependencies.sessions.findById(sessionId);
@@ -39,7 +42,17 @@ export function createToolPortsFactory(dependencies: {
     },
     checkLimits: async () => dependencies.limits.report(await load(session.id)),
     startSession: async (plan) => {
-      await dependencies.lifecycle.activate(session.id, clampPlan(plan, dependencies.bounds()).plan);
+      const presets = dependencies.presets;
+      if (!presets) {
+        await dependencies.lifecycle.activate(session.id, clampPlan(plan, dependencies.bounds()).plan);
+        return;
+      }
+      const current = await load(session.id);
+      const shaped = clampPlan(presets.shape(current, plan), dependencies.bounds()).plan;
+      // The roster follows the preset too (a preset chosen just before the approval included).
+      const disabledParticipants = presets.leftOut(presets.applied(current, shaped)?.preset ?? null);
+      await dependencies.sessions.update(session.id, { disabledParticipants }, current.updatedAt);
+      await dependencies.lifecycle.activate(session.id, shaped);
     },
     endSession: (reason) => dependencies.lifecycle.end(session.id, 'completed', reason),
     writeDocument: (kind, markdown) => dependencies.documents.write(session.id, kind, markdown),
