@@ -190,10 +190,12 @@ export class PlannerFlow {
    */
   async choosePreset(session: Session, name: string, author: Author): Promise<string> {
     const preset = this.options.presets.require(name);
-    const plannerState = { ...session.plannerState, preset: { name: preset.name, by: author.name } };
-    await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
-    if (session.status !== 'awaiting_approval') return `Preset **${preset.title}** (\`${preset.name}\`) chosen: the plan will follow it.`;
     const comment = `Follow the preset "${preset.name}" (${preset.title}): ${preset.flow}`;
+    const waiting = session.status === 'awaiting_approval';
+    const revisionRequests = waiting ? [...session.plannerState.revisionRequests, comment] : session.plannerState.revisionRequests;
+    const plannerState = { ...session.plannerState, preset: { name: preset.name, by: author.name }, revisionRequests };
+    await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
+    if (!waiting) return `Preset **${preset.title}** (\`${preset.name}\`) chosen: the plan will follow it.`;
     await this.enqueue(
       PLANNER_RESUME_JOB,
       session.id,
