@@ -15,7 +15,8 @@ import type { CatchUpPoint, CommandInvocation, EventBus, GatewayReply, InboundMe
 import type { FloodGate } from './flood-gate.ts';
 import type { PlannerFlow } from './planner-flow.ts';
 import { splitPresetOption, type PresetService } from './session-presets.ts';
-import { readStartingConversation, type ConversationBounds } from './starting-conversation.ts';
+import type { ConversationBounds } from './starting-conversation.ts';
+import { exploreFrom, startFromConversation, type SessionStarts } from './session-starts.ts';
 
 /** The input guardrail's answer for a person's message. */
 export type ScreenVerdict = { verdict: 'ok' } | { verdict: 'blocked'; explanation: string; reason?: string };
@@ -223,56 +224,17 @@ export class SessionGatewayService implements SessionGateway {
   }
 
   /** `!explore <topic>`: a linked sub-session in a new room, seeded with a summary of the parent. */
-  async explore(parent: Session, topic: string, invocation: CommandInvocation): Promise<string> {
-    // The subtopic becomes a topic the Planner reads: it passes the whole message screen, not only the secret check.
-    const verdict = await this.options.screen(topic, parent.id, 'message');
-    if (verdict.verdict === 'blocked') throw new BrainstormError('guardrail_tripped', verdict.explanation);
-    const summary = await this.options.summarize(parent);
-    const parentTitle = parent.topic.split('\n')[0]?.slice(0, 90) ?? 'the parent session';
-    // The title stays the subtopic; the parent's summary seeds the plan and opens the transcript, with a link back.
-    const seed = `Explored from ${parent.roomUrl ? `[“${parentTitle}”](${parent.roomUrl})` : `“${parentTitle}”`}. What it found so far:\n${summary}`;
-    const started = await this.startSession(
-      {
-        transport: parent.transport,
-        roomId: null,
-        channelId: parent.originChannelId ?? invocation.channelId,
-        externalId: this.options.ids.next('explore'),
-        author: invocation.author,
-        content: topic,
-      },
-      topic,
-      parent,
-      seed,
-    );
-    return started?.content ?? `Exploring “${topic}”.`;
+  explore(parent: Session, topic: string, invocation: CommandInvocation): Promise<string> {
+    return exploreFrom(this.starts(), parent, topic, invocation);
   }
 
-  /**
-   * `!brainstorm <topic>` (and `/brainstorm start` inside a thread or another channel): a new session whose Planner
-   * reads the last messages of the place it was started in. Its room opens in the brainstorm channel.
-   */
-  async startFromConversation(topic: string, invocation: CommandInvocation): Promise<string> {
-    const verdict = await this.options.screen(topic, null, 'message');
-    if (verdict.verdict === 'blocked') throw new BrainstormError('guardrail_tripped', verdict.explanation);
-    const place = invocation.roomId ?? invocation.channelId;
-    const here = invocation.roomId ? await this.options.sessions.findByRoom(invocation.transport, invocation.roomId) : null;
-    const transport = this.options.transports.has(invocation.transport) ? this.options.transports.get(invocation.transport) : null;
-    const screen = async (text: string, subject: 'message' | 'display_name') => (await this.options.screen(text, here?.id ?? null, subject)).verdict === 'ok';
-    const conversation = await readStartingConversation(
-      { messages: this.options.messages, screen, bounds: this.options.startContext },
-      { transport, channelId: place, session: here },
-    );
-    const inbound: InboundMessage = {
-      transport: invocation.transport,
-      roomId: null,
-      channelId: here?.originChannelId ?? invocation.channelId,
-      externalId: this.options.ids.next('conversation'),
-      author: invocation.author,
-      content: topic,
-    };
-    const started = await this.startSession(inbound, topic, null, null, conversation);
-    const read = conversation ? `with the last ${conversation.messages} messages here` : 'with no earlier messages to read here';
-    return started?.content ?? `Starting a brainstorm ${read}: the Planner is on it in a new ${invocation.transport === 'discord' ? 'thread' : 'room'}.`;
+  /** `!brainstorm <topic>` (and `/brainstorm start` in a thread or another channel): the Planner reads the talk there. */
+  startFromConversation(topic: string, invocation: CommandInvocation): Promise<string> {
+    return startFromConversation(this.starts(), topic, invocation);
+  }
+
+  private starts(): SessionStarts {
+    return { ...this.options, start: (message, topic, parent, seed, conversation) => this.startSession(message, topic, parent, seed, conversation) };
   }
 
   private async receive(session: Session, message: InboundMessage, text: string): Promise<GatewayReply | null> {

@@ -72,3 +72,9 @@ export async function compileConversation(
   kept.reverse();
   return { text: kept.map((entry) => entry.text).join('\n'), messages: kept.length, speakers: [...new Set(kept.map((entry) => entry.name))] };
 }
+
+/** The reply to `!brainstorm`: where the session went and what its Planner read. */
+export function startedFromConversation(conversation: StartingConversation | null, transport: string): string {
+  const read = conversation ? `with the last ${conversation.messages} messages here` : 'with no earlier messages to read here';
+  return `Starting a brainstorm ${read}: the Planner is on it in a new ${transport === 'discord' ? 'thread' : 'room'}.`;
+}
