@@ -45,18 +45,21 @@ export async function startFromConversation(deps: SessionStarts, topic: string, 
   const verdict = await deps.screen(topic, null, 'message');
   if (verdict.verdict === 'blocked') throw new BrainstormError('guardrail_tripped', verdict.explanation);
   const here = invocation.roomId ? await deps.sessions.findByRoom(invocation.transport, invocation.roomId) : null;
-  const conversation = await readStartingConversation(
-    {
-      messages: deps.messages,
-      screen: async (text, subject) => (await deps.screen(text, here?.id ?? null, subject)).verdict === 'ok',
-      bounds: deps.startContext,
-    },
-    {
-      transport: deps.transports.has(invocation.transport) ? deps.transports.get(invocation.transport) : null,
-      channelId: invocation.roomId ?? invocation.channelId,
-      session: here,
-    },
-  );
+  // In a brainstorm channel itself every message is a topic of its own: there is no conversation to read.
+  const conversation = !invocation.roomId
+    ? null
+    : await readStartingConversation(
+        {
+          messages: deps.messages,
+          screen: async (text, subject) => (await deps.screen(text, here?.id ?? null, subject)).verdict === 'ok',
+          bounds: deps.startContext,
+        },
+        {
+          transport: deps.transports.has(invocation.transport) ? deps.transports.get(invocation.transport) : null,
+          channelId: invocation.roomId,
+          session: here,
+        },
+      );
   const { transport, author } = invocation;
   const channelId = here?.originChannelId ?? invocation.channelId;
   const message: InboundMessage = { transport, roomId: null, channelId, externalId: deps.ids.next('conversation'), author, content: topic };
