@@ -130,7 +130,13 @@ async function registerCommands(client: Client, config: AppConfig, logger: Logge
   }
   const participants = config.models.roster.map((participant) => participant.name);
   for (const guildId of guildIds) {
-    await client.application?.commands.set(slashCommandDefinitions(participants), guildId);
+    await client.application?.commands.set(
+      slashCommandDefinitions(
+        participants,
+        config.presets.map((preset) => preset.name),
+      ),
+      guildId,
+    );
     logger.info({ guildId }, 'registered /brainstorm');
   }
 }

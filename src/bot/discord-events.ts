@@ -70,15 +70,15 @@ export class DiscordEvents {
     if (interaction.isButton() && interaction.customId === APPROVE_BUTTON_ID) return this.command(interaction, 'approve', '');
   }
 
-  private async command(interaction: CommandInteraction, name: string, args: string): Promise<void> {
-    const place = placeOf(interaction.channel, this.options.brainstormChannelIds);
-    if (!place || (name === 'start' && place.roomId !== null)) {
+  private async command(interaction: CommandInteraction, requested: string, args: string): Promise<void> {
+    const place = placeOf(interaction.channel, this.options.brainstormChannelIds) ?? this.elsewhere(interaction, requested);
+    if (!place) {
       const where = [...this.options.brainstormChannelIds].map((id) => `<#${id}>`).join(', ');
-      await interaction
-        .reply({ content: `Use this in ${where}${name === 'start' ? '' : ' or a session thread'}.`, flags: MessageFlags.Ephemeral })
-        .catch(() => undefined);
+      await interaction.reply({ content: `Use this in ${where} or a session thread.`, flags: MessageFlags.Ephemeral }).catch(() => undefined);
       return;
     }
+    // Started inside a thread or another channel: the session reads the talk there (`!brainstorm`).
+    const name = requested === 'start' && place.roomId !== null ? 'brainstorm' : requested;
     try {
       await interaction.deferReply();
       const author = authorFrom(interaction.user, interactionMember(interaction), this.options.adminRoleId);
@@ -89,6 +89,17 @@ export class DiscordEvents {
       this.options.logger.error({ err: error, command: name }, 'handling a Discord command failed');
       await this.answer(interaction, { content: describeForPerson(error), private: true }).catch(() => undefined);
     }
+  }
+
+  /**
+   * `/brainstorm start` in a channel of the guild that is no brainstorm channel: the talk there is read, and the
+   * session's thread opens in the (first) brainstorm channel. Other commands have no place there.
+   */
+  private elsewhere(interaction: CommandInteraction, name: string): BrainstormPlace | null {
+    const home = [...this.options.brainstormChannelIds][0];
+    if (name !== 'start' || !home || !interaction.inGuild() || !interaction.channelId) return null;
+    if (this.options.guildId && interaction.guildId !== this.options.guildId) return null;
+    return { roomId: interaction.channelId, channelId: home };
   }
 
   /** `/brainstorm start topic:` — the reply itself is the topic message the session's thread opens on. */

@@ -7,7 +7,8 @@ import { ChannelType, RESTJSONErrorCodes, Routes, ThreadAutoArchiveDuration, typ
 import { shardOf, type Sharding } from '../config/sharding.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
-import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../core/ports.ts';
+import type { ConversationLine, DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../core/ports.ts';
+import { readConversation } from './conversation-history.ts';
 import { DiscordTransportError, isMissingPermissions, isUnknownResource, toTransportError } from './discord-errors.ts';
 import { KeyedSerialQueue } from './keyed-serial-queue.ts';
 import { approveButtonRow, composeChunks, messageUrl, threadName } from './message-format.ts';
@@ -149,6 +150,11 @@ export class DiscordTransport implements Transport {
       if (isUnknownResource(error, RESTJSONErrorCodes.UnknownMessage)) return 'deleted';
       throw toTransportError(error, 'delete a message that holds a secret', 'Manage Messages');
     }
+  }
+
+  /** The last people's messages of a channel or thread (a session started there reads them). */
+  recentMessages(channelId: string, limit: number): Promise<ConversationLine[]> {
+    return readConversation(this.options.client, channelId, limit);
   }
 
   private url(target: RoomTarget, messageId: string): string {

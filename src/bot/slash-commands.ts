@@ -17,9 +17,14 @@ function slashDescription(command: CommandSpec): string {
   return text.length <= DESCRIPTION_LIMIT ? text : `${text.slice(0, DESCRIPTION_LIMIT - 1)}…`;
 }
 
-/** The command definitions to bulk-register in a guild; `participants` become choices of the `ai` options. */
-export function slashCommandDefinitions(participants: string[]): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
-  const choices = participants.slice(0, 25).map((name) => ({ name: name.slice(0, 100), value: name.slice(0, 100) }));
+function choicesOf(names: string[]): { name: string; value: string }[] {
+  return names.slice(0, 25).map((name) => ({ name: name.slice(0, 100), value: name.slice(0, 100) }));
+}
+
+/** The command definitions to bulk-register in a guild; participants and presets become choices of their options. */
+export function slashCommandDefinitions(participants: string[], presets: string[] = []): RESTPostAPIChatInputApplicationCommandsJSONBody[] {
+  const choices = choicesOf(participants);
+  const presetChoices = choicesOf(presets);
   return [
     {
       type: ApplicationCommandType.ChatInput,
@@ -35,20 +40,27 @@ export function slashCommandDefinitions(participants: string[]): RESTPostAPIChat
           type: ApplicationCommandOptionType.String,
           name: option.name,
           description: option.description,
-          required: true,
+          required: option.optional !== true,
           ...(option.maxLength ? { max_length: option.maxLength } : {}),
           ...(option.participantChoices && choices.length > 0 ? { choices } : {}),
+          ...(option.presetChoices && presetChoices.length > 0 ? { choices: presetChoices } : {}),
         })),
       })),
     },
   ];
 }
 
-/** The argument text of a subcommand, its options in declared order (as `!config setting value` would have it). */
+/**
+ * The argument text of a subcommand, its options in declared order (as `!config setting value` would have it);
+ * an optional one given comes as `name:value` (`/brainstorm start topic:… preset:retrospective`).
+ */
 export function subcommandArgs(subcommand: string, readOption: (name: string) => string | null): string {
   const spec = SUBCOMMANDS.find((entry) => entry.name === subcommand);
   return (spec?.args ?? [])
-    .map((option) => readOption(option.name)?.trim() ?? '')
+    .map((option) => {
+      const value = readOption(option.name)?.trim() ?? '';
+      return option.optional && value !== '' ? `${option.name}:${value}` : value;
+    })
     .filter((value) => value !== '')
     .join(' ');
 }

@@ -6,6 +6,7 @@ import type { Coordinator } from '../services/coordinator/coordinator.ts';
 import type { DeliveryService } from '../services/delivery/delivery-service.ts';
 import { IdeaLedgerService } from '../services/ideas/idea-ledger-service.ts';
 import type { RosterService } from '../services/sessions/roster-service.ts';
+import type { PresetService } from '../services/sessions/session-presets.ts';
 import type { SessionLifecycle } from '../services/sessions/session-lifecycle.ts';
 import type { ServiceDependencies } from './build-services.ts';
 
@@ -16,6 +17,7 @@ export interface IdeaLedgerLinks {
   lifecycle: () => SessionLifecycle;
   coordinator: () => Coordinator;
   roster: () => RosterService;
+  presets?: () => PresetService;
 }
 
 /** Builds the idea ledger service. */
@@ -46,6 +48,7 @@ export function buildIdeaLedger(dependencies: ServiceDependencies, late: IdeaLed
           .map((participant) => participant.name),
       invite: (sessionId, name) => late.coordinator().invite(sessionId, name),
     },
+    roleSet: (session) => late.presets?.().roles(session),
     settings: () => ({
       intervalSeconds: late.settings().scribe.intervalSeconds,
       convergenceRounds: config.environment.IDEAS_CONVERGENCE_ROUNDS,

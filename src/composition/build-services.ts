@@ -35,6 +35,7 @@ import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
 import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
 import { PlannerFlow } from '../services/sessions/planner-flow.ts';
 import { RosterService } from '../services/sessions/roster-service.ts';
+import { PresetService, withPresetNote } from '../services/sessions/session-presets.ts';
 import { SessionGatewayService } from '../services/sessions/session-gateway.ts';
 import { FLOOD_BURST_WINDOW_MS, FloodGate } from '../services/sessions/flood-gate.ts';
 import { SessionLifecycle, WRAP_UP_JOB } from '../services/sessions/session-lifecycle.ts';
@@ -112,7 +113,11 @@ export function buildServices(dependencies: ServiceDependencies) {
     },
     flags: notionFlags(repositories.notionObjects, clock),
     nudge: nudgeWorker,
-    appendix: async (sessionId, kind, markdown) => critique.decorate(sessionId, await ideas.decorate(sessionId, kind, markdown)),
+    appendix: async (sessionId, kind, markdown) => {
+      const session = await repositories.sessions.findById(sessionId);
+      const decorated = await critique.decorate(sessionId, await ideas.decorate(sessionId, kind, markdown));
+      return withPresetNote(decorated, session && kind === 'record' ? presets.recordNote(session) : null);
+    },
     runQueue: (queue) => worker.runQueue(queue),
   });
   documentation.registerJobs(worker);
@@ -156,6 +161,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     lifecycle: () => lifecycle,
     coordinator: () => coordinator,
     roster: () => roster,
+    presets: () => presets,
   });
   ideas.registerJobs(worker);
   const critique = buildCritique(dependencies, { delivery, documentation, roster: () => roster });
@@ -170,6 +176,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     historyBudgetTokens: config.environment.CONTEXT_HISTORY_BUDGET_TOKENS,
   });
   const roster = new RosterService(config.models.roster, settings, (id) => models.breaker(id).state !== 'open');
+  const presets = new PresetService(config.presets, () => config.models.roster);
   const lifecycle = new SessionLifecycle({
     sessions: repositories.sessions,
     jobs: repositories.jobs,
@@ -180,7 +187,15 @@ export function buildServices(dependencies: ServiceDependencies) {
     nudgeWorker,
     bounds: limitsConfig,
   });
-  const toolPorts = createToolPortsFactory({ sessions: repositories.sessions, delivery, limits, lifecycle, documents: documentation, bounds: limitsConfig });
+  const toolPorts = createToolPortsFactory({
+    sessions: repositories.sessions,
+    delivery,
+    limits,
+    lifecycle,
+    documents: documentation,
+    bounds: limitsConfig,
+    presets,
+  });
   const agents = new AgentDirectory({
     models,
     prompts: dependencies.prompts,
@@ -257,6 +272,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     delivery,
     agents,
     roster,
+    presets,
     runner: dependencies.runner,
     lifecycle,
     coordinator,
@@ -288,6 +304,8 @@ export function buildServices(dependencies: ServiceDependencies) {
     })),
     summarize: async (session) =>
       (await documentation.latestTldr(session.id)) ?? (await documentation.latestRecord(session.id)) ?? session.plan?.expandedTopic ?? session.topic,
+    presets,
+    startContext: () => config.startContext,
   });
   const commands: CommandService = new CommandService({
     sessions: repositories.sessions,
@@ -301,6 +319,8 @@ export function buildServices(dependencies: ServiceDependencies) {
     roster,
     settings,
     explore: (parent, topic, invocation) => gateway.explore(parent, topic, invocation),
+    startFromConversation: (topic, invocation) => gateway.startFromConversation(topic, invocation),
+    presets,
     ideas,
     clock,
     logger,
@@ -333,6 +353,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     limits,
     context,
     roster,
+    presets,
     settings,
     documentation,
     moderation,

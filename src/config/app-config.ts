@@ -1,6 +1,7 @@
 import type { EndpointDialect, ParticipantConfig } from './roster.ts';
 import type { Environment } from './env-schema.ts';
 import type { TokenPrice } from '../core/cost.ts';
+import type { SessionPreset } from './presets.ts';
 
 /** A model reached for one of the four roles (planner, moderator, scribe, tldr). */
 export interface RoleModelConfig {
@@ -73,6 +74,10 @@ export interface AppConfig {
   scribe: { intervalSeconds: number };
   tldr: { intervalSeconds: number };
   planner: { timeoutMinutes: number; maxQuestions: number; autoStart: boolean };
+  /** The session presets (built-in and PRESETS_FILE). */
+  presets: SessionPreset[];
+  /** How much of a conversation a session started inside it reads (0 messages: none). */
+  startContext: { maxMessages: number; maxChars: number };
   moderator: {
     checkInterval: number;
     driftThreshold: number;

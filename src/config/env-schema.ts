@@ -60,6 +60,8 @@ export const environmentSchema = z.object({
   PARTICIPANTS_FILE: optionalText,
   /** JSON prices by model id (USD per million tokens) for endpoints that send no cost; see README "Cost". */
   MODEL_PRICES: optionalText,
+  /** A JSON array of session presets added to (or replacing) the built-in ones. */
+  PRESETS_FILE: optionalText,
   EMBEDDING_MODEL: z.string().min(1).default('openai/text-embedding-3-small'),
   MODEL_REQUEST_TIMEOUT_SECONDS: integer(120, 5, 3600),
   /** Our own pace per model endpoint (0: none; the provider's rate-limit headers are honoured either way). */
@@ -106,6 +108,9 @@ export const environmentSchema = z.object({
   SESSION_PLANNER_TIMEOUT_MINUTES: integer(30, 1, 24 * 60),
   SESSION_PLANNER_MAX_QUESTIONS: integer(5, 0, 10),
   SESSION_PLANNER_AUTO_START: flag(false),
+  /** A session started from a conversation reads at most this many of its last messages and characters. */
+  START_CONTEXT_MESSAGES: integer(50, 0, 100),
+  START_CONTEXT_CHARS: integer(12_000, 500, 100_000),
 
   // Session moderator
   MODERATOR_MODEL: z.string().min(1).default('claude'),

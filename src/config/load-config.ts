@@ -4,6 +4,7 @@ import { environmentSchema, type Environment } from './env-schema.ts';
 import type { AppConfig, RoleModelConfig } from './app-config.ts';
 import { loadRoster, type ParticipantConfig } from './roster.ts';
 import { parseModelPrices } from './model-prices.ts';
+import { loadPresets } from './presets.ts';
 
 /** Parses an environment map; throws a ConfigError naming the first bad variable. */
 export function parseEnvironment(source: Record<string, string | undefined>): Environment {
@@ -137,6 +138,8 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
       maxQuestions: environment.SESSION_PLANNER_MAX_QUESTIONS,
       autoStart: environment.SESSION_PLANNER_AUTO_START,
     },
+    presets: loadPresets(environment.PRESETS_FILE),
+    startContext: { maxMessages: environment.START_CONTEXT_MESSAGES, maxChars: environment.START_CONTEXT_CHARS },
     moderator: {
       checkInterval: environment.MODERATOR_CHECK_INTERVAL,
       driftThreshold: environment.MODERATOR_TOPIC_DRIFT_THRESHOLD,

@@ -4,13 +4,17 @@
  * service, keyed by name.
  */
 
-/** An argument of a command (a required string option of its slash subcommand). */
+/** An argument of a command (a string option of its slash subcommand, required unless `optional`). */
 export interface CommandArgument {
   name: string;
   description: string;
   maxLength?: number;
   /** Offer the participants' names as choices (`/brainstorm enable ai:`). */
   participantChoices?: boolean;
+  /** Offer the presets' names as choices (`/brainstorm start preset:`). */
+  presetChoices?: boolean;
+  /** May be left out; given, it reaches the command as `name:value` after the required arguments. */
+  optional?: boolean;
 }
 
 /** One command as people meet it. */
@@ -26,6 +30,7 @@ export interface CommandSpec {
 }
 
 const TOPIC: CommandArgument = { name: 'topic', description: 'What to brainstorm about', maxLength: 4000 };
+const PRESET: CommandArgument = { name: 'preset', description: 'The kind of session (roster, roles, phases, limits)', optional: true, presetChoices: true };
 
 function command(name: string, usage: string, description: string, extra: Partial<Omit<CommandSpec, 'name' | 'usage' | 'description'>> = {}): CommandSpec {
   return { name, aliases: [], admin: false, args: [], surfaces: { bang: true, slash: true }, usage, description, ...extra };
@@ -34,7 +39,18 @@ function command(name: string, usage: string, description: string, extra: Partia
 /** Every command, in the order `!help` and Discord list them. */
 export const COMMAND_CATALOG: readonly CommandSpec[] = [
   // `/brainstorm start topic:` opens a session; as a `!` word, `start` is the source's alias of `!approve`.
-  command('start', '/brainstorm start <topic>', 'start a brainstorm on a topic (opens a thread)', { args: [TOPIC], surfaces: { bang: false, slash: true } }),
+  // Inside a thread or channel where people already talked, the Planner reads their last messages.
+  command('start', '/brainstorm start <topic> [preset:<name>]', 'start a brainstorm on a topic (opens a thread)', {
+    args: [TOPIC, PRESET],
+    surfaces: { bang: false, slash: true },
+  }),
+  command('brainstorm', '!brainstorm <topic> [preset:<name>]', 'start a brainstorm from the conversation here (the Planner reads it)', {
+    args: [TOPIC, PRESET],
+    surfaces: { bang: true, slash: false },
+  }),
+  command('preset', '!preset <name>', 'choose the kind of session while it is planned (no name: list the presets)', {
+    args: [{ name: 'name', description: 'The preset', presetChoices: true }],
+  }),
   command('approve', '!approve', 'approve the plan and start the discussion', { aliases: ['start'] }),
   command('stop', '!stop', 'stop the discussion now (keeps what was said) and wrap up'),
   command('pause', '!pause', 'pause the discussion'),

@@ -34,6 +34,18 @@ export interface PlannerState {
   questionRounds: number;
   /** What an `!explore` session starts from: the parent's summary, which the Planner plans with. */
   seed?: string;
+  /** The preset a person chose (`!preset`, `preset:`): it wins over the Planner's pick. */
+  preset?: { name: string; by: string };
+  /** The conversation the session was started inside: its last messages, attributed by name and screened. */
+  conversation?: StartingConversation;
+}
+
+/** What a session started inside a conversation read of it. */
+export interface StartingConversation {
+  /** `[Name]: text` lines, oldest first. */
+  text: string;
+  messages: number;
+  speakers: string[];
 }
 
 /** What the Moderator keeps between checks. */

@@ -69,6 +69,17 @@ export interface Transport {
   deleteMessage?(channelId: string, externalId: string): Promise<'deleted' | 'forbidden'>;
   /** Whether this process may run the room's session (Discord: the room's guild is on one of our shards). Absent: yes. */
   handlesRoom?(roomId: string): Promise<boolean>;
+  /**
+   * The last people's messages of a channel or thread, oldest first, named by display name with mentions resolved
+   * to names (a session started there reads them). Absent where only session rooms exist (their messages are stored).
+   */
+  recentMessages?(channelId: string, limit: number): Promise<ConversationLine[]>;
+}
+
+/** One message of a conversation a session starts from. */
+export interface ConversationLine {
+  speakerName: string;
+  text: string;
 }
 
 /** A person's message as a transport received it. */

@@ -15,6 +15,8 @@ export const sessionPlanSchema = z.object({
   objectives: z.array(z.string()).describe('What the discussion should achieve, 2-5 items'),
   keyAreas: z.array(z.string()).describe('Areas to explore'),
   expectedFlow: z.array(z.string()).describe('The expected phases of the discussion, in order'),
+  // Nullable and optional: strict tool schemas send null, and plans stored before presets existed have none.
+  preset: z.string().nullable().optional().describe('The name of the listed preset this plan follows, or null when none fits'),
   parameters: sessionParametersSchema,
   estimate: z.object({
     durationMinutes: z.number().describe('Expected duration in minutes'),

@@ -43,7 +43,9 @@ function plannerReply(body: ChatCompletionRequest): SimulatedReply {
     if (tools.includes('transfer_to_Moderator')) return toolCall(body, 'transfer_to_Moderator', {});
     return jsonReply(body, { questions: [] });
   }
-  const userMessages = body.messages.filter((message) => message.role === 'user');
+  // The presets and a starting conversation are context the Planner is given, not a person's answer.
+  const context = /^(?:Presets \(|This session was started inside a conversation|[^\n]* chose the preset ")/;
+  const userMessages = body.messages.filter((message) => message.role === 'user' && !context.test(messageText(message)));
   if (userMessages.length === 1 && !body.messages.some((message) => message.role === 'tool')) {
     return jsonReply(body, { questions: plannerQuestions(topicOf(body)) });
   }

@@ -31,6 +31,22 @@ function shortened(text: string, length: number): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), length / 2))}…`;
 }
 
+const PRESET_HINTS: [RegExp, string][] = [
+  [/retro|post-?mortem|incident|went wrong|lessons/i, 'retrospective'],
+  [/architect|design|migrat|database|stack|\bapi\b|framework|infrastructure/i, 'architecture-decision'],
+  [/research|\bwhy\b|evidence|hypothes|study|investigat/i, 'research-question'],
+  [/product|feature|idea|users?\b|market/i, 'product-ideas'],
+];
+
+/** The preset the demo Planner follows: the one a person chose, else the listed one the topic's words suggest. */
+function presetOf(body: ChatCompletionRequest, topic: string): string | null {
+  const texts = body.messages.filter((message) => message.role === 'user').map((message) => (typeof message.content === 'string' ? message.content : ''));
+  const chosen = texts.map((text) => /chose the preset "([a-z0-9-]+)"/.exec(text)?.[1]).find(Boolean);
+  if (chosen) return chosen;
+  const listed = new Set(texts.flatMap((text) => [...text.matchAll(/^- ([a-z0-9-]+): /gm)].map((match) => match[1] ?? '')));
+  return PRESET_HINTS.find(([pattern, name]) => listed.has(name) && pattern.test(topic))?.[1] ?? null;
+}
+
 /** A plan drawn from the topic and, first of all, from what people answered the Planner. */
 export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown> {
   const topic = topicOf(body);
@@ -52,6 +68,7 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
     ],
     keyAreas: areas.slice(0, 3),
     expectedFlow: ['Open: each participant proposes ideas', 'Debate: challenge and combine the strongest ideas', 'Converge: shortlist and next steps'],
+    preset: presetOf(body, topic),
     parameters: { maxMessages: 40, maxTokens: 200_000, maxCostUsd: 1, timeoutMinutes: 30, maxContextPercent: 70 },
     estimate: { durationMinutes: 15, costUsd: 0.2, messages: 40 },
     // A topic that asks for a decision gets a critique round, as the Planner's prompt says.

@@ -82,7 +82,13 @@ export function registerLocalChannelRoutes(app: Hono, dependencies: LocalChannel
   });
   app.post('/api/local/sessions', jsonBody, async (c) => {
     const body = await readJsonBody(c);
-    return jsonResponse(200, await startSession(dependencies, requireText(body, 'topic', MAX_TOPIC_CHARS), optionalText(body, 'name', DEFAULT_PERSON, 80)));
+    const topic = requireText(body, 'topic', MAX_TOPIC_CHARS);
+    const name = optionalText(body, 'name', DEFAULT_PERSON, 80);
+    const from = optionalText(body, 'fromRoomId', '', 200);
+    return jsonResponse(
+      200,
+      from ? await startFromRoom(dependencies, await requireRoom(dependencies, from), topic, name) : await startSession(dependencies, topic, name),
+    );
   });
   app.post('/api/rooms/:roomId/messages', jsonBody, async (c) => {
     const room = await requireRoom(dependencies, c.req.param('roomId'));
@@ -159,6 +165,29 @@ async function startSession(
   // A gateway that did not pass our message id as the room's origin: the one room opened meanwhile is ours.
   const openedMeanwhile = transport.listRooms().filter((room) => !roomsBefore.has(room.roomId));
   return { roomId: openedMeanwhile.length === 1 ? (openedMeanwhile[0] as LocalRoom).roomId : null, reply };
+}
+
+/** Starts a session from a room's conversation (`!brainstorm` there): the Planner reads its last messages. */
+async function startFromRoom(
+  dependencies: LocalChannelDependencies,
+  from: LocalRoom,
+  topic: string,
+  name: string,
+): Promise<{ roomId: string | null; reply: GatewayReply | null }> {
+  const { transport, gateway } = dependencies;
+  const roomsBefore = new Set(transport.listRooms().map((room) => room.roomId));
+  const reply = await callGateway(() =>
+    gateway.runCommand({
+      transport: transport.name,
+      roomId: from.roomId,
+      channelId: LOCAL_CHANNEL_ID,
+      author: localPerson(name),
+      name: 'brainstorm',
+      args: topic,
+    }),
+  );
+  const opened = transport.listRooms().find((room) => !roomsBefore.has(room.roomId));
+  return { roomId: opened?.roomId ?? null, reply };
 }
 
 /** The page's own id for a message, so a resend after a lost answer is claimed, and acted on, once. */

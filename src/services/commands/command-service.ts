@@ -10,6 +10,7 @@ import type { LimitsService } from '../limits/limits-service.ts';
 import type { CommandInvocation, DocumentationPort, GatewayReply } from '../../core/ports.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
 import type { RosterService } from '../sessions/roster-service.ts';
+import type { PresetService } from '../sessions/session-presets.ts';
 import type { ModerationPort } from '../sessions/session-hooks.ts';
 import type { SessionLifecycle } from '../sessions/session-lifecycle.ts';
 import { CommandRateLimiter } from './command-rate-limiter.ts';
@@ -32,6 +33,9 @@ export interface FreshSummarySource {
 /** Opens a linked sub-session (implemented by the gateway, which knows how to start sessions). */
 export type ExploreStarter = (parent: Session, topic: string, invocation: CommandInvocation) => Promise<string>;
 
+/** Starts a session from the conversation where the command was used (implemented by the gateway). */
+export type ConversationStarter = (topic: string, invocation: CommandInvocation) => Promise<string>;
+
 /** What the command service needs. */
 export interface CommandServiceOptions {
   sessions: SessionsRepository;
@@ -45,6 +49,10 @@ export interface CommandServiceOptions {
   roster: RosterService;
   settings: AdminSettingsPort;
   explore: ExploreStarter;
+  /** `!brainstorm <topic>`: a session started from the conversation here. */
+  startFromConversation: ConversationStarter;
+  /** The session presets (`!preset`). */
+  presets: PresetService;
   clock: Clock;
   logger: Logger;
   commandsPerMinute: () => number;
@@ -132,6 +140,25 @@ export class CommandService {
         run: async ({ session, invocation }) => {
           if (invocation.args.trim() === '') throw new BrainstormError('bad_input', 'Say what to explore: `!explore <topic>`.');
           return o.explore(need(session), invocation.args.trim(), invocation);
+        },
+      }),
+      define({
+        name: 'brainstorm',
+        states: null,
+        run: async ({ invocation }) => {
+          if (invocation.args.trim() === '') throw new BrainstormError('bad_input', 'Say what to brainstorm about: `!brainstorm <topic>`.');
+          return o.startFromConversation(invocation.args.trim(), invocation);
+        },
+      }),
+      define({
+        name: 'preset',
+        states: null,
+        run: async ({ session, invocation }) => {
+          if (invocation.args.trim() === '') return o.presets.describe(session ? o.presets.applied(session) : null);
+          const current = need(session);
+          if (current.status !== 'planning' && current.status !== 'awaiting_approval')
+            throw new BrainstormError('wrong_state', `A preset is chosen while the session is planned; this one is ${current.status.replace('_', ' ')}.`);
+          return o.planner.choosePreset(current, invocation.args.trim().replace(/^preset:/i, ''), invocation.author);
         },
       }),
       define({ name: 'status', states: COMMAND_STATES.status, run: async ({ session }) => formatStatus(need(session), await o.limits.report(need(session))) }),

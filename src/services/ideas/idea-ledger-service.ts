@@ -17,7 +17,7 @@ import { ledgerFigures, type LedgerFigures } from './ledger-metrics.ts';
 import { runLedgerPass, type LedgerPassDependencies } from './ledger-pass.ts';
 import { runExtraction } from './ledger-runs.ts';
 import type { SessionLedger } from '../../core/idea-ledger.ts';
-import { describeRoles, roleMap, roundOf, roundsUntilRotation, type SessionRole } from './session-roles.ts';
+import { describeRoles, roleMap, rotationOf, roundOf, roundsUntilRotation, type SessionRole } from './session-roles.ts';
 
 /** The job kind of a ledger pass. */
 export const IDEA_LEDGER_JOB = 'idea_ledger';
@@ -46,6 +46,8 @@ export interface IdeaLedgerDependencies extends Omit<LedgerPassDependencies, 'ex
   room: LedgerRoom;
   settings: () => IdeaLedgerSettings;
   nudge?: () => void;
+  /** The roles a session's preset rotates (null: all of them). */
+  roleSet?: (session: Session) => readonly SessionRole['name'][] | null | undefined;
 }
 
 /** What the console's ideas panel shows. */
@@ -154,7 +156,8 @@ export class IdeaLedgerService {
   private roles(session: Session): Map<string, SessionRole> {
     const names = this.deps.room.participants(session);
     const rotateEvery = this.deps.settings().roleRotationRounds;
-    return rotateEvery > 0 && names.length >= 2 ? roleMap(names, roundOf(session.messageCount, names.length), rotateEvery) : new Map();
+    const rotation = rotationOf(this.deps.roleSet?.(session));
+    return rotateEvery > 0 && names.length >= 2 ? roleMap(names, roundOf(session.messageCount, names.length), rotateEvery, rotation) : new Map();
   }
 
   private async handle(job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {

@@ -25,11 +25,17 @@ export function roundOf(messageCount: number, participants: number): number {
 }
 
 /** The role of each participant (by roster order) in a round; roles move one seat every `rotateEvery` rounds. */
-export function roleMap(participantNames: readonly string[], round: number, rotateEvery: number): Map<string, SessionRole> {
+export function roleMap(
+  participantNames: readonly string[],
+  round: number,
+  rotateEvery: number,
+  rotation: readonly SessionRole[] = SESSION_ROLES,
+): Map<string, SessionRole> {
   const shift = rotateEvery > 0 ? Math.floor(round / rotateEvery) : 0;
   const roles = new Map<string, SessionRole>();
+  if (rotation.length === 0) return roles;
   participantNames.forEach((name, seat) => {
-    const role = SESSION_ROLES[(seat + shift) % SESSION_ROLES.length];
+    const role = rotation[(seat + shift) % rotation.length];
     if (role) roles.set(name, role);
   });
   return roles;
@@ -43,4 +49,10 @@ export function roundsUntilRotation(round: number, rotateEvery: number): number 
 /** One line naming everyone's role (for `!ideas` and the console). */
 export function describeRoles(roles: ReadonlyMap<string, SessionRole>): string {
   return `Roles now: ${[...roles.entries()].map(([name, role]) => `${name} ${role.name}`).join(', ')}.`;
+}
+
+/** The roles a preset rotates (by name, in its order), or every role when it names none. */
+export function rotationOf(names: readonly SessionRole['name'][] | null | undefined): SessionRole[] {
+  if (!names) return [...SESSION_ROLES];
+  return names.map((name) => SESSION_ROLES.find((role) => role.name === name)).filter((role): role is SessionRole => role !== undefined);
 }

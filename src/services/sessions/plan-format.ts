@@ -1,5 +1,5 @@
 import type { LimitsConfig } from '../../config/app-config.ts';
-import type { SessionPlan } from '../../core/domain.ts';
+import type { Session, SessionPlan } from '../../core/domain.ts';
 
 const nonEmpty = (items: string[]) => items.map((item) => item.trim()).filter((item) => item !== '');
 
@@ -38,12 +38,31 @@ export function clampPlan(plan: SessionPlan, bounds: LimitsConfig): { plan: Sess
 
 const list = (items: string[]) => items.map((item) => `• ${item}`).join('\n');
 
+/**
+ * The Planner's opening line for a session started inside a conversation (null otherwise): it says what it read
+ * and what it gathers from it.
+ */
+export function conversationLead(session: Pick<Session, 'plannerState'>, gathered: string): string | null {
+  const conversation = session.plannerState.conversation;
+  if (!conversation) return null;
+  const what = `${conversation.messages} message${conversation.messages === 1 ? '' : 's'} from ${conversation.speakers.join(', ')}`;
+  return `From the conversation above (${what}) I gather: ${gathered}`;
+}
+
+/** What a plan message shows besides the plan: the opening line and the preset's lines. */
+export interface PlanExtras {
+  lead?: string | null;
+  preset?: string[];
+}
+
 /** The plan as posted for approval. */
-export function formatPlan(plan: SessionPlan, adjustments: string[], revision: number): string {
+export function formatPlan(plan: SessionPlan, adjustments: string[], revision: number, extras: PlanExtras = {}): string {
   const parameters = plan.parameters;
   const lines = [
+    ...(extras.lead ? [extras.lead, ''] : []),
     `**${revision > 0 ? `Revised plan (v${revision + 1})` : 'Proposed plan'}** — type \`!approve\` (or press Approve) to start, or write what to change.`,
     '',
+    ...(extras.preset && extras.preset.length > 0 ? [...extras.preset, ''] : []),
     `**Topic:** ${plan.expandedTopic}`,
     '',
     `**Objectives**\n${list(plan.objectives)}`,
@@ -63,8 +82,9 @@ export function formatPlan(plan: SessionPlan, adjustments: string[], revision: n
 }
 
 /** The Planner's clarifying questions as posted. */
-export function formatQuestions(questions: string[]): string {
+export function formatQuestions(questions: string[], lead: string | null = null): string {
   return [
+    ...(lead ? [lead, ''] : []),
     'Before I plan this session, a few questions:',
     ...questions.map((question, index) => `${index + 1}. ${question}`),
     '',

@@ -15,11 +15,12 @@ import type { Author, ChatMessage, Session } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import type { ToolPorts } from '../../core/ports.ts';
-import { clampPlan, formatPlan, formatQuestions } from './plan-format.ts';
+import { clampPlan, conversationLead, formatPlan, formatQuestions } from './plan-format.ts';
 import { plannerComments, withCritiqueDirective } from '../critique/plan-directive.ts';
 import { approvalReply, PLANNER_APPROVAL_RUN, PlannerApproval, type ApprovalResult } from './planner-approval.ts';
 import { PlannerRuns, plannerInput, type PlannerOutcome } from './planner-runs.ts';
 import type { RosterService } from './roster-service.ts';
+import type { PresetService } from './session-presets.ts';
 import type { SessionLifecycle } from './session-lifecycle.ts';
 
 import { PLANNER_RESUME_JOB, PLANNER_STEP_JOB, PLANNER_TIMEOUT_JOB } from './planner-job-kinds.ts';
@@ -38,6 +39,7 @@ export interface PlannerFlowOptions {
   delivery: DeliveryService;
   agents: AgentDirectory;
   roster: RosterService;
+  presets: PresetService;
   runner: Runner;
   lifecycle: SessionLifecycle;
   coordinator: Coordinator;
@@ -69,7 +71,7 @@ export class PlannerFlow {
       propose: (session, outcome) => this.proposePlan(session, outcome),
       reviseFresh: async (session) => {
         const current = (await this.options.sessions.findById(session.id)) ?? session;
-        return this.runs.fresh(current, 'plan', plannerInput(current, { maxQuestions: this.options.planner().maxQuestions, mode: 'plan', replan: true }));
+        return this.runs.fresh(current, 'plan', this.input(current, 'plan', true));
       },
     });
   }
@@ -134,7 +136,7 @@ export class PlannerFlow {
     const failures = Number(job.payload.failures ?? 0);
     const asking = maxQuestions > 0 && session.plannerState.questionRounds === 0 && job.payload.forced !== true && !replan;
     const mode: PlannerMode = asking ? 'ask' : 'plan';
-    const outcome = await this.runs.fresh(session, mode, plannerInput(session, { maxQuestions, mode, replan }));
+    const outcome = await this.runs.fresh(session, mode, this.input(session, mode, replan));
     if (outcome.kind === 'plan') return this.proposePlan(session, outcome);
     if (outcome.kind === 'questions' && mode === 'ask') return this.askQuestions(session, outcome.questions.slice(0, maxQuestions), outcome.traceId ?? null);
     // Asking led nowhere, or a forced run gave no plan: force the plan next, a bounded number of times.
@@ -183,6 +185,31 @@ export class PlannerFlow {
     return { status: 'done' };
   }
 
+  /**
+   * `!preset <name>` (or `preset:` at the start): the person's choice wins over the Planner's pick. While a plan
+   * waits, it is revised to follow the preset; while planning, the plan to come follows it.
+   */
+  async choosePreset(session: Session, name: string, author: Author): Promise<string> {
+    const preset = this.options.presets.require(name);
+    const comment = `Follow the preset "${preset.name}" (${preset.title}): ${preset.flow}`;
+    const waiting = session.status === 'awaiting_approval';
+    const revisionRequests = waiting ? [...session.plannerState.revisionRequests, comment] : session.plannerState.revisionRequests;
+    const plannerState = { ...session.plannerState, preset: { name: preset.name, by: author.name }, revisionRequests };
+    await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
+    if (!waiting) return `Preset **${preset.title}** (\`${preset.name}\`) chosen: the plan will follow it.`;
+    await this.enqueue(
+      PLANNER_RESUME_JOB,
+      session.id,
+      { decision: 'reject', author: author.name, comment },
+      `${session.id}:preset:${this.options.clock.now().getTime()}`,
+    );
+    return `Preset **${preset.title}** (\`${preset.name}\`) chosen — revising the plan to follow it.`;
+  }
+
+  private input(session: Session, mode: PlannerMode, replan: boolean) {
+    return plannerInput(session, { maxQuestions: this.options.planner().maxQuestions, mode, replan, presets: this.options.presets.plannerNote(session) });
+  }
+
   private async askQuestions(session: Session, questions: string[], traceId: string | null): Promise<JobOutcome> {
     const plannerState = {
       ...session.plannerState,
@@ -190,19 +217,32 @@ export class PlannerFlow {
       questionRounds: session.plannerState.questionRounds + 1,
     };
     await this.options.sessions.update(session.id, { plannerState }, this.options.clock.now());
-    await this.options.delivery.post(session, PLANNER, formatQuestions(questions), { traceId });
+    const lead = session.plannerState.questionRounds === 0 ? conversationLead(session, `we are to brainstorm “${session.topic}”.`) : null;
+    await this.options.delivery.post(session, PLANNER, formatQuestions(questions, lead), { traceId });
     await this.scheduleTimeout(session);
     return { status: 'done' };
   }
 
   private async proposePlan(session: Session, outcome: Extract<PlannerOutcome, { kind: 'plan' }>): Promise<JobOutcome> {
     const now = this.options.clock.now();
-    const { plan, adjustments } = clampPlan(withCritiqueDirective(outcome.plan, plannerComments(session.plannerState)), this.options.limits());
-    await this.options.runStates.save(session.id, PLANNER_APPROVAL_RUN, outcome.state, now);
     const current = (await this.options.sessions.findById(session.id)) ?? session;
-    const updated = await this.options.sessions.update(session.id, { status: 'awaiting_approval', plan }, now, ['planning', 'awaiting_approval']);
+    // The preset (a person's choice, else the Planner's pick) shapes the plan before the admin bounds clamp it.
+    const decided = withCritiqueDirective(outcome.plan, plannerComments(current.plannerState));
+    const { plan, adjustments } = clampPlan(this.options.presets.shape(current, decided), this.options.limits());
+    await this.options.runStates.save(session.id, PLANNER_APPROVAL_RUN, outcome.state, now);
+    const disabledParticipants = this.options.presets.leftOut(this.options.presets.applied(current, plan)?.preset ?? null);
+    const updated = await this.options.sessions.update(session.id, { status: 'awaiting_approval', plan, disabledParticipants }, now, [
+      'planning',
+      'awaiting_approval',
+    ]);
     if (!updated) return { status: 'done' };
-    await this.options.delivery.post(updated, PLANNER, formatPlan(plan, adjustments, current.plannerState.revisionRequests.length), {
+    const revision = current.plannerState.revisionRequests.length;
+    const first = revision === 0 && current.plannerState.questions.length === 0;
+    const text = formatPlan(plan, adjustments, revision, {
+      lead: first ? conversationLead(current, plan.expandedTopic) : null,
+      preset: this.options.presets.planLines(current, plan),
+    });
+    await this.options.delivery.post(updated, PLANNER, text, {
       actions: ['approve_plan'],
       traceId: outcome.traceId ?? null,
     });

@@ -8,12 +8,15 @@ import { parseCommand } from '../commands/command-parser.ts';
 import type { CommandService } from '../commands/command-service.ts';
 import type { Coordinator } from '../coordinator/coordinator.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
-import type { Author, ChatMessage, Session, SessionStatus } from '../../core/domain.ts';
+import type { Author, ChatMessage, Session, SessionStatus, StartingConversation } from '../../core/domain.ts';
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
 import type { IdGenerator } from '../../core/ids.ts';
 import type { CatchUpPoint, CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../../core/ports.ts';
 import type { FloodGate } from './flood-gate.ts';
 import type { PlannerFlow } from './planner-flow.ts';
+import { splitPresetOption, type PresetService } from './session-presets.ts';
+import type { ConversationBounds } from './starting-conversation.ts';
+import { exploreFrom, startFromConversation, type SessionStarts } from './session-starts.ts';
 
 /** The input guardrail's answer for a person's message. */
 export type ScreenVerdict = { verdict: 'ok' } | { verdict: 'blocked'; explanation: string; reason?: string };
@@ -42,6 +45,10 @@ export interface SessionGatewayOptions {
   inbound: Pick<InboundRepository, 'claim' | 'advance' | 'cursors'>;
   /** A short summary of a session (its TLDR, record, or last messages) to seed an `!explore` sub-session. */
   summarize: (session: Session) => Promise<string>;
+  /** The presets a topic's `preset:<name>` names. */
+  presets: PresetService;
+  /** How much of a conversation a session started inside it reads. */
+  startContext: () => ConversationBounds;
 }
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
@@ -66,12 +73,13 @@ export class SessionGatewayService implements SessionGateway {
       // Zero-width or format characters alone look empty to people but not to models: refuse, store nothing.
       if (!hasVisibleText(text)) return reply('That message has no visible text (only invisible characters), so it was not posted to the session.', true);
       const session = message.roomId ? await this.options.sessions.findByRoom(message.transport, message.roomId) : null;
-      if (message.roomId && !session) return null;
+      const command = parseCommand(text);
+      // A thread without a session is read only for `!brainstorm`, which starts one from the talk there.
+      if (message.roomId && !session && command?.name !== 'brainstorm') return null;
       // Commands are screened too: a key pasted as a `!config` argument must not be stored or echoed.
       const refusal = await this.screenPerson(message.author, text, session?.id ?? null);
       if (refusal)
         return reply(refusal.subject === 'message' && refusal.reason === 'secret' ? refusal.explanation + (await this.retract(message)) : refusal.explanation);
-      const command = parseCommand(text);
       if (command)
         return this.execute({
           transport: message.transport,
@@ -161,15 +169,26 @@ export class SessionGatewayService implements SessionGateway {
     }
   }
 
-  /** Opens a room and a session for a topic, stores the topic as its first message, and starts planning. */
-  async startSession(message: InboundMessage, topic: string, parent: Session | null, seed: string | null = null): Promise<GatewayReply | null> {
+  /**
+   * Opens a room and a session for a topic, stores the topic as its first message, and starts planning. A topic's
+   * `preset:<name>` chooses the preset; a conversation (`!brainstorm`) opens the room on a message of its own.
+   */
+  async startSession(
+    message: InboundMessage,
+    rawTopic: string,
+    parent: Session | null,
+    seed: string | null = null,
+    conversation: StartingConversation | null = null,
+  ): Promise<GatewayReply | null> {
     const sourceId = `${message.transport}:${message.externalId}`;
     if (await this.options.messages.existsBySource(sourceId)) return null;
+    const { topic, preset: presetName } = splitPresetOption(rawTopic);
+    const preset = presetName ? this.options.presets.require(presetName) : null;
     const transport = this.options.transports.get(message.transport);
-    const title = topic.split('\n')[0]?.slice(0, 90) ?? 'Brainstorm';
+    const title = topic.split('\n')[0]?.slice(0, 90) || 'Brainstorm';
     const room = await transport.openRoom({
       originChannelId: message.channelId,
-      originMessageId: parent ? null : message.externalId,
+      originMessageId: parent || conversation ? null : message.externalId,
       title: parent ? `Explore: ${title}` : title,
     });
     const now = this.options.clock.now();
@@ -189,7 +208,13 @@ export class SessionGatewayService implements SessionGateway {
       now,
     );
     await this.store(session, message, seed ? `${topic}\n\n${seed}` : topic);
-    const seeded = seed ? ((await this.options.sessions.update(session.id, { plannerState: { ...session.plannerState, seed } }, now)) ?? session) : session;
+    const plannerState = {
+      ...session.plannerState,
+      ...(seed ? { seed } : {}),
+      ...(preset ? { preset: { name: preset.name, by: message.author.name } } : {}),
+      ...(conversation ? { conversation } : {}),
+    };
+    const seeded = (await this.options.sessions.update(session.id, { plannerState }, now)) ?? session;
     this.options.events.publish({ type: 'session', session: seeded });
     await this.options.planner.begin(seeded);
     this.options.logger.info({ session: session.id, transport: message.transport, parent: parent?.id }, 'session started');
@@ -199,28 +224,17 @@ export class SessionGatewayService implements SessionGateway {
   }
 
   /** `!explore <topic>`: a linked sub-session in a new room, seeded with a summary of the parent. */
-  async explore(parent: Session, topic: string, invocation: CommandInvocation): Promise<string> {
-    // The subtopic becomes a topic the Planner reads: it passes the whole message screen, not only the secret check.
-    const verdict = await this.options.screen(topic, parent.id, 'message');
-    if (verdict.verdict === 'blocked') throw new BrainstormError('guardrail_tripped', verdict.explanation);
-    const summary = await this.options.summarize(parent);
-    const parentTitle = parent.topic.split('\n')[0]?.slice(0, 90) ?? 'the parent session';
-    // The title stays the subtopic; the parent's summary seeds the plan and opens the transcript, with a link back.
-    const seed = `Explored from ${parent.roomUrl ? `[“${parentTitle}”](${parent.roomUrl})` : `“${parentTitle}”`}. What it found so far:\n${summary}`;
-    const started = await this.startSession(
-      {
-        transport: parent.transport,
-        roomId: null,
-        channelId: parent.originChannelId ?? invocation.channelId,
-        externalId: this.options.ids.next('explore'),
-        author: invocation.author,
-        content: topic,
-      },
-      topic,
-      parent,
-      seed,
-    );
-    return started?.content ?? `Exploring “${topic}”.`;
+  explore(parent: Session, topic: string, invocation: CommandInvocation): Promise<string> {
+    return exploreFrom(this.starts(), parent, topic, invocation);
+  }
+
+  /** `!brainstorm <topic>` (and `/brainstorm start` in a thread or another channel): the Planner reads the talk there. */
+  startFromConversation(topic: string, invocation: CommandInvocation): Promise<string> {
+    return startFromConversation(this.starts(), topic, invocation);
+  }
+
+  private starts(): SessionStarts {
+    return { ...this.options, start: (message, topic, parent, seed, conversation) => this.startSession(message, topic, parent, seed, conversation) };
   }
 
   private async receive(session: Session, message: InboundMessage, text: string): Promise<GatewayReply | null> {

@@ -9,6 +9,7 @@ import type { RecalledSession, ToolPorts } from '../../core/ports.ts';
 import { plannerComments, withCritiqueDirective } from '../critique/plan-directive.ts';
 import { clampPlan } from './plan-format.ts';
 import type { SessionLifecycle } from './session-lifecycle.ts';
+import type { PresetService } from './session-presets.ts';
 
 /** Where documents are written and read (the documentation module, or a plain store). */
 export interface DocumentStorePort {
@@ -28,6 +29,8 @@ export function createToolPortsFactory(dependencies: {
   lifecycle: SessionLifecycle;
   documents: DocumentStorePort;
   bounds: () => LimitsConfig;
+  /** Shapes the approved plan by its preset, as the plan shown for approval was. */
+  presets?: PresetService;
 }): (session: Session) => ToolPorts {
   const load = async (sessionId: string) => {
     const session = await dependencies.sessions.findById(sessionId);
@@ -42,10 +45,18 @@ export function createToolPortsFactory(dependencies: {
     checkLimits: async () => dependencies.limits.report(await load(session.id)),
     startSession: async (plan) => {
       // The approved call carries the plan as the model wrote it: a person's word on the critique round still decides.
-      await dependencies.lifecycle.activate(
-        session.id,
-        clampPlan(withCritiqueDirective(plan, plannerComments(session.plannerState)), dependencies.bounds()).plan,
-      );
+      const decided = withCritiqueDirective(plan, plannerComments(session.plannerState));
+      const presets = dependencies.presets;
+      if (!presets) {
+        await dependencies.lifecycle.activate(session.id, clampPlan(decided, dependencies.bounds()).plan);
+        return;
+      }
+      const current = await load(session.id);
+      const shaped = clampPlan(presets.shape(current, decided), dependencies.bounds()).plan;
+      // The roster follows the preset too (a preset chosen just before the approval included).
+      const disabledParticipants = presets.leftOut(presets.applied(current, shaped)?.preset ?? null);
+      await dependencies.sessions.update(session.id, { disabledParticipants }, current.updatedAt);
+      await dependencies.lifecycle.activate(session.id, shaped);
     },
     endSession: (reason) => dependencies.lifecycle.end(session.id, 'completed', reason),
     writeDocument: (kind, markdown) => dependencies.documents.write(session.id, kind, markdown),

@@ -29,6 +29,7 @@ function planPanel(session, onApprove) {
     'section',
     { class: 'card', id: 'plan' },
     h('h3', {}, 'Plan'),
+    plan.preset ? h('p', { class: 'preset' }, 'Preset: ', h('strong', {}, plan.preset)) : h('p', { class: 'preset muted' }, 'Preset: none (free-form)'),
     h('div', { class: 'md' }, markdown(plan.expandedTopic, { sessionId: session.id })),
     h('h4', {}, 'Objectives'),
     list(plan.objectives),

@@ -16,6 +16,21 @@ describe('one command table', () => {
     expect(subcommandArgs('config', (name) => values[name] ?? null)).toBe('MAX_AI_RESPONSES_PER_TURN 2');
   });
 
+  it('offers the presets as choices of an optional `preset:` option of /brainstorm start, passed on as `preset:<name>`', () => {
+    const [definition] = slashCommandDefinitions(['Claude'], ['retrospective', 'pair-review']);
+    const start = (definition?.options ?? []).find((option) => option.name === 'start');
+    expect(JSON.stringify(start)).toContain('"name":"preset","description"');
+    expect(start).toMatchObject({
+      options: [
+        { name: 'topic', required: true },
+        { name: 'preset', required: false, choices: [{ value: 'retrospective' }, { value: 'pair-review' }] },
+      ],
+    });
+    const values: Record<string, string> = { topic: 'Our sprint slipped', preset: 'retrospective' };
+    expect(subcommandArgs('start', (name) => values[name] ?? null)).toBe('Our sprint slipped preset:retrospective');
+    expect(subcommandArgs('start', (name) => (name === 'topic' ? 'Only a topic' : null))).toBe('Only a topic');
+  });
+
   it('knows every command by name and refuses an unknown one', () => {
     expect(commandSpec('stop').usage).toBe('!stop');
     expect(() => commandSpec('nope')).toThrow(/command catalog/);
