@@ -1,6 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type MessageRow } from '../db/schema.ts';
 import type { ChatMessage, DeliveryStatus, Speaker, SpeakerKind } from '../core/domain.ts';
+import { BrainstormError } from '../core/errors.ts';
 
 /** A message to store. `sourceId` makes storing an incoming message idempotent. */
 export interface NewMessage {
@@ -45,8 +46,12 @@ function toMessage(row: MessageRow): ChatMessage {
   };
 }
 
-async function insertNumbered(db: Kysely<Database>, message: NewMessage, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
-  const inserted = await db
+/** Writers racing for one session's next number retry; this many losses in a row means something else is wrong. */
+const NUMBER_ATTEMPTS = 50;
+
+/** Inserts with the session's next number; undefined when a unique key (its source id, or that number) was taken. */
+function insertNumbered(db: Kysely<Database>, message: NewMessage, now: Date): Promise<MessageRow | undefined> {
+  return db
     .insertInto('messages')
     .values({
       session_id: message.sessionId,
@@ -69,16 +74,9 @@ async function insertNumbered(db: Kysely<Database>, message: NewMessage, now: Da
       external_url: message.externalUrl ?? null,
       created_at: now,
     })
-    .onConflict((conflict) => conflict.column('source_id').doNothing())
+    .onConflict((conflict) => conflict.doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (inserted) return { message: toMessage(inserted), created: true };
-  const existing = await db
-    .selectFrom('messages')
-    .selectAll()
-    .where('source_id', '=', message.sourceId ?? '')
-    .executeTakeFirstOrThrow();
-  return { message: toMessage(existing), created: false };
 }
 
 /** Messages of sessions, ordered by id. */
@@ -87,12 +85,17 @@ export class MessagesRepository {
 
   /** Stores a message. Returns `{ message, created: false }` when its `sourceId` was stored before. */
   async insert(message: NewMessage, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
-    // Two writers in one session would read the same next number on a Postgres server: a lock on the
-    // session (held until the insert commits) makes them take turns.
-    return this.db.transaction().execute(async (transaction) => {
-      await sql`SELECT pg_advisory_xact_lock(hashtext(${message.sessionId}))`.execute(transaction);
-      return insertNumbered(transaction, message, now);
-    });
+    // One statement, no lock: two writers in one session may read the same next number on a Postgres server; the
+    // unique (session, number) index turns the loser's insert into nothing, and it takes the next number.
+    for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt += 1) {
+      const inserted = await insertNumbered(this.db, message, now);
+      if (inserted) return { message: toMessage(inserted), created: true };
+      if (message.sourceId) {
+        const existing = await this.db.selectFrom('messages').selectAll().where('source_id', '=', message.sourceId).executeTakeFirst();
+        if (existing) return { message: toMessage(existing), created: false };
+      }
+    }
+    throw new BrainstormError('internal', `could not number a message of session ${message.sessionId}: ${NUMBER_ATTEMPTS} writers came first`);
   }
 
   /** True when an incoming message with this source id was stored already. */
@@ -105,6 +108,18 @@ export class MessagesRepository {
   async findById(id: number): Promise<ChatMessage | null> {
     const row = await this.db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toMessage(row) : null;
+  }
+
+  /** Messages by id, in one round trip, in the order of `ids` (missing ones left out). */
+  async findByIds(ids: readonly number[]): Promise<ChatMessage[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
+    const byId = new Map(rows.map((row) => [Number(row.id), toMessage(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** The messages of a session, oldest first; `afterId` pages forward, `limit` caps. */

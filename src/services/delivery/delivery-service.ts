@@ -172,18 +172,14 @@ export class DeliveryService {
   }
 
   private async toOutgoing(message: ChatMessage, actions: MessageAction[]): Promise<OutgoingMessage> {
-    const replyTo: ReplyReference[] = [];
-    for (const id of message.replyTo.slice(0, 5)) {
-      const target = await this.options.messages.findById(id);
-      if (!target) continue;
-      replyTo.push({
-        messageId: target.id,
-        externalId: target.externalIds[0] ?? null,
-        speakerName: target.speaker.name,
-        excerpt: target.text.replace(/\s+/g, ' ').slice(0, 90),
-        url: target.externalUrl,
-      });
-    }
+    const targets = await this.options.messages.findByIds(message.replyTo.slice(0, 5));
+    const replyTo: ReplyReference[] = targets.map((target) => ({
+      messageId: target.id,
+      externalId: target.externalIds[0] ?? null,
+      speakerName: target.speaker.name,
+      excerpt: target.text.replace(/\s+/g, ' ').slice(0, 90),
+      url: target.externalUrl,
+    }));
     return {
       speaker: message.speaker,
       content: message.text,
