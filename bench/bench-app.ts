@@ -1,4 +1,7 @@
 /** The app the session and load benches drive: the real app on PGlite or Postgres, models on the fake OpenRouter. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createApp, type App } from '../src/app.ts';
 import { buildConfig } from '../src/config/load-config.ts';
 import { openDatabase, pgliteHandle, type DatabaseHandle } from '../src/db/create-database.ts';
@@ -20,7 +23,7 @@ export interface BenchResult {
   unit: string;
 }
 
-/** Where a bench app keeps its data: a clone of the tests' PGlite template, one PGlite as `npm start` has, or Postgres. */
+/** Where a bench app keeps its data: a clone of the tests' PGlite template, one PGlite in a DATA_DIR as `npm start` has, or Postgres. */
 export type BenchEngine = 'pglite' | 'pglite-single' | 'postgres';
 
 /** A plan whose limits no bench reaches. */
@@ -53,7 +56,12 @@ export interface BenchAppOptions {
 
 async function benchDatabase(engine: BenchEngine, counter: QueryCounter | undefined): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
   const options = counter ? { counter } : {};
-  if (engine === 'pglite-single') return { database: openDatabase({ kind: 'memory' }, options), drop: async () => undefined };
+  if (engine === 'pglite-single') {
+    // As `npm start` runs it: one PGlite in a fresh DATA_DIR, copied from the migrated template (no initdb here).
+    const dataDir = mkdtempSync(join(tmpdir(), 'brainstorm-bench-'));
+    const database = openDatabase({ kind: 'pglite', directory: join(dataDir, 'db') }, options);
+    return { database, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
+  }
   if (engine === 'pglite') return { database: pgliteHandle(await clonePgliteTemplate(), options), drop: async () => undefined };
   const throwaway = await createThrowawayPostgres();
   return { database: openDatabase({ kind: 'postgres', url: throwaway.url }, options), drop: () => throwaway.drop() };

@@ -173,7 +173,7 @@ export async function runSessionBench(): Promise<BenchResult[]> {
   ];
 }
 
-/** rss_mb_100_sessions with embedded PGlite (which alone takes ~370 MB), in a process of its own. */
+/** rss_mb_100_sessions with embedded PGlite in a DATA_DIR (as `npm start` runs it), in a process of its own. */
 export async function runMemoryBench(): Promise<BenchResult[]> {
   return memory('pglite-single');
 }

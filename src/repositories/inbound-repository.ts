@@ -27,6 +27,47 @@ export class InboundRepository {
     return row !== undefined;
   }
 
+  /**
+   * `claim`, and when it is ours `advance` the channel's cursor to it, in one statement: the one round trip a
+   * person's message waits for before it is stored.
+   */
+  async claimAndAdvance(transport: string, channelId: string, externalId: string, now: Date): Promise<boolean> {
+    const row = await this.db
+      .with('claimed', (creator) =>
+        creator
+          .insertInto('inbound_claims')
+          .values({ transport, external_id: externalId, claimed_at: now })
+          .onConflict((conflict) => conflict.columns(['transport', 'external_id']).doNothing())
+          .returning('external_id'),
+      )
+      .with('advanced', (creator) =>
+        creator
+          .insertInto('read_cursors')
+          .columns(['transport', 'channel_id', 'last_external_id', 'updated_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('claimed')
+              .select([
+                sql<string>`${transport}::text`.as('transport'),
+                sql<string>`${channelId}::text`.as('channel_id'),
+                'claimed.external_id',
+                sql<Date>`${now}::timestamptz`.as('updated_at'),
+              ]),
+          )
+          .onConflict((conflict) =>
+            conflict
+              .columns(['transport', 'channel_id'])
+              .doUpdateSet({ last_external_id: externalId, updated_at: now })
+              .where(isNewerSql(sql.ref('excluded.last_external_id'), sql.ref('read_cursors.last_external_id'))),
+          )
+          .returning('channel_id'),
+      )
+      .selectFrom('claimed')
+      .select('claimed.external_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Moves a channel's cursor forward to `externalId` (never back: handlers finish out of order). */
   async advance(transport: string, channelId: string, externalId: string, now: Date): Promise<void> {
     // One upsert whose update applies only to a newer id (the row lock of the conflict orders racing writers).
@@ -37,7 +78,7 @@ export class InboundRepository {
         conflict
           .columns(['transport', 'channel_id'])
           .doUpdateSet({ last_external_id: externalId, updated_at: now })
-          .where(sql<boolean>`${isNewerSql(sql.ref('excluded.last_external_id'), sql.ref('read_cursors.last_external_id'))}`),
+          .where(isNewerSql(sql.ref('excluded.last_external_id'), sql.ref('read_cursors.last_external_id'))),
       )
       .execute();
   }

@@ -79,6 +79,53 @@ describe.each(ENGINES)('the turn path in single round trips on %s', (engine) => 
     expect(await messages.listForSession('s1')).toHaveLength(1);
   });
 
+  it('stores a message with its usage and its delivery job in one statement, and a message with its reply targets in one', async () => {
+    const messages = new MessagesRepository(handle.db);
+    const question = await messages.insert(
+      { sessionId: 's1', speaker: { kind: 'human', name: 'Ann' }, role: 'user', text: 'why?', deliveryStatus: 'received' },
+      now,
+    );
+    const delivery = { kind: 'deliver_message', queue: 'room:local:r1', payload: { actions: [] }, runAt: now, maxRetries: 12 };
+    const answer = {
+      sessionId: 's1',
+      speaker: { kind: 'participant' as const, name: 'Claude' },
+      role: 'assistant' as const,
+      text: 'because',
+      deliveryStatus: 'pending' as const,
+    };
+    let stored: Awaited<ReturnType<MessagesRepository['insert']>> | undefined;
+    const statements = await statementsOf(
+      counter,
+      async () =>
+        (stored = await messages.insertWithEffects(
+          { ...answer, replyTo: [question.message.id], inputTokens: 10, outputTokens: 5 },
+          { usage: { messages: 1, tokens: 15, costUsd: 0.5 }, delivery },
+          now,
+        )),
+    );
+    expect(statements).toBe(1);
+    const id = stored!.message.id;
+    expect(stored!.message).toMatchObject({ number: 2, text: 'because', replyTo: [question.message.id] });
+    const jobs = await new JobsRepository(handle.db).listForSession('s1');
+    expect(jobs.map((job) => [job.kind, job.queue, job.dedupe_key, job.payload, job.max_retries, job.status])).toEqual([
+      ['deliver_message', 'room:local:r1', `message:${id}`, { actions: [], messageId: id }, 12, 'pending'],
+    ]);
+    expect(await new SessionsRepository(handle.db).findById('s1')).toMatchObject({ messageCount: 1, totalTokens: 15, totalCostUsd: 0.5 });
+    // An internal note: stored and counted, never queued.
+    await messages.insertWithEffects(
+      { ...answer, text: 'aside', deliveryStatus: 'internal' },
+      { usage: { messages: 0, tokens: 1, costUsd: 0 }, delivery: null },
+      now,
+    );
+    expect(await new JobsRepository(handle.db).listForSession('s1')).toHaveLength(1);
+    expect(await new SessionsRepository(handle.db).findById('s1')).toMatchObject({ messageCount: 1, totalTokens: 16 });
+    let found: Awaited<ReturnType<MessagesRepository['findWithReplyTargets']>> = null;
+    expect(await statementsOf(counter, async () => (found = await messages.findWithReplyTargets(id)))).toBe(1);
+    expect(found!.message.text).toBe('because');
+    expect(found!.targets.map((target) => target.text)).toEqual(['why?']);
+    expect(await messages.findWithReplyTargets(id + 100)).toBeNull();
+  });
+
   it('claims due jobs with their runs in one statement, and completes one in one more', async () => {
     const jobs = new JobsRepository(handle.db);
     await jobs.enqueue({ kind: 'a', queue: 'room', payload: { n: 1 }, runAt: now }, now);
@@ -109,5 +156,17 @@ describe.each(ENGINES)('the turn path in single round trips on %s', (engine) => 
     expect(await cursor('c2')).toBe('b');
     await inbound.advance('discord', 'c2', 'c', now);
     expect(await cursor('c2')).toBe('c');
+  });
+
+  it('claims a person’s message and advances its channel’s cursor in one statement, only for the first claimant', async () => {
+    const inbound = new InboundRepository(handle.db);
+    let first = false;
+    expect(await statementsOf(counter, async () => (first = await inbound.claimAndAdvance('discord', 'c1', '100', now)))).toBe(1);
+    expect(first).toBe(true);
+    expect(await inbound.claimAndAdvance('discord', 'c1', '100', now)).toBe(false);
+    expect(await inbound.claimAndAdvance('discord', 'c1', '99', now)).toBe(true);
+    expect((await inbound.cursors('discord')).get('c1')).toBe('100');
+    expect(await inbound.claimAndAdvance('discord', 'c1', '101', now)).toBe(true);
+    expect((await inbound.cursors('discord')).get('c1')).toBe('101');
   });
 });
