@@ -130,9 +130,11 @@ async function queryCounts(engine: BenchEngine): Promise<BenchResult[]> {
  */
 async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
   const suffix = engine === 'postgres' ? '_postgres' : '';
-  const bench = await startBenchApp(LOAD.modelLatencyMs, engine === 'pglite' ? 'pglite-single' : engine);
+  // As `npm start` runs: one PGlite in a DATA_DIR, the job worker's production poll (deliveries wake it anyway).
+  const bench = await startBenchApp(LOAD.modelLatencyMs, engine === 'pglite' ? 'pglite-single' : engine, 0, { workerPollMs: 250 });
   try {
     const sessions = await activeSessions(bench, LOAD.sessions, 'Load');
+    progress(`${LOAD.sessions} sessions active`);
     // A first turn takes the session's lease and builds the tokenizer: one unmeasured wave warms every session.
     await Promise.all(sessions.map((session) => timedTurn(bench, session)));
     await bench.app.services.coordinator.idle();
