@@ -7,12 +7,12 @@ import { QueryCounter } from '../src/db/query-counter.ts';
 import {
   activeSession,
   activeSessions,
+  participantMessages,
   percentile,
   round,
   say,
   startBenchApp,
   stopBenchApp,
-  timedTurn,
   type BenchApp,
   type BenchEngine,
   type BenchResult,
@@ -41,6 +41,18 @@ function deliveredAnswers(bench: BenchApp, sessionId: string, count: number): Pr
       resolve();
     });
   });
+}
+
+/**
+ * Milliseconds until all three participants answered a person's message, or null when the round ended with fewer
+ * (a model failed or timed out under the load: counted apart, never as a fast turn).
+ */
+async function answeredTurn(bench: BenchApp, session: { sessionId: string; roomId: string }): Promise<number | null> {
+  const started = performance.now();
+  const answered = participantMessages(bench.app, session.sessionId, 3).then(() => performance.now() - started);
+  await say(bench, session);
+  const ended = bench.app.services.coordinator.idle(session.sessionId).then(() => null);
+  return Promise.race([answered, ended.then(() => Promise.race([answered, sleep(0).then(() => null)]))]);
 }
 
 /** Statements per millisecond the idle app sends (lease renewals, polls), subtracted from what a turn is charged. */
@@ -136,17 +148,20 @@ async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
     const sessions = await activeSessions(bench, LOAD.sessions, 'Load');
     progress(`${LOAD.sessions} sessions active`);
     // A first turn takes the session's lease and builds the tokenizer: one unmeasured wave warms every session.
-    await Promise.all(sessions.map((session) => timedTurn(bench, session)));
+    await Promise.all(sessions.map((session) => answeredTurn(bench, session)));
     await bench.app.services.coordinator.idle();
     progress(`${LOAD.sessions} sessions active and warm`);
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
     const overheads: number[] = [];
+    let unanswered = 0;
     for (let wave = 0; wave < LOAD.waves; wave += 1) {
       await Promise.all(
         sessions.map(async (session) => {
           await sleep(Math.random() * LOAD.waveMs);
-          overheads.push((await timedTurn(bench, session)) - LOAD.modelLatencyMs);
+          const elapsed = await answeredTurn(bench, session);
+          if (elapsed === null) unanswered += 1;
+          else overheads.push(elapsed - LOAD.modelLatencyMs);
         }),
       );
       await bench.app.services.coordinator.idle();
@@ -157,6 +172,7 @@ async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
       { name: `sessions_500_turn_overhead_ms_p50${suffix}`, value: round(percentile(overheads, 0.5), 1), unit: 'ms' },
       { name: `sessions_500_turn_overhead_ms_p99${suffix}`, value: round(percentile(overheads, 0.99), 1), unit: 'ms' },
       { name: `event_loop_lag_ms_p99${suffix}`, value: round(lag.percentile(99) / 1e6, 1), unit: 'ms' },
+      { name: `sessions_500_unanswered_turns${suffix}`, value: unanswered, unit: 'turns' },
     ];
   } finally {
     await stopBenchApp(bench);
