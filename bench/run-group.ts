@@ -1,5 +1,5 @@
 /** Runs one bench group in this process and prints its figures, one JSON object per line. */
-import type { BenchResult } from './session-bench.ts';
+import type { BenchResult } from './bench-app.ts';
 
 /** The groups of `npm run bench`, each run in a fresh process. */
 export const BENCH_GROUPS: Record<string, () => Promise<BenchResult[]>> = {
@@ -13,6 +13,9 @@ export const BENCH_GROUPS: Record<string, () => Promise<BenchResult[]>> = {
   console: async () => (await import('./console-bench.ts')).runConsoleBench(),
   ideas: async () => (await import('./ideas-bench.ts')).runIdeasBench(),
   scale: async () => (await import('./scale-bench.ts')).runScaleBench(),
+  queries: async () => (await import('./load-bench.ts')).runQueryCountBench(),
+  load: async () => (await import('./load-bench.ts')).runLoadBench(),
+  'load-postgres': async () => (await import('./load-bench.ts')).runLoadPostgresBench(),
 };
 
 const name = process.argv[2] ?? '';

@@ -4,7 +4,7 @@
  */
 import { spawnSync } from 'node:child_process';
 
-const GROUPS = ['session', 'memory', 'memory-postgres', 'discord', 'notion', 'moderator', 'console', 'ideas', 'scale'];
+const GROUPS = ['session', 'memory', 'memory-postgres', 'discord', 'notion', 'moderator', 'console', 'ideas', 'scale', 'queries', 'load', 'load-postgres'];
 const wanted = process.argv.slice(2).filter((name) => GROUPS.includes(name));
 
 for (const group of wanted.length > 0 ? wanted : GROUPS) {

@@ -9,7 +9,7 @@ import { waitForHealthy } from '../tests/support/browser.ts';
 import { leaseHolderPid, say, startActiveSession, waitAnswered } from '../tests/support/cluster-drill.ts';
 import { auditConversation } from '../tests/support/conversation-audit.ts';
 import { createThrowawayPostgres } from '../tests/support/databases.ts';
-import type { BenchResult } from './session-bench.ts';
+import type { BenchResult } from './bench-app.ts';
 
 /** People's messages the rolling restart is measured over (some sent to the process being stopped). */
 const ROLLING_MESSAGES = 6;

@@ -1,133 +1,19 @@
-import { createApp, type App } from '../src/app.ts';
-import { buildConfig } from '../src/config/load-config.ts';
-import { createLogger } from '../src/logging/logger.ts';
-import { systemClock } from '../src/core/clock.ts';
-import { sequentialIds } from '../src/core/ids.ts';
-import type { Author } from '../src/core/domain.ts';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../tests/fakes/openrouter/fake-openrouter.ts';
-import { createThrowawayPostgres, openAppTestDatabase } from '../tests/support/databases.ts';
-import { MemoryTransport } from '../tests/support/memory-transport.ts';
-import { scriptedPlan } from '../tests/support/scripted-plans.ts';
-import { fakeEnvironment } from '../tests/support/test-app.ts';
+import { replies, type FakeOpenRouter } from '../tests/fakes/openrouter/fake-openrouter.ts';
+import {
+  activeSession,
+  activeSessions,
+  BENCH_PERSON,
+  nextExternalId,
+  percentile,
+  round,
+  startBenchApp,
+  stopBenchApp,
+  timedTurn,
+  type BenchApp,
+  type BenchResult,
+} from './bench-app.ts';
 
-/** One bench figure. */
-export interface BenchResult {
-  name: string;
-  value: number;
-  unit: string;
-}
-
-const BENCH_PLAN = scriptedPlan({ maxMessages: 1000, maxTokens: 5_000_000, maxCostUsd: 5, timeoutMinutes: 60 });
-const person: Author = { id: 'bench-person', name: 'Bea', isAdmin: true };
-let external = 0;
-
-interface BenchApp {
-  app: App;
-  transport: MemoryTransport;
-  fake: FakeOpenRouter;
-  dropDatabase: () => Promise<void>;
-}
-
-/** BENCH_DATABASE=postgres measures on the Postgres server (TEST_DATABASE_URL); the default is embedded PGlite. */
-async function benchDatabase(engine: 'pglite' | 'pglite-single' | 'postgres') {
-  // 'pglite-single' is one embedded instance as `npm start` has (the tests' template + clone would be two).
-  if (engine === 'pglite-single') return { database: 'memory' as const, drop: async () => undefined };
-  if (engine !== 'postgres') return { database: await openAppTestDatabase(), drop: async () => undefined };
-  const throwaway = await createThrowawayPostgres();
-  return { database: { kind: 'postgres' as const, url: throwaway.url }, drop: () => throwaway.drop() };
-}
-
-async function startBenchApp(latencyMs: number, engine: 'pglite' | 'pglite-single' | 'postgres' = 'pglite', aiRounds = 0): Promise<BenchApp> {
-  const fake = await startFakeOpenRouter({ latencyMs, firstTokenMs: 0 });
-  const transport = new MemoryTransport();
-  const environment = fakeEnvironment(fake.url, {
-    SESSION_PLANNER_MAX_QUESTIONS: '0',
-    MAX_AI_ROUNDS_WITHOUT_HUMAN: String(aiRounds),
-    MODERATOR_CHECK_INTERVAL: '100000',
-    SCRIBE_UPDATE_INTERVAL: '100000',
-    TLDR_UPDATE_INTERVAL: '100000',
-  });
-  const { database, drop } = await benchDatabase(engine);
-  const app = await createApp({
-    config: buildConfig(environment),
-    clock: systemClock,
-    ids: sequentialIds(),
-    logger: createLogger({ level: 'silent', secrets: [] }),
-    database,
-    transports: [transport],
-    workerPollMs: 20,
-  });
-  await app.start();
-  return { app, transport, fake, dropDatabase: drop };
-}
-
-async function stopBenchApp(bench: BenchApp): Promise<void> {
-  await bench.app.stop();
-  await bench.fake.close();
-  await bench.dropDatabase();
-}
-
-/** Resolves when `count` participant messages were stored in `sessionId` after this call. */
-function participantMessages(app: App, sessionId: string, count: number): Promise<void> {
-  return new Promise((resolve) => {
-    let seen = 0;
-    const stop = app.events.subscribe((event) => {
-      if (
-        event.type !== 'message' ||
-        event.message.sessionId !== sessionId ||
-        event.message.speaker.kind !== 'participant' ||
-        event.message.deliveryStatus !== 'pending'
-      )
-        return;
-      seen += 1;
-      if (seen >= count) {
-        stop();
-        resolve();
-      }
-    });
-  });
-}
-
-async function activeSession(bench: BenchApp): Promise<{ sessionId: string; roomId: string }> {
-  bench.fake.script({ role: 'planner' }, replies.toolCall('start_session', BENCH_PLAN));
-  external += 1;
-  const topic = `Bench topic ${external}`;
-  await bench.app.gateway.handleMessage({
-    transport: 'memory',
-    roomId: null,
-    channelId: 'bench',
-    externalId: `bench-${external}`,
-    author: person,
-    content: topic,
-  });
-  const roomId = bench.transport.rooms.find((room) => room.title === topic)!.roomId;
-  const session = (await bench.app.repositories.sessions.findByRoom('memory', roomId))!;
-  for (let attempt = 0; attempt < 2000 && (await bench.app.repositories.sessions.findById(session.id))?.status !== 'awaiting_approval'; attempt += 1)
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  const opened = participantMessages(bench.app, session.id, 3);
-  await bench.app.gateway.runCommand({ transport: 'memory', roomId, channelId: 'bench', author: person, name: 'approve', args: '' });
-  await opened;
-  return { sessionId: session.id, roomId };
-}
-
-async function timedTurn(bench: BenchApp, session: { sessionId: string; roomId: string }): Promise<number> {
-  const answered = participantMessages(bench.app, session.sessionId, 3);
-  external += 1;
-  const started = performance.now();
-  await bench.app.gateway.handleMessage({
-    transport: 'memory',
-    roomId: session.roomId,
-    channelId: 'bench',
-    externalId: `bench-${external}`,
-    author: person,
-    content: 'What is the next step?',
-  });
-  await answered;
-  return performance.now() - started;
-}
-
-const percentile = (values: number[], fraction: number) =>
-  [...values].sort((a, b) => a - b)[Math.min(values.length - 1, Math.floor(values.length * fraction))] ?? 0;
+export type { BenchResult } from './bench-app.ts';
 
 /** turn_fanout_ratio: wall time of a 3-participant turn over the 400 ms one model takes. */
 async function fanout(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
@@ -197,27 +83,7 @@ async function promptGrowth(): Promise<BenchResult[]> {
 async function memory(engine: 'pglite-single' | 'postgres'): Promise<BenchResult[]> {
   const bench = await startBenchApp(50, engine);
   try {
-    const sessions: { sessionId: string; roomId: string }[] = [];
-    for (let index = 0; index < 100; index += 1) {
-      const room = await bench.transport.openRoom({ originChannelId: 'bench', originMessageId: null, title: `Memory ${index}` });
-      const created = await bench.app.repositories.sessions.create(
-        {
-          id: `mem_${index}`,
-          parentId: null,
-          transport: 'memory',
-          roomId: room.roomId,
-          roomUrl: null,
-          originChannelId: 'bench',
-          originMessageId: null,
-          topic: `Memory topic ${index}`,
-          status: 'awaiting_approval',
-          createdBy: { id: person.id, name: person.name },
-        },
-        new Date(),
-      );
-      await bench.app.services.lifecycle.activate(created.id, BENCH_PLAN);
-      sessions.push({ sessionId: created.id, roomId: room.roomId });
-    }
+    const sessions = await activeSessions(bench, 100, 'Memory');
     await Promise.all(sessions.map((session) => timedTurn(bench, session)));
     globalThis.gc?.();
     const name = engine === 'postgres' ? 'rss_mb_100_sessions_postgres' : 'rss_mb_100_sessions';
@@ -274,16 +140,16 @@ async function humanDuringRound(): Promise<BenchResult[]> {
       // With no person speaking, the next three participant requests are an AI round: speak 700 ms into it.
       while (participantRequests(bench.fake) < before + 3) await new Promise((resolve) => setTimeout(resolve, 5));
       await new Promise((resolve) => setTimeout(resolve, 700));
-      external += 1;
-      const text = `Quick question ${external}: what is the cheapest first step?`;
+      const externalId = nextExternalId();
+      const text = `Quick question ${externalId}: what is the cheapest first step?`;
       const answers = answersTo(bench, session.sessionId, text);
       const started = performance.now();
       await bench.app.gateway.handleMessage({
         transport: 'memory',
         roomId: session.roomId,
         channelId: 'bench',
-        externalId: `bench-${external}`,
-        author: person,
+        externalId,
+        author: BENCH_PERSON,
         content: text,
       });
       times.push((await answers.first) - started);
@@ -293,11 +159,6 @@ async function humanDuringRound(): Promise<BenchResult[]> {
   } finally {
     await stopBenchApp(bench);
   }
-}
-
-function round(value: number, digits: number): number {
-  const factor = 10 ** digits;
-  return Math.round(value * factor) / factor;
 }
 
 /** The session figures of `npm run bench`. */
@@ -312,7 +173,7 @@ export async function runSessionBench(): Promise<BenchResult[]> {
   ];
 }
 
-/** rss_mb_100_sessions with embedded PGlite (which alone takes ~370 MB), in a process of its own. */
+/** rss_mb_100_sessions with embedded PGlite in a DATA_DIR (as `npm start` runs it), in a process of its own. */
 export async function runMemoryBench(): Promise<BenchResult[]> {
   return memory('pglite-single');
 }

@@ -74,7 +74,6 @@ export function buildServices(dependencies: ServiceDependencies) {
   const delivery = new DeliveryService({
     messages: repositories.messages,
     sessions: repositories.sessions,
-    jobs: repositories.jobs,
     transports,
     clock,
     events,
@@ -298,10 +297,14 @@ export function buildServices(dependencies: ServiceDependencies) {
     logger,
     onStored: (sessionId) => messageHooks.onMessage(sessionId),
     inbound: repositories.inbound,
-    floodGate: new FloodGate(clock, () => ({
-      burstWindowMs: FLOOD_BURST_WINDOW_MS,
-      messagesPerMinute: settings.effectiveConfig().limits.humanMessagesPerMinute,
-    })),
+    floodGate: new FloodGate(
+      clock,
+      () => ({
+        burstWindowMs: FLOOD_BURST_WINDOW_MS,
+        messagesPerMinute: settings.effectiveConfig().limits.humanMessagesPerMinute,
+      }),
+      events,
+    ),
     summarize: async (session) =>
       (await documentation.latestTldr(session.id)) ?? (await documentation.latestRecord(session.id)) ?? session.plan?.expandedTopic ?? session.topic,
     presets,

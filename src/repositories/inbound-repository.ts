@@ -1,10 +1,15 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely, type RawBuilder } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /** Compares two transport ids: Discord snowflakes by value (a longer one is newer), other ids as text. */
 export function isNewerId(candidate: string, current: string): boolean {
   if (/^\d+$/.test(candidate) && /^\d+$/.test(current)) return BigInt(candidate) > BigInt(current);
   return candidate > current;
+}
+
+/** `isNewerId` in SQL: digits by value (a longer snowflake is newer), anything else as text in code-unit order. */
+function isNewerSql(candidate: RawBuilder<unknown>, current: RawBuilder<unknown>): RawBuilder<boolean> {
+  return sql<boolean>`CASE WHEN ${candidate} ~ '^[0-9]+$' AND ${current} ~ '^[0-9]+$' THEN ${candidate}::numeric > ${current}::numeric ELSE ${candidate} COLLATE "C" > ${current} COLLATE "C" END`;
 }
 
 /** Claims on people's messages, and per-channel read cursors for catch-up. */
@@ -22,23 +27,60 @@ export class InboundRepository {
     return row !== undefined;
   }
 
+  /**
+   * `claim`, and when it is ours `advance` the channel's cursor to it, in one statement: the one round trip a
+   * person's message waits for before it is stored.
+   */
+  async claimAndAdvance(transport: string, channelId: string, externalId: string, now: Date): Promise<boolean> {
+    const row = await this.db
+      .with('claimed', (creator) =>
+        creator
+          .insertInto('inbound_claims')
+          .values({ transport, external_id: externalId, claimed_at: now })
+          .onConflict((conflict) => conflict.columns(['transport', 'external_id']).doNothing())
+          .returning('external_id'),
+      )
+      .with('advanced', (creator) =>
+        creator
+          .insertInto('read_cursors')
+          .columns(['transport', 'channel_id', 'last_external_id', 'updated_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('claimed')
+              .select([
+                sql<string>`${transport}::text`.as('transport'),
+                sql<string>`${channelId}::text`.as('channel_id'),
+                'claimed.external_id',
+                sql<Date>`${now}::timestamptz`.as('updated_at'),
+              ]),
+          )
+          .onConflict((conflict) =>
+            conflict
+              .columns(['transport', 'channel_id'])
+              .doUpdateSet({ last_external_id: externalId, updated_at: now })
+              .where(isNewerSql(sql.ref('excluded.last_external_id'), sql.ref('read_cursors.last_external_id'))),
+          )
+          .returning('channel_id'),
+      )
+      .selectFrom('claimed')
+      .select('claimed.external_id')
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
   /** Moves a channel's cursor forward to `externalId` (never back: handlers finish out of order). */
   async advance(transport: string, channelId: string, externalId: string, now: Date): Promise<void> {
-    await this.db.transaction().execute(async (trx) => {
-      const current = await trx
-        .selectFrom('read_cursors')
-        .select('last_external_id')
-        .where('transport', '=', transport)
-        .where('channel_id', '=', channelId)
-        .forUpdate()
-        .executeTakeFirst();
-      if (current && !isNewerId(externalId, current.last_external_id)) return;
-      await trx
-        .insertInto('read_cursors')
-        .values({ transport, channel_id: channelId, last_external_id: externalId, updated_at: now })
-        .onConflict((conflict) => conflict.columns(['transport', 'channel_id']).doUpdateSet({ last_external_id: externalId, updated_at: now }))
-        .execute();
-    });
+    // One upsert whose update applies only to a newer id (the row lock of the conflict orders racing writers).
+    await this.db
+      .insertInto('read_cursors')
+      .values({ transport, channel_id: channelId, last_external_id: externalId, updated_at: now })
+      .onConflict((conflict) =>
+        conflict
+          .columns(['transport', 'channel_id'])
+          .doUpdateSet({ last_external_id: externalId, updated_at: now })
+          .where(isNewerSql(sql.ref('excluded.last_external_id'), sql.ref('read_cursors.last_external_id'))),
+      )
+      .execute();
   }
 
   /** The last message seen in each channel of a transport. */

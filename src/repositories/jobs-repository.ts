@@ -94,61 +94,86 @@ export class JobsRepository {
    * unfinished, so deliveries to one room keep their order.
    */
   async claimDue(workerId: string, now: Date, leaseMs: number, limit: number, kinds?: string[], queue?: string): Promise<ClaimedJob[]> {
-    return this.db.transaction().execute(async (transaction) => {
-      let query = transaction
-        .selectFrom('jobs as job')
-        .select(['job.id', 'job.kind', 'job.payload', 'job.session_id', 'job.retry_count', 'job.max_retries', 'job.retry_until'])
-        .where('job.deleted_at', 'is', null)
-        .where((eb) =>
-          eb.or([
-            eb.and([eb('job.status', '=', 'pending'), eb('job.run_at', '<=', now)]),
-            eb.and([eb('job.status', '=', 'running'), eb('job.locked_until', '<', now)]),
-          ]),
-        )
-        .where((eb) =>
-          eb.or([
-            eb('job.queue', 'is', null),
-            eb.not(
-              eb.exists(
-                eb
-                  .selectFrom('jobs as earlier')
-                  .select(sql`1`.as('one'))
-                  .whereRef('earlier.queue', '=', 'job.queue')
-                  .whereRef('earlier.id', '<', 'job.id')
-                  .where('earlier.status', 'in', ['pending', 'running'])
-                  .where('earlier.deleted_at', 'is', null),
-              ),
+    // One statement (pick, lease, record the run): a worker polls often, and each round trip holds the connection.
+    let due = this.db
+      .selectFrom('jobs as job')
+      .select(['job.id'])
+      .where('job.deleted_at', 'is', null)
+      .where((eb) =>
+        eb.or([
+          eb.and([eb('job.status', '=', 'pending'), eb('job.run_at', '<=', now)]),
+          eb.and([eb('job.status', '=', 'running'), eb('job.locked_until', '<', now)]),
+        ]),
+      )
+      .where((eb) =>
+        eb.or([
+          eb('job.queue', 'is', null),
+          eb.not(
+            eb.exists(
+              eb
+                .selectFrom('jobs as earlier')
+                .select(sql`1`.as('one'))
+                .whereRef('earlier.queue', '=', 'job.queue')
+                .whereRef('earlier.id', '<', 'job.id')
+                .where('earlier.status', 'in', ['pending', 'running'])
+                .where('earlier.deleted_at', 'is', null),
             ),
-          ]),
-        );
-      if (kinds && kinds.length > 0) query = query.where('job.kind', 'in', kinds);
-      if (queue) query = query.where('job.queue', '=', queue);
-      const rows = await query.orderBy('job.run_at').orderBy('job.id').limit(limit).forUpdate().skipLocked().execute();
-      const claimed: ClaimedJob[] = [];
-      for (const row of rows) {
-        await transaction
+          ),
+        ]),
+      );
+    if (kinds && kinds.length > 0) due = due.where('job.kind', 'in', kinds);
+    if (queue) due = due.where('job.queue', '=', queue);
+    const rows = await this.db
+      .with('picked', () => due.orderBy('job.run_at').orderBy('job.id').limit(limit).forUpdate().skipLocked())
+      .with('claimed', (db) =>
+        db
           .updateTable('jobs')
+          .from('picked')
           .set({ status: 'running', locked_by: workerId, locked_until: new Date(now.getTime() + leaseMs), updated_at: now })
-          .where('id', '=', row.id)
-          .execute();
-        const run = await transaction
+          .whereRef('jobs.id', '=', 'picked.id')
+          .returning(['jobs.id', 'jobs.kind', 'jobs.payload', 'jobs.session_id', 'jobs.retry_count', 'jobs.max_retries', 'jobs.retry_until', 'jobs.run_at']),
+      )
+      .with('runs', (db) =>
+        db
           .insertInto('job_runs')
-          .values({ job_id: row.id, attempt: row.retry_count + 1, worker_id: workerId, started_at: now })
-          .returning('id')
-          .executeTakeFirstOrThrow();
-        claimed.push({
-          id: row.id,
-          kind: row.kind,
-          payload: row.payload,
-          sessionId: row.session_id,
-          retryCount: row.retry_count,
-          maxRetries: row.max_retries,
-          retryUntil: row.retry_until,
-          runId: run.id,
-        });
-      }
-      return claimed;
-    });
+          .columns(['job_id', 'attempt', 'worker_id', 'started_at'])
+          .expression((eb) =>
+            eb
+              .selectFrom('claimed')
+              .select([
+                'claimed.id',
+                sql<number>`claimed.retry_count + 1`.as('attempt'),
+                sql<string>`${workerId}::text`.as('worker_id'),
+                sql<Date>`${now}::timestamptz`.as('started_at'),
+              ]),
+          )
+          .returning(['job_runs.id', 'job_runs.job_id']),
+      )
+      .selectFrom('claimed')
+      .innerJoin('runs', 'runs.job_id', 'claimed.id')
+      .select([
+        'claimed.id',
+        'claimed.kind',
+        'claimed.payload',
+        'claimed.session_id',
+        'claimed.retry_count',
+        'claimed.max_retries',
+        'claimed.retry_until',
+        'runs.id as run_id',
+      ])
+      .orderBy('claimed.run_at')
+      .orderBy('claimed.id')
+      .execute();
+    return rows.map((row) => ({
+      id: row.id,
+      kind: row.kind,
+      payload: row.payload,
+      sessionId: row.session_id,
+      retryCount: row.retry_count,
+      maxRetries: row.max_retries,
+      retryUntil: row.retry_until,
+      runId: row.run_id,
+    }));
   }
 
   /** Extends a running job's lease (long work refreshes it well before it expires). */
@@ -164,10 +189,15 @@ export class JobsRepository {
 
   /** Marks a job done. */
   async complete(job: ClaimedJob, now: Date): Promise<void> {
-    await this.db.transaction().execute(async (transaction) => {
-      await transaction.updateTable('jobs').set({ status: 'done', finished_at: now, updated_at: now, locked_until: null }).where('id', '=', job.id).execute();
-      await transaction.updateTable('job_runs').set({ finished_at: now, outcome: 'succeeded' }).where('id', '=', job.runId).execute();
-    });
+    // Both rows in one statement: atomic like a transaction, in one round trip instead of four.
+    await this.db
+      .with('finished', (db) =>
+        db.updateTable('jobs').set({ status: 'done', finished_at: now, updated_at: now, locked_until: null }).where('id', '=', job.id).returning('id'),
+      )
+      .updateTable('job_runs')
+      .set({ finished_at: now, outcome: 'succeeded' })
+      .where('id', '=', job.runId)
+      .execute();
   }
 
   /**
@@ -178,40 +208,44 @@ export class JobsRepository {
     const retryCount = job.retryCount + 1;
     const exhausted = job.retryUntil ? (retryAt ?? now).getTime() > job.retryUntil.getTime() : retryCount >= job.maxRetries;
     const terminal = retryAt === null || exhausted;
-    await this.db.transaction().execute(async (transaction) => {
-      await transaction
-        .updateTable('jobs')
-        .set({
-          status: terminal ? 'failed' : 'pending',
-          retry_count: retryCount,
-          last_error: error.slice(0, 2000),
-          run_at: terminal ? now : (retryAt ?? now),
-          locked_until: null,
-          locked_by: null,
-          finished_at: terminal ? now : null,
-          updated_at: now,
-        })
-        .where('id', '=', job.id)
-        .execute();
-      await transaction
-        .updateTable('job_runs')
-        .set({ finished_at: now, outcome: terminal ? 'failed' : 'retry', error: error.slice(0, 2000) })
-        .where('id', '=', job.runId)
-        .execute();
-    });
+    await this.db
+      .with('failed', (db) =>
+        db
+          .updateTable('jobs')
+          .set({
+            status: terminal ? 'failed' : 'pending',
+            retry_count: retryCount,
+            last_error: error.slice(0, 2000),
+            run_at: terminal ? now : (retryAt ?? now),
+            locked_until: null,
+            locked_by: null,
+            finished_at: terminal ? now : null,
+            updated_at: now,
+          })
+          .where('id', '=', job.id)
+          .returning('id'),
+      )
+      .updateTable('job_runs')
+      .set({ finished_at: now, outcome: terminal ? 'failed' : 'retry', error: error.slice(0, 2000) })
+      .where('id', '=', job.runId)
+      .execute();
     return terminal;
   }
 
   /** Puts a job back to pending at `runAt` without counting a failure (e.g. a rate limit asked us to wait). */
   async postpone(job: ClaimedJob, runAt: Date, now: Date): Promise<void> {
-    await this.db.transaction().execute(async (transaction) => {
-      await transaction
-        .updateTable('jobs')
-        .set({ status: 'pending', run_at: runAt, locked_until: null, locked_by: null, updated_at: now })
-        .where('id', '=', job.id)
-        .execute();
-      await transaction.updateTable('job_runs').set({ finished_at: now, outcome: 'postponed' }).where('id', '=', job.runId).execute();
-    });
+    await this.db
+      .with('postponed', (db) =>
+        db
+          .updateTable('jobs')
+          .set({ status: 'pending', run_at: runAt, locked_until: null, locked_by: null, updated_at: now })
+          .where('id', '=', job.id)
+          .returning('id'),
+      )
+      .updateTable('job_runs')
+      .set({ finished_at: now, outcome: 'postponed' })
+      .where('id', '=', job.runId)
+      .execute();
   }
 
   /** Registers (or re-registers) a worker instance with a fresh heartbeat. */

@@ -1,7 +1,8 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type InsertObject, type Kysely } from 'kysely';
 import { toJson, type Database, type MessageRow } from '../db/schema.ts';
 import type { ChatMessage, Citation, DeliveryStatus, Speaker, SpeakerKind } from '../core/domain.ts';
 import { isCostSource, type CostSource } from '../core/cost.ts';
+import { BrainstormError } from '../core/errors.ts';
 
 /** A message to store. `sourceId` makes storing an incoming message idempotent. */
 export interface NewMessage {
@@ -66,41 +67,107 @@ function contentOf(message: NewMessage): MessageRow['content'] {
   };
 }
 
-async function insertNumbered(db: Kysely<Database>, message: NewMessage, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
-  const inserted = await db
+/** Writers racing for one session's next number retry; this many losses in a row means something else is wrong. */
+const NUMBER_ATTEMPTS = 50;
+
+/** The row of a new message, numbered next in its session (the number is read in the same statement). */
+function numberedRow(message: NewMessage, now: Date): InsertObject<Database, 'messages'> {
+  return {
+    session_id: message.sessionId,
+    number: sql<number>`(SELECT COALESCE(MAX(number), 0) + 1 FROM messages WHERE session_id = ${message.sessionId})`,
+    source_id: message.sourceId ?? null,
+    speaker_kind: message.speaker.kind,
+    speaker_name: message.speaker.name,
+    speaker_id: message.speaker.id ?? null,
+    role: message.role,
+    content: toJson(contentOf(message)),
+    model: message.model ?? null,
+    input_tokens: message.inputTokens ?? 0,
+    output_tokens: message.outputTokens ?? 0,
+    cost_usd: message.costUsd ?? 0,
+    cost_source: message.costSource ?? null,
+    reply_to: toJson(message.replyTo ?? []),
+    trace_id: message.traceId ?? null,
+    span_id: message.spanId ?? null,
+    delivery_status: message.deliveryStatus,
+    external_ids: toJson(message.externalIds ?? []),
+    external_url: message.externalUrl ?? null,
+    created_at: now,
+  };
+}
+
+/** Inserts with the session's next number; undefined when a unique key (its source id, or that number) was taken. */
+function insertNumbered(db: Kysely<Database>, message: NewMessage, now: Date): Promise<MessageRow | undefined> {
+  return db
     .insertInto('messages')
-    .values({
-      session_id: message.sessionId,
-      number: sql<number>`(SELECT COALESCE(MAX(number), 0) + 1 FROM messages WHERE session_id = ${message.sessionId})`,
-      source_id: message.sourceId ?? null,
-      speaker_kind: message.speaker.kind,
-      speaker_name: message.speaker.name,
-      speaker_id: message.speaker.id ?? null,
-      role: message.role,
-      content: toJson(contentOf(message)),
-      model: message.model ?? null,
-      input_tokens: message.inputTokens ?? 0,
-      output_tokens: message.outputTokens ?? 0,
-      cost_usd: message.costUsd ?? 0,
-      cost_source: message.costSource ?? null,
-      reply_to: toJson(message.replyTo ?? []),
-      trace_id: message.traceId ?? null,
-      span_id: message.spanId ?? null,
-      delivery_status: message.deliveryStatus,
-      external_ids: toJson(message.externalIds ?? []),
-      external_url: message.externalUrl ?? null,
-      created_at: now,
-    })
-    .onConflict((conflict) => conflict.column('source_id').doNothing())
+    .values(numberedRow(message, now))
+    .onConflict((conflict) => conflict.doNothing())
     .returningAll()
     .executeTakeFirst();
-  if (inserted) return { message: toMessage(inserted), created: true };
-  const existing = await db
-    .selectFrom('messages')
+}
+
+/**
+ * Stores a message, adds its usage to its session and queues its delivery, all in one statement (atomic, one round
+ * trip); undefined when a unique key was taken (then nothing happened).
+ */
+function insertWithEffects(db: Kysely<Database>, message: NewMessage, effects: MessageEffects, now: Date): Promise<MessageRow | undefined> {
+  const { usage, delivery } = effects;
+  const payload = toJson(delivery?.payload ?? {});
+  return db
+    .with('stored', (creator) =>
+      creator
+        .insertInto('messages')
+        .values(numberedRow(message, now))
+        .onConflict((conflict) => conflict.doNothing())
+        .returningAll(),
+    )
+    .with('counted', (creator) =>
+      creator
+        .updateTable('sessions')
+        .set({
+          message_count: sql`message_count + ${usage.messages}`,
+          total_tokens: sql`total_tokens + ${usage.tokens}`,
+          total_cost_usd: sql`total_cost_usd + ${usage.costUsd}`,
+          updated_at: now,
+        })
+        .where('id', '=', message.sessionId)
+        .where((eb) => eb.exists(eb.selectFrom('stored').select('stored.id')))
+        .returning('id'),
+    )
+    .with('queued', (creator) =>
+      creator
+        .insertInto('jobs')
+        .columns(['kind', 'dedupe_key', 'queue', 'session_id', 'payload', 'status', 'run_at', 'max_retries', 'created_at', 'updated_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('stored')
+            .select([
+              sql<string>`${delivery?.kind ?? ''}::text`.as('kind'),
+              sql<string>`'message:' || stored.id`.as('dedupe_key'),
+              sql<string>`${delivery?.queue ?? ''}::text`.as('queue'),
+              'stored.session_id',
+              sql<string>`${payload}::jsonb || jsonb_build_object('messageId', stored.id)`.as('payload'),
+              sql<string>`'pending'`.as('status'),
+              sql<Date>`${delivery?.runAt ?? now}::timestamptz`.as('run_at'),
+              sql<number>`${delivery?.maxRetries ?? 0}::integer`.as('max_retries'),
+              sql<Date>`${now}::timestamptz`.as('created_at'),
+              sql<Date>`${now}::timestamptz`.as('updated_at'),
+            ])
+            .where(sql<boolean>`${delivery !== null}::boolean`),
+        )
+        .returning('id'),
+    )
+    .selectFrom('stored')
     .selectAll()
-    .where('source_id', '=', message.sourceId ?? '')
-    .executeTakeFirstOrThrow();
-  return { message: toMessage(existing), created: false };
+    .executeTakeFirst();
+}
+
+/** What storing a message also does, in the same statement. */
+export interface MessageEffects {
+  /** Added to the session's counters. */
+  usage: { messages: number; tokens: number; costUsd: number };
+  /** Its delivery job (the payload gains `messageId`, the dedupe key is `message:<id>`); null when it is not sent. */
+  delivery: { kind: string; queue: string; payload: Record<string, unknown>; runAt: Date; maxRetries: number } | null;
 }
 
 /** Messages of sessions, ordered by id. */
@@ -109,12 +176,26 @@ export class MessagesRepository {
 
   /** Stores a message. Returns `{ message, created: false }` when its `sourceId` was stored before. */
   async insert(message: NewMessage, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
-    // Two writers in one session would read the same next number on a Postgres server: a lock on the
-    // session (held until the insert commits) makes them take turns.
-    return this.db.transaction().execute(async (transaction) => {
-      await sql`SELECT pg_advisory_xact_lock(hashtext(${message.sessionId}))`.execute(transaction);
-      return insertNumbered(transaction, message, now);
-    });
+    return this.numbered(message, () => insertNumbered(this.db, message, now));
+  }
+
+  /** Stores a message with its effects (usage, delivery job) in one round trip; see `insert`. */
+  async insertWithEffects(message: NewMessage, effects: MessageEffects, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
+    return this.numbered(message, () => insertWithEffects(this.db, message, effects, now));
+  }
+
+  private async numbered(message: NewMessage, insert: () => Promise<MessageRow | undefined>): Promise<{ message: ChatMessage; created: boolean }> {
+    // One statement, no lock: two writers in one session may read the same next number on a Postgres server; the
+    // unique (session, number) index turns the loser's insert into nothing, and it takes the next number.
+    for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt += 1) {
+      const inserted = await insert();
+      if (inserted) return { message: toMessage(inserted), created: true };
+      if (message.sourceId) {
+        const existing = await this.db.selectFrom('messages').selectAll().where('source_id', '=', message.sourceId).executeTakeFirst();
+        if (existing) return { message: toMessage(existing), created: false };
+      }
+    }
+    throw new BrainstormError('internal', `could not number a message of session ${message.sessionId}: ${NUMBER_ATTEMPTS} writers came first`);
   }
 
   /** True when an incoming message with this source id was stored already. */
@@ -127,6 +208,42 @@ export class MessagesRepository {
   async findById(id: number): Promise<ChatMessage | null> {
     const row = await this.db.selectFrom('messages').selectAll().where('id', '=', id).executeTakeFirst();
     return row ? toMessage(row) : null;
+  }
+
+  /** A message and the messages it replies to (in its `replyTo` order), in one round trip. */
+  async findWithReplyTargets(id: number): Promise<{ message: ChatMessage; targets: ChatMessage[] } | null> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('id', '=', id),
+          eb(
+            'id',
+            'in',
+            eb
+              .selectFrom('messages as replying')
+              .select(sql<number>`(jsonb_array_elements_text(replying.reply_to))::bigint`.as('target'))
+              .where('replying.id', '=', id),
+          ),
+        ]),
+      )
+      .execute();
+    const byId = new Map(rows.map((row) => [Number(row.id), toMessage(row)]));
+    const message = byId.get(id);
+    return message ? { message, targets: message.replyTo.flatMap((target) => byId.get(target) ?? []) } : null;
+  }
+
+  /** Messages by id, in one round trip, in the order of `ids` (missing ones left out). */
+  async findByIds(ids: readonly number[]): Promise<ChatMessage[]> {
+    if (ids.length === 0) return [];
+    const rows = await this.db
+      .selectFrom('messages')
+      .selectAll()
+      .where('id', 'in', [...ids])
+      .execute();
+    const byId = new Map(rows.map((row) => [Number(row.id), toMessage(row)]));
+    return ids.flatMap((id) => byId.get(id) ?? []);
   }
 
   /** The messages of a session, oldest first; `afterId` pages forward, `limit` caps. */

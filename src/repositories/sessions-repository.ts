@@ -153,6 +153,15 @@ export class SessionsRepository {
       .execute();
   }
 
+  /** A person's counted message in a discussion: one more message, and the AI rounds start counting again. */
+  async countHumanTurn(id: string, now: Date): Promise<void> {
+    await this.db
+      .updateTable('sessions')
+      .set({ message_count: sql`message_count + 1`, ai_rounds_since_human: 0, updated_at: now })
+      .where('id', '=', id)
+      .execute();
+  }
+
   /** Resets the usage counters (admin `!reset`). */
   async resetUsage(id: string, now: Date): Promise<void> {
     await this.db

@@ -1,9 +1,10 @@
 import { createRequire } from 'node:module';
-import { Tiktoken, type TiktokenBPE } from 'js-tiktoken/lite';
+import type { TiktokenBPE } from 'js-tiktoken/lite';
+import { BpeTokenCount } from './bpe-token-count.ts';
 
 /** The o200k table (a few MB) is read on the first count, not at start-up; `count` is synchronous, hence require. */
-function o200k(): Tiktoken {
-  return new Tiktoken(createRequire(import.meta.url)('js-tiktoken/ranks/o200k_base') as TiktokenBPE);
+function o200k(): BpeTokenCount {
+  return new BpeTokenCount(createRequire(import.meta.url)('js-tiktoken/ranks/o200k_base') as TiktokenBPE);
 }
 
 /**
@@ -11,7 +12,7 @@ function o200k(): Tiktoken {
  * tokens are from our estimate, so other vendors' tokenizers are approximated well after a few turns.
  */
 export class TokenCounter {
-  private encoder: Tiktoken | null = null;
+  private encoder: BpeTokenCount | null = null;
   private readonly correction = new Map<string, number>();
   private readonly cache = new Map<string, number>();
 
@@ -20,7 +21,7 @@ export class TokenCounter {
     const cached = this.cache.get(text);
     if (cached !== undefined) return cached;
     this.encoder ??= o200k();
-    const tokens = this.encoder.encode(text).length;
+    const tokens = this.encoder.count(text);
     if (this.cache.size > 20_000) this.cache.clear();
     this.cache.set(text, tokens);
     return tokens;

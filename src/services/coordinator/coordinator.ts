@@ -208,9 +208,13 @@ export class Coordinator {
       const turns = this.startRound(session, round, runtime);
       if ((await this.awaitRound(round, turns, runtime)) === 'preempted') continue;
       const outcomes = await Promise.all(turns.map((turn) => turn.done));
-      await this.options.sessions.update(session.id, { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 }, this.options.clock.now());
+      const counted = await this.options.sessions.update(
+        session.id,
+        { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 },
+        this.options.clock.now(),
+      );
       if (runtime.controller.signal.aborted) return;
-      await this.afterRound(session.id, runtime);
+      await this.afterRound(session.id, runtime, counted);
       if (outcomes.some((outcome) => outcome.status === 'answered')) runtime.wantAiRound = true;
     }
   }
@@ -325,8 +329,9 @@ export class Coordinator {
     return false;
   }
 
-  private async afterRound(sessionId: string, runtime: Runtime): Promise<void> {
-    const session = await this.options.sessions.findById(sessionId);
+  /** `current`: the session as the round's update returned it (no second read). */
+  private async afterRound(sessionId: string, runtime: Runtime, current: Session | null): Promise<void> {
+    const session = current ?? (await this.options.sessions.findById(sessionId));
     if (!session || session.status !== 'active') return;
     await this.options.documentation.onMessage(sessionId).catch((error: unknown) => this.options.logger.warn({ err: error }, 'documentation hook failed'));
     await this.options.moderation.afterRound(session).catch((error: unknown) => this.options.logger.warn({ err: error }, 'moderation check failed'));

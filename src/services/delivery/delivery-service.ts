@@ -1,7 +1,7 @@
 import type { JobRegistry } from '../jobs/job-types.ts';
 import { withCustomSpan } from '@openai/agents';
 import type { Logger } from 'pino';
-import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
+import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -40,7 +40,6 @@ export interface PostOptions {
 export interface DeliveryServiceOptions {
   messages: MessagesRepository;
   sessions: SessionsRepository;
-  jobs: JobsRepository;
   transports: TransportRegistry;
   clock: Clock;
   events: EventBus;
@@ -59,6 +58,11 @@ function isPermanent(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'retryable' in error && (error as { retryable: unknown }).retryable === false;
 }
 
+/** A delivery is retried this often before it fails for good. */
+const DELIVERY_RETRIES = 12;
+/** Rooms of this many sessions are kept in memory (the oldest is forgotten first). */
+const ROOMS_REMEMBERED = 10_000;
+
 /** The outbox queue of a room: its deliveries keep their order. */
 export function roomQueue(session: Pick<Session, 'transport' | 'roomId'>): string {
   return `room:${session.transport}:${session.roomId}`;
@@ -72,6 +76,8 @@ async function markPosted(message: ChatMessage): Promise<void> {
 
 /** Stores every message before it is delivered, then delivers it through the per-room outbox queue. */
 export class DeliveryService {
+  private readonly rooms = new Map<string, Pick<Session, 'transport' | 'roomId'>>();
+
   constructor(private readonly options: DeliveryServiceOptions) {}
 
   /** Stores a message and queues its delivery; returns the stored message. */
@@ -80,16 +86,18 @@ export class DeliveryService {
     // A message posted inside an agent's run (a Planner question, a Moderator redirect, the closing) belongs
     // to that run's trace: the message links to it, and a span in it links back to the message.
     const current = options.traceId ? null : currentTraceId();
-    const { message } = await this.options.messages.insert(
+    const usage = options.usage ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 };
+    // Stored, counted and queued in one statement: one round trip before the room can show it.
+    const { message } = await this.options.messages.insertWithEffects(
       {
         sessionId: session.id,
         speaker,
         role: speaker.kind === 'participant' ? 'assistant' : speaker.kind === 'human' ? 'user' : 'system',
         text,
         model: options.model ?? null,
-        inputTokens: options.usage?.inputTokens ?? 0,
-        outputTokens: options.usage?.outputTokens ?? 0,
-        costUsd: options.usage?.costUsd ?? 0,
+        inputTokens: usage.inputTokens,
+        outputTokens: usage.outputTokens,
+        costUsd: usage.costUsd,
         ...(options.usage?.costSource ? { costSource: options.usage.costSource } : {}),
         replyTo: options.replyTo ?? [],
         traceId: options.traceId ?? current,
@@ -98,17 +106,24 @@ export class DeliveryService {
         ...(options.citations?.length ? { citations: options.citations } : {}),
         ...(options.webSearches ? { webSearches: options.webSearches } : {}),
       },
+      {
+        usage: { messages: options.countsAsMessage ? 1 : 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd },
+        delivery: options.internal
+          ? null
+          : {
+              kind: DELIVER_MESSAGE_JOB,
+              queue: roomQueue(session),
+              payload: { previewExternalId: options.previewExternalId ?? null, actions: options.actions ?? [] },
+              runAt: now,
+              maxRetries: DELIVERY_RETRIES,
+            },
+      },
       now,
     );
+    this.rememberRoom(session);
     if (current) await markPosted(message);
-    const usage = options.usage ?? { inputTokens: 0, outputTokens: 0, costUsd: 0 };
-    await this.options.sessions.addUsage(
-      session.id,
-      { messages: options.countsAsMessage ? 1 : 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd },
-      now,
-    );
     this.options.events.publish({ type: 'message', message });
-    if (!options.internal) await this.enqueue(session, message, options);
+    if (!options.internal) this.options.nudgeWorker();
     return message;
   }
 
@@ -135,14 +150,15 @@ export class DeliveryService {
 
   async deliver(job: ClaimedJob): Promise<JobOutcome> {
     const messageId = Number(job.payload.messageId);
-    const message = await this.options.messages.findById(messageId);
-    if (!message) return { status: 'failed', error: `message ${messageId} not found` };
+    const found = await this.options.messages.findWithReplyTargets(messageId);
+    if (!found) return { status: 'failed', error: `message ${messageId} not found` };
+    const { message, targets } = found;
     if (message.deliveryStatus === 'delivered') return { status: 'done' };
-    const session = await this.options.sessions.findById(message.sessionId);
+    const session = await this.roomOf(message.sessionId);
     if (!session) return { status: 'failed', error: `session ${message.sessionId} not found` };
     if (!this.options.transports.has(session.transport)) return { status: 'postpone', afterMs: 5000 };
     const transport = this.options.transports.get(session.transport);
-    const outgoing = await this.toOutgoing(message, (job.payload.actions as MessageAction[] | undefined) ?? []);
+    const outgoing = this.toOutgoing(message, targets, (job.payload.actions as MessageAction[] | undefined) ?? []);
     let delivered;
     try {
       delivered = await transport.deliver(session.roomId, outgoing, {
@@ -163,35 +179,28 @@ export class DeliveryService {
     return { status: 'done' };
   }
 
-  private async enqueue(session: Session, message: ChatMessage, options: PostOptions): Promise<void> {
-    await this.options.jobs.enqueue(
-      {
-        kind: DELIVER_MESSAGE_JOB,
-        queue: roomQueue(session),
-        sessionId: session.id,
-        dedupeKey: `message:${message.id}`,
-        payload: { messageId: message.id, previewExternalId: options.previewExternalId ?? null, actions: options.actions ?? [] },
-        runAt: this.options.clock.now(),
-        maxRetries: 12,
-      },
-      this.options.clock.now(),
-    );
-    this.options.nudgeWorker();
+  /** A session's transport and room never change: kept here, a delivery reads no session row. */
+  private rememberRoom(session: Pick<Session, 'id' | 'transport' | 'roomId'>): void {
+    if (this.rooms.size >= ROOMS_REMEMBERED) this.rooms.delete(this.rooms.keys().next().value ?? '');
+    this.rooms.set(session.id, { transport: session.transport, roomId: session.roomId });
   }
 
-  private async toOutgoing(message: ChatMessage, actions: MessageAction[]): Promise<OutgoingMessage> {
-    const replyTo: ReplyReference[] = [];
-    for (const id of message.replyTo.slice(0, 5)) {
-      const target = await this.options.messages.findById(id);
-      if (!target) continue;
-      replyTo.push({
-        messageId: target.id,
-        externalId: target.externalIds[0] ?? null,
-        speakerName: target.speaker.name,
-        excerpt: target.text.replace(/\s+/g, ' ').slice(0, 90),
-        url: target.externalUrl,
-      });
-    }
+  private async roomOf(sessionId: string): Promise<Pick<Session, 'transport' | 'roomId'> | null> {
+    const known = this.rooms.get(sessionId);
+    if (known) return known;
+    const session = await this.options.sessions.findById(sessionId);
+    if (session) this.rememberRoom(session);
+    return session;
+  }
+
+  private toOutgoing(message: ChatMessage, targets: ChatMessage[], actions: MessageAction[]): OutgoingMessage {
+    const replyTo: ReplyReference[] = targets.slice(0, 5).map((target) => ({
+      messageId: target.id,
+      externalId: target.externalIds[0] ?? null,
+      speakerName: target.speaker.name,
+      excerpt: target.text.replace(/\s+/g, ' ').slice(0, 90),
+      url: target.externalUrl,
+    }));
     return {
       speaker: message.speaker,
       content: message.text,

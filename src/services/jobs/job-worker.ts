@@ -36,6 +36,8 @@ export class JobWorker {
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** Set by `nudge`: work was queued since the last claim began, so the loop claims again before it sleeps. */
+  private nudged = false;
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
   private readonly instance: WorkerInstanceKeeper;
@@ -99,6 +101,7 @@ export class JobWorker {
 
   /** Asks the loop to look for work now (after enqueueing something due). */
   nudge(): void {
+    this.nudged = true;
     this.wake?.();
   }
 
@@ -115,16 +118,19 @@ export class JobWorker {
   private async poll(): Promise<void> {
     while (this.running) {
       try {
+        this.nudged = false;
         await this.instance.maintain();
         const free = this.concurrency - this.inFlight.size;
         if (free > 0) {
           const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, free, [...this.handlers.keys()]);
           for (const job of claimed) this.track(this.execute(job));
-          if (claimed.length > 0) continue;
+          // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.
+          if (claimed.length === free) continue;
         }
       } catch (error) {
         this.options.logger.error({ err: error }, 'job worker could not claim jobs');
       }
+      if (this.nudged) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.pollMs);
         this.wake = () => {

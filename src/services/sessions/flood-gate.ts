@@ -5,6 +5,7 @@
  * spend everyone's message budget. Nothing a person says is dropped.
  */
 import type { Clock } from '../../core/clock.ts';
+import type { EventBus } from '../../core/ports.ts';
 
 /** Messages this close together from one person are one thought typed in pieces (or a flood). */
 export const FLOOD_BURST_WINDOW_MS = 2000;
@@ -26,14 +27,37 @@ interface PersonPace {
   folding: boolean;
 }
 
+const paceKey = (sessionId: string, personId: string) => `${sessionId}\u0000${personId}`;
+
 /** Decides, per session and person, whether a message counts and starts a turn, or is folded into the last one. */
 export class FloodGate {
   private readonly paces = new Map<string, PersonPace>();
+  /** When a model last spoke in each session, as this process saw it (clock ms). */
+  private readonly lastAnswers = new Map<string, number>();
 
+  /** `events`: the answers stored in this process, so most messages are paced without reading the history. */
   constructor(
     private readonly clock: Clock,
     private readonly settings: () => FloodGateSettings,
-  ) {}
+    events?: Pick<EventBus, 'subscribe'>,
+  ) {
+    events?.subscribe((event) => {
+      if (event.type !== 'message' || (event.message.speaker.kind !== 'participant' && event.message.speaker.kind !== 'moderator')) return;
+      const at = event.message.createdAt.getTime();
+      this.lastAnswers.set(event.message.sessionId, Math.max(at, this.lastAnswers.get(event.message.sessionId) ?? at));
+    });
+  }
+
+  /**
+   * As `admit`, but `answeredSincePrevious` (a read of the history) is asked only when it decides: the answers this
+   * process saw do not show one, and the message would be folded without one (another process may have answered).
+   */
+  async pace(sessionId: string, personId: string, answeredSincePrevious: () => Promise<boolean>): Promise<FloodDecision> {
+    const pace = this.paces.get(paceKey(sessionId, personId));
+    const seen = !pace || (this.lastAnswers.get(sessionId) ?? Number.NEGATIVE_INFINITY) > pace.lastAt;
+    if (seen || !this.wouldFold(pace)) return this.admit(sessionId, personId, seen);
+    return this.admit(sessionId, personId, await answeredSincePrevious());
+  }
 
   /**
    * Records a message by `personId` in `sessionId` and says how to treat it. `answeredSincePrevious`: the room
@@ -42,7 +66,7 @@ export class FloodGate {
   admit(sessionId: string, personId: string, answeredSincePrevious = false): FloodDecision {
     const now = this.clock.now().getTime();
     const { burstWindowMs, messagesPerMinute } = this.settings();
-    const key = `${sessionId}\u0000${personId}`;
+    const key = paceKey(sessionId, personId);
     const pace = this.paces.get(key) ?? { lastAt: Number.NEGATIVE_INFINITY, counted: [], folding: false };
     pace.counted = answeredSincePrevious ? [] : pace.counted.filter((at) => now - at < 60_000);
     const inBurst = !answeredSincePrevious && now - pace.lastAt < burstWindowMs;
@@ -58,8 +82,16 @@ export class FloodGate {
     return 'counted';
   }
 
+  /** Whether the next message would be folded, unless the room answered since the previous one. */
+  private wouldFold(pace: PersonPace): boolean {
+    const now = this.clock.now().getTime();
+    const { burstWindowMs, messagesPerMinute } = this.settings();
+    return now - pace.lastAt < burstWindowMs || pace.counted.filter((at) => now - at < 60_000).length >= messagesPerMinute;
+  }
+
   /** Forgets a session's paces (it ended). */
   forget(sessionId: string): void {
+    this.lastAnswers.delete(sessionId);
     for (const key of this.paces.keys()) if (key.startsWith(`${sessionId}\u0000`)) this.paces.delete(key);
   }
 }

@@ -40,9 +40,9 @@ export interface SessionGatewayOptions {
   logger: Logger;
   onStored: (sessionId: string) => Promise<void>;
   /** Paces each person's messages in a discussion (a flood is folded into one turn and counted once). */
-  floodGate: Pick<FloodGate, 'admit'>;
+  floodGate: Pick<FloodGate, 'pace'>;
   /** Claims on people's messages and read cursors (catch-up after a restart; several processes on one database). */
-  inbound: Pick<InboundRepository, 'claim' | 'advance' | 'cursors'>;
+  inbound: Pick<InboundRepository, 'claimAndAdvance' | 'cursors'>;
   /** A short summary of a session (its TLDR, record, or last messages) to seed an `!explore` sub-session. */
   summarize: (session: Session) => Promise<string>;
   /** The presets a topic's `preset:<name>` names. */
@@ -68,8 +68,8 @@ export class SessionGatewayService implements SessionGateway {
       const text = message.content.trim();
       if (text === '') return null;
       // Claimed before anything acts on it: another process, or a catch-up reading it again, leaves it alone.
-      if (!(await this.options.inbound.claim(message.transport, message.externalId, this.options.clock.now()))) return null;
-      await this.options.inbound.advance(message.transport, message.roomId ?? message.channelId, message.externalId, this.options.clock.now());
+      const channelId = message.roomId ?? message.channelId;
+      if (!(await this.options.inbound.claimAndAdvance(message.transport, channelId, message.externalId, this.options.clock.now()))) return null;
       // Zero-width or format characters alone look empty to people but not to models: refuse, store nothing.
       if (!hasVisibleText(text)) return reply('That message has no visible text (only invisible characters), so it was not posted to the session.', true);
       const session = message.roomId ? await this.options.sessions.findByRoom(message.transport, message.roomId) : null;
@@ -256,7 +256,7 @@ export class SessionGatewayService implements SessionGateway {
 
   /** A person's message in a discussion: it starts the answers, unless it is folded into the turn it follows. */
   private async discuss(session: Session, stored: ChatMessage, author: Author): Promise<GatewayReply | null> {
-    const decision = this.options.floodGate.admit(session.id, author.id, await this.answeredSincePrevious(session, stored, author));
+    const decision = await this.options.floodGate.pace(session.id, author.id, () => this.answeredSincePrevious(session, stored, author));
     if (decision !== 'counted') {
       // Folded: stored and read by every model in the turn already coming, but counted nothing and starts no turn.
       await this.options.onStored(session.id);
@@ -264,9 +264,7 @@ export class SessionGatewayService implements SessionGateway {
         ? reply(`${author.name}, you are writing faster than the room can answer: I am taking your next messages together, in one turn.`, true)
         : null;
     }
-    const now = this.options.clock.now();
-    await this.options.sessions.addUsage(session.id, { messages: 1, tokens: 0, costUsd: 0 }, now);
-    await this.options.sessions.update(session.id, { aiRoundsSinceHuman: 0 }, now);
+    await this.options.sessions.countHumanTurn(session.id, this.options.clock.now());
     this.options.coordinator.onHumanMessage(session, stored);
     await this.options.onStored(session.id);
     return null;

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.ts';
+import { InMemoryEventBus } from '../../../src/core/event-bus.ts';
+import type { ChatMessage } from '../../../src/core/domain.ts';
 import { FloodGate } from '../../../src/services/sessions/flood-gate.ts';
 
 const settings = () => ({ burstWindowMs: 2000, messagesPerMinute: 6 });
@@ -44,5 +46,68 @@ describe('FloodGate in a conversation', () => {
     const gate = new FloodGate(new ManualClock(), settings);
     const decisions = Array.from({ length: 20 }, (_, index) => gate.admit('s1', 'ada', index > 0));
     expect(decisions.every((decision) => decision === 'counted')).toBe(true);
+  });
+});
+
+describe('FloodGate reading the history only when it decides', () => {
+  const answer = (clock: ManualClock, sessionId = 's1'): ChatMessage => ({
+    id: 1,
+    sessionId,
+    number: 1,
+    speaker: { kind: 'participant', name: 'Claude' },
+    role: 'assistant',
+    text: 'An answer.',
+    model: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    replyTo: [],
+    traceId: null,
+    deliveryStatus: 'pending',
+    externalIds: [],
+    externalUrl: null,
+    createdAt: clock.now(),
+  });
+
+  it('counts quick messages answered in this process without a lookup, and a talking pace without one either', async () => {
+    const clock = new ManualClock();
+    const events = new InMemoryEventBus();
+    const gate = new FloodGate(clock, settings, events);
+    let lookups = 0;
+    const lookup = async () => (lookups += 1) > 0;
+    const decisions: string[] = [];
+    for (let index = 0; index < 20; index += 1) {
+      decisions.push(await gate.pace('s1', 'ada', lookup));
+      await clock.advance(500);
+      events.publish({ type: 'message', message: answer(clock) });
+      await clock.advance(500);
+    }
+    for (let index = 0; index < 3; index += 1) {
+      decisions.push(await gate.pace('s1', 'bob', lookup));
+      await clock.advance(15_000);
+    }
+    expect(decisions.every((decision) => decision === 'counted')).toBe(true);
+    expect(lookups).toBe(0);
+  });
+
+  it('asks the history before folding: an answer stored elsewhere keeps the message counted, none folds it', async () => {
+    const clock = new ManualClock();
+    const gate = new FloodGate(clock, settings, new InMemoryEventBus());
+    const asked: boolean[] = [];
+    const history = (answered: boolean) => async () => (asked.push(answered), answered);
+    expect(await gate.pace('s1', 'ada', history(true))).toBe('counted');
+    expect(await gate.pace('s1', 'ada', history(true))).toBe('counted');
+    expect(await gate.pace('s1', 'ada', history(false))).toBe('folded_first');
+    expect(asked).toEqual([true, false]);
+  });
+
+  it('keeps sessions apart: an answer in one session is no answer in another', async () => {
+    const clock = new ManualClock();
+    const events = new InMemoryEventBus();
+    const gate = new FloodGate(clock, settings, events);
+    expect(await gate.pace('s1', 'ada', async () => false)).toBe('counted');
+    events.publish({ type: 'message', message: answer(clock, 's2') });
+    await clock.advance(100);
+    expect(await gate.pace('s1', 'ada', async () => false)).toBe('folded_first');
   });
 });

@@ -1,0 +1,195 @@
+/**
+ * What a turn costs besides the model: statements sent to the database per person's message and per model answer
+ * (deterministic, unlike wall time on a shared machine), and the overhead and event-loop lag with 500 live sessions.
+ */
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { QueryCounter } from '../src/db/query-counter.ts';
+import {
+  activeSession,
+  activeSessions,
+  participantMessages,
+  percentile,
+  round,
+  say,
+  startBenchApp,
+  stopBenchApp,
+  type BenchApp,
+  type BenchEngine,
+  type BenchResult,
+} from './bench-app.ts';
+
+/** Turns the statement counts are averaged over. */
+const COUNTED_TURNS = 20;
+/** Live sessions of the load run, the model latency there, and the window each wave of people's messages spreads over. */
+const LOAD = { sessions: Number(process.env.BENCH_LOAD_SESSIONS ?? 500), modelLatencyMs: 2000, waveMs: 10_000, waves: 2 } as const;
+
+const progress = (text: string) => {
+  if (process.env.BENCH_VERBOSE) process.stderr.write(`${new Date().toISOString()} ${text}\n`);
+};
+const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
+
+/** Resolves when `count` participant messages of the session were delivered to the room. */
+function deliveredAnswers(bench: BenchApp, sessionId: string, count: number): Promise<void> {
+  return new Promise((resolve) => {
+    let seen = 0;
+    const stop = bench.app.events.subscribe((event) => {
+      if (event.type !== 'message' || event.message.sessionId !== sessionId) return;
+      if (event.message.speaker.kind !== 'participant' || event.message.deliveryStatus !== 'delivered') return;
+      seen += 1;
+      if (seen < count) return;
+      stop();
+      resolve();
+    });
+  });
+}
+
+/**
+ * Milliseconds until all three participants answered a person's message, or null when the round ended with fewer
+ * (a model failed or timed out under the load: counted apart, never as a fast turn).
+ */
+async function answeredTurn(bench: BenchApp, session: { sessionId: string; roomId: string }): Promise<number | null> {
+  const started = performance.now();
+  const answered = participantMessages(bench.app, session.sessionId, 3).then(() => performance.now() - started);
+  await say(bench, session);
+  const ended = bench.app.services.coordinator.idle(session.sessionId).then(() => null);
+  return Promise.race([answered, ended.then(() => Promise.race([answered, sleep(0).then(() => null)]))]);
+}
+
+/** Statements per millisecond the idle app sends (lease renewals, polls), subtracted from what a turn is charged. */
+async function backgroundRate(counter: QueryCounter): Promise<number> {
+  counter.reset();
+  const started = performance.now();
+  await sleep(3000);
+  return counter.total() / (performance.now() - started);
+}
+
+/** A person's message answered by three participants, settled: answers delivered and the round over. */
+async function settledTurn(bench: BenchApp, session: { sessionId: string; roomId: string }): Promise<void> {
+  const delivered = deliveredAnswers(bench, session.sessionId, 3);
+  await say(bench, session);
+  await delivered;
+  await bench.app.services.coordinator.idle(session.sessionId);
+}
+
+/** Statements of a whole person-led turn (their message and three answers) on a fresh app. */
+async function perHumanTurn(engine: BenchEngine): Promise<number> {
+  const counter = new QueryCounter();
+  const bench = await startBenchApp(0, engine, 0, { counter, workerPollMs: 60_000 });
+  try {
+    const session = await activeSession(bench);
+    for (let warm = 0; warm < 3; warm += 1) await settledTurn(bench, session);
+    const background = await backgroundRate(counter);
+    counter.reset();
+    const started = performance.now();
+    for (let turn = 0; turn < COUNTED_TURNS; turn += 1) await settledTurn(bench, session);
+    const statements = counter.total() - background * (performance.now() - started);
+    if (process.env.BENCH_VERBOSE) process.stderr.write(`${engine} human turn statements:\n${JSON.stringify(counter.top(40), null, 1)}\n`);
+    return statements / COUNTED_TURNS;
+  } finally {
+    await stopBenchApp(bench);
+  }
+}
+
+/** Statements per model answer in AI-to-AI rounds (no person involved), on a fresh app. */
+async function perAiTurn(engine: BenchEngine): Promise<number> {
+  const counter = new QueryCounter();
+  const bench = await startBenchApp(0, engine, 1000, { counter, workerPollMs: 60_000 });
+  try {
+    const background = await backgroundRate(counter);
+    const warmed = new Promise<void>((resolve) => {
+      let answers = 0;
+      const stop = bench.app.events.subscribe((event) => {
+        if (event.type !== 'message' || event.message.speaker.kind !== 'participant' || event.message.deliveryStatus !== 'delivered') return;
+        answers += 1;
+        if (answers === 9) {
+          counter.reset();
+          started = performance.now();
+        }
+        if (answers < 9 + COUNTED_TURNS * 3) return;
+        statements = counter.total();
+        elapsed = performance.now() - started;
+        stop();
+        resolve();
+      });
+    });
+    let started = 0;
+    let statements = 0;
+    let elapsed = 0;
+    await activeSession(bench);
+    await warmed;
+    if (process.env.BENCH_VERBOSE) process.stderr.write(`${engine} AI turn statements:\n${JSON.stringify(counter.top(40), null, 1)}\n`);
+    return (statements - background * elapsed) / (COUNTED_TURNS * 3);
+  } finally {
+    await stopBenchApp(bench);
+  }
+}
+
+/** queries_per_ai_turn, and queries_per_human_message: what a person's message adds to the three answers it gets. */
+async function queryCounts(engine: BenchEngine): Promise<BenchResult[]> {
+  const suffix = engine === 'postgres' ? '_postgres' : '';
+  const aiTurn = await perAiTurn(engine);
+  const humanTurn = await perHumanTurn(engine);
+  return [
+    { name: `queries_per_human_message${suffix}`, value: round(humanTurn - 3 * aiTurn, 1), unit: 'statements' },
+    { name: `queries_per_ai_turn${suffix}`, value: round(aiTurn, 1), unit: 'statements' },
+  ];
+}
+
+/**
+ * sessions_500_turn_overhead_ms_p99: 500 live sessions whose models take 2 s; after a warm-up turn in each, in every
+ * wave a person speaks once in every session, at a random moment of a 10 s window. A turn's overhead is its wall time beyond the model's 2 s.
+ * event_loop_lag_ms_p99 is the event loop's delay meanwhile.
+ */
+async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
+  const suffix = engine === 'postgres' ? '_postgres' : '';
+  // As `npm start` runs: one PGlite in a DATA_DIR, the job worker's production poll (deliveries wake it anyway).
+  const bench = await startBenchApp(LOAD.modelLatencyMs, engine === 'pglite' ? 'pglite-single' : engine, 0, { workerPollMs: 250 });
+  try {
+    const sessions = await activeSessions(bench, LOAD.sessions, 'Load');
+    progress(`${LOAD.sessions} sessions active`);
+    // A first turn takes the session's lease and builds the tokenizer: one unmeasured wave warms every session.
+    await Promise.all(sessions.map((session) => answeredTurn(bench, session)));
+    await bench.app.services.coordinator.idle();
+    progress(`${LOAD.sessions} sessions active and warm`);
+    const lag = monitorEventLoopDelay({ resolution: 10 });
+    lag.enable();
+    const overheads: number[] = [];
+    let unanswered = 0;
+    for (let wave = 0; wave < LOAD.waves; wave += 1) {
+      await Promise.all(
+        sessions.map(async (session) => {
+          await sleep(Math.random() * LOAD.waveMs);
+          const elapsed = await answeredTurn(bench, session);
+          if (elapsed === null) unanswered += 1;
+          else overheads.push(elapsed - LOAD.modelLatencyMs);
+        }),
+      );
+      await bench.app.services.coordinator.idle();
+      progress(`wave ${wave + 1} over`);
+    }
+    lag.disable();
+    return [
+      { name: `sessions_500_turn_overhead_ms_p50${suffix}`, value: round(percentile(overheads, 0.5), 1), unit: 'ms' },
+      { name: `sessions_500_turn_overhead_ms_p99${suffix}`, value: round(percentile(overheads, 0.99), 1), unit: 'ms' },
+      { name: `event_loop_lag_ms_p99${suffix}`, value: round(lag.percentile(99) / 1e6, 1), unit: 'ms' },
+      { name: `sessions_500_unanswered_turns${suffix}`, value: unanswered, unit: 'turns' },
+    ];
+  } finally {
+    await stopBenchApp(bench);
+  }
+}
+
+/** The load figures on embedded PGlite (BENCH_LOAD_ONLY=1 skips the statement counts). */
+export async function runLoadBench(): Promise<BenchResult[]> {
+  return [...(process.env.BENCH_LOAD_ONLY ? [] : await queryCounts('pglite')), ...(await loadRun('pglite'))];
+}
+
+/** The load figures on the Postgres server. */
+export async function runLoadPostgresBench(): Promise<BenchResult[]> {
+  return [...(await queryCounts('postgres')), ...(await loadRun('postgres'))];
+}
+
+/** Only the statement counts, both engines (quick: `npm run bench -- queries`). */
+export async function runQueryCountBench(): Promise<BenchResult[]> {
+  return [...(await queryCounts('pglite')), ...(await queryCounts('postgres'))];
+}
