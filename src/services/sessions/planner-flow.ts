@@ -231,10 +231,8 @@ export class PlannerFlow {
     const { plan, adjustments } = clampPlan(this.options.presets.shape(current, decided), this.options.limits());
     await this.options.runStates.save(session.id, PLANNER_APPROVAL_RUN, outcome.state, now);
     const disabledParticipants = this.options.presets.leftOut(this.options.presets.applied(current, plan)?.preset ?? null);
-    const updated = await this.options.sessions.update(session.id, { status: 'awaiting_approval', plan, disabledParticipants }, now, [
-      'planning',
-      'awaiting_approval',
-    ]);
+    // Every status change goes through the lifecycle, which publishes it (console, Notion row).
+    const updated = await this.options.lifecycle.awaitApproval(session.id, { plan, disabledParticipants });
     if (!updated) return { status: 'done' };
     const revision = current.plannerState.revisionRequests.length;
     const first = revision === 0 && current.plannerState.questions.length === 0;
@@ -257,7 +255,7 @@ export class PlannerFlow {
   /** Nothing to resume: back to planning, and a forced run proposes the plan again. */
   private async replan(session: Session): Promise<ApprovalResult> {
     const now = this.options.clock.now();
-    const updated = await this.options.sessions.update(session.id, { status: 'planning' }, now, ['awaiting_approval']);
+    const updated = await this.options.lifecycle.returnToPlanning(session.id);
     if (!updated) return { kind: 'busy' };
     await this.enqueue(PLANNER_STEP_JOB, session.id, { forced: true, replan: true, failures: 0 }, `${session.id}:replan:${now.getTime()}`);
     return { kind: 'replanning' };

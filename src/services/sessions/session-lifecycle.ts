@@ -58,6 +58,23 @@ export class SessionLifecycle implements SessionEnder {
     return session;
   }
 
+  /** The Planner proposed a plan: the session waits for a person's approval (null when it is no longer planning). */
+  async awaitApproval(sessionId: string, changes: Pick<SessionChanges, 'plan' | 'disabledParticipants'>): Promise<Session | null> {
+    const session = await this.options.sessions.update(sessionId, { status: 'awaiting_approval', ...changes }, this.options.clock.now(), [
+      'planning',
+      'awaiting_approval',
+    ]);
+    if (session) this.publish(session);
+    return session;
+  }
+
+  /** An approval found nothing to resume: back to planning, for a forced re-plan (null when it was not waiting). */
+  async returnToPlanning(sessionId: string): Promise<Session | null> {
+    const session = await this.options.sessions.update(sessionId, { status: 'planning' }, this.options.clock.now(), ['awaiting_approval']);
+    if (session) this.publish(session);
+    return session;
+  }
+
   /** `!pause`: no new rounds; answers already being written finish; the time limit's clock stops. */
   async pause(sessionId: string): Promise<Session> {
     const now = this.options.clock.now();
