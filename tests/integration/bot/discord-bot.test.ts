@@ -33,6 +33,7 @@ describe('DiscordBot events', () => {
     const subcommands = (command?.body['options'] as { name: string }[]).map((option) => option.name);
     expect(subcommands).toEqual([
       'start',
+      'preset',
       'approve',
       'stop',
       'pause',
