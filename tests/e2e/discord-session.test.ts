@@ -5,38 +5,24 @@
  * characters -> `/brainstorm stop` -> closing message; a non-admin's `!config` refused; `@everyone` pings nobody.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordBot, type DiscordBot } from '../../src/bot/discord-bot.ts';
+import type { DiscordBot } from '../../src/bot/discord-bot.ts';
 import { APPROVE_BUTTON_ID } from '../../src/bot/message-format.ts';
-import { buildConfig } from '../../src/config/load-config.ts';
-import { createLogger } from '../../src/logging/logger.ts';
-import { ManualClock } from '../../src/core/clock.ts';
-import { startFakeDiscord, type FakeDiscord, type FakeUser, type RecordedMessage } from '../fakes/discord/index.ts';
-import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
-import { discordEnvironment } from '../integration/bot/discord-harness.ts';
-import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+import { type FakeDiscord, type FakeUser, type RecordedMessage } from '../fakes/discord/index.ts';
+import type { FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
+import type { TestApp } from '../support/test-app.ts';
 
 let discord: FakeDiscord;
 let models: FakeOpenRouter;
 let bot: DiscordBot;
 let test: TestApp;
 
+let running: DiscordApp;
 beforeAll(async () => {
-  discord = await startFakeDiscord();
-  models = await startFakeOpenRouter();
-  const environment = { ...fakeEnvironment(models.url, { MAX_AI_ROUNDS_WITHOUT_HUMAN: '1' }), ...discordEnvironment(discord) };
-  const clock = new ManualClock('2026-05-01T09:00:00Z');
-  let app: TestApp | null = null;
-  bot = createDiscordBot({ config: buildConfig(environment), gateway: () => app!.app.gateway, clock, logger: createLogger({ level: 'silent', secrets: [] }) });
-  test = await startTestApp(environment, { clock, transports: [bot.transport] });
-  app = test;
-  await bot.start();
+  running = await startDiscordApp({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '1' });
+  ({ discord, models, bot, test } = running);
 });
-afterAll(async () => {
-  await bot?.stop();
-  await test?.stop();
-  await models?.close();
-  await discord?.close();
-});
+afterAll(async () => running?.stop());
 
 const brainstorm = () => discord.channels['brainstorm']!.id;
 

@@ -5,15 +5,12 @@
  * the fake OpenRouter received it) carries their words by display name, without the key or any user id.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordBot, type DiscordBot } from '../../src/bot/discord-bot.ts';
-import { buildConfig } from '../../src/config/load-config.ts';
-import { createLogger } from '../../src/logging/logger.ts';
-import { ManualClock } from '../../src/core/clock.ts';
-import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
-import { discordEnvironment } from '../integration/bot/discord-harness.ts';
+import type { DiscordBot } from '../../src/bot/discord-bot.ts';
+import type { FakeDiscord } from '../fakes/discord/index.ts';
+import { replies, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { scriptedPlan } from '../support/scripted-plans.ts';
-import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+import { startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
+import type { TestApp } from '../support/test-app.ts';
 
 const SECRET = 'sk-or-v1-0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef';
 
@@ -22,23 +19,12 @@ let models: FakeOpenRouter;
 let bot: DiscordBot;
 let test: TestApp;
 
+let running: DiscordApp;
 beforeAll(async () => {
-  discord = await startFakeDiscord();
-  models = await startFakeOpenRouter();
-  const environment = { ...fakeEnvironment(models.url, { SESSION_PLANNER_MAX_QUESTIONS: '0' }), ...discordEnvironment(discord) };
-  const clock = new ManualClock('2026-05-01T09:00:00Z');
-  let app: TestApp | null = null;
-  bot = createDiscordBot({ config: buildConfig(environment), gateway: () => app!.app.gateway, clock, logger: createLogger({ level: 'silent', secrets: [] }) });
-  test = await startTestApp(environment, { clock, transports: [bot.transport] });
-  app = test;
-  await bot.start();
+  running = await startDiscordApp({ SESSION_PLANNER_MAX_QUESTIONS: '0' });
+  ({ discord, models, bot, test } = running);
 });
-afterAll(async () => {
-  await bot?.stop();
-  await test?.stop();
-  await models?.close();
-  await discord?.close();
-});
+afterAll(async () => running?.stop());
 
 const plannerRequests = () => models.chats.filter((chat) => chat.agent.role === 'planner');
 

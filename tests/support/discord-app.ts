@@ -1,0 +1,52 @@
+/** The whole app behind a real discord.js client: the fake Discord, the fake OpenRouter, the bot and the app. */
+import { createDiscordBot, type DiscordBot } from '../../src/bot/discord-bot.ts';
+import { buildConfig } from '../../src/config/load-config.ts';
+import { ManualClock } from '../../src/core/clock.ts';
+import { createLogger } from '../../src/logging/logger.ts';
+import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
+import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { discordEnvironment } from '../integration/bot/discord-harness.ts';
+import { fakeEnvironment, startTestApp, type TestApp } from './test-app.ts';
+
+/** A running Discord-fronted app and its fakes. */
+export interface DiscordApp {
+  discord: FakeDiscord;
+  models: FakeOpenRouter;
+  bot: DiscordBot;
+  test: TestApp;
+  stop(): Promise<void>;
+}
+
+/** Starts the fakes, the app with the Discord transport, and the bot; `environment` adds to the fakes' variables. */
+export async function startDiscordApp(environment: Record<string, string> = {}): Promise<DiscordApp> {
+  const discord = await startFakeDiscord();
+  const models = await startFakeOpenRouter();
+  const variables = { ...fakeEnvironment(models.url, environment), ...discordEnvironment(discord) };
+  const clock = new ManualClock('2026-05-01T09:00:00Z');
+  // The gateway exists once the app does; the bot is built first because the app needs its transport.
+  let app: TestApp | null = null;
+  const bot = createDiscordBot({
+    config: buildConfig(variables),
+    gateway: () => {
+      if (!app) throw new Error('the app is not started yet');
+      return app.app.gateway;
+    },
+    clock,
+    logger: createLogger({ level: 'silent', secrets: [] }),
+  });
+  const test = await startTestApp(variables, { clock, transports: [bot.transport] });
+  app = test;
+  await bot.start();
+  return {
+    discord,
+    models,
+    bot,
+    test,
+    async stop() {
+      await bot.stop();
+      await test.stop();
+      await models.close();
+      await discord.close();
+    },
+  };
+}
