@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { InMemoryEventBus } from '../../../src/core/event-bus.ts';
-import type { ChatMessage } from '../../../src/core/domain.ts';
+import type { ChatMessage, Session } from '../../../src/core/domain.ts';
 import { FloodGate } from '../../../src/services/sessions/flood-gate.ts';
 
 const settings = () => ({ burstWindowMs: 2000, messagesPerMinute: 6 });
@@ -109,5 +109,17 @@ describe('FloodGate reading the history only when it decides', () => {
     events.publish({ type: 'message', message: answer(clock, 's2') });
     await clock.advance(100);
     expect(await gate.pace('s1', 'ada', async () => false)).toBe('folded_first');
+  });
+});
+
+describe('FloodGate memory', () => {
+  it('forgets a session once it ended, so a burst after a restart of the session is paced afresh', () => {
+    const clock = new ManualClock();
+    const events = new InMemoryEventBus();
+    const gate = new FloodGate(clock, settings, events);
+    expect(gate.admit('s1', 'ada')).toBe('counted');
+    expect(gate.admit('s1', 'ada')).not.toBe('counted');
+    events.publish({ type: 'session', session: { id: 's1', status: 'completed' } as Session });
+    expect(gate.admit('s1', 'ada')).toBe('counted');
   });
 });
