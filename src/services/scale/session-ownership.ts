@@ -218,7 +218,9 @@ export class SessionOwnership {
     const owned = this.owned.get(session.id);
     if (!owned) return;
     const recent = await this.options.messages.listRecent(session.id, 30);
-    const answered = new Set(recent.filter((message) => message.speaker.kind === 'participant').flatMap((message) => message.replyTo));
+    // An answer cut short by the previous owner's stop is no answer: the person is answered again here.
+    const answers = recent.filter((message) => message.speaker.kind === 'participant' && !message.interrupted);
+    const answered = new Set(answers.flatMap((message) => message.replyTo));
     const since = session.startedAt?.getTime() ?? 0;
     const unanswered = recent.filter((message) => message.speaker.kind === 'human' && !answered.has(message.id) && message.createdAt.getTime() >= since);
     if (trigger && !unanswered.some((message) => message.id === trigger.id)) unanswered.push(trigger);

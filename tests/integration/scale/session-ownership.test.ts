@@ -99,6 +99,40 @@ describe('sessions leased to one process among several', () => {
     }
   });
 
+  it('answers cut short by the old owner’s stop are no answer: the next owner answers the person again', async () => {
+    const { first, second } = await twoProcesses('cut');
+    try {
+      const { sessionId } = await activeSession(first, second.transport, 'Rolling drill: a stop in the middle of a turn');
+      const messages = first.app.repositories.messages;
+      // What the old owner left when it stopped: a person's message, and only an answer cut short to it.
+      const { message: person } = await messages.insert(
+        { sessionId, speaker: { kind: 'human', name: 'Alice' }, role: 'user', text: 'Are you still there?', deliveryStatus: 'delivered' },
+        first.clock.now(),
+      );
+      await messages.insert(
+        {
+          sessionId,
+          speaker: { kind: 'participant', name: 'Claude' },
+          role: 'assistant',
+          text: 'Half an answ',
+          replyTo: [person.id],
+          deliveryStatus: 'delivered',
+          interrupted: true,
+        },
+        first.clock.now(),
+      );
+      await first.stop();
+      await second.app.services.ownership.tick();
+      await second.settle();
+      const answers = (await second.app.repositories.messages.listForSession(sessionId)).filter(
+        (message) => message.speaker.kind === 'participant' && !message.interrupted && message.replyTo.includes(person.id),
+      );
+      expect(answers.length).toBeGreaterThan(0);
+    } finally {
+      await second.stop();
+    }
+  });
+
   it('a clean stop gives the leases back, so the other process resumes the session at once', async () => {
     const { first, second, transport } = await twoProcesses('rolling');
     try {
