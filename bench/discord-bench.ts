@@ -8,7 +8,7 @@
  *   answers streamed, the final edit that turns the preview into the answer included. Target: <= 1.
  */
 import { createApp, type App } from '../src/app.ts';
-import { createDiscordBot, type DiscordBot } from '../src/bot/discord-bot.ts';
+import { createDiscordBot, createDiscordConnection, type DiscordBot } from '../src/bot/discord-bot.ts';
 import { APPROVE_BUTTON_ID } from '../src/bot/message-format.ts';
 import { buildConfig } from '../src/config/load-config.ts';
 import { createLogger } from '../src/logging/logger.ts';
@@ -45,9 +45,9 @@ export async function runDiscordBench(): Promise<BenchResult[]> {
     DISCORD_CHANNEL_ID: discord.channels['brainstorm']!.id,
     DISCORD_API_URL: discord.apiUrl,
   });
-  let app: App | null = null;
-  const bot = createDiscordBot({ config, gateway: () => app!.gateway, clock: systemClock, logger });
-  app = await createApp({ config, logger, database: 'memory', transports: [bot.transport], workerPollMs: 10 });
+  const connection = createDiscordConnection({ config, clock: systemClock, logger });
+  const app = await createApp({ config, logger, database: 'memory', transports: [connection.transport], workerPollMs: 10 });
+  const bot = createDiscordBot({ config, gateway: app.gateway, connection, clock: systemClock, logger });
   try {
     await app.start();
     await bot.start();

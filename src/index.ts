@@ -1,4 +1,4 @@
-import { createApp, type App } from './app.ts';
+import { createApp } from './app.ts';
 import { ConfigError } from './config/config-error.ts';
 import { collectSecrets, loadConfigFromProcess } from './config/load-config.ts';
 import { createLogger } from './logging/logger.ts';
@@ -27,21 +27,12 @@ async function main(): Promise<void> {
   for (const line of notices) logger.warn(line);
 
   const localTransport = new LocalTransport({ clock: systemClock, ids: randomIds });
-  // The bot needs the gateway and the app needs the bot's transport: the getter breaks the cycle.
-  let app: App | null = null;
-  // discord.js is loaded only when a bot token is set: it is most of the start-up time otherwise.
-  const bot = config.discord.token
-    ? (await import('./bot/discord-bot.ts')).createDiscordBot({
-        config,
-        gateway: () => {
-          if (!app) throw new Error('the app is not built yet');
-          return app.gateway;
-        },
-        logger,
-        clock: systemClock,
-      })
-    : null;
-  app = await createApp({ config, logger, transports: bot ? [localTransport, bot.transport] : [localTransport] });
+  // discord.js is loaded only when a bot token is set: it is most of the start-up time otherwise. Its connection is
+  // built before the app (which needs its transport) and its event handlers after (they call the app's gateway).
+  const discord = config.discord.token ? await import('./bot/discord-bot.ts') : null;
+  const connection = discord?.createDiscordConnection({ config, logger, clock: systemClock }) ?? null;
+  const app = await createApp({ config, logger, transports: connection ? [localTransport, connection.transport] : [localTransport] });
+  const bot = discord && connection ? discord.createDiscordBot({ config, gateway: app.gateway, connection, logger, clock: systemClock }) : null;
   const web = createWebServer({
     host: config.web.host,
     port: config.web.port,
@@ -55,7 +46,7 @@ async function main(): Promise<void> {
     simulatedNames: config.models.roster.filter((entry) => entry.simulated).map((entry) => entry.name),
     notices,
     readiness: app.ready,
-    metrics: () => app?.services.metrics.render() ?? Promise.resolve(''),
+    metrics: () => app.services.metrics.render(),
   });
   await web.start();
   localTransport.setConsoleUrl(web.url);
@@ -71,7 +62,7 @@ async function main(): Promise<void> {
     logger.info({ signal }, 'stopping');
     await web.stop();
     await bot?.stop();
-    await app?.stop();
+    await app.stop();
     logger.info('stopped cleanly');
     process.exit(0);
   };

@@ -14,7 +14,7 @@ const PAGE_SIZE = 100;
 /** What a catch-up needs. */
 export interface CatchUpOptions {
   client: Client;
-  gateway: () => SessionGateway;
+  gateway: SessionGateway;
   brainstormChannelIds: readonly string[];
   /** The live message handler (`DiscordEvents.onMessage`). */
   onMessage: (message: Message) => Promise<void>;
@@ -49,7 +49,7 @@ async function readChannel(options: CatchUpOptions, point: CatchUpPoint): Promis
 
 /** Runs one catch-up over every point the gateway names; a channel that fails is logged and skipped. */
 export async function catchUp(options: CatchUpOptions): Promise<number> {
-  const gateway = options.gateway();
+  const gateway = options.gateway;
   if (!gateway.catchUpPoints) return 0;
   const points = await gateway.catchUpPoints('discord', options.brainstormChannelIds);
   let total = 0;

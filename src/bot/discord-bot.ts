@@ -16,12 +16,23 @@ import { DiscordTransport } from './discord-transport.ts';
 import { HandledTracker } from './handled-tracker.ts';
 import { slashCommandDefinitions } from './slash-commands.ts';
 
-/** What the bot needs; `gateway` may be a getter because the services are built after the transport. */
-export interface DiscordBotOptions {
+/** What the connection needs. */
+export interface DiscordConnectionOptions {
   config: AppConfig;
-  gateway: SessionGateway | (() => SessionGateway);
   logger: Logger;
   clock: Clock;
+}
+
+/** A discord.js client and the transport over it: built before the app, which needs the transport. */
+export interface DiscordConnection {
+  readonly client: Client;
+  readonly transport: DiscordTransport;
+}
+
+/** What the bot needs: the app's gateway, and the connection the app was built with (a new one when not given). */
+export interface DiscordBotOptions extends DiscordConnectionOptions {
+  gateway: SessionGateway;
+  connection?: DiscordConnection;
 }
 
 /** A running (or startable) bot. */
@@ -42,10 +53,10 @@ export interface DiscordBot {
 /** The gateway intents the bot uses; Message Content is privileged and must be enabled in the developer portal. */
 export const DISCORD_INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.GuildWebhooks];
 
-/** Builds the bot without connecting; `start()` connects. */
-export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
-  const { config, logger: parentLogger } = options;
-  const logger = parentLogger.child({ component: 'discord' });
+/** Builds the client (pointed at `DISCORD_API_URL`, identifying only this process's shards) and its transport. */
+export function createDiscordConnection(options: DiscordConnectionOptions): DiscordConnection {
+  const { config } = options;
+  const logger = options.logger.child({ component: 'discord' });
   const sharding = parseSharding(config.environment.SHARD_COUNT, config.environment.SHARD_IDS);
   const client = new Client({
     intents: DISCORD_INTENTS,
@@ -55,9 +66,15 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     partials: [Partials.Channel, Partials.Message, Partials.GuildMember],
     rest: { api: config.discord.apiUrl },
   });
+  return { client, transport: new DiscordTransport({ client, clock: options.clock, logger, sharding }) };
+}
+
+/** Builds the bot's event handlers over a connection (after the app, whose gateway they call); `start()` connects. */
+export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
+  const { config, gateway } = options;
+  const logger = options.logger.child({ component: 'discord' });
+  const { client, transport } = options.connection ?? createDiscordConnection(options);
   const guildId = config.discord.guildId;
-  const transport = new DiscordTransport({ client, clock: options.clock, logger, sharding });
-  const gateway = typeof options.gateway === 'function' ? options.gateway : () => options.gateway as SessionGateway;
   const events = new DiscordEvents({
     gateway,
     guildId,

@@ -11,7 +11,7 @@ import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
 
 /** What the handlers need. */
 export interface DiscordEventsOptions {
-  gateway: () => SessionGateway;
+  gateway: SessionGateway;
   guildId: string | undefined;
   brainstormChannelIds: ReadonlySet<string>;
   adminRoleId: string | undefined;
@@ -41,7 +41,7 @@ export class DiscordEvents {
     try {
       const member = message.member ?? (await message.guild.members.fetch(message.author.id).catch(() => null));
       const author = authorFrom(message.author, memberFacts(member), this.options.adminRoleId);
-      const reply = await this.options.gateway().handleMessage({
+      const reply = await this.options.gateway.handleMessage({
         transport: 'discord',
         roomId: place.roomId,
         channelId: place.channelId,
@@ -83,7 +83,7 @@ export class DiscordEvents {
       await interaction.deferReply();
       const author = authorFrom(interaction.user, interactionMember(interaction), this.options.adminRoleId);
       if (name === 'start' && args !== '') return await this.startFromCommand(interaction, place, author, args);
-      const reply = await this.options.gateway().runCommand({ transport: 'discord', roomId: place.roomId, channelId: place.channelId, author, name, args });
+      const reply = await this.options.gateway.runCommand({ transport: 'discord', roomId: place.roomId, channelId: place.channelId, author, name, args });
       await this.inPlaceOrder(place.roomId, () => this.answer(interaction, reply));
     } catch (error) {
       this.options.logger.error({ err: error, command: name }, 'handling a Discord command failed');
@@ -105,12 +105,18 @@ export class DiscordEvents {
   /** `/brainstorm start topic:` — the reply itself is the topic message the session's thread opens on. */
   private async startFromCommand(interaction: CommandInteraction, place: BrainstormPlace, author: Author, topic: string): Promise<void> {
     // Screened before the topic is published: a refused topic is answered only to its author.
-    const refusal = await this.options.gateway().screen({ author, text: topic, roomId: null });
+    const refusal = await this.options.gateway.screen({ author, text: topic, roomId: null });
     if (refusal) return this.answer(interaction, refusal);
     const starter = await interaction.editReply({ content: `**${author.name}** started a brainstorm: ${topic.slice(0, 1800)}`, allowedMentions: NO_MENTIONS });
-    const reply = await this.options
-      .gateway()
-      .handleMessage({ transport: 'discord', roomId: null, channelId: place.channelId, externalId: starter.id, author, content: topic, url: starter.url });
+    const reply = await this.options.gateway.handleMessage({
+      transport: 'discord',
+      roomId: null,
+      channelId: place.channelId,
+      externalId: starter.id,
+      author,
+      content: topic,
+      url: starter.url,
+    });
     if (reply)
       await interaction.followUp({
         content: reply.content.slice(0, 2000),

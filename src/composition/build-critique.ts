@@ -1,19 +1,17 @@
 /** The critique round's construction: the ledger it reviews, the participants' models, and the room. */
 import type { DeliveryService } from '../services/delivery/delivery-service.ts';
-import type { DocumentationService } from '../services/documentation/documentation-service.ts';
 import { CritiqueService } from '../services/critique/critique-service.ts';
 import type { RosterService } from '../services/sessions/roster-service.ts';
-import type { ServiceDependencies } from './build-services.ts';
+import type { ServiceDependencies } from './service-dependencies.ts';
 
-/** What the round reaches that is built after it (read only when a round runs). */
+/** The session services the round reaches (built before it). */
 export interface CritiqueLinks {
   delivery: DeliveryService;
-  documentation: DocumentationService;
-  roster: () => RosterService;
+  roster: RosterService;
 }
 
 /** Builds the critique round service. */
-export function buildCritique(dependencies: ServiceDependencies, late: CritiqueLinks): CritiqueService {
+export function buildCritique(dependencies: ServiceDependencies, links: CritiqueLinks): CritiqueService {
   const { clock, logger, repositories, models, prompts } = dependencies;
   return new CritiqueService({
     repository: repositories.critiques,
@@ -21,14 +19,9 @@ export function buildCritique(dependencies: ServiceDependencies, late: CritiqueL
     messages: repositories.messages,
     models,
     prompts,
-    participants: (session) => late.roster().active(session),
-    rosterNames: () =>
-      late
-        .roster()
-        .all()
-        .map((participant) => participant.name),
-    post: async (session, speaker, text) => void (await late.delivery.post(session, speaker, text)),
-    refreshDocuments: (sessionId) => late.documentation.refreshAppendix(sessionId),
+    participants: (session) => links.roster.active(session),
+    rosterNames: () => links.roster.all().map((participant) => participant.name),
+    post: async (session, speaker, text) => void (await links.delivery.post(session, speaker, text)),
     clock,
     logger,
   });

@@ -2,28 +2,27 @@
 import { createIdeaExtractorAgent } from '../agents/ideas/idea-extractor-agent.ts';
 import { createModeratorAgent } from '../agents/moderator/moderator-agent.ts';
 import type { AppConfig } from '../config/app-config.ts';
-import type { Coordinator } from '../services/coordinator/coordinator.ts';
+import type { SessionEnder, SpeakerHintsPort } from '../core/service-ports.ts';
 import type { DeliveryService } from '../services/delivery/delivery-service.ts';
 import { IdeaLedgerService } from '../services/ideas/idea-ledger-service.ts';
 import type { RosterService } from '../services/sessions/roster-service.ts';
 import type { PresetService } from '../services/sessions/session-presets.ts';
-import type { SessionLifecycle } from '../services/sessions/session-lifecycle.ts';
-import type { ServiceDependencies } from './build-services.ts';
+import type { ServiceDependencies } from './service-dependencies.ts';
 
-/** What the ledger reaches that is built after it (read only when a ledger pass runs). */
+/** The session services the ledger reaches (built before it). */
 export interface IdeaLedgerLinks {
   delivery: DeliveryService;
   settings: () => AppConfig;
-  lifecycle: () => SessionLifecycle;
-  coordinator: () => Coordinator;
-  roster: () => RosterService;
-  presets?: () => PresetService;
+  lifecycle: SessionEnder;
+  hints: SpeakerHintsPort;
+  roster: RosterService;
+  presets: PresetService;
 }
 
-/** Builds the idea ledger service. */
-export function buildIdeaLedger(dependencies: ServiceDependencies, late: IdeaLedgerLinks): IdeaLedgerService {
+/** Builds the idea ledger service and registers its jobs. */
+export function buildIdeaLedger(dependencies: ServiceDependencies, links: IdeaLedgerLinks): IdeaLedgerService {
   const { config, clock, logger, repositories, models, prompts } = dependencies;
-  return new IdeaLedgerService({
+  const ideas = new IdeaLedgerService({
     repository: repositories.ideas,
     messages: repositories.messages,
     sessions: repositories.sessions,
@@ -38,23 +37,21 @@ export function buildIdeaLedger(dependencies: ServiceDependencies, late: IdeaLed
       // Stop means stop: a proposal or invitation worded while `!stop` landed is dropped.
       postAsModerator: async (session, content) => {
         if ((await repositories.sessions.findById(session.id))?.status === 'active')
-          await late.delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content);
+          await links.delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content);
       },
-      endSession: (sessionId, reason) => late.lifecycle().end(sessionId, 'completed', reason),
-      participants: (session) =>
-        late
-          .roster()
-          .active(session)
-          .map((participant) => participant.name),
-      invite: (sessionId, name) => late.coordinator().invite(sessionId, name),
+      endSession: (sessionId, reason) => links.lifecycle.end(sessionId, 'completed', reason),
+      participants: (session) => links.roster.active(session).map((participant) => participant.name),
+      invite: (sessionId, name) => links.hints.invite(sessionId, name),
     },
-    roleSet: (session) => late.presets?.().roles(session),
+    roleSet: (session) => links.presets.roles(session),
     settings: () => ({
-      intervalSeconds: late.settings().scribe.intervalSeconds,
+      intervalSeconds: links.settings().scribe.intervalSeconds,
       convergenceRounds: config.environment.IDEAS_CONVERGENCE_ROUNDS,
       duplicateSimilarity: config.environment.IDEAS_DUPLICATE_SIMILARITY,
       agreementThreshold: config.environment.IDEAS_AGREEMENT_THRESHOLD,
       roleRotationRounds: config.environment.IDEAS_ROLE_ROTATION_ROUNDS,
     }),
   });
+  ideas.registerJobs(dependencies.worker);
+  return ideas;
 }

@@ -177,9 +177,19 @@ export interface DocumentationPort {
   refreshRecord(sessionId: string): Promise<string | null>;
 }
 
-/** Events the services publish for live views (the web console's SSE). */
-export type SessionEvent =
+/** Events for live views (the web console's SSE). */
+export type ViewEvent =
   { type: 'session'; session: Session } | { type: 'message'; message: ChatMessage } | { type: 'trace'; sessionId: string | null; traceId: string };
+
+/**
+ * Events between services: the lifecycle announces an end (rounds in flight are cut) and a `!continue` (rounds
+ * start again); the coordinator and the flood gate listen. Published synchronously, so a listener acts before
+ * `publish` returns.
+ */
+export type ControlEvent = { type: 'session_ended'; sessionId: string } | { type: 'session_resumed'; sessionId: string };
+
+/** Everything published on the bus. */
+export type SessionEvent = ViewEvent | ControlEvent;
 
 /** Subscribe to session events. */
 export interface EventBus {

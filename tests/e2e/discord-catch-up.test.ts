@@ -4,7 +4,7 @@
  * answered, a topic opens its session, a `!stop` stops; a message read twice acts once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordBot, type DiscordBot } from '../../src/bot/discord-bot.ts';
+import { createDiscordBot, createDiscordConnection, type DiscordBot } from '../../src/bot/discord-bot.ts';
 import { buildConfig } from '../../src/config/load-config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { randomIds } from '../../src/core/ids.ts';
@@ -24,16 +24,16 @@ const clock = new ManualClock('2026-05-01T09:00:00Z');
 let running: { bot: DiscordBot; test: TestApp } | null = null;
 
 async function startProcess(): Promise<{ bot: DiscordBot; test: TestApp }> {
-  let app: TestApp | null = null;
-  const bot = createDiscordBot({
-    config: buildConfig(environment),
-    gateway: () => app!.app.gateway,
-    clock,
-    logger: createLogger({ level: 'silent', secrets: [] }),
-  });
+  const options = { config: buildConfig(environment), clock, logger: createLogger({ level: 'silent', secrets: [] }) };
+  const connection = createDiscordConnection(options);
   // Random ids, as in production: a restarted process must not reuse the first one's session ids.
-  const test = await startTestApp(environment, { clock, ids: randomIds, transports: [bot.transport], database: { kind: 'postgres', url: database.url } });
-  app = test;
+  const test = await startTestApp(environment, {
+    clock,
+    ids: randomIds,
+    transports: [connection.transport],
+    database: { kind: 'postgres', url: database.url },
+  });
+  const bot = createDiscordBot({ ...options, gateway: test.app.gateway, connection });
   await bot.start();
   await test.settle();
   running = { bot, test };

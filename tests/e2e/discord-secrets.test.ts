@@ -5,7 +5,7 @@
  */
 import { PermissionFlagsBits } from 'discord.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordBot, type DiscordBot } from '../../src/bot/discord-bot.ts';
+import { createDiscordBot, createDiscordConnection, type DiscordBot } from '../../src/bot/discord-bot.ts';
 import { buildConfig } from '../../src/config/load-config.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { ManualClock } from '../../src/core/clock.ts';
@@ -25,10 +25,10 @@ beforeAll(async () => {
   models = await startFakeOpenRouter({ fallback: 'literal' });
   const environment = { ...fakeEnvironment(models.url, { MAX_AI_ROUNDS_WITHOUT_HUMAN: '0' }), ...discordEnvironment(discord) };
   const clock = new ManualClock('2026-05-01T09:00:00Z');
-  let app: TestApp | null = null;
-  bot = createDiscordBot({ config: buildConfig(environment), gateway: () => app!.app.gateway, clock, logger: createLogger({ level: 'silent', secrets: [] }) });
-  test = await startTestApp(environment, { clock, transports: [bot.transport] });
-  app = test;
+  const options = { config: buildConfig(environment), clock, logger: createLogger({ level: 'silent', secrets: [] }) };
+  const connection = createDiscordConnection(options);
+  test = await startTestApp(environment, { clock, transports: [connection.transport] });
+  bot = createDiscordBot({ ...options, gateway: test.app.gateway, connection });
   await bot.start();
 });
 afterAll(async () => {

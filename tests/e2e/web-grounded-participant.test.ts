@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { findMaskedLinks } from '../../src/agents/guardrails/masked-links.ts';
-import { createDiscordBot, type DiscordBot } from '../../src/bot/discord-bot.ts';
+import { createDiscordBot, createDiscordConnection, type DiscordBot } from '../../src/bot/discord-bot.ts';
 import { buildConfig } from '../../src/config/load-config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import type { ChatMessage } from '../../src/core/domain.ts';
@@ -65,10 +65,10 @@ beforeAll(async () => {
     }),
     ...discordEnvironment(discord),
   };
-  let app: TestApp | null = null;
-  bot = createDiscordBot({ config: buildConfig(environment), gateway: () => app!.app.gateway, clock, logger: createLogger({ level: 'silent', secrets: [] }) });
-  test = await startTestApp(environment, { clock, transports: [bot.transport] });
-  app = test;
+  const options = { config: buildConfig(environment), clock, logger: createLogger({ level: 'silent', secrets: [] }) };
+  const connection = createDiscordConnection(options);
+  test = await startTestApp(environment, { clock, transports: [connection.transport] });
+  bot = createDiscordBot({ ...options, gateway: test.app.gateway, connection });
   await bot.start();
   web = createWebServer({
     port: 0,

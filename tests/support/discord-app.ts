@@ -1,5 +1,5 @@
 /** The whole app behind a real discord.js client: the fake Discord, the fake OpenRouter, the bot and the app. */
-import { createDiscordBot, type DiscordBot } from '../../src/bot/discord-bot.ts';
+import { createDiscordBot, createDiscordConnection, type DiscordBot } from '../../src/bot/discord-bot.ts';
 import { buildConfig } from '../../src/config/load-config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { createLogger } from '../../src/logging/logger.ts';
@@ -23,19 +23,11 @@ export async function startDiscordApp(environment: Record<string, string> = {}):
   const models = await startFakeOpenRouter();
   const variables = { ...fakeEnvironment(models.url, environment), ...discordEnvironment(discord) };
   const clock = new ManualClock('2026-05-01T09:00:00Z');
-  // The gateway exists once the app does; the bot is built first because the app needs its transport.
-  let app: TestApp | null = null;
-  const bot = createDiscordBot({
-    config: buildConfig(variables),
-    gateway: () => {
-      if (!app) throw new Error('the app is not started yet');
-      return app.app.gateway;
-    },
-    clock,
-    logger: createLogger({ level: 'silent', secrets: [] }),
-  });
-  const test = await startTestApp(variables, { clock, transports: [bot.transport] });
-  app = test;
+  // As in production: the connection before the app (which needs its transport), the bot's handlers after it.
+  const options = { config: buildConfig(variables), clock, logger: createLogger({ level: 'silent', secrets: [] }) };
+  const connection = createDiscordConnection(options);
+  const test = await startTestApp(variables, { clock, transports: [connection.transport] });
+  const bot = createDiscordBot({ ...options, gateway: test.app.gateway, connection });
   await bot.start();
   return {
     discord,

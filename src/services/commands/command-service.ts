@@ -11,8 +11,9 @@ import type { CommandInvocation, DocumentationPort, GatewayReply } from '../../c
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
 import type { RosterService } from '../sessions/roster-service.ts';
 import type { PresetService } from '../sessions/session-presets.ts';
-import type { ModerationPort } from '../sessions/session-hooks.ts';
+import type { ModerationPort } from '../../core/service-ports.ts';
 import type { SessionLifecycle } from '../sessions/session-lifecycle.ts';
+import type { SessionStarter } from '../sessions/session-starter.ts';
 import { CommandRateLimiter } from './command-rate-limiter.ts';
 import { COMMAND_STATES, findCommand, formatHelp, type CommandDefinition } from './command-table.ts';
 import { formatStatus } from './status-format.ts';
@@ -30,12 +31,6 @@ export interface FreshSummarySource {
   freshSummary(sessionId: string): Promise<string | null>;
 }
 
-/** Opens a linked sub-session (implemented by the gateway, which knows how to start sessions). */
-export type ExploreStarter = (parent: Session, topic: string, invocation: CommandInvocation) => Promise<string>;
-
-/** Starts a session from the conversation where the command was used (implemented by the gateway). */
-export type ConversationStarter = (topic: string, invocation: CommandInvocation) => Promise<string>;
-
 /** What the command service needs. */
 export interface CommandServiceOptions {
   sessions: SessionsRepository;
@@ -48,9 +43,8 @@ export interface CommandServiceOptions {
   moderation: ModerationPort;
   roster: RosterService;
   settings: AdminSettingsPort;
-  explore: ExploreStarter;
-  /** `!brainstorm <topic>`: a session started from the conversation here. */
-  startFromConversation: ConversationStarter;
+  /** `!explore` (a linked sub-session) and `!brainstorm <topic>` (a session started from the conversation here). */
+  starter: Pick<SessionStarter, 'explore' | 'startFromConversation'>;
   /** The session presets (`!preset`). */
   presets: PresetService;
   clock: Clock;
@@ -139,7 +133,7 @@ export class CommandService {
         states: COMMAND_STATES.explore,
         run: async ({ session, invocation }) => {
           if (invocation.args.trim() === '') throw new BrainstormError('bad_input', 'Say what to explore: `!explore <topic>`.');
-          return o.explore(need(session), invocation.args.trim(), invocation);
+          return o.starter.explore(need(session), invocation.args.trim(), invocation);
         },
       }),
       define({
@@ -147,7 +141,7 @@ export class CommandService {
         states: null,
         run: async ({ invocation }) => {
           if (invocation.args.trim() === '') throw new BrainstormError('bad_input', 'Say what to brainstorm about: `!brainstorm <topic>`.');
-          return o.startFromConversation(invocation.args.trim(), invocation);
+          return o.starter.startFromConversation(invocation.args.trim(), invocation);
         },
       }),
       define({

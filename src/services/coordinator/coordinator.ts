@@ -8,20 +8,18 @@ import type { DeliveryService } from '../delivery/delivery-service.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import { describeLimit, type LimitsService } from '../limits/limits-service.ts';
 import type { RosterService } from '../sessions/roster-service.ts';
-import type { DocumentationHooks, ModerationPort } from '../sessions/session-hooks.ts';
+import type { EventBus } from '../../core/ports.ts';
+import type { DocumentationHooks, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
+import { newRuntime, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
 import { planRound, type RoundPlan as PlannedRound } from './round-planning.ts';
+import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
-import { turnNotice } from './turn-notices.ts';
+import { noticeAfterTurn } from './turn-notices.ts';
 import type { TurnOutcome, TurnRunner } from './turn-runner.ts';
 
 /** A planned round with the history it was planned on. */
 type RoundPlan = PlannedRound & { history: ChatMessage[] };
-
-/** Ends a session (implemented by the session lifecycle). */
-export interface SessionEnder {
-  end(sessionId: string, status: 'completed' | 'stopped', reason: string): Promise<void>;
-}
 
 /** What the coordinator needs. */
 export interface CoordinatorOptions {
@@ -34,36 +32,15 @@ export interface CoordinatorOptions {
   moderation: ModerationPort;
   documentation: DocumentationHooks;
   ender: SessionEnder;
+  /** The Moderator's invitations and holds for each session's next round. */
+  hints: SpeakerHints;
+  /** The lifecycle's announcements: an end cuts the session's turns, a `!continue` starts its rounds again. */
+  events: Pick<EventBus, 'subscribe'>;
   settings: () => LimitsConfig;
   clock: Clock;
   logger: Logger;
   /** Each participant's deadlines for one answer (first token, whole answer); null for none. */
   deadlines: () => TurnDeadlines | null;
-}
-
-/** A turn in flight: of the running round, or left over from a round a person preempted. */
-interface InFlightTurn {
-  participantId: string;
-  control: TurnControl;
-  done: Promise<TurnOutcome>;
-}
-
-interface Runtime {
-  pendingHumans: ChatMessage[];
-  wantAiRound: boolean;
-  loop: Promise<void> | null;
-  /** The session's controller while its loop runs: a stop aborts it, and with it every turn in flight. */
-  controller: AbortController;
-  /** Set by `abort`: no round starts until new work (a person, a kick) arrives. */
-  cancelled: boolean;
-  /** Participants whose failure, slowness or bench was announced (cleared, with a "back" notice, when they answer). */
-  announcedFailures: Map<string, 'failed' | 'benched'>;
-  /** The Moderator's hints for the next round: names to invite in, names to hold back. */
-  invited: Set<string>;
-  held: Set<string>;
-  turns: Set<InFlightTurn>;
-  /** Wakes a loop waiting on an AI round when a person speaks. */
-  wake: (() => void) | null;
 }
 
 /**
@@ -72,10 +49,17 @@ interface Runtime {
  * to it), then AI-to-AI rounds follow until a limit, the loop guard, the Moderator, `!pause` or `!stop`. Each turn
  * has its own deadlines; a stop cuts every turn and nothing but the closing follows.
  */
-export class Coordinator {
+export class Coordinator implements TurnTaking {
   private readonly runtimes = new Map<string, Runtime>();
 
-  constructor(private readonly options: CoordinatorOptions) {}
+  constructor(private readonly options: CoordinatorOptions) {
+    options.events.subscribe((event) => {
+      if (event.type === 'session_ended') {
+        this.abort(event.sessionId);
+        options.hints.spend(event.sessionId);
+      } else if (event.type === 'session_resumed') this.kick(event.sessionId);
+    });
+  }
 
   /** A person spoke in an active session: answer them next, ahead of any queued AI round. */
   onHumanMessage(session: Session, message: ChatMessage): void {
@@ -92,16 +76,6 @@ export class Coordinator {
     runtime.cancelled = false;
     runtime.wantAiRound = true;
     this.ensureLoop(sessionId);
-  }
-
-  /** The Moderator invited a quiet participant: it speaks in the next round. */
-  invite(sessionId: string, name: string): void {
-    this.runtime(sessionId).invited.add(name);
-  }
-
-  /** The Moderator asked a dominant participant to hold: it sits out the next round. */
-  hold(sessionId: string, name: string): void {
-    this.runtime(sessionId).held.add(name);
   }
 
   /** `!stop`/end: cuts every turn in flight (keeping what was shown, marked) and drops everything queued. */
@@ -146,18 +120,7 @@ export class Coordinator {
   private runtime(sessionId: string): Runtime {
     let runtime = this.runtimes.get(sessionId);
     if (!runtime) {
-      runtime = {
-        pendingHumans: [],
-        wantAiRound: false,
-        loop: null,
-        controller: new AbortController(),
-        cancelled: false,
-        announcedFailures: new Map(),
-        invited: new Set(),
-        held: new Set(),
-        turns: new Set(),
-        wake: null,
-      };
+      runtime = newRuntime();
       this.runtimes.set(sessionId, runtime);
     }
     return runtime;
@@ -234,12 +197,10 @@ export class Coordinator {
       humans,
       maxSpeakers: Math.min(settings.maxAiResponsesPerTurn, seats),
       batchWindowMs: settings.batchWindowSeconds * 1000,
-      invited: [...runtime.invited],
-      held: [...runtime.held],
+      ...this.options.hints.current(session.id),
     });
     if (round.speakers.length === 0) return null;
-    runtime.invited.clear();
-    runtime.held.clear();
+    this.options.hints.spend(session.id);
     return { ...round, history };
   }
 
@@ -296,21 +257,13 @@ export class Coordinator {
     while (runtime.turns.size > 0) await Promise.allSettled([...runtime.turns].map((turn) => turn.done));
   }
 
-  /** One notice when a participant first fails or stalls, one when it is benched, one when it is back. */
+  /** Tells the room when a participant first fails or stalls, is benched, or is back. */
   private async afterTurn(session: Session, participant: ParticipantConfig, outcome: TurnOutcome, runtime: Runtime): Promise<void> {
-    const announced = runtime.announcedFailures.get(participant.id);
-    if (outcome.status === 'answered') {
-      runtime.announcedFailures.delete(participant.id);
-      if (announced === 'benched') await this.notice(session, runtime, `${participant.name} is back: its model answers again.`);
-      return;
-    }
-    const active = this.options.roster.active(session);
-    const note = turnNotice(participant, outcome, active);
-    if (!note || announced === 'benched') return;
-    const kind = outcome.status === 'failed' && !active.some((entry) => entry.id === participant.id) ? 'benched' : 'failed';
-    if (announced === kind) return;
-    runtime.announcedFailures.set(participant.id, kind);
-    await this.notice(session, runtime, note);
+    const before = runtime.announcedFailures.get(participant.id);
+    const { text, announced } = noticeAfterTurn(participant, outcome, this.options.roster.active(session), before);
+    if (announced) runtime.announcedFailures.set(participant.id, announced);
+    else runtime.announcedFailures.delete(participant.id);
+    if (text) await this.notice(session, runtime, text);
   }
 
   /** A system notice, unless the session was stopped meanwhile (after a stop only the closing is posted). */

@@ -12,3 +12,24 @@ export function turnNotice(participant: ParticipantConfig, outcome: TurnOutcome,
     ? `${participant.name} is benched for now: its model (${participant.model}) failed repeatedly. The others carry on; it rejoins when the model recovers.`
     : `${participant.name} could not answer this time (its model did not respond). The others carry on.`;
 }
+
+/** What the room was last told of a participant's trouble. */
+export type Announced = 'failed' | 'benched' | undefined;
+
+/**
+ * One notice when a participant first fails or stalls, one when it is benched, one when it is back: what to post
+ * after a turn (or null) and what the room then knows.
+ */
+export function noticeAfterTurn(
+  participant: ParticipantConfig,
+  outcome: TurnOutcome,
+  active: ParticipantConfig[],
+  announced: Announced,
+): { text: string | null; announced: Announced } {
+  if (outcome.status === 'answered')
+    return { text: announced === 'benched' ? `${participant.name} is back: its model answers again.` : null, announced: undefined };
+  const note = turnNotice(participant, outcome, active);
+  if (!note || announced === 'benched') return { text: null, announced };
+  const kind = outcome.status === 'failed' && !active.some((entry) => entry.id === participant.id) ? 'benched' : 'failed';
+  return kind === announced ? { text: null, announced } : { text: note, announced: kind };
+}

@@ -32,8 +32,6 @@ export interface CritiqueDependencies {
   rosterNames: () => string[];
   /** Posts (stores, then delivers) a message in the room. */
   post: (session: Session, speaker: Speaker, text: string) => Promise<void>;
-  /** Stores the record and the TLDR again with the round's section (the wrap-up may not rewrite them). */
-  refreshDocuments: (sessionId: string) => Promise<void>;
   clock: Clock;
   logger: Logger;
 }
@@ -51,7 +49,8 @@ export class CritiqueService {
 
   /**
    * Runs the round before the wrap-up when the plan asks for it, once per session (a retried wrap-up finds it
-   * stored). A stopped session skips it: `!stop` means stop now. Never throws: the wrap-up always follows.
+   * stored). A stopped session skips it: `!stop` means stop now. Never throws: the wrap-up always follows. A round
+   * returned is new: the documents stored before it need storing again with its section.
    */
   async beforeWrapUp(session: Session): Promise<CritiqueRound | null> {
     if (session.plan?.critiqueRound !== true) return null;
@@ -60,7 +59,6 @@ export class CritiqueService {
       const round = await this.roundFor(session);
       if (!(await this.deps.repository.save(round))) return null;
       await this.announce(session, round);
-      await this.deps.refreshDocuments(session.id);
       return round;
     } catch (error) {
       this.deps.logger.warn(

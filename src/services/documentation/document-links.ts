@@ -1,6 +1,6 @@
 /** The links a closing message gives to a session's documents: Notion's pages, and the console's own view. */
 import type { Session } from '../../core/domain.ts';
-import type { DocumentLink } from '../moderation/moderation-host.ts';
+import type { DocumentLink } from '../../core/service-ports.ts';
 
 /** The Notion pages of a session, as the documentation service finds them (null: not written or no Notion). */
 export interface NotionPageLinks {

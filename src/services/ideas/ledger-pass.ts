@@ -5,7 +5,7 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { ChatMessage } from '../../core/domain.ts';
-import type { EmbedFunction } from '../moderation/moderation-host.ts';
+import type { EmbedFunction } from '../../core/service-ports.ts';
 import { checkExtraction, embeddingTexts, mergeIntoLedger, type MergeResult } from './ledger-merge.ts';
 import { extractionInput } from './ledger-runs.ts';
 

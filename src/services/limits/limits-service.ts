@@ -3,7 +3,7 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { Clock } from '../../core/clock.ts';
 import type { Session, SessionParameters } from '../../core/domain.ts';
 import type { LimitsReport } from '../../core/ports.ts';
-import { activeMs } from '../sessions/session-clock.ts';
+import { activeMs } from '../../core/session-clock.ts';
 
 /** The parameters in force for a session: its plan's, never beyond the admin bounds. */
 export function effectiveParameters(session: Pick<Session, 'plan'>, bounds: LimitsConfig): SessionParameters {

@@ -1,14 +1,9 @@
 import type { AppConfig } from '../../config/app-config.ts';
 import type { ChatMessage, ModerationState, Session } from '../../core/domain.ts';
 import type { LimitsReport, ToolPorts } from '../../core/ports.ts';
+import type { DocumentLink } from '../../core/service-ports.ts';
 
-/** A link to a session document for the closing message. */
-export interface DocumentLink {
-  label: string;
-  url: string;
-  /** Where the markdown file lies on the host, when the link shows a local document. */
-  file?: string;
-}
+export type { DocumentLink, EmbedFunction } from '../../core/service-ports.ts';
 
 /** What the moderation service needs from the session services (the lead's composition root implements it). */
 export interface ModerationHost {
@@ -35,9 +30,6 @@ export interface ModerationHost {
   /** Optional: skip `name` in the next round (after a hold). */
   holdSpeaker?(sessionId: string, name: string): void;
 }
-
-/** Turns text into vectors (`ModelCatalog.embed`); null when embeddings are unavailable. */
-export type EmbedFunction = (texts: string[]) => Promise<number[][] | null>;
 
 /** The Moderator's knobs, read per check so `!config` changes apply at once. */
 export type ModeratorSettings = AppConfig['moderator'];

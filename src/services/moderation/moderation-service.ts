@@ -4,7 +4,7 @@ import { buildWrapUpChain, type ChainScribe, type ChainTldr, type WrapUpChain } 
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
 import type { ModerationVerdict } from '../../core/schemas.ts';
 import type { ModerationState, Session } from '../../core/domain.ts';
-import type { ModerationPort } from '../sessions/session-hooks.ts';
+import type { ModerationPort } from '../../core/service-ports.ts';
 import type { EmbedFunction, ModerationHost, ModeratorSettings } from './moderation-host.ts';
 import { fallbackHold, fallbackInvite, fallbackRedirect } from './moderation-messages.ts';
 import { askModerator, type CheckFacts, type CheckTrigger, type ModeratorAnswer } from './moderator-run.ts';

@@ -5,33 +5,33 @@ import type { DeliveryService } from '../delivery/delivery-service.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { ToolPorts } from '../../core/ports.ts';
-import type { DocumentLink, ModerationHost } from './moderation-host.ts';
+import type { DocumentLink, SessionEnder, SpeakerHintsPort } from '../../core/service-ports.ts';
+import type { ModerationHost } from './moderation-host.ts';
 
 const DISCUSSION_KINDS = new Set(['human', 'participant', 'moderator']);
 
-/** The session services a `ModerationHost` is made from; late-built ones are passed as getters. */
+/** The session services a `ModerationHost` is made from (all built before the moderation service). */
 export interface SessionModerationHostDependencies {
   sessions: SessionsRepository;
   messages: MessagesRepository;
   delivery: DeliveryService;
   limits: LimitsService;
   clock: Clock;
-  /** The session lifecycle's `end` (built after the moderation service). */
-  endSession: () => (sessionId: string, status: 'completed' | 'stopped', reason: string) => Promise<void>;
-  /** The tool ports factory (built after the moderation service). */
-  toolPorts: () => (session: Session) => ToolPorts;
-  /** Display names of the participants who may speak in a session now (`RosterService.active`). */
-  activeParticipantNames: () => (session: Session) => string[];
-  /** Links to the session's documents; none when not given. */
-  documentLinks?: (session: Session) => Promise<DocumentLink[]>;
-  /** Optional turn-taking hints for the coordinator. */
-  inviteSpeaker?: (sessionId: string, name: string) => void;
-  holdSpeaker?: (sessionId: string, name: string) => void;
+  /** Ends sessions (the session lifecycle). */
+  lifecycle: SessionEnder;
+  /** The tool ports of a session. */
+  toolPorts: (session: Session) => ToolPorts;
+  /** The participants who may speak in a session now (`RosterService.active`). */
+  roster: { active(session: Session): { name: string }[] };
+  /** Links to the session's documents. */
+  documentLinks: (session: Session) => Promise<DocumentLink[]>;
+  /** The Moderator's invitations and holds for the next round. */
+  hints: SpeakerHintsPort;
 }
 
-/** The `ModerationHost` over the lead's session services. */
+/** The `ModerationHost` over the session services. */
 export function createSessionModerationHost(dependencies: SessionModerationHostDependencies): ModerationHost {
-  const host: ModerationHost = {
+  return {
     getSession: (sessionId) => dependencies.sessions.findById(sessionId),
     recentMessages: async (sessionId, limit): Promise<ChatMessage[]> => {
       const recent = await dependencies.messages.listRecent(sessionId, limit * 2 + 10);
@@ -43,13 +43,12 @@ export function createSessionModerationHost(dependencies: SessionModerationHostD
     saveModerationState: async (sessionId, state) => {
       await dependencies.sessions.update(sessionId, { moderationState: state }, dependencies.clock.now());
     },
-    endSession: (sessionId, status, reason) => dependencies.endSession()(sessionId, status, reason),
+    endSession: (sessionId, status, reason) => dependencies.lifecycle.end(sessionId, status, reason),
     limitsReport: (session) => dependencies.limits.report(session),
-    toolPorts: (session) => dependencies.toolPorts()(session),
-    participantNames: (session) => dependencies.activeParticipantNames()(session),
-    documentLinks: (session) => (dependencies.documentLinks ? dependencies.documentLinks(session) : Promise.resolve([])),
+    toolPorts: dependencies.toolPorts,
+    participantNames: (session) => dependencies.roster.active(session).map((participant) => participant.name),
+    documentLinks: dependencies.documentLinks,
+    inviteSpeaker: (sessionId, name) => dependencies.hints.invite(sessionId, name),
+    holdSpeaker: (sessionId, name) => dependencies.hints.hold(sessionId, name),
   };
-  if (dependencies.inviteSpeaker) host.inviteSpeaker = dependencies.inviteSpeaker;
-  if (dependencies.holdSpeaker) host.holdSpeaker = dependencies.holdSpeaker;
-  return host;
 }

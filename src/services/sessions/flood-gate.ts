@@ -6,7 +6,6 @@
  */
 import type { Clock } from '../../core/clock.ts';
 import type { EventBus } from '../../core/ports.ts';
-import { FINISHED_STATUSES } from '../../core/domain.ts';
 
 /** Messages this close together from one person are one thought typed in pieces (or a flood). */
 export const FLOOD_BURST_WINDOW_MS = 2000;
@@ -44,7 +43,7 @@ export class FloodGate {
   ) {
     events?.subscribe((event) => {
       // An ended session's paces are dropped, so the maps hold live sessions only.
-      if (event.type === 'session' && FINISHED_STATUSES.includes(event.session.status)) return this.forget(event.session.id);
+      if (event.type === 'session_ended') return this.forget(event.sessionId);
       if (event.type !== 'message' || (event.message.speaker.kind !== 'participant' && event.message.speaker.kind !== 'moderator')) return;
       const at = event.message.createdAt.getTime();
       this.lastAnswers.set(event.message.sessionId, Math.max(at, this.lastAnswers.get(event.message.sessionId) ?? at));

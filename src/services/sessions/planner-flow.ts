@@ -9,7 +9,7 @@ import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-reposit
 import type { RunStatesRepository } from '../../repositories/run-states-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
-import type { Coordinator } from '../coordinator/coordinator.ts';
+import type { TurnTaking } from '../../core/service-ports.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
 import type { Author, ChatMessage, Session } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
@@ -42,7 +42,7 @@ export interface PlannerFlowOptions {
   presets: PresetService;
   runner: Runner;
   lifecycle: SessionLifecycle;
-  coordinator: Coordinator;
+  coordinator: TurnTaking;
   toolPorts: (session: Session) => ToolPorts;
   clock: Clock;
   logger: Logger;

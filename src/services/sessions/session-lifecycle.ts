@@ -5,18 +5,18 @@ import type { LimitsConfig } from '../../config/app-config.ts';
 import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { SessionChanges, SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
-import type { Coordinator, SessionEnder } from '../coordinator/coordinator.ts';
+import type { SessionEnder } from '../../core/service-ports.ts';
+import { WRAP_UP_JOB } from '../wrap-up/wrap-up-job.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
 import { FINISHED_STATUSES, type Session, type SessionPlan, type SessionStatus } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import { describeLimit, effectiveParameters } from '../limits/limits-service.ts';
 import type { EventBus } from '../../core/ports.ts';
-import { activeMs, timeLimitDueAt } from './session-clock.ts';
+import { activeMs, timeLimitDueAt } from '../../core/session-clock.ts';
 
 /** Job kinds the lifecycle schedules. */
 export const SESSION_TIMEOUT_JOB = 'session_timeout';
-export const WRAP_UP_JOB = 'wrap_up';
 /** Jobs that stop mattering when a session ends (deliveries and documentation still run). */
 const ABANDONED_ON_END = [...PLANNER_RUN_JOBS, PLANNER_TIMEOUT_JOB, SESSION_TIMEOUT_JOB];
 /** The Planner's approval timeout job (scheduled by the planner flow, which re-checks it when it runs). */
@@ -26,8 +26,6 @@ const LIVE: SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'pause
 
 /** The state machine of a session; every transition is a conditional update, so races resolve in the DB. */
 export class SessionLifecycle implements SessionEnder {
-  private coordinator: Coordinator | null = null;
-
   constructor(
     private readonly options: {
       sessions: SessionsRepository;
@@ -41,11 +39,6 @@ export class SessionLifecycle implements SessionEnder {
       bounds: () => LimitsConfig;
     },
   ) {}
-
-  /** Connects the coordinator (built after the lifecycle, which it needs to end sessions). */
-  attach(coordinator: Coordinator): void {
-    this.coordinator = coordinator;
-  }
 
   /** `start_session` approved: the plan is in force and the discussion starts. */
   async activate(sessionId: string, plan: SessionPlan): Promise<Session> {
@@ -93,7 +86,7 @@ export class SessionLifecycle implements SessionEnder {
       ...(clockStartedAt && { clockStartedAt, pausedAt: null }),
     });
     await this.scheduleTimeout(session);
-    this.coordinator?.kick(sessionId);
+    this.options.events.publish({ type: 'session_resumed', sessionId });
     return session;
   }
 
@@ -157,7 +150,8 @@ export class SessionLifecycle implements SessionEnder {
     const finalStatus = status !== 'cancelled' && before.status !== 'active' && before.status !== 'paused' ? 'cancelled' : status;
     const session = await this.options.sessions.update(sessionId, { status: finalStatus, endReason: reason, endedAt: now }, now, LIVE);
     if (!session) return;
-    this.coordinator?.abort(sessionId);
+    // Heard at once by the coordinator: every turn in flight is cut before anything else happens.
+    this.options.events.publish({ type: 'session_ended', sessionId });
     await this.options.jobs.cancelPending(sessionId, ABANDONED_ON_END, now);
     this.publish(session);
     if (finalStatus === 'cancelled') {

@@ -3,7 +3,7 @@
  * withheld. Its preview goes, the note stays, and Discord refuses none of our requests along the way.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordBot, type DiscordBot } from '../../../src/bot/discord-bot.ts';
+import { createDiscordBot, createDiscordConnection, type DiscordBot } from '../../../src/bot/discord-bot.ts';
 import { buildConfig } from '../../../src/config/load-config.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
@@ -22,10 +22,10 @@ beforeAll(async () => {
   models = await startFakeOpenRouter();
   const environment = { ...fakeEnvironment(models.url, { MAX_AI_ROUNDS_WITHOUT_HUMAN: '1' }), ...discordEnvironment(discord) };
   const clock = new ManualClock('2026-05-01T09:00:00Z');
-  let app: TestApp | null = null;
-  bot = createDiscordBot({ config: buildConfig(environment), gateway: () => app!.app.gateway, clock, logger: createLogger({ level: 'silent', secrets: [] }) });
-  test = await startTestApp(environment, { clock, transports: [bot.transport] });
-  app = test;
+  const options = { config: buildConfig(environment), clock, logger: createLogger({ level: 'silent', secrets: [] }) };
+  const connection = createDiscordConnection(options);
+  test = await startTestApp(environment, { clock, transports: [connection.transport] });
+  bot = createDiscordBot({ ...options, gateway: test.app.gateway, connection });
   await bot.start();
 });
 afterAll(async () => {

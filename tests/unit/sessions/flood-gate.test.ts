@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { InMemoryEventBus } from '../../../src/core/event-bus.ts';
-import type { ChatMessage, Session } from '../../../src/core/domain.ts';
+import type { ChatMessage } from '../../../src/core/domain.ts';
 import { FloodGate } from '../../../src/services/sessions/flood-gate.ts';
 
 const settings = () => ({ burstWindowMs: 2000, messagesPerMinute: 6 });
@@ -119,7 +119,7 @@ describe('FloodGate memory', () => {
     const gate = new FloodGate(clock, settings, events);
     expect(gate.admit('s1', 'ada')).toBe('counted');
     expect(gate.admit('s1', 'ada')).not.toBe('counted');
-    events.publish({ type: 'session', session: { id: 's1', status: 'completed' } as Session });
+    events.publish({ type: 'session_ended', sessionId: 's1' });
     expect(gate.admit('s1', 'ada')).toBe('counted');
   });
 });

@@ -1,4 +1,4 @@
-import type { Session } from '../../core/domain.ts';
+import type { Session } from './domain.ts';
 
 /** What the clock needs of a session. */
 export type ClockedSession = Pick<Session, 'startedAt' | 'clockStartedAt' | 'pausedAt' | 'endedAt'>;

@@ -6,49 +6,37 @@ import type { Clock } from '../../core/clock.ts';
 import type { InboundRepository } from '../../repositories/inbound-repository.ts';
 import { parseCommand } from '../commands/command-parser.ts';
 import type { CommandService } from '../commands/command-service.ts';
-import type { Coordinator } from '../coordinator/coordinator.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
-import type { Author, ChatMessage, Session, SessionStatus, StartingConversation } from '../../core/domain.ts';
+import type { Author, ChatMessage, Session, SessionStatus } from '../../core/domain.ts';
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
-import type { IdGenerator } from '../../core/ids.ts';
 import type { CatchUpPoint, CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../../core/ports.ts';
-import type { FloodGate } from './flood-gate.ts';
-import type { PlannerFlow } from './planner-flow.ts';
-import { splitPresetOption, type PresetService } from './session-presets.ts';
-import type { ConversationBounds } from './starting-conversation.ts';
-import { exploreFrom, startFromConversation, type SessionStarts } from './session-starts.ts';
-
-/** The input guardrail's answer for a person's message. */
-export type ScreenVerdict = { verdict: 'ok' } | { verdict: 'blocked'; explanation: string; reason?: string };
-
-/** What a text a person controls is: a message or topic, their display name, or a command's arguments. */
-export type ScreenSubject = 'message' | 'display_name' | 'command_args';
+import type { TurnTaking } from '../../core/service-ports.ts';
+import type { FloodGate } from '../sessions/flood-gate.ts';
+import { storePersonMessage } from '../sessions/person-messages.ts';
+import type { PlannerFlow } from '../sessions/planner-flow.ts';
+import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-starter.ts';
 
 /** What the gateway needs. */
 export interface SessionGatewayOptions {
   sessions: SessionsRepository;
   messages: MessagesRepository;
   transports: TransportRegistry;
-  planner: PlannerFlow;
-  coordinator: Coordinator;
-  commands: () => CommandService;
+  planner: Pick<PlannerFlow, 'onPersonMessage'>;
+  /** Answers people in a discussion (the coordinator). */
+  turns: TurnTaking;
+  commands: Pick<CommandService, 'run'>;
+  /** Opens sessions for topics posted in a brainstorm channel. */
+  starter: Pick<SessionStarter, 'start'>;
   /** The one screen for every text a person controls, run before anything stores, shows or sends it. */
-  screen: (text: string, sessionId: string | null, subject: ScreenSubject) => Promise<ScreenVerdict>;
+  screen: Screen;
   events: EventBus;
   clock: Clock;
-  ids: IdGenerator;
   logger: Logger;
   onStored: (sessionId: string) => Promise<void>;
   /** Paces each person's messages in a discussion (a flood is folded into one turn and counted once). */
   floodGate: Pick<FloodGate, 'pace'>;
   /** Claims on people's messages and read cursors (catch-up after a restart; several processes on one database). */
   inbound: Pick<InboundRepository, 'claimAndAdvance' | 'cursors'>;
-  /** A short summary of a session (its TLDR, record, or last messages) to seed an `!explore` sub-session. */
-  summarize: (session: Session) => Promise<string>;
-  /** The presets a topic's `preset:<name>` names. */
-  presets: PresetService;
-  /** How much of a conversation a session started inside it reads. */
-  startContext: () => ConversationBounds;
 }
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
@@ -89,7 +77,7 @@ export class SessionGatewayService implements SessionGateway {
           name: command.name,
           args: command.args,
         });
-      if (!session) return await this.startSession(message, text, null);
+      if (!session) return await this.options.starter.start(message, text);
       return await this.receive(session, message, text);
     } catch (error) {
       return this.failure(error, message.transport);
@@ -133,7 +121,7 @@ export class SessionGatewayService implements SessionGateway {
 
   private async execute(invocation: CommandInvocation): Promise<GatewayReply> {
     try {
-      return await this.options.commands().run(invocation);
+      return await this.options.commands.run(invocation);
     } catch (error) {
       return this.failure(error, invocation.transport);
     }
@@ -169,74 +157,6 @@ export class SessionGatewayService implements SessionGateway {
     }
   }
 
-  /**
-   * Opens a room and a session for a topic, stores the topic as its first message, and starts planning. A topic's
-   * `preset:<name>` chooses the preset; a conversation (`!brainstorm`) opens the room on a message of its own.
-   */
-  async startSession(
-    message: InboundMessage,
-    rawTopic: string,
-    parent: Session | null,
-    seed: string | null = null,
-    conversation: StartingConversation | null = null,
-  ): Promise<GatewayReply | null> {
-    const sourceId = `${message.transport}:${message.externalId}`;
-    if (await this.options.messages.existsBySource(sourceId)) return null;
-    const { topic, preset: presetName } = splitPresetOption(rawTopic);
-    const preset = presetName ? this.options.presets.require(presetName) : null;
-    const transport = this.options.transports.get(message.transport);
-    const title = topic.split('\n')[0]?.slice(0, 90) || 'Brainstorm';
-    const room = await transport.openRoom({
-      originChannelId: message.channelId,
-      originMessageId: parent || conversation ? null : message.externalId,
-      title: parent ? `Explore: ${title}` : title,
-    });
-    const now = this.options.clock.now();
-    const session = await this.options.sessions.create(
-      {
-        id: this.options.ids.next('ses'),
-        parentId: parent?.id ?? null,
-        transport: message.transport,
-        roomId: room.roomId,
-        roomUrl: room.url,
-        originChannelId: message.channelId,
-        originMessageId: parent ? null : message.externalId,
-        topic,
-        status: 'planning',
-        createdBy: { id: message.author.id, name: message.author.name },
-      },
-      now,
-    );
-    await this.store(session, message, seed ? `${topic}\n\n${seed}` : topic);
-    const plannerState = {
-      ...session.plannerState,
-      ...(seed ? { seed } : {}),
-      ...(preset ? { preset: { name: preset.name, by: message.author.name } } : {}),
-      ...(conversation ? { conversation } : {}),
-    };
-    const seeded = (await this.options.sessions.update(session.id, { plannerState }, now)) ?? session;
-    this.options.events.publish({ type: 'session', session: seeded });
-    await this.options.planner.begin(seeded);
-    this.options.logger.info({ session: session.id, transport: message.transport, parent: parent?.id }, 'session started');
-    return parent
-      ? reply(`Exploring “${title}” in a new ${message.transport === 'discord' ? 'thread' : 'room'}${room.url ? `: [${title}](${room.url})` : ''}.`)
-      : null;
-  }
-
-  /** `!explore <topic>`: a linked sub-session in a new room, seeded with a summary of the parent. */
-  explore(parent: Session, topic: string, invocation: CommandInvocation): Promise<string> {
-    return exploreFrom(this.starts(), parent, topic, invocation);
-  }
-
-  /** `!brainstorm <topic>` (and `/brainstorm start` in a thread or another channel): the Planner reads the talk there. */
-  startFromConversation(topic: string, invocation: CommandInvocation): Promise<string> {
-    return startFromConversation(this.starts(), topic, invocation);
-  }
-
-  private starts(): SessionStarts {
-    return { ...this.options, start: (message, topic, parent, seed, conversation) => this.startSession(message, topic, parent, seed, conversation) };
-  }
-
   private async receive(session: Session, message: InboundMessage, text: string): Promise<GatewayReply | null> {
     const stored = await this.store(session, message, text);
     if (!stored) return null;
@@ -265,7 +185,7 @@ export class SessionGatewayService implements SessionGateway {
         : null;
     }
     await this.options.sessions.countHumanTurn(session.id, this.options.clock.now());
-    this.options.coordinator.onHumanMessage(session, stored);
+    this.options.turns.onHumanMessage(session, stored);
     await this.options.onStored(session.id);
     return null;
   }
@@ -279,26 +199,8 @@ export class SessionGatewayService implements SessionGateway {
     return before.slice(previous + 1).some((message) => message.speaker.kind === 'participant' || message.speaker.kind === 'moderator');
   }
 
-  private async store(session: Session, message: InboundMessage, text: string): Promise<ChatMessage | null> {
-    const now = this.options.clock.now();
-    const { message: stored, created } = await this.options.messages.insert(
-      {
-        sessionId: session.id,
-        sourceId: `${message.transport}:${message.externalId}`,
-        speaker: { kind: 'human', name: message.author.name, id: message.author.id },
-        role: 'user',
-        text,
-        deliveryStatus: 'received',
-        externalIds: [message.externalId],
-        externalUrl: message.url ?? null,
-      },
-      now,
-    );
-    if (!created) return null;
-    // In a discussion the flood gate decides whether a message counts; elsewhere every message does.
-    if (session.status !== 'active') await this.options.sessions.addUsage(session.id, { messages: 1, tokens: 0, costUsd: 0 }, now);
-    this.options.events.publish({ type: 'message', message: stored });
-    return stored;
+  private store(session: Session, message: InboundMessage, text: string): Promise<ChatMessage | null> {
+    return storePersonMessage(this.options, session, message, text);
   }
 
   private failure(error: unknown, transport: string): GatewayReply {

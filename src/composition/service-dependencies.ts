@@ -1,0 +1,30 @@
+/** What the session services are built from: the app's infrastructure, built before them by `createApp`. */
+import type { Runner } from '@openai/agents';
+import type { ModelCatalog } from '../agents/models/model-catalog.ts';
+import type { PromptLibrary } from '../agents/prompts/prompt-library.ts';
+import type { AppConfig } from '../config/app-config.ts';
+import type { Clock } from '../core/clock.ts';
+import type { IdGenerator } from '../core/ids.ts';
+import type { EventBus } from '../core/ports.ts';
+import type { Logger } from '../logging/logger.ts';
+import type { TransportRegistry } from '../services/delivery/transport-registry.ts';
+import type { JobWorker } from '../services/jobs/job-worker.ts';
+import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
+import type { Repositories } from './build-repositories.ts';
+
+/** What the services are built from. */
+export interface ServiceDependencies {
+  config: AppConfig;
+  clock: Clock;
+  ids: IdGenerator;
+  logger: Logger;
+  repositories: Repositories;
+  models: ModelCatalog;
+  prompts: PromptLibrary;
+  runner: Runner;
+  events: EventBus;
+  transports: TransportRegistry;
+  worker: JobWorker;
+  secrets: string[];
+  notifier: AdminNotifier;
+}

@@ -1,0 +1,50 @@
+/**
+ * The ports the session services offer one another. Each is implemented by one service and used by another that
+ * is built before or after it; naming them here, below every service, keeps the arrows between services one way.
+ */
+import type { ChatMessage, Session } from './domain.ts';
+
+/** What the moderation module does for the session services. */
+export interface ModerationPort {
+  /** After each round: checks drift, balance and progress every MODERATOR_CHECK_INTERVAL messages. */
+  afterRound(session: Session): Promise<void>;
+  /** `!focus`: refocus now; returns what to tell the person. */
+  refocus(session: Session): Promise<string>;
+  /** The wrap-up chain (assessment, final record, summary, closing message). */
+  wrapUp(session: Session, reason: string): Promise<void>;
+}
+
+/** What the documentation module needs to hear from the session services. */
+export interface DocumentationHooks {
+  /** A message was stored; schedule a (debounced) Scribe pass. */
+  onMessage(sessionId: string): Promise<void>;
+}
+
+/** Ends a session (implemented by the session lifecycle). */
+export interface SessionEnder {
+  end(sessionId: string, status: 'completed' | 'stopped' | 'cancelled', reason: string): Promise<void>;
+}
+
+/** Where a person's message goes to be answered (implemented by the coordinator). */
+export interface TurnTaking {
+  onHumanMessage(session: Session, message: ChatMessage): void;
+}
+
+/** The Moderator's hints for a session's next round (written by moderation and the idea ledger, read by the coordinator). */
+export interface SpeakerHintsPort {
+  /** Let `name` speak in the next round (after an invitation). */
+  invite(sessionId: string, name: string): void;
+  /** Skip `name` in the next round (after a hold). */
+  hold(sessionId: string, name: string): void;
+}
+
+/** A link to a session document for the closing message. */
+export interface DocumentLink {
+  label: string;
+  url: string;
+  /** Where the markdown file lies on the host, when the link shows a local document. */
+  file?: string;
+}
+
+/** Turns text into vectors (`ModelCatalog.embed`); null when embeddings are unavailable. */
+export type EmbedFunction = (texts: string[]) => Promise<number[][] | null>;

@@ -1,0 +1,42 @@
+/** The coordinator's per-session state in this process: queued people, the loop, the turns in flight. */
+import type { ChatMessage } from '../../core/domain.ts';
+import type { TurnControl } from './turn-control.ts';
+import type { TurnOutcome } from './turn-runner.ts';
+
+/** A turn in flight: of the running round, or left over from a round a person preempted. */
+export interface InFlightTurn {
+  participantId: string;
+  control: TurnControl;
+  done: Promise<TurnOutcome>;
+}
+
+/** A session's coordination state. */
+export interface Runtime {
+  pendingHumans: ChatMessage[];
+  wantAiRound: boolean;
+  loop: Promise<void> | null;
+  /** The session's controller while its loop runs: a stop aborts it, and with it every turn in flight. */
+  controller: AbortController;
+  /** Set by `abort`: no round starts until new work (a person, a kick) arrives. */
+  cancelled: boolean;
+  /** Participants whose failure, slowness or bench was announced (cleared, with a "back" notice, when they answer). */
+  announcedFailures: Map<string, 'failed' | 'benched'>;
+  /** Turns in flight, of this round or of one a person preempted. */
+  turns: Set<InFlightTurn>;
+  /** Wakes a loop waiting on an AI round when a person speaks. */
+  wake: (() => void) | null;
+}
+
+/** A session's state before its first round. */
+export function newRuntime(): Runtime {
+  return {
+    pendingHumans: [],
+    wantAiRound: false,
+    loop: null,
+    controller: new AbortController(),
+    cancelled: false,
+    announcedFailures: new Map(),
+    turns: new Set(),
+    wake: null,
+  };
+}
