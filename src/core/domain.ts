@@ -9,6 +9,30 @@ export type SessionStatus = 'planning' | 'awaiting_approval' | 'active' | 'pause
 /** States from which nothing more happens. */
 export const FINISHED_STATUSES: readonly SessionStatus[] = ['completed', 'stopped', 'cancelled'];
 
+/** States in which a session is still going (it can be stopped; its room is read back after a restart). */
+export const LIVE_STATUSES: readonly SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused'];
+
+/** Every status. */
+export const ALL_STATUSES: readonly SessionStatus[] = [...LIVE_STATUSES, ...FINISHED_STATUSES];
+
+/**
+ * The session's transitions, defined once: the statuses each may start from. The lifecycle makes each one a
+ * conditional update on these; the command table offers a command in the states its transition starts from.
+ */
+export const SESSION_TRANSITIONS = {
+  /** The Planner proposed a plan (or a revised one). */
+  propose: { from: ['planning', 'awaiting_approval'], to: 'awaiting_approval' },
+  /** An approval found nothing to resume: plan again. */
+  replan: { from: ['awaiting_approval'], to: 'planning' },
+  /** The plan is approved: the discussion starts. */
+  approve: { from: ['awaiting_approval', 'planning'], to: 'active' },
+  pause: { from: ['active'], to: 'paused' },
+  /** `!continue`: also from active, where it resets the loop guard. */
+  resume: { from: ['active', 'paused'], to: 'active' },
+  /** A stop, a limit, a timeout or the Moderator (a session not yet discussing ends as cancelled). */
+  end: { from: LIVE_STATUSES, to: FINISHED_STATUSES },
+} as const satisfies Record<string, { from: readonly SessionStatus[]; to: SessionStatus | readonly SessionStatus[] }>;
+
 /** Who said something. */
 export type SpeakerKind = 'human' | 'participant' | 'planner' | 'moderator' | 'scribe' | 'tldr' | 'system';
 

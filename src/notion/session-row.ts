@@ -1,4 +1,5 @@
 /** The "Brainstorm Sessions" database: its schema and a session's row properties. */
+import { ALL_STATUSES } from '../core/domain.ts';
 
 /** The database's title. */
 export const SESSIONS_DATABASE_TITLE = 'Brainstorm Sessions';
@@ -19,7 +20,7 @@ export interface SessionRowValues {
 /** The data source schema (Notion property definitions) of the sessions database. */
 export const SESSIONS_SCHEMA: Record<string, Record<string, unknown>> = {
   Topic: { title: {} },
-  Status: { select: { options: ['planning', 'awaiting_approval', 'active', 'paused', 'completed', 'stopped', 'cancelled'].map((name) => ({ name })) } },
+  Status: { select: { options: ALL_STATUSES.map((name) => ({ name })) } },
   'Conversation ID': { rich_text: {} },
   Participants: { multi_select: { options: [] } },
   Started: { date: {} },

@@ -1,4 +1,4 @@
-import type { Session, SessionStatus } from '../../core/domain.ts';
+import { ALL_STATUSES, SESSION_TRANSITIONS, type Session, type SessionStatus } from '../../core/domain.ts';
 import type { CommandInvocation } from '../../core/ports.ts';
 
 /** What a command handler receives. */
@@ -22,15 +22,14 @@ export interface CommandDefinition {
   run(call: CommandCall): Promise<string>;
 }
 
-const LIVE: SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused'];
-const ANY: SessionStatus[] = [...LIVE, 'completed', 'stopped', 'cancelled'];
+const ANY: SessionStatus[] = [...ALL_STATUSES];
 
 /** The states each command applies in (used by the table and by the help text). */
 export const COMMAND_STATES = {
   approve: ['awaiting_approval'] as SessionStatus[],
-  continue: ['active', 'paused'] as SessionStatus[],
-  stop: LIVE,
-  pause: ['active'] as SessionStatus[],
+  continue: [...SESSION_TRANSITIONS.resume.from] as SessionStatus[],
+  stop: [...SESSION_TRANSITIONS.end.from] as SessionStatus[],
+  pause: [...SESSION_TRANSITIONS.pause.from] as SessionStatus[],
   explore: ['active', 'paused', 'completed', 'stopped'] as SessionStatus[],
   status: ANY,
   refresh: ['active', 'paused'] as SessionStatus[],

@@ -7,7 +7,7 @@ import type { InboundRepository } from '../../repositories/inbound-repository.ts
 import { parseCommand } from '../commands/command-parser.ts';
 import type { CommandService } from '../commands/command-service.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
-import type { Author, ChatMessage, Session, SessionStatus } from '../../core/domain.ts';
+import { LIVE_STATUSES, type Author, type ChatMessage, type Session } from '../../core/domain.ts';
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
 import type { CatchUpPoint, CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../../core/ports.ts';
 import type { TurnTaking } from '../../core/service-ports.ts';
@@ -40,9 +40,6 @@ export interface SessionGatewayOptions {
 }
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
-
-/** Sessions whose rooms are read back after a restart. */
-const LIVE_STATUSES: SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused'];
 
 /**
  * The one entry point of every transport. A person's message is screened (a secret is never stored),
@@ -104,7 +101,7 @@ export class SessionGatewayService implements SessionGateway {
       const after = cursors.get(channelId);
       if (after) points.push({ channelId, afterExternalId: after });
     }
-    for (const session of await this.options.sessions.listByStatus(LIVE_STATUSES)) {
+    for (const session of await this.options.sessions.listByStatus([...LIVE_STATUSES])) {
       if (session.transport !== transport) continue;
       const lastStored = (await this.options.messages.listRecent(session.id, 1)).at(-1)?.externalIds.at(-1);
       const after = cursors.get(session.roomId) ?? lastStored;

@@ -8,7 +8,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { SessionEnder } from '../../core/service-ports.ts';
 import { WRAP_UP_JOB } from '../wrap-up/wrap-up-job.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
-import { FINISHED_STATUSES, type Session, type SessionPlan, type SessionStatus } from '../../core/domain.ts';
+import { FINISHED_STATUSES, SESSION_TRANSITIONS, type Session, type SessionPlan, type SessionStatus } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import { describeLimit, effectiveParameters } from '../limits/limits-service.ts';
@@ -20,9 +20,6 @@ export const SESSION_TIMEOUT_JOB = 'session_timeout';
 /** Jobs that stop mattering when a session ends (deliveries and documentation still run). */
 const ABANDONED_ON_END = [...PLANNER_RUN_JOBS, PLANNER_TIMEOUT_JOB, SESSION_TIMEOUT_JOB];
 /** The Planner's approval timeout job (scheduled by the planner flow, which re-checks it when it runs). */
-
-/** Statuses a session can be stopped from. */
-const LIVE: SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused'];
 
 /** The state machine of a session; every transition is a conditional update, so races resolve in the DB. */
 export class SessionLifecycle implements SessionEnder {
@@ -44,7 +41,7 @@ export class SessionLifecycle implements SessionEnder {
   async activate(sessionId: string, plan: SessionPlan): Promise<Session> {
     const now = this.options.clock.now();
     const changes = { status: 'active' as const, plan, startedAt: now, clockStartedAt: now, pausedAt: null };
-    const session = await this.options.sessions.update(sessionId, changes, now, ['awaiting_approval', 'planning']);
+    const session = await this.options.sessions.update(sessionId, changes, now, [...SESSION_TRANSITIONS.approve.from]);
     if (!session) throw new BrainstormError('wrong_state', 'This session is no longer waiting for approval.');
     await this.scheduleTimeout(session);
     this.publish(session);
@@ -53,17 +50,16 @@ export class SessionLifecycle implements SessionEnder {
 
   /** The Planner proposed a plan: the session waits for a person's approval (null when it is no longer planning). */
   async awaitApproval(sessionId: string, changes: Pick<SessionChanges, 'plan' | 'disabledParticipants'>): Promise<Session | null> {
-    const session = await this.options.sessions.update(sessionId, { status: 'awaiting_approval', ...changes }, this.options.clock.now(), [
-      'planning',
-      'awaiting_approval',
-    ]);
+    const { from, to } = SESSION_TRANSITIONS.propose;
+    const session = await this.options.sessions.update(sessionId, { status: to, ...changes }, this.options.clock.now(), [...from]);
     if (session) this.publish(session);
     return session;
   }
 
   /** An approval found nothing to resume: back to planning, for a forced re-plan (null when it was not waiting). */
   async returnToPlanning(sessionId: string): Promise<Session | null> {
-    const session = await this.options.sessions.update(sessionId, { status: 'planning' }, this.options.clock.now(), ['awaiting_approval']);
+    const { from, to } = SESSION_TRANSITIONS.replan;
+    const session = await this.options.sessions.update(sessionId, { status: to }, this.options.clock.now(), [...from]);
     if (session) this.publish(session);
     return session;
   }
@@ -71,7 +67,7 @@ export class SessionLifecycle implements SessionEnder {
   /** `!pause`: no new rounds; answers already being written finish; the time limit's clock stops. */
   async pause(sessionId: string): Promise<Session> {
     const now = this.options.clock.now();
-    const session = await this.transition(sessionId, 'paused', ['active'], 'Only an active discussion can be paused.', { pausedAt: now });
+    const session = await this.transition(SESSION_TRANSITIONS.pause, sessionId, 'Only an active discussion can be paused.', { pausedAt: now });
     await this.options.jobs.cancelPending(sessionId, [SESSION_TIMEOUT_JOB], now);
     return session;
   }
@@ -81,7 +77,7 @@ export class SessionLifecycle implements SessionEnder {
     const now = this.options.clock.now();
     const before = await this.options.sessions.findById(sessionId);
     const clockStartedAt = before?.status === 'paused' && before.pausedAt ? new Date(now.getTime() - activeMs(before, now)) : undefined;
-    const session = await this.transition(sessionId, 'active', ['active', 'paused'], 'Only a paused (or waiting) discussion can be continued.', {
+    const session = await this.transition(SESSION_TRANSITIONS.resume, sessionId, 'Only a paused (or waiting) discussion can be continued.', {
       aiRoundsSinceHuman: 0,
       ...(clockStartedAt && { clockStartedAt, pausedAt: null }),
     });
@@ -117,7 +113,7 @@ export class SessionLifecycle implements SessionEnder {
   /** Brings the approval timeout of every session still planning forward to `minutes` after its last change. */
   async expeditePlannerTimeouts(minutes: number): Promise<void> {
     const now = this.options.clock.now();
-    for (const session of await this.options.sessions.listByStatus(['planning', 'awaiting_approval'])) {
+    for (const session of await this.options.sessions.listByStatus([...SESSION_TRANSITIONS.approve.from])) {
       await this.options.jobs.expedite(PLANNER_TIMEOUT_JOB, session.id, new Date(session.updatedAt.getTime() + minutes * 60_000), now);
     }
     this.options.nudgeWorker();
@@ -148,7 +144,9 @@ export class SessionLifecycle implements SessionEnder {
     const before = await this.options.sessions.findById(sessionId);
     if (!before) return;
     const finalStatus = status !== 'cancelled' && before.status !== 'active' && before.status !== 'paused' ? 'cancelled' : status;
-    const session = await this.options.sessions.update(sessionId, { status: finalStatus, endReason: reason, endedAt: now }, now, LIVE);
+    const session = await this.options.sessions.update(sessionId, { status: finalStatus, endReason: reason, endedAt: now }, now, [
+      ...SESSION_TRANSITIONS.end.from,
+    ]);
     if (!session) return;
     // Heard at once by the coordinator: every turn in flight is cut before anything else happens.
     this.options.events.publish({ type: 'session_ended', sessionId });
@@ -178,8 +176,13 @@ export class SessionLifecycle implements SessionEnder {
     );
   }
 
-  private async transition(sessionId: string, to: SessionStatus, from: SessionStatus[], refusal: string, extra: SessionChanges = {}): Promise<Session> {
-    const session = await this.options.sessions.update(sessionId, { ...extra, status: to }, this.options.clock.now(), from);
+  private async transition(
+    { from, to }: { from: readonly SessionStatus[]; to: SessionStatus },
+    sessionId: string,
+    refusal: string,
+    extra: SessionChanges = {},
+  ): Promise<Session> {
+    const session = await this.options.sessions.update(sessionId, { ...extra, status: to }, this.options.clock.now(), [...from]);
     if (!session) {
       const current = await this.options.sessions.findById(sessionId);
       if (current && FINISHED_STATUSES.includes(current.status)) throw new BrainstormError('wrong_state', `This session has ended (${current.status}).`);
