@@ -1,4 +1,4 @@
-import type { ModelsConfig } from './model-catalog.ts';
+import type { AppConfig } from '../../config/app-config.ts';
 import type { ModelListing } from './model-listing.ts';
 
 /** The window assumed when neither the roster nor the endpoint knows better. */
@@ -7,7 +7,7 @@ export const FALLBACK_CONTEXT_WINDOW = 128_000;
 /** Context windows per model id: roster first, then the endpoint's `/models` list (shared, fetched once), then a fallback. */
 export class ContextWindows {
   constructor(
-    private readonly config: ModelsConfig,
+    private readonly config: AppConfig['models'],
     private readonly listing: ModelListing,
   ) {}
 

@@ -1,13 +1,7 @@
-import { rememberRawUsage } from './usage-ledger.ts';
+import { rememberRawUsage, type RawUsage } from './usage-ledger.ts';
 import { getCurrentSpan, type GenerationSpanData, type Span, type StreamEvent } from '@openai/agents';
 
-/** Usage of one model response as OpenRouter reports it. */
-export interface RawUsage {
-  prompt_tokens?: number;
-  completion_tokens?: number;
-  total_tokens?: number;
-  cost?: number;
-}
+export type { RawUsage } from './usage-ledger.ts';
 
 function isGenerationSpan(span: Span<never> | Span<GenerationSpanData> | null): span is Span<GenerationSpanData> {
   return span !== null && (span.spanData as { type?: string }).type === 'generation';

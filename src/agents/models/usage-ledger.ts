@@ -1,4 +1,10 @@
-import type { RawUsage } from './generation-usage.ts';
+/** Usage of one model response as OpenRouter reports it. */
+export interface RawUsage {
+  prompt_tokens?: number;
+  completion_tokens?: number;
+  total_tokens?: number;
+  cost?: number;
+}
 
 const CAPACITY = 5000;
 const ledger = new Map<string, RawUsage>();
