@@ -4,6 +4,7 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionLeasesRepository } from '../../repositories/session-leases-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
+import { unansweredPeople } from './unanswered-people.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 
 /** The coordinator of this process, reached without the ownership check (the owner's own calls). */
@@ -217,12 +218,7 @@ export class SessionOwnership {
   private async resume(session: Session, trigger: ChatMessage | null): Promise<void> {
     const owned = this.owned.get(session.id);
     if (!owned) return;
-    const recent = await this.options.messages.listRecent(session.id, 30);
-    // An answer cut short by the previous owner's stop is no answer: the person is answered again here.
-    const answers = recent.filter((message) => message.speaker.kind === 'participant' && !message.interrupted);
-    const answered = new Set(answers.flatMap((message) => message.replyTo));
-    const since = session.startedAt?.getTime() ?? 0;
-    const unanswered = recent.filter((message) => message.speaker.kind === 'human' && !answered.has(message.id) && message.createdAt.getTime() >= since);
+    const unanswered = unansweredPeople(session, await this.options.messages.listRecent(session.id, 30));
     if (trigger && !unanswered.some((message) => message.id === trigger.id)) unanswered.push(trigger);
     unanswered.sort((left, right) => left.id - right.id);
     for (const message of unanswered) if (this.mark(owned, message.id)) this.rounds().human(session, message);
