@@ -27,7 +27,7 @@ export class SessionLifecycle implements SessionEnder {
     private readonly options: {
       sessions: SessionsRepository;
       jobs: JobsRepository;
-      delivery: DeliveryService;
+      delivery: Pick<DeliveryService, 'post'>;
       clock: Clock;
       events: EventBus;
       logger: Logger;
