@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { PreparedStatement } from '../db/prepared-statement.ts';
 import type { Database } from '../db/schema.ts';
 
 /** A claimed job, leased to one worker until `lockedUntil`. */
@@ -27,6 +28,53 @@ export async function claimDueJobs(
   kinds?: string[],
   queue?: string,
 ): Promise<ClaimedJob[]> {
+  const input: ClaimInput = { workerId, now, leaseMs, limit, kinds: kinds && kinds.length > 0 ? kinds : null, queue: queue ?? null };
+  const { rows } = await claimStatement(input).execute(db, input);
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    payload: row.payload,
+    sessionId: row.session_id,
+    retryCount: row.retry_count,
+    maxRetries: row.max_retries,
+    retryUntil: row.retry_until,
+    runId: row.run_id,
+  }));
+}
+
+/** What a claim binds; `kinds` and `queue` are null when the claim takes any. */
+interface ClaimInput {
+  workerId: string;
+  now: Date;
+  leaseMs: number;
+  limit: number;
+  kinds: string[] | null;
+  queue: string | null;
+}
+
+/** The claim's values in the order of its placeholders. */
+function claimParameters({ workerId, now, leaseMs, limit, kinds, queue }: ClaimInput): unknown[] {
+  const lockedUntil = new Date(now.getTime() + leaseMs);
+  const filters = [...(kinds ? [kinds] : []), ...(queue ? [queue] : [])];
+  return ['pending', now, 'running', now, 'pending', 'running', ...filters, limit, 'running', workerId, lockedUntil, now, workerId, now];
+}
+
+/** One prepared claim per shape (with or without a kinds filter, a queue). */
+const CLAIMS = new Map<string, ReturnType<typeof claimPrepared>>();
+
+function claimPrepared(key: string) {
+  return new PreparedStatement(`claim due jobs (${key})`, claimQuery, claimParameters);
+}
+
+function claimStatement(input: ClaimInput) {
+  const key = `${input.kinds ? 'kinds' : 'any kind'}, ${input.queue ? 'one queue' : 'any queue'}`;
+  let statement = CLAIMS.get(key);
+  if (!statement) CLAIMS.set(key, (statement = claimPrepared(key)));
+  return statement;
+}
+
+/** Picks, leases and records the runs of due jobs, in one statement (see `claimDueJobs`). */
+function claimQuery(db: Kysely<Database>, { workerId, now, leaseMs, limit, kinds, queue }: ClaimInput) {
   // One statement (pick, lease, record the run): a worker polls often, and each round trip holds the connection.
   let due = db
     .selectFrom('jobs as job')
@@ -54,9 +102,10 @@ export async function claimDueJobs(
         ),
       ]),
     );
-  if (kinds && kinds.length > 0) due = due.where('job.kind', 'in', kinds);
+  // `= any(array)`: one placeholder however many kinds, so the statement's text never changes.
+  if (kinds) due = due.where('job.kind', '=', sql<string>`any(${kinds})`);
   if (queue) due = due.where('job.queue', '=', queue);
-  const rows = await db
+  return db
     .with('picked', () => due.orderBy('job.run_at').orderBy('job.id').limit(limit).forUpdate().skipLocked())
     .with('claimed', (db) =>
       db
@@ -95,16 +144,5 @@ export async function claimDueJobs(
       'runs.id as run_id',
     ])
     .orderBy('claimed.run_at')
-    .orderBy('claimed.id')
-    .execute();
-  return rows.map((row) => ({
-    id: row.id,
-    kind: row.kind,
-    payload: row.payload,
-    sessionId: row.session_id,
-    retryCount: row.retry_count,
-    maxRetries: row.max_retries,
-    retryUntil: row.retry_until,
-    runId: row.run_id,
-  }));
+    .orderBy('claimed.id');
 }

@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type MessageRow } from '../db/schema.ts';
+import { PreparedStatement } from '../db/prepared-statement.ts';
 import { numberedRow, type NewMessage } from './message-rows.ts';
 
 /** Inserts with the session's next number; undefined when a unique key (its source id, or that number) was taken. */
@@ -16,7 +17,45 @@ export function insertNumbered(db: Kysely<Database>, message: NewMessage, now: D
  * Stores a message, adds its usage to its session and queues its delivery, all in one statement (atomic, one round
  * trip); undefined when a unique key was taken (then nothing happened).
  */
-export function insertWithEffects(db: Kysely<Database>, message: NewMessage, effects: MessageEffects, now: Date): Promise<MessageRow | undefined> {
+export async function insertWithEffects(db: Kysely<Database>, message: NewMessage, effects: MessageEffects, now: Date): Promise<MessageRow | undefined> {
+  return (await INSERT_WITH_EFFECTS.execute(db, { message, effects, now })).rows[0];
+}
+
+/** The values of `effectsQuery`, in the order of its placeholders. */
+function effectsParameters({ message, effects, now }: EffectsInput): unknown[] {
+  const { usage, delivery } = effects;
+  // The row's columns in order; the number's subquery reads the session id.
+  const row = Object.entries(numberedRow(message, now)).map(([column, value]) => (column === 'number' ? message.sessionId : value));
+  return [
+    ...row,
+    usage.messages,
+    usage.tokens,
+    usage.costUsd,
+    now,
+    message.sessionId,
+    delivery?.kind ?? '',
+    delivery?.queue ?? '',
+    toJson(delivery?.payload ?? {}),
+    delivery?.runAt ?? now,
+    delivery?.maxRetries ?? 0,
+    now,
+    now,
+    delivery !== null,
+  ];
+}
+
+/** Stored, counted and queued: the statement of every message the app posts. */
+const INSERT_WITH_EFFECTS = new PreparedStatement('insert message with effects', effectsQuery, effectsParameters);
+
+/** What the statement that stores a message with its effects binds. */
+interface EffectsInput {
+  message: NewMessage;
+  effects: MessageEffects;
+  now: Date;
+}
+
+/** Stores a message, counts its usage and queues its delivery (see `insertWithEffects`). */
+function effectsQuery(db: Kysely<Database>, { message, effects, now }: EffectsInput) {
   const { usage, delivery } = effects;
   const payload = toJson(delivery?.payload ?? {});
   return db
@@ -64,8 +103,7 @@ export function insertWithEffects(db: Kysely<Database>, message: NewMessage, eff
         .returning('id'),
     )
     .selectFrom('stored')
-    .selectAll()
-    .executeTakeFirst();
+    .selectAll();
 }
 
 /** What storing a message also does, in the same statement. */

@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type MessageRow } from '../db/schema.ts';
 import type { ChatMessage, DeliveryStatus, SpeakerKind } from '../core/domain.ts';
 import { BrainstormError } from '../core/errors.ts';
+import { PreparedStatement } from '../db/prepared-statement.ts';
 import { insertNumbered, insertWithEffects, type MessageEffects } from './message-inserts.ts';
 import { toMessage, type NewMessage } from './message-rows.ts';
 
@@ -10,6 +11,29 @@ export type { NewMessage } from './message-rows.ts';
 
 /** Writers racing for one session's next number retry; this many losses in a row means something else is wrong. */
 const NUMBER_ATTEMPTS = 50;
+
+/** A message and the messages it replies to: read by every delivery, so prepared once (see PreparedStatement). */
+const WITH_REPLY_TARGETS = new PreparedStatement(
+  'message with reply targets',
+  (db: Kysely<Database>, id: number) =>
+    db
+      .selectFrom('messages')
+      .selectAll()
+      .where((eb) =>
+        eb.or([
+          eb('id', '=', id),
+          eb(
+            'id',
+            'in',
+            eb
+              .selectFrom('messages as replying')
+              .select(sql<number>`(jsonb_array_elements_text(replying.reply_to))::bigint`.as('target'))
+              .where('replying.id', '=', id),
+          ),
+        ]),
+      ),
+  (id) => [id, id],
+);
 
 /** Messages of sessions, ordered by id. */
 export class MessagesRepository {
@@ -53,23 +77,7 @@ export class MessagesRepository {
 
   /** A message and the messages it replies to (in its `replyTo` order), in one round trip. */
   async findWithReplyTargets(id: number): Promise<{ message: ChatMessage; targets: ChatMessage[] } | null> {
-    const rows = await this.db
-      .selectFrom('messages')
-      .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb('id', '=', id),
-          eb(
-            'id',
-            'in',
-            eb
-              .selectFrom('messages as replying')
-              .select(sql<number>`(jsonb_array_elements_text(replying.reply_to))::bigint`.as('target'))
-              .where('replying.id', '=', id),
-          ),
-        ]),
-      )
-      .execute();
+    const { rows } = await WITH_REPLY_TARGETS.execute(this.db, id);
     const byId = new Map(rows.map((row) => [Number(row.id), toMessage(row)]));
     const message = byId.get(id);
     return message ? { message, targets: message.replyTo.flatMap((target) => byId.get(target) ?? []) } : null;
