@@ -23,6 +23,23 @@ export interface NewJob {
 
 const DEFAULT_MAX_RETRIES = 5;
 
+/** The row of a new, pending job. */
+function jobRow(job: NewJob, now: Date) {
+  return {
+    kind: job.kind,
+    dedupe_key: job.dedupeKey ?? null,
+    queue: job.queue ?? null,
+    session_id: job.sessionId ?? null,
+    payload: toJson(job.payload),
+    status: 'pending',
+    run_at: job.runAt,
+    max_retries: job.maxRetries ?? DEFAULT_MAX_RETRIES,
+    retry_until: job.retryUntil ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
 /** Every job's last statement: prepared once (see PreparedStatement). */
 const COMPLETE = new PreparedStatement(
   'complete a job',
@@ -45,23 +62,28 @@ export class JobsRepository {
   async enqueue(job: NewJob, now: Date): Promise<number | null> {
     const row = await this.db
       .insertInto('jobs')
-      .values({
-        kind: job.kind,
-        dedupe_key: job.dedupeKey ?? null,
-        queue: job.queue ?? null,
-        session_id: job.sessionId ?? null,
-        payload: toJson(job.payload),
-        status: 'pending',
-        run_at: job.runAt,
-        max_retries: job.maxRetries ?? DEFAULT_MAX_RETRIES,
-        retry_until: job.retryUntil ?? null,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(jobRow(job, now))
       .onConflict((conflict) => conflict.columns(['kind', 'dedupe_key']).where('status', '=', 'pending').doNothing())
       .returning('id')
       .executeTakeFirst();
     return row?.id ?? null;
+  }
+
+  /**
+   * `enqueue`, or when one is pending already, `debounce` it to the new job's `runAt` (never beyond `maxDelayMs`
+   * after it was first queued): atomic, in one statement instead of two.
+   */
+  async enqueueOrDebounce(job: NewJob & { dedupeKey: string }, maxDelayMs: number, now: Date): Promise<void> {
+    await this.db
+      .insertInto('jobs')
+      .values(jobRow(job, now))
+      .onConflict((conflict) =>
+        conflict
+          .columns(['kind', 'dedupe_key'])
+          .where('status', '=', 'pending')
+          .doUpdateSet({ run_at: sql<Date>`least(excluded.run_at, jobs.created_at + ${maxDelayMs} * interval '1 millisecond')`, updated_at: now }),
+      )
+      .execute();
   }
 
   /** Moves a pending deduplicated job earlier (e.g. an urgent Scribe pass); never later. */

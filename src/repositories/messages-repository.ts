@@ -12,25 +12,20 @@ export type { NewMessage } from './message-rows.ts';
 /** Writers racing for one session's next number retry; this many losses in a row means something else is wrong. */
 const NUMBER_ATTEMPTS = 50;
 
-/** A message and the messages it replies to: read by every delivery, so prepared once (see PreparedStatement). */
+/**
+ * A message and the messages it replies to: read by every delivery, so prepared once (see PreparedStatement). One
+ * `id = any(array)` keeps it an index lookup; `id = $1 or id in (subquery)` read the whole table for every delivery.
+ */
 const WITH_REPLY_TARGETS = new PreparedStatement(
   'message with reply targets',
   (db: Kysely<Database>, id: number) =>
     db
       .selectFrom('messages')
       .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb('id', '=', id),
-          eb(
-            'id',
-            'in',
-            eb
-              .selectFrom('messages as replying')
-              .select(sql<number>`(jsonb_array_elements_text(replying.reply_to))::bigint`.as('target'))
-              .where('replying.id', '=', id),
-          ),
-        ]),
+      .where(
+        'id',
+        '=',
+        sql<number>`any(array[${id}::bigint] || array(select (jsonb_array_elements_text(replying.reply_to))::bigint from messages as replying where replying.id = ${id}))`,
       ),
   (id) => [id, id],
 );
