@@ -1,5 +1,12 @@
 import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type JobRow } from '../db/schema.ts';
+import { PreparedStatement } from '../db/prepared-statement.ts';
+import { claimDueJobs, type ClaimedJob } from './job-claims.ts';
+import * as instances from './job-instances.ts';
+import type { WorkerInstance } from './job-instances.ts';
+
+export type { ClaimedJob } from './job-claims.ts';
+export type { WorkerInstance } from './job-instances.ts';
 
 /** A job to enqueue. `dedupeKey` makes enqueueing idempotent while one is pending; `queue` orders jobs. */
 export interface NewJob {
@@ -14,26 +21,38 @@ export interface NewJob {
   retryUntil?: Date | null;
 }
 
-/** A claimed job, leased to one worker until `lockedUntil`. */
-export interface ClaimedJob {
-  id: number;
-  kind: string;
-  payload: Record<string, unknown>;
-  sessionId: string | null;
-  retryCount: number;
-  maxRetries: number;
-  retryUntil: Date | null;
-  runId: number;
-}
-
-/** A job worker process as it registers itself (host and pid tell a restart on the same machine it is gone). */
-export interface WorkerInstance {
-  id: string;
-  host: string;
-  pid: number;
-}
-
 const DEFAULT_MAX_RETRIES = 5;
+
+/** The row of a new, pending job. */
+function jobRow(job: NewJob, now: Date) {
+  return {
+    kind: job.kind,
+    dedupe_key: job.dedupeKey ?? null,
+    queue: job.queue ?? null,
+    session_id: job.sessionId ?? null,
+    payload: toJson(job.payload),
+    status: 'pending',
+    run_at: job.runAt,
+    max_retries: job.maxRetries ?? DEFAULT_MAX_RETRIES,
+    retry_until: job.retryUntil ?? null,
+    created_at: now,
+    updated_at: now,
+  };
+}
+
+/** Every job's last statement: prepared once (see PreparedStatement). */
+const COMPLETE = new PreparedStatement(
+  'complete a job',
+  (db: Kysely<Database>, { job, now }: { job: ClaimedJob; now: Date }) =>
+    db
+      .with('finished', (creator) =>
+        creator.updateTable('jobs').set({ status: 'done', finished_at: now, updated_at: now, locked_until: null }).where('id', '=', job.id).returning('id'),
+      )
+      .updateTable('job_runs')
+      .set({ finished_at: now, outcome: 'succeeded' })
+      .where('id', '=', job.runId),
+  ({ job, now }) => ['done', now, now, null, job.id, now, 'succeeded', job.runId],
+);
 
 /** The outbox and timers: jobs and their runs. */
 export class JobsRepository {
@@ -43,23 +62,28 @@ export class JobsRepository {
   async enqueue(job: NewJob, now: Date): Promise<number | null> {
     const row = await this.db
       .insertInto('jobs')
-      .values({
-        kind: job.kind,
-        dedupe_key: job.dedupeKey ?? null,
-        queue: job.queue ?? null,
-        session_id: job.sessionId ?? null,
-        payload: toJson(job.payload),
-        status: 'pending',
-        run_at: job.runAt,
-        max_retries: job.maxRetries ?? DEFAULT_MAX_RETRIES,
-        retry_until: job.retryUntil ?? null,
-        created_at: now,
-        updated_at: now,
-      })
+      .values(jobRow(job, now))
       .onConflict((conflict) => conflict.columns(['kind', 'dedupe_key']).where('status', '=', 'pending').doNothing())
       .returning('id')
       .executeTakeFirst();
     return row?.id ?? null;
+  }
+
+  /**
+   * `enqueue`, or when one is pending already, `debounce` it to the new job's `runAt` (never beyond `maxDelayMs`
+   * after it was first queued): atomic, in one statement instead of two.
+   */
+  async enqueueOrDebounce(job: NewJob & { dedupeKey: string }, maxDelayMs: number, now: Date): Promise<void> {
+    await this.db
+      .insertInto('jobs')
+      .values(jobRow(job, now))
+      .onConflict((conflict) =>
+        conflict
+          .columns(['kind', 'dedupe_key'])
+          .where('status', '=', 'pending')
+          .doUpdateSet({ run_at: sql<Date>`least(excluded.run_at, jobs.created_at + ${maxDelayMs} * interval '1 millisecond')`, updated_at: now }),
+      )
+      .execute();
   }
 
   /** Moves a pending deduplicated job earlier (e.g. an urgent Scribe pass); never later. */
@@ -89,91 +113,11 @@ export class JobsRepository {
   }
 
   /**
-   * Claims up to `limit` due jobs for `workerId`: pending ones whose time has come, and running ones whose
-   * lease expired (a crashed worker). A job in a queue is claimed only when no earlier job of that queue is
-   * unfinished, so deliveries to one room keep their order.
+   * Claims up to `limit` due jobs for `workerId` (see `claimDueJobs`): due pending ones and expired leases, a queued
+   * job only when no earlier job of its queue is unfinished.
    */
-  async claimDue(workerId: string, now: Date, leaseMs: number, limit: number, kinds?: string[], queue?: string): Promise<ClaimedJob[]> {
-    // One statement (pick, lease, record the run): a worker polls often, and each round trip holds the connection.
-    let due = this.db
-      .selectFrom('jobs as job')
-      .select(['job.id'])
-      .where('job.deleted_at', 'is', null)
-      .where((eb) =>
-        eb.or([
-          eb.and([eb('job.status', '=', 'pending'), eb('job.run_at', '<=', now)]),
-          eb.and([eb('job.status', '=', 'running'), eb('job.locked_until', '<', now)]),
-        ]),
-      )
-      .where((eb) =>
-        eb.or([
-          eb('job.queue', 'is', null),
-          eb.not(
-            eb.exists(
-              eb
-                .selectFrom('jobs as earlier')
-                .select(sql`1`.as('one'))
-                .whereRef('earlier.queue', '=', 'job.queue')
-                .whereRef('earlier.id', '<', 'job.id')
-                .where('earlier.status', 'in', ['pending', 'running'])
-                .where('earlier.deleted_at', 'is', null),
-            ),
-          ),
-        ]),
-      );
-    if (kinds && kinds.length > 0) due = due.where('job.kind', 'in', kinds);
-    if (queue) due = due.where('job.queue', '=', queue);
-    const rows = await this.db
-      .with('picked', () => due.orderBy('job.run_at').orderBy('job.id').limit(limit).forUpdate().skipLocked())
-      .with('claimed', (db) =>
-        db
-          .updateTable('jobs')
-          .from('picked')
-          .set({ status: 'running', locked_by: workerId, locked_until: new Date(now.getTime() + leaseMs), updated_at: now })
-          .whereRef('jobs.id', '=', 'picked.id')
-          .returning(['jobs.id', 'jobs.kind', 'jobs.payload', 'jobs.session_id', 'jobs.retry_count', 'jobs.max_retries', 'jobs.retry_until', 'jobs.run_at']),
-      )
-      .with('runs', (db) =>
-        db
-          .insertInto('job_runs')
-          .columns(['job_id', 'attempt', 'worker_id', 'started_at'])
-          .expression((eb) =>
-            eb
-              .selectFrom('claimed')
-              .select([
-                'claimed.id',
-                sql<number>`claimed.retry_count + 1`.as('attempt'),
-                sql<string>`${workerId}::text`.as('worker_id'),
-                sql<Date>`${now}::timestamptz`.as('started_at'),
-              ]),
-          )
-          .returning(['job_runs.id', 'job_runs.job_id']),
-      )
-      .selectFrom('claimed')
-      .innerJoin('runs', 'runs.job_id', 'claimed.id')
-      .select([
-        'claimed.id',
-        'claimed.kind',
-        'claimed.payload',
-        'claimed.session_id',
-        'claimed.retry_count',
-        'claimed.max_retries',
-        'claimed.retry_until',
-        'runs.id as run_id',
-      ])
-      .orderBy('claimed.run_at')
-      .orderBy('claimed.id')
-      .execute();
-    return rows.map((row) => ({
-      id: row.id,
-      kind: row.kind,
-      payload: row.payload,
-      sessionId: row.session_id,
-      retryCount: row.retry_count,
-      maxRetries: row.max_retries,
-      retryUntil: row.retry_until,
-      runId: row.run_id,
-    }));
+  claimDue(workerId: string, now: Date, leaseMs: number, limit: number, kinds?: string[], queue?: string): Promise<ClaimedJob[]> {
+    return claimDueJobs(this.db, workerId, now, leaseMs, limit, kinds, queue);
   }
 
   /** Extends a running job's lease (long work refreshes it well before it expires). */
@@ -190,14 +134,7 @@ export class JobsRepository {
   /** Marks a job done. */
   async complete(job: ClaimedJob, now: Date): Promise<void> {
     // Both rows in one statement: atomic like a transaction, in one round trip instead of four.
-    await this.db
-      .with('finished', (db) =>
-        db.updateTable('jobs').set({ status: 'done', finished_at: now, updated_at: now, locked_until: null }).where('id', '=', job.id).returning('id'),
-      )
-      .updateTable('job_runs')
-      .set({ finished_at: now, outcome: 'succeeded' })
-      .where('id', '=', job.runId)
-      .execute();
+    await COMPLETE.execute(this.db, { job, now });
   }
 
   /**
@@ -249,72 +186,28 @@ export class JobsRepository {
   }
 
   /** Registers (or re-registers) a worker instance with a fresh heartbeat. */
-  async registerInstance(instance: WorkerInstance, now: Date): Promise<void> {
-    await this.db
-      .insertInto('worker_instances')
-      .values({ id: instance.id, host: instance.host, pid: instance.pid, started_at: now, heartbeat_at: now, stopped_at: null })
-      .onConflict((conflict) => conflict.column('id').doUpdateSet({ heartbeat_at: now, stopped_at: null }))
-      .execute();
+  registerInstance(instance: WorkerInstance, now: Date): Promise<void> {
+    return instances.registerInstance(this.db, instance, now);
   }
 
   /** Refreshes an instance's heartbeat; false when it was declared gone meanwhile (its jobs went to others). */
-  async heartbeat(instanceId: string, now: Date): Promise<boolean> {
-    const result = await this.db
-      .updateTable('worker_instances')
-      .set({ heartbeat_at: now })
-      .where('id', '=', instanceId)
-      .where('stopped_at', 'is', null)
-      .executeTakeFirst();
-    return Number(result.numUpdatedRows) > 0;
+  heartbeat(instanceId: string, now: Date): Promise<boolean> {
+    return instances.heartbeat(this.db, instanceId, now);
   }
 
   /** Marks an instance stopped (a clean shutdown). */
-  async stopInstance(instanceId: string, now: Date): Promise<void> {
-    await this.db.updateTable('worker_instances').set({ stopped_at: now }).where('id', '=', instanceId).where('stopped_at', 'is', null).execute();
+  stopInstance(instanceId: string, now: Date): Promise<void> {
+    return instances.stopInstance(this.db, instanceId, now);
   }
 
   /** Instances still counted as running (not stopped), for a starting worker to check which are gone. */
-  async liveInstances(): Promise<(WorkerInstance & { heartbeatAt: Date })[]> {
-    const rows = await this.db.selectFrom('worker_instances').select(['id', 'host', 'pid', 'heartbeat_at']).where('stopped_at', 'is', null).execute();
-    return rows.map((row) => ({ id: row.id, host: row.host, pid: row.pid, heartbeatAt: row.heartbeat_at }));
+  liveInstances(): Promise<(WorkerInstance & { heartbeatAt: Date })[]> {
+    return instances.liveInstances(this.db);
   }
 
-  /**
-   * Declares gone the instances in `goneIds` and every other one whose heartbeat is older than `staleBefore`
-   * (never `selfId`), and puts the jobs they were running back to pending, due now. A crash is not the job's
-   * failure, so the retry count stays. Returns how many jobs came back.
-   */
-  async reclaimAbandoned(selfId: string, now: Date, staleBefore: Date, goneIds: string[] = []): Promise<number> {
-    return this.db.transaction().execute(async (transaction) => {
-      await transaction
-        .updateTable('worker_instances')
-        .set({ stopped_at: now })
-        .where('id', '!=', selfId)
-        .where('stopped_at', 'is', null)
-        .where((eb) => eb.or([eb('heartbeat_at', '<', staleBefore), ...(goneIds.length > 0 ? [eb('id', 'in', goneIds)] : [])]))
-        .execute();
-      const stopped = transaction.selectFrom('worker_instances').select('id').where('stopped_at', 'is not', null).where('id', '!=', selfId);
-      const jobs = await transaction
-        .updateTable('jobs')
-        .set({ status: 'pending', run_at: now, locked_by: null, locked_until: null, updated_at: now })
-        .where('status', '=', 'running')
-        .where('locked_by', 'in', stopped)
-        .returning('id')
-        .execute();
-      if (jobs.length > 0) {
-        await transaction
-          .updateTable('job_runs')
-          .set({ finished_at: now, outcome: 'abandoned', error: 'the worker running it stopped' })
-          .where(
-            'job_id',
-            'in',
-            jobs.map((job) => job.id),
-          )
-          .where('finished_at', 'is', null)
-          .execute();
-      }
-      return jobs.length;
-    });
+  /** Declares gone instances stopped and puts their running jobs back to pending (see `reclaimAbandoned` there). */
+  reclaimAbandoned(selfId: string, now: Date, staleBefore: Date, goneIds: string[] = []): Promise<number> {
+    return instances.reclaimAbandoned(this.db, selfId, now, staleBefore, goneIds);
   }
 
   /** Cancels the pending jobs of a session (optionally of some kinds), e.g. when it ends. */

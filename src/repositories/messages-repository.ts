@@ -1,174 +1,34 @@
-import { sql, type InsertObject, type Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type MessageRow } from '../db/schema.ts';
-import type { ChatMessage, Citation, DeliveryStatus, Speaker, SpeakerKind } from '../core/domain.ts';
-import { isCostSource, type CostSource } from '../core/cost.ts';
+import type { ChatMessage, DeliveryStatus, SpeakerKind } from '../core/domain.ts';
 import { BrainstormError } from '../core/errors.ts';
+import { PreparedStatement } from '../db/prepared-statement.ts';
+import { insertNumbered, insertWithEffects, type MessageEffects } from './message-inserts.ts';
+import { toMessage, type NewMessage } from './message-rows.ts';
 
-/** A message to store. `sourceId` makes storing an incoming message idempotent. */
-export interface NewMessage {
-  sessionId: string;
-  sourceId?: string | null;
-  speaker: Speaker;
-  role: ChatMessage['role'];
-  text: string;
-  model?: string | null;
-  inputTokens?: number;
-  outputTokens?: number;
-  costUsd?: number;
-  costSource?: CostSource;
-  replyTo?: number[];
-  traceId?: string | null;
-  spanId?: string | null;
-  deliveryStatus: DeliveryStatus;
-  externalIds?: string[];
-  externalUrl?: string | null;
-  /** An answer cut short; kept in the content JSON. */
-  interrupted?: boolean;
-  /** Web pages the answer cites; kept in the content JSON. */
-  citations?: Citation[];
-  /** Web searches run for the answer; kept in the content JSON. */
-  webSearches?: number;
-}
-
-function toMessage(row: MessageRow): ChatMessage {
-  return {
-    id: Number(row.id),
-    sessionId: row.session_id,
-    number: Number(row.number),
-    speaker: { kind: row.speaker_kind as SpeakerKind, name: row.speaker_name, ...(row.speaker_id ? { id: row.speaker_id } : {}) },
-    role: row.role as ChatMessage['role'],
-    text: row.content.content,
-    model: row.model,
-    inputTokens: Number(row.input_tokens),
-    outputTokens: Number(row.output_tokens),
-    costUsd: Number(row.cost_usd),
-    ...(isCostSource(row.cost_source) ? { costSource: row.cost_source } : {}),
-    replyTo: row.reply_to ?? [],
-    traceId: row.trace_id,
-    deliveryStatus: row.delivery_status as DeliveryStatus,
-    externalIds: row.external_ids ?? [],
-    externalUrl: row.external_url,
-    createdAt: row.created_at,
-    ...(row.content.interrupted ? { interrupted: true } : {}),
-    ...(row.content.citations?.length ? { citations: row.content.citations } : {}),
-    ...(row.content.webSearches ? { webSearches: row.content.webSearches } : {}),
-  };
-}
-
-/** The content JSON of a message: its text, and what else it carries (cut short, cited pages). */
-function contentOf(message: NewMessage): MessageRow['content'] {
-  return {
-    role: message.role,
-    content: message.text,
-    name: message.speaker.name,
-    ...(message.interrupted ? { interrupted: true } : {}),
-    ...(message.citations?.length ? { citations: message.citations } : {}),
-    ...(message.webSearches ? { webSearches: message.webSearches } : {}),
-  };
-}
+export type { MessageEffects } from './message-inserts.ts';
+export type { NewMessage } from './message-rows.ts';
 
 /** Writers racing for one session's next number retry; this many losses in a row means something else is wrong. */
 const NUMBER_ATTEMPTS = 50;
 
-/** The row of a new message, numbered next in its session (the number is read in the same statement). */
-function numberedRow(message: NewMessage, now: Date): InsertObject<Database, 'messages'> {
-  return {
-    session_id: message.sessionId,
-    number: sql<number>`(SELECT COALESCE(MAX(number), 0) + 1 FROM messages WHERE session_id = ${message.sessionId})`,
-    source_id: message.sourceId ?? null,
-    speaker_kind: message.speaker.kind,
-    speaker_name: message.speaker.name,
-    speaker_id: message.speaker.id ?? null,
-    role: message.role,
-    content: toJson(contentOf(message)),
-    model: message.model ?? null,
-    input_tokens: message.inputTokens ?? 0,
-    output_tokens: message.outputTokens ?? 0,
-    cost_usd: message.costUsd ?? 0,
-    cost_source: message.costSource ?? null,
-    reply_to: toJson(message.replyTo ?? []),
-    trace_id: message.traceId ?? null,
-    span_id: message.spanId ?? null,
-    delivery_status: message.deliveryStatus,
-    external_ids: toJson(message.externalIds ?? []),
-    external_url: message.externalUrl ?? null,
-    created_at: now,
-  };
-}
-
-/** Inserts with the session's next number; undefined when a unique key (its source id, or that number) was taken. */
-function insertNumbered(db: Kysely<Database>, message: NewMessage, now: Date): Promise<MessageRow | undefined> {
-  return db
-    .insertInto('messages')
-    .values(numberedRow(message, now))
-    .onConflict((conflict) => conflict.doNothing())
-    .returningAll()
-    .executeTakeFirst();
-}
-
 /**
- * Stores a message, adds its usage to its session and queues its delivery, all in one statement (atomic, one round
- * trip); undefined when a unique key was taken (then nothing happened).
+ * A message and the messages it replies to: read by every delivery, so prepared once (see PreparedStatement). One
+ * `id = any(array)` keeps it an index lookup; `id = $1 or id in (subquery)` read the whole table for every delivery.
  */
-function insertWithEffects(db: Kysely<Database>, message: NewMessage, effects: MessageEffects, now: Date): Promise<MessageRow | undefined> {
-  const { usage, delivery } = effects;
-  const payload = toJson(delivery?.payload ?? {});
-  return db
-    .with('stored', (creator) =>
-      creator
-        .insertInto('messages')
-        .values(numberedRow(message, now))
-        .onConflict((conflict) => conflict.doNothing())
-        .returningAll(),
-    )
-    .with('counted', (creator) =>
-      creator
-        .updateTable('sessions')
-        .set({
-          message_count: sql`message_count + ${usage.messages}`,
-          total_tokens: sql`total_tokens + ${usage.tokens}`,
-          total_cost_usd: sql`total_cost_usd + ${usage.costUsd}`,
-          updated_at: now,
-        })
-        .where('id', '=', message.sessionId)
-        .where((eb) => eb.exists(eb.selectFrom('stored').select('stored.id')))
-        .returning('id'),
-    )
-    .with('queued', (creator) =>
-      creator
-        .insertInto('jobs')
-        .columns(['kind', 'dedupe_key', 'queue', 'session_id', 'payload', 'status', 'run_at', 'max_retries', 'created_at', 'updated_at'])
-        .expression((eb) =>
-          eb
-            .selectFrom('stored')
-            .select([
-              sql<string>`${delivery?.kind ?? ''}::text`.as('kind'),
-              sql<string>`'message:' || stored.id`.as('dedupe_key'),
-              sql<string>`${delivery?.queue ?? ''}::text`.as('queue'),
-              'stored.session_id',
-              sql<string>`${payload}::jsonb || jsonb_build_object('messageId', stored.id)`.as('payload'),
-              sql<string>`'pending'`.as('status'),
-              sql<Date>`${delivery?.runAt ?? now}::timestamptz`.as('run_at'),
-              sql<number>`${delivery?.maxRetries ?? 0}::integer`.as('max_retries'),
-              sql<Date>`${now}::timestamptz`.as('created_at'),
-              sql<Date>`${now}::timestamptz`.as('updated_at'),
-            ])
-            .where(sql<boolean>`${delivery !== null}::boolean`),
-        )
-        .returning('id'),
-    )
-    .selectFrom('stored')
-    .selectAll()
-    .executeTakeFirst();
-}
-
-/** What storing a message also does, in the same statement. */
-export interface MessageEffects {
-  /** Added to the session's counters. */
-  usage: { messages: number; tokens: number; costUsd: number };
-  /** Its delivery job (the payload gains `messageId`, the dedupe key is `message:<id>`); null when it is not sent. */
-  delivery: { kind: string; queue: string; payload: Record<string, unknown>; runAt: Date; maxRetries: number } | null;
-}
+const WITH_REPLY_TARGETS = new PreparedStatement(
+  'message with reply targets',
+  (db: Kysely<Database>, id: number) =>
+    db
+      .selectFrom('messages')
+      .selectAll()
+      .where(
+        'id',
+        '=',
+        sql<number>`any(array[${id}::bigint] || array(select (jsonb_array_elements_text(replying.reply_to))::bigint from messages as replying where replying.id = ${id}))`,
+      ),
+  (id) => [id, id],
+);
 
 /** Messages of sessions, ordered by id. */
 export class MessagesRepository {
@@ -212,23 +72,7 @@ export class MessagesRepository {
 
   /** A message and the messages it replies to (in its `replyTo` order), in one round trip. */
   async findWithReplyTargets(id: number): Promise<{ message: ChatMessage; targets: ChatMessage[] } | null> {
-    const rows = await this.db
-      .selectFrom('messages')
-      .selectAll()
-      .where((eb) =>
-        eb.or([
-          eb('id', '=', id),
-          eb(
-            'id',
-            'in',
-            eb
-              .selectFrom('messages as replying')
-              .select(sql<number>`(jsonb_array_elements_text(replying.reply_to))::bigint`.as('target'))
-              .where('replying.id', '=', id),
-          ),
-        ]),
-      )
-      .execute();
+    const { rows } = await WITH_REPLY_TARGETS.execute(this.db, id);
     const byId = new Map(rows.map((row) => [Number(row.id), toMessage(row)]));
     const message = byId.get(id);
     return message ? { message, targets: message.replyTo.flatMap((target) => byId.get(target) ?? []) } : null;

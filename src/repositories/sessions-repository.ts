@@ -1,4 +1,5 @@
 import { sql, type Kysely } from 'kysely';
+import { PreparedStatement } from '../db/prepared-statement.ts';
 import { toJson, type Database, type SessionRow } from '../db/schema.ts';
 import type { ModerationState, PlannerState, Session, SessionPlan, SessionStatus } from '../core/domain.ts';
 
@@ -64,6 +65,13 @@ function toSession(row: SessionRow): Session {
   };
 }
 
+/** Read at every round and delivery: prepared once (see PreparedStatement). */
+const FIND_BY_ID = new PreparedStatement(
+  'session by id',
+  (db: Kysely<Database>, id: string) => db.selectFrom('sessions').selectAll().where('id', '=', id).where('deleted_at', 'is', null),
+  (id) => [id],
+);
+
 /** Sessions: one row per brainstorm. */
 export class SessionsRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -98,7 +106,7 @@ export class SessionsRepository {
 
   /** A session by id, or null. */
   async findById(id: string): Promise<Session | null> {
-    const row = await this.db.selectFrom('sessions').selectAll().where('id', '=', id).where('deleted_at', 'is', null).executeTakeFirst();
+    const row = (await FIND_BY_ID.execute(this.db, id)).rows[0];
     return row ? toSession(row) : null;
   }
 

@@ -70,8 +70,7 @@ export class DocumentationService implements DocumentationPort {
     const intervalMs = this.deps.settings.scribeIntervalSeconds * 1000;
     const runAt = new Date(now.getTime() + intervalMs);
     const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
-    const created = await this.deps.jobs.enqueue(job, now);
-    if (created === null) await this.deps.jobs.debounce(DOCUMENTATION_JOB_KINDS.scribe, sessionId, runAt, intervalMs * SCRIBE_MAX_WAIT_INTERVALS, now);
+    await this.deps.jobs.enqueueOrDebounce(job, intervalMs * SCRIBE_MAX_WAIT_INTERVALS, now);
   }
 
   /** Called when a session is created or changes state (status, counts): updates its Notion row. */

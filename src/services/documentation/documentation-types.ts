@@ -46,7 +46,7 @@ export interface DocumentationDependencies {
   clock: Clock;
   logger: Logger;
   documents: Pick<DocumentsRepository, 'write' | 'find' | 'markSynced' | 'mergeMetadata' | 'resetSynced'>;
-  jobs: Pick<JobsRepository, 'enqueue' | 'expedite' | 'debounce'>;
+  jobs: Pick<JobsRepository, 'enqueue' | 'expedite' | 'debounce' | 'enqueueOrDebounce'>;
   messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
   sessions: Pick<SessionsRepository, 'findById'>;
   embeddings: Pick<EmbeddingsRepository, 'replace' | 'mostSimilar'>;

@@ -25,6 +25,22 @@ describe.each(ENGINES)('debounced jobs and the session clock on %s', (engine) =>
     expect(await jobs.claimDue('w1', later(180), 60_000, 10)).toHaveLength(1);
   });
 
+  it('enqueues or debounces in one statement: a first trigger queues, later ones move it within the same bound', async () => {
+    const jobs = new JobsRepository(handle.db);
+    const trigger = (runAt: Date, now: Date) => jobs.enqueueOrDebounce({ kind: 'scribe', dedupeKey: 's1', payload: {}, runAt }, 180_000, now);
+    await trigger(later(60), start);
+    await trigger(later(100), later(40));
+    expect(await jobs.claimDue('w1', later(99), 60_000, 10)).toEqual([]);
+    await trigger(later(400), later(340));
+    expect(await jobs.claimDue('w1', later(179), 60_000, 10)).toEqual([]);
+    const claimed = await jobs.claimDue('w1', later(180), 60_000, 10);
+    expect(claimed).toHaveLength(1);
+    await jobs.complete(claimed[0]!, later(181));
+    // Once it ran, the next trigger queues a new one.
+    await trigger(later(250), later(190));
+    expect(await jobs.claimDue('w1', later(250), 60_000, 10)).toHaveLength(1);
+  });
+
   it('stores the clock start and the pause of a session', async () => {
     const sessions = new SessionsRepository(handle.db);
     await sessions.create(

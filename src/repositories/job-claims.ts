@@ -1,0 +1,148 @@
+import { sql, type Kysely } from 'kysely';
+import { PreparedStatement } from '../db/prepared-statement.ts';
+import type { Database } from '../db/schema.ts';
+
+/** A claimed job, leased to one worker until `lockedUntil`. */
+export interface ClaimedJob {
+  id: number;
+  kind: string;
+  payload: Record<string, unknown>;
+  sessionId: string | null;
+  retryCount: number;
+  maxRetries: number;
+  retryUntil: Date | null;
+  runId: number;
+}
+
+/**
+ * Claims up to `limit` due jobs for `workerId`: pending ones whose time has come, and running ones whose
+ * lease expired (a crashed worker). A job in a queue is claimed only when no earlier job of that queue is
+ * unfinished, so deliveries to one room keep their order.
+ */
+export async function claimDueJobs(
+  db: Kysely<Database>,
+  workerId: string,
+  now: Date,
+  leaseMs: number,
+  limit: number,
+  kinds?: string[],
+  queue?: string,
+): Promise<ClaimedJob[]> {
+  const input: ClaimInput = { workerId, now, leaseMs, limit, kinds: kinds && kinds.length > 0 ? kinds : null, queue: queue ?? null };
+  const { rows } = await claimStatement(input).execute(db, input);
+  return rows.map((row) => ({
+    id: row.id,
+    kind: row.kind,
+    payload: row.payload,
+    sessionId: row.session_id,
+    retryCount: row.retry_count,
+    maxRetries: row.max_retries,
+    retryUntil: row.retry_until,
+    runId: row.run_id,
+  }));
+}
+
+/** What a claim binds; `kinds` and `queue` are null when the claim takes any. */
+interface ClaimInput {
+  workerId: string;
+  now: Date;
+  leaseMs: number;
+  limit: number;
+  kinds: string[] | null;
+  queue: string | null;
+}
+
+/** The claim's values in the order of its placeholders. */
+function claimParameters({ workerId, now, leaseMs, limit, kinds, queue }: ClaimInput): unknown[] {
+  const lockedUntil = new Date(now.getTime() + leaseMs);
+  const filters = [...(kinds ? [kinds] : []), ...(queue ? [queue] : [])];
+  return ['pending', now, 'running', now, 'pending', 'running', ...filters, limit, 'running', workerId, lockedUntil, now, workerId, now];
+}
+
+/** One prepared claim per shape (with or without a kinds filter, a queue). */
+const CLAIMS = new Map<string, ReturnType<typeof claimPrepared>>();
+
+function claimPrepared(key: string) {
+  return new PreparedStatement(`claim due jobs (${key})`, claimQuery, claimParameters);
+}
+
+function claimStatement(input: ClaimInput) {
+  const key = `${input.kinds ? 'kinds' : 'any kind'}, ${input.queue ? 'one queue' : 'any queue'}`;
+  let statement = CLAIMS.get(key);
+  if (!statement) CLAIMS.set(key, (statement = claimPrepared(key)));
+  return statement;
+}
+
+/** Picks, leases and records the runs of due jobs, in one statement (see `claimDueJobs`). */
+function claimQuery(db: Kysely<Database>, { workerId, now, leaseMs, limit, kinds, queue }: ClaimInput) {
+  // One statement (pick, lease, record the run): a worker polls often, and each round trip holds the connection.
+  let due = db
+    .selectFrom('jobs as job')
+    .select(['job.id'])
+    .where('job.deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('job.status', '=', 'pending'), eb('job.run_at', '<=', now)]),
+        eb.and([eb('job.status', '=', 'running'), eb('job.locked_until', '<', now)]),
+      ]),
+    )
+    .where((eb) =>
+      eb.or([
+        eb('job.queue', 'is', null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('jobs as earlier')
+              .select(sql`1`.as('one'))
+              .whereRef('earlier.queue', '=', 'job.queue')
+              .whereRef('earlier.id', '<', 'job.id')
+              .where('earlier.status', 'in', ['pending', 'running'])
+              .where('earlier.deleted_at', 'is', null),
+          ),
+        ),
+      ]),
+    );
+  // `= any(array)`: one placeholder however many kinds, so the statement's text never changes.
+  if (kinds) due = due.where('job.kind', '=', sql<string>`any(${kinds})`);
+  if (queue) due = due.where('job.queue', '=', queue);
+  return db
+    .with('picked', () => due.orderBy('job.run_at').orderBy('job.id').limit(limit).forUpdate().skipLocked())
+    .with('claimed', (db) =>
+      db
+        .updateTable('jobs')
+        .from('picked')
+        .set({ status: 'running', locked_by: workerId, locked_until: new Date(now.getTime() + leaseMs), updated_at: now })
+        .whereRef('jobs.id', '=', 'picked.id')
+        .returning(['jobs.id', 'jobs.kind', 'jobs.payload', 'jobs.session_id', 'jobs.retry_count', 'jobs.max_retries', 'jobs.retry_until', 'jobs.run_at']),
+    )
+    .with('runs', (db) =>
+      db
+        .insertInto('job_runs')
+        .columns(['job_id', 'attempt', 'worker_id', 'started_at'])
+        .expression((eb) =>
+          eb
+            .selectFrom('claimed')
+            .select([
+              'claimed.id',
+              sql<number>`claimed.retry_count + 1`.as('attempt'),
+              sql<string>`${workerId}::text`.as('worker_id'),
+              sql<Date>`${now}::timestamptz`.as('started_at'),
+            ]),
+        )
+        .returning(['job_runs.id', 'job_runs.job_id']),
+    )
+    .selectFrom('claimed')
+    .innerJoin('runs', 'runs.job_id', 'claimed.id')
+    .select([
+      'claimed.id',
+      'claimed.kind',
+      'claimed.payload',
+      'claimed.session_id',
+      'claimed.retry_count',
+      'claimed.max_retries',
+      'claimed.retry_until',
+      'runs.id as run_id',
+    ])
+    .orderBy('claimed.run_at')
+    .orderBy('claimed.id');
+}
