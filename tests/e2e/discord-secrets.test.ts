@@ -13,7 +13,7 @@ import { startFakeDiscord, type FakeDiscord, type FakeUser, type RecordedMessage
 import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { discordEnvironment } from '../integration/bot/discord-harness.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
-import { gluedAwsKey, gluedOpenRouterKey } from '../unit/guardrails/secret-samples.ts';
+import { gluedAwsKey, gluedOpenRouterKey } from '../unit/agents/guardrails/secret-samples.ts';
 
 let discord: FakeDiscord;
 let models: FakeOpenRouter;

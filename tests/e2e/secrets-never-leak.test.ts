@@ -12,7 +12,7 @@ import { createLogger } from '../../src/logging/logger.ts';
 import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { openAppTestDatabase } from '../support/databases.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
-import { gluedAwsKey, gluedOpenRouterKey, interleave, keySamples } from '../unit/guardrails/secret-samples.ts';
+import { gluedAwsKey, gluedOpenRouterKey, interleave, keySamples } from '../unit/agents/guardrails/secret-samples.ts';
 
 let models: FakeOpenRouter;
 let test: TestApp;

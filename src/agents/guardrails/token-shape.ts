@@ -1,6 +1,6 @@
 /**
  * How random a token looks: the test that tells a generated key from words, identifiers, version strings and the
- * hashes people discuss. Tuned on the corpus in tests/unit/guardrails/secret-corpus.test.ts.
+ * hashes people discuss. Tuned on the corpus in tests/unit/agents/guardrails/secret-corpus.test.ts.
  */
 
 /** Character classes present in a token and how it is built. */

@@ -8,7 +8,7 @@ import { QUEUE_WAIT_SPAN } from '../../../src/agents/models/queued-admission.ts'
 import { buildConfig } from '../../../src/config/load-config.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
-import { installSpanCollector } from '../../unit/guardrails/span-collector.ts';
+import { installSpanCollector } from '../../unit/agents/guardrails/span-collector.ts';
 
 /** A ManualClock that remembers what it was asked to sleep (to know a back-off has begun). */
 class WatchedClock extends ManualClock {

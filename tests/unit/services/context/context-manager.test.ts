@@ -1,0 +1,120 @@
+import { describe, expect, it } from 'vitest';
+import type { LimitsConfig } from '../../../../src/config/app-config.ts';
+import type { MessagesRepository } from '../../../../src/repositories/messages-repository.ts';
+import { ContextManager } from '../../../../src/services/context/context-manager.ts';
+import { TokenCounter } from '../../../../src/services/context/token-counter.ts';
+import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
+import type { DocumentationPort } from '../../../../src/core/ports.ts';
+
+const limits = { contextRefreshPercent: 50, maxContextPercent: 80 } as LimitsConfig;
+const speakers = ['Claude', 'ChatGPT', 'Grok', 'Alice'];
+const history = (count: number): ChatMessage[] =>
+  Array.from({ length: count }, (_, index) => ({
+    id: index + 1,
+    number: index + 1,
+    sessionId: 's',
+    speaker: { kind: speakers[index % 4] === 'Alice' ? 'human' : 'participant', name: speakers[index % 4]! },
+    role: 'assistant',
+    text: `Point ${index}: rollout safety versus speed, kill switches for risky paths, and a cleanup policy for old flags.`,
+    model: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    replyTo: [],
+    traceId: null,
+    deliveryStatus: 'delivered',
+    externalIds: [],
+    externalUrl: null,
+    createdAt: new Date(),
+  }));
+
+function manager(messages: ChatMessage[], record: string | null, window = 128_000) {
+  const urgent: string[] = [];
+  const documentation: DocumentationPort = {
+    latestRecord: async () => record,
+    latestTldr: async () => null,
+    requestRecord: async (sessionId, options) => {
+      if (options.urgent) urgent.push(sessionId);
+    },
+    refreshRecord: async () => record,
+  };
+  const context = new ContextManager({
+    messages: { listForSession: async () => messages } as unknown as MessagesRepository,
+    documentation,
+    tokens: new TokenCounter(),
+    contextWindow: async () => window,
+    limits: () => limits,
+    historyBudgetTokens: 4000,
+  });
+  return { context, urgent };
+}
+
+const session = { id: 's' } as Session;
+const record = Array.from({ length: 200 }, (_, index) => `- decision ${index}: keep kill switches per risky path`).join('\n');
+
+describe('ContextManager', () => {
+  it('sends the whole attributed history while it is small', async () => {
+    const built = await manager(history(8), null).context.build(session, 'Claude', 'm', []);
+    expect(built.compressed).toBe(false);
+    expect(JSON.stringify(built.items)).toContain('[Alice (person)]: Point 3');
+  });
+
+  it('replaces old history by the record plus recent messages, so the prompt stays bounded and flat', async () => {
+    const sizes: number[] = [];
+    for (let count = 30; count <= 300; count += 30)
+      sizes.push((await manager(history(count), record).context.build(session, 'Claude', 'm', [])).estimatedTokens);
+    // Never more than the history budget plus the instruction allowance and the cue, however long it runs.
+    expect(Math.max(...sizes)).toBeLessThanOrEqual(4000 + 600 + 50);
+    const at300 = await manager(history(300), record).context.build(session, 'Claude', 'm', []);
+    expect(at300.compressed).toBe(true);
+    expect(JSON.stringify(at300.items)).toContain('[Scribe record of the discussion so far]');
+    expect(JSON.stringify(at300.items)).toContain('Point 299');
+    expect(sizes.at(-1)! / sizes.at(-4)!).toBeLessThanOrEqual(1.1);
+  });
+
+  it('asks for an immediate Scribe pass when the history nears the context window', async () => {
+    const { context, urgent } = manager(history(300), record, 8000);
+    await context.build(session, 'Claude', 'm', []);
+    expect(urgent).toEqual(['s']);
+  });
+
+  it("applies the plan's context percentage, not only the admin bound", async () => {
+    // 120 messages are about 3,000 tokens: under 80% of a 5,000-token window, over the plan's 40%.
+    const planned = { id: 's', plan: { parameters: { maxContextPercent: 40 } } } as Session;
+    const { context, urgent } = manager(history(120), record, 5000);
+    await context.build(session, 'Claude', 'm', []);
+    expect(urgent).toEqual([]);
+    await context.build(planned, 'Claude', 'm', []);
+    expect(urgent).toEqual(['s']);
+  });
+
+  it('builds the turn on the record the urgent pass wrote', async () => {
+    const state = { record: 'old record' };
+    const documentation: DocumentationPort = {
+      latestRecord: async () => state.record,
+      latestTldr: async () => null,
+      requestRecord: async () => {
+        await Promise.resolve();
+        state.record = 'fresh record from the urgent pass';
+      },
+      refreshRecord: async () => state.record,
+    };
+    const messages = { listForSession: async () => history(300) } as unknown as MessagesRepository;
+    const context = new ContextManager({
+      messages,
+      documentation,
+      tokens: new TokenCounter(),
+      contextWindow: async () => 8000,
+      limits: () => limits,
+      historyBudgetTokens: 4000,
+    });
+    expect(JSON.stringify((await context.build(session, 'Claude', 'm', [])).items)).toContain('fresh record from the urgent pass');
+  });
+
+  it('!refresh forces the record even for a short history', async () => {
+    const { context } = manager(history(4), record);
+    context.forceRefresh('s');
+    expect((await context.build(session, 'Claude', 'm', [])).compressed).toBe(true);
+    expect((await context.build(session, 'Claude', 'm', [])).compressed).toBe(false);
+  });
+});

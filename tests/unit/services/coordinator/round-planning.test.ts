@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest';
+import type { ParticipantConfig } from '../../../../src/config/roster.ts';
+import { planRound } from '../../../../src/services/coordinator/round-planning.ts';
+import type { ChatMessage, Session, SpeakerKind } from '../../../../src/core/domain.ts';
+
+const participant = (name: string): ParticipantConfig => ({
+  id: name.toLowerCase(),
+  name,
+  model: 'm',
+  baseUrl: 'http://x',
+  apiKeyVariable: 'K',
+  apiKey: undefined,
+  dialect: 'openrouter',
+  simulated: true,
+  persona: 'p',
+  avatarUrl: undefined,
+  temperature: 0.5,
+  contextWindow: undefined,
+  enabled: true,
+});
+const roster = ['Claude', 'ChatGPT', 'Grok'].map(participant);
+const session = { messageCount: 0 } as Session;
+let nextId = 0;
+const message = (name: string, kind: SpeakerKind, replyTo: number[] = [], seconds = 0): ChatMessage => {
+  nextId += 1;
+  return {
+    id: nextId,
+    number: nextId,
+    sessionId: 's',
+    speaker: { kind, name },
+    role: kind === 'participant' ? 'assistant' : 'user',
+    text: `${name} ${nextId}`,
+    model: null,
+    inputTokens: 0,
+    outputTokens: 0,
+    costUsd: 0,
+    replyTo,
+    traceId: null,
+    deliveryStatus: 'delivered',
+    externalIds: [],
+    externalUrl: null,
+    createdAt: new Date(Date.UTC(2026, 0, 1, 0, 0, seconds)),
+  };
+};
+
+describe('planRound', () => {
+  it('lets every participant answer a person, up to the seats, replying to the person', () => {
+    nextId = 0;
+    const topic = message('Alice', 'human');
+    const round = planRound({ session, participants: roster, history: [topic], humans: [topic], maxSpeakers: 2, batchWindowMs: 60_000 });
+    expect(round.kind).toBe('human');
+    expect(round.speakers).toHaveLength(2);
+    for (const speaker of round.speakers) expect(speaker.answering.map((entry) => entry.id)).toContain(topic.id);
+  });
+
+  it('in an AI round, each answers what it has not seen — including answers written in parallel with its own', () => {
+    nextId = 0;
+    const topic = message('Alice', 'human');
+    const claude = message('Claude', 'participant', [topic.id]);
+    const grok = message('Grok', 'participant', [topic.id]);
+    const chatgpt = message('ChatGPT', 'participant', [topic.id]);
+    const round = planRound({ session, participants: roster, history: [topic, claude, grok, chatgpt], humans: [], maxSpeakers: 3, batchWindowMs: 60_000 });
+    expect(round.kind).toBe('ai');
+    const byName = Object.fromEntries(round.speakers.map((speaker) => [speaker.participant.name, speaker.answering.map((entry) => entry.speaker.name)]));
+    expect(byName.ChatGPT).toEqual(['Claude', 'Grok']);
+    expect(byName.Claude).toEqual(['Grok', 'ChatGPT']);
+  });
+
+  it('leaves out a participant with nothing new to answer in an AI round', () => {
+    nextId = 0;
+    const topic = message('Alice', 'human');
+    const claude = message('Claude', 'participant', [topic.id]);
+    const round = planRound({ session, participants: [participant('Claude')], history: [topic, claude], humans: [], maxSpeakers: 3, batchWindowMs: 60_000 });
+    expect(round.speakers).toEqual([]);
+  });
+
+  it('references at most 5 messages, only those within the batch window of the newest', () => {
+    nextId = 0;
+    const history = [message('Alice', 'human', [], 0), ...Array.from({ length: 7 }, (_, index) => message('Bob', 'human', [], 100 + index))];
+    const round = planRound({ session, participants: [participant('Claude')], history, humans: [], maxSpeakers: 1, batchWindowMs: 10_000 });
+    const answering = round.speakers[0]!.answering;
+    expect(answering).toHaveLength(5);
+    expect(answering.every((entry) => entry.speaker.name === 'Bob')).toBe(true);
+  });
+
+  it('puts an invited participant first and sits a held one out', () => {
+    nextId = 0;
+    const topic = message('Alice', 'human');
+    const round = planRound({
+      session,
+      participants: roster,
+      history: [topic],
+      humans: [topic],
+      maxSpeakers: 2,
+      batchWindowMs: 60_000,
+      invited: ['Grok'],
+      held: ['Claude'],
+    });
+    const names = round.speakers.map((speaker) => speaker.participant.name);
+    expect(names[0]).toBe('Grok');
+    expect(names).not.toContain('Claude');
+  });
+});
