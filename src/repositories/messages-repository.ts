@@ -181,6 +181,20 @@ export class MessagesRepository {
     await this.db.updateTable('messages').set({ trace_id: traceId, span_id: spanId }).where('id', '=', id).execute();
   }
 
+  /** How many messages each participant wrote in a session, and the id of its latest (fair turn-taking). */
+  async spokenBy(sessionId: string): Promise<Map<string, { count: number; lastId: number }>> {
+    const rows = await this.db
+      .selectFrom('messages')
+      .select(['speaker_name', (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.max('id').as('last_id')])
+      .where('session_id', '=', sessionId)
+      .where('speaker_kind', '=', 'participant')
+      .where('delivery_status', '!=', 'withheld')
+      .where('deleted_at', 'is', null)
+      .groupBy('speaker_name')
+      .execute();
+    return new Map(rows.map((row) => [row.speaker_name, { count: Number(row.count), lastId: Number(row.last_id) }]));
+  }
+
   /** Message counts per speaker in a session (balance). */
   async countBySpeaker(sessionId: string): Promise<{ speaker: string; kind: SpeakerKind; messages: number }[]> {
     const rows = await this.db
