@@ -178,7 +178,7 @@ export class DeliveryService {
       type: 'message',
       message: { ...message, deliveryStatus: 'delivered', externalIds: delivered.externalIds, externalUrl: delivered.url ?? message.externalUrl },
     });
-    return { status: 'done' };
+    return { status: 'settled' };
   }
 
   /** A session's transport and room never change: kept here, a delivery reads no session row. */
