@@ -5,7 +5,10 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import { effectiveParameters } from '../limits/limits-service.ts';
 import type { DocumentationPort } from '../../core/ports.ts';
+import { HistoryTokens, type RecentHistory } from './history-tokens.ts';
 import type { TokenCounter } from './token-counter.ts';
+
+export type { RecentHistory } from './history-tokens.ts';
 
 /** Speakers whose messages are part of the discussion a participant sees. */
 const DISCUSSION_SPEAKERS = new Set(['human', 'participant', 'moderator']);
@@ -25,6 +28,14 @@ export interface ContextManagerOptions {
   historyBudgetTokens: number;
 }
 
+/** Discussion messages at hand and their sizes; `total` is the whole history's. */
+interface Measured {
+  history: ChatMessage[];
+  costs: number[];
+  total: number;
+  complete: boolean;
+}
+
 /** The input of one participant turn and what it costs. */
 export interface BuiltContext {
   items: AgentInputItem[];
@@ -41,6 +52,7 @@ export interface BuiltContext {
  */
 export class ContextManager {
   private readonly forced = new Set<string>();
+  private readonly sizes = new HistoryTokens();
 
   constructor(private readonly options: ContextManagerOptions) {}
 
@@ -50,19 +62,22 @@ export class ContextManager {
   }
 
   /**
-   * Builds the input for `selfName` (a participant using `model`) answering `answering`. `loaded` is the
-   * session's history when the caller has it already (the participants of one round share it).
+   * Builds the input for `selfName` (a participant using `model`) answering `answering`. `loaded` is the session's
+   * recent history when the caller has it already (the participants of one round share it): the sizes of older
+   * messages come from what this manager counted before, and the whole history is read only when the prompt needs it.
    */
-  async build(session: Session, selfName: string, model: string, answering: ChatMessage[], loaded?: ChatMessage[]): Promise<BuiltContext> {
+  async build(session: Session, selfName: string, model: string, answering: ChatMessage[], loaded?: RecentHistory): Promise<BuiltContext> {
     const window = await this.options.contextWindow(model);
     const limits = this.options.limits();
-    const history = (loaded ?? (await this.options.messages.listForSession(session.id))).filter(
-      (message) => DISCUSSION_SPEAKERS.has(message.speaker.kind) && message.deliveryStatus !== 'withheld',
-    );
-    const costs = history.map((message) => this.options.tokens.countFor(model, attributedLine(message)));
-    const historyTokens = costs.reduce((sum, cost) => sum + cost, 0);
     const refreshAt = Math.min((window * limits.contextRefreshPercent) / 100, this.options.historyBudgetTokens);
     const forced = this.forced.delete(session.id);
+    let measured = await this.measure(session.id, model, loaded);
+    // The window is not enough when the whole history goes in (it is small after all), or when the recent part
+    // the prompt keeps reaches past the window's start.
+    if (!measured.complete && ((measured.total <= refreshAt && !forced) || this.recentStart(measured) === 0)) {
+      measured = await this.measure(session.id, model, undefined);
+    }
+    const { history, total: historyTokens } = measured;
 
     if (historyTokens <= refreshAt && !forced) {
       return this.finish(buildParticipantInput({ selfName, messages: history, record: null, answering }), model, window, false);
@@ -75,10 +90,28 @@ export class ContextManager {
     const record = forced ? await this.options.documentation.refreshRecord(session.id) : await this.options.documentation.latestRecord(session.id);
     // Record and recent messages share the budget, so a compressed prompt is never larger than an
     // uncompressed one was allowed to be: the prompt stays flat however long the session runs.
-    const recent = takeRecent(history, costs, this.options.historyBudgetTokens / 2);
+    const recent = history.slice(this.recentStart(measured));
     const recordText = record ? this.clipRecord(record, model, this.options.historyBudgetTokens / 2) : null;
     const items = buildParticipantInput({ selfName, messages: recent, record: recordText, answering });
     return this.finish(items, model, window, true);
+  }
+
+  /** The discussion messages at hand (the whole history when `loaded` is absent), their sizes and the history's. */
+  private async measure(sessionId: string, model: string, loaded: RecentHistory | undefined): Promise<Measured> {
+    const source = loaded ?? { messages: await this.options.messages.listForSession(sessionId), complete: true };
+    const history = source.messages.filter((message) => DISCUSSION_SPEAKERS.has(message.speaker.kind) && message.deliveryStatus !== 'withheld');
+    if (!source.complete && !this.sizes.covers(sessionId, history)) return this.measure(sessionId, model, undefined);
+    const tokens = this.options.tokens;
+    this.sizes.extend(sessionId, history, (message) => tokens.count(attributedLine(message)), source.complete);
+    const costs = history.map((message) => tokens.countFor(model, attributedLine(message)));
+    const correction = tokens.correctionFor(model);
+    const older = source.complete ? 0 : this.sizes.olderThan(sessionId, history[0]?.id ?? 0, (raw) => Math.ceil(raw * correction));
+    return { history, costs, total: older + costs.reduce((sum, cost) => sum + cost, 0), complete: source.complete };
+  }
+
+  /** Where the recent messages a compressed prompt keeps begin. */
+  private recentStart(measured: Measured): number {
+    return takeRecent(measured.history, measured.costs, this.options.historyBudgetTokens / 2);
   }
 
   private finish(items: AgentInputItem[], model: string, window: number, compressed: boolean): BuiltContext {
@@ -93,7 +126,8 @@ export class ContextManager {
   }
 }
 
-function takeRecent(history: ChatMessage[], costs: number[], budget: number): ChatMessage[] {
+/** Where the newest messages that fit `budget` begin (never fewer than MIN_RECENT_MESSAGES). */
+function takeRecent(history: ChatMessage[], costs: number[], budget: number): number {
   let spent = 0;
   let start = history.length;
   while (start > 0) {
@@ -102,7 +136,7 @@ function takeRecent(history: ChatMessage[], costs: number[], budget: number): Ch
     spent += cost;
     start -= 1;
   }
-  return history.slice(start);
+  return start;
 }
 
 function itemText(item: AgentInputItem): string {

@@ -4,6 +4,7 @@ import type { LimitsConfig } from '../../config/app-config.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
+import type { RecentHistory } from '../context/context-manager.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import { describeLimit, type LimitsService } from '../limits/limits-service.ts';
@@ -19,7 +20,13 @@ import { noticeAfterTurn } from './turn-notices.ts';
 import type { TurnOutcome, TurnRunner } from './turn-runner.ts';
 
 /** A planned round with the history it was planned on. */
-type RoundPlan = PlannedRound & { history: ChatMessage[] };
+type RoundPlan = PlannedRound & { history: RecentHistory };
+
+/**
+ * A round reads the session's newest messages, not its whole history: planning needs only what each participant
+ * has not answered yet, and the context the sizes of older messages, which it keeps (see HistoryTokens).
+ */
+export const ROUND_HISTORY_WINDOW = 200;
 
 /** What the coordinator needs. */
 export interface CoordinatorOptions {
@@ -189,11 +196,15 @@ export class Coordinator implements TurnTaking {
     const live = [...runtime.turns].filter((turn) => !turn.control.signal.aborted);
     const busy = new Set(live.map((turn) => turn.participantId));
     const seats = this.options.limits.seatsLeft(session, live.length);
-    const history = await this.options.messages.listForSession(session.id);
+    const messages = await this.options.messages.listRecent(session.id, ROUND_HISTORY_WINDOW);
+    const history = { messages, complete: messages.length < ROUND_HISTORY_WINDOW };
+    const participants = this.options.roster.active(session).filter((participant) => !busy.has(participant.id));
     const round = planRound({
       session,
-      participants: this.options.roster.active(session).filter((participant) => !busy.has(participant.id)),
-      history,
+      participants,
+      history: messages,
+      // Beyond the window, fairness needs how much each participant said in the whole session.
+      spoken: history.complete ? undefined : await this.options.messages.spokenBy(session.id),
       humans,
       maxSpeakers: Math.min(settings.maxAiResponsesPerTurn, seats),
       batchWindowMs: settings.batchWindowSeconds * 1000,

@@ -33,6 +33,8 @@ export function planRound(input: {
   batchWindowMs: number;
   /** Names the Moderator invited in (they speak first) and asked to hold (they sit this round out). */
   invited?: string[];
+  /** Each participant's message count and latest id in the whole session, when `history` is only its recent part. */
+  spoken?: ReadonlyMap<string, { count: number; lastId: number }>;
   held?: string[];
 }): RoundPlan {
   const discussion = input.history.filter((message) => DISCUSSION.has(message.speaker.kind) && message.deliveryStatus !== 'withheld');
@@ -46,8 +48,9 @@ export function planRound(input: {
   ).filter((participant) => !held.has(participant.name) || input.participants.length === 1);
   const candidates = eligible.map((participant) => {
     const own = discussion.filter((message) => message.speaker.kind === 'participant' && message.speaker.name === participant.name);
+    const spoken = input.spoken ? (input.spoken.get(participant.name) ?? { count: 0, lastId: 0 }) : { count: own.length, lastId: own.at(-1)?.id ?? 0 };
     // An invited participant goes to the front of the queue for this round.
-    return { id: participant.id, spokenCount: invited.has(participant.name) ? -1 : own.length, lastMessageId: own.at(-1)?.id ?? 0 };
+    return { id: participant.id, spokenCount: invited.has(participant.name) ? -1 : spoken.count, lastMessageId: spoken.lastId };
   });
   const chosen = selectSpeakers(candidates, input.maxSpeakers, input.session.messageCount);
   const speakers = chosen.map((id) => {

@@ -5,7 +5,7 @@ import { participantGuardrailNote } from '../../agents/guardrails/participant-ou
 import { usageOf, type RunUsage } from '../../agents/models/usage.ts';
 import { citationsOf, webSearchesOf } from '../../agents/participants/web-search.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
-import type { ContextManager } from '../context/context-manager.ts';
+import type { ContextManager, RecentHistory } from '../context/context-manager.ts';
 import type { TokenCounter } from '../context/token-counter.ts';
 import type { DeliveryService, PostOptions } from '../delivery/delivery-service.ts';
 import type { StreamDraft } from '../delivery/stream-draft.ts';
@@ -51,7 +51,7 @@ interface TurnInput {
   control: TurnControl;
   speaker: Speaker;
   draft: StreamDraft | null;
-  history: ChatMessage[] | undefined;
+  history: RecentHistory | undefined;
 }
 
 function speakerOf(participant: ParticipantConfig): Speaker {
@@ -73,7 +73,7 @@ export class TurnRunner {
     roster: ParticipantConfig[],
     answering: ChatMessage[],
     control: TurnControl,
-    history?: ChatMessage[],
+    history?: RecentHistory,
   ): Promise<TurnOutcome> {
     return runAsTurn(control, () => this.runTurn(session, participant, roster, answering, control, history));
   }
@@ -84,7 +84,7 @@ export class TurnRunner {
     roster: ParticipantConfig[],
     answering: ChatMessage[],
     control: TurnControl,
-    history?: ChatMessage[],
+    history?: RecentHistory,
   ): Promise<TurnOutcome> {
     const speaker = speakerOf(participant);
     void this.options.typing(session).catch(() => undefined);

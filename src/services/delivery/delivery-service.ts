@@ -171,12 +171,14 @@ export class DeliveryService {
       if (isPermanent(error)) return { status: 'failed', error: error instanceof Error ? error.message : String(error) };
       throw error;
     }
-    await this.options.messages.setDeliveryStatus(message.id, 'delivered');
+    // Delivered and the job done in one statement: a crash between the two can no longer leave a delivered
+    // message's job to run again (it would find the message delivered and stop, but a round trip later).
+    await this.options.messages.markDelivered(message.id, job, this.options.clock.now());
     this.options.events.publish({
       type: 'message',
       message: { ...message, deliveryStatus: 'delivered', externalIds: delivered.externalIds, externalUrl: delivered.url ?? message.externalUrl },
     });
-    return { status: 'done' };
+    return { status: 'settled' };
   }
 
   /** A session's transport and room never change: kept here, a delivery reads no session row. */

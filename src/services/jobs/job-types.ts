@@ -3,6 +3,8 @@ import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 /** What a handler says about a job it ran. Throwing counts as `retry` with exponential backoff. */
 export type JobOutcome =
   | { status: 'done' }
+  /** Done, and already recorded so by the handler, in the statement that stored its result (nothing left to write). */
+  | { status: 'settled' }
   /** Try again later; `afterMs` overrides the backoff (e.g. a Retry-After). Counts toward max retries. */
   | { status: 'retry'; error: string; afterMs?: number }
   /** Not now, and not a failure (e.g. a local rate limiter said wait). */

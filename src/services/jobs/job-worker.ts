@@ -171,6 +171,7 @@ export class JobWorker {
   }
 
   private async settle(job: ClaimedJob, outcome: JobOutcome): Promise<void> {
+    if (outcome.status === 'settled') return;
     const now = this.options.clock.now();
     if (outcome.status === 'done') return this.options.jobs.complete(job, now);
     if (outcome.status === 'postpone') return this.options.jobs.postpone(job, new Date(now.getTime() + outcome.afterMs), now);

@@ -1,4 +1,5 @@
 /** A TurnRunner that records each turn's latency and each model failure for `/metrics`. */
+import type { RecentHistory } from '../context/context-manager.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { TurnControl } from '../coordinator/turn-control.ts';
@@ -40,7 +41,7 @@ export class MeasuredTurnRunner extends TurnRunner {
     roster: ParticipantConfig[],
     answering: ChatMessage[],
     control: TurnControl,
-    history?: ChatMessage[],
+    history?: RecentHistory,
   ): Promise<TurnOutcome> {
     const started = this.metrics.clock.now().getTime();
     const outcome = await super.run(session, participant, roster, answering, control, history);

@@ -117,4 +117,37 @@ describe('ContextManager', () => {
     expect((await context.build(session, 'Claude', 'm', [])).compressed).toBe(true);
     expect((await context.build(session, 'Claude', 'm', [])).compressed).toBe(false);
   });
+
+  it('builds from a recent window exactly what it builds from the whole history, reading the whole only while it all goes in', async () => {
+    const all = history(300);
+    let fullReads = 0;
+    // A window of 100 messages holds more than the half of the budget the recent part of a compressed prompt takes.
+    const build = (context: ContextManager, count: number, windowed: boolean) =>
+      context.build(session, 'Claude', 'm', [], windowed ? { messages: all.slice(Math.max(0, count - 100), count), complete: count <= 100 } : undefined);
+    const windowedContext = new ContextManager({
+      messages: {
+        listForSession: async () => {
+          fullReads += 1;
+          return current;
+        },
+      } as unknown as MessagesRepository,
+      documentation: manager([], record, 8000).context['options'].documentation,
+      tokens: new TokenCounter(),
+      contextWindow: async () => 8000,
+      limits: () => limits,
+      historyBudgetTokens: 4000,
+    });
+    let current: ChatMessage[] = [];
+    let readsWhileCompressed = 0;
+    for (let count = 10; count <= 300; count += 10) {
+      current = all.slice(0, count);
+      const before = fullReads;
+      const windowed = await build(windowedContext, count, true);
+      const whole = await manager(current, record, 8000).context.build(session, 'Claude', 'm', []);
+      expect(windowed).toEqual(whole);
+      if (whole.compressed) readsWhileCompressed += fullReads - before;
+    }
+    // Once the record stands in for old history, the window is all a round reads: older sizes are kept.
+    expect(readsWhileCompressed).toBe(0);
+  });
 });

@@ -53,6 +53,17 @@ describe('planRound', () => {
     for (const speaker of round.speakers) expect(speaker.answering.map((entry) => entry.id)).toContain(topic.id);
   });
 
+  it('with only the recent window at hand, chooses by what each said in the whole session', () => {
+    const topic = message('Ann', 'human');
+    // In the window Claude said nothing; over the whole session it said the most, so the seats go to the others.
+    const spoken = new Map([
+      ['Claude', { count: 40, lastId: 90 }],
+      ['ChatGPT', { count: 10, lastId: 80 }],
+    ]);
+    const round = planRound({ session, participants: roster, history: [topic], humans: [topic], maxSpeakers: 2, batchWindowMs: 60_000, spoken });
+    expect(round.speakers.map((speaker) => speaker.participant.name)).toEqual(['Grok', 'ChatGPT']);
+  });
+
   it('in an AI round, each answers what it has not seen — including answers written in parallel with its own', () => {
     nextId = 0;
     const topic = message('Alice', 'human');
