@@ -33,9 +33,9 @@ export interface CoordinatorOptions {
   sessions: SessionsRepository;
   messages: MessagesRepository;
   roster: RosterService;
-  turns: TurnRunner;
+  turns: Pick<TurnRunner, 'run'>;
   limits: LimitsService;
-  delivery: DeliveryService;
+  delivery: Pick<DeliveryService, 'post' | 'flushRoom'>;
   moderation: ModerationPort;
   documentation: DocumentationHooks;
   ender: SessionEnder;
