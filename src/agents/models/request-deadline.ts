@@ -15,10 +15,8 @@ export class ModelTimeoutError extends BrainstormError<'ETIMEDOUT'> {
  */
 export class RequestDeadline {
   private readonly controller = new AbortController();
-  private readonly timer = new AbortController();
+  private timer = new AbortController();
   private expired = false;
-  /** When the attempt last showed activity (its start, or its latest chunk). */
-  private lastActivity: number;
   private readonly onCallerAbort = () => this.controller.abort(this.caller?.reason);
 
   constructor(
@@ -26,7 +24,6 @@ export class RequestDeadline {
     private readonly timeoutMs: number,
     private readonly caller: AbortSignal | undefined,
   ) {
-    this.lastActivity = clock.now().getTime();
     if (caller?.aborted) this.controller.abort(caller.reason);
     else caller?.addEventListener('abort', this.onCallerAbort, { once: true });
     this.arm();
@@ -42,12 +39,11 @@ export class RequestDeadline {
     return this.expired;
   }
 
-  /**
-   * Restarts the countdown. Called for every chunk of a stream, so it only notes the time: the one armed sleep
-   * checks it when it wakes and sleeps the rest (a timer and a signal per chunk cost more than the chunk).
-   */
+  /** Restarts the countdown. */
   touch(): void {
-    this.lastActivity = this.clock.now().getTime();
+    this.timer.abort();
+    this.timer = new AbortController();
+    this.arm();
   }
 
   /** Stops the countdown and lets go of the caller's signal. */
@@ -56,14 +52,12 @@ export class RequestDeadline {
     this.caller?.removeEventListener('abort', this.onCallerAbort);
   }
 
-  private arm(milliseconds = this.timeoutMs): void {
+  private arm(): void {
     if (this.timeoutMs <= 0 || this.controller.signal.aborted) return;
     const timer = this.timer;
-    this.clock.sleep(milliseconds, timer.signal).then(
+    this.clock.sleep(this.timeoutMs, timer.signal).then(
       () => {
         if (timer.signal.aborted || this.controller.signal.aborted) return;
-        const quiet = this.clock.now().getTime() - this.lastActivity;
-        if (quiet < this.timeoutMs) return this.arm(this.timeoutMs - quiet);
         this.expired = true;
         this.controller.abort(new Error('deadline'));
       },
