@@ -17,7 +17,8 @@ import { clonePgliteTemplate } from './databases.ts';
 
 /**
  * A stand-in for `T` that has only `members`: any other method called fails the test with its name, so a double
- * never answers a call the test did not plan for. The one cast of these doubles lives here.
+ * never answers a call the test did not plan for. The one cast of these doubles lives here. Beware: an optional
+ * method the code tests for presence (`transport.deleteMessage?`) looks present on a stub; give it, or leave `T` without it.
  */
 export function stub<T extends object>(label: string, members: Partial<T> = {}): T {
   const handler: ProxyHandler<Partial<T>> = {
