@@ -1,177 +1,229 @@
-/**
- * The coordinator on its own (no createApp): real repositories over a PGlite clone, the real roster and limits,
- * a scripted turn runner whose answers the test releases, and the event bus the lifecycle publishes on.
- */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { buildRepositories, type Repositories } from '../../../../src/composition/build-repositories.ts';
-import { buildConfig } from '../../../../src/config/load-config.ts';
-import type { ParticipantConfig } from '../../../../src/config/roster.ts';
+import { afterEach, describe, expect, it } from 'vitest';
+import type { LimitsConfig } from '../../../../src/config/app-config.ts';
 import { ManualClock } from '../../../../src/core/clock.ts';
 import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
 import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
-import type { DatabaseHandle } from '../../../../src/db/create-database.ts';
-import { createLogger } from '../../../../src/logging/logger.ts';
+import type { DocumentationHooks, ModerationPort, SessionEnder } from '../../../../src/core/service-ports.ts';
 import { Coordinator } from '../../../../src/services/coordinator/coordinator.ts';
 import { SpeakerHints } from '../../../../src/services/coordinator/speaker-hints.ts';
-import type { TurnControl } from '../../../../src/services/coordinator/turn-control.ts';
-import type { TurnOutcome } from '../../../../src/services/coordinator/turn-runner.ts';
+import { cutReason } from '../../../../src/services/coordinator/turn-control.ts';
+import type { DeliveryService } from '../../../../src/services/delivery/delivery-service.ts';
 import { LimitsService } from '../../../../src/services/limits/limits-service.ts';
 import { RosterService } from '../../../../src/services/sessions/roster-service.ts';
-import { openTestDatabase } from '../../../support/databases.ts';
+import { ScriptedTurns } from '../../../support/scripted-turns.ts';
+import {
+  limitsConfig,
+  openRepositories,
+  participant,
+  quietLogger,
+  storeSession,
+  stub,
+  until,
+  type TestRepositories,
+} from '../../../support/service-doubles.ts';
 
-interface Turn {
-  name: string;
-  control: TurnControl;
-  answer(): void;
-}
+const WAITING_NOTICE = 'The participants are waiting for a person';
 
-const config = buildConfig({});
-const clock = new ManualClock('2026-05-01T09:00:00Z');
-let database: DatabaseHandle;
-let repositories: Repositories;
-let bus: InMemoryEventBus;
-let hints: SpeakerHints;
-let turns: Turn[];
-let posted: string[];
-let ended: string[];
-let coordinator: Coordinator;
-let session: Session;
-
-beforeEach(async () => {
-  database = await openTestDatabase('pglite');
-  repositories = buildRepositories(database.db);
-  bus = new InMemoryEventBus();
-  hints = new SpeakerHints();
-  turns = [];
-  posted = [];
-  ended = [];
-  const roster = new RosterService(config.models.roster, { disabledParticipants: () => [], setParticipantEnabled: async () => undefined }, () => true);
-  const limits = () => ({ ...config.limits, maxAiRoundsWithoutHuman: 1 });
-  const store = async (text: string, participant?: ParticipantConfig): Promise<ChatMessage> => {
-    const speaker = participant
-      ? { kind: 'participant' as const, name: participant.name, id: participant.id }
-      : { kind: 'system' as const, name: 'Brainstorm' };
-    const { message } = await repositories.messages.insert(
-      { sessionId: session.id, sourceId: null, speaker, role: 'assistant', text, deliveryStatus: 'delivered', externalIds: [], externalUrl: null },
-      clock.now(),
-    );
-    return message;
+/** A coordinator over real repositories, with every other collaborator a recording double. */
+async function coordinatorFixture(overrides: Partial<LimitsConfig> = {}) {
+  const clock = new ManualClock();
+  const repositories = await openRepositories();
+  const settings = limitsConfig(overrides);
+  const roster = new RosterService(
+    ['Claude', 'ChatGPT', 'Grok'].map((name) => participant(name)),
+    { disabledParticipants: () => [], setParticipantEnabled: async () => undefined },
+    () => true,
+  );
+  const turns = new ScriptedTurns(repositories, clock);
+  const posts: { speaker: string; text: string }[] = [];
+  const delivery = stub<DeliveryService>('delivery', {
+    flushRoom: async () => undefined,
+    post: async (session, speaker, text) => {
+      posts.push({ speaker: speaker.name, text });
+      const { message } = await repositories.messages.insert(
+        { sessionId: session.id, speaker, role: 'system', text, deliveryStatus: 'delivered' },
+        clock.now(),
+      );
+      return message;
+    },
+  });
+  const checked: string[] = [];
+  const moderation = stub<ModerationPort>('moderation', {
+    afterRound: async (session) => {
+      checked.push(session.id);
+    },
+  });
+  const documented: string[] = [];
+  const documentation: DocumentationHooks = {
+    onMessage: async (sessionId) => {
+      documented.push(sessionId);
+    },
   };
-  coordinator = new Coordinator({
+  const ended: { sessionId: string; status: string; reason: string }[] = [];
+  // Ends as the lifecycle would: the status changes, so the coordinator's next look finds the session over.
+  const ender: SessionEnder = {
+    end: async (sessionId, status, reason) => {
+      ended.push({ sessionId, status, reason });
+      await repositories.sessions.update(sessionId, { status, endReason: reason, endedAt: clock.now() }, clock.now());
+    },
+  };
+  const hints = new SpeakerHints();
+  const events = new InMemoryEventBus();
+  const coordinator = new Coordinator({
     sessions: repositories.sessions,
     messages: repositories.messages,
     roster,
-    turns: {
-      run: (_session, participant, _roster, _answering, control) =>
-        new Promise<TurnOutcome>((resolve) => {
-          control.signal.addEventListener('abort', () => resolve({ status: 'interrupted', message: null, cut: 'stopped' }));
-          turns.push({
-            name: participant.name,
-            control,
-            answer: () => void store(`${participant.name} answers`, participant).then((message) => resolve({ status: 'answered', message })),
-          });
-        }),
-    },
-    limits: new LimitsService(repositories.messages, limits, clock),
-    delivery: {
-      post: async (_session, _speaker, text) => {
-        posted.push(text);
-        return store(text);
-      },
-      flushRoom: async () => undefined,
-    },
-    moderation: { afterRound: async () => undefined, refocus: async () => '', wrapUp: async () => undefined },
-    documentation: { onMessage: async () => undefined },
-    ender: { end: async (sessionId) => void ended.push(sessionId) },
+    turns: turns.runner(),
+    limits: new LimitsService(repositories.messages, () => settings, clock),
+    delivery,
+    moderation,
+    documentation,
+    ender,
     hints,
-    events: bus,
-    settings: limits,
+    events,
+    settings: () => settings,
     clock,
-    logger: createLogger({ level: 'silent', secrets: [] }),
+    logger: quietLogger(),
     deadlines: () => null,
   });
-  const created = await repositories.sessions.create(
-    {
-      id: 'ses-1',
-      parentId: null,
-      transport: 'memory',
-      roomId: 'room-1',
-      roomUrl: null,
-      originChannelId: null,
-      originMessageId: null,
-      topic: 'Tea shop names',
-      status: 'active',
-      createdBy: { id: 'u1', name: 'Ada' },
-    },
-    clock.now(),
-  );
-  session = (await repositories.sessions.update(created.id, { startedAt: clock.now(), clockStartedAt: clock.now() }, clock.now())) ?? created;
-});
+  const session = await storeSession(repositories.sessions, clock, { changes: { startedAt: clock.now(), clockStartedAt: clock.now() } });
+  /** A person's message, stored and counted as the gateway does, then handed to the coordinator. */
+  const say = async (text: string): Promise<ChatMessage> => {
+    const { message } = await repositories.messages.insert(
+      { sessionId: session.id, speaker: { kind: 'human', name: 'Alice', id: 'u-alice' }, role: 'user', text, deliveryStatus: 'received' },
+      clock.now(),
+    );
+    await repositories.sessions.countHumanTurn(session.id, clock.now());
+    const current = (await repositories.sessions.findById(session.id)) as Session;
+    coordinator.onHumanMessage(current, message);
+    return message;
+  };
+  const fixture = { clock, repositories, settings, turns, posts, checked, documented, ended, hints, events, coordinator, session, say };
+  fixtures.push(fixture);
+  return fixture;
+}
+
+const fixtures: { turns: ScriptedTurns; coordinator: Coordinator; repositories: TestRepositories }[] = [];
 
 afterEach(async () => {
-  await coordinator.shutdown();
-  await database.close();
+  for (const { turns, coordinator, repositories } of fixtures.splice(0)) {
+    turns.auto = async () => ({ status: 'interrupted', message: null, cut: 'stopped' });
+    for (const call of turns.open()) call.finish({ status: 'interrupted', message: null, cut: 'stopped' });
+    await coordinator.shutdown();
+    await repositories.handle.close();
+  }
 });
 
-async function personSays(text: string): Promise<ChatMessage> {
-  const { message } = await repositories.messages.insert(
-    {
-      sessionId: session.id,
-      sourceId: `memory:${text}`,
-      speaker: { kind: 'human', name: 'Ada', id: 'u1' },
-      role: 'user',
-      text,
-      deliveryStatus: 'received',
-      externalIds: [text],
-      externalUrl: null,
-    },
-    clock.now(),
-  );
-  coordinator.onHumanMessage(session, message);
-  return message;
-}
-
-async function until(condition: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 200 && !condition(); attempt += 1) await new Promise((resolve) => setImmediate(resolve));
-  expect(condition()).toBe(true);
-}
-
 describe('Coordinator', () => {
-  it('answers a person with up to MAX_AI_RESPONSES_PER_TURN participants at once', async () => {
-    await personSays('Ideas for a tea shop name?');
-    await until(() => turns.length === Math.min(config.limits.maxAiResponsesPerTurn, config.models.roster.length));
-    expect(new Set(turns.map((turn) => turn.name)).size).toBe(turns.length);
-  });
-
-  it('a session_ended event on the bus cuts every turn in flight, and no round follows', async () => {
-    await personSays('Ideas for a tea shop name?');
-    await until(() => turns.length > 0);
-    const cut = turns.slice();
-    bus.publish({ type: 'session_ended', sessionId: session.id });
-    expect(cut.every((turn) => turn.control.signal.aborted)).toBe(true);
+  it("answers a person's message with a round of at most maxAiResponsesPerTurn speakers, each answering it", async () => {
+    const { turns, coordinator, session, say, repositories, checked, documented } = await coordinatorFixture({ maxAiResponsesPerTurn: 2 });
+    const message = await say('How do we roll out flags safely?');
+    await until(() => turns.calls.length === 2, 'two turns');
+    const speakers = turns.calls.map((call) => call.participant.name);
+    expect(new Set(speakers).size).toBe(2);
+    for (const call of turns.calls) expect(call.answering.map((entry) => entry.id)).toContain(message.id);
+    // Nobody answered (both withheld): no AI round follows.
+    for (const call of turns.calls) call.finish({ status: 'withheld', reason: 'test' });
     await coordinator.idle(session.id);
-    expect(turns).toHaveLength(cut.length);
+    expect(turns.calls).toHaveLength(2);
+    expect((await repositories.sessions.findById(session.id))?.aiRoundsSinceHuman).toBe(1);
+    expect(checked).toEqual([session.id]);
+    expect(documented).toEqual([session.id]);
+    expect(coordinator.busySessions()).toEqual([]);
   });
 
-  it('a held participant sits the next round out, and the hints are spent once a round is planned with them', async () => {
-    const held = config.models.roster[0]!.name;
-    hints.hold(session.id, held);
-    await personSays('Ideas for a tea shop name?');
-    await until(() => turns.length > 0);
-    expect(turns.map((turn) => turn.name)).not.toContain(held);
+  it('cuts the turns in flight when session_ended is published, and starts no further round', async () => {
+    const { turns, coordinator, session, say, events, hints } = await coordinatorFixture();
+    await say('Go!');
+    await until(() => turns.calls.length === 2, 'two turns');
+    expect(turns.calls.every((call) => !call.control.signal.aborted)).toBe(true);
+    hints.invite(session.id, 'Grok');
+
+    events.publish({ type: 'session_ended', sessionId: session.id });
+
+    for (const call of turns.calls) expect(cutReason(call.control.signal)).toBe('stopped');
+    expect(hints.current(session.id)).toEqual({ invited: [], held: [] });
+    // Even answers that land after the cut (they had finished) lead to no new round.
+    for (const call of turns.calls) call.finish(await turns.answer(call));
+    await coordinator.idle(session.id);
+    expect(turns.calls).toHaveLength(2);
+    expect(coordinator.busySessions()).toEqual([]);
+  });
+
+  it('starts AI rounds when session_resumed is published', async () => {
+    const { turns, coordinator, session, events, repositories, clock } = await coordinatorFixture();
+    const { message } = await repositories.messages.insert(
+      { sessionId: session.id, speaker: { kind: 'human', name: 'Alice', id: 'u-alice' }, role: 'user', text: 'Thoughts?', deliveryStatus: 'received' },
+      clock.now(),
+    );
+    expect(turns.calls).toHaveLength(0);
+
+    events.publish({ type: 'session_resumed', sessionId: session.id });
+
+    await until(() => turns.calls.length === 2, 'an AI round');
+    for (const call of turns.calls) expect(call.answering.map((entry) => entry.id)).toEqual([message.id]);
+    for (const call of turns.calls) call.finish({ status: 'withheld', reason: 'test' });
+    await coordinator.idle(session.id);
+    // An AI round adds to the rounds without a person.
+    expect((await repositories.sessions.findById(session.id))?.aiRoundsSinceHuman).toBe(1);
+  });
+
+  it('lets an invited participant speak first and holds a held one out; the hints are spent by that round', async () => {
+    // Without hints, this round goes to ChatGPT and Grok.
+    const baseline = await coordinatorFixture({ maxAiResponsesPerTurn: 2 });
+    await baseline.say('Who goes first?');
+    await until(() => baseline.turns.calls.length === 2, 'two turns');
+    expect(baseline.turns.calls.map((call) => call.participant.name)).toEqual(['ChatGPT', 'Grok']);
+
+    const { turns, session, say, hints } = await coordinatorFixture({ maxAiResponsesPerTurn: 2 });
+    hints.invite(session.id, 'Claude');
+    hints.hold(session.id, 'ChatGPT');
+    await say('Who goes first?');
+    await until(() => turns.calls.length === 2, 'two turns');
+    expect(turns.calls.map((call) => call.participant.name)).toEqual(['Claude', 'Grok']);
     expect(hints.current(session.id)).toEqual({ invited: [], held: [] });
   });
 
-  it('after the loop guard’s rounds it waits for a person; a session_resumed event starts the rounds again', async () => {
-    await personSays('Ideas for a tea shop name?');
-    await until(() => turns.length > 0);
-    for (const turn of turns.splice(0)) turn.answer();
+  it('posts the waiting notice once maxAiRoundsWithoutHuman AI rounds followed a person, and starts no more', async () => {
+    const { turns, coordinator, session, say, posts, repositories } = await coordinatorFixture({ maxAiResponsesPerTurn: 2, maxAiRoundsWithoutHuman: 3 });
+    turns.auto = (call) => turns.answer(call);
+    await say('Discuss among yourselves.');
     await coordinator.idle(session.id);
-    // The human round counted 1 of 1 allowed AI rounds: the room is told to wait for a person.
-    expect(posted.some((text) => text.includes('waiting for a person'))).toBe(true);
-    expect(turns).toHaveLength(0);
-    await repositories.sessions.update(session.id, { aiRoundsSinceHuman: 0 }, clock.now());
-    bus.publish({ type: 'session_resumed', sessionId: session.id });
-    await until(() => turns.length > 0);
+    // One round for the person, then AI rounds until the guard: the person's round counts as the first.
+    expect(turns.calls).toHaveLength(6);
+    expect(posts.filter((post) => post.text.startsWith(WAITING_NOTICE))).toHaveLength(1);
+    expect((await repositories.sessions.findById(session.id))?.aiRoundsSinceHuman).toBe(3);
+
+    // A kick with the guard still reached posts the notice again and starts nothing.
+    coordinator.kick(session.id);
+    await coordinator.idle(session.id);
+    expect(turns.calls).toHaveLength(6);
+    expect(posts.filter((post) => post.text.startsWith(WAITING_NOTICE))).toHaveLength(2);
+  });
+
+  it('ends the session through the ender when a round reaches the message limit', async () => {
+    const { turns, coordinator, session, say, ended } = await coordinatorFixture({ maxMessages: 3, maxAiResponsesPerTurn: 3 });
+    turns.auto = (call) => turns.answer(call);
+    await say('Quick one.');
+    await coordinator.idle(session.id);
+    // The person's message took one of the three: two seats were left.
+    expect(turns.calls).toHaveLength(2);
+    expect(ended).toEqual([{ sessionId: session.id, status: 'completed', reason: 'the message limit was reached' }]);
+  });
+
+  it('ends the session, without a round, when its time ran out on the clock', async () => {
+    const { turns, coordinator, session, say, ended, clock } = await coordinatorFixture({ timeoutMinutes: 30 });
+    await clock.advance(29 * 60_000);
+    await say('Still here');
+    await until(() => turns.calls.length === 2, 'a round within the time');
+    for (const call of turns.calls) call.finish({ status: 'withheld', reason: 'test' });
+    await coordinator.idle(session.id);
+    expect(ended).toEqual([]);
+
+    await clock.advance(60_000);
+    await say('Time?');
+    await coordinator.idle(session.id);
+    expect(turns.calls).toHaveLength(2);
+    expect(ended).toEqual([{ sessionId: session.id, status: 'completed', reason: 'the time limit was reached' }]);
   });
 });

@@ -1,0 +1,154 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../../src/core/clock.ts';
+import type { Author, Session, SessionStatus } from '../../../../src/core/domain.ts';
+import { BrainstormError } from '../../../../src/core/errors.ts';
+import type { CommandInvocation, DocumentationPort } from '../../../../src/core/ports.ts';
+import type { ModerationPort } from '../../../../src/core/service-ports.ts';
+import { CommandService, type AdminSettingsPort, type FreshSummarySource } from '../../../../src/services/commands/command-service.ts';
+import type { ContextManager } from '../../../../src/services/context/context-manager.ts';
+import type { DeliveryService } from '../../../../src/services/delivery/delivery-service.ts';
+import { LimitsService } from '../../../../src/services/limits/limits-service.ts';
+import type { PlannerFlow } from '../../../../src/services/sessions/planner-flow.ts';
+import { RosterService } from '../../../../src/services/sessions/roster-service.ts';
+import type { SessionLifecycle } from '../../../../src/services/sessions/session-lifecycle.ts';
+import { PresetService } from '../../../../src/services/sessions/session-presets.ts';
+import type { SessionStarter } from '../../../../src/services/sessions/session-starter.ts';
+import { limitsConfig, openRepositories, participant, quietLogger, storeSession, stub, type TestRepositories } from '../../../support/service-doubles.ts';
+
+const alice: Author = { id: 'u-alice', name: 'Alice', isAdmin: false };
+const ada: Author = { id: 'u-ada', name: 'Ada', isAdmin: true };
+
+const opened: TestRepositories[] = [];
+
+afterEach(async () => {
+  for (const repositories of opened.splice(0)) await repositories.handle.close();
+});
+
+/** A command service whose collaborators record what reached them; only the ports a test names may be called. */
+async function commandFixture(options: { status?: SessionStatus; perMinute?: number } = {}) {
+  const clock = new ManualClock();
+  const repositories = await openRepositories();
+  opened.push(repositories);
+  const session = await storeSession(repositories.sessions, clock, { status: options.status ?? 'active' });
+  const calls: string[] = [];
+  const roster = [participant('Claude'), participant('Grok')];
+  const lifecycle = stub<SessionLifecycle>('lifecycle', {
+    pause: async (sessionId) => {
+      calls.push(`pause ${sessionId}`);
+      return session;
+    },
+    end: async (sessionId, status, reason) => {
+      calls.push(`end ${sessionId} ${status} (${reason})`);
+    },
+  });
+  const settings: AdminSettingsPort = {
+    apply: async (setting, value, by) => {
+      calls.push(`config ${setting}=${value} by ${by.name}`);
+      return `${setting} is now ${value}.`;
+    },
+    describe: async () => 'MAX_MESSAGES = 100',
+  };
+  const starter: Pick<SessionStarter, 'explore' | 'startFromConversation'> = {
+    explore: async (parent: Session, topic: string, invocation: CommandInvocation) => {
+      calls.push(`explore ${parent.id} "${topic}" by ${invocation.author.name}`);
+      return `Exploring ${topic} in a new thread.`;
+    },
+    startFromConversation: async (topic: string, invocation: CommandInvocation) => {
+      calls.push(`brainstorm "${topic}" in ${invocation.channelId}`);
+      return `Started a brainstorm on ${topic}.`;
+    },
+  };
+  const service = new CommandService({
+    sessions: repositories.sessions,
+    lifecycle,
+    planner: stub<PlannerFlow>('planner'),
+    delivery: stub<DeliveryService>('delivery'),
+    limits: new LimitsService(repositories.messages, () => limitsConfig(), clock),
+    context: stub<ContextManager>('context'),
+    documentation: stub<DocumentationPort & FreshSummarySource>('documentation'),
+    moderation: stub<ModerationPort>('moderation'),
+    roster: new RosterService(roster, { disabledParticipants: () => [], setParticipantEnabled: async () => undefined }, () => true),
+    settings,
+    starter,
+    presets: new PresetService([], () => roster),
+    clock,
+    logger: quietLogger(),
+    commandsPerMinute: () => options.perMinute ?? 30,
+  });
+  /** `!name args` by `author`, in the session's room (or, with `room: null`, in the brainstorm channel). */
+  const run = (name: string, args = '', author: Author = alice, room: string | null = session.roomId) =>
+    service.run({ transport: 'memory', roomId: room, channelId: room ?? 'channel-1', author, name, args });
+  return { clock, session, calls, run };
+}
+
+describe('CommandService refusals', () => {
+  it('refuses an unknown command privately', async () => {
+    const { run, calls } = await commandFixture();
+    expect(await run('frobnicate')).toEqual({ content: 'Unknown command `!frobnicate`. Type `!help` for the list.', private: true });
+    expect(calls).toEqual([]);
+  });
+
+  it("refuses a command that does not apply in the session's state, and one used outside a session", async () => {
+    const { run, calls, session } = await commandFixture({ status: 'paused' });
+    expect(await run('pause')).toEqual({ content: '`!pause` does not apply now: the session is paused.', private: true });
+    expect(await run('pause', '', alice, null)).toMatchObject({ content: expect.stringContaining('works inside a session thread'), private: true });
+    expect(calls).toEqual([]);
+    // A state it applies in reaches the lifecycle.
+    expect(await run('stop')).toEqual({ content: 'Stopped. Wrapping up…', private: false });
+    expect(calls).toEqual([`end ${session.id} stopped (stopped by Alice)`]);
+  });
+
+  it('keeps admin commands to admins', async () => {
+    const { run, calls } = await commandFixture();
+    expect(await run('config', 'maxMessages 10')).toEqual({
+      content: '`!config` is for admins (Manage Server permission or the admin role).',
+      private: true,
+    });
+    expect(calls).toEqual([]);
+    expect(await run('config', 'maxMessages 10', ada)).toEqual({ content: 'maxMessages is now 10.', private: false });
+    expect(calls).toEqual(['config maxMessages=10 by Ada']);
+  });
+
+  it('rate-limits each person per minute of the clock, never a stop or a pause', async () => {
+    const { run, calls, clock, session } = await commandFixture({ perMinute: 2 });
+    expect((await run('help')).private).toBe(false);
+    await clock.advance(10_000);
+    expect((await run('help')).private).toBe(false);
+    expect(await run('help')).toEqual({ content: 'Easy there — too many commands. Try again in 50 s.', private: true });
+    expect(await run('status')).toMatchObject({ content: expect.stringContaining('too many commands'), private: true });
+    // Another person is not held back, and a pause or a stop always goes through.
+    expect((await run('help', '', ada)).private).toBe(false);
+    expect((await run('pause')).content).toBe('Paused. Type `!continue` to resume.');
+    expect((await run('stop')).content).toBe('Stopped. Wrapping up…');
+    expect(calls).toEqual([`pause ${session.id}`, `end ${session.id} stopped (stopped by Alice)`]);
+
+    await clock.advance(50_000);
+    expect(await run('status')).toMatchObject({ content: expect.stringContaining('Messages'), private: false });
+  });
+});
+
+describe('CommandService starting sessions', () => {
+  it('hands `!explore <topic>` in a session to the starter', async () => {
+    const { run, calls, session } = await commandFixture();
+    expect(await run('explore', '  kill switches ')).toEqual({ content: 'Exploring kill switches in a new thread.', private: false });
+    expect(calls).toEqual([`explore ${session.id} "kill switches" by Alice`]);
+  });
+
+  it('hands `!brainstorm <topic>` outside a session to the starter', async () => {
+    const { run, calls } = await commandFixture();
+    expect(await run('brainstorm', 'flags for mobile', alice, null)).toEqual({ content: 'Started a brainstorm on flags for mobile.', private: false });
+    expect(calls).toEqual(['brainstorm "flags for mobile" in channel-1']);
+  });
+
+  it('refuses `!explore` and `!brainstorm` without a topic, starting nothing', async () => {
+    const { run, calls } = await commandFixture();
+    for (const name of ['explore', 'brainstorm']) {
+      const error = await run(name, '  ').then(
+        () => null,
+        (reason: unknown) => reason,
+      );
+      expect(BrainstormError.isInstance(error) && error.code).toBe('bad_input');
+    }
+    expect(calls).toEqual([]);
+  });
+});
