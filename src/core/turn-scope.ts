@@ -3,14 +3,15 @@
  * the tracing processor (which must not import services) reads the cut when a generation span ends.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
+import { BrainstormError } from './errors.ts';
 
 /** Why a turn was cut short: the session stopped, a person spoke first, or the participant missed a deadline. */
 export type CutReason = 'stopped' | 'preempted' | 'first_token_deadline' | 'answer_deadline';
 
 /** The abort reason of a turn's signal: says why the turn was cut. */
-export class TurnCut extends Error {
-  constructor(readonly code: CutReason) {
-    super(`turn cut: ${code}`);
+export class TurnCut extends BrainstormError<CutReason> {
+  constructor(code: CutReason) {
+    super(code, `turn cut: ${code}`);
     this.name = 'TurnCut';
   }
 }

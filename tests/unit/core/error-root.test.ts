@@ -1,9 +1,12 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ModelTimeoutError } from '../../../src/agents/models/request-deadline.ts';
 import { ModelUnavailableError } from '../../../src/agents/models/model-errors.ts';
 import { PromptError } from '../../../src/agents/prompts/prompt-library.ts';
 import { ConfigError } from '../../../src/config/config-error.ts';
 import { BrainstormError, describeForPerson } from '../../../src/core/errors.ts';
+import { TurnCut } from '../../../src/core/turn-scope.ts';
 import { NotionRequestError, NotionThrottledError } from '../../../src/notion/notion-errors.ts';
 import { HttpError, WebServerError } from '../../../src/web/web-errors.ts';
 
@@ -16,6 +19,7 @@ describe('one error root', () => {
     new NotionThrottledError(300),
     new WebServerError('listen_failed', 'port in use'),
     new HttpError(404, 'Not found.'),
+    new TurnCut('preempted'),
   ];
 
   it('every error class of ours is a BrainstormError with a code', () => {
@@ -32,5 +36,13 @@ describe('one error root', () => {
     for (const error of internal) expect(describeForPerson(error)).toMatch(/Something went wrong on our side/);
     expect(ConfigError.isConfigError(new ConfigError('X', 'y'))).toBe(true);
     expect(ConfigError.isConfigError(new PromptError('x'))).toBe(false);
+  });
+
+  it('no class in src/ derives from Error except the root itself', () => {
+    const sourceRoot = join(import.meta.dirname, '../../../src');
+    const offenders = (readdirSync(sourceRoot, { recursive: true }) as string[])
+      .filter((file) => file.endsWith('.ts') && file !== join('core', 'errors.ts'))
+      .filter((file) => /class\s+\w+(?:<[^>]*>)?\s+extends\s+Error\b/.test(readFileSync(join(sourceRoot, file), 'utf8')));
+    expect(offenders).toEqual([]);
   });
 });
