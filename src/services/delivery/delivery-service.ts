@@ -142,12 +142,12 @@ export class DeliveryService {
     );
   }
 
-  /** Runs one outbox delivery job: resumable chunk by chunk, so a retry never posts twice. */
   /** Deliveries are this service's jobs: it registers their handler. */
   registerJobs(worker: JobRegistry): void {
     worker.register(DELIVER_MESSAGE_JOB, (job) => this.deliver(job));
   }
 
+  /** Runs one outbox delivery job: resumable chunk by chunk, so a retry never posts twice. */
   async deliver(job: ClaimedJob): Promise<JobOutcome> {
     const messageId = Number(job.payload.messageId);
     const found = await this.options.messages.findWithReplyTargets(messageId);
