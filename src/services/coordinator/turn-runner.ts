@@ -1,4 +1,4 @@
-import { InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, withCustomSpan, type Runner } from '@openai/agents';
+import { getCurrentTrace, InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, withCustomSpan, withTrace, type Runner } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
@@ -75,7 +75,10 @@ export class TurnRunner {
     control: TurnControl,
     history?: RecentHistory,
   ): Promise<TurnOutcome> {
-    return runAsTurn(control, () => this.runTurn(session, participant, roster, answering, control, history));
+    const turn = () => runAsTurn(control, () => this.runTurn(session, participant, roster, answering, control, history));
+    // The coordinator traces a round as one trace; a turn run on its own gets its own, as its answer's span needs one.
+    if (getCurrentTrace()) return turn();
+    return withTrace(`Turn: ${participant.name}`, turn, { groupId: session.id, metadata: { sessionId: session.id, kind: 'turn' } });
   }
 
   private async runTurn(

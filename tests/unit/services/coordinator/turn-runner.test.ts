@@ -1,0 +1,232 @@
+import { Runner, type Model, type StreamEvent } from '@openai/agents';
+import { assistantMessage, modelError, modelStreamResponder, ScriptedModel, type ScriptedModelInput } from '@openai/agents/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { AgentDirectory } from '../../../../src/agents/agent-directory.ts';
+import { participantOutputGuardrails } from '../../../../src/agents/guardrails/participant-output-guardrails.ts';
+import { PromptLibrary } from '../../../../src/agents/prompts/prompt-library.ts';
+import { ManualClock } from '../../../../src/core/clock.ts';
+import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
+import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
+import type { DocumentationPort, ToolPorts } from '../../../../src/core/ports.ts';
+import { ContextManager } from '../../../../src/services/context/context-manager.ts';
+import { TokenCounter } from '../../../../src/services/context/token-counter.ts';
+import { TurnControl } from '../../../../src/services/coordinator/turn-control.ts';
+import { INTERRUPTED_MARK, TurnRunner } from '../../../../src/services/coordinator/turn-runner.ts';
+import { DeliveryService } from '../../../../src/services/delivery/delivery-service.ts';
+import { TransportRegistry } from '../../../../src/services/delivery/transport-registry.ts';
+import { LimitsService } from '../../../../src/services/limits/limits-service.ts';
+import { MemoryTransport } from '../../../support/memory-transport.ts';
+import {
+  limitsConfig,
+  openRepositories,
+  participant,
+  quietLogger,
+  storeSession,
+  stub,
+  until,
+  type TestRepositories,
+} from '../../../support/service-doubles.ts';
+
+const ROSTER = ['Claude', 'ChatGPT', 'Grok'].map((name) => participant(name));
+const CLAUDE = ROSTER[0]!;
+const prompts = new PromptLibrary();
+
+/** A turn runner built by hand: real agents, context, limits and delivery over PGlite; each participant's model scripted. */
+async function turnFixture(models: Record<string, Model>) {
+  const clock = new ManualClock();
+  const repositories = await openRepositories();
+  const transport = new MemoryTransport();
+  const settings = limitsConfig();
+  const delivery = new DeliveryService({
+    messages: repositories.messages,
+    sessions: repositories.sessions,
+    transports: new TransportRegistry([transport]),
+    clock,
+    events: new InMemoryEventBus(),
+    logger: quietLogger(),
+    simulated: () => false,
+    sanitizePreview: (text) => text,
+    nudgeWorker: () => undefined,
+    runQueue: async () => undefined,
+  });
+  const documentation = stub<DocumentationPort>('documentation', { latestRecord: async () => null, requestRecord: async () => undefined });
+  const tokens = new TokenCounter();
+  const agents = new AgentDirectory({
+    models: { participant: (id) => models[id] ?? new ScriptedModel([]), role: () => new ScriptedModel([]) },
+    prompts,
+    limits: () => settings,
+    maxPlannerQuestions: 0,
+    createModerator: () => {
+      throw new Error('a participant turn builds no Moderator');
+    },
+    participantGuardrails: (names, self) => participantOutputGuardrails(names, self),
+    startSessionGuardrails: [],
+    plannerTools: [],
+  });
+  const limits = new LimitsService(repositories.messages, () => settings, clock);
+  let typing = 0;
+  const runner = new TurnRunner({
+    runner: new Runner({ tracingDisabled: true }),
+    agents,
+    delivery,
+    context: new ContextManager({
+      messages: repositories.messages,
+      documentation,
+      tokens,
+      contextWindow: async () => 200_000,
+      limits: () => settings,
+      historyBudgetTokens: 50_000,
+    }),
+    tokens,
+    limits,
+    toolPorts: () => stub<ToolPorts>('tool ports'),
+    logger: quietLogger(),
+    typing: async () => {
+      typing += 1;
+    },
+  });
+  const session = await storeSession(repositories.sessions, clock);
+  const question = await delivery.post(session, { kind: 'human', name: 'Alice', id: 'u-alice' }, 'Which flags should we build first?', {
+    countsAsMessage: true,
+  });
+  const run = (control = new TurnControl(new AbortController().signal, clock, null), answering: ChatMessage[] = [question]) =>
+    runner.run(session, CLAUDE, ROSTER, answering, control, undefined);
+  const stored = () => repositories.messages.listForSession(session.id);
+  return {
+    clock,
+    repositories,
+    transport,
+    session,
+    question,
+    run,
+    stored,
+    typing: () => typing,
+    current: (): Promise<Session | null> => repositories.sessions.findById(session.id),
+  };
+}
+
+function text(value: string): ScriptedModelInput {
+  return [assistantMessage(value)];
+}
+
+let open: TestRepositories | null = null;
+afterEach(async () => {
+  await open?.handle.close();
+  open = null;
+});
+
+describe('TurnRunner', () => {
+  it('answers: the model reads the person by name, and its answer is stored (replying to them, counted) before any delivery', async () => {
+    const model = new ScriptedModel([text('Start with the payment path: it carries the most risk.')]);
+    const fixture = await turnFixture({ claude: model });
+    open = fixture.repositories;
+    const outcome = await fixture.run();
+    expect(outcome.status).toBe('answered');
+    if (outcome.status !== 'answered') return;
+    expect(outcome.message).toMatchObject({
+      text: 'Start with the payment path: it carries the most risk.',
+      model: CLAUDE.model,
+      replyTo: [fixture.question.id],
+    });
+    expect(outcome.message.deliveryStatus).toBe('pending');
+    expect(JSON.stringify(model.calls[0]?.request.input)).toContain('[Alice (person)]: Which flags should we build first?');
+    expect((await fixture.current())?.messageCount).toBe(2);
+    expect(fixture.typing()).toBe(1);
+  });
+
+  it('gives a tripped output guardrail one more try, then withholds the answer with the reason and stores no answer', async () => {
+    const model = new ScriptedModel([text('Ping @everyone about this.'), text('Still pinging @everyone.')]);
+    const fixture = await turnFixture({ claude: model });
+    open = fixture.repositories;
+    const outcome = await fixture.run();
+
+    expect(outcome.status).toBe('withheld');
+    expect(model.calls).toHaveLength(2);
+    const messages = await fixture.stored();
+    expect(messages.filter((message) => message.speaker.kind === 'participant')).toEqual([]);
+    expect(messages.at(-1)?.speaker.name).toBe('Brainstorm');
+    expect(messages.at(-1)?.text).toMatch(/^Claude's answer was withheld: /);
+    expect(messages.at(-1)?.text).not.toContain('@everyone');
+  });
+
+  it('keeps the second try when it passes', async () => {
+    const fixture = await turnFixture({ claude: new ScriptedModel([text('Ping @everyone.'), text('A kill switch per risky path.')]) });
+    open = fixture.repositories;
+    const outcome = await fixture.run();
+    expect(outcome.status === 'answered' && outcome.message.text).toBe('A kill switch per risky path.');
+  });
+
+  it('never sends a conversation that carries a secret: the turn is withheld and the model is not called', async () => {
+    const model = new ScriptedModel([text('unused')]);
+    const fixture = await turnFixture({ claude: model });
+    open = fixture.repositories;
+    // Built at run time so the repository holds no credential-shaped literal.
+    const key = ['sk', 'or', 'v1', 'a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8s9T0u1V2w3X4'].join('-');
+    await fixture.repositories.messages.insert(
+      {
+        sessionId: fixture.session.id,
+        speaker: { kind: 'participant', name: 'Grok' },
+        role: 'assistant',
+        text: `Use ${key} for it.`,
+        deliveryStatus: 'delivered',
+      },
+      fixture.clock.now(),
+    );
+    const outcome = await fixture.run();
+    expect(outcome).toMatchObject({ status: 'withheld', reason: expect.stringMatching(/secret/) });
+    expect(model.calls).toHaveLength(0);
+  });
+
+  it('a failing model fails only its own turn: nothing is stored and the runner does not throw', async () => {
+    const fixture = await turnFixture({ claude: new ScriptedModel([modelError(Object.assign(new Error('upstream 400: bad model id'), { status: 400 }))]) });
+    open = fixture.repositories;
+    const outcome = await fixture.run();
+    expect(outcome.status).toBe('failed');
+    expect((await fixture.stored()).filter((message) => message.speaker.kind !== 'human')).toEqual([]);
+  });
+
+  it('a turn cut while streaming keeps what was shown, marked as interrupted', async () => {
+    const fixture = await turnFixture({
+      claude: new ScriptedModel([modelStreamResponder(({ request }) => streamUntilAborted(['Start with ', 'the payment path'], request.signal))]),
+    });
+    open = fixture.repositories;
+    const control = new TurnControl(new AbortController().signal, fixture.clock, null);
+    const outcome = fixture.run(control);
+    await until(() => fixture.transport.messages.some((message) => message.preview), 'the preview shows the first words');
+    // Previews are edited at most once a second: a second later the room shows everything streamed so far.
+    await fixture.clock.advance(1000);
+    await until(() => fixture.transport.messages.some((message) => message.content.includes('payment path')), 'the preview shows the text');
+    control.cut('preempted');
+    const settled = await outcome;
+
+    expect(settled).toMatchObject({ status: 'interrupted', cut: 'preempted' });
+    if (settled.status !== 'interrupted') return;
+    expect(settled.message?.text).toBe(`Start with the payment path\n\n${INTERRUPTED_MARK}`);
+    expect(settled.message?.interrupted).toBe(true);
+  });
+
+  it('a turn cut before anything was shown is dropped: no message at all', async () => {
+    const model = new ScriptedModel([modelStreamResponder(({ request }) => streamUntilAborted([], request.signal))]);
+    const fixture = await turnFixture({ claude: model });
+    open = fixture.repositories;
+    const control = new TurnControl(new AbortController().signal, fixture.clock, null);
+    const outcome = fixture.run(control);
+    await until(() => model.calls.length > 0, 'the model was called');
+    control.cut('stopped');
+    expect(await outcome).toEqual({ status: 'interrupted', message: null, cut: 'stopped' });
+    expect((await fixture.stored()).filter((message) => message.speaker.kind === 'participant')).toEqual([]);
+  });
+});
+
+/** Streams `deltas`, then hangs until the request is aborted, as a slow model does when a turn is cut. */
+async function* streamUntilAborted(deltas: string[], signal: AbortSignal | undefined): AsyncIterable<StreamEvent> {
+  yield { type: 'response_started' };
+  for (const delta of deltas) yield { type: 'output_text_delta', delta };
+  await new Promise<void>((resolve) => {
+    if (signal?.aborted) resolve();
+    signal?.addEventListener('abort', () => resolve(), { once: true });
+  });
+  const error = new Error('aborted');
+  error.name = 'AbortError';
+  throw error;
+}
