@@ -48,7 +48,6 @@ export class DiscordTransport implements Transport {
     this.pacer = new PreviewPacer(options.clock);
   }
 
-  /** Opens a thread on the topic message (or on a starter message the bot posts) named after the title. */
   /** Whether the room's guild is on one of this process's shards (its gateway events arrive here). */
   async handlesRoom(roomId: string): Promise<boolean> {
     const sharding = this.options.sharding;
@@ -58,6 +57,7 @@ export class DiscordTransport implements Transport {
     return guildId ? sharding.ids.includes(shardOf(guildId, sharding.count)) : false;
   }
 
+  /** Opens a thread on the topic message (or on a starter message the bot posts) named after the title. */
   async openRoom(request: { originChannelId: string; originMessageId: string | null; title: string }): Promise<{ roomId: string; url: string | null }> {
     const channel = await this.textChannel(request.originChannelId);
     let starter: Message | null = null;

@@ -125,7 +125,6 @@ export interface JobsTable {
   retry_until: NullableTimestamp;
 }
 
-/** A running job worker: its heartbeat tells whether the jobs it leased are still being worked on. */
 /** A person's message claimed before it is acted on (one row per transport message). */
 export interface InboundClaimsTable {
   transport: string;
@@ -141,6 +140,7 @@ export interface ReadCursorsTable {
   updated_at: Date;
 }
 
+/** A running job worker: its heartbeat tells whether the jobs it leased are still being worked on. */
 export interface WorkerInstancesTable {
   id: string;
   host: string;

@@ -120,7 +120,6 @@ export class PlannerFlow {
     return approvalReply(result);
   }
 
-  /** Runs a planning step (job handler). */
   /** The Planner's jobs are its own: it registers their handlers. */
   registerJobs(worker: JobRegistry): void {
     worker.register(PLANNER_STEP_JOB, (job) => this.handleStep(job));
@@ -128,6 +127,7 @@ export class PlannerFlow {
     worker.register(PLANNER_TIMEOUT_JOB, (job) => this.handleTimeout(job));
   }
 
+  /** Runs a planning step (job handler): questions, or the plan, forced a bounded number of times. */
   async handleStep(job: ClaimedJob): Promise<JobOutcome> {
     const session = await this.options.sessions.findById(String(job.payload.sessionId));
     if (!session || session.status !== 'planning') return { status: 'done' };

@@ -119,12 +119,12 @@ export class SessionLifecycle implements SessionEnder {
     this.options.nudgeWorker();
   }
 
-  /** The time-limit job: ends an active session whose clock ran out; a moved deadline postpones it. */
   /** The session timeout is the lifecycle's job: it registers its handler. */
   registerJobs(worker: JobRegistry): void {
     worker.register(SESSION_TIMEOUT_JOB, (job) => this.handleTimeout(job));
   }
 
+  /** The time-limit job: ends an active session whose clock ran out; a moved deadline postpones it. */
   async handleTimeout(job: ClaimedJob): Promise<JobOutcome> {
     const session = await this.options.sessions.findById(String(job.payload.sessionId));
     if (!session || session.status !== 'active') return { status: 'done' };
