@@ -3,7 +3,7 @@ import { screenHumanMessage } from '../agents/guardrails/index.ts';
 import type { AppConfig } from '../config/app-config.ts';
 import { CommandService } from '../services/commands/command-service.ts';
 import type { ContextManager } from '../services/context/context-manager.ts';
-import type { Coordinator } from '../services/coordinator/coordinator.ts';
+import type { OwnedCoordinator } from '../services/scale/owned-coordinator.ts';
 import type { DeliveryService } from '../services/delivery/delivery-service.ts';
 import type { DocumentationService } from '../services/documentation/documentation-service.ts';
 import { SessionGatewayService } from '../services/gateway/session-gateway.ts';
@@ -24,7 +24,7 @@ export interface EntryLinks {
   settings: AdminSettingsPort & { effectiveConfig(): AppConfig };
   lifecycle: SessionLifecycle;
   planner: PlannerFlow;
-  coordinator: Coordinator;
+  coordinator: OwnedCoordinator;
   delivery: DeliveryService;
   limits: LimitsService;
   context: ContextManager;

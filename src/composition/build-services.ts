@@ -4,10 +4,12 @@ import { createModeratorAgent } from '../agents/moderator/moderator-agent.ts';
 import { ContextManager } from '../services/context/context-manager.ts';
 import { TokenCounter } from '../services/context/token-counter.ts';
 import { SpeakerHints } from '../services/coordinator/speaker-hints.ts';
+import { Coordinator } from '../services/coordinator/coordinator.ts';
 import { OwnedCoordinator } from '../services/scale/owned-coordinator.ts';
 import { SessionOwnership } from '../services/scale/session-ownership.ts';
 import { MeasuredTurnRunner } from '../services/scale/measured-turn-runner.ts';
-import { createAppMetrics } from '../services/scale/app-metrics.ts';
+import { createAppMetrics, createTurnMetrics } from '../services/scale/app-metrics.ts';
+import { MetricsRegistry } from '../services/scale/metrics-registry.ts';
 import { DeliveryService } from '../services/delivery/delivery-service.ts';
 import { LimitsService } from '../services/limits/limits-service.ts';
 import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
@@ -106,8 +108,38 @@ export function buildServices(dependencies: ServiceDependencies) {
     plannerTools: [createRecallSessionsTool()],
     roleNote: (session, name) => ideas.roleNote(session, name),
   });
+  const metricsRegistry = new MetricsRegistry();
+  const turnMetrics = createTurnMetrics(metricsRegistry, clock);
+  const typing = async (session: { transport: string; roomId: string }) =>
+    transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined;
+  const turns = new MeasuredTurnRunner(
+    { runner: dependencies.runner, agents, delivery, context, tokens, limits, toolPorts, logger, typing, prices: models.prices },
+    turnMetrics,
+  );
+  const deadlines = () => ({
+    firstTokenMs: config.environment.PARTICIPANT_FIRST_TOKEN_TIMEOUT_SECONDS * 1000,
+    answerMs: config.environment.PARTICIPANT_ANSWER_TIMEOUT_SECONDS * 1000,
+  });
+  const rounds = new Coordinator({
+    sessions: repositories.sessions,
+    messages: repositories.messages,
+    roster,
+    turns,
+    limits,
+    delivery,
+    moderation,
+    documentation: { onMessage: onStored },
+    ender: lifecycle,
+    hints,
+    events,
+    settings: limitsConfig,
+    clock,
+    logger,
+    deadlines,
+  });
   const ownership = new SessionOwnership({
     ownerId: worker.id,
+    rounds,
     leases: repositories.leases,
     sessions: repositories.sessions,
     messages: repositories.messages,
@@ -117,43 +149,14 @@ export function buildServices(dependencies: ServiceDependencies) {
     mayContinue: (session) => session.aiRoundsSinceHuman < limitsConfig().maxAiRoundsWithoutHuman,
     leaseMs: config.environment.SESSION_LEASE_SECONDS * 1000,
   });
-  const metrics = createAppMetrics({
+  const coordinator = new OwnedCoordinator(rounds, ownership, events);
+  const metrics = createAppMetrics(metricsRegistry, turnMetrics, {
     clock,
     logger,
     repository: repositories.metrics,
     ownedSessions: () => ownership.ownedSessions().length,
     modelQueueDepths: () => models.queueDepths(),
   });
-  const typing = async (session: { transport: string; roomId: string }) =>
-    transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined;
-  const turns = new MeasuredTurnRunner(
-    { runner: dependencies.runner, agents, delivery, context, tokens, limits, toolPorts, logger, typing, prices: models.prices },
-    metrics.turns,
-  );
-  const deadlines = () => ({
-    firstTokenMs: config.environment.PARTICIPANT_FIRST_TOKEN_TIMEOUT_SECONDS * 1000,
-    answerMs: config.environment.PARTICIPANT_ANSWER_TIMEOUT_SECONDS * 1000,
-  });
-  const coordinator = new OwnedCoordinator(
-    {
-      sessions: repositories.sessions,
-      messages: repositories.messages,
-      roster,
-      turns,
-      limits,
-      delivery,
-      moderation,
-      documentation: { onMessage: onStored },
-      ender: lifecycle,
-      hints,
-      events,
-      settings: limitsConfig,
-      clock,
-      logger,
-      deadlines,
-    },
-    ownership,
-  );
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({
     sessions: repositories.sessions,

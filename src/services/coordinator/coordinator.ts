@@ -41,7 +41,7 @@ export interface CoordinatorOptions {
   ender: SessionEnder;
   /** The Moderator's invitations and holds for each session's next round. */
   hints: SpeakerHints;
-  /** The lifecycle's announcements: an end cuts the session's turns, a `!continue` starts its rounds again. */
+  /** The lifecycle's announcements: an end cuts the session's turns. */
   events: Pick<EventBus, 'subscribe'>;
   settings: () => LimitsConfig;
   clock: Clock;
@@ -60,11 +60,11 @@ export class Coordinator implements TurnTaking {
   private readonly runtimes = new Map<string, Runtime>();
 
   constructor(private readonly options: CoordinatorOptions) {
+    // An end cuts this process's turns wherever it was decided; a resume is heard by the entry point (restartRoundsOnResume).
     options.events.subscribe((event) => {
-      if (event.type === 'session_ended') {
-        this.abort(event.sessionId);
-        options.hints.spend(event.sessionId);
-      } else if (event.type === 'session_resumed') this.kick(event.sessionId);
+      if (event.type !== 'session_ended') return;
+      this.abort(event.sessionId);
+      options.hints.spend(event.sessionId);
     });
   }
 

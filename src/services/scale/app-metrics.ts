@@ -26,9 +26,8 @@ export interface AppMetrics {
   render(): Promise<string>;
 }
 
-/** Builds the registry with every family the README's "Deployment" section lists. */
-export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
-  const registry = new MetricsRegistry();
+/** The turn families (latency, model errors), registered first: the turn runner counts into them. */
+export function createTurnMetrics(registry: MetricsRegistry, clock: Clock): TurnMetrics {
   const latency = registry.histogram(
     'brainstorm_turn_duration_seconds',
     'Time from a participant turn start to its outcome (answered, withheld, interrupted, failed), in this process.',
@@ -38,6 +37,14 @@ export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
     'brainstorm_model_errors_total',
     'Participant turns whose model failed after its retries, by endpoint host and model, in this process.',
   );
+  return { clock, latency, modelErrors };
+}
+
+/**
+ * Adds the families read at scrape time to `registry` (whose turn families `turns` counts into), in the order the
+ * README's "Deployment" section lists them. Built once the ownership exists, so every source is there already.
+ */
+export function createAppMetrics(registry: MetricsRegistry, turns: TurnMetrics, sources: AppMetricsSources): AppMetrics {
   registry.collected('brainstorm_sessions_owned', 'Live sessions whose lease this process holds (their turns run here).', async () => [
     { labels: {}, value: sources.ownedSessions() },
   ]);
@@ -65,7 +72,7 @@ export function createAppMetrics(sources: AppMetricsSources): AppMetrics {
     (await sources.repository.sessionsByStatus()).map((row) => ({ labels: { status: row.status }, value: row.count })),
   );
   return {
-    turns: { clock: sources.clock, latency, modelErrors },
+    turns,
     render: () => registry.render((name, error) => sources.logger.warn({ err: error, metric: name }, 'a metric could not be collected')),
   };
 }

@@ -1,43 +1,60 @@
-/** The coordinator of a process that shares the sessions with others: rounds run only where the session is leased. */
-import { Coordinator, type CoordinatorOptions } from '../coordinator/coordinator.ts';
+/** The turn-taking entry point of a process that shares sessions with others: rounds run only where the session is leased. */
+import type { Coordinator } from '../coordinator/coordinator.ts';
+import { restartRoundsOnResume } from '../coordinator/resume-rounds.ts';
+import type { EventBus } from '../../core/ports.ts';
+import type { TurnTaking } from '../../core/service-ports.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { SessionOwnership } from './session-ownership.ts';
 
 /**
- * A Coordinator whose entry points go through the session's lease: a person's message or a kick for a session owned
- * by another process is left to that process (stored messages are polled, kicks requested on the lease).
+ * The coordinator as the rest of the app reaches it: a person's message or a kick for a session another process owns
+ * is left to that process (stored messages are polled, kicks requested on the lease). Built after the rounds and the
+ * ownership that drives them, so nothing is wired late: the ownership calls the rounds directly, everyone else calls this.
  */
-export class OwnedCoordinator extends Coordinator {
+export class OwnedCoordinator implements TurnTaking {
   constructor(
-    options: CoordinatorOptions,
+    private readonly rounds: Coordinator,
     private readonly ownership: SessionOwnership,
+    events: Pick<EventBus, 'subscribe'>,
   ) {
-    super(options);
-    ownership.attach({
-      human: (session, message) => super.onHumanMessage(session, message),
-      kick: (sessionId) => super.kick(sessionId),
-      abort: (sessionId) => super.abort(sessionId),
-    });
+    // `!continue` handled here goes through the lease too: the owner, wherever it runs, restarts the rounds.
+    restartRoundsOnResume(events, this);
   }
 
   /** Answered here when this process holds (or can take) the session's lease; else its owner picks it up. */
-  override onHumanMessage(session: Session, message: ChatMessage): void {
+  onHumanMessage(session: Session, message: ChatMessage): void {
     this.ownership.human(session, message);
   }
 
   /** AI rounds here when the session is ours (or free); else its owner is asked to continue. */
-  override kick(sessionId: string): void {
+  kick(sessionId: string): void {
     this.ownership.kick(sessionId);
   }
 
+  /** `!stop`/end: cuts this process's turns of the session. */
+  abort(sessionId: string): void {
+    this.rounds.abort(sessionId);
+  }
+
+  /** Shutdown: cuts every turn here (what was said is kept), then waits for claims under way and every round to end. */
+  async shutdown(): Promise<void> {
+    await this.rounds.shutdown();
+    await this.idle();
+  }
+
   /** Also waits for claims and kicks under way: a round they start counts as work in flight. */
-  override async idle(sessionId?: string): Promise<void> {
+  async idle(sessionId?: string): Promise<void> {
     await this.ownership.settled();
-    await super.idle(sessionId);
+    await this.rounds.idle(sessionId);
   }
 
   /** Sessions with a round in flight, and those whose claim is under way. */
-  override busySessions(): string[] {
-    return [...new Set([...super.busySessions(), ...this.ownership.pendingSessions()])];
+  busySessions(): string[] {
+    return [...new Set([...this.rounds.busySessions(), ...this.ownership.pendingSessions()])];
+  }
+
+  /** Clock sleeps armed as deadlines of the turns in flight (see Coordinator.deadlineSleepers). */
+  get deadlineSleepers(): number {
+    return this.rounds.deadlineSleepers;
   }
 }

@@ -9,7 +9,7 @@ import type { ChatMessage, Session } from '../../core/domain.ts';
 
 /** The coordinator of this process, reached without the ownership check (the owner's own calls). */
 export interface LocalRounds {
-  human(session: Session, message: ChatMessage): void;
+  onHumanMessage(session: Session, message: ChatMessage): void;
   kick(sessionId: string): void;
   abort(sessionId: string): void;
 }
@@ -18,6 +18,8 @@ export interface LocalRounds {
 export interface SessionOwnershipOptions {
   /** This process's worker instance id: a lease names it, and a stopped instance's leases are free. */
   ownerId: string;
+  /** The rounds of this process: a session this process holds is run there. */
+  rounds: LocalRounds;
   leases: Pick<
     SessionLeasesRepository,
     'acquire' | 'renew' | 'release' | 'requestKick' | 'takeKicks' | 'orphans' | 'humanMessagesAfter' | 'lastMessageId' | 'statusesOf'
@@ -63,7 +65,6 @@ export class SessionOwnership {
   private readonly inFlight = new Map<Promise<unknown>, string>();
   private readonly leaseMs: number;
   private readonly pollMs: number;
-  private local: LocalRounds | null = null;
   private stopping = false;
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
@@ -72,11 +73,6 @@ export class SessionOwnership {
   constructor(private readonly options: SessionOwnershipOptions) {
     this.leaseMs = options.leaseMs ?? OWNERSHIP_TIMING.leaseMs;
     this.pollMs = options.pollMs ?? OWNERSHIP_TIMING.pollMs;
-  }
-
-  /** Connects the coordinator whose rounds this process runs. */
-  attach(local: LocalRounds): void {
-    this.local = local;
   }
 
   /** Whether this process holds the session's lease. */
@@ -95,7 +91,7 @@ export class SessionOwnership {
     if (this.stopping) return;
     const owned = this.owned.get(session.id);
     if (owned) {
-      if (this.mark(owned, message.id)) this.rounds().human(session, message);
+      if (this.mark(owned, message.id)) this.options.rounds.onHumanMessage(session, message);
       return;
     }
     this.track(
@@ -107,7 +103,7 @@ export class SessionOwnership {
   /** AI rounds should start: here when the session is ours (or free), else the owner is asked to. */
   kick(sessionId: string): void {
     if (this.stopping) return;
-    if (this.owned.has(sessionId)) return this.rounds().kick(sessionId);
+    if (this.owned.has(sessionId)) return this.options.rounds.kick(sessionId);
     const task = (async () => {
       const session = await this.options.sessions.findById(sessionId);
       if (!session || (await this.claim(session, null))) return;
@@ -149,7 +145,7 @@ export class SessionOwnership {
     await this.renewIfDue();
     await this.dropEnded();
     for (const sessionId of await this.options.leases.takeKicks(this.options.ownerId)) {
-      if (this.owned.has(sessionId)) this.rounds().kick(sessionId);
+      if (this.owned.has(sessionId)) this.options.rounds.kick(sessionId);
     }
     await this.pickUpMessages();
     await this.adoptOrphans();
@@ -221,8 +217,8 @@ export class SessionOwnership {
     const unanswered = unansweredPeople(session, await this.options.messages.listRecent(session.id, 30));
     if (trigger && !unanswered.some((message) => message.id === trigger.id)) unanswered.push(trigger);
     unanswered.sort((left, right) => left.id - right.id);
-    for (const message of unanswered) if (this.mark(owned, message.id)) this.rounds().human(session, message);
-    if (unanswered.length === 0 && this.options.mayContinue(session)) this.rounds().kick(session.id);
+    for (const message of unanswered) if (this.mark(owned, message.id)) this.options.rounds.onHumanMessage(session, message);
+    if (unanswered.length === 0 && this.options.mayContinue(session)) this.options.rounds.kick(session.id);
   }
 
   private async renewIfDue(): Promise<void> {
@@ -233,7 +229,7 @@ export class SessionOwnership {
     const kept = new Set(await this.options.leases.renew(this.options.ownerId, mine, new Date(now.getTime() + this.leaseMs)));
     for (const sessionId of mine.filter((id) => !kept.has(id))) {
       this.owned.delete(sessionId);
-      this.rounds().abort(sessionId);
+      this.options.rounds.abort(sessionId);
       this.options.logger.warn({ session: sessionId }, 'lost the lease of a session (another process took it over); stopped its rounds here');
     }
   }
@@ -254,7 +250,7 @@ export class SessionOwnership {
         continue;
       }
       if (status === 'paused' && owned.paused) continue;
-      this.rounds().abort(sessionId);
+      this.options.rounds.abort(sessionId);
       if (status === 'paused') owned.paused = true;
       else ended.push(sessionId);
     }
@@ -274,7 +270,7 @@ export class SessionOwnership {
       const owned = this.owned.get(ref.sessionId);
       if (!owned || ref.id <= owned.floor || owned.handed.has(ref.id)) continue;
       const [session, message] = await Promise.all([this.options.sessions.findById(ref.sessionId), this.options.messages.findById(ref.id)]);
-      if (session?.status === 'active' && message && this.mark(owned, message.id)) this.rounds().human(session, message);
+      if (session?.status === 'active' && message && this.mark(owned, message.id)) this.options.rounds.onHumanMessage(session, message);
     }
     const settled = this.options.clock.now().getTime() - SETTLED_MS;
     for (const [, owned] of mine) {
@@ -291,10 +287,5 @@ export class SessionOwnership {
     if (owned.handed.has(messageId)) return false;
     owned.handed.set(messageId, this.options.clock.now().getTime());
     return true;
-  }
-
-  private rounds(): LocalRounds {
-    if (!this.local) throw new Error('session ownership has no coordinator attached');
-    return this.local;
   }
 }

@@ -12,6 +12,7 @@ import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
 import type { DatabaseHandle } from '../../../../src/db/create-database.ts';
 import { createLogger } from '../../../../src/logging/logger.ts';
 import { Coordinator } from '../../../../src/services/coordinator/coordinator.ts';
+import { restartRoundsOnResume } from '../../../../src/services/coordinator/resume-rounds.ts';
 import { SpeakerHints } from '../../../../src/services/coordinator/speaker-hints.ts';
 import type { TurnControl } from '../../../../src/services/coordinator/turn-control.ts';
 import type { TurnOutcome } from '../../../../src/services/coordinator/turn-runner.ts';
@@ -90,6 +91,8 @@ beforeEach(async () => {
     logger: createLogger({ level: 'silent', secrets: [] }),
     deadlines: () => null,
   });
+  // As the composition wires it: the entry point hears `!continue` (here the coordinator itself, one process).
+  restartRoundsOnResume(bus, coordinator);
   const created = await repositories.sessions.create(
     {
       id: 'ses-1',

@@ -5,6 +5,7 @@ import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
 import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
 import type { DocumentationHooks, ModerationPort, SessionEnder } from '../../../../src/core/service-ports.ts';
 import { Coordinator } from '../../../../src/services/coordinator/coordinator.ts';
+import { restartRoundsOnResume } from '../../../../src/services/coordinator/resume-rounds.ts';
 import { SpeakerHints } from '../../../../src/services/coordinator/speaker-hints.ts';
 import { cutReason } from '../../../../src/services/coordinator/turn-control.ts';
 import type { DeliveryService } from '../../../../src/services/delivery/delivery-service.ts';
@@ -86,6 +87,8 @@ async function coordinatorFixture(overrides: Partial<LimitsConfig> = {}) {
     logger: quietLogger(),
     deadlines: () => null,
   });
+  // As the composition wires it: the entry point hears `!continue` (here the coordinator itself, one process).
+  restartRoundsOnResume(events, coordinator);
   const session = await storeSession(repositories.sessions, clock, { changes: { startedAt: clock.now(), clockStartedAt: clock.now() } });
   /** A person's message, stored and counted as the gateway does, then handed to the coordinator. */
   const say = async (text: string): Promise<ChatMessage> => {
