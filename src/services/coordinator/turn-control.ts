@@ -3,6 +3,9 @@ import { cutReason, runInTurnScope, TurnCut, type CutReason } from '../../core/t
 
 export { cutReason, TurnCut, type CutReason };
 
+/** Why a turn's deadline sleeps end: a reason of our own (an abort without one builds a DOMException every turn). */
+const DEADLINES_STOPPED = new Error('turn deadlines stopped');
+
 /** Per-participant deadlines of one answer, in milliseconds of the injected clock. */
 export interface TurnDeadlines {
   firstTokenMs: number;
@@ -54,12 +57,12 @@ export class TurnControl {
   /** Cuts the turn (the first reason wins). */
   cut(reason: CutReason): void {
     if (!this.controller.signal.aborted) this.controller.abort(new TurnCut(reason));
-    this.timers.abort();
+    this.timers.abort(DEADLINES_STOPPED);
   }
 
   /** The turn ended: its deadlines stop. */
   settle(): void {
-    this.timers.abort();
+    this.timers.abort(DEADLINES_STOPPED);
   }
 
   private arm(clock: Clock, milliseconds: number, onDue: () => void): void {
