@@ -6,6 +6,7 @@ import type { AgentContext, RoleName } from '../core/agent-context.ts';
 import { createParticipantAgent } from './participants/participant-agent.ts';
 import { createPlannerAgent, type PlannerMode } from './planner/planner-agent.ts';
 import type { PromptLibrary } from './prompts/prompt-library.ts';
+import type { SecretScanCache } from './guardrails/secret-scan-cache.ts';
 import type { moderationVerdictSchema } from '../core/schemas.ts';
 
 /** Where agents get their models (the model catalog satisfies it). */
@@ -29,6 +30,8 @@ export interface AgentDirectoryOptions {
   plannerTools: Tool<AgentContext>[];
   /** A participant's role note for the session now (the idea ledger's roles), or null. */
   roleNote?: (session: Session, participant: string, participantNames: string[]) => string | null;
+  /** What a participant's input is screened with: the deployment's keys, and the scans of messages already read. */
+  participantInputScreen?: { knownSecrets?: readonly string[]; scans?: SecretScanCache };
 }
 
 /** Builds the agents of a session from the roster, the prompts and the guardrails. */
@@ -62,6 +65,7 @@ export class AgentDirectory {
       otherParticipantNames: names.filter((name) => name !== participant.name),
       outputGuardrails: this.options.participantGuardrails(names, participant.name),
       roleNote: this.options.roleNote?.(session, participant.name, names) ?? null,
+      ...(this.options.participantInputScreen ? { inputScreen: this.options.participantInputScreen } : {}),
     });
   }
 }

@@ -5,6 +5,7 @@ import { ContextManager } from '../services/context/context-manager.ts';
 import { TokenCounter } from '../services/context/token-counter.ts';
 import { SpeakerHints } from '../services/coordinator/speaker-hints.ts';
 import { Coordinator } from '../services/coordinator/coordinator.ts';
+import { SecretScanCache } from '../agents/guardrails/secret-scan-cache.ts';
 import { OwnedCoordinator } from '../services/scale/owned-coordinator.ts';
 import { SessionOwnership } from '../services/scale/session-ownership.ts';
 import { MeasuredTurnRunner } from '../services/scale/measured-turn-runner.ts';
@@ -107,6 +108,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     startSessionGuardrails: [plannerBoundsGuardrail(limitsConfig)],
     plannerTools: [createRecallSessionsTool()],
     roleNote: (session, name) => ideas.roleNote(session, name),
+    participantInputScreen: { knownSecrets: dependencies.secrets, scans: new SecretScanCache() },
   });
   const metricsRegistry = new MetricsRegistry();
   const turnMetrics = createTurnMetrics(metricsRegistry, clock);

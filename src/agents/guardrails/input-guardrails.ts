@@ -1,5 +1,6 @@
 import type { InputGuardrail } from '@openai/agents';
 import { scanForSecrets } from './secret-patterns.ts';
+import { scanTexts, type SecretScanCache } from './secret-scan-cache.ts';
 
 /** Input guardrail names (also the guardrail span names in the traces). */
 export const INPUT_GUARDRAIL_NAMES = {
@@ -12,8 +13,12 @@ export const MAX_PLANNER_TOPIC_CHARS = 4_000;
 
 /** What a run's input says, as one text (items' text parts only). */
 export function inputText(input: string | readonly unknown[]): string {
-  if (typeof input === 'string') return input;
-  return input.map((item) => textOf(item)).join('\n');
+  return inputTexts(input).join('\n');
+}
+
+/** The text of each item of a run's input (one per message of the conversation). */
+export function inputTexts(input: string | readonly unknown[]): string[] {
+  return typeof input === 'string' ? [input] : input.map((item) => textOf(item));
 }
 
 function textOf(item: unknown): string {
@@ -57,14 +62,15 @@ export function plannerInputGuardrail(options: { knownSecrets?: readonly string[
 
 /**
  * A participant's input guardrail: the conversation it is about to read carries no secret (people's messages are
- * screened when they arrive; this keeps a secret that reached the store some other way from reaching a model).
+ * screened when they arrive; this keeps a secret that reached the store some other way from reaching a model). Each
+ * message is scanned on its own, once while `scans` remembers it: the conversation is re-read every turn.
  */
-export function participantInputGuardrail(options: { knownSecrets?: readonly string[] } = {}): InputGuardrail {
+export function participantInputGuardrail(options: { knownSecrets?: readonly string[]; scans?: SecretScanCache } = {}): InputGuardrail {
   return {
     name: INPUT_GUARDRAIL_NAMES.participantInput,
     runInParallel: false,
     execute: async ({ input }) => {
-      const secrets = scanForSecrets(inputText(input), options.knownSecrets ?? []);
+      const secrets = scanTexts(inputTexts(input), options.knownSecrets ?? [], options.scans);
       return secrets.count > 0 ? tripped('secret', { secretKinds: secrets.kinds }) : passed;
     },
   };

@@ -1,4 +1,5 @@
 import { participantInputGuardrail } from '../guardrails/input-guardrails.ts';
+import type { SecretScanCache } from '../guardrails/secret-scan-cache.ts';
 import { Agent, type Model, type OutputGuardrail } from '@openai/agents';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { SessionPlan } from '../../core/domain.ts';
@@ -18,6 +19,8 @@ export interface ParticipantAgentOptions {
   maxWords?: number;
   /** The participant's role for this part of the session (against sycophancy), appended to its instructions. */
   roleNote?: string | null;
+  /** The deployment's own keys, never to reach a model, and the scans of messages already read (shared by every turn). */
+  inputScreen?: { knownSecrets?: readonly string[]; scans?: SecretScanCache };
 }
 
 function bulletList(items: string[]): string {
@@ -44,6 +47,6 @@ export function createParticipantAgent(options: ParticipantAgentOptions): Agent<
     outputType: 'text',
     outputGuardrails: options.outputGuardrails ?? [],
     // The conversation it reads carries no secret, whatever path it took into the store.
-    inputGuardrails: [participantInputGuardrail()],
+    inputGuardrails: [participantInputGuardrail(options.inputScreen)],
   });
 }
