@@ -4,14 +4,14 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createApp, type App } from '../src/app.ts';
 import { buildConfig } from '../src/config/load-config.ts';
-import { openDatabase, pgliteHandle, type DatabaseHandle } from '../src/db/create-database.ts';
+import { openDatabase, pgliteThreadHandle, type DatabaseHandle } from '../src/db/create-database.ts';
 import type { QueryCounter } from '../src/db/query-counter.ts';
 import { createLogger } from '../src/logging/logger.ts';
 import { systemClock } from '../src/core/clock.ts';
 import { sequentialIds } from '../src/core/ids.ts';
 import type { Author } from '../src/core/domain.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../tests/fakes/openrouter/fake-openrouter.ts';
-import { clonePgliteTemplate, createThrowawayPostgres } from '../tests/support/databases.ts';
+import { createThrowawayPostgres, pgliteTemplateDump } from '../tests/support/databases.ts';
 import { MemoryTransport } from '../tests/support/memory-transport.ts';
 import { scriptedPlan } from '../tests/support/scripted-plans.ts';
 import { fakeEnvironment } from '../tests/support/test-app.ts';
@@ -62,7 +62,8 @@ async function benchDatabase(engine: BenchEngine, counter: QueryCounter | undefi
     const database = openDatabase({ kind: 'pglite', directory: join(dataDir, 'db') }, options);
     return { database, drop: async () => rmSync(dataDir, { recursive: true, force: true }) };
   }
-  if (engine === 'pglite') return { database: pgliteHandle(await clonePgliteTemplate(), options), drop: async () => undefined };
+  // As the app runs it: PGlite on a thread of its own, started from a dump of the tests' migrated template.
+  if (engine === 'pglite') return { database: pgliteThreadHandle({ loadDataDir: await pgliteTemplateDump() }, options), drop: async () => undefined };
   const throwaway = await createThrowawayPostgres();
   return { database: openDatabase({ kind: 'postgres', url: throwaway.url }, options), drop: () => throwaway.drop() };
 }

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
-import { PgliteDialect } from './pglite-dialect.ts';
+import { PgliteDialect, type PgliteEngine } from './pglite-dialect.ts';
+import { PgliteThread, type PgliteThreadOptions } from './pglite-thread.ts';
 import { seedFromTemplate } from './pglite-template.ts';
 import type { QueryCounter } from './query-counter.ts';
 import type { Database } from './schema.ts';
@@ -31,8 +32,8 @@ export interface DatabaseOptions {
   counter?: QueryCounter;
 }
 
-/** Wraps an open PGlite instance (e.g. a clone of a migrated template) as a database handle. */
-export function pgliteHandle(database: PGlite, options: DatabaseOptions = {}): DatabaseHandle {
+/** Wraps an open PGlite instance (e.g. a clone of a migrated template, or one on its own thread) as a database handle. */
+export function pgliteHandle(database: PgliteEngine, options: DatabaseOptions = {}): DatabaseHandle {
   const db = new Kysely<Database>({ dialect: new PgliteDialect(database), ...(options.counter ? { log: options.counter.record } : {}) });
   return { db, engine: 'pglite', close: () => db.destroy() };
 }
@@ -41,11 +42,18 @@ export function pgliteHandle(database: PGlite, options: DatabaseOptions = {}): D
  * Postgres's default buffer pool (128 MB) lives in PGlite's WebAssembly memory, in the bot's process: the bot's data
  * is a few MB and PGlite's files are in the OS page cache anyway, so a small pool costs no speed and ~110 MB less RSS.
  */
-export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, '-c', 'shared_buffers=16MB'];
+const PGLITE_EXTRA_PARAMS = ['-c', 'shared_buffers=16MB'];
+/** PGlite's start parameters with the small buffer pool. */
+export const PGLITE_START_PARAMS = [...PGlite.defaultStartParams, ...PGLITE_EXTRA_PARAMS];
+
+/** PGlite on a thread of its own (see PgliteThread), as a database handle: what the app runs on. */
+export function pgliteThreadHandle(thread: Omit<PgliteThreadOptions, 'startParams'>, options: DatabaseOptions = {}): DatabaseHandle {
+  return pgliteHandle(new PgliteThread({ ...thread, startParams: PGLITE_EXTRA_PARAMS }), options);
+}
 
 function openPglite(directory: string | undefined, options: DatabaseOptions): DatabaseHandle {
   const seed = directory ? seedFromTemplate(directory) : {};
-  return pgliteHandle(new PGlite(directory, { ...PGLITE_TYPE_OPTIONS, ...seed, startParams: PGLITE_START_PARAMS }), options);
+  return pgliteThreadHandle({ ...(directory ? { dataDir: directory } : {}), ...seed }, options);
 }
 
 function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {

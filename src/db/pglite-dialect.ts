@@ -1,4 +1,3 @@
-import type { PGlite } from '@electric-sql/pglite';
 import {
   CompiledQuery,
   PostgresAdapter,
@@ -11,6 +10,15 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+
+/** What the dialect needs of PGlite: an instance on this thread, or one on a thread of its own (`PgliteThread`). */
+export interface PgliteEngine {
+  readonly waitReady: Promise<void>;
+  readonly closed: boolean;
+  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]>;
+  close(): Promise<void>;
+}
 
 /** PGlite has one connection: callers queue for it, so a transaction never interleaves with another query. */
 class SingleConnectionLock {
@@ -26,7 +34,7 @@ class SingleConnectionLock {
 }
 
 class PgliteConnection implements DatabaseConnection {
-  constructor(private readonly database: PGlite) {}
+  constructor(private readonly database: PgliteEngine) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     if (compiledQuery.parameters.length === 0 && compiledQuery.sql.includes(';')) {
@@ -49,7 +57,7 @@ class PgliteDriver implements Driver {
   private readonly releases = new WeakMap<DatabaseConnection, () => void>();
   private readonly connection: PgliteConnection;
 
-  constructor(private readonly database: PGlite) {
+  constructor(private readonly database: PgliteEngine) {
     this.connection = new PgliteConnection(database);
   }
 
@@ -89,7 +97,7 @@ class PgliteDriver implements Driver {
 
 /** A Kysely dialect over an in-process PGlite database. */
 export class PgliteDialect implements Dialect {
-  constructor(private readonly database: PGlite) {}
+  constructor(private readonly database: PgliteEngine) {}
   createAdapter() {
     return new PostgresAdapter();
   }

@@ -42,14 +42,23 @@ let template: Promise<PGlite> | null = null;
  * on a template, and every test gets a clone of it.
  */
 export async function clonePgliteTemplate(): Promise<PGlite> {
+  const clone = await (await migratedTemplate()).clone();
+  return clone as PGlite;
+}
+
+function migratedTemplate(): Promise<PGlite> {
   template ??= (async () => {
     const database = new PGlite(undefined, PGLITE_TYPE_OPTIONS);
     const handle = pgliteHandle(database);
     await migrateToLatest(handle.db);
     return database;
   })();
-  const clone = await (await template).clone();
-  return clone as PGlite;
+  return template;
+}
+
+/** A dump of the migrated template, for a PGlite on its own thread (`pgliteThreadHandle`) to start from. */
+export async function pgliteTemplateDump(): Promise<Blob> {
+  return (await migratedTemplate()).dumpDataDir('none');
 }
 
 /** A database handle for `createApp` in tests: a clone of the migrated template. */

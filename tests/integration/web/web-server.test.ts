@@ -71,6 +71,8 @@ describe('console server', () => {
   it('runs a local session: start, answer the Planner, approve, three participants answer', async () => {
     const started = await postJson<{ roomId: string }>(harness, '/api/local/sessions', { topic: 'Shipping weekly', name: 'Ada' });
     expect(started.status).toBe(200);
+    // The start answers once the room is open; the Planner's questions follow in the background.
+    await harness.gateway.settled();
     const room = await getJson<{ sessionId: string }>(harness, `/api/rooms/${started.body.roomId}`);
     const sessionId = room.body.sessionId;
     let feed = (await getJson<Feed>(harness, `/api/sessions/${sessionId}/feed`)).body;

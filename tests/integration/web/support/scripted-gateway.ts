@@ -71,10 +71,27 @@ export const HELP_REPLY =
 /** A gateway that follows a fixed script; `turns` counts the participant turns it has traced. */
 export class ScriptedGateway implements SessionGateway {
   turns = 0;
+  private readonly handling = new Set<Promise<unknown>>();
 
   constructor(private readonly deps: ScriptedGatewayDependencies) {}
 
-  async handleMessage(message: InboundMessage): Promise<GatewayReply | null> {
+  /**
+   * Resolves once every message handed to the gateway has been handled. The console answers a new topic as soon as
+   * its room opens and lets the gateway go on in the background (the page moves to the room at once), so a test that
+   * reads what the start wrote waits for this first, never on timing.
+   */
+  async settled(): Promise<void> {
+    while (this.handling.size > 0) await Promise.allSettled([...this.handling]);
+  }
+
+  handleMessage(message: InboundMessage): Promise<GatewayReply | null> {
+    const handled = this.handle(message);
+    this.handling.add(handled);
+    void handled.finally(() => this.handling.delete(handled)).catch(() => undefined);
+    return handled;
+  }
+
+  private async handle(message: InboundMessage): Promise<GatewayReply | null> {
     if (message.roomId === null) return this.start(message);
     const session = await this.sessionOf(message.roomId);
     if (message.content.startsWith('!')) {

@@ -1,0 +1,65 @@
+// @ts-check
+/**
+ * The thread embedded PGlite runs on (see pglite-thread.ts). PGlite executes every statement synchronously in
+ * WebAssembly: on the main thread each one stalls the event loop (streams, timers, every other session), here it
+ * runs beside it on another core. Plain JavaScript, so it starts the same under tsx, vitest and the bundle of `npm start`.
+ *
+ * Messages in: { type: 'open', dataDir, loadDataDir, startParams } once, then { id, type: 'query' | 'exec', sql, params }
+ * and { id, type: 'close' }. Out: { id, rows, affectedRows } or { id, error }.
+ */
+import { parentPort } from 'node:worker_threads';
+import { PGlite, types } from '@electric-sql/pglite';
+
+const INT8 = 20;
+const NUMERIC = 1700;
+
+/** @param {unknown} error */
+function describe(error) {
+  if (!(error instanceof Error)) return { message: String(error) };
+  // The fields Postgres errors carry (code, constraint...) travel with the message, as the main-thread PGlite had them.
+  const fields = Object.fromEntries(Object.entries(error).filter(([, value]) => ['string', 'number'].includes(typeof value)));
+  return { ...fields, name: error.name, message: error.message };
+}
+
+/** @type {import('@electric-sql/pglite').PGlite | null} */
+let database = null;
+
+const port = parentPort;
+if (!port) throw new Error('pglite-worker.mjs runs as a worker thread');
+
+port.on(
+  'message',
+  async (
+    /** @type {{ id: number, type: string, sql?: string, params?: unknown[], dataDir?: string, loadDataDir?: Blob, startParams?: string[] }} */ message,
+  ) => {
+    try {
+      if (message.type === 'open') {
+        database = new PGlite(message.dataDir, {
+          parsers: { [INT8]: (/** @type {string} */ value) => Number(value), [NUMERIC]: (/** @type {string} */ value) => Number(value) },
+          serializers: { [types.INT8]: (/** @type {unknown} */ value) => String(value) },
+          ...(message.loadDataDir ? { loadDataDir: message.loadDataDir } : {}),
+          startParams: [...PGlite.defaultStartParams, ...(message.startParams ?? [])],
+        });
+        await database.waitReady;
+        port.postMessage({ id: message.id, rows: [], affectedRows: 0 });
+        return;
+      }
+      if (!database) throw new Error('the database is not open');
+      if (message.type === 'close') {
+        if (!database.closed) await database.close();
+        port.postMessage({ id: message.id, rows: [], affectedRows: 0 });
+        return;
+      }
+      if (message.type === 'exec') {
+        const results = await database.exec(message.sql ?? '');
+        const last = results[results.length - 1];
+        port.postMessage({ id: message.id, rows: last?.rows ?? [], affectedRows: last?.affectedRows ?? 0 });
+        return;
+      }
+      const result = await database.query(message.sql ?? '', message.params ?? []);
+      port.postMessage({ id: message.id, rows: result.rows, affectedRows: result.affectedRows ?? 0 });
+    } catch (error) {
+      port.postMessage({ id: message.id, error: describe(error) });
+    }
+  },
+);
