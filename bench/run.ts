@@ -3,12 +3,13 @@
  * process (so memory and timings of one do not leak into another); `npm run bench -- session memory` runs some.
  */
 import { spawnSync } from 'node:child_process';
+import { RUNTIME_V8_FLAGS } from '../scripts/runtime-flags.mjs';
 
 const GROUPS = ['session', 'memory', 'memory-postgres', 'discord', 'notion', 'moderator', 'console', 'ideas', 'scale', 'queries', 'load', 'load-postgres'];
 const wanted = process.argv.slice(2).filter((name) => GROUPS.includes(name));
 
 for (const group of wanted.length > 0 ? wanted : GROUPS) {
-  const child = spawnSync(process.execPath, ['--import', 'tsx', new URL('./run-group.ts', import.meta.url).pathname, group], {
+  const child = spawnSync(process.execPath, [...RUNTIME_V8_FLAGS, '--import', 'tsx', new URL('./run-group.ts', import.meta.url).pathname, group], {
     env: { ...process.env, LOG_LEVEL: 'silent' },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,

@@ -1,5 +1,6 @@
 /** Several app processes on one Postgres (`node --import tsx src/index.ts`, as `npm start`), for scale-out tests and the bench. */
 import { spawn } from 'node:child_process';
+import { RUNTIME_V8_FLAGS } from '../../scripts/runtime-flags.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -53,7 +54,7 @@ export async function startClusterProcess(environment: Record<string, string>): 
   const merged: NodeJS.ProcessEnv = { ...process.env };
   for (const key of INHERITED_KEYS) delete merged[key];
   Object.assign(merged, { NODE_ENV: 'development', LOG_LEVEL: 'info', DATA_DIR: dataDir, WEB_PORT: String(port), WEB_HOST: '127.0.0.1' }, environment);
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/index.ts'], {
+  const child = spawn(process.execPath, [...RUNTIME_V8_FLAGS, '--import', 'tsx', 'src/index.ts'], {
     cwd: REPOSITORY_ROOT,
     env: merged,
     stdio: ['ignore', 'pipe', 'pipe'],

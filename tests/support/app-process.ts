@@ -3,6 +3,7 @@
  * vitest), so the bench can use it too.
  */
 import { spawn } from 'node:child_process';
+import { RUNTIME_V8_FLAGS } from '../../scripts/runtime-flags.mjs';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer as createNetServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -62,7 +63,12 @@ export async function startAppProcess(options: { dataDir?: string; port?: number
   };
   for (const key of MODEL_AND_SERVICE_KEYS) delete environment[key];
   // npm itself is left out: its own start-up is not the app's.
-  const child = spawn(process.execPath, ['scripts/start.mjs'], { cwd: REPOSITORY_ROOT, env: environment, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
+  const child = spawn(process.execPath, [...RUNTIME_V8_FLAGS, 'scripts/start.mjs'], {
+    cwd: REPOSITORY_ROOT,
+    env: environment,
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
   let printed = '';
   child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
