@@ -16,6 +16,8 @@ export interface CatchUpOptions {
   client: Client;
   gateway: SessionGateway;
   brainstormChannelIds: readonly string[];
+  /** Whether a guild is on this process's shards: the channels of other shards' guilds are read by their processes. */
+  ownsGuild: (guildId: string) => boolean;
   /** The live message handler (`DiscordEvents.onMessage`). */
   onMessage: (message: Message) => Promise<void>;
   logger: Logger;
@@ -31,6 +33,7 @@ function byId(left: Message, right: Message): number {
 async function readChannel(options: CatchUpOptions, point: CatchUpPoint): Promise<number> {
   const channel = await options.client.channels.fetch(point.channelId).catch(() => null);
   if (!channel || !channel.isTextBased() || !('messages' in channel)) return 0;
+  if ('guildId' in channel && channel.guildId && !options.ownsGuild(channel.guildId)) return 0;
   let after = point.afterExternalId;
   let handed = 0;
   for (;;) {

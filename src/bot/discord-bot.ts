@@ -78,6 +78,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const events = new DiscordEvents({
     gateway,
     guildId,
+    ownsGuild: (id) => transport.ownsGuild(id),
     brainstormChannelIds: new Set(config.discord.channelIds),
     adminRoleId: config.discord.adminRoleId,
     logger,
@@ -89,7 +90,14 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   let catchingUp: Promise<number> = Promise.resolve(0);
   const runCatchUp = (): Promise<number> => {
     const run = catchingUp.then(() =>
-      catchUp({ client, gateway, brainstormChannelIds: config.discord.channelIds, onMessage: (message) => events.onMessage(message), logger }),
+      catchUp({
+        client,
+        gateway,
+        brainstormChannelIds: config.discord.channelIds,
+        ownsGuild: (id) => transport.ownsGuild(id),
+        onMessage: (message) => events.onMessage(message),
+        logger,
+      }),
     );
     catchingUp = run.catch(() => 0);
     tracker.track(

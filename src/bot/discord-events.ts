@@ -13,6 +13,8 @@ import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
 export interface DiscordEventsOptions {
   gateway: SessionGateway;
   guildId: string | undefined;
+  /** Whether a guild is on this process's shards; another process answers the rest (a catch-up reads every channel). */
+  ownsGuild: (guildId: string) => boolean;
   brainstormChannelIds: ReadonlySet<string>;
   adminRoleId: string | undefined;
   logger: Logger;
@@ -35,6 +37,7 @@ export class DiscordEvents {
   async onMessage(message: Message): Promise<void> {
     if (!message.inGuild() || !isFromPerson(message)) return;
     if (this.options.guildId && message.guildId !== this.options.guildId) return;
+    if (!this.options.ownsGuild(message.guildId)) return;
     const place = placeOf(message.channel, this.options.brainstormChannelIds);
     if (!place) return;
     if (message.content.trim() === '') return this.warnEmptyContent();

@@ -50,11 +50,16 @@ export class DiscordTransport implements Transport {
 
   /** Whether the room's guild is on one of this process's shards (its gateway events arrive here). */
   async handlesRoom(roomId: string): Promise<boolean> {
-    const sharding = this.options.sharding;
-    if (!sharding) return true;
+    if (!this.options.sharding) return true;
     const channel = await this.options.client.channels.fetch(roomId).catch(() => null);
     const guildId = channel && 'guildId' in channel ? channel.guildId : null;
-    return guildId ? sharding.ids.includes(shardOf(guildId, sharding.count)) : false;
+    return guildId ? this.ownsGuild(guildId) : false;
+  }
+
+  /** Whether a guild is on one of this process's shards (every guild when the bot is not sharded). */
+  ownsGuild(guildId: string): boolean {
+    const sharding = this.options.sharding;
+    return !sharding || sharding.ids.includes(shardOf(guildId, sharding.count));
   }
 
   /** Opens a thread on the topic message (or on a starter message the bot posts) named after the title. */

@@ -5,7 +5,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewayDispatchEvents, PermissionFlagsBits } from 'discord.js';
-import type { FakeChannel, FakeInteraction, FakeRole, FakeUser, RecordedMessage } from './fake-model.ts';
+import type { FakeChannel, FakeGuild, FakeInteraction, FakeRole, FakeUser, RecordedMessage } from './fake-model.ts';
 import { FakeDiscordState } from './fake-state.ts';
 import { FakeGateway } from './gateway-server.ts';
 import { FakeRouter } from './http-router.ts';
@@ -56,6 +56,8 @@ export interface FakeDiscord {
   people: { owner: FakeUser; ada: FakeUser; bob: FakeUser; fay: FakeUser };
   roles: { admins: FakeRole; facilitators: FakeRole; bot: FakeRole };
   channels: Record<string, FakeChannel>;
+  /** Adds a guild with text channels (people are members of every guild); `shard` places it on a shard of a sharded bot. */
+  addGuild(name: string, channelNames: string[], shard?: { index: number; count: number }): { guild: FakeGuild; channels: Record<string, FakeChannel> };
   post(channelId: string, user: FakeUser, content: string): RecordedMessage;
   clickButton(message: RecordedMessage, customId: string, user: FakeUser): FakeInteraction;
   runSlashCommand(input: SlashCommandInput): FakeInteraction;
@@ -105,6 +107,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     gateway,
     rateLimits,
     ...world,
+    addGuild(name, channelNames, shard) {
+      const guild = state.addGuild(name, shard);
+      const channels: Record<string, FakeChannel> = {};
+      for (const channelName of channelNames) channels[channelName] = state.addTextChannel(channelName, guild.id);
+      return { guild, channels };
+    },
     post: (channelId, user, content) => act.post(channelId, user, content),
     clickButton: (message, customId, user) => act.clickButton(message, customId, user),
     runSlashCommand: (input) => act.runSlashCommand(input),

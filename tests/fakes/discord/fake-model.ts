@@ -26,8 +26,16 @@ export interface FakeMember {
 }
 
 /** A text channel or a public thread. */
+/** A guild (server). The first one holds the roles; people are members of every guild. */
+export interface FakeGuild {
+  id: string;
+  name: string;
+}
+
 export interface FakeChannel {
   id: string;
+  /** The guild the channel (or thread) belongs to. */
+  guildId: string;
   kind: 'text' | 'thread';
   name: string;
   parentId: string | null;

@@ -1,9 +1,10 @@
-/** The fake Discord's world: one guild, its people, channels, threads, messages, webhooks and interactions. */
+/** The fake Discord's world: its guilds (one unless a test adds more), people, channels, threads, messages, webhooks and interactions. */
 import { EventEmitter } from 'node:events';
 import { GatewayDispatchEvents, MessageFlags, MessageType, PermissionFlagsBits, type APIAllowedMentions, type APIEmbed } from 'discord.js';
 import { unknownChannel, unknownMessage } from './discord-errors.ts';
 import type {
   FakeChannel,
+  FakeGuild,
   FakeInteraction,
   FakeMember,
   FakeRole,
@@ -44,6 +45,8 @@ export class FakeDiscordState {
   readonly guildId: string;
   readonly applicationId: string;
   readonly guildName = 'Brainstorm Lab';
+  /** Every guild, the first (`guildId`) included, by id. */
+  readonly guilds = new Map<string, FakeGuild>();
   readonly users = new Map<string, FakeUser>();
   readonly roles = new Map<string, FakeRole>();
   readonly members = new Map<string, FakeMember>();
@@ -64,6 +67,29 @@ export class FakeDiscordState {
     this.guildId = this.ids.next();
     this.applicationId = this.ids.next();
     this.roles.set(this.guildId, { id: this.guildId, name: '@everyone', permissions: defaultEveryonePermissions(), position: 0 });
+    this.guilds.set(this.guildId, { id: this.guildId, name: this.guildName });
+  }
+
+  /**
+   * Adds a guild with its own @everyone role (people are members of every guild). `shard` places it on shard
+   * `index` of `count`, as Discord computes it from the id: `(guild_id >> 22) % count`.
+   */
+  addGuild(name: string, shard?: { index: number; count: number }): FakeGuild {
+    let id = BigInt(this.ids.next());
+    if (shard) {
+      const timestamp = id >> 22n;
+      const offset = (BigInt(shard.index) - (timestamp % BigInt(shard.count)) + BigInt(shard.count)) % BigInt(shard.count);
+      id = ((timestamp + offset) << 22n) | (id & 0x3fffffn);
+    }
+    const guild: FakeGuild = { id: id.toString(), name };
+    this.guilds.set(guild.id, guild);
+    this.roles.set(guild.id, { id: guild.id, name: '@everyone', permissions: defaultEveryonePermissions(), position: 0 });
+    return guild;
+  }
+
+  /** The guild a channel or thread belongs to. */
+  guildOf(channelId: string): string {
+    return this.channels.get(channelId)?.guildId ?? this.guildId;
   }
 
   /** Registers the gateway as the receiver of dispatches. */
@@ -114,10 +140,11 @@ export class FakeDiscordState {
     return user;
   }
 
-  /** Adds a guild text channel. */
-  addTextChannel(name: string): FakeChannel {
+  /** Adds a text channel to a guild (the first one unless named). */
+  addTextChannel(name: string, guildId: string = this.guildId): FakeChannel {
     const channel: FakeChannel = {
       id: this.ids.next(),
+      guildId,
       kind: 'text',
       name,
       parentId: null,
@@ -152,10 +179,10 @@ export class FakeDiscordState {
   }
 
   /** The guild-level permissions of a user, as Discord computes them (owner and Administrator get all). */
-  permissionsOf(userId: string): bigint {
+  permissionsOf(userId: string, guildId: string = this.guildId): bigint {
     if (userId === this.ownerId) return ALL_PERMISSIONS;
     const member = this.members.get(userId);
-    let bits = this.roles.get(this.guildId)?.permissions ?? 0n;
+    let bits = this.roles.get(guildId)?.permissions ?? 0n;
     for (const roleId of member?.roleIds ?? []) bits |= this.roles.get(roleId)?.permissions ?? 0n;
     return (bits & PermissionFlagsBits.Administrator) !== 0n ? ALL_PERMISSIONS : bits;
   }
@@ -224,7 +251,7 @@ export class FakeDiscordState {
   /** Deletes a message and dispatches MESSAGE_DELETE. */
   deleteMessage(record: RecordedMessage): void {
     record.deleted = true;
-    this.dispatch(GatewayDispatchEvents.MessageDelete, { id: record.id, channel_id: record.channelId, guild_id: this.guildId });
+    this.dispatch(GatewayDispatchEvents.MessageDelete, { id: record.id, channel_id: record.channelId, guild_id: this.guildOf(record.channelId) });
     this.changed();
   }
 
@@ -232,6 +259,7 @@ export class FakeDiscordState {
   createThread(parent: FakeChannel, starter: RecordedMessage | null, name: string, autoArchiveDuration: number, ownerId: string): FakeChannel {
     const thread: FakeChannel = {
       id: starter ? starter.id : this.ids.next(),
+      guildId: parent.guildId,
       kind: 'thread',
       name,
       parentId: parent.id,
@@ -246,7 +274,7 @@ export class FakeDiscordState {
       starter.threadId = thread.id;
       starter.flags |= MessageFlags.HasThread;
     }
-    this.dispatch(GatewayDispatchEvents.ThreadCreate, { ...channelPayload(thread, this.guildId), newly_created: true });
+    this.dispatch(GatewayDispatchEvents.ThreadCreate, { ...channelPayload(thread), newly_created: true });
     this.changed();
     return thread;
   }
@@ -255,7 +283,8 @@ export class FakeDiscordState {
   private resolveMentions(record: RecordedMessage): MentionOutcome {
     const allowed = record.allowedMentions;
     const parse = new Set(allowed ? (allowed.parse ?? []) : ['users', 'roles', 'everyone']);
-    const mayPingEveryone = record.origin === 'webhook' || (this.permissionsOf(record.authorId) & PermissionFlagsBits.MentionEveryone) !== 0n;
+    const mayPingEveryone =
+      record.origin === 'webhook' || (this.permissionsOf(record.authorId, this.guildOf(record.channelId)) & PermissionFlagsBits.MentionEveryone) !== 0n;
     const everyone = /@(everyone|here)\b/.test(record.content) && parse.has('everyone') && mayPingEveryone;
     const userIds = [...record.content.matchAll(/<@!?(\d+)>/g)].map((match) => match[1] ?? '');
     const roleIds = [...record.content.matchAll(/<@&(\d+)>/g)].map((match) => match[1] ?? '');

@@ -1,4 +1,4 @@
-/** The fake gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME with replay, intent filtering. */
+/** The fake gateway: HELLO, IDENTIFY -> READY + GUILD_CREATE, heartbeats, RESUME with replay, intent and shard filtering. */
 import type { Server } from 'node:http';
 import { GatewayDispatchEvents, GatewayIntentBits, GatewayOpcodes } from 'discord.js';
 import { WebSocketServer, type WebSocket } from 'ws';
@@ -15,6 +15,8 @@ interface DispatchRecord {
 export interface GatewaySession {
   id: string;
   intents: number;
+  /** [index, count] from IDENTIFY ([0, 1] when the client does not shard). */
+  shard: [number, number];
   sequence: number;
   events: DispatchRecord[];
   socket: WebSocket | null;
@@ -106,11 +108,23 @@ export class FakeGateway {
       socket.close(4004, 'Authentication failed.');
       return null;
     }
+    const shard = parseShard(data['shard']);
+    if (!shard) {
+      socket.close(4010, 'Invalid shard.');
+      return null;
+    }
     this.stats.identifies += 1;
-    const session: GatewaySession = { id: this.state.ids.next(), intents: Number(data['intents'] ?? 0), sequence: 0, events: [], socket };
+    const session: GatewaySession = { id: this.state.ids.next(), intents: Number(data['intents'] ?? 0), shard, sequence: 0, events: [], socket };
     this.sessions.set(session.id, session);
-    this.send(session, GatewayDispatchEvents.Ready, readyPayload(this.state, this.options.botUserId, session.id, this.options.resumeUrl()));
-    if (session.intents & GatewayIntentBits.Guilds) this.send(session, GatewayDispatchEvents.GuildCreate, guildCreatePayload(this.state));
+    const guildIds = [...this.state.guilds.keys()].filter((guildId) => onShard(guildId, shard));
+    this.send(
+      session,
+      GatewayDispatchEvents.Ready,
+      readyPayload(this.state, { botUserId: this.options.botUserId, sessionId: session.id, resumeUrl: this.options.resumeUrl(), shard, guildIds }),
+    );
+    if (session.intents & GatewayIntentBits.Guilds) {
+      for (const guildId of guildIds) this.send(session, GatewayDispatchEvents.GuildCreate, guildCreatePayload(this.state, guildId));
+    }
     return session;
   }
 
@@ -129,7 +143,10 @@ export class FakeGateway {
   }
 
   private dispatchToAll(event: string, data: unknown): void {
+    const guildId = (data as { guild_id?: unknown } | null)?.guild_id;
     for (const session of this.sessions.values()) {
+      // Discord sends a guild's events only to the session of the shard that holds the guild.
+      if (typeof guildId === 'string' && !onShard(guildId, session.shard)) continue;
       const filtered = filterForIntents(event, data, session.intents, this.options.botUserId);
       if (filtered !== undefined) this.send(session, event, filtered);
     }
@@ -141,6 +158,19 @@ export class FakeGateway {
     session.events.push(record);
     if (session.socket?.readyState === 1) session.socket.send(JSON.stringify({ op: GatewayOpcodes.Dispatch, ...record }));
   }
+}
+
+/** The shard of IDENTIFY ([index, count], index below count); absent means [0, 1]; null when invalid (close 4010). */
+function parseShard(value: unknown): [number, number] | null {
+  if (value === undefined || value === null) return [0, 1];
+  if (!Array.isArray(value) || value.length !== 2) return null;
+  const [index, count] = value.map(Number) as [number, number];
+  return Number.isInteger(index) && Number.isInteger(count) && count >= 1 && index >= 0 && index < count ? [index, count] : null;
+}
+
+/** Whether a guild is on a shard, as Discord assigns them: `(guild_id >> 22) % count`. */
+export function onShard(guildId: string, [index, count]: [number, number]): boolean {
+  return Number((BigInt(guildId) >> 22n) % BigInt(count)) === index;
 }
 
 /** What a session with `intents` receives of one dispatch: nothing, the payload, or the payload without content. */

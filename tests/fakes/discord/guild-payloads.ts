@@ -2,16 +2,19 @@
 import type { FakeDiscordState } from './fake-state.ts';
 import { channelPayload, memberPayload, rolePayload, userPayload } from './payloads.ts';
 
-/** The READY dispatch for a new session. */
-export function readyPayload(state: FakeDiscordState, botUserId: string, sessionId: string, resumeUrl: string): Record<string, unknown> {
+/** The READY dispatch for a new session on `shard` ([index, count]): the guilds of that shard, unavailable until their GUILD_CREATE. */
+export function readyPayload(
+  state: FakeDiscordState,
+  session: { botUserId: string; sessionId: string; resumeUrl: string; shard: [number, number]; guildIds: string[] },
+): Record<string, unknown> {
   return {
     v: 10,
-    user: { ...userPayload(state.requireUser(botUserId)), verified: true, mfa_enabled: false, flags: 0 },
-    guilds: [{ id: state.guildId, unavailable: true }],
-    session_id: sessionId,
+    user: { ...userPayload(state.requireUser(session.botUserId)), verified: true, mfa_enabled: false, flags: 0 },
+    guilds: session.guildIds.map((id) => ({ id, unavailable: true })),
+    session_id: session.sessionId,
     session_type: 'normal',
-    resume_gateway_url: resumeUrl,
-    shard: [0, 1],
+    resume_gateway_url: session.resumeUrl,
+    shard: session.shard,
     application: { id: state.applicationId, flags: 0 },
     user_settings: {},
     relationships: [],
@@ -23,11 +26,12 @@ export function readyPayload(state: FakeDiscordState, botUserId: string, session
 }
 
 /** The GUILD_CREATE dispatch: the whole guild with roles, members, text channels and active threads. */
-export function guildCreatePayload(state: FakeDiscordState): Record<string, unknown> {
-  const channels = [...state.channels.values()];
+export function guildCreatePayload(state: FakeDiscordState, guildId: string = state.guildId): Record<string, unknown> {
+  const channels = [...state.channels.values()].filter((channel) => channel.guildId === guildId);
+  const roles = [...state.roles.values()].filter((role) => role.id === guildId || (guildId === state.guildId && !state.guilds.has(role.id)));
   return {
-    id: state.guildId,
-    name: state.guildName,
+    id: guildId,
+    name: state.guilds.get(guildId)?.name ?? state.guildName,
     icon: null,
     splash: null,
     discovery_splash: null,
@@ -54,14 +58,14 @@ export function guildCreatePayload(state: FakeDiscordState): Record<string, unkn
     features: [],
     emojis: [],
     stickers: [],
-    roles: [...state.roles.values()].map(rolePayload),
+    roles: roles.map(rolePayload),
     joined_at: new Date().toISOString(),
     large: false,
     unavailable: false,
     member_count: state.members.size,
     members: [...state.members.values()].map((member) => memberPayload(member, state.requireUser(member.userId))),
-    channels: channels.filter((channel) => channel.kind === 'text').map((channel) => channelPayload(channel, state.guildId)),
-    threads: channels.filter((channel) => channel.kind === 'thread').map((channel) => channelPayload(channel, state.guildId)),
+    channels: channels.filter((channel) => channel.kind === 'text').map((channel) => channelPayload(channel)),
+    threads: channels.filter((channel) => channel.kind === 'thread').map((channel) => channelPayload(channel)),
     presences: [],
     voice_states: [],
     stage_instances: [],

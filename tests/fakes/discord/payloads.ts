@@ -55,7 +55,8 @@ export function memberPayload(member: FakeMember, user: FakeUser): APIGuildMembe
 }
 
 /** A guild text channel or public thread object. */
-export function channelPayload(channel: FakeChannel, guildId: string): Record<string, unknown> {
+export function channelPayload(channel: FakeChannel): Record<string, unknown> {
+  const guildId = channel.guildId;
   if (channel.kind === 'text') {
     return {
       id: channel.id,
@@ -102,7 +103,7 @@ export function webhookPayload(webhook: FakeWebhook, state: FakeDiscordState, wi
   return {
     id: webhook.id,
     type: WebhookType.Incoming,
-    guild_id: state.guildId,
+    guild_id: state.guildOf(webhook.channelId),
     channel_id: webhook.channelId,
     name: webhook.name,
     avatar: webhook.avatar,
@@ -138,10 +139,10 @@ export function messagePayload(record: RecordedMessage, state: FakeDiscordState,
     ...(record.webhookId ? { webhook_id: record.webhookId } : {}),
     ...(record.origin === 'webhook' || record.origin === 'interaction' ? { application_id: state.applicationId } : {}),
     ...(channel?.kind === 'thread' ? { position: channel.messageCount - 1 } : {}),
-    ...(thread ? { thread: channelPayload(thread, state.guildId) as unknown as APIMessage['thread'] } : {}),
+    ...(thread ? { thread: channelPayload(thread) as unknown as APIMessage['thread'] } : {}),
   };
   if (forGateway) {
-    payload.guild_id = state.guildId;
+    payload.guild_id = state.guildOf(record.channelId);
     const member = record.origin === 'webhook' ? undefined : state.members.get(record.authorId);
     if (member) {
       const { user: _user, ...memberWithoutUser } = memberPayload(member, state.requireUser(member.userId));

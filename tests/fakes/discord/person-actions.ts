@@ -38,14 +38,15 @@ export class PersonActions {
 
   /** A person runs a slash command registered by the bot (fails loudly if it was never registered). */
   runSlashCommand(input: SlashCommandInput): FakeInteraction {
-    const registered = this.state.commands.find((command) => command.body['name'] === input.command);
+    const guildId = this.state.guildOf(input.channelId);
+    const registered = this.state.commands.find((command) => command.body['name'] === input.command && command.guildId === guildId);
     if (!registered) throw new Error(`fake discord: /${input.command} was never registered by the bot`);
     const valueOptions = Object.entries(input.options ?? {}).map(([name, value]) => ({ type: ApplicationCommandOptionType.String, name, value }));
     const options = input.subcommand ? [{ type: ApplicationCommandOptionType.Subcommand, name: input.subcommand, options: valueOptions }] : valueOptions;
     return this.dispatchInteraction(input.user, input.channelId, (base) => ({
       ...base,
       type: InteractionType.ApplicationCommand,
-      data: { id: registered.id, name: input.command, type: ApplicationCommandType.ChatInput, guild_id: this.state.guildId, options },
+      data: { id: registered.id, name: input.command, type: ApplicationCommandType.ChatInput, guild_id: guildId, options },
     }));
   }
 
@@ -53,6 +54,7 @@ export class PersonActions {
     const channel = this.state.requireChannel(channelId);
     const member = this.state.members.get(user.id);
     if (!member) throw new Error(`fake discord: ${user.username} is not a member`);
+    const guildId = channel.guildId;
     const id = this.state.ids.next();
     const token = `aW50ZXJhY3Rpb24${randomBytes(32).toString('base64url')}`;
     const base: Record<string, unknown> = {
@@ -60,16 +62,16 @@ export class PersonActions {
       token,
       version: 1,
       application_id: this.state.applicationId,
-      guild_id: this.state.guildId,
-      guild: { id: this.state.guildId, locale: 'en-US', features: [] },
+      guild_id: guildId,
+      guild: { id: guildId, locale: 'en-US', features: [] },
       channel_id: channel.id,
-      channel: channelPayload(channel, this.state.guildId),
-      member: { ...memberPayload(member, user), permissions: this.state.permissionsOf(user.id).toString() },
+      channel: channelPayload(channel),
+      member: { ...memberPayload(member, user), permissions: this.state.permissionsOf(user.id, guildId).toString() },
       locale: 'en-US',
       guild_locale: 'en-US',
-      app_permissions: this.state.permissionsOf(this.botUserId).toString(),
+      app_permissions: this.state.permissionsOf(this.botUserId, guildId).toString(),
       entitlements: [],
-      authorizing_integration_owners: { '0': this.state.guildId },
+      authorizing_integration_owners: { '0': guildId },
       context: 0,
       attachment_size_limit: 8_388_608,
     };

@@ -16,8 +16,10 @@ export function applicationRoutes(deps: RouteDeps): Route[] {
     handler,
     ...(major ? { major } : {}),
   });
-  const requireGuild = (guildId: string | undefined): void => {
-    if (guildId !== state.guildId) throw missingAccess();
+  // The bot is a member of every guild of the fake; any other guild id is one it cannot see.
+  const requireGuild = (guildId: string | undefined): string => {
+    if (guildId === undefined || !state.guilds.has(guildId)) throw missingAccess();
+    return guildId;
   };
   return [
     bot('GET', '/gateway/bot', 'gateway.bot', () => ({
@@ -53,8 +55,13 @@ export function applicationRoutes(deps: RouteDeps): Route[] {
       '/guilds/:guildId/roles',
       'guild.roles',
       ({ params }) => {
-        requireGuild(params['guildId']);
-        return { body: [...state.roles.values()].map(rolePayload) };
+        const guildId = requireGuild(params['guildId']);
+        // The first guild holds the named roles; every guild has its own @everyone.
+        const roles =
+          guildId === state.guildId
+            ? [...state.roles.values()].filter((role) => role.id === guildId || !state.guilds.has(role.id))
+            : [state.roles.get(guildId)];
+        return { body: roles.flatMap((role) => (role ? [rolePayload(role)] : [])) };
       },
       'guildId',
     ),
@@ -63,8 +70,12 @@ export function applicationRoutes(deps: RouteDeps): Route[] {
       '/guilds/:guildId/channels',
       'guild.channels',
       ({ params }) => {
-        requireGuild(params['guildId']);
-        return { body: [...state.channels.values()].filter((channel) => channel.kind === 'text').map((channel) => channelPayload(channel, state.guildId)) };
+        const guildId = requireGuild(params['guildId']);
+        return {
+          body: [...state.channels.values()]
+            .filter((channel) => channel.kind === 'text' && channel.guildId === guildId)
+            .map((channel) => channelPayload(channel)),
+        };
       },
       'guildId',
     ),
@@ -73,17 +84,16 @@ export function applicationRoutes(deps: RouteDeps): Route[] {
       '/applications/:applicationId/guilds/:guildId/commands',
       'commands.bulk_overwrite',
       ({ params, body }) => {
-        requireGuild(params['guildId']);
+        const guildId = requireGuild(params['guildId']);
         if (params['applicationId'] !== state.applicationId) throw new DiscordHttpError(403, 50001, 'Missing Access');
         const list = Array.isArray(body['value']) ? (body['value'] as Record<string, unknown>[]) : [];
         validateCommands(list);
-        state.commands.splice(
-          0,
-          state.commands.length,
-          ...list.map((command): RegisteredCommand => ({ id: state.ids.next(), guildId: state.guildId, body: command })),
-        );
+        // A bulk overwrite replaces that guild's commands only.
+        const others = state.commands.filter((command) => command.guildId !== guildId);
+        const registered = list.map((command): RegisteredCommand => ({ id: state.ids.next(), guildId, body: command }));
+        state.commands.splice(0, state.commands.length, ...others, ...registered);
         state.changed();
-        return { body: state.commands.map((command) => commandPayload(command, state.applicationId)) };
+        return { body: registered.map((command) => commandPayload(command, state.applicationId)) };
       },
       'guildId',
     ),
@@ -92,8 +102,8 @@ export function applicationRoutes(deps: RouteDeps): Route[] {
       '/applications/:applicationId/guilds/:guildId/commands',
       'commands.list',
       ({ params }) => {
-        requireGuild(params['guildId']);
-        return { body: state.commands.map((command) => commandPayload(command, state.applicationId)) };
+        const guildId = requireGuild(params['guildId']);
+        return { body: state.commands.filter((command) => command.guildId === guildId).map((command) => commandPayload(command, state.applicationId)) };
       },
       'guildId',
     ),

@@ -20,7 +20,7 @@ export function channelRoutes(deps: RouteDeps): Route[] {
   });
   return [
     bot('GET', '/channels/:channelId', 'channel.get', ({ params }) => ({
-      body: channelPayload(state.requireChannel(params['channelId'] ?? ''), state.guildId),
+      body: channelPayload(state.requireChannel(params['channelId'] ?? '')),
     })),
     bot('GET', '/channels/:channelId/messages', 'message.list', ({ params, query }) => {
       const channel = state.requireChannel(params['channelId'] ?? '');
@@ -56,13 +56,13 @@ export function channelRoutes(deps: RouteDeps): Route[] {
       requireBotPermission(deps, PermissionFlagsBits.CreatePublicThreads);
       if (starter.threadId) throw threadAlreadyCreated();
       const thread = state.createThread(parent, starter, validateThreadName(body['name']), validateAutoArchive(body['auto_archive_duration']), deps.botUserId);
-      return { status: 201, body: channelPayload(thread, state.guildId) };
+      return { status: 201, body: channelPayload(thread) };
     }),
     bot('POST', '/channels/:channelId/threads', 'thread.create', ({ params, body }) => {
       const parent = state.requireChannel(params['channelId'] ?? '');
       requireBotPermission(deps, PermissionFlagsBits.CreatePublicThreads);
       const thread = state.createThread(parent, null, validateThreadName(body['name']), validateAutoArchive(body['auto_archive_duration']), deps.botUserId);
-      return { status: 201, body: channelPayload(thread, state.guildId) };
+      return { status: 201, body: channelPayload(thread) };
     }),
     bot('PUT', '/channels/:channelId/thread-members/@me', 'thread.join', ({ params }) => {
       state.requireChannel(params['channelId'] ?? '');

@@ -1,0 +1,140 @@
+/**
+ * Discord sharding across two real processes on one Postgres: SHARD_COUNT=2, one process per shard. Each guild's
+ * events reach only the process whose shard holds it, so each session is opened, leased and answered there; a
+ * stopped shard's sessions wait for a process of that shard, which reads back what was said meanwhile.
+ */
+import type { Kysely } from 'kysely';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.ts';
+import type { Database } from '../../src/db/schema.ts';
+import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
+import type { FakeChannel } from '../fakes/discord/fake-model.ts';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from '../support/app-cluster.ts';
+import { waitForHealthy } from '../support/browser.ts';
+import { leaseHolderPid, waitAnswered, type DrillSession } from '../support/cluster-drill.ts';
+import { auditConversation } from '../support/conversation-audit.ts';
+import { createThrowawayPostgres } from '../support/databases.ts';
+import { scriptedPlan } from '../support/scripted-plans.ts';
+
+let models: FakeOpenRouter;
+let discord: FakeDiscord;
+let database: { url: string; drop(): Promise<void> };
+let handle: DatabaseHandle;
+let channels: { shard0: FakeChannel; shard1: FakeChannel };
+const processes: ClusterProcess[] = [];
+
+beforeAll(async () => {
+  models = await startFakeOpenRouter();
+  discord = await startFakeDiscord();
+  channels = {
+    shard0: discord.addGuild('Guild on shard 0', ['brainstorm'], { index: 0, count: 2 }).channels['brainstorm'] as FakeChannel,
+    shard1: discord.addGuild('Guild on shard 1', ['brainstorm'], { index: 1, count: 2 }).channels['brainstorm'] as FakeChannel,
+  };
+  database = await createThrowawayPostgres();
+  handle = openDatabase({ kind: 'postgres', url: database.url });
+});
+afterEach(async () => {
+  await Promise.all(processes.splice(0).map((member) => member.stop()));
+});
+afterAll(async () => {
+  await handle?.close();
+  await discord?.close();
+  await models?.close();
+  await database?.drop();
+});
+
+/** A process serving shard `index` of 2, logged in to the fake Discord; resolves once its gateway session is ready. */
+async function shardProcess(index: number): Promise<ClusterProcess> {
+  const identified = discord.gateway.stats.identifies;
+  const started = await startClusterProcess(
+    clusterEnvironment(models.url, database.url, {
+      DISCORD_BOT_TOKEN: discord.token,
+      DISCORD_API_URL: discord.apiUrl,
+      DISCORD_CHANNEL_ID: `${channels.shard0.id},${channels.shard1.id}`,
+      SHARD_COUNT: '2',
+      SHARD_IDS: String(index),
+    }),
+  );
+  processes.push(started);
+  await waitForHealthy(started.url, 120_000);
+  await waitUntil(async () => discord.gateway.stats.identifies > identified, `shard ${index} identified`);
+  return started;
+}
+
+/** The session opened on a topic posted in `channel`, once its plan waits for approval. */
+async function sessionOn(db: Kysely<Database>, channel: FakeChannel): Promise<DrillSession> {
+  let found: DrillSession | null = null;
+  await waitUntil(async () => {
+    const row = await db.selectFrom('sessions').select(['id', 'room_id', 'status']).where('origin_channel_id', '=', channel.id).executeTakeFirst();
+    if (row?.status === 'awaiting_approval') found = { sessionId: row.id, roomId: row.room_id };
+    return found !== null;
+  }, `a plan for the topic in ${channel.name}`);
+  if (!found) throw new Error('no session');
+  return found;
+}
+
+/** A person's message in a session thread, once stored; returns its id. */
+async function personMessage(drill: DrillSession, text: string): Promise<number> {
+  const posted = discord.post(drill.roomId, discord.people.bob, text);
+  await waitUntil(async () => (await storedId(posted.id)) > 0, `"${text}" stored`);
+  return storedId(posted.id);
+}
+
+/** Posts a topic in `channel`, approves the plan in its thread, and waits for the first answers. */
+async function activeSessionIn(db: Kysely<Database>, channel: FakeChannel, topic: string): Promise<DrillSession> {
+  models.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan({ maxMessages: 500 })));
+  discord.post(channel.id, discord.people.bob, topic);
+  const drill = await sessionOn(db, channel);
+  discord.post(drill.roomId, discord.people.bob, '!approve');
+  await waitUntil(async () => {
+    const answers = await db.selectFrom('messages').select('id').where('session_id', '=', drill.sessionId).where('speaker_kind', '=', 'participant').execute();
+    return answers.length >= 3;
+  }, `the first answers in ${channel.name}`);
+  return drill;
+}
+
+describe('Discord sharding: two processes, one shard each', () => {
+  it("each guild's sessions run in the process of its shard, and wait for that shard when its process is gone", async () => {
+    const first = await shardProcess(0);
+    const second = await shardProcess(1);
+    // Each gateway session holds one shard: Discord sends it that shard's guilds only.
+    expect([...discord.gateway.sessions.values()].map((session) => session.shard).sort()).toEqual([
+      [0, 2],
+      [1, 2],
+    ]);
+
+    const onShard0 = await activeSessionIn(handle.db, channels.shard0, 'Shard 0: how do we roll out flags?');
+    const onShard1 = await activeSessionIn(handle.db, channels.shard1, 'Shard 1: how do we roll back?');
+    expect(await leaseHolderPid(handle.db, onShard0.sessionId)).toBe(first.pid);
+    expect(await leaseHolderPid(handle.db, onShard1.sessionId)).toBe(second.pid);
+
+    // The shard-1 process stops: its session is not taken by the process that cannot hear its guild, not even by a
+    // restarted one whose catch-up reads every live thread back.
+    expect(await second.signal('SIGTERM')).toBe(0);
+    const unheard = discord.post(onShard1.roomId, discord.people.bob, 'Bob writes while shard 1 has no process');
+    expect(await first.signal('SIGTERM')).toBe(0);
+    const restarted = await shardProcess(0);
+    const answeredOnShard0 = await personMessage(onShard0, 'Bob writes in the guild of shard 0');
+    await waitAnswered(handle.db, onShard0, answeredOnShard0);
+    expect(await leaseHolderPid(handle.db, onShard0.sessionId)).toBe(restarted.pid);
+    expect(await storedId(unheard.id)).toBe(0);
+    expect(await leaseHolderPid(handle.db, onShard1.sessionId)).toBeNull();
+
+    // A new process for shard 1 reads back what was said meanwhile, takes the session and answers.
+    const replacement = await shardProcess(1);
+    await waitUntil(async () => (await storedId(unheard.id)) > 0, 'the message read back by the new shard-1 process');
+    await waitAnswered(handle.db, onShard1, await storedId(unheard.id));
+    expect(await leaseHolderPid(handle.db, onShard1.sessionId)).toBe(replacement.pid);
+    for (const drill of [onShard0, onShard1]) {
+      const audit = await auditConversation(handle.db, drill.sessionId);
+      expect({ lost: audit.lost, duplicated: audit.duplicated }).toEqual({ lost: 0, duplicated: 0 });
+    }
+  }, 300_000);
+});
+
+/** The stored id of the Discord message `discordId`, or 0 while no process has stored it. */
+async function storedId(discordId: string): Promise<number> {
+  const row = await handle.db.selectFrom('messages').select('id').where('source_id', '=', `discord:${discordId}`).executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
