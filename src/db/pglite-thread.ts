@@ -1,4 +1,5 @@
 import { Worker } from 'node:worker_threads';
+import { BrainstormError } from '../core/errors.ts';
 import type { PgliteEngine } from './pglite-dialect.ts';
 
 /** Where PGlite on its thread keeps its data, and what it starts with. */
@@ -23,11 +24,15 @@ interface Pending {
   reject: (error: Error) => void;
 }
 
-/** A statement PGlite refused, with the fields Postgres gave it (code, constraint...). */
-export class PgliteThreadError extends Error {
+/**
+ * A statement PGlite refused, with the fields Postgres gave it (constraint, detail...). Its `code` is Postgres's
+ * SQLSTATE (`23505` for a unique violation), as callers check it on the main-thread PGlite and on `pg`.
+ */
+export class PgliteThreadError extends BrainstormError<string> {
   constructor(fields: NonNullable<Reply['error']>) {
-    super(fields.message);
-    Object.assign(this, fields);
+    super(typeof fields['code'] === 'string' ? fields['code'] : 'database_error', fields.message);
+    const { code: _code, ...rest } = fields;
+    Object.assign(this, rest);
     this.name = fields.name ?? 'Error';
   }
 }
