@@ -33,6 +33,7 @@ async function main(): Promise<void> {
   const connection = discord?.createDiscordConnection({ config, logger, clock: systemClock }) ?? null;
   const app = await createApp({ config, logger, transports: connection ? [localTransport, connection.transport] : [localTransport] });
   const bot = discord && connection ? discord.createDiscordBot({ config, gateway: app.gateway, connection, logger, clock: systemClock }) : null;
+  let botStarted = false;
   const web = createWebServer({
     host: config.web.host,
     port: config.web.port,
@@ -45,13 +46,15 @@ async function main(): Promise<void> {
     demoMode: config.models.demoMode,
     simulatedNames: config.models.roster.filter((entry) => entry.simulated).map((entry) => entry.name),
     notices,
-    readiness: app.ready,
+    // Ready once the bot is connected too: a rolling restart stops the old process only when the new one hears Discord.
+    readiness: () => app.ready() && (bot === null || botStarted),
     metrics: () => app.services.metrics.render(),
   });
   await web.start();
   localTransport.setConsoleUrl(web.url);
   await app.start();
   await bot?.start();
+  botStarted = true;
   logger.info({ url: web.url, readyMs: Date.now() - startedAt }, `Brainstorm is ready — open ${web.url}`);
   if (config.models.demoMode) logger.warn('Models are SIMULATED (demo mode). Set OPENROUTER_API_KEY in .env to use real models.');
 

@@ -23,6 +23,8 @@ let database: { url: string; drop(): Promise<void> };
 let handle: DatabaseHandle;
 let channels: { shard0: FakeChannel; shard1: FakeChannel };
 const processes: ClusterProcess[] = [];
+/** Every process the test started, stopped ones included (their logs explain a failure). */
+const everyProcess: ClusterProcess[] = [];
 
 beforeAll(async () => {
   models = await startFakeOpenRouter();
@@ -57,6 +59,7 @@ async function shardProcess(index: number): Promise<ClusterProcess> {
     }),
   );
   processes.push(started);
+  everyProcess.push(started);
   await waitForHealthy(started.url, 120_000);
   await waitUntil(async () => discord.gateway.stats.identifies > identified, `shard ${index} identified`);
   return started;
@@ -94,43 +97,58 @@ async function activeSessionIn(db: Kysely<Database>, channel: FakeChannel, topic
   return drill;
 }
 
+/** Runs `body`; when it fails, what every process printed goes to stderr with the error (these runs are not reproducible). */
+async function withProcessLogs(body: () => Promise<void>): Promise<void> {
+  try {
+    await body();
+  } catch (error) {
+    for (const [index, member] of everyProcess.entries()) process.stderr.write(`--- process ${index} (pid ${member.pid})\n${member.output()}\n`);
+    throw error;
+  }
+}
+
 describe('Discord sharding: two processes, one shard each', () => {
-  it("each guild's sessions run in the process of its shard, and wait for that shard when its process is gone", async () => {
-    const first = await shardProcess(0);
-    const second = await shardProcess(1);
-    // Each gateway session holds one shard: Discord sends it that shard's guilds only.
-    expect([...discord.gateway.sessions.values()].map((session) => session.shard).sort()).toEqual([
-      [0, 2],
-      [1, 2],
-    ]);
+  it(
+    "each guild's sessions run in the process of its shard, and wait for that shard when its process is gone",
+    () =>
+      withProcessLogs(async () => {
+        const first = await shardProcess(0);
+        const second = await shardProcess(1);
+        // Each gateway session holds one shard: Discord sends it that shard's guilds only.
+        expect([...discord.gateway.sessions.values()].map((session) => session.shard).sort()).toEqual([
+          [0, 2],
+          [1, 2],
+        ]);
 
-    const onShard0 = await activeSessionIn(handle.db, channels.shard0, 'Shard 0: how do we roll out flags?');
-    const onShard1 = await activeSessionIn(handle.db, channels.shard1, 'Shard 1: how do we roll back?');
-    expect(await leaseHolderPid(handle.db, onShard0.sessionId)).toBe(first.pid);
-    expect(await leaseHolderPid(handle.db, onShard1.sessionId)).toBe(second.pid);
+        const onShard0 = await activeSessionIn(handle.db, channels.shard0, 'Shard 0: how do we roll out flags?');
+        const onShard1 = await activeSessionIn(handle.db, channels.shard1, 'Shard 1: how do we roll back?');
+        expect(await leaseHolderPid(handle.db, onShard0.sessionId)).toBe(first.pid);
+        expect(await leaseHolderPid(handle.db, onShard1.sessionId)).toBe(second.pid);
 
-    // The shard-1 process stops: its session is not taken by the process that cannot hear its guild, not even by a
-    // restarted one whose catch-up reads every live thread back.
-    expect(await second.signal('SIGTERM')).toBe(0);
-    const unheard = discord.post(onShard1.roomId, discord.people.bob, 'Bob writes while shard 1 has no process');
-    expect(await first.signal('SIGTERM')).toBe(0);
-    const restarted = await shardProcess(0);
-    const answeredOnShard0 = await personMessage(onShard0, 'Bob writes in the guild of shard 0');
-    await waitAnswered(handle.db, onShard0, answeredOnShard0);
-    expect(await leaseHolderPid(handle.db, onShard0.sessionId)).toBe(restarted.pid);
-    expect(await storedId(unheard.id)).toBe(0);
-    expect(await leaseHolderPid(handle.db, onShard1.sessionId)).toBeNull();
+        // The shard-1 process stops: its session is not taken by the process that cannot hear its guild, not even by a
+        // restarted one whose catch-up reads every live thread back.
+        expect(await second.signal('SIGTERM')).toBe(0);
+        const unheard = discord.post(onShard1.roomId, discord.people.bob, 'Bob writes while shard 1 has no process');
+        expect(await first.signal('SIGTERM')).toBe(0);
+        const restarted = await shardProcess(0);
+        const answeredOnShard0 = await personMessage(onShard0, 'Bob writes in the guild of shard 0');
+        await waitAnswered(handle.db, onShard0, answeredOnShard0);
+        expect(await leaseHolderPid(handle.db, onShard0.sessionId)).toBe(restarted.pid);
+        expect(await storedId(unheard.id)).toBe(0);
+        expect(await leaseHolderPid(handle.db, onShard1.sessionId)).toBeNull();
 
-    // A new process for shard 1 reads back what was said meanwhile, takes the session and answers.
-    const replacement = await shardProcess(1);
-    await waitUntil(async () => (await storedId(unheard.id)) > 0, 'the message read back by the new shard-1 process');
-    await waitAnswered(handle.db, onShard1, await storedId(unheard.id));
-    expect(await leaseHolderPid(handle.db, onShard1.sessionId)).toBe(replacement.pid);
-    for (const drill of [onShard0, onShard1]) {
-      const audit = await auditConversation(handle.db, drill.sessionId);
-      expect({ lost: audit.lost, duplicated: audit.duplicated }).toEqual({ lost: 0, duplicated: 0 });
-    }
-  }, 300_000);
+        // A new process for shard 1 reads back what was said meanwhile, takes the session and answers.
+        const replacement = await shardProcess(1);
+        await waitUntil(async () => (await storedId(unheard.id)) > 0, 'the message read back by the new shard-1 process');
+        await waitAnswered(handle.db, onShard1, await storedId(unheard.id));
+        expect(await leaseHolderPid(handle.db, onShard1.sessionId)).toBe(replacement.pid);
+        for (const drill of [onShard0, onShard1]) {
+          const audit = await auditConversation(handle.db, drill.sessionId);
+          expect({ lost: audit.lost, duplicated: audit.duplicated }).toEqual({ lost: 0, duplicated: 0 });
+        }
+      }),
+    300_000,
+  );
 });
 
 /** The stored id of the Discord message `discordId`, or 0 while no process has stored it. */

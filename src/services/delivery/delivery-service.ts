@@ -60,6 +60,8 @@ function isPermanent(error: unknown): boolean {
 
 /** A delivery is retried this often before it fails for good. */
 const DELIVERY_RETRIES = 12;
+/** How soon a delivery for a room another process serves is offered again (to whichever process claims it next). */
+const ROOM_ELSEWHERE_RETRY_MS = 200;
 /** Rooms of this many sessions are kept in memory (the oldest is forgotten first). */
 const ROOMS_REMEMBERED = 10_000;
 
@@ -158,6 +160,8 @@ export class DeliveryService {
     if (!session) return { status: 'failed', error: `session ${message.sessionId} not found` };
     if (!this.options.transports.has(session.transport)) return { status: 'postpone', afterMs: 5000 };
     const transport = this.options.transports.get(session.transport);
+    // Another process serves this room (its Discord shard holds the guild): leave the job to it, soon, not never.
+    if (transport.handlesRoom && !(await transport.handlesRoom(session.roomId))) return { status: 'postpone', afterMs: ROOM_ELSEWHERE_RETRY_MS };
     const outgoing = this.toOutgoing(message, targets, (job.payload.actions as MessageAction[] | undefined) ?? []);
     let delivered;
     try {

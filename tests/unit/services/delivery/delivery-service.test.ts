@@ -173,6 +173,21 @@ describe('DeliveryService', () => {
     expect(await fixture.delivery.deliver({ ...job!, payload: { messageId: 999_999 } })).toEqual({ status: 'failed', error: 'message 999999 not found' });
   });
 
+  it('leaves a delivery to the process that serves the room (another Discord shard): postponed briefly, nothing posted', async () => {
+    class OtherShardTransport extends MemoryTransport {
+      async handlesRoom(): Promise<boolean> {
+        return false;
+      }
+    }
+    const fixture = await deliveryFixture({ transports: [new OtherShardTransport()] });
+    open = fixture.repositories;
+    const message = await fixture.delivery.post(fixture.session, CLAUDE, 'For the process of the other shard.');
+    const [job] = await fixture.claim();
+    expect(await fixture.delivery.deliver(job!)).toEqual({ status: 'postpone', afterMs: 200 });
+    expect(fixture.transport.messages).toEqual([]);
+    expect((await fixture.repositories.messages.findById(message.id))?.deliveryStatus).toBe('pending');
+  });
+
   it('registers the handler of its own job kind, and flushes a room through its queue', async () => {
     const fixture = await deliveryFixture();
     open = fixture.repositories;
