@@ -178,12 +178,14 @@ export class Coordinator implements TurnTaking {
       const turns = this.startRound(session, round, runtime);
       if ((await this.awaitRound(round, turns, runtime)) === 'preempted') continue;
       const outcomes = await Promise.all(turns.map((turn) => turn.done));
+      // A round cut by a stop or a shutdown did not happen for the loop guard: the process that takes the session
+      // over lets the participants who were cut answer in the next round (a person got one answer of three, say).
+      if (runtime.controller.signal.aborted) return;
       const counted = await this.options.sessions.update(
         session.id,
         { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 },
         this.options.clock.now(),
       );
-      if (runtime.controller.signal.aborted) return;
       await this.afterRound(session.id, runtime, counted);
       if (outcomes.some((outcome) => outcome.status === 'answered')) runtime.wantAiRound = true;
     }

@@ -135,6 +135,18 @@ describe('Coordinator', () => {
     expect(coordinator.busySessions()).toEqual([]);
   });
 
+  it('a round cut by a shutdown does not count toward the loop guard: the next owner lets the cut participants answer', async () => {
+    const { turns, coordinator, session, say, repositories } = await coordinatorFixture({ maxAiResponsesPerTurn: 3 });
+    await say('Which flags first?');
+    await until(() => turns.calls.length === 3, 'three turns');
+    const [answered, ...cut] = turns.calls;
+    answered?.finish(await turns.answer(answered));
+    const shutdown = coordinator.shutdown();
+    for (const call of cut) call.finish({ status: 'interrupted', message: null, cut: 'stopped' });
+    await shutdown;
+    expect((await repositories.sessions.findById(session.id))?.aiRoundsSinceHuman).toBe(0);
+  });
+
   it('cuts the turns in flight when session_ended is published, and starts no further round', async () => {
     const { turns, coordinator, session, say, events, hints } = await coordinatorFixture();
     await say('Go!');
