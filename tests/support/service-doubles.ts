@@ -9,6 +9,10 @@ import type { Clock } from '../../src/core/clock.ts';
 import type { Session, SessionStatus } from '../../src/core/domain.ts';
 import { pgliteHandle, type DatabaseHandle } from '../../src/db/create-database.ts';
 import { createLogger } from '../../src/logging/logger.ts';
+import type { EventBus, Transport } from '../../src/core/ports.ts';
+import { InMemoryEventBus } from '../../src/core/event-bus.ts';
+import { DeliveryService } from '../../src/services/delivery/delivery-service.ts';
+import { TransportRegistry } from '../../src/services/delivery/transport-registry.ts';
 import { InboundRepository } from '../../src/repositories/inbound-repository.ts';
 import { JobsRepository } from '../../src/repositories/jobs-repository.ts';
 import { MessagesRepository } from '../../src/repositories/messages-repository.ts';
@@ -136,4 +140,25 @@ export async function until(condition: () => boolean | Promise<boolean>, what: s
     await new Promise<void>((resolve) => setImmediate(resolve));
   }
   throw new Error(`never happened: ${what}`);
+}
+
+/** The real delivery service over `repositories` and one room transport; the worker's nudges and queue runs do nothing. */
+export function deliveryOver(
+  repositories: Pick<TestRepositories, 'messages' | 'sessions'>,
+  clock: Clock,
+  transport: Transport,
+  events: EventBus = new InMemoryEventBus(),
+): DeliveryService {
+  return new DeliveryService({
+    messages: repositories.messages,
+    sessions: repositories.sessions,
+    transports: new TransportRegistry([transport]),
+    clock,
+    events,
+    logger: quietLogger(),
+    simulated: () => false,
+    sanitizePreview: (text) => text,
+    nudgeWorker: () => undefined,
+    runQueue: async () => undefined,
+  });
 }

@@ -6,17 +6,15 @@ import { participantOutputGuardrails } from '../../../../src/agents/guardrails/p
 import { PromptLibrary } from '../../../../src/agents/prompts/prompt-library.ts';
 import { ManualClock } from '../../../../src/core/clock.ts';
 import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
-import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
 import type { DocumentationPort, ToolPorts } from '../../../../src/core/ports.ts';
 import { ContextManager } from '../../../../src/services/context/context-manager.ts';
 import { TokenCounter } from '../../../../src/services/context/token-counter.ts';
 import { TurnControl } from '../../../../src/services/coordinator/turn-control.ts';
 import { INTERRUPTED_MARK, TurnRunner } from '../../../../src/services/coordinator/turn-runner.ts';
-import { DeliveryService } from '../../../../src/services/delivery/delivery-service.ts';
-import { TransportRegistry } from '../../../../src/services/delivery/transport-registry.ts';
 import { LimitsService } from '../../../../src/services/limits/limits-service.ts';
 import { MemoryTransport } from '../../../support/memory-transport.ts';
 import {
+  deliveryOver,
   limitsConfig,
   openRepositories,
   participant,
@@ -37,18 +35,7 @@ async function turnFixture(models: Record<string, Model>) {
   const repositories = await openRepositories();
   const transport = new MemoryTransport();
   const settings = limitsConfig();
-  const delivery = new DeliveryService({
-    messages: repositories.messages,
-    sessions: repositories.sessions,
-    transports: new TransportRegistry([transport]),
-    clock,
-    events: new InMemoryEventBus(),
-    logger: quietLogger(),
-    simulated: () => false,
-    sanitizePreview: (text) => text,
-    nudgeWorker: () => undefined,
-    runQueue: async () => undefined,
-  });
+  const delivery = deliveryOver(repositories, clock, transport);
   const documentation = stub<DocumentationPort>('documentation', { latestRecord: async () => null, requestRecord: async () => undefined });
   const tokens = new TokenCounter();
   const agents = new AgentDirectory({

@@ -12,8 +12,6 @@ import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
 import type { SessionEvent } from '../../../../src/core/ports.ts';
 import type { TurnTaking } from '../../../../src/core/service-ports.ts';
 import { RunStatesRepository } from '../../../../src/repositories/run-states-repository.ts';
-import { DeliveryService } from '../../../../src/services/delivery/delivery-service.ts';
-import { TransportRegistry } from '../../../../src/services/delivery/transport-registry.ts';
 import type { JobHandler } from '../../../../src/services/jobs/job-types.ts';
 import { LimitsService } from '../../../../src/services/limits/limits-service.ts';
 import { PLANNER_RESUME_JOB, PLANNER_STEP_JOB, PLANNER_TIMEOUT_JOB, PlannerFlow } from '../../../../src/services/sessions/planner-flow.ts';
@@ -23,7 +21,16 @@ import { PresetService } from '../../../../src/services/sessions/session-presets
 import { createToolPortsFactory } from '../../../../src/services/sessions/tool-ports.ts';
 import { MemoryTransport } from '../../../support/memory-transport.ts';
 import { scriptedPlan } from '../../../support/scripted-plans.ts';
-import { limitsConfig, openRepositories, participant, quietLogger, storeSession, stub, type TestRepositories } from '../../../support/service-doubles.ts';
+import {
+  deliveryOver,
+  limitsConfig,
+  openRepositories,
+  participant,
+  quietLogger,
+  storeSession,
+  stub,
+  type TestRepositories,
+} from '../../../support/service-doubles.ts';
 
 const ROSTER = ['Claude', 'ChatGPT', 'Grok'].map((name) => participant(name));
 const ALICE = { id: 'u-alice', name: 'Alice', isAdmin: false };
@@ -69,18 +76,7 @@ async function plannerFixture(model: LiteralModel, planner: { maxQuestions?: num
   const transport = new MemoryTransport();
   const settings = limitsConfig();
   const logger = quietLogger();
-  const delivery = new DeliveryService({
-    messages: repositories.messages,
-    sessions: repositories.sessions,
-    transports: new TransportRegistry([transport]),
-    clock,
-    events,
-    logger,
-    simulated: () => false,
-    sanitizePreview: (text) => text,
-    nudgeWorker: () => undefined,
-    runQueue: async () => undefined,
-  });
+  const delivery = deliveryOver(repositories, clock, transport, events);
   const lifecycle = new SessionLifecycle({
     sessions: repositories.sessions,
     jobs: repositories.jobs,
