@@ -15,6 +15,7 @@ import { createThrowawayPostgres, pgliteTemplateDump } from '../tests/support/da
 import { MemoryTransport } from '../tests/support/memory-transport.ts';
 import { scriptedPlan } from '../tests/support/scripted-plans.ts';
 import { fakeEnvironment } from '../tests/support/test-app.ts';
+import { startModelProcess, type ModelProcess } from './model-process.ts';
 
 /** One bench figure. */
 export interface BenchResult {
@@ -46,6 +47,14 @@ export interface BenchApp {
   dropDatabase: () => Promise<void>;
 }
 
+/** A bench app whose models answer from a process of their own (model-process.ts). */
+export interface RemoteModelsBenchApp extends Omit<BenchApp, 'fake'> {
+  models: ModelProcess;
+}
+
+/** What the helpers below drive: the app and its in-memory transport. */
+export type BenchRun = Pick<BenchApp, 'app' | 'transport'>;
+
 /** Optional knobs of a bench app. */
 export interface BenchAppOptions {
   /** Counts the statements the app sends to its database. */
@@ -68,11 +77,9 @@ async function benchDatabase(engine: BenchEngine, counter: QueryCounter | undefi
   return { database: openDatabase({ kind: 'postgres', url: throwaway.url }, options), drop: () => throwaway.drop() };
 }
 
-/** Starts the app with the models answering after `latencyMs`; `aiRounds` AI rounds may follow a person's message. */
-export async function startBenchApp(latencyMs: number, engine: BenchEngine = 'pglite', aiRounds = 0, options: BenchAppOptions = {}): Promise<BenchApp> {
-  const fake = await startFakeOpenRouter({ latencyMs, firstTokenMs: 0 });
+async function startAppOn(modelsUrl: string, engine: BenchEngine, aiRounds: number, options: BenchAppOptions): Promise<Omit<BenchApp, 'fake'>> {
   const transport = new MemoryTransport();
-  const environment = fakeEnvironment(fake.url, {
+  const environment = fakeEnvironment(modelsUrl, {
     SESSION_PLANNER_MAX_QUESTIONS: '0',
     MAX_AI_ROUNDS_WITHOUT_HUMAN: String(aiRounds),
     MODERATOR_CHECK_INTERVAL: '100000',
@@ -90,13 +97,25 @@ export async function startBenchApp(latencyMs: number, engine: BenchEngine = 'pg
     workerPollMs: options.workerPollMs ?? 20,
   });
   await app.start();
-  return { app, transport, fake, dropDatabase: drop };
+  return { app, transport, dropDatabase: drop };
 }
 
-/** Stops the app, the fake and drops the database. */
-export async function stopBenchApp(bench: BenchApp): Promise<void> {
+/** Starts the app with the models answering after `latencyMs`; `aiRounds` AI rounds may follow a person's message. */
+export async function startBenchApp(latencyMs: number, engine: BenchEngine = 'pglite', aiRounds = 0, options: BenchAppOptions = {}): Promise<BenchApp> {
+  const fake = await startFakeOpenRouter({ latencyMs, firstTokenMs: 0 });
+  return { ...(await startAppOn(fake.url, engine, aiRounds, options)), fake };
+}
+
+/** As startBenchApp, with the models in a process of their own: the figures hold only our code's work. */
+export async function startRemoteModelsBenchApp(latencyMs: number, engine: BenchEngine = 'pglite'): Promise<RemoteModelsBenchApp> {
+  const models = await startModelProcess({ latencyMs, firstTokenMs: 0 });
+  return { ...(await startAppOn(models.url, engine, 0, {})), models };
+}
+
+/** Stops the app, the fake models and drops the database. */
+export async function stopBenchApp(bench: BenchApp | RemoteModelsBenchApp): Promise<void> {
   await bench.app.stop();
-  await bench.fake.close();
+  await ('fake' in bench ? bench.fake.close() : bench.models.close());
   await bench.dropDatabase();
 }
 
@@ -122,8 +141,9 @@ export function participantMessages(app: App, sessionId: string, count: number):
 }
 
 /** A session started by a person's topic and approved, its opening answers stored. */
-export async function activeSession(bench: BenchApp): Promise<{ sessionId: string; roomId: string }> {
-  bench.fake.script({ role: 'planner' }, replies.toolCall('start_session', BENCH_PLAN));
+export async function activeSession(bench: BenchApp | RemoteModelsBenchApp): Promise<{ sessionId: string; roomId: string }> {
+  const plan = replies.toolCall('start_session', BENCH_PLAN);
+  await ('fake' in bench ? bench.fake.script({ role: 'planner' }, plan) : bench.models.script({ role: 'planner' }, plan));
   const externalId = nextExternalId();
   const topic = `Bench topic ${externalId}`;
   await bench.app.gateway.handleMessage({ transport: 'memory', roomId: null, channelId: 'bench', externalId, author: BENCH_PERSON, content: topic });
@@ -138,7 +158,7 @@ export async function activeSession(bench: BenchApp): Promise<{ sessionId: strin
 }
 
 /** `count` active sessions made directly (no Planner run), each in a room of its own. */
-export async function activeSessions(bench: BenchApp, count: number, prefix: string): Promise<{ sessionId: string; roomId: string }[]> {
+export async function activeSessions(bench: BenchRun, count: number, prefix: string): Promise<{ sessionId: string; roomId: string }[]> {
   const sessions: { sessionId: string; roomId: string }[] = [];
   for (let index = 0; index < count; index += 1) {
     const room = await bench.transport.openRoom({ originChannelId: 'bench', originMessageId: null, title: `${prefix} ${index}` });
@@ -164,7 +184,7 @@ export async function activeSessions(bench: BenchApp, count: number, prefix: str
 }
 
 /** Sends a person's message to a session. */
-export async function say(bench: BenchApp, session: { roomId: string }, content = 'What is the next step?'): Promise<void> {
+export async function say(bench: BenchRun, session: { roomId: string }, content = 'What is the next step?'): Promise<void> {
   await bench.app.gateway.handleMessage({
     transport: 'memory',
     roomId: session.roomId,
@@ -176,7 +196,7 @@ export async function say(bench: BenchApp, session: { roomId: string }, content 
 }
 
 /** Milliseconds from a person's message until all three participants' answers are stored. */
-export async function timedTurn(bench: BenchApp, session: { sessionId: string; roomId: string }): Promise<number> {
+export async function timedTurn(bench: BenchRun, session: { sessionId: string; roomId: string }): Promise<number> {
   const answered = participantMessages(bench.app, session.sessionId, 3);
   const started = performance.now();
   await say(bench, session);

@@ -5,8 +5,10 @@ import type { BenchResult } from './bench-app.ts';
 export const BENCH_GROUPS: Record<string, () => Promise<BenchResult[]>> = {
   // Loaded on demand: one group's imports (e.g. test helpers) cannot break another group.
   session: async () => (await import('./session-bench.ts')).runSessionBench(),
-  memory: async () => (await import('./session-bench.ts')).runMemoryBench(),
-  'memory-postgres': async () => (await import('./session-bench.ts')).runMemoryPostgresBench(),
+  memory: async () => (await import('./app-memory-bench.ts')).runAppMemoryBench(),
+  'memory-postgres': async () => (await import('./app-memory-bench.ts')).runAppMemoryPostgresBench(),
+  'memory-in-process': async () => (await import('./session-bench.ts')).runMemoryBench(),
+  'memory-postgres-in-process': async () => (await import('./session-bench.ts')).runMemoryPostgresBench(),
   discord: async () => (await import('./discord-bench.ts')).runDiscordBench(),
   notion: async () => (await import('./notion-bench.ts')).runNotionBench(),
   moderator: async () => (await import('./moderator-bench.ts')).runModeratorBench(),

@@ -5,7 +5,22 @@
 import { spawnSync } from 'node:child_process';
 import { RUNTIME_V8_FLAGS } from '../scripts/runtime-flags.mjs';
 
-const GROUPS = ['session', 'memory', 'memory-postgres', 'discord', 'notion', 'moderator', 'console', 'ideas', 'scale', 'queries', 'load', 'load-postgres'];
+const GROUPS = [
+  'session',
+  'memory',
+  'memory-postgres',
+  'memory-in-process',
+  'memory-postgres-in-process',
+  'discord',
+  'notion',
+  'moderator',
+  'console',
+  'ideas',
+  'scale',
+  'queries',
+  'load',
+  'load-postgres',
+];
 const wanted = process.argv.slice(2).filter((name) => GROUPS.includes(name));
 
 for (const group of wanted.length > 0 ? wanted : GROUPS) {

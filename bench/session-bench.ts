@@ -7,6 +7,7 @@ import {
   percentile,
   round,
   startBenchApp,
+  startRemoteModelsBenchApp,
   stopBenchApp,
   timedTurn,
   type BenchApp,
@@ -15,9 +16,9 @@ import {
 
 export type { BenchResult } from './bench-app.ts';
 
-/** turn_fanout_ratio: wall time of a 3-participant turn over the 400 ms one model takes. */
+/** turn_fanout_ratio: wall time of a 3-participant turn over the 400 ms one model takes (models in a process of their own). */
 async function fanout(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
-  const bench = await startBenchApp(400, engine);
+  const bench = await startRemoteModelsBenchApp(400, engine);
   try {
     const session = await activeSession(bench);
     const ratios: number[] = [];
@@ -28,10 +29,13 @@ async function fanout(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
   }
 }
 
-/** turn_overhead_ms: a whole 3-participant turn when the models answer at once. */
-async function overhead(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
-  const bench = await startBenchApp(0, engine);
-  const suffix = engine === 'postgres' ? '_postgres' : '';
+/**
+ * turn_overhead_ms: a whole 3-participant turn when the models answer at once. The models run in a process of their
+ * own, as real models run elsewhere; `inProcess` keeps them in this one (the figure measured before, `_models_in_process`).
+ */
+async function overhead(engine: 'pglite' | 'postgres', inProcess = false): Promise<BenchResult[]> {
+  const bench = inProcess ? await startBenchApp(0, engine) : await startRemoteModelsBenchApp(0, engine);
+  const suffix = `${engine === 'postgres' ? '_postgres' : ''}${inProcess ? '_models_in_process' : ''}`;
   try {
     const session = await activeSession(bench);
     for (let warm = 0; warm < 5; warm += 1) await timedTurn(bench, session);
@@ -79,14 +83,18 @@ async function promptGrowth(): Promise<BenchResult[]> {
   }
 }
 
-/** rss_mb_100_sessions: resident memory with 100 active sessions each running a turn at once. */
+/**
+ * rss_mb_100_sessions_bench_process: resident memory of this bench process (the app, the fake models, the TypeScript
+ * loader and the bench's bookkeeping) with 100 active sessions each running a turn at once. The app's own figure is
+ * `rss_mb_100_sessions` (app-memory-bench.ts); this one is kept to compare with the figures measured before it.
+ */
 async function memory(engine: 'pglite-single' | 'postgres'): Promise<BenchResult[]> {
   const bench = await startBenchApp(50, engine);
   try {
     const sessions = await activeSessions(bench, 100, 'Memory');
     await Promise.all(sessions.map((session) => timedTurn(bench, session)));
     globalThis.gc?.();
-    const name = engine === 'postgres' ? 'rss_mb_100_sessions_postgres' : 'rss_mb_100_sessions';
+    const name = engine === 'postgres' ? 'rss_mb_100_sessions_postgres_bench_process' : 'rss_mb_100_sessions_bench_process';
     return [{ name, value: round(process.memoryUsage().rss / 1024 / 1024, 1), unit: 'MB' }];
   } finally {
     await stopBenchApp(bench);
@@ -168,17 +176,19 @@ export async function runSessionBench(): Promise<BenchResult[]> {
     ...(await fanout('postgres')),
     ...(await overhead('pglite')),
     ...(await overhead('postgres')),
+    ...(await overhead('pglite', true)),
+    ...(await overhead('postgres', true)),
     ...(await promptGrowth()),
     ...(await humanDuringRound()),
   ];
 }
 
-/** rss_mb_100_sessions with embedded PGlite in a DATA_DIR (as `npm start` runs it), in a process of its own. */
+/** rss_mb_100_sessions_bench_process with embedded PGlite in a DATA_DIR (as `npm start` runs it). */
 export async function runMemoryBench(): Promise<BenchResult[]> {
   return memory('pglite-single');
 }
 
-/** rss_mb_100_sessions_postgres: the same with the database on a Postgres server, in a process of its own. */
+/** rss_mb_100_sessions_postgres_bench_process: the same with the database on a Postgres server. */
 export async function runMemoryPostgresBench(): Promise<BenchResult[]> {
   return memory('postgres');
 }

@@ -158,6 +158,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     repository: repositories.metrics,
     ownedSessions: () => ownership.ownedSessions().length,
     modelQueueDepths: () => models.queueDepths(),
+    memory: () => process.memoryUsage(),
   });
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({

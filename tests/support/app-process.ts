@@ -16,6 +16,8 @@ export const REPOSITORY_ROOT = fileURLToPath(new URL('../../', import.meta.url))
 /** The app started as `npm start` starts it, in its own process. */
 export interface AppProcess {
   url: string;
+  /** The app's own process (scripts/start.mjs runs the bundle in-process). */
+  pid: number;
   dataDir: string;
   /** Everything the process printed so far (stdout and stderr). */
   output(): string;
@@ -46,11 +48,18 @@ export async function freePort(): Promise<number> {
   return port;
 }
 
+/** Where and how an app process runs; `environment` is set after the keys were removed (the bench points it at fakes). */
+export interface AppProcessOptions {
+  dataDir?: string;
+  port?: number;
+  environment?: Record<string, string>;
+}
+
 /**
  * Spawns `node scripts/start.mjs` (what `npm start` runs) with no keys at all, a fresh DATA_DIR and a free
  * WEB_PORT: the first-run experience of a newcomer without a `.env`.
  */
-export async function startAppProcess(options: { dataDir?: string; port?: number } = {}): Promise<AppProcess> {
+export async function startAppProcess(options: AppProcessOptions = {}): Promise<AppProcess> {
   const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'brainstorm-data-'));
   const port = options.port ?? (await freePort());
   const environment: NodeJS.ProcessEnv = {
@@ -62,6 +71,7 @@ export async function startAppProcess(options: { dataDir?: string; port?: number
     LOG_LEVEL: 'info',
   };
   for (const key of MODEL_AND_SERVICE_KEYS) delete environment[key];
+  Object.assign(environment, options.environment ?? {});
   // npm itself is left out: its own start-up is not the app's.
   const child = spawn(process.execPath, [...RUNTIME_V8_FLAGS, 'scripts/start.mjs'], {
     cwd: REPOSITORY_ROOT,
@@ -73,8 +83,10 @@ export async function startAppProcess(options: { dataDir?: string; port?: number
   child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  if (child.pid === undefined) throw new Error('the app process did not start');
   return {
     url: `http://127.0.0.1:${port}`,
+    pid: child.pid,
     dataDir,
     output: () => printed,
     async signal(signal) {

@@ -17,6 +17,8 @@ export interface AppMetricsSources {
   ownedSessions: () => number;
   /** Model calls waiting for each endpoint's rate-limit budget, by endpoint host. */
   modelQueueDepths?: () => Array<{ endpoint: string; depth: number }>;
+  /** This process's memory (`process.memoryUsage`), read at scrape time. */
+  memory?: () => Pick<NodeJS.MemoryUsage, 'rss' | 'heapTotal' | 'heapUsed' | 'external'>;
 }
 
 /** The app's metrics: in-process counters for turns, database reads for the shared queue and sessions. */
@@ -71,8 +73,20 @@ export function createAppMetrics(registry: MetricsRegistry, turns: TurnMetrics, 
   registry.collected('brainstorm_sessions', 'Sessions in the shared database by status.', async () =>
     (await sources.repository.sessionsByStatus()).map((row) => ({ labels: { status: row.status }, value: row.count })),
   );
+  if (sources.memory) registerMemoryMetrics(registry, sources.memory);
   return {
     turns,
     render: () => registry.render((name, error) => sources.logger.warn({ err: error, metric: name }, 'a metric could not be collected')),
   };
+}
+
+/** The process memory families under the names Prometheus's own client libraries use, so stock dashboards find them. */
+function registerMemoryMetrics(registry: MetricsRegistry, memory: NonNullable<AppMetricsSources['memory']>): void {
+  const families = [
+    ['process_resident_memory_bytes', 'Resident memory of this process in bytes.', 'rss'],
+    ['nodejs_heap_size_total_bytes', 'V8 heap reserved by this process in bytes.', 'heapTotal'],
+    ['nodejs_heap_size_used_bytes', 'V8 heap in use by this process in bytes.', 'heapUsed'],
+    ['nodejs_external_memory_bytes', 'Memory of C++ objects bound to JavaScript objects (buffers) in bytes.', 'external'],
+  ] as const;
+  for (const [name, help, field] of families) registry.collected(name, help, async () => [{ labels: {}, value: memory()[field] }]);
 }

@@ -53,6 +53,9 @@ describe('/metrics', () => {
     expect(text).toContain('# TYPE brainstorm_job_queue_depth gauge');
     expect(series(text, 'brainstorm_job_queue_depth', { state: 'scheduled' })).toBeGreaterThanOrEqual(1);
     expect(text).toContain('# TYPE brainstorm_job_failures_total counter');
+    expect(text).toContain('# TYPE process_resident_memory_bytes gauge');
+    expect(series(text, 'process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
+    expect(series(text, 'nodejs_heap_size_used_bytes')).toBeLessThanOrEqual(series(text, 'nodejs_heap_size_total_bytes') ?? 0);
   });
 
   it('is served behind the console token while /healthz stays public', async () => {
