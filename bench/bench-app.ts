@@ -107,9 +107,13 @@ export async function startBenchApp(latencyMs: number, engine: BenchEngine = 'pg
 }
 
 /** As startBenchApp, with the models in a process of their own: the figures hold only our code's work. */
-export async function startRemoteModelsBenchApp(latencyMs: number, engine: BenchEngine = 'pglite'): Promise<RemoteModelsBenchApp> {
+export async function startRemoteModelsBenchApp(
+  latencyMs: number,
+  engine: BenchEngine = 'pglite',
+  options: BenchAppOptions = {},
+): Promise<RemoteModelsBenchApp> {
   const models = await startModelProcess({ latencyMs, firstTokenMs: 0 });
-  return { ...(await startAppOn(models.url, engine, 0, {})), models };
+  return { ...(await startAppOn(models.url, engine, 0, options)), models };
 }
 
 /** Stops the app, the fake models and drops the database. */
