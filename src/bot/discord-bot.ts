@@ -130,7 +130,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       const ready = once(client, Events.ClientReady);
       await client.login(config.discord.token);
       await ready;
-      await registerCommands(client, config, logger);
+      await registerCommands(client, config, logger, (guildId) => transport.ownsGuild(guildId));
       started = true;
       await runCatchUp();
       logger.info({ user: client.user?.tag, channels: config.discord.channelIds }, 'discord bot ready');
@@ -144,8 +144,11 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   };
 }
 
-/** Bulk-registers `/brainstorm` in every guild that holds a brainstorm channel (guild commands update at once). */
-async function registerCommands(client: Client, config: AppConfig, logger: Logger): Promise<void> {
+/**
+ * Bulk-registers `/brainstorm` in every guild of this process's shards that holds a brainstorm channel (guild
+ * commands update at once). A guild on another shard is left to its own process: one overwrite per guild per start.
+ */
+async function registerCommands(client: Client, config: AppConfig, logger: Logger, ownsGuild: (guildId: string) => boolean): Promise<void> {
   const guildIds = new Set<string>(config.discord.guildId ? [config.discord.guildId] : []);
   if (guildIds.size === 0) {
     for (const channelId of config.discord.channelIds) {
@@ -154,7 +157,7 @@ async function registerCommands(client: Client, config: AppConfig, logger: Logge
     }
   }
   const participants = config.models.roster.map((participant) => participant.name);
-  for (const guildId of guildIds) {
+  for (const guildId of [...guildIds].filter(ownsGuild)) {
     await client.application?.commands.set(
       slashCommandDefinitions(
         participants,

@@ -119,6 +119,8 @@ describe('Discord sharding: two processes, one shard each', () => {
           [0, 2],
           [1, 2],
         ]);
+        // Each process registers /brainstorm in the guild of its own shard only: one overwrite per guild.
+        expect([...discord.state.commandOverwrites].sort()).toEqual([channels.shard0.guildId, channels.shard1.guildId].sort());
 
         const onShard0 = await activeSessionIn(handle.db, channels.shard0, 'Shard 0: how do we roll out flags?');
         const onShard1 = await activeSessionIn(handle.db, channels.shard1, 'Shard 1: how do we roll back?');

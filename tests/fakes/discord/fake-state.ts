@@ -55,6 +55,8 @@ export class FakeDiscordState {
   readonly webhooks = new Map<string, FakeWebhook>();
   readonly interactions = new Map<string, FakeInteraction>();
   readonly commands: RegisteredCommand[] = [];
+  /** The guild of every bulk overwrite of guild commands, in order (who registered where, and how often). */
+  readonly commandOverwrites: string[] = [];
   readonly typing: { channelId: string; atMs: number }[] = [];
   ownerId = '';
   /** Counts message creates and edits. */

@@ -92,6 +92,7 @@ export function applicationRoutes(deps: RouteDeps): Route[] {
         const others = state.commands.filter((command) => command.guildId !== guildId);
         const registered = list.map((command): RegisteredCommand => ({ id: state.ids.next(), guildId, body: command }));
         state.commands.splice(0, state.commands.length, ...others, ...registered);
+        state.commandOverwrites.push(guildId);
         state.changed();
         return { body: registered.map((command) => commandPayload(command, state.applicationId)) };
       },
