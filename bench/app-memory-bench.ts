@@ -9,6 +9,7 @@ import { replies, startFakeOpenRouter } from '../tests/fakes/openrouter/fake-ope
 import { postJson, waitUntil } from '../tests/support/app-cluster.ts';
 import { startAppProcess, waitForHealthy, type AppProcess } from '../tests/support/app-process.ts';
 import { createThrowawayPostgres } from '../tests/support/databases.ts';
+import { SMALL_HOST_V8_FLAGS } from '../scripts/runtime-flags.mjs';
 import { BENCH_PLAN, round, type BenchResult } from './bench-app.ts';
 
 const SESSIONS = 100;
@@ -64,10 +65,11 @@ async function everyoneAnswered(app: AppProcess, sessions: { sessionId: string }
   for (const session of sessions) await waitUntil(async () => (await deliveredAnswers(app, session.sessionId)) >= answers, 'the answers', 120_000, 50);
 }
 
-async function measure(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
+async function measure(engine: 'pglite' | 'postgres', smallHost: boolean): Promise<BenchResult[]> {
   const fake = await startFakeOpenRouter({ latencyMs: 50, firstTokenMs: 0 });
   const database = engine === 'postgres' ? await createThrowawayPostgres() : null;
   const app = await startAppProcess({
+    ...(smallHost ? { v8Flags: SMALL_HOST_V8_FLAGS } : {}),
     environment: {
       OPENROUTER_API_KEY: 'bench-openrouter-key',
       OPENROUTER_BASE_URL: fake.url,
@@ -94,7 +96,7 @@ async function measure(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
       ),
     );
     await everyoneAnswered(app, sessions, 2 * PARTICIPANTS);
-    const suffix = engine === 'postgres' ? '_postgres' : '';
+    const suffix = `${engine === 'postgres' ? '_postgres' : ''}${smallHost ? '_small_host' : ''}`;
     return [
       { name: `rss_mb_100_sessions${suffix}`, value: round(processMegabytes(app.pid, 'VmRSS'), 1), unit: 'MB' },
       { name: `rss_mb_peak_100_sessions${suffix}`, value: round(processMegabytes(app.pid, 'VmHWM'), 1), unit: 'MB' },
@@ -109,8 +111,8 @@ async function measure(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
   }
 }
 
-/** rss_mb_100_sessions: the app process with embedded PGlite in a fresh DATA_DIR. */
-export const runAppMemoryBench = (): Promise<BenchResult[]> => measure('pglite');
+/** rss_mb_100_sessions: the app process with embedded PGlite in a fresh DATA_DIR, as `npm start` and `npm run start:small-host` run it. */
+export const runAppMemoryBench = async (): Promise<BenchResult[]> => [...(await measure('pglite', false)), ...(await measure('pglite', true))];
 
-/** rss_mb_100_sessions_postgres: the app process with its database on the Postgres server. */
-export const runAppMemoryPostgresBench = (): Promise<BenchResult[]> => measure('postgres');
+/** rss_mb_100_sessions_postgres: the app process with its database on the Postgres server, both ways. */
+export const runAppMemoryPostgresBench = async (): Promise<BenchResult[]> => [...(await measure('postgres', false)), ...(await measure('postgres', true))];

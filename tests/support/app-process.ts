@@ -53,6 +53,8 @@ export interface AppProcessOptions {
   dataDir?: string;
   port?: number;
   environment?: Record<string, string>;
+  /** Node's V8 flags (those of `npm start` by default). */
+  v8Flags?: readonly string[];
 }
 
 /**
@@ -73,7 +75,7 @@ export async function startAppProcess(options: AppProcessOptions = {}): Promise<
   for (const key of MODEL_AND_SERVICE_KEYS) delete environment[key];
   Object.assign(environment, options.environment ?? {});
   // npm itself is left out: its own start-up is not the app's.
-  const child = spawn(process.execPath, [...RUNTIME_V8_FLAGS, 'scripts/start.mjs'], {
+  const child = spawn(process.execPath, [...(options.v8Flags ?? RUNTIME_V8_FLAGS), 'scripts/start.mjs'], {
     cwd: REPOSITORY_ROOT,
     env: environment,
     stdio: ['ignore', 'pipe', 'pipe'],
