@@ -36,7 +36,8 @@ describeInBrowser('console (scripted services)', () => {
     await page.locator('#start-session').click();
     await page.waitForURL(/#\/sessions\//);
     await page.locator('.message[data-speaker="Planner"]').first().waitFor();
-    expect(await page.locator('#plan').innerText()).toContain('Who is the team?');
+    // The transcript and the plan panel are refreshed by separate events: wait for the panel's own update.
+    await expect.poll(() => page.locator('#plan').innerText()).toContain('Who is the team?');
 
     await page.locator('#message-input').fill('Five engineers; **late nights** <img src=x onerror="window.__injected=1">');
     await page.locator('#message-input').press('Enter');
@@ -52,8 +53,9 @@ describeInBrowser('console (scripted services)', () => {
     expect(await answer.locator('img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
     expect(await page.locator('#replies').innerText()).toContain('Plan approved by Ada.');
-    expect(await page.locator('[data-limit="messages"]').innerText()).toContain('7 / 30');
-    expect(await page.locator('#usage').innerText()).toMatch(/Grok\s+1\s+1,024/);
+    // Limits and usage come with the session's own refresh, which may land just after the last answer is drawn.
+    await expect.poll(() => page.locator('[data-limit="messages"]').innerText()).toContain('7 / 30');
+    await expect.poll(() => page.locator('#usage').innerText()).toMatch(/Grok\s+1\s+1,024/);
     // Where each cost came from: the session's mix, and each answer's own.
     expect(await page.locator('#usage-cost-source').innerText()).toMatch(/^Cost \$[\d.]+ \(provider \+ estimated from price table\)$/);
     expect(await page.locator('.message[data-speaker="Claude"] .meta .cost').innerText()).toBe('$0.00200 (provider)');
