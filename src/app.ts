@@ -160,6 +160,7 @@ export async function createApp(options: AppOptions): Promise<App> {
         await processor.forceFlush();
         await processor.shutdown();
       }
+      services.metrics.close();
       await simulator?.close();
       await database.close();
     },

@@ -9,8 +9,9 @@ import { SecretScanCache } from '../agents/guardrails/secret-scan-cache.ts';
 import { OwnedCoordinator } from '../services/scale/owned-coordinator.ts';
 import { SessionOwnership } from '../services/scale/session-ownership.ts';
 import { MeasuredTurnRunner } from '../services/scale/measured-turn-runner.ts';
-import { createAppMetrics, createTurnMetrics } from '../services/scale/app-metrics.ts';
+import { createAppMetrics, createTurnMetrics, type EventLoopDelaySource } from '../services/scale/app-metrics.ts';
 import { MetricsRegistry } from '../services/scale/metrics-registry.ts';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DeliveryService } from '../services/delivery/delivery-service.ts';
 import { LimitsService } from '../services/limits/limits-service.ts';
 import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
@@ -159,6 +160,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     ownedSessions: () => ownership.ownedSessions().length,
     modelQueueDepths: () => models.queueDepths(),
     memory: () => process.memoryUsage(),
+    eventLoopDelay: eventLoopDelayWindow(),
   });
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({
@@ -232,5 +234,20 @@ export function buildServices(dependencies: ServiceDependencies) {
       await ownership.adoptOrphans();
       await ownership.settled();
     },
+  };
+}
+
+/** The event loop's delay, measured from here until the app stops, read and reset per scrape. */
+function eventLoopDelayWindow(): EventLoopDelaySource {
+  const histogram = monitorEventLoopDelay({ resolution: 20 });
+  histogram.enable();
+  const seconds = (nanoseconds: number) => (Number.isFinite(nanoseconds) ? nanoseconds / 1e9 : 0);
+  return {
+    read() {
+      const window = { p50: seconds(histogram.percentile(50)), p99: seconds(histogram.percentile(99)), max: seconds(histogram.max) };
+      histogram.reset();
+      return window;
+    },
+    close: () => histogram.disable(),
   };
 }

@@ -19,6 +19,21 @@ export interface AppMetricsSources {
   modelQueueDepths?: () => Array<{ endpoint: string; depth: number }>;
   /** This process's memory (`process.memoryUsage`), read at scrape time. */
   memory?: () => Pick<NodeJS.MemoryUsage, 'rss' | 'heapTotal' | 'heapUsed' | 'external'>;
+  /** The event loop's delay since the last scrape (a stalled loop delays every session's stream). */
+  eventLoopDelay?: EventLoopDelaySource;
+}
+
+/** Measures the event loop's delay until closed; `read` returns the window since the last read and starts a new one. */
+export interface EventLoopDelaySource {
+  read(): EventLoopDelay;
+  close(): void;
+}
+
+/** Event-loop delay figures over one scrape interval, in seconds. */
+export interface EventLoopDelay {
+  p50: number;
+  p99: number;
+  max: number;
 }
 
 /** The app's metrics: in-process counters for turns, database reads for the shared queue and sessions. */
@@ -26,6 +41,8 @@ export interface AppMetrics {
   turns: TurnMetrics;
   /** The Prometheus text exposition. */
   render(): Promise<string>;
+  /** Stops what measures in the background (the event-loop delay), when the app stops. */
+  close(): void;
 }
 
 /** The turn families (latency, model errors), registered first: the turn runner counts into them. */
@@ -74,9 +91,12 @@ export function createAppMetrics(registry: MetricsRegistry, turns: TurnMetrics, 
     (await sources.repository.sessionsByStatus()).map((row) => ({ labels: { status: row.status }, value: row.count })),
   );
   if (sources.memory) registerMemoryMetrics(registry, sources.memory);
+  const loopDelay = sources.eventLoopDelay;
+  if (loopDelay) registerLoopMetrics(registry, () => loopDelay.read());
   return {
     turns,
     render: () => registry.render((name, error) => sources.logger.warn({ err: error, metric: name }, 'a metric could not be collected')),
+    close: () => loopDelay?.close(),
   };
 }
 
@@ -89,4 +109,19 @@ function registerMemoryMetrics(registry: MetricsRegistry, memory: NonNullable<Ap
     ['nodejs_external_memory_bytes', 'Memory of C++ objects bound to JavaScript objects (buffers) in bytes.', 'external'],
   ] as const;
   for (const [name, help, field] of families) registry.collected(name, help, async () => [{ labels: {}, value: memory()[field] }]);
+}
+
+/** The event-loop delay families, read together once per scrape (the source resets its window when read). */
+function registerLoopMetrics(registry: MetricsRegistry, delay: () => EventLoopDelay): void {
+  let window: EventLoopDelay | null = null;
+  registry.collected('nodejs_eventloop_lag_p50_seconds', 'Median event loop delay since the last scrape, in seconds.', async () => {
+    window = delay();
+    return [{ labels: {}, value: window.p50 }];
+  });
+  registry.collected('nodejs_eventloop_lag_p99_seconds', '99th percentile of the event loop delay since the last scrape, in seconds.', async () => [
+    { labels: {}, value: (window ?? delay()).p99 },
+  ]);
+  registry.collected('nodejs_eventloop_lag_max_seconds', 'Longest event loop delay since the last scrape, in seconds.', async () => [
+    { labels: {}, value: (window ?? delay()).max },
+  ]);
 }

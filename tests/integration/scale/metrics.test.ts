@@ -20,7 +20,7 @@ afterAll(async () => {
 function series(text: string, name: string, labels: Record<string, string> = {}): number | undefined {
   const wanted = Object.entries(labels).map(([key, value]) => `${key}="${value}"`);
   for (const line of text.split('\n')) {
-    const match = /^([a-z_]+)(?:\{(.*)\})? (\S+)$/.exec(line);
+    const match = /^([a-z_][a-z0-9_]*)(?:\{(.*)\})? (\S+)$/.exec(line);
     if (!match || match[1] !== name) continue;
     const present = (match[2] ?? '').split(',');
     if (wanted.every((pair) => present.includes(pair))) return Number(match[3]);
@@ -37,7 +37,10 @@ describe('/metrics', () => {
 
     const text = await test.app.services.metrics.render();
     for (const line of text.trimEnd().split('\n'))
-      expect(line).toMatch(/^(# (HELP|TYPE) [a-z_]+ .+|[a-z_]+(\{([a-z_]+="[^"\n]*",?)*\})? -?[0-9.e+-]+|[a-z_]+\{.*le="\+Inf".*\} \d+)$/);
+      // Prometheus metric names: [a-zA-Z_:][a-zA-Z0-9_:]*; ours are lower case.
+      expect(line).toMatch(
+        /^(# (HELP|TYPE) [a-z_][a-z0-9_]* .+|[a-z_][a-z0-9_]*(\{([a-z_]+="[^"\n]*",?)*\})? -?[0-9.e+-]+|[a-z_][a-z0-9_]*\{.*le="\+Inf".*\} \d+)$/,
+      );
     expect(text).toContain('# TYPE brainstorm_turn_duration_seconds histogram');
     expect(series(text, 'brainstorm_turn_duration_seconds_count', { outcome: 'answered' })).toBeGreaterThanOrEqual(2);
     expect(series(text, 'brainstorm_turn_duration_seconds_bucket', { outcome: 'answered', le: '+Inf' })).toBe(
@@ -56,6 +59,11 @@ describe('/metrics', () => {
     expect(text).toContain('# TYPE process_resident_memory_bytes gauge');
     expect(series(text, 'process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
     expect(series(text, 'nodejs_heap_size_used_bytes')).toBeLessThanOrEqual(series(text, 'nodejs_heap_size_total_bytes') ?? 0);
+    expect(text).toContain('# TYPE nodejs_eventloop_lag_p99_seconds gauge');
+    const loop = ['p50', 'p99', 'max'].map((figure) => series(text, `nodejs_eventloop_lag_${figure}_seconds`) ?? -1);
+    expect(loop[0]).toBeGreaterThanOrEqual(0);
+    expect(loop[0]).toBeLessThanOrEqual(loop[1] ?? 0);
+    expect(loop[1]).toBeLessThanOrEqual(loop[2] ?? 0);
   });
 
   it('is served behind the console token while /healthz stays public', async () => {
