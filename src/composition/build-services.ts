@@ -237,11 +237,15 @@ export function buildServices(dependencies: ServiceDependencies) {
   };
 }
 
+/** How often the event loop's delay is sampled, in milliseconds. */
+const LOOP_DELAY_RESOLUTION_MS = 20;
+
 /** The event loop's delay, measured from here until the app stops, read and reset per scrape. */
 function eventLoopDelayWindow(): EventLoopDelaySource {
-  const histogram = monitorEventLoopDelay({ resolution: 20 });
+  const histogram = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
   histogram.enable();
-  const seconds = (nanoseconds: number) => (Number.isFinite(nanoseconds) ? nanoseconds / 1e9 : 0);
+  // perf_hooks reports the whole interval between samples: the sampling period itself is not delay.
+  const seconds = (nanoseconds: number) => (Number.isFinite(nanoseconds) ? Math.max(0, nanoseconds / 1e9 - LOOP_DELAY_RESOLUTION_MS / 1000) : 0);
   return {
     read() {
       const window = { p50: seconds(histogram.percentile(50)), p99: seconds(histogram.percentile(99)), max: seconds(histogram.max) };
