@@ -40,3 +40,26 @@ export function newRuntime(): Runtime {
     wake: null,
   };
 }
+
+/**
+ * Waits for a round. A person speaking during an AI round is answered at once: the round's answers nobody has
+ * seen yet are dropped, the ones already streaming finish on their own.
+ */
+export async function awaitRound(kind: 'human' | 'ai', turns: InFlightTurn[], runtime: Runtime): Promise<'finished' | 'preempted'> {
+  const finished = Promise.all(turns.map((turn) => turn.done)).then(() => 'finished' as const);
+  if (kind !== 'ai') return finished;
+  const arrival = new Promise<'preempted'>((resolve) => {
+    runtime.wake = () => resolve('preempted');
+    if (runtime.pendingHumans.length > 0) resolve('preempted');
+  });
+  const first = await Promise.race([finished, arrival]);
+  runtime.wake = null;
+  if (first === 'finished' || runtime.controller.signal.aborted) return 'finished';
+  for (const turn of turns) if (!turn.control.visible) turn.control.cut('preempted');
+  return 'preempted';
+}
+
+/** Waits until no turn of the session is in flight. */
+export async function settleTurns(runtime: Runtime): Promise<void> {
+  while (runtime.turns.size > 0) await Promise.allSettled([...runtime.turns].map((turn) => turn.done));
+}

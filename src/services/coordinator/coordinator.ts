@@ -12,7 +12,7 @@ import type { RosterService } from '../sessions/roster-service.ts';
 import type { EventBus } from '../../core/ports.ts';
 import type { DocumentationHooks, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
-import { newRuntime, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
+import { awaitRound, newRuntime, settleTurns, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
 import { planRound, type RoundPlan as PlannedRound } from './round-planning.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
@@ -139,7 +139,7 @@ export class Coordinator implements TurnTaking {
     if (runtime.controller.signal.aborted) runtime.controller = new AbortController();
     runtime.loop = this.loop(sessionId, runtime)
       .catch((error: unknown) => this.options.logger.error({ err: error, session: sessionId }, 'coordinator loop failed'))
-      .finally(() => this.settleTurns(runtime))
+      .finally(() => settleTurns(runtime))
       .finally(() => {
         runtime.loop = null;
         if (runtime.pendingHumans.length > 0) this.ensureLoop(sessionId);
@@ -159,13 +159,13 @@ export class Coordinator implements TurnTaking {
         return;
       }
       // An AI round answers what was said, so it waits for the answers still being written.
-      if (humans.length === 0) await this.settleTurns(runtime);
+      if (humans.length === 0) await settleTurns(runtime);
       const round = await this.plan(session, runtime, humans);
       if (!round) {
         // Every seat is taken by answers still being written: once they land, the person is answered.
         if (humans.length > 0 && runtime.turns.size > 0) {
           runtime.pendingHumans.unshift(...humans);
-          await this.settleTurns(runtime);
+          await settleTurns(runtime);
           continue;
         }
         return;
@@ -176,7 +176,7 @@ export class Coordinator implements TurnTaking {
       // No await between this check and the turns' start: an abort either comes before (no round) or reaches them.
       if (runtime.cancelled) return;
       const turns = this.startRound(session, round, runtime);
-      if ((await this.awaitRound(round, turns, runtime)) === 'preempted') continue;
+      if ((await awaitRound(round.kind, turns, runtime)) === 'preempted') continue;
       const outcomes = await Promise.all(turns.map((turn) => turn.done));
       // A round cut by a stop or a shutdown did not happen for the loop guard: the process that takes the session
       // over lets the participants who were cut answer in the next round (a person got one answer of three, say).
@@ -247,29 +247,6 @@ export class Coordinator implements TurnTaking {
     return turns.map((entry) => entry.turn);
   }
 
-  /**
-   * Waits for a round. A person speaking during an AI round is answered at once: the round's answers nobody has
-   * seen yet are dropped, the ones already streaming finish on their own.
-   */
-  private async awaitRound(round: RoundPlan, turns: InFlightTurn[], runtime: Runtime): Promise<'finished' | 'preempted'> {
-    const finished = Promise.all(turns.map((turn) => turn.done)).then(() => 'finished' as const);
-    if (round.kind !== 'ai') return finished;
-    const arrival = new Promise<'preempted'>((resolve) => {
-      runtime.wake = () => resolve('preempted');
-      if (runtime.pendingHumans.length > 0) resolve('preempted');
-    });
-    const first = await Promise.race([finished, arrival]);
-    runtime.wake = null;
-    if (first === 'finished' || runtime.controller.signal.aborted) return 'finished';
-    for (const turn of turns) if (!turn.control.visible) turn.control.cut('preempted');
-    return 'preempted';
-  }
-
-  /** Waits until no turn of the session is in flight. */
-  private async settleTurns(runtime: Runtime): Promise<void> {
-    while (runtime.turns.size > 0) await Promise.allSettled([...runtime.turns].map((turn) => turn.done));
-  }
-
   /** Tells the room when a participant first fails or stalls, is benched, or is back. */
   private async afterTurn(session: Session, participant: ParticipantConfig, outcome: TurnOutcome, runtime: Runtime): Promise<void> {
     const before = runtime.announcedFailures.get(participant.id);
@@ -289,7 +266,7 @@ export class Coordinator implements TurnTaking {
     const exceeded = this.options.limits.exceeded(session);
     if (exceeded.length === 0) return true;
     // The last answers in flight land first; then the session ends on what they used.
-    await this.settleTurns(runtime);
+    await settleTurns(runtime);
     const reason = exceeded.map(describeLimit).join(', ');
     await this.options.ender.end(session.id, 'completed', reason);
     return false;
