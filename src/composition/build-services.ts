@@ -9,9 +9,9 @@ import { SecretScanCache } from '../agents/guardrails/secret-scan-cache.ts';
 import { OwnedCoordinator } from '../services/scale/owned-coordinator.ts';
 import { SessionOwnership } from '../services/scale/session-ownership.ts';
 import { MeasuredTurnRunner } from '../services/scale/measured-turn-runner.ts';
-import { createAppMetrics, createTurnMetrics, type EventLoopDelaySource } from '../services/scale/app-metrics.ts';
+import { createAppMetrics, createTurnMetrics } from '../services/scale/app-metrics.ts';
+import { measureEventLoopDelay } from '../services/scale/event-loop-delay.ts';
 import { MetricsRegistry } from '../services/scale/metrics-registry.ts';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { DeliveryService } from '../services/delivery/delivery-service.ts';
 import { LimitsService } from '../services/limits/limits-service.ts';
 import { createRecallSessionsTool } from '../tools/recall-sessions.ts';
@@ -160,7 +160,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     ownedSessions: () => ownership.ownedSessions().length,
     modelQueueDepths: () => models.queueDepths(),
     memory: () => process.memoryUsage(),
-    eventLoopDelay: eventLoopDelayWindow(),
+    eventLoopDelay: measureEventLoopDelay(),
   });
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({
@@ -234,24 +234,5 @@ export function buildServices(dependencies: ServiceDependencies) {
       await ownership.adoptOrphans();
       await ownership.settled();
     },
-  };
-}
-
-/** How often the event loop's delay is sampled, in milliseconds. */
-const LOOP_DELAY_RESOLUTION_MS = 20;
-
-/** The event loop's delay, measured from here until the app stops, read and reset per scrape. */
-function eventLoopDelayWindow(): EventLoopDelaySource {
-  const histogram = monitorEventLoopDelay({ resolution: LOOP_DELAY_RESOLUTION_MS });
-  histogram.enable();
-  // perf_hooks reports the whole interval between samples: the sampling period itself is not delay.
-  const seconds = (nanoseconds: number) => (Number.isFinite(nanoseconds) ? Math.max(0, nanoseconds / 1e9 - LOOP_DELAY_RESOLUTION_MS / 1000) : 0);
-  return {
-    read() {
-      const window = { p50: seconds(histogram.percentile(50)), p99: seconds(histogram.percentile(99)), max: seconds(histogram.max) };
-      histogram.reset();
-      return window;
-    },
-    close: () => histogram.disable(),
   };
 }

@@ -111,17 +111,20 @@ function registerMemoryMetrics(registry: MetricsRegistry, memory: NonNullable<Ap
   for (const [name, help, field] of families) registry.collected(name, help, async () => [{ labels: {}, value: memory()[field] }]);
 }
 
-/** The event-loop delay families, read together once per scrape (the source resets its window when read). */
+/**
+ * The event-loop delay families. Families render in the order they were registered, so the p50 family reads the
+ * scrape's window (which starts the next one) and the p99 and max families show the same window.
+ */
 function registerLoopMetrics(registry: MetricsRegistry, delay: () => EventLoopDelay): void {
-  let window: EventLoopDelay | null = null;
+  let window: EventLoopDelay = { p50: 0, p99: 0, max: 0 };
   registry.collected('nodejs_eventloop_lag_p50_seconds', 'Median event loop delay since the last scrape, in seconds.', async () => {
     window = delay();
     return [{ labels: {}, value: window.p50 }];
   });
   registry.collected('nodejs_eventloop_lag_p99_seconds', '99th percentile of the event loop delay since the last scrape, in seconds.', async () => [
-    { labels: {}, value: (window ?? delay()).p99 },
+    { labels: {}, value: window.p99 },
   ]);
   registry.collected('nodejs_eventloop_lag_max_seconds', 'Longest event loop delay since the last scrape, in seconds.', async () => [
-    { labels: {}, value: (window ?? delay()).max },
+    { labels: {}, value: window.max },
   ]);
 }
