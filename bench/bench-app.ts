@@ -106,7 +106,7 @@ export async function startBenchApp(latencyMs: number, engine: BenchEngine = 'pg
   return { ...(await startAppOn(fake.url, engine, aiRounds, options)), fake };
 }
 
-/** As startBenchApp, with the models in a process of their own: the figures hold only our code's work. */
+/** As startBenchApp, with the models in a process of their own, as real models run on another machine. */
 export async function startRemoteModelsBenchApp(
   latencyMs: number,
   engine: BenchEngine = 'pglite',

@@ -85,10 +85,11 @@ export async function startAppProcess(options: AppProcessOptions = {}): Promise<
   child.stdout.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
   child.stderr.on('data', (chunk: Buffer) => (printed += chunk.toString('utf8')));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  if (child.pid === undefined) throw new Error('the app process did not start');
+  const pid = child.pid;
+  if (pid === undefined) throw new Error('the app process did not start');
   return {
     url: `http://127.0.0.1:${port}`,
-    pid: child.pid,
+    pid,
     dataDir,
     output: () => printed,
     async signal(signal) {
@@ -96,10 +97,10 @@ export async function startAppProcess(options: AppProcessOptions = {}): Promise<
       return exited;
     },
     async stop() {
-      if (child.exitCode === null && child.pid !== undefined) {
+      if (child.exitCode === null) {
         // Signal the whole process group this helper created (the app and anything it started).
-        process.kill(-child.pid, 'SIGTERM');
-        const forced = setTimeout(() => child.pid !== undefined && process.kill(-child.pid, 'SIGKILL'), 10_000);
+        process.kill(-pid, 'SIGTERM');
+        const forced = setTimeout(() => process.kill(-pid, 'SIGKILL'), 10_000);
         await exited;
         clearTimeout(forced);
       }
