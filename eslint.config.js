@@ -39,7 +39,7 @@ const layerRules = Object.entries(LAYERS).map(([layer, forbidden]) => ({
 }));
 
 export default tseslint.config(
-  { ignores: ['node_modules', 'data', 'coverage', 'test-results', 'src/web/assets/**/*.js', '.dependency-cruiser.cjs'] },
+  { ignores: ['node_modules', '.cache', 'data', 'coverage', 'test-results', 'src/web/assets/**/*.js', '.dependency-cruiser.cjs'] },
   js.configs.recommended,
   ...tseslint.configs.recommended,
   {

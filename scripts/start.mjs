@@ -5,8 +5,9 @@
  * source file changed. Falls back to tsx when the bundle cannot be built. Plain JavaScript so that it
  * needs no loader itself.
  *
- * The bundle lives under node_modules/.cache (ignored by git and lint), one folder per source fingerprint,
- * so concurrent starts never overwrite a bundle another process is running from.
+ * The bundle lives under .cache/build (ignored by git and lint), one folder per source fingerprint, so
+ * concurrent starts never overwrite a bundle another process is running from. Not under node_modules: Node
+ * maps stack traces only of files outside it when source maps are enabled for our code alone (see below).
  */
 import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
@@ -14,12 +15,14 @@ import module from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
+import { enableOwnSourceMaps } from './source-maps.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = join(ROOT, 'src');
-const BUILDS = join(ROOT, 'node_modules', '.cache', 'brainstorm', 'build');
+/** Where bundles are built: outside node_modules, so that enableOwnSourceMaps maps their stack traces. */
+const BUILDS = join(ROOT, '.cache', 'build');
 /** Bump when the build options below change. */
-const BUILD_VERSION = '2';
+const BUILD_VERSION = '3';
 /** Bundles unused this long are removed (a running process has long loaded its lazy chunks by then). */
 const STALE_MS = 24 * 60 * 60 * 1000;
 
@@ -88,6 +91,8 @@ async function build(target) {
     platform: 'node',
     target: 'node22',
     sourcemap: 'linked',
+    // Stack traces need the mappings only; the sources themselves would sit in the heap (~2 MB).
+    sourcesContent: false,
     logLevel: 'error',
     plugins: [sourceLocations],
   });
@@ -133,8 +138,8 @@ async function bundledEntry() {
 module.enableCompileCache?.(join(ROOT, 'node_modules', '.cache', 'brainstorm', 'v8'));
 const entry = await bundledEntry();
 if (entry) {
-  // Stack traces in logs point at src/*.ts, as they do under tsx.
-  process.setSourceMapsEnabled(true);
+  // Stack traces in logs point at src/*.ts, as they do under tsx (not the dependencies': see source-maps.mjs).
+  enableOwnSourceMaps();
   await import(pathToFileURL(entry).href);
 } else {
   const { register } = await import('tsx/esm/api');
