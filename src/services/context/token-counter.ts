@@ -1,10 +1,23 @@
+import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import type { TiktokenBPE } from 'js-tiktoken/lite';
 import { BpeTokenCount } from './bpe-token-count.ts';
 
-/** The o200k table (a few MB) is read on the first count, not at start-up; `count` is synchronous, hence require. */
+/**
+ * The o200k table is read on the first count, not at start-up (`count` is synchronous, hence sync I/O). The module
+ * is `module.exports = {json}`: read as JSON, its 2 MB of text is garbage once the counter's own table is built;
+ * `require` would keep it as the module's source for the life of the process.
+ */
 function o200k(): BpeTokenCount {
-  return new BpeTokenCount(createRequire(import.meta.url)('js-tiktoken/ranks/o200k_base') as TiktokenBPE);
+  const require = createRequire(import.meta.url);
+  const path = require.resolve('js-tiktoken/ranks/o200k_base');
+  const text = readFileSync(path, 'utf8');
+  try {
+    return new BpeTokenCount(JSON.parse(text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)) as TiktokenBPE);
+  } catch {
+    // Another layout of the module in a later js-tiktoken: load it as code.
+    return new BpeTokenCount(require(path) as TiktokenBPE);
+  }
 }
 
 /**
