@@ -100,7 +100,7 @@ export class DiscordTransport implements Transport {
             ? await this.poster.finishPreview(target, progress.previewExternalId, message.speaker, text, components)
             : (await this.poster.post(target, message.speaker, text, components)).id;
         delivered.push(id);
-        await progress.onChunkDelivered(id, this.url(target, id));
+        if (index < chunks.length - 1) await progress.onChunkDelivered(id, this.url(target, id));
       }
       const first = delivered[0];
       return { externalIds: delivered, url: first ? this.url(target, first) : null };

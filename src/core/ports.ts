@@ -39,7 +39,11 @@ export interface DeliveryProgress {
   previewExternalId: string | null;
   /** External ids of the chunks already delivered, in order. */
   deliveredExternalIds: string[];
-  /** Called after each chunk is delivered, before the next is sent, so progress survives a crash. */
+  /**
+   * Called after each chunk that has another after it, before that one is sent, so progress survives a crash. The
+   * last chunk's id is returned instead, and stored with the message marked delivered: one round trip less for
+   * every message, and no window between "last chunk recorded" and "delivered" at all.
+   */
   onChunkDelivered(externalId: string, url: string | null): Promise<void>;
 }
 

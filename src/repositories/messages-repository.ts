@@ -36,21 +36,30 @@ interface DeliveredInput {
   id: number;
   job: Pick<ClaimedJob, 'id' | 'runId'>;
   now: Date;
+  /** Every chunk's external id, the last included (the transport reports the last one here, not one by one). */
+  externalIds: string[];
+  url: string | null;
 }
 
 /** The end of every delivery: prepared once (see PreparedStatement). */
 const MARK_DELIVERED = new PreparedStatement(
   'mark a message delivered and its job done',
-  (db: Kysely<Database>, { id, job, now }: DeliveredInput) =>
+  (db: Kysely<Database>, { id, job, now, externalIds, url }: DeliveredInput) =>
     db
-      .with('delivered', (creator) => creator.updateTable('messages').set({ delivery_status: 'delivered' }).where('id', '=', id).returning('id'))
+      .with('delivered', (creator) =>
+        creator
+          .updateTable('messages')
+          .set({ delivery_status: 'delivered', external_ids: toJson(externalIds), external_url: sql`coalesce(external_url, ${url})` })
+          .where('id', '=', id)
+          .returning('id'),
+      )
       .with('finished', (creator) =>
         creator.updateTable('jobs').set({ status: 'done', finished_at: now, updated_at: now, locked_until: null }).where('id', '=', job.id).returning('id'),
       )
       .updateTable('job_runs')
       .set({ finished_at: now, outcome: 'succeeded' })
       .where('id', '=', job.runId),
-  ({ id, job, now }: DeliveredInput) => ['delivered', id, 'done', now, now, null, job.id, now, 'succeeded', job.runId],
+  ({ id, job, now, externalIds, url }: DeliveredInput) => ['delivered', toJson(externalIds), url, id, 'done', now, now, null, job.id, now, 'succeeded', job.runId],
 );
 
 /** Messages of sessions, ordered by id. */
@@ -169,11 +178,11 @@ export class MessagesRepository {
   }
 
   /**
-   * A delivery's end: the message is marked delivered and its job done (with its run) in one statement, atomic, in
-   * one round trip instead of two.
+   * A delivery's end: the message is marked delivered with every chunk's external id (the last chunk's is recorded
+   * here, not by appendExternalId) and its job done (with its run), in one statement: atomic, one round trip.
    */
-  async markDelivered(id: number, job: Pick<ClaimedJob, 'id' | 'runId'>, now: Date): Promise<void> {
-    await MARK_DELIVERED.execute(this.db, { id, job, now });
+  async markDelivered(id: number, job: Pick<ClaimedJob, 'id' | 'runId'>, now: Date, delivered: { externalIds: string[]; url: string | null }): Promise<void> {
+    await MARK_DELIVERED.execute(this.db, { id, job, now, externalIds: delivered.externalIds, url: delivered.url });
   }
 
   /** Links a message to the trace and span that produced it. */

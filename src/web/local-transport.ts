@@ -108,7 +108,6 @@ export class LocalTransport implements Transport {
     state.deliveries.push(delivery);
     if (state.deliveries.length > this.maxDeliveries) state.deliveries.splice(0, state.deliveries.length - this.maxDeliveries);
     const url = this.messageUrl(roomId, externalId);
-    await progress.onChunkDelivered(externalId, url);
     this.emit({ type: 'delivery', delivery, replacedPreview });
     return { externalIds: [externalId], url };
   }

@@ -48,7 +48,6 @@ export class MemoryTransport implements Transport {
     const entry = preview ?? this.create(roomId, message, false);
     Object.assign(entry, this.fields(message), { preview: false });
     if (preview) entry.edits += 1;
-    await progress.onChunkDelivered(entry.externalId, null);
     return { externalIds: [entry.externalId], url: null };
   }
 

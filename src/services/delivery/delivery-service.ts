@@ -177,7 +177,7 @@ export class DeliveryService {
     }
     // Delivered and the job done in one statement: a crash between the two can no longer leave a delivered
     // message's job to run again (it would find the message delivered and stop, but a round trip later).
-    await this.options.messages.markDelivered(message.id, job, this.options.clock.now());
+    await this.options.messages.markDelivered(message.id, job, this.options.clock.now(), delivered);
     this.options.events.publish({
       type: 'message',
       message: { ...message, deliveryStatus: 'delivered', externalIds: delivered.externalIds, externalUrl: delivered.url ?? message.externalUrl },

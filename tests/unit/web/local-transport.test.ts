@@ -37,13 +37,13 @@ describe('LocalTransport', () => {
     expect(await waiting).toBeNull();
   });
 
-  it('delivers once per message, records the chunk, and replays a retried delivery without posting again', async () => {
+  it('delivers once per message, returns its one chunk (no chunk follows it, so none is reported early), and replays a retried delivery without posting again', async () => {
     const { local, events } = transport();
     const { roomId } = await local.openRoom({ originChannelId: 'local', originMessageId: null, title: 'T' });
     const first = progress();
     const delivered = await local.deliver(roomId, { ...message('Hello'), actions: ['approve_plan'] }, first);
     expect(delivered).toEqual({ externalIds: ['lmsg_1'], url: 'http://127.0.0.1:7420/#/rooms/room_1/m/lmsg_1' });
-    expect(first.chunks).toEqual(['lmsg_1']);
+    expect(first.chunks).toEqual([]);
     const retried = await local.deliver(roomId, message('Hello'), progress(['lmsg_1']));
     expect(retried.externalIds).toEqual(['lmsg_1']);
     expect(local.roomContents(roomId)?.deliveries.map((entry) => [entry.externalId, entry.content, entry.actions])).toEqual([

@@ -286,7 +286,7 @@ export class ScriptedGateway implements SessionGateway {
     await sessions.addUsage(session.id, { messages: 1, tokens: inputTokens + outputTokens, costUsd: message.costUsd }, clock.now());
     events.publish({ type: 'message', message });
     if (deliver) {
-      await transport.deliver(
+      const delivered = await transport.deliver(
         session.roomId,
         { speaker, content: text, replyTo: [], ...(options.actions ? { actions: options.actions } : {}), simulated: true },
         {
@@ -295,6 +295,9 @@ export class ScriptedGateway implements SessionGateway {
           onChunkDelivered: (externalId, url) => messages.appendExternalId(message.id, externalId, url),
         },
       );
+      // The last chunk's id comes back rather than through onChunkDelivered (the delivery service stores it so too).
+      const last = delivered.externalIds.at(-1);
+      if (last) await messages.appendExternalId(message.id, last, delivered.url);
       await messages.setDeliveryStatus(message.id, 'delivered');
     }
     return message;
