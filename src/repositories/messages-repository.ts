@@ -59,7 +59,20 @@ const MARK_DELIVERED = new PreparedStatement(
       .updateTable('job_runs')
       .set({ finished_at: now, outcome: 'succeeded' })
       .where('id', '=', job.runId),
-  ({ id, job, now, externalIds, url }: DeliveredInput) => ['delivered', toJson(externalIds), url, id, 'done', now, now, null, job.id, now, 'succeeded', job.runId],
+  ({ id, job, now, externalIds, url }: DeliveredInput) => [
+    'delivered',
+    toJson(externalIds),
+    url,
+    id,
+    'done',
+    now,
+    now,
+    null,
+    job.id,
+    now,
+    'succeeded',
+    job.runId,
+  ],
 );
 
 /** Messages of sessions, ordered by id. */
