@@ -57,7 +57,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     logger,
     simulated: (speaker) => isSimulatedSpeaker(config.models, speaker),
     sanitizePreview: (text) => screenPreview(text, dependencies.secrets),
-    nudgeWorker,
+    nudgeWorker: (queue) => worker.nudge(queue),
     runQueue: (queue) => worker.runQueue(queue),
   });
   const limits = new LimitsService(repositories.messages, limitsConfig, clock);

@@ -12,6 +12,10 @@ export interface ClaimedJob {
   maxRetries: number;
   retryUntil: Date | null;
   runId: number;
+  /** The job's queue (deliveries to one room share one). */
+  queue: string | null;
+  /** A pending job of the same queue was waiting behind this one when it was claimed (claim again once it ends). */
+  hasSuccessor: boolean;
 }
 
 /**
@@ -39,6 +43,8 @@ export async function claimDueJobs(
     maxRetries: row.max_retries,
     retryUntil: row.retry_until,
     runId: row.run_id,
+    queue: row.queue,
+    hasSuccessor: Boolean(row.has_successor),
   }));
 }
 
@@ -56,7 +62,7 @@ interface ClaimInput {
 function claimParameters({ workerId, now, leaseMs, limit, kinds, queue }: ClaimInput): unknown[] {
   const lockedUntil = new Date(now.getTime() + leaseMs);
   const filters = [...(kinds ? [kinds] : []), ...(queue ? [queue] : [])];
-  return ['pending', now, 'running', now, 'pending', 'running', ...filters, limit, 'running', workerId, lockedUntil, now, workerId, now];
+  return ['pending', now, 'running', now, 'pending', 'running', ...filters, limit, 'running', workerId, lockedUntil, now, workerId, now, 'pending'];
 }
 
 /** One prepared claim per shape (with or without a kinds filter, a queue). */
@@ -113,7 +119,17 @@ function claimQuery(db: Kysely<Database>, { workerId, now, leaseMs, limit, kinds
         .from('picked')
         .set({ status: 'running', locked_by: workerId, locked_until: new Date(now.getTime() + leaseMs), updated_at: now })
         .whereRef('jobs.id', '=', 'picked.id')
-        .returning(['jobs.id', 'jobs.kind', 'jobs.payload', 'jobs.session_id', 'jobs.retry_count', 'jobs.max_retries', 'jobs.retry_until', 'jobs.run_at']),
+        .returning([
+          'jobs.id',
+          'jobs.kind',
+          'jobs.payload',
+          'jobs.session_id',
+          'jobs.retry_count',
+          'jobs.max_retries',
+          'jobs.retry_until',
+          'jobs.run_at',
+          'jobs.queue',
+        ]),
     )
     .with('runs', (db) =>
       db
@@ -142,6 +158,20 @@ function claimQuery(db: Kysely<Database>, { workerId, now, leaseMs, limit, kinds
       'claimed.max_retries',
       'claimed.retry_until',
       'runs.id as run_id',
+      'claimed.queue',
+      // Read in the same statement, so the worker knows whether this job's end unblocks another (see JobWorker).
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('jobs as later')
+              .select(sql`1`.as('one'))
+              .whereRef('later.queue', '=', 'claimed.queue')
+              .whereRef('later.id', '>', 'claimed.id')
+              .where('later.status', '=', 'pending')
+              .where('later.deleted_at', 'is', null),
+          )
+          .as('has_successor'),
     ])
     .orderBy('claimed.run_at')
     .orderBy('claimed.id');

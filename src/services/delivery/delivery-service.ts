@@ -48,8 +48,8 @@ export interface DeliveryServiceOptions {
   simulated: (speaker: Speaker) => boolean;
   /** Screens a streaming preview like a final answer (secrets, mentions, masked links): what may be shown now. */
   sanitizePreview: (text: string) => string;
-  /** Wakes the job worker so a delivery does not wait for the next poll. */
-  nudgeWorker: () => void;
+  /** Wakes the job worker so a delivery does not wait for the next poll (`queue`: the delivery's). */
+  nudgeWorker: (queue: string) => void;
   /** Runs a queue's due jobs now (the job worker's `runQueue`). */
   runQueue: (queue: string) => Promise<void>;
 }
@@ -125,7 +125,7 @@ export class DeliveryService {
     this.rememberRoom(session);
     if (current) await markPosted(message);
     this.options.events.publish({ type: 'message', message });
-    if (!options.internal) this.options.nudgeWorker();
+    if (!options.internal) this.options.nudgeWorker(roomQueue(session));
     return message;
   }
 

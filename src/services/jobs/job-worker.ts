@@ -38,6 +38,13 @@ export class JobWorker {
   private wake: (() => void) | null = null;
   /** Set by `nudge`: work was queued since the last claim began, so the loop claims again before it sleeps. */
   private nudged = false;
+  /** How many times work was queued (`nudge`): a job whose claim predates a nudge may have blocked that work. */
+  private nudges = 0;
+  /** The last claim took all it could: more may be due, so a job's end must claim again. */
+  private lastClaimFull = false;
+  /** Queues of the jobs running here, and those that work was queued behind meanwhile (their ends claim it). */
+  private readonly runningQueues = new Set<string>();
+  private readonly queuedBehind = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
   private readonly instance: WorkerInstanceKeeper;
@@ -99,8 +106,20 @@ export class JobWorker {
     this.loop = this.poll();
   }
 
-  /** Asks the loop to look for work now (after enqueueing something due). */
-  nudge(): void {
+  /**
+   * Asks the loop to look for work now (after enqueueing something due). Work of a `queue` whose job is running here
+   * cannot be claimed before that job ends: its end claims it, and a claim now would come back empty.
+   */
+  nudge(queue?: string): void {
+    this.nudges += 1;
+    if (queue !== undefined && this.runningQueues.has(queue)) {
+      this.queuedBehind.add(queue);
+      return;
+    }
+    this.claimSoon();
+  }
+
+  private claimSoon(): void {
     this.nudged = true;
     this.wake?.();
   }
@@ -121,11 +140,14 @@ export class JobWorker {
         this.nudged = false;
         await this.instance.maintain();
         const free = this.concurrency - this.inFlight.size;
+        this.lastClaimFull = free === 0;
         if (free > 0) {
+          const nudgesBefore = this.nudges;
           const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, free, [...this.handlers.keys()]);
-          for (const job of claimed) this.track(this.execute(job));
+          for (const job of claimed) this.track(job, nudgesBefore);
           // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.
-          if (claimed.length === free) continue;
+          this.lastClaimFull = claimed.length === free;
+          if (this.lastClaimFull) continue;
         }
       } catch (error) {
         this.options.logger.error({ err: error }, 'job worker could not claim jobs');
@@ -142,11 +164,20 @@ export class JobWorker {
     }
   }
 
-  private track(promise: Promise<void>): void {
+  /**
+   * Runs a claimed job; its end claims again only when that can find work: the worker was full, a job of its queue
+   * was waiting behind it, or work was queued after its claim began (its queue may have held it back). Otherwise the
+   * claim would come back empty: one statement saved per delivery.
+   */
+  private track(job: ClaimedJob, nudgesBefore: number): void {
+    const promise = this.execute(job);
     this.inFlight.add(promise);
+    if (job.queue !== null) this.runningQueues.add(job.queue);
     void promise.finally(() => {
       this.inFlight.delete(promise);
-      this.nudge();
+      const queued = job.queue !== null && (this.queuedBehind.delete(job.queue) || this.nudges !== nudgesBefore);
+      if (job.queue !== null) this.runningQueues.delete(job.queue);
+      if (this.lastClaimFull || job.hasSuccessor || queued) this.claimSoon();
     });
   }
 

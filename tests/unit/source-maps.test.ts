@@ -19,7 +19,7 @@ function throwingModule(path: string): string {
 /** The first stack frame of importing `path` in a fresh Node that called enableOwnSourceMaps first. */
 function firstFrame(path: string): string {
   const script = `
-    const { enableOwnSourceMaps } = await import(${JSON.stringify(new URL('../../../scripts/source-maps.mjs', import.meta.url).href)});
+    const { enableOwnSourceMaps } = await import(${JSON.stringify(new URL('../../scripts/source-maps.mjs', import.meta.url).href)});
     enableOwnSourceMaps();
     try { await import(${JSON.stringify(`file://${path}`)}); } catch (error) { console.log(error.stack.split('\\n')[1]); }
   `;

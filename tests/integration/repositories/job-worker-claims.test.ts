@@ -1,0 +1,108 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../../src/db/create-database.ts';
+import { createLogger } from '../../../src/logging/logger.ts';
+import { JobsRepository, type ClaimedJob } from '../../../src/repositories/jobs-repository.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
+import { JobWorker } from '../../../src/services/jobs/job-worker.ts';
+import { ENGINES, openTestDatabase } from '../../support/databases.ts';
+
+const logger = createLogger({ level: 'silent', secrets: [] });
+
+/** The real repository, counting the claims the worker sends. */
+class CountingJobs extends JobsRepository {
+  claims = 0;
+
+  override claimDue(...args: Parameters<JobsRepository['claimDue']>): Promise<ClaimedJob[]> {
+    this.claims += 1;
+    return super.claimDue(...args);
+  }
+}
+
+describe.each(ENGINES)('when a job worker claims on %s', (engine) => {
+  let handle: DatabaseHandle;
+  let jobs: CountingJobs;
+  let clock: ManualClock;
+  let worker: JobWorker;
+  let ran: string[];
+
+  beforeEach(async () => {
+    handle = await openTestDatabase(engine);
+    jobs = new CountingJobs(handle.db);
+    clock = new ManualClock();
+    ran = [];
+    // The poll never fires within a test: only nudges and the ends of jobs make the worker claim.
+    worker = new JobWorker({ workerId: 'worker-1', jobs, clock, logger, pollMs: 600_000 });
+  });
+  afterEach(async () => {
+    await worker.stop();
+    await handle.close();
+  });
+
+  function registerDeliveries(gate?: Promise<void>): void {
+    worker.register('deliver', async (job) => {
+      ran.push(String(job.payload.text));
+      if (job.payload.text === 'first' && gate) await gate;
+      return { status: 'done' };
+    });
+  }
+
+  const deliver = (text: string) => jobs.enqueue({ kind: 'deliver', payload: { text }, runAt: clock.now(), queue: 'room:1' }, clock.now());
+
+  async function started(): Promise<number> {
+    await worker.start();
+    await expect.poll(() => jobs.claims).toBe(1);
+    return jobs.claims;
+  }
+
+  it('does not claim again when a job ends with nothing behind it (the claim would come back empty)', async () => {
+    registerDeliveries();
+    const before = await started();
+    await deliver('only');
+    worker.nudge();
+    await expect.poll(() => jobs.countByStatus('deliver')).toEqual({ done: 1 });
+    await worker.stop();
+    expect(jobs.claims - before).toBe(1);
+  });
+
+  it("runs a room's queued deliveries one after another at once, without waiting for the poll", async () => {
+    registerDeliveries();
+    await started();
+    for (const text of ['first', 'second', 'third']) await deliver(text);
+    worker.nudge();
+    await expect.poll(() => jobs.countByStatus('deliver')).toEqual({ done: 3 });
+    expect(ran).toEqual(['first', 'second', 'third']);
+  });
+
+  it('runs a delivery queued behind a running one of its room as soon as that one ends, whoever queued it', async () => {
+    let release: () => void = () => undefined;
+    registerDeliveries(new Promise<void>((resolve) => (release = resolve)));
+    await started();
+    await deliver('first');
+    worker.nudge();
+    await expect.poll(() => ran).toEqual(['first']);
+    await deliver('second');
+    worker.nudge();
+    // Its claim skips 'second': 'first' of the same room is still running.
+    await expect.poll(() => jobs.countByStatus('deliver')).toEqual({ running: 1, pending: 1 });
+    release();
+    await expect.poll(() => jobs.countByStatus('deliver')).toEqual({ done: 2 });
+    expect(ran).toEqual(['first', 'second']);
+  });
+
+  it('claims nothing for a delivery its room is still busy with, and claims it when the busy one ends', async () => {
+    let release: () => void = () => undefined;
+    registerDeliveries(new Promise<void>((resolve) => (release = resolve)));
+    await started();
+    await deliver('first');
+    worker.nudge('room:1');
+    await expect.poll(() => ran).toEqual(['first']);
+    const claimsWhileBusy = jobs.claims;
+    await deliver('second');
+    worker.nudge('room:1');
+    expect(jobs.claims).toBe(claimsWhileBusy);
+    release();
+    await expect.poll(() => jobs.countByStatus('deliver')).toEqual({ done: 2 });
+    expect(ran).toEqual(['first', 'second']);
+    expect(jobs.claims).toBe(claimsWhileBusy + 1);
+  });
+});
