@@ -10,8 +10,9 @@
  *
  * An old generation capped at 1 GB: below 2 GB, V8 lets the heap grow to at most ~1.6x the live data after a full
  * collection instead of 4x, so garbage is collected before it fills the resident set (100 sessions on Postgres:
- * 302-355 -> 227-235 MB; the live heap is under 70 MB, and 500 busy sessions stay far below the cap). The turn bench's
- * CPU per turn moved within its noise. A deployment that truly needs more heap starts
+ * 302-355 -> 227-235 MB; the live heap is under 70 MB, and 500 busy sessions stay far below the cap). The price, in
+ * three alternating A/B rounds on Postgres: ~10% more CPU per turn (collections run more often) and ~2 ms on the turn
+ * p50, next to models that take seconds. A deployment that truly needs more heap starts
  * `node --max-semi-space-size=4 --max-old-space-size=4096 scripts/start.mjs` itself.
  */
 export const RUNTIME_V8_FLAGS = Object.freeze(['--max-semi-space-size=4', '--max-old-space-size=1024']);

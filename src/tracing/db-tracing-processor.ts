@@ -32,6 +32,16 @@ interface SpanUsage {
   costSource: CostSource | null;
 }
 
+/** A span waiting for the next write; its stored copy is made then, once, however often it was queued. */
+interface QueuedSpan {
+  span: Span<SpanData>;
+  usage: SpanUsage;
+  sessionId: string | null;
+  agent: string | undefined;
+  startedAt: Date;
+  endedAt: Date | null;
+}
+
 /** Tokens and cost of one model call of a session. */
 export interface GenerationUsage {
   sessionId: string;
@@ -51,7 +61,7 @@ export class DbTracingProcessor implements TracingProcessor {
   private readonly extents = new Map<string, { start: Date; end: Date | null; spanSeen?: boolean }>();
   private readonly ancestry = new AgentAncestry();
   private queuedTraces = new Map<string, TraceRecord>();
-  private queuedSpans = new Map<string, SpanRecord>();
+  private queuedSpans = new Map<string, QueuedSpan>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private readonly secrets: readonly string[];
@@ -127,7 +137,7 @@ export class DbTracingProcessor implements TracingProcessor {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const traces = [...this.queuedTraces.values()];
-    const spans = [...this.queuedSpans.values()];
+    const spans = [...this.queuedSpans.values()].map((queued) => this.spanRecord(queued));
     this.queuedTraces = new Map();
     this.queuedSpans = new Map();
     const write = this.flushing.then(() => this.write(traces, spans));
@@ -175,25 +185,40 @@ export class DbTracingProcessor implements TracingProcessor {
     this.scheduleFlush();
   }
 
+  /**
+   * Queues a span's row. Its data (a generation's whole input among it) is copied and masked at the write, not here:
+   * a span that starts and ends between two writes, as most do, is copied once instead of twice.
+   */
   private queueSpan(span: Span<SpanData>, usage: SpanUsage): void {
-    const data = span.spanData;
-    const sessionId = this.ancestry.sessionOf(span);
     this.queuedSpans.set(span.spanId, {
+      span,
+      usage,
+      // Read now: the ancestry forgets a trace when it ends, which may be before the write.
+      sessionId: this.ancestry.sessionOf(span),
+      agent: this.ancestry.agentOf(span.spanId),
+      startedAt: span.startedAt ? new Date(span.startedAt) : this.clock.now(),
+      endedAt: span.endedAt ? new Date(span.endedAt) : null,
+    });
+    this.scheduleFlush();
+  }
+
+  private spanRecord({ span, usage, sessionId, agent, startedAt, endedAt }: QueuedSpan): SpanRecord {
+    const data = span.spanData;
+    return {
       id: span.spanId,
       traceId: span.traceId,
       parentId: span.parentId,
       sessionId,
       type: data.type,
       name: spanName(data),
-      startedAt: span.startedAt ? new Date(span.startedAt) : this.clock.now(),
-      endedAt: span.endedAt ? new Date(span.endedAt) : null,
-      data: storedData(span, this.ancestry.agentOf(span.spanId), this.secrets),
+      startedAt,
+      endedAt,
+      data: storedData(span, agent, this.secrets),
       error: span.error ? (sanitise(span.error, this.secrets) as Record<string, unknown>) : null,
       model: data.type === 'generation' ? (data.model ?? null) : null,
       ...usage,
       messageId: messageIdOf(data),
-    });
-    this.scheduleFlush();
+    };
   }
 
   private scheduleFlush(): void {
