@@ -170,9 +170,9 @@ export class JobWorker {
    * claim would come back empty: one statement saved per delivery.
    */
   private track(job: ClaimedJob, nudgesBefore: number): void {
+    if (job.queue !== null) this.runningQueues.add(job.queue);
     const promise = this.execute(job);
     this.inFlight.add(promise);
-    if (job.queue !== null) this.runningQueues.add(job.queue);
     void promise.finally(() => {
       this.inFlight.delete(promise);
       const queued = job.queue !== null && (this.queuedBehind.delete(job.queue) || this.nudges !== nudgesBefore);
