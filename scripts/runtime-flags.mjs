@@ -8,14 +8,12 @@
  * (`npm run bench -- memory memory-postgres`: 565 -> ~425 MB on PGlite, 371 -> ~265 MB on Postgres). The turn bench
  * moved within its noise (`npm run bench -- session`).
  *
- * An old generation capped at 1 GB: below 2 GB, V8 lets the heap grow to at most ~1.6x the live data after a full
- * collection instead of 4x, so garbage is collected before it fills the resident set (100 sessions on Postgres:
- * 302-355 -> 227-235 MB; the live heap is under 70 MB, and 500 busy sessions stay far below the cap). The price, in
- * three alternating A/B rounds on Postgres: ~10% more CPU per turn (collections run more often) and ~2 ms on the turn
- * p50, next to models that take seconds. A deployment that truly needs more heap starts
- * `node --max-semi-space-size=4 --max-old-space-size=4096 scripts/start.mjs` itself.
+ * Not `--max-old-space-size=1024`, though it saves ~100 MB with 100 sessions (below a 2 GB cap V8 grows the heap to
+ * ~1.6x the live data instead of 4x; Postgres: 302-355 -> 227-235 MB): under load the collections it forces cost
+ * more than the memory is worth (`npm run bench -- load-postgres`, two alternating rounds: 500-session turn overhead
+ * p50 856-1244 -> 2013-2681 ms, event-loop lag p99 29-33 -> 48-49 ms).
  */
-export const RUNTIME_V8_FLAGS = Object.freeze(['--max-semi-space-size=4', '--max-old-space-size=1024']);
+export const RUNTIME_V8_FLAGS = Object.freeze(['--max-semi-space-size=4']);
 
 /**
  * `npm run start:small-host`: for a host short of memory, V8's memory-saving mode and PGlite's WebAssembly kept on
