@@ -42,9 +42,8 @@ export class JobWorker {
   private nudges = 0;
   /** The last claim took all it could: more may be due, so a job's end must claim again. */
   private lastClaimFull = false;
-  /** Queues of the jobs running here, and those that work was queued behind meanwhile (their ends claim it). */
+  /** Queues of the jobs running here: work queued behind one is claimed when it ends (its nudge is counted). */
   private readonly runningQueues = new Set<string>();
-  private readonly queuedBehind = new Set<string>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
   private readonly instance: WorkerInstanceKeeper;
@@ -112,11 +111,7 @@ export class JobWorker {
    */
   nudge(queue?: string): void {
     this.nudges += 1;
-    if (queue !== undefined && this.runningQueues.has(queue)) {
-      this.queuedBehind.add(queue);
-      return;
-    }
-    this.claimSoon();
+    if (queue === undefined || !this.runningQueues.has(queue)) this.claimSoon();
   }
 
   private claimSoon(): void {
@@ -175,7 +170,8 @@ export class JobWorker {
     this.inFlight.add(promise);
     void promise.finally(() => {
       this.inFlight.delete(promise);
-      const queued = job.queue !== null && (this.queuedBehind.delete(job.queue) || this.nudges !== nudgesBefore);
+      // Every nudge since its claim began counts, those held back for this queue among them.
+      const queued = job.queue !== null && this.nudges !== nudgesBefore;
       if (job.queue !== null) this.runningQueues.delete(job.queue);
       if (this.lastClaimFull || job.hasSuccessor || queued) this.claimSoon();
     });
