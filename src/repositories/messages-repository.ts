@@ -2,6 +2,7 @@ import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type MessageRow } from '../db/schema.ts';
 import type { ChatMessage, DeliveryStatus, SpeakerKind } from '../core/domain.ts';
 import { BrainstormError } from '../core/errors.ts';
+import type { DeliveredMessage } from '../core/ports.ts';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import type { ClaimedJob } from './job-claims.ts';
 import { insertNumbered, insertWithEffects, type MessageEffects } from './message-inserts.ts';
@@ -194,7 +195,7 @@ export class MessagesRepository {
    * A delivery's end: the message is marked delivered with every chunk's external id (the last chunk's is recorded
    * here, not by appendExternalId) and its job done (with its run), in one statement: atomic, one round trip.
    */
-  async markDelivered(id: number, job: Pick<ClaimedJob, 'id' | 'runId'>, now: Date, delivered: { externalIds: string[]; url: string | null }): Promise<void> {
+  async markDelivered(id: number, job: Pick<ClaimedJob, 'id' | 'runId'>, now: Date, delivered: DeliveredMessage): Promise<void> {
     await MARK_DELIVERED.execute(this.db, { id, job, now, externalIds: delivered.externalIds, url: delivered.url });
   }
 
