@@ -1,4 +1,4 @@
-import type { ColumnType, Generated, Kysely } from 'kysely';
+import { sql, type ColumnType, type Generated, type Kysely, type Selectable } from 'kysely';
 import { toJson, type Database } from '../db/schema.ts';
 import type { Idea, LedgerNote, LedgerPass, SessionLedger } from '../core/idea-ledger.ts';
 
@@ -67,6 +67,58 @@ export interface PassWrite {
 
 const vector = (embedding: number[] | null): number[] | null => (embedding ? embedding.map(Number) : null);
 
+/** A table's row as `json_agg` returns it: the same columns, timestamps as ISO text. */
+type JsonRow<Table> = { [Column in keyof Selectable<Table>]: Selectable<Table>[Column] extends Date ? string : Selectable<Table>[Column] };
+
+/** The ledger statement's one row. */
+interface LedgerRows {
+  ideas: JsonRow<IdeasTable>[];
+  notes: JsonRow<IdeaNotesTable>[];
+  passes: JsonRow<IdeaPassesTable>[];
+}
+
+function toIdea(row: JsonRow<IdeasTable>): Idea {
+  return {
+    sessionId: row.session_id,
+    number: row.number,
+    title: row.title,
+    summary: row.summary,
+    proposer: row.proposer,
+    builders: row.builders,
+    objectors: row.objectors,
+    messageIds: row.message_ids.map(Number),
+    mentions: row.mentions,
+    firstPass: row.first_pass,
+    embedding: vector(row.embedding),
+  };
+}
+
+function toNote(row: JsonRow<IdeaNotesTable>): LedgerNote {
+  return {
+    sessionId: row.session_id,
+    kind: row.kind === 'open_question' ? 'open_question' : 'disagreement',
+    text: row.text,
+    sides: row.sides,
+    messageIds: row.message_ids.map(Number),
+    firstPass: row.first_pass,
+    embedding: vector(row.embedding),
+  };
+}
+
+function toPass(row: JsonRow<IdeaPassesTable>): LedgerPass {
+  return {
+    sessionId: row.session_id,
+    number: row.number,
+    lastMessageId: Number(row.last_message_id),
+    messages: row.messages,
+    candidates: row.candidates,
+    newIdeas: row.new_ideas,
+    duplicates: row.duplicates,
+    newObjections: row.new_objections,
+    createdAt: new Date(row.created_at),
+  };
+}
+
 /** The idea ledger of every session. */
 export class IdeasRepository {
   private readonly db: Kysely<Database & IdeaTables>;
@@ -75,48 +127,19 @@ export class IdeasRepository {
     this.db = db.withTables<IdeaTables>();
   }
 
-  /** Everything recorded for a session, ideas by number, notes and passes in order. */
+  /**
+   * Everything recorded for a session, ideas by number, notes and passes in order. One statement, not three: the
+   * ledger is read after every round, so its round trips are paid per turn.
+   */
   async ledger(sessionId: string): Promise<SessionLedger> {
-    const [ideas, notes, passes] = await Promise.all([
-      this.db.selectFrom('ideas').selectAll().where('session_id', '=', sessionId).orderBy('number').execute(),
-      this.db.selectFrom('idea_notes').selectAll().where('session_id', '=', sessionId).orderBy('id').execute(),
-      this.db.selectFrom('idea_passes').selectAll().where('session_id', '=', sessionId).orderBy('number').execute(),
-    ]);
-    return {
-      ideas: ideas.map((row) => ({
-        sessionId: row.session_id,
-        number: row.number,
-        title: row.title,
-        summary: row.summary,
-        proposer: row.proposer,
-        builders: row.builders,
-        objectors: row.objectors,
-        messageIds: row.message_ids.map(Number),
-        mentions: row.mentions,
-        firstPass: row.first_pass,
-        embedding: vector(row.embedding),
-      })),
-      notes: notes.map((row) => ({
-        sessionId: row.session_id,
-        kind: row.kind === 'open_question' ? 'open_question' : 'disagreement',
-        text: row.text,
-        sides: row.sides,
-        messageIds: row.message_ids.map(Number),
-        firstPass: row.first_pass,
-        embedding: vector(row.embedding),
-      })),
-      passes: passes.map((row) => ({
-        sessionId: row.session_id,
-        number: row.number,
-        lastMessageId: Number(row.last_message_id),
-        messages: row.messages,
-        candidates: row.candidates,
-        newIdeas: row.new_ideas,
-        duplicates: row.duplicates,
-        newObjections: row.new_objections,
-        createdAt: row.created_at,
-      })),
-    };
+    const { rows } = await sql<LedgerRows>`select
+        (select coalesce(json_agg(idea order by idea.number), '[]'::json) from ideas as idea where idea.session_id = ${sessionId}) as ideas,
+        (select coalesce(json_agg(note order by note.id), '[]'::json) from idea_notes as note where note.session_id = ${sessionId}) as notes,
+        (select coalesce(json_agg(pass order by pass.number), '[]'::json) from idea_passes as pass where pass.session_id = ${sessionId}) as passes`.execute(
+      this.db,
+    );
+    const row = rows[0] ?? { ideas: [], notes: [], passes: [] };
+    return { ideas: row.ideas.map(toIdea), notes: row.notes.map(toNote), passes: row.passes.map(toPass) };
   }
 
   /**

@@ -69,5 +69,12 @@ describe.each(ENGINES)('IdeasRepository on %s', (engine) => {
       [1, 3, 0],
       [2, 5, 1],
     ]);
+    expect(ledger.passes[0]!.createdAt).toEqual(now);
+    expect(ledger.notes[0]).toEqual({ sessionId: 's1', kind: 'open_question', text: 'Who?', sides: [], messageIds: [3], firstPass: 1, embedding: null });
+  });
+
+  it('reads an empty ledger, and keeps one session’s ledger out of another’s', async () => {
+    expect(await ideas.ledger('s1')).toEqual({ ideas: [], notes: [], passes: [] });
+    expect(await ideas.ledger('nobody')).toEqual({ ideas: [], notes: [], passes: [] });
   });
 });

@@ -2,6 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, pgliteHandle, type DatabaseHandle } from '../../../src/db/create-database.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { QueryCounter } from '../../../src/db/query-counter.ts';
+import { IdeasRepository } from '../../../src/repositories/ideas-repository.ts';
 import { InboundRepository } from '../../../src/repositories/inbound-repository.ts';
 import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
 import { MessagesRepository } from '../../../src/repositories/messages-repository.ts';
@@ -168,5 +169,28 @@ describe.each(ENGINES)('the turn path in single round trips on %s', (engine) => 
     expect((await inbound.cursors('discord')).get('c1')).toBe('100');
     expect(await inbound.claimAndAdvance('discord', 'c1', '101', now)).toBe(true);
     expect((await inbound.cursors('discord')).get('c1')).toBe('101');
+  });
+
+  it('reads a session’s idea ledger (ideas, notes, passes) in one statement', async () => {
+    const ideas = new IdeasRepository(handle.db);
+    const pass = { sessionId: 's1', number: 1, lastMessageId: 3, messages: 3, candidates: 1, newIdeas: 1, duplicates: 0, newObjections: 0 };
+    const idea = {
+      sessionId: 's1',
+      number: 1,
+      title: 'Cache',
+      summary: 'A cache',
+      proposer: 'Claude',
+      builders: [],
+      objectors: [],
+      messageIds: [3],
+      mentions: 1,
+      firstPass: 1,
+      embedding: null,
+    };
+    await ideas.savePass({ pass, ideas: [idea, { ...idea, number: 2, title: 'Queue' }], notes: [] }, now);
+    let ledger: Awaited<ReturnType<IdeasRepository['ledger']>> | undefined;
+    expect(await statementsOf(counter, async () => (ledger = await ideas.ledger('s1')))).toBe(1);
+    expect(ledger!.ideas.map((entry) => entry.title)).toEqual(['Cache', 'Queue']);
+    expect(ledger!.passes).toHaveLength(1);
   });
 });
