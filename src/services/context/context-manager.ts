@@ -53,6 +53,8 @@ export interface BuiltContext {
 export class ContextManager {
   private readonly forced = new Set<string>();
   private readonly sizes = new HistoryTokens();
+  /** The record each round's participants read, once per round: they share the round's history object. */
+  private readonly roundRecords = new WeakMap<RecentHistory, Promise<string | null>>();
 
   constructor(private readonly options: ContextManagerOptions) {}
 
@@ -87,7 +89,7 @@ export class ContextManager {
     if (historyTokens + INSTRUCTION_ALLOWANCE > (window * maxPercent) / 100) {
       await this.options.documentation.requestRecord(session.id, { urgent: true });
     }
-    const record = forced ? await this.options.documentation.refreshRecord(session.id) : await this.options.documentation.latestRecord(session.id);
+    const record = forced ? await this.options.documentation.refreshRecord(session.id) : await this.latestRecord(session.id, loaded);
     // Record and recent messages share the budget, so a compressed prompt is never larger than an
     // uncompressed one was allowed to be: the prompt stays flat however long the session runs.
     const recent = history.slice(this.recentStart(measured));
@@ -107,6 +109,18 @@ export class ContextManager {
     const correction = tokens.correctionFor(model);
     const older = source.complete ? 0 : this.sizes.olderThan(sessionId, history[0]?.id ?? 0, (raw) => Math.ceil(raw * correction));
     return { history, costs, total: older + costs.reduce((sum, cost) => sum + cost, 0), complete: source.complete };
+  }
+
+  /** The newest record, read once for the participants of a round (a failed read is not kept). */
+  private latestRecord(sessionId: string, round: RecentHistory | undefined): Promise<string | null> {
+    if (!round) return this.options.documentation.latestRecord(sessionId);
+    let record = this.roundRecords.get(round);
+    if (!record) {
+      record = this.options.documentation.latestRecord(sessionId);
+      this.roundRecords.set(round, record);
+      record.catch(() => this.roundRecords.delete(round));
+    }
+    return record;
   }
 
   /** Where the recent messages a compressed prompt keeps begin. */

@@ -147,8 +147,12 @@ export class Coordinator implements TurnTaking {
   }
 
   private async loop(sessionId: string, runtime: Runtime): Promise<void> {
+    // The session as the last round left it, read after its hooks: an AI round that follows needs no second read.
+    // A person's message changed it since (its counts), so then it is read again.
+    let known: Session | null = null;
     for (;;) {
-      const session = await this.options.sessions.findById(sessionId);
+      const session = known && runtime.pendingHumans.length === 0 ? known : await this.options.sessions.findById(sessionId);
+      known = null;
       if (!session || session.status !== 'active' || runtime.cancelled) return;
       const humans = runtime.pendingHumans.splice(0);
       if (humans.length === 0 && !runtime.wantAiRound) return;
@@ -186,7 +190,7 @@ export class Coordinator implements TurnTaking {
         { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 },
         this.options.clock.now(),
       );
-      await this.afterRound(session.id, runtime, counted);
+      known = await this.afterRound(session.id, runtime, counted);
       if (outcomes.some((outcome) => outcome.status === 'answered')) runtime.wantAiRound = true;
     }
   }
@@ -272,13 +276,16 @@ export class Coordinator implements TurnTaking {
     return false;
   }
 
-  /** `current`: the session as the round's update returned it (no second read). */
-  private async afterRound(sessionId: string, runtime: Runtime, current: Session | null): Promise<void> {
+  /**
+   * `current`: the session as the round's update returned it (no second read). Resolves with the session as the
+   * hooks left it while it goes on, else null.
+   */
+  private async afterRound(sessionId: string, runtime: Runtime, current: Session | null): Promise<Session | null> {
     const session = current ?? (await this.options.sessions.findById(sessionId));
-    if (!session || session.status !== 'active') return;
+    if (!session || session.status !== 'active') return null;
     await this.options.documentation.onMessage(sessionId).catch((error: unknown) => this.options.logger.warn({ err: error }, 'documentation hook failed'));
     await this.options.moderation.afterRound(session).catch((error: unknown) => this.options.logger.warn({ err: error }, 'moderation check failed'));
     const after = await this.options.sessions.findById(sessionId);
-    if (after && after.status === 'active') await this.withinLimits(after, runtime);
+    return after && after.status === 'active' && (await this.withinLimits(after, runtime)) ? after : null;
   }
 }

@@ -22,6 +22,9 @@ import { describeRoles, roleMap, rotationOf, roundOf, roundsUntilRotation, type 
 /** The job kind of a ledger pass. */
 export const IDEA_LEDGER_JOB = 'idea_ledger';
 
+/** How long before its due time a queued pass no longer counts as ahead: another process's clock may run early. */
+const QUEUED_PASS_MARGIN_MS = 2_000;
+
 /** The ledger's knobs (env: IDEAS_*), read per use. */
 export interface IdeaLedgerSettings {
   /** Seconds between passes (the Scribe interval). */
@@ -61,6 +64,8 @@ export class IdeaLedgerService {
   private readonly pass: LedgerPassDependencies;
   private readonly inFlight = new Map<string, Promise<boolean>>();
   private readonly dissentAt = new Map<string, number>();
+  /** When the pass this process queued for a session is due (a job never runs before it is due). */
+  private readonly queuedPassAt = new Map<string, number>();
 
   constructor(private readonly deps: IdeaLedgerDependencies) {
     this.pass = {
@@ -75,11 +80,19 @@ export class IdeaLedgerService {
     registry.register(IDEA_LEDGER_JOB, (job, signal) => this.handle(job, signal));
   }
 
-  /** After a stored message: a pass one Scribe interval from now (one pending per session). */
+  /**
+   * After a stored message: a pass one Scribe interval from now (one pending per session). While a pass this
+   * process queued is still ahead, the insert would change nothing (the pending one covers the message), so it is
+   * not sent: one statement per interval instead of two per round.
+   */
   async onMessage(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
+    const queuedPassAt = this.queuedPassAt.get(sessionId);
+    if (queuedPassAt !== undefined && now.getTime() < queuedPassAt - QUEUED_PASS_MARGIN_MS) return;
     const runAt = new Date(now.getTime() + this.deps.settings().intervalSeconds * 1000);
-    await this.deps.jobs.enqueue({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
+    const queued = await this.deps.jobs.enqueue({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
+    if (queued === null) this.queuedPassAt.delete(sessionId);
+    else this.queuedPassAt.set(sessionId, runAt.getTime());
   }
 
   /** A last pass before the wrap-up, so the final record carries the whole ledger. Never throws. */
@@ -162,6 +175,7 @@ export class IdeaLedgerService {
 
   private async handle(job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
     const sessionId = String(job.payload.sessionId);
+    this.queuedPassAt.delete(sessionId);
     const merged = await runLedgerPass(this.pass, sessionId, signal);
     if (merged) {
       const session = await this.deps.sessions.findById(sessionId);
@@ -170,12 +184,12 @@ export class IdeaLedgerService {
     return { status: 'done' };
   }
 
+  /** `session` is fresh: the round's update returned it, or the pass's job read it just before. */
   private async review(session: Session): Promise<boolean> {
     const ledger = await this.deps.repository.ledger(session.id);
-    const current = (await this.deps.sessions.findById(session.id)) ?? session;
     const moderator = this.moderatorDependencies();
-    if (await closeIfConverged(moderator, current, ledger)) return true;
-    const invitedAt = await inviteDissent(moderator, current, ledger, this.dissentAt.get(session.id) ?? null);
+    if (await closeIfConverged(moderator, session, ledger)) return true;
+    const invitedAt = await inviteDissent(moderator, session, ledger, this.dissentAt.get(session.id) ?? null);
     if (invitedAt !== null) this.dissentAt.set(session.id, invitedAt);
     return false;
   }

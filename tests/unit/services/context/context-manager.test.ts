@@ -150,4 +150,34 @@ describe('ContextManager', () => {
     // Once the record stands in for old history, the window is all a round reads: older sizes are kept.
     expect(readsWhileCompressed).toBe(0);
   });
+
+  it('reads the record once for the participants of a round, again for the next round, and not at all for a failed read', async () => {
+    let reads = 0;
+    let failNext = false;
+    const base = manager(history(300), record).context['options'];
+    const context = new ContextManager({
+      ...base,
+      documentation: {
+        ...base.documentation,
+        latestRecord: async () => {
+          reads += 1;
+          if (failNext) {
+            failNext = false;
+            throw new Error('database unavailable');
+          }
+          return `- read ${reads}\n${record}`;
+        },
+      },
+    });
+    const round = { messages: history(300), complete: true };
+    const built = await Promise.all(['Claude', 'ChatGPT', 'Grok'].map((name) => context.build(session, name, 'm', [], round)));
+    expect(reads).toBe(1);
+    expect(built.every((entry) => JSON.stringify(entry.items).includes('read 1'))).toBe(true);
+    const nextRound = { messages: history(300), complete: true };
+    failNext = true;
+    await expect(context.build(session, 'Claude', 'm', [], nextRound)).rejects.toThrow('database unavailable');
+    expect(JSON.stringify((await context.build(session, 'ChatGPT', 'm', [], nextRound)).items)).toContain('read 3');
+    await context.build(session, 'Grok', 'm', []);
+    expect(reads).toBe(4);
+  });
 });
