@@ -16,7 +16,7 @@ import { awaitRound, newRuntime, settleTurns, type InFlightTurn, type Runtime } 
 import { planRound, type RoundPlan as PlannedRound } from './round-planning.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
-import { noticeAfterTurn } from './turn-notices.ts';
+import { noticeAfterTurn, waitingNotice } from './turn-notices.ts';
 import type { TurnOutcome, TurnRunner } from './turn-runner.ts';
 
 /** A planned round with the history it was planned on. */
@@ -150,6 +150,9 @@ export class Coordinator implements TurnTaking {
     // The session as the last round left it, read after its hooks: an AI round that follows needs no second read.
     // A person's message changed it since (its counts), so then it is read again.
     let known: Session | null = null;
+    // The guard stopping right after the participants answered a person is the room waiting as it should: no notice
+    // then, or a room with a low limit would read one after every answer.
+    let answeredPerson = false;
     for (;;) {
       const session = known && runtime.pendingHumans.length === 0 ? known : await this.options.sessions.findById(sessionId);
       known = null;
@@ -159,9 +162,10 @@ export class Coordinator implements TurnTaking {
       runtime.wantAiRound = false;
       if (!(await this.withinLimits(session, runtime))) return;
       if (humans.length === 0 && session.aiRoundsSinceHuman >= this.options.settings().maxAiRoundsWithoutHuman) {
-        await this.notice(session, runtime, 'The participants are waiting for a person: say something, or `!continue` to let them go on.');
+        if (!answeredPerson) await this.notice(session, runtime, waitingNotice(this.options.settings().maxAiRoundsWithoutHuman));
         return;
       }
+      answeredPerson = humans.length > 0;
       // An AI round answers what was said, so it waits for the answers still being written.
       if (humans.length === 0) await settleTurns(runtime);
       const round = await this.plan(session, runtime, humans);

@@ -33,3 +33,10 @@ export function noticeAfterTurn(
   const kind = outcome.status === 'failed' && !active.some((entry) => entry.id === participant.id) ? 'benched' : 'failed';
   return kind === announced ? { text: null, announced } : { text: note, announced: kind };
 }
+
+/** The loop guard's notice: with a limit of 0 the participants answer people only, so `!continue` would not help. */
+export function waitingNotice(maxAiRoundsWithoutHuman: number): string {
+  return maxAiRoundsWithoutHuman === 0
+    ? 'The participants are waiting for a person: they answer people only here (`MAX_AI_ROUNDS_WITHOUT_HUMAN` is 0).'
+    : 'The participants are waiting for a person: say something, or `!continue` to let them go on.';
+}

@@ -170,8 +170,8 @@ describe('Coordinator', () => {
     await until(() => turns.length > 0);
     for (const turn of turns.splice(0)) turn.answer();
     await coordinator.idle(session.id);
-    // The human round counted 1 of 1 allowed AI rounds: the room is told to wait for a person.
-    expect(posted.some((text) => text.includes('waiting for a person'))).toBe(true);
+    // The human round counted 1 of 1 allowed AI rounds: no AI round follows, and no notice after the answers.
+    expect(posted.some((text) => text.includes('waiting for a person'))).toBe(false);
     expect(turns).toHaveLength(0);
     await repositories.sessions.update(session.id, { aiRoundsSinceHuman: 0 }, clock.now());
     bus.publish({ type: 'session_resumed', sessionId: session.id });

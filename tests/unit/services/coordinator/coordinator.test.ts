@@ -216,6 +216,28 @@ describe('Coordinator', () => {
     expect(posts.filter((post) => post.text.startsWith(WAITING_NOTICE))).toHaveLength(2);
   });
 
+  it('with a limit of 1 or 0 the participants answer each person and the room waits without a notice after every answer', async () => {
+    for (const limit of [1, 0]) {
+      const { turns, coordinator, session, say, posts } = await coordinatorFixture({ maxAiResponsesPerTurn: 2, maxAiRoundsWithoutHuman: limit });
+      turns.auto = (call) => turns.answer(call);
+      await say('First question?');
+      await coordinator.idle(session.id);
+      await say('Second question?');
+      await coordinator.idle(session.id);
+      // Two people's rounds of two answers each, no AI round between them, and no notice after either.
+      expect(turns.calls).toHaveLength(4);
+      expect(posts.filter((post) => post.text.startsWith(WAITING_NOTICE))).toHaveLength(0);
+
+      // A kick (approval, `!continue`) meets the guard: the room is told once, and with 0 not to try `!continue`.
+      coordinator.kick(session.id);
+      await coordinator.idle(session.id);
+      expect(turns.calls).toHaveLength(4);
+      const notices = posts.filter((post) => post.text.startsWith(WAITING_NOTICE)).map((post) => post.text);
+      expect(notices).toHaveLength(1);
+      expect(notices[0]!.includes('!continue')).toBe(limit !== 0);
+    }
+  });
+
   it('ends the session through the ender when a round reaches the message limit', async () => {
     const { turns, coordinator, session, say, ended } = await coordinatorFixture({ maxMessages: 3, maxAiResponsesPerTurn: 3 });
     turns.auto = (call) => turns.answer(call);
