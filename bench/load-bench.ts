@@ -12,9 +12,10 @@ import {
   round,
   say,
   startBenchApp,
+  startRemoteModelsBenchApp,
   stopBenchApp,
-  type BenchApp,
   type BenchEngine,
+  type BenchRun,
   type BenchResult,
 } from './bench-app.ts';
 
@@ -22,6 +23,12 @@ import {
 const COUNTED_TURNS = 20;
 /** Live sessions of the load run, the model latency there, and the window each wave of people's messages spreads over. */
 const LOAD = { sessions: Number(process.env.BENCH_LOAD_SESSIONS ?? 500), modelLatencyMs: 2000, waveMs: 10_000, waves: 2 } as const;
+/**
+ * The load run's fake models answer from a process of their own, as real models answer from another machine: in this
+ * one, serving 1,500 streams took the same event loop the figures measure. BENCH_LOAD_MODELS_IN_PROCESS=1 measures the
+ * old way (figures suffixed `_models_in_process`), to compare with the figures taken before.
+ */
+const MODELS_IN_PROCESS = Boolean(process.env.BENCH_LOAD_MODELS_IN_PROCESS);
 
 const progress = (text: string) => {
   if (process.env.BENCH_VERBOSE) process.stderr.write(`${new Date().toISOString()} ${text}\n`);
@@ -29,7 +36,7 @@ const progress = (text: string) => {
 const sleep = (milliseconds: number) => new Promise((resolve) => setTimeout(resolve, milliseconds));
 
 /** Resolves when `count` participant messages of the session were delivered to the room. */
-function deliveredAnswers(bench: BenchApp, sessionId: string, count: number): Promise<void> {
+function deliveredAnswers(bench: BenchRun, sessionId: string, count: number): Promise<void> {
   return new Promise((resolve) => {
     let seen = 0;
     const stop = bench.app.events.subscribe((event) => {
@@ -47,7 +54,7 @@ function deliveredAnswers(bench: BenchApp, sessionId: string, count: number): Pr
  * Milliseconds until all three participants answered a person's message, or null when the round ended with fewer
  * (a model failed or timed out under the load: counted apart, never as a fast turn).
  */
-async function answeredTurn(bench: BenchApp, session: { sessionId: string; roomId: string }): Promise<number | null> {
+async function answeredTurn(bench: BenchRun, session: { sessionId: string; roomId: string }): Promise<number | null> {
   const started = performance.now();
   const answered = participantMessages(bench.app, session.sessionId, 3).then(() => performance.now() - started);
   await say(bench, session);
@@ -64,7 +71,7 @@ async function backgroundRate(counter: QueryCounter): Promise<number> {
 }
 
 /** A person's message answered by three participants, settled: answers delivered and the round over. */
-async function settledTurn(bench: BenchApp, session: { sessionId: string; roomId: string }): Promise<void> {
+async function settledTurn(bench: BenchRun, session: { sessionId: string; roomId: string }): Promise<void> {
   const delivered = deliveredAnswers(bench, session.sessionId, 3);
   await say(bench, session);
   await delivered;
@@ -141,9 +148,13 @@ async function queryCounts(engine: BenchEngine): Promise<BenchResult[]> {
  * event_loop_lag_ms_p99 is the event loop's delay meanwhile.
  */
 async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
-  const suffix = engine === 'postgres' ? '_postgres' : '';
+  const suffix = `${engine === 'postgres' ? '_postgres' : ''}${MODELS_IN_PROCESS ? '_models_in_process' : ''}`;
   // As `npm start` runs: one PGlite in a DATA_DIR, the job worker's production poll (deliveries wake it anyway).
-  const bench = await startBenchApp(LOAD.modelLatencyMs, engine === 'pglite' ? 'pglite-single' : engine, 0, { workerPollMs: 250 });
+  const appEngine = engine === 'pglite' ? 'pglite-single' : engine;
+  const options = { workerPollMs: 250 };
+  const bench = MODELS_IN_PROCESS
+    ? await startBenchApp(LOAD.modelLatencyMs, appEngine, 0, options)
+    : await startRemoteModelsBenchApp(LOAD.modelLatencyMs, appEngine, options);
   try {
     const sessions = await activeSessions(bench, LOAD.sessions, 'Load');
     progress(`${LOAD.sessions} sessions active`);
@@ -184,9 +195,9 @@ export async function runLoadBench(): Promise<BenchResult[]> {
   return [...(process.env.BENCH_LOAD_ONLY ? [] : await queryCounts('pglite')), ...(await loadRun('pglite'))];
 }
 
-/** The load figures on the Postgres server. */
+/** The load figures on the Postgres server (BENCH_LOAD_ONLY=1 skips the statement counts). */
 export async function runLoadPostgresBench(): Promise<BenchResult[]> {
-  return [...(await queryCounts('postgres')), ...(await loadRun('postgres'))];
+  return [...(process.env.BENCH_LOAD_ONLY ? [] : await queryCounts('postgres')), ...(await loadRun('postgres'))];
 }
 
 /** Only the statement counts, both engines (quick: `npm run bench -- queries`). */
