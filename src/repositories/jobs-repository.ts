@@ -70,11 +70,40 @@ export class JobsRepository {
   }
 
   /**
-   * `enqueue`, or when one is pending already, `debounce` it to the new job's `runAt` (never beyond `maxDelayMs`
-   * after it was first queued): atomic, in one statement instead of two.
+   * As `enqueue`, answering when the pending job is due: this one's `runAt` when it was inserted, the one already
+   * pending when it was deduplicated (so a caller learns of a job another call or process queued); null when a
+   * concurrent insert not yet visible here won the race. One statement.
    */
-  async enqueueOrDebounce(job: NewJob & { dedupeKey: string }, maxDelayMs: number, now: Date): Promise<void> {
-    await this.db
+  async enqueueOnce(job: NewJob & { dedupeKey: string }, now: Date): Promise<Date | null> {
+    const row = await this.db
+      .with('inserted', (creator) =>
+        creator
+          .insertInto('jobs')
+          .values(jobRow(job, now))
+          .onConflict((conflict) => conflict.columns(['kind', 'dedupe_key']).where('status', '=', 'pending').doNothing())
+          .returning('run_at'),
+      )
+      .selectFrom('inserted')
+      .select('inserted.run_at')
+      // The statement's snapshot predates the insert: this finds only a job that was pending before it.
+      .unionAll((eb) =>
+        eb
+          .selectFrom('jobs')
+          .select('jobs.run_at')
+          .where('jobs.kind', '=', job.kind)
+          .where('jobs.dedupe_key', '=', job.dedupeKey)
+          .where('jobs.status', '=', 'pending'),
+      )
+      .executeTakeFirst();
+    return row ? new Date(row.run_at) : null;
+  }
+
+  /**
+   * `enqueue`, or when one is pending already, `debounce` it to the new job's `runAt` (never beyond `maxDelayMs`
+   * after it was first queued): atomic, in one statement instead of two. Answers when the pending job is now due.
+   */
+  async enqueueOrDebounce(job: NewJob & { dedupeKey: string }, maxDelayMs: number, now: Date): Promise<Date> {
+    const row = await this.db
       .insertInto('jobs')
       .values(jobRow(job, now))
       .onConflict((conflict) =>
@@ -83,7 +112,9 @@ export class JobsRepository {
           .where('status', '=', 'pending')
           .doUpdateSet({ run_at: sql<Date>`least(excluded.run_at, jobs.created_at + ${maxDelayMs} * interval '1 millisecond')`, updated_at: now }),
       )
-      .execute();
+      .returning('run_at')
+      .executeTakeFirstOrThrow();
+    return new Date(row.run_at);
   }
 
   /** Moves a pending deduplicated job earlier (e.g. an urgent Scribe pass); never later. */

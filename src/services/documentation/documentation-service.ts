@@ -23,6 +23,8 @@ export interface JobRegistry {
 
 /** A busy session still gets a record at least every this many Scribe intervals (the debounce's bound). */
 const SCRIBE_MAX_WAIT_INTERVALS = 3;
+/** How long before its due time a pending pass no longer counts as ahead: a worker's clock may run early. */
+const PENDING_PASS_MARGIN_MS = 2_000;
 
 /** Scribe (and TLDR) passes of a session have their own queue, so one can be run (and awaited) on its own. */
 const scribeQueue = (sessionId: string) => `scribe:${sessionId}`;
@@ -34,6 +36,8 @@ export class DocumentationService implements DocumentationPort {
   private readonly effects: PassEffects;
   /** Urgent passes under way, so callers asking at once all wait for the same pass. */
   private readonly urgent = new Map<string, Promise<void>>();
+  /** The last debounce this process sent for a session's Scribe pass: when, and when the pass was then due. */
+  private readonly debounced = new Map<string, { at: number; dueAt: number }>();
 
   constructor(private readonly deps: DocumentationDependencies) {
     this.mirror = new MarkdownMirror(deps.settings.dataDir);
@@ -54,7 +58,12 @@ export class DocumentationService implements DocumentationPort {
     const notion = this.deps.notion;
     const withoutNotion = async (): Promise<JobOutcome> => ({ status: 'done' });
     return {
-      [DOCUMENTATION_JOB_KINDS.scribe]: (job, signal) => runScribePass(this.deps, this.effects, job, signal),
+      [DOCUMENTATION_JOB_KINDS.scribe]: (job, signal) => {
+        // The pending pass is running: the next message must queue another, and a debounce answered meanwhile
+        // (it moved this pass) must not be remembered (a fresh entry that never skips).
+        this.debounced.set(String(job.payload.sessionId), { at: Number.NEGATIVE_INFINITY, dueAt: Number.NEGATIVE_INFINITY });
+        return runScribePass(this.deps, this.effects, job, signal);
+      },
       [DOCUMENTATION_JOB_KINDS.tldr]: (job, signal) => runTldrPass(this.deps, this.effects, (sessionId) => this.mirror.read(sessionId, 'record'), job, signal),
       [DOCUMENTATION_JOB_KINDS.notionSync]: notion ? (job: ClaimedJob, signal: AbortSignal) => runNotionSync(this.deps, notion, job, signal) : withoutNotion,
       [DOCUMENTATION_JOB_KINDS.notionRow]: notion ? (job: ClaimedJob, signal: AbortSignal) => runNotionRow(this.deps, notion, job, signal) : withoutNotion,
@@ -64,13 +73,19 @@ export class DocumentationService implements DocumentationPort {
   /**
    * Called after every stored message: a Scribe pass `SCRIBE_UPDATE_INTERVAL` after the latest message
    * (one pending per session; each message moves it), never more than a few intervals after the first.
+   * Messages close together (a person's and the round answering it) move it once: within a tenth of an interval of
+   * the last move, while the pass is still well ahead, the pass would move by so little that the statement is not
+   * sent (the pass runs at most that much early).
    */
   async onMessage(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
     const intervalMs = this.deps.settings.scribeIntervalSeconds * 1000;
+    const last = this.debounced.get(sessionId);
+    if (last && now.getTime() - last.at < intervalMs / 10 && now.getTime() < last.dueAt - PENDING_PASS_MARGIN_MS) return;
     const runAt = new Date(now.getTime() + intervalMs);
     const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
-    await this.deps.jobs.enqueueOrDebounce(job, intervalMs * SCRIBE_MAX_WAIT_INTERVALS, now);
+    const dueAt = await this.deps.jobs.enqueueOrDebounce(job, intervalMs * SCRIBE_MAX_WAIT_INTERVALS, now);
+    if (this.debounced.get(sessionId) === last) this.debounced.set(sessionId, { at: now.getTime(), dueAt: dueAt.getTime() });
   }
 
   /** Called when a session is created or changes state (status, counts): updates its Notion row. */
@@ -220,6 +235,7 @@ export class DocumentationService implements DocumentationPort {
 
   private async runUrgentPass(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
+
     const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt: now, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
     await this.deps.jobs.enqueue(job, now);
     await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.scribe, sessionId, now, now);

@@ -41,7 +41,7 @@ export interface IdeaLedgerSettings {
 
 /** What the ledger service needs. */
 export interface IdeaLedgerDependencies extends Omit<LedgerPassDependencies, 'extract' | 'similarity'> {
-  jobs: Pick<JobsRepository, 'enqueue'>;
+  jobs: Pick<JobsRepository, 'enqueueOnce'>;
   logger: Logger;
   prompts: PromptLibrary;
   extractor: IdeaExtractorAgent;
@@ -64,7 +64,7 @@ export class IdeaLedgerService {
   private readonly pass: LedgerPassDependencies;
   private readonly inFlight = new Map<string, Promise<boolean>>();
   private readonly dissentAt = new Map<string, number>();
-  /** When the pass this process queued for a session is due (a job never runs before it is due). */
+  /** When the session's pending pass is due, as the last insert answered (a job never runs before it is due). */
   private readonly queuedPassAt = new Map<string, number>();
 
   constructor(private readonly deps: IdeaLedgerDependencies) {
@@ -81,18 +81,21 @@ export class IdeaLedgerService {
   }
 
   /**
-   * After a stored message: a pass one Scribe interval from now (one pending per session). While a pass this
-   * process queued is still ahead, the insert would change nothing (the pending one covers the message), so it is
-   * not sent: one statement per interval instead of two per round.
+   * After a stored message: a pass one Scribe interval from now (one pending per session). While the pending pass
+   * is still ahead, the insert would change nothing (it covers the message), so it is not sent: one statement per
+   * interval instead of two per round. The insert answers when the pending pass is due, whoever queued it, so two
+   * messages stored at once (a person's and a round's) cannot leave this process not knowing.
    */
   async onMessage(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
     const queuedPassAt = this.queuedPassAt.get(sessionId);
     if (queuedPassAt !== undefined && now.getTime() < queuedPassAt - QUEUED_PASS_MARGIN_MS) return;
     const runAt = new Date(now.getTime() + this.deps.settings().intervalSeconds * 1000);
-    const queued = await this.deps.jobs.enqueue({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
-    if (queued === null) this.queuedPassAt.delete(sessionId);
-    else this.queuedPassAt.set(sessionId, runAt.getTime());
+    const dueAt = await this.deps.jobs.enqueueOnce({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
+    // A pass that started meanwhile may be the one this answer names: then it is not remembered.
+    if (this.queuedPassAt.get(sessionId) !== queuedPassAt) return;
+    if (dueAt === null) this.queuedPassAt.delete(sessionId);
+    else this.queuedPassAt.set(sessionId, dueAt.getTime());
   }
 
   /** A last pass before the wrap-up, so the final record carries the whole ledger. Never throws. */
@@ -175,7 +178,8 @@ export class IdeaLedgerService {
 
   private async handle(job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
     const sessionId = String(job.payload.sessionId);
-    this.queuedPassAt.delete(sessionId);
+    // Never ahead: the next message queues another pass, and an insert answered meanwhile is not remembered.
+    this.queuedPassAt.set(sessionId, Number.NEGATIVE_INFINITY);
     const merged = await runLedgerPass(this.pass, sessionId, signal);
     if (merged) {
       const session = await this.deps.sessions.findById(sessionId);

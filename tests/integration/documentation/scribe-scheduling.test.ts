@@ -31,6 +31,49 @@ describe('Scribe scheduling', () => {
     expect((await harness.documents.find('ses_trail', 'record'))?.content).toContain('short TTLs');
   });
 
+  it('messages close together move the pass once, and a message after a pass ran (queued or urgent) queues the next', async () => {
+    const clock = new ManualClock();
+    const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60 });
+    const pendingPassAt = async () =>
+      (
+        await handle.db
+          .selectFrom('jobs')
+          .select('run_at')
+          .where('kind', '=', 'scribe')
+          .where('dedupe_key', '=', 'ses_close')
+          .where('status', '=', 'pending')
+          .executeTakeFirst()
+      )?.run_at;
+    await harness.newSession('ses_close', 'Edge caching');
+    const start = clock.now().getTime();
+    await harness.say('ses_close', ADA, 'How should we cache the API?');
+    // Within a tenth of the interval: the pass stays where the first message put it.
+    await clock.advance(3_000);
+    await harness.say('ses_close', CLAUDE, 'Cache at the edge with short TTLs.');
+    expect(await pendingPassAt()).toEqual(new Date(start + 60_000));
+    // Later than that, a message moves it again.
+    await clock.advance(7_000);
+    await harness.say('ses_close', ADA, 'And purge on deploy.');
+    expect(await pendingPassAt()).toEqual(new Date(start + 70_000));
+    await clock.advance(60_000);
+    await harness.runDue();
+    const record = (await harness.documents.find('ses_close', 'record'))?.content ?? '';
+    expect(['How should we cache', 'short TTLs', 'purge on deploy'].every((text) => record.includes(text))).toBe(true);
+
+    // Right after the pass ran, the next message queues a new one.
+    await clock.advance(1_000);
+    await harness.say('ses_close', CLAUDE, 'Version the cache keys.');
+    expect(await pendingPassAt()).toEqual(new Date(start + 131_000));
+    // An urgent pass runs the pending one now: a message a second later is not left without a pass.
+    await harness.service.requestRecord('ses_close', { urgent: true });
+    await clock.advance(1_000);
+    await harness.say('ses_close', ADA, 'Log every purge.');
+    expect(await pendingPassAt()).toEqual(new Date(start + 132_000));
+    await clock.advance(60_000);
+    await harness.runDue();
+    expect((await harness.documents.find('ses_close', 'record'))?.content).toContain('Log every purge');
+  });
+
   it('never waits longer than its bound while messages keep coming', async () => {
     const clock = new ManualClock();
     const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60 });

@@ -28,10 +28,11 @@ describe.each(ENGINES)('debounced jobs and the session clock on %s', (engine) =>
   it('enqueues or debounces in one statement: a first trigger queues, later ones move it within the same bound', async () => {
     const jobs = new JobsRepository(handle.db);
     const trigger = (runAt: Date, now: Date) => jobs.enqueueOrDebounce({ kind: 'scribe', dedupeKey: 's1', payload: {}, runAt }, 180_000, now);
-    await trigger(later(60), start);
-    await trigger(later(100), later(40));
+    expect(await trigger(later(60), start)).toEqual(later(60));
+    expect(await trigger(later(100), later(40))).toEqual(later(100));
     expect(await jobs.claimDue('w1', later(99), 60_000, 10)).toEqual([]);
-    await trigger(later(400), later(340));
+    // It answers when the job is due, the bound included.
+    expect(await trigger(later(400), later(340))).toEqual(later(180));
     expect(await jobs.claimDue('w1', later(179), 60_000, 10)).toEqual([]);
     const claimed = await jobs.claimDue('w1', later(180), 60_000, 10);
     expect(claimed).toHaveLength(1);

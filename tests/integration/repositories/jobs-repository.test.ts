@@ -26,6 +26,21 @@ describe.each(ENGINES)('JobsRepository on %s', (engine) => {
     expect(await jobs.enqueue({ kind: 'scribe', dedupeKey: 's1', payload: {}, runAt: start }, start)).toBeTypeOf('number');
   });
 
+  it('enqueueOnce answers when the pending job is due: its own, the one already pending, a new one once that ran', async () => {
+    expect((await jobs.enqueueOnce({ kind: 'ledger', dedupeKey: 's1', payload: {}, runAt: later(60) }, start))?.toISOString()).toBe(later(60).toISOString());
+    expect((await jobs.enqueueOnce({ kind: 'ledger', dedupeKey: 's1', payload: {}, runAt: later(90) }, later(30)))?.toISOString()).toBe(
+      later(60).toISOString(),
+    );
+    // Another key or kind is a job of its own.
+    expect((await jobs.enqueueOnce({ kind: 'ledger', dedupeKey: 's2', payload: {}, runAt: later(70) }, start))?.toISOString()).toBe(later(70).toISOString());
+    const [claimed] = await jobs.claimDue('w1', later(61), 60_000, 1, ['ledger']);
+    expect(claimed?.payload).toEqual({});
+    await jobs.complete(claimed!, later(61));
+    expect((await jobs.enqueueOnce({ kind: 'ledger', dedupeKey: 's1', payload: {}, runAt: later(122) }, later(62)))?.toISOString()).toBe(
+      later(122).toISOString(),
+    );
+  });
+
   it('claims only due jobs, and a claimed job is not claimed again while leased', async () => {
     await jobs.enqueue({ kind: 'a', payload: { n: 1 }, runAt: start }, start);
     await jobs.enqueue({ kind: 'a', payload: { n: 2 }, runAt: later(30) }, start);

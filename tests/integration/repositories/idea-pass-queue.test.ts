@@ -1,0 +1,115 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../src/core/clock.ts';
+import type { DatabaseHandle } from '../../../src/db/create-database.ts';
+import { JobsRepository, type NewJob } from '../../../src/repositories/jobs-repository.ts';
+import { IDEA_LEDGER_JOB, IdeaLedgerService, type IdeaLedgerDependencies } from '../../../src/services/ideas/idea-ledger-service.ts';
+import { ENGINES, openTestDatabase } from '../../support/databases.ts';
+
+const SETTINGS = { intervalSeconds: 60, convergenceRounds: 0, duplicateSimilarity: 0.9, agreementThreshold: 0.8, roleRotationRounds: 0 };
+
+/** The real jobs repository, counting the inserts the ledger sends. */
+function countedJobs(jobs: JobsRepository) {
+  let statements = 0;
+  return {
+    statements: () => statements,
+    enqueueOnce: (job: NewJob & { dedupeKey: string }, now: Date) => {
+      statements += 1;
+      return jobs.enqueueOnce(job, now);
+    },
+  };
+}
+
+/** The ledger with only what `onMessage` touches: the clock, the settings and the jobs. */
+function ledger(clock: ManualClock, jobs: Pick<IdeaLedgerDependencies, 'jobs'>['jobs']): IdeaLedgerService {
+  const deps: Pick<IdeaLedgerDependencies, 'clock' | 'settings' | 'jobs'> = { clock, settings: () => SETTINGS, jobs };
+  return new IdeaLedgerService(deps as IdeaLedgerDependencies);
+}
+
+describe.each(ENGINES)('queueing the idea ledger pass on %s', (engine) => {
+  let handle: DatabaseHandle;
+  let jobs: JobsRepository;
+  let clock: ManualClock;
+  const pendingPasses = async () =>
+    (
+      await handle.db
+        .selectFrom('jobs')
+        .select(['dedupe_key', 'run_at'])
+        .where('kind', '=', IDEA_LEDGER_JOB)
+        .where('status', '=', 'pending')
+        .orderBy('id')
+        .execute()
+    ).map((row) => [row.dedupe_key, new Date(row.run_at).toISOString()]);
+
+  beforeEach(async () => {
+    handle = await openTestDatabase(engine);
+    jobs = new JobsRepository(handle.db);
+    clock = new ManualClock('2026-05-01T09:00:00Z');
+  });
+  afterEach(async () => handle.close());
+
+  it('sends no statement while the pending pass is ahead, and queues the next one once it is due', async () => {
+    const counted = countedJobs(jobs);
+    const ideas = ledger(clock, counted);
+    await ideas.onMessage('s1');
+    await clock.advance(10_000);
+    await ideas.onMessage('s1');
+    await ideas.onMessage('s1');
+    expect(counted.statements()).toBe(1);
+    await ideas.onMessage('s2');
+    expect(await pendingPasses()).toEqual([
+      ['s1', '2026-05-01T09:01:00.000Z'],
+      ['s2', '2026-05-01T09:01:10.000Z'],
+    ]);
+    // A worker whose clock runs a second early takes s1's pass; close to its due time the insert is sent again.
+    await clock.advance(49_000);
+    const [claimed] = await jobs.claimDue('early-worker', new Date('2026-05-01T09:01:00Z'), 60_000, 1, [IDEA_LEDGER_JOB]);
+    await jobs.complete(claimed!, clock.now());
+    await ideas.onMessage('s1');
+    expect(counted.statements()).toBe(3);
+    expect((await pendingPasses())[1]).toEqual(['s1', '2026-05-01T09:01:59.000Z']);
+  });
+
+  it('learns when a pass another process queued is due, and sends nothing more until then', async () => {
+    await jobs.enqueue({ kind: IDEA_LEDGER_JOB, dedupeKey: 's1', payload: { sessionId: 's1' }, runAt: new Date('2026-05-01T09:00:30Z') }, clock.now());
+    const counted = countedJobs(jobs);
+    const ideas = ledger(clock, counted);
+    await ideas.onMessage('s1');
+    await ideas.onMessage('s1');
+    expect(counted.statements()).toBe(1);
+    // Two seconds before that pass is due, a worker may take it: the next message is sent, and queues its own.
+    await clock.advance(28_500);
+    await ideas.onMessage('s1');
+    expect(counted.statements()).toBe(2);
+    expect(await pendingPasses()).toEqual([['s1', '2026-05-01T09:00:30.000Z']]);
+  });
+
+  it('two messages stored at once leave it knowing the pending pass, whichever insert answers last', async () => {
+    // A person's message and the end of a round, a few milliseconds apart: the first insert queues the pass, the
+    // second is deduplicated and its answer arrives last (as it did under load).
+    let secondStarted: () => void = () => undefined;
+    const started = new Promise<void>((resolve) => (secondStarted = resolve));
+    let first: Promise<void> = Promise.resolve();
+    let calls = 0;
+    const reordered = {
+      enqueueOnce: async (job: NewJob & { dedupeKey: string }, now: Date) => {
+        calls += 1;
+        const call = calls;
+        if (call === 2) secondStarted();
+        const dueAt = await jobs.enqueueOnce(job, now);
+        if (call === 1) await started;
+        if (call === 2) await first;
+        return dueAt;
+      },
+    };
+    const ideas = ledger(clock, reordered);
+    first = ideas.onMessage('s1');
+    await clock.advance(5);
+    await Promise.all([first, ideas.onMessage('s1')]);
+    expect(calls).toBe(2);
+    await clock.advance(1_000);
+    await ideas.onMessage('s1');
+    await ideas.onMessage('s1');
+    expect(calls).toBe(2);
+    expect(await pendingPasses()).toEqual([['s1', '2026-05-01T09:01:00.000Z']]);
+  });
+});
