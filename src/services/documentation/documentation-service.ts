@@ -235,7 +235,6 @@ export class DocumentationService implements DocumentationPort {
 
   private async runUrgentPass(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
-
     const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt: now, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
     await this.deps.jobs.enqueue(job, now);
     await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.scribe, sessionId, now, now);
