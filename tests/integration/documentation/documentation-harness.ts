@@ -17,7 +17,7 @@ import { NotionObjectsRepository } from '../../../src/repositories/notion-object
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { createDocumentationService, type DocumentationService } from '../../../src/services/documentation/documentation-service.ts';
-import type { DocumentationModels } from '../../../src/services/documentation/documentation-types.ts';
+import type { DocumentationDependencies, DocumentationModels } from '../../../src/services/documentation/documentation-types.ts';
 import { JobWorker, type JobWorkerOptions } from '../../../src/services/jobs/job-worker.ts';
 import type { AdminNotice } from '../../../src/services/notifications/admin-notifier.ts';
 import { createTerminalFailureNotifier } from '../../../src/services/notifications/admin-notifier.ts';
@@ -98,6 +98,8 @@ export interface DocumentationHarnessOptions {
   /** Worker identity (a restarted process is a new worker on the same database). */
   workerId?: string;
   instance?: JobWorkerOptions['instance'];
+  /** Wraps the jobs the service sees (e.g. to hold back a statement's answer); the worker keeps the real ones. */
+  wrapJobs?: (jobs: JobsRepository) => DocumentationDependencies['jobs'];
   /** Wraps the Notion id store (e.g. to simulate a crash right after a create). */
   wrapObjects?: (store: NotionObjectStore) => NotionObjectStore;
   dataDir?: string;
@@ -141,7 +143,7 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: Docu
     clock,
     logger,
     documents,
-    jobs,
+    jobs: options.wrapJobs ? options.wrapJobs(jobs) : jobs,
     messages,
     sessions,
     embeddings: new EmbeddingsRepository(handle.db),

@@ -74,6 +74,48 @@ describe('Scribe scheduling', () => {
     expect((await harness.documents.find('ses_close', 'record'))?.content).toContain('Log every purge');
   });
 
+  it('a debounce answered after an urgent pass started is not remembered: the next message still queues a pass', async () => {
+    const clock = new ManualClock();
+    let held: Promise<void> | null = null;
+    let release: () => void = () => undefined;
+    const harness = createDocumentationHarness(handle, {
+      notion: null,
+      clock,
+      scribeIntervalSeconds: 60,
+      wrapJobs: (jobs) => ({
+        enqueue: (job, now) => jobs.enqueue(job, now),
+        expedite: (kind, key, runAt, now) => jobs.expedite(kind, key, runAt, now),
+        debounce: (kind, key, runAt, maxDelayMs, now) => jobs.debounce(kind, key, runAt, maxDelayMs, now),
+        enqueueOrDebounce: async (job, maxDelayMs, now) => {
+          const dueAt = await jobs.enqueueOrDebounce(job, maxDelayMs, now);
+          if (held) await held;
+          return dueAt;
+        },
+      }),
+    });
+    const pendingPasses = () =>
+      handle.db.selectFrom('jobs').select('run_at').where('kind', '=', 'scribe').where('dedupe_key', '=', 'ses_race').where('status', '=', 'pending').execute();
+    await harness.newSession('ses_race', 'Edge caching');
+    await harness.say('ses_race', ADA, 'How should we cache the API?');
+    await clock.advance(7_000);
+    // A message's debounce is sent, and its answer held back while an urgent pass runs the pending pass.
+    held = new Promise<void>((resolve) => (release = resolve));
+    await harness.messages.insert(
+      { sessionId: 'ses_race', speaker: CLAUDE, role: 'assistant', text: 'Cache at the edge.', deliveryStatus: 'delivered' },
+      clock.now(),
+    );
+    const debounced = harness.service.onMessage('ses_race');
+    await harness.service.requestRecord('ses_race', { urgent: true });
+    expect(await pendingPasses()).toEqual([]);
+    release();
+    held = null;
+    await debounced;
+    // A second later: that answer named the pass that already ran, so this message queues a new one.
+    await clock.advance(1_000);
+    await harness.say('ses_race', ADA, 'And purge on deploy.');
+    expect(await pendingPasses()).toHaveLength(1);
+  });
+
   it('never waits longer than its bound while messages keep coming', async () => {
     const clock = new ManualClock();
     const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60 });
