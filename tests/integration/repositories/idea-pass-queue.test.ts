@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.ts';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
-import { JobsRepository, type NewJob } from '../../../src/repositories/jobs-repository.ts';
+import { JobsRepository, type ClaimedJob, type NewJob } from '../../../src/repositories/jobs-repository.ts';
 import { IDEA_LEDGER_JOB, IdeaLedgerService, type IdeaLedgerDependencies } from '../../../src/services/ideas/idea-ledger-service.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 
@@ -19,9 +19,17 @@ function countedJobs(jobs: JobsRepository) {
   };
 }
 
-/** The ledger with only what `onMessage` touches: the clock, the settings and the jobs. */
+/**
+ * The ledger with only what `onMessage` touches (the clock, the settings and the jobs), and sessions it finds none
+ * of, so a pass its job handler starts has nothing to do.
+ */
 function ledger(clock: ManualClock, jobs: Pick<IdeaLedgerDependencies, 'jobs'>['jobs']): IdeaLedgerService {
-  const deps: Pick<IdeaLedgerDependencies, 'clock' | 'settings' | 'jobs'> = { clock, settings: () => SETTINGS, jobs };
+  const deps: Pick<IdeaLedgerDependencies, 'clock' | 'settings' | 'jobs' | 'sessions'> = {
+    clock,
+    settings: () => SETTINGS,
+    jobs,
+    sessions: { findById: async () => null },
+  };
   return new IdeaLedgerService(deps as IdeaLedgerDependencies);
 }
 
@@ -81,6 +89,36 @@ describe.each(ENGINES)('queueing the idea ledger pass on %s', (engine) => {
     await ideas.onMessage('s1');
     expect(counted.statements()).toBe(2);
     expect(await pendingPasses()).toEqual([['s1', '2026-05-01T09:00:30.000Z']]);
+  });
+
+  it('an insert answered after this process started the pass is not remembered: the next message still queues one', async () => {
+    let held: Promise<void> | null = null;
+    let release: () => void = () => undefined;
+    let calls = 0;
+    const holding = {
+      enqueueOnce: async (job: NewJob & { dedupeKey: string }, now: Date) => {
+        calls += 1;
+        const dueAt = await jobs.enqueueOnce(job, now);
+        if (held) await held;
+        return dueAt;
+      },
+    };
+    const ideas = ledger(clock, holding);
+    let handler: ((job: ClaimedJob, signal: AbortSignal) => Promise<unknown>) | null = null;
+    ideas.registerJobs({ register: (_kind, handle) => (handler = handle) });
+    await jobs.enqueue({ kind: IDEA_LEDGER_JOB, dedupeKey: 's1', payload: { sessionId: 's1' }, runAt: new Date('2026-05-01T09:00:30Z') }, clock.now());
+    // A message's insert is answered (the pass pending at 09:00:30) only after the pass has started here.
+    held = new Promise<void>((resolve) => (release = resolve));
+    const inserted = ideas.onMessage('s1');
+    const [claimed] = await jobs.claimDue('w1', new Date('2026-05-01T09:00:30Z'), 60_000, 1, [IDEA_LEDGER_JOB]);
+    await handler!(claimed!, new AbortController().signal);
+    release();
+    held = null;
+    await inserted;
+    await clock.advance(1_000);
+    await ideas.onMessage('s1');
+    expect(calls).toBe(2);
+    expect(await pendingPasses()).toEqual([['s1', '2026-05-01T09:01:01.000Z']]);
   });
 
   it('two messages stored at once leave it knowing the pending pass, whichever insert answers last', async () => {
