@@ -67,7 +67,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const logger = options.logger ?? createLogger({ level: config.runtime.logLevel, secrets });
   const database = openDatabaseFor(options.database, config);
   await migrateToLatest(database.db);
-  const repositories = buildRepositories(database.db);
+  const repositories = buildRepositories(database.db, database.engine);
 
   let simulator: SimulatorHandle | null = null;
   if (config.models.anySimulated && options.demoSimulator !== false) {

@@ -33,11 +33,11 @@ export interface Repositories {
   critiques: CritiqueRepository;
 }
 
-/** Builds the repositories. */
-export function buildRepositories(db: Kysely<Database>): Repositories {
+/** Builds the repositories; `engine` picks how many rows are read at once (see MessagesRepositoryOptions). */
+export function buildRepositories(db: Kysely<Database>, engine: 'postgres' | 'pglite' = 'postgres'): Repositories {
   return {
     sessions: new SessionsRepository(db),
-    messages: new MessagesRepository(db),
+    messages: new MessagesRepository(db, { manyRowsAs: engine === 'pglite' ? 'json' : 'rows' }),
     jobs: new JobsRepository(db),
     runStates: new RunStatesRepository(db),
     settings: new SettingsRepository(db),

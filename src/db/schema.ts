@@ -252,6 +252,12 @@ export type SessionRow = Selectable<SessionsTable>;
 export type NewSessionRow = Insertable<SessionsTable>;
 export type SessionUpdate = Updateable<SessionsTable>;
 export type MessageRow = Selectable<MessagesTable>;
+/** A column's value as `json_agg` returns it: a timestamp as ISO text (distributes over `| null`). */
+type JsonValue<Value> = Value extends Date ? string : Value;
+/** A table's row as `json_agg` returns it: the same columns, timestamps as ISO text. */
+export type JsonRow<Table> = { [Column in keyof Selectable<Table>]: JsonValue<Selectable<Table>[Column]> };
+/** A message row as `json_agg` returns it. */
+export type MessageJsonRow = JsonRow<MessagesTable>;
 export type JobRow = Selectable<JobsTable>;
 export type SpanRow = Selectable<SpansTable>;
 export type TraceRow = Selectable<TracesTable>;

@@ -1,5 +1,5 @@
-import { sql, type ColumnType, type Generated, type Kysely, type Selectable } from 'kysely';
-import { toJson, type Database } from '../db/schema.ts';
+import { sql, type ColumnType, type Generated, type Kysely } from 'kysely';
+import { toJson, type Database, type JsonRow } from '../db/schema.ts';
 import type { Idea, LedgerNote, LedgerPass, SessionLedger } from '../core/idea-ledger.ts';
 
 type Timestamp = ColumnType<Date, Date | string, Date | string>;
@@ -66,9 +66,6 @@ export interface PassWrite {
 }
 
 const vector = (embedding: number[] | null): number[] | null => (embedding ? embedding.map(Number) : null);
-
-/** A table's row as `json_agg` returns it: the same columns, timestamps as ISO text. */
-type JsonRow<Table> = { [Column in keyof Selectable<Table>]: Selectable<Table>[Column] extends Date ? string : Selectable<Table>[Column] };
 
 /** The ledger statement's one row. */
 interface LedgerRows {

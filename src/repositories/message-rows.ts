@@ -1,5 +1,5 @@
 import { sql, type InsertObject } from 'kysely';
-import { toJson, type Database, type MessageRow } from '../db/schema.ts';
+import { toJson, type Database, type MessageJsonRow, type MessageRow } from '../db/schema.ts';
 import type { ChatMessage, Citation, DeliveryStatus, Speaker, SpeakerKind } from '../core/domain.ts';
 import { isCostSource, type CostSource } from '../core/cost.ts';
 
@@ -53,6 +53,11 @@ export function toMessage(row: MessageRow): ChatMessage {
     ...(row.content.citations?.length ? { citations: row.content.citations } : {}),
     ...(row.content.webSearches ? { webSearches: row.content.webSearches } : {}),
   };
+}
+
+/** A row as `json_agg` returned it as a chat message (its timestamps are ISO text there). */
+export function jsonRowToMessage(row: MessageJsonRow): ChatMessage {
+  return toMessage({ ...row, created_at: new Date(row.created_at), deleted_at: row.deleted_at === null ? null : new Date(row.deleted_at) });
 }
 
 /** The content JSON of a message: its text, and what else it carries (cut short, cited pages). */

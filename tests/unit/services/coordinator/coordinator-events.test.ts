@@ -40,7 +40,7 @@ let session: Session;
 
 beforeEach(async () => {
   database = await openTestDatabase('pglite');
-  repositories = buildRepositories(database.db);
+  repositories = buildRepositories(database.db, database.engine);
   bus = new InMemoryEventBus();
   hints = new SpeakerHints();
   turns = [];
