@@ -1,4 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DeliveryStatus, Speaker } from '../../../src/core/domain.ts';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { MessagesRepository } from '../../../src/repositories/messages-repository.ts';
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
@@ -56,24 +57,14 @@ describe.each(ENGINES)('reading many messages as rows or as one JSON value on %s
       },
       at(1.5),
     );
-    await asRows.insert(
-      { sessionId: 's1', speaker: { kind: 'participant', name: 'Grok' }, role: 'assistant', text: 'Withheld.', deliveryStatus: 'withheld' },
-      at(2),
-    );
-    const chunked = await asRows.insert(
-      { sessionId: 's1', speaker: { kind: 'moderator', name: 'Moderator' }, role: 'system', text: 'On topic.', deliveryStatus: 'pending' },
-      at(3),
-    );
+    const store = (sessionId: string, speaker: Speaker, text: string, deliveryStatus: DeliveryStatus, seconds: number) =>
+      asRows.insert({ sessionId, speaker, role: speaker.kind === 'human' ? 'user' : 'assistant', text, deliveryStatus }, at(seconds));
+    await store('s1', { kind: 'participant', name: 'Grok' }, 'Withheld.', 'withheld', 2);
+    const chunked = await store('s1', { kind: 'moderator', name: 'Moderator' }, 'On topic.', 'pending', 3);
     await asRows.appendExternalId(chunked.message.id, 'd-2', null);
     await asRows.appendExternalId(chunked.message.id, 'd-3', 'https://discord.com/channels/1/2/d-3');
-    await asRows.insert(
-      { sessionId: 's2', speaker: { kind: 'participant', name: 'Claude' }, role: 'assistant', text: 'Elsewhere.', deliveryStatus: 'delivered' },
-      at(4),
-    );
-    const deleted = await asRows.insert(
-      { sessionId: 's1', speaker: { kind: 'human', name: 'Ada' }, role: 'user', text: 'Oops.', deliveryStatus: 'delivered' },
-      at(5),
-    );
+    await store('s2', { kind: 'participant', name: 'Claude' }, 'Elsewhere.', 'delivered', 4);
+    const deleted = await store('s1', { kind: 'human', name: 'Ada' }, 'Oops.', 'delivered', 5);
     await handle.db
       .updateTable('messages')
       .set({ deleted_at: at(6) })
