@@ -6,6 +6,7 @@ import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import { MarkdownMirror } from '../../notion/markdown-mirror.ts';
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
+import { PendingDueTimes } from '../jobs/pending-due-times.ts';
 import type { DocumentationPort, RecalledSession, ToolPorts } from '../../core/ports.ts';
 import { recordable, runScribePass, runTldrPass, type PassEffects } from './documentation-passes.ts';
 import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './documentation-types.ts';
@@ -23,8 +24,6 @@ export interface JobRegistry {
 
 /** A busy session still gets a record at least every this many Scribe intervals (the debounce's bound). */
 const SCRIBE_MAX_WAIT_INTERVALS = 3;
-/** How long before its due time a pending pass no longer counts as ahead: a worker's clock may run early. */
-const PENDING_PASS_MARGIN_MS = 2_000;
 
 /** Scribe (and TLDR) passes of a session have their own queue, so one can be run (and awaited) on its own. */
 const scribeQueue = (sessionId: string) => `scribe:${sessionId}`;
@@ -36,8 +35,8 @@ export class DocumentationService implements DocumentationPort {
   private readonly effects: PassEffects;
   /** Urgent passes under way, so callers asking at once all wait for the same pass. */
   private readonly urgent = new Map<string, Promise<void>>();
-  /** The last debounce this process sent for a session's Scribe pass: when, and when the pass was then due. */
-  private readonly debounced = new Map<string, { at: number; dueAt: number }>();
+  /** The last debounce this process sent for each session's Scribe pass: when, and when the pass was then due. */
+  private readonly pendingPasses = new PendingDueTimes();
 
   constructor(private readonly deps: DocumentationDependencies) {
     this.mirror = new MarkdownMirror(deps.settings.dataDir);
@@ -59,9 +58,8 @@ export class DocumentationService implements DocumentationPort {
     const withoutNotion = async (): Promise<JobOutcome> => ({ status: 'done' });
     return {
       [DOCUMENTATION_JOB_KINDS.scribe]: (job, signal) => {
-        // The pending pass is running: the next message must queue another, and a debounce answered meanwhile
-        // (it moved this pass) must not be remembered (a fresh entry that never skips).
-        this.debounced.set(String(job.payload.sessionId), { at: Number.NEGATIVE_INFINITY, dueAt: Number.NEGATIVE_INFINITY });
+        // The pending pass is running: the next message must queue another.
+        this.pendingPasses.started(String(job.payload.sessionId));
         return runScribePass(this.deps, this.effects, job, signal);
       },
       [DOCUMENTATION_JOB_KINDS.tldr]: (job, signal) => runTldrPass(this.deps, this.effects, (sessionId) => this.mirror.read(sessionId, 'record'), job, signal),
@@ -80,12 +78,12 @@ export class DocumentationService implements DocumentationPort {
   async onMessage(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
     const intervalMs = this.deps.settings.scribeIntervalSeconds * 1000;
-    const last = this.debounced.get(sessionId);
-    if (last && now.getTime() - last.at < intervalMs / 10 && now.getTime() < last.dueAt - PENDING_PASS_MARGIN_MS) return;
+    const last = this.pendingPasses.current(sessionId);
+    if (this.pendingPasses.ahead(last, now) && now.getTime() - last.sentAt < intervalMs / 10) return;
     const runAt = new Date(now.getTime() + intervalMs);
     const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
     const dueAt = await this.deps.jobs.enqueueOrDebounce(job, intervalMs * SCRIBE_MAX_WAIT_INTERVALS, now);
-    if (this.debounced.get(sessionId) === last) this.debounced.set(sessionId, { at: now.getTime(), dueAt: dueAt.getTime() });
+    this.pendingPasses.learn(sessionId, last, now, dueAt);
   }
 
   /** Called when a session is created or changes state (status, counts): updates its Notion row. */

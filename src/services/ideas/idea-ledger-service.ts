@@ -11,6 +11,7 @@ import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { Session } from '../../core/domain.ts';
 import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
+import { PendingDueTimes } from '../jobs/pending-due-times.ts';
 import { closeIfConverged, inviteDissent, type LedgerRoom, type ModeratorLedgerDependencies } from './convergence-close.ts';
 import { ideasReply, withLedgerSections, type MessageLinks } from './ledger-markdown.ts';
 import { ledgerFigures, type LedgerFigures } from './ledger-metrics.ts';
@@ -21,9 +22,6 @@ import { describeRoles, roleMap, rotationOf, roundOf, roundsUntilRotation, type 
 
 /** The job kind of a ledger pass. */
 export const IDEA_LEDGER_JOB = 'idea_ledger';
-
-/** How long before its due time a queued pass no longer counts as ahead: another process's clock may run early. */
-const QUEUED_PASS_MARGIN_MS = 2_000;
 
 /** The ledger's knobs (env: IDEAS_*), read per use. */
 export interface IdeaLedgerSettings {
@@ -64,8 +62,8 @@ export class IdeaLedgerService {
   private readonly pass: LedgerPassDependencies;
   private readonly inFlight = new Map<string, Promise<boolean>>();
   private readonly dissentAt = new Map<string, number>();
-  /** When the session's pending pass is due, as the last insert answered (a job never runs before it is due). */
-  private readonly queuedPassAt = new Map<string, number>();
+  /** When each session's pending pass is due, as the last insert answered. */
+  private readonly pendingPasses = new PendingDueTimes();
 
   constructor(private readonly deps: IdeaLedgerDependencies) {
     this.pass = {
@@ -88,14 +86,11 @@ export class IdeaLedgerService {
    */
   async onMessage(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
-    const queuedPassAt = this.queuedPassAt.get(sessionId);
-    if (queuedPassAt !== undefined && now.getTime() < queuedPassAt - QUEUED_PASS_MARGIN_MS) return;
+    const known = this.pendingPasses.current(sessionId);
+    if (this.pendingPasses.ahead(known, now)) return;
     const runAt = new Date(now.getTime() + this.deps.settings().intervalSeconds * 1000);
     const dueAt = await this.deps.jobs.enqueueOnce({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
-    // A pass that started meanwhile may be the one this answer names: then it is not remembered.
-    if (this.queuedPassAt.get(sessionId) !== queuedPassAt) return;
-    if (dueAt === null) this.queuedPassAt.delete(sessionId);
-    else this.queuedPassAt.set(sessionId, dueAt.getTime());
+    this.pendingPasses.learn(sessionId, known, now, dueAt);
   }
 
   /** A last pass before the wrap-up, so the final record carries the whole ledger. Never throws. */
@@ -178,8 +173,7 @@ export class IdeaLedgerService {
 
   private async handle(job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
     const sessionId = String(job.payload.sessionId);
-    // Never ahead: the next message queues another pass, and an insert answered meanwhile is not remembered.
-    this.queuedPassAt.set(sessionId, Number.NEGATIVE_INFINITY);
+    this.pendingPasses.started(sessionId);
     const merged = await runLedgerPass(this.pass, sessionId, signal);
     if (merged) {
       const session = await this.deps.sessions.findById(sessionId);

@@ -1,0 +1,48 @@
+/**
+ * What this process last learnt of a key's pending deduplicated job (a session's next Scribe or ledger pass): when it
+ * sent for it and when the job is due. While the job is well ahead, a caller need not send the insert again: the
+ * pending job already covers what it would. A job never runs before it is due, except on a worker whose clock runs
+ * early, hence the margin.
+ */
+
+/** One learnt due time; compared by identity, so an answer that raced a change is dropped. */
+export interface PendingDueTime {
+  sentAt: number;
+  dueAt: number;
+}
+
+/** How long before its due time a pending job no longer counts as ahead: another process's clock may run early. */
+const MARGIN_MS = 2_000;
+
+/** Never ahead: the job started, so the next caller must send the insert again. */
+const started = (): PendingDueTime => ({ sentAt: Number.NEGATIVE_INFINITY, dueAt: Number.NEGATIVE_INFINITY });
+
+/** The due times of the pending jobs this process sent for, by key. */
+export class PendingDueTimes {
+  private readonly entries = new Map<string, PendingDueTime>();
+
+  /** The entry as it stands; hand it back to `learn` with the insert's answer. */
+  current(key: string): PendingDueTime | undefined {
+    return this.entries.get(key);
+  }
+
+  /** True while the pending job `entry` names is due later than the margin from `now`. */
+  ahead(entry: PendingDueTime | undefined, now: Date): entry is PendingDueTime {
+    return entry !== undefined && now.getTime() < entry.dueAt - MARGIN_MS;
+  }
+
+  /**
+   * Keeps what an insert sent at `sentAt` answered (null: unknown). Dropped when the entry changed while it was in
+   * flight (`before` is what `current` gave): a job that started meanwhile may be the one the answer names.
+   */
+  learn(key: string, before: PendingDueTime | undefined, sentAt: Date, dueAt: Date | null): void {
+    if (this.entries.get(key) !== before) return;
+    if (dueAt === null) this.entries.delete(key);
+    else this.entries.set(key, { sentAt: sentAt.getTime(), dueAt: dueAt.getTime() });
+  }
+
+  /** The key's job started here: the next caller sends the insert, and an answer in flight is not kept. */
+  started(key: string): void {
+    this.entries.set(key, started());
+  }
+}
