@@ -15,9 +15,12 @@ function pgliteVersion(): string {
   }
 }
 
+/** Bumped when the way a template is built changes, so an older build in the cache is not used. */
+const TEMPLATE_FORMAT = 2;
+
 /** Where the template of this PGlite version and these migrations lives (it changes when either does). */
 export function pgliteTemplatePath(cacheDirectory = CACHE_DIRECTORY): string {
-  const key = `${pgliteVersion()}-${MIGRATION_NAMES.join('+')}`.replace(/[^a-zA-Z0-9.+-]/g, '_');
+  const key = `f${TEMPLATE_FORMAT}-${pgliteVersion()}-${MIGRATION_NAMES.join('+')}`.replace(/[^a-zA-Z0-9.+-]/g, '_');
   return join(cacheDirectory, `pglite-template-${key}`);
 }
 
@@ -33,10 +36,32 @@ export async function buildPgliteTemplate(migrate: (database: PGlite) => Promise
   mkdirSync(building, { recursive: true });
   const database = new PGlite(building);
   await migrate(database);
+  await dropTemplateDatabases(database);
   await database.close();
   rmSync(path, { recursive: true, force: true });
   renameSync(building, path);
+  removeOtherTemplates(path, cacheDirectory);
   return path;
+}
+
+/** Templates of older PGlite versions, migrations or formats: never used again, ~25-40 MB each. */
+function removeOtherTemplates(current: string, cacheDirectory: string): void {
+  for (const name of readdirSync(cacheDirectory)) {
+    const path = join(cacheDirectory, name);
+    if (name.startsWith('pglite-template-') && !name.includes('.tmp-') && path !== current) rmSync(path, { recursive: true, force: true });
+  }
+}
+
+/**
+ * initdb's template0 and template1 serve CREATE DATABASE only, which the bot never runs on PGlite: without them a
+ * fresh DATA_DIR is 515 files instead of 1,117, and the copy at a first start takes ~0.3 s instead of ~0.85 s on a
+ * slow disk (the cost is per file, not per byte); a test's in-memory clone takes ~370 ms instead of ~540.
+ */
+export async function dropTemplateDatabases(database: PGlite): Promise<void> {
+  for (const name of ['template1', 'template0']) {
+    await database.exec(`alter database ${name} is_template false`);
+    await database.exec(`drop database ${name}`);
+  }
 }
 
 /**

@@ -4,6 +4,7 @@ import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
 import { openDatabase, pgliteHandle, PGLITE_TYPE_OPTIONS, type DatabaseHandle } from '../../src/db/create-database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
+import { dropTemplateDatabases } from '../../src/db/pglite-template.ts';
 
 /** The Postgres server tests use: TEST_DATABASE_URL, DATABASE_URL, or the machine's local one. */
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
@@ -51,6 +52,7 @@ function migratedTemplate(): Promise<PGlite> {
     const database = new PGlite(undefined, PGLITE_TYPE_OPTIONS);
     const handle = pgliteHandle(database);
     await migrateToLatest(handle.db);
+    await dropTemplateDatabases(database);
     return database;
   })();
   return template;

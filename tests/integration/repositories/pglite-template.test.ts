@@ -13,6 +13,8 @@ afterAll(() => rmSync(scratch, { recursive: true, force: true }));
 describe('PGlite template', () => {
   it('is a migrated data directory that a fresh DATA_DIR starts as a copy of, and never overwrites a used one', async () => {
     const cache = join(scratch, 'cache');
+    // A template of an older PGlite, migration list or build format is removed when the current one is built.
+    mkdirSync(join(cache, 'pglite-template-f1-0.0.1-0001-initial'), { recursive: true });
     const path = await buildPgliteTemplate(async (database) => migrateToLatest(pgliteHandle(database).db), cache);
     expect(path).toBe(pgliteTemplatePath(cache));
     expect(existsSync(join(path, 'PG_VERSION'))).toBe(true);
@@ -23,6 +25,9 @@ describe('PGlite template', () => {
     const database = new PGlite(fresh);
     const tables = await database.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public'");
     expect(tables.rows.map((row) => row.name)).toEqual(expect.arrayContaining(['sessions', 'messages', 'jobs']));
+    // Without initdb's template databases (CREATE DATABASE is never run here), a first start copies half the files.
+    const databases = await database.query<{ name: string }>('select datname as name from pg_database');
+    expect(databases.rows).toEqual([{ name: 'postgres' }]);
     await database.close();
 
     // Copied beside the target and renamed: nothing is left behind.
