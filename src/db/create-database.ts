@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { PgliteDialect, type PgliteEngine } from './pglite-dialect.ts';
 import { PgliteThread, type PgliteThreadOptions } from './pglite-thread.ts';
-import { seedFromTemplate } from './pglite-template.ts';
+import { templateSeedFor } from './pglite-template.ts';
 import type { QueryCounter } from './query-counter.ts';
 import type { Database } from './schema.ts';
 
@@ -52,7 +52,7 @@ export function pgliteThreadHandle(thread: Omit<PgliteThreadOptions, 'startParam
 }
 
 function openPglite(directory: string | undefined, options: DatabaseOptions): DatabaseHandle {
-  const seed = directory ? seedFromTemplate(directory) : {};
+  const seed = directory ? templateSeedFor(directory) : {};
   return pgliteThreadHandle({ ...(directory ? { dataDir: directory } : {}), ...seed }, options);
 }
 

@@ -1,5 +1,5 @@
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { PGlite } from '@electric-sql/pglite';
 import { MIGRATION_NAMES } from './migrate.ts';
@@ -64,22 +64,21 @@ export async function dropTemplateDatabases(database: PGlite): Promise<void> {
   }
 }
 
+/** What a data directory starts from: the template to copy into it, or a dump to load (older format), or nothing. */
+export interface TemplateSeed {
+  /** The template directory, for a fresh data directory (`copyTemplate` copies it, on the PGlite thread in the app). */
+  seedFrom?: string;
+  loadDataDir?: Blob;
+}
+
 /**
- * Seeds a data directory that does not exist yet (or is empty) with a copy of the template. Returns the
- * PGlite options that go with it: a dump to load when only a template of the older format (`.tar.gz`) exists.
+ * What a data directory that does not exist yet (or is empty) starts from; a used one starts from itself. Copies
+ * nothing: the PGlite thread copies the template while V8 compiles PGlite's WebAssembly.
  */
-export function seedFromTemplate(directory: string, cacheDirectory = CACHE_DIRECTORY): { loadDataDir?: Blob } {
+export function templateSeedFor(directory: string, cacheDirectory = CACHE_DIRECTORY): TemplateSeed {
   const fresh = !existsSync(directory) || readdirSync(directory).length === 0;
   const path = pgliteTemplatePath(cacheDirectory);
-  if (fresh && existsSync(join(path, 'PG_VERSION'))) {
-    // Copied beside the target, then renamed: a copy cut short never looks like a database.
-    const copying = `${directory}.seeding-${process.pid}`;
-    mkdirSync(dirname(directory), { recursive: true });
-    cpSync(path, copying, { recursive: true });
-    rmSync(directory, { recursive: true, force: true });
-    renameSync(copying, directory);
-    return {};
-  }
+  if (fresh && existsSync(join(path, 'PG_VERSION'))) return { seedFrom: path };
   mkdirSync(directory, { recursive: true });
   return fresh && existsSync(`${path}.tar.gz`) ? { loadDataDir: new Blob([readFileSync(`${path}.tar.gz`)]) } : {};
 }

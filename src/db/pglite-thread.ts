@@ -8,6 +8,8 @@ export interface PgliteThreadOptions {
   dataDir?: string;
   /** A dump (`dumpDataDir`) to start from, e.g. a migrated template. */
   loadDataDir?: Blob;
+  /** A template directory the thread copies into the fresh `dataDir` before it opens it (see templateSeedFor). */
+  seedFrom?: string;
   /** Postgres settings added to PGlite's defaults (`-c name=value` pairs). */
   startParams?: string[];
 }

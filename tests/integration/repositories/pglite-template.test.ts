@@ -1,11 +1,11 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PGlite } from '@electric-sql/pglite';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pgliteHandle } from '../../../src/db/create-database.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
-import { buildPgliteTemplate, pgliteTemplatePath, seedFromTemplate } from '../../../src/db/pglite-template.ts';
+import { buildPgliteTemplate, pgliteTemplatePath, templateSeedFor } from '../../../src/db/pglite-template.ts';
+import { PgliteThread } from '../../../src/db/pglite-thread.ts';
 
 const scratch = mkdtempSync(join(tmpdir(), 'brainstorm-template-'));
 afterAll(() => rmSync(scratch, { recursive: true, force: true }));
@@ -20,9 +20,12 @@ describe('PGlite template', () => {
     expect(existsSync(join(path, 'PG_VERSION'))).toBe(true);
     expect(readdirSync(cache)).toEqual([readdirSync(cache).find((name) => path.endsWith(name))]);
 
+    // The app's PGlite thread copies the template into the fresh directory before it opens it.
     const fresh = join(scratch, 'data', 'db');
-    expect(seedFromTemplate(fresh, cache)).toEqual({});
-    const database = new PGlite(fresh);
+    const seed = templateSeedFor(fresh, cache);
+    expect(seed).toEqual({ seedFrom: path });
+    expect(existsSync(fresh)).toBe(false);
+    const database = new PgliteThread({ dataDir: fresh, ...seed });
     const tables = await database.query<{ name: string }>("select table_name as name from information_schema.tables where table_schema = 'public'");
     expect(tables.rows.map((row) => row.name)).toEqual(expect.arrayContaining(['sessions', 'messages', 'jobs']));
     // Without initdb's template databases (CREATE DATABASE is never run here), a first start copies half the files.
@@ -36,13 +39,13 @@ describe('PGlite template', () => {
     const used = join(scratch, 'used');
     mkdirSync(used);
     writeFileSync(join(used, 'keep'), 'x');
-    expect(seedFromTemplate(used, cache)).toEqual({});
+    expect(templateSeedFor(used, cache)).toEqual({});
     expect(readdirSync(used)).toEqual(['keep']);
   }, 120_000);
 
   it('leaves a fresh directory empty for initdb when there is no template', () => {
     const fresh = join(scratch, 'no-template', 'db');
-    expect(seedFromTemplate(fresh, join(scratch, 'empty-cache'))).toEqual({});
+    expect(templateSeedFor(fresh, join(scratch, 'empty-cache'))).toEqual({});
     expect(readdirSync(fresh)).toEqual([]);
   });
 });

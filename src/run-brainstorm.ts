@@ -1,0 +1,73 @@
+import type { AppConfig } from './config/app-config.ts';
+import { createApp } from './app.ts';
+import { collectSecrets } from './config/load-config.ts';
+import { createLogger } from './logging/logger.ts';
+import { webSearchNotices } from './config/web-search.ts';
+import { ConsoleQueries } from './services/console/console-queries.ts';
+import { systemClock } from './core/clock.ts';
+import { randomIds } from './core/ids.ts';
+import type { DatabaseHandle } from './db/create-database.ts';
+import { createWebServer, LocalTransport } from './web/index.ts';
+
+/** What `main` settled before the rest of the app loaded. */
+export interface RunOptions {
+  config: AppConfig;
+  /** The database, already opening (see index.ts). */
+  database: DatabaseHandle;
+  /** When the process began to start, for the readyMs it logs. */
+  startedAt: number;
+}
+
+/** Runs Brainstorm: logging, transports, the app and the web console; stops cleanly on a signal. */
+export async function runBrainstorm({ config, database, startedAt }: RunOptions): Promise<void> {
+  const logger = createLogger({ level: config.runtime.logLevel, secrets: collectSecrets(config) });
+  for (const line of config.defaultsChosen) logger.info(`default chosen — ${line}`);
+  const notices = webSearchNotices(config.models.roster);
+  for (const line of notices) logger.warn(line);
+
+  const localTransport = new LocalTransport({ clock: systemClock, ids: randomIds });
+  // discord.js is loaded only when a bot token is set: it is most of the start-up time otherwise. Its connection is
+  // built before the app (which needs its transport) and its event handlers after (they call the app's gateway).
+  const discord = config.discord.token ? await import('./bot/discord-bot.ts') : null;
+  const connection = discord?.createDiscordConnection({ config, logger, clock: systemClock }) ?? null;
+  const app = await createApp({ config, logger, database, transports: connection ? [localTransport, connection.transport] : [localTransport] });
+  const bot = discord && connection ? discord.createDiscordBot({ config, gateway: app.gateway, connection, logger, clock: systemClock }) : null;
+  let botStarted = false;
+  const web = createWebServer({
+    host: config.web.host,
+    port: config.web.port,
+    token: config.web.token,
+    gateway: app.gateway,
+    queries: new ConsoleQueries(app.repositories, app.clock),
+    events: app.events,
+    localTransport,
+    logger,
+    demoMode: config.models.demoMode,
+    simulatedNames: config.models.roster.filter((entry) => entry.simulated).map((entry) => entry.name),
+    notices,
+    // Ready once the bot is connected too: a rolling restart stops the old process only when the new one hears Discord.
+    readiness: () => app.ready() && (bot === null || botStarted),
+    metrics: () => app.services.metrics.render(),
+  });
+  await web.start();
+  localTransport.setConsoleUrl(web.url);
+  await app.start();
+  await bot?.start();
+  botStarted = true;
+  logger.info({ url: web.url, readyMs: Date.now() - startedAt }, `Brainstorm is ready — open ${web.url}`);
+  if (config.models.demoMode) logger.warn('Models are SIMULATED (demo mode). Set OPENROUTER_API_KEY in .env to use real models.');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'stopping');
+    await web.stop();
+    await bot?.stop();
+    await app.stop();
+    logger.info('stopped cleanly');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
