@@ -24,3 +24,24 @@ export const RUNTIME_V8_FLAGS = Object.freeze(['--max-semi-space-size=4']);
  * why it is not the default.
  */
 export const SMALL_HOST_V8_FLAGS = Object.freeze([...RUNTIME_V8_FLAGS, '--optimize-for-size', '--liftoff-only']);
+
+/**
+ * Below this much memory (the host's RAM, or its container's limit when lower) `npm start` runs in the small-host
+ * mode by itself: in the default one every start with PGlite peaks near 800 MB while V8's optimising compiler works
+ * through one of PGlite's WebAssembly functions (~600 MB of compiler memory for it alone), which a 1 GB host does
+ * not survive.
+ */
+export const SMALL_HOST_BELOW_BYTES = 1536 * 1024 * 1024;
+
+/**
+ * The flags `npm start` adds to its own for the small-host mode: those of SMALL_HOST_V8_FLAGS that `execArgv` lacks,
+ * when `setting` (SMALL_HOST) is `yes`, or `auto` (or unset) on a host with less than SMALL_HOST_BELOW_BYTES; none
+ * otherwise.
+ * @param {{ setting: string | undefined, memoryBytes: number, execArgv: readonly string[] }} host
+ * @returns {string[]}
+ */
+export function smallHostFlagsToAdd({ setting, memoryBytes, execArgv }) {
+  const choice = setting?.trim() || 'auto';
+  const wanted = choice === 'yes' || (choice === 'auto' && memoryBytes < SMALL_HOST_BELOW_BYTES);
+  return wanted ? SMALL_HOST_V8_FLAGS.filter((flag) => !execArgv.includes(flag)) : [];
+}

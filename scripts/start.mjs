@@ -13,9 +13,12 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import module from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
+import os from 'node:os';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
+import { parseEnv } from 'node:util';
 import { enableOwnSourceMaps } from './source-maps.mjs';
+import { smallHostFlagsToAdd } from './runtime-flags.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = join(ROOT, 'src');
@@ -134,6 +137,37 @@ async function bundledEntry() {
   }
 }
 
+/** The host's memory in bytes: its RAM, or its container's limit (cgroup) when that is lower. */
+function hostMemoryBytes() {
+  const limit = process.constrainedMemory();
+  return limit > 0 && limit < os.totalmem() ? limit : os.totalmem();
+}
+
+/** SMALL_HOST from the environment, else from `.env` (which the app itself loads later, too late for V8's flags). */
+function smallHostSetting() {
+  if (process.env['SMALL_HOST'] !== undefined) return process.env['SMALL_HOST'];
+  try {
+    return parseEnv(readFileSync(join(process.cwd(), '.env'), 'utf8'))['SMALL_HOST'];
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * V8 takes its flags only at start (not from NODE_OPTIONS, and setting them later has no effect on WebAssembly), so
+ * the small-host mode replaces this process with one that has them: same pid, same stdio, nothing started yet.
+ */
+function enterSmallHostModeWhenDue() {
+  const memoryBytes = hostMemoryBytes();
+  const flags = smallHostFlagsToAdd({ setting: smallHostSetting(), memoryBytes, execArgv: process.execArgv });
+  if (flags.length === 0 || process.platform === 'win32' || typeof process.execve !== 'function') return;
+  process.stderr.write(
+    `brainstorm: small-host mode (${Math.round(memoryBytes / 2 ** 20)} MB of memory, SMALL_HOST=${smallHostSetting() ?? 'auto'}): ${flags.join(' ')}\n`,
+  );
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, ...process.argv.slice(1)], process.env);
+}
+
+enterSmallHostModeWhenDue();
 // V8 keeps the compiled code of every module on disk: later starts skip most parsing and compiling.
 module.enableCompileCache?.(join(ROOT, 'node_modules', '.cache', 'brainstorm', 'v8'));
 const entry = await bundledEntry();

@@ -30,6 +30,8 @@ export const environmentSchema = z.object({
   WEB_PORT: integer(7420, 0, 65535),
   WEB_TOKEN: optionalText,
   DEMO_PACE: z.enum(['readable', 'fast']).default('readable'),
+  // Read by scripts/start.mjs before the app starts (V8's flags); listed here so a bad value stops start-up clearly.
+  SMALL_HOST: z.enum(['auto', 'yes', 'no']).default('auto'),
   NTFY_URL: optionalUrl,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
   OTEL_EXPORTER_OTLP_HEADERS: optionalText,
