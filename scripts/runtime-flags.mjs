@@ -28,8 +28,9 @@ export const SMALL_HOST_V8_FLAGS = Object.freeze([...RUNTIME_V8_FLAGS, '--optimi
 /**
  * Below this much memory (the host's RAM, or its container's limit when lower) `npm start` runs in the small-host
  * mode by itself: in the default one every start with PGlite peaks near 800 MB while V8's optimising compiler works
- * through one of PGlite's WebAssembly functions (~600 MB of compiler memory for it alone), which a 1 GB host does
- * not survive.
+ * through one of PGlite's WebAssembly functions (~600 MB of compiler memory for it alone). Measured in a cgroup
+ * memory limit: at 512 MB the default mode is killed before it is ready and the small-host mode runs in ~330 MB; at
+ * 768 MB and 1 GB the default mode survives only by the kernel dropping the page cache, with a host's own needs on top.
  */
 export const SMALL_HOST_BELOW_BYTES = 1536 * 1024 * 1024;
 
