@@ -159,10 +159,11 @@ function smallHostSetting() {
  */
 function enterSmallHostModeWhenDue() {
   const memoryBytes = hostMemoryBytes();
-  const flags = smallHostFlagsToAdd({ setting: smallHostSetting(), memoryBytes, execArgv: process.execArgv });
+  const setting = smallHostSetting();
+  const flags = smallHostFlagsToAdd({ setting, memoryBytes, execArgv: process.execArgv });
   if (flags.length === 0 || process.platform === 'win32' || typeof process.execve !== 'function') return;
   process.stderr.write(
-    `brainstorm: small-host mode (${Math.round(memoryBytes / 2 ** 20)} MB of memory, SMALL_HOST=${smallHostSetting() ?? 'auto'}): ${flags.join(' ')}\n`,
+    `brainstorm: small-host mode (${Math.round(memoryBytes / 2 ** 20)} MB of memory, SMALL_HOST=${setting ?? 'auto'}): ${flags.join(' ')}\n`,
   );
   process.execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, ...process.argv.slice(1)], process.env);
 }
