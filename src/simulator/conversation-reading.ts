@@ -89,32 +89,42 @@ const SECTION_BREAK =
  * lines after one (a message of several lines) belong to it until the next statement or section.
  */
 export function statementsOf(body: ChatCompletionRequest): Statement[] {
+  return body.messages
+    .filter((message) => message.role !== 'system' && message.role !== 'developer' && message.role !== 'tool')
+    .flatMap((message) => statementsIn(messageText(message)));
+}
+
+/** The statements of one message's text (see statementsOf). */
+function statementsIn(text: string): Statement[] {
   const statements: Statement[] = [];
-  for (const message of body.messages) {
-    if (message.role === 'system' || message.role === 'developer' || message.role === 'tool') continue;
-    let current: Statement | null = null;
-    for (const line of messageText(message).split('\n')) {
-      const match = STATEMENT.exec(line);
-      if (match?.[2] && match[4]) {
-        current = { speaker: match[2].trim(), text: match[4].trim(), reference: match[1], ...(/person|human/i.test(match[3] ?? '') ? { person: true } : {}) };
-        statements.push(current);
-      } else if (SECTION_BREAK.test(line)) current = null;
-      else if (current && line.trim() !== '') current.text = `${current.text}\n${line.trim()}`;
-    }
+  let current: Statement | null = null;
+  for (const line of text.split('\n')) {
+    const match = STATEMENT.exec(line);
+    if (match?.[2] && match[4]) {
+      current = { speaker: match[2].trim(), text: match[4].trim(), reference: match[1], ...(/person|human/i.test(match[3] ?? '') ? { person: true } : {}) };
+      statements.push(current);
+    } else if (SECTION_BREAK.test(line)) current = null;
+    else if (current && line.trim() !== '') current.text = `${current.text}\n${line.trim()}`;
   }
   return statements;
 }
 
-/** The speaker of the last message addressed to this agent (`[Name]: ...`), if any. */
+/**
+ * The speaker of the last message addressed to this agent (`[Name]: ...`), if any: the last statement of the last
+ * user message that has one (a participant's input joins what others said since its last answer into one message).
+ */
 export function previousSpeaker(body: ChatCompletionRequest): { name: string; text: string } | undefined {
   for (let index = body.messages.length - 1; index >= 0; index -= 1) {
     const message = body.messages[index];
     if (message?.role !== 'user') continue;
-    const match = /^\s*\[([^\]]+)\]:\s*([\s\S]*)$/.exec(messageText(message));
-    // The room's cue ("[Room]: Your turn...") and the Scribe record are not speakers to answer.
-    if (match?.[1] === 'Room' || match?.[1]?.startsWith('Scribe record')) continue;
-    if (match?.[1]) return { name: match[1].replace(/\s*\((?:person|human)\)$/, ''), text: match[2] ?? '' };
-    return { name: 'the group', text: messageText(message) };
+    const text = messageText(message);
+    // The Scribe record and the room's cue ("[Room]: Your turn...") are not speakers to answer.
+    if (/^\s*\[Scribe record/.test(text)) continue;
+    const statement = statementsIn(text)
+      .filter((entry) => entry.speaker !== 'Room')
+      .at(-1);
+    if (statement) return { name: statement.speaker, text: statement.text };
+    if (!/^\s*\[Room\]:/.test(text)) return { name: 'the group', text };
   }
   return undefined;
 }

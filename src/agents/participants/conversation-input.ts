@@ -11,10 +11,24 @@ export function attributedLine(message: Pick<ChatMessage, 'speaker' | 'text'>): 
   return `[${attributedName(message)}]: ${message.text}`;
 }
 
+/** The newest messages a participant reads as chat turns; older ones are one transcript. */
+export const RECENT_CHAT_MESSAGES = 12;
+/** The heading of the transcript of older messages. */
+export const EARLIER_HEADING = 'Earlier in the discussion (oldest first):';
+/** The heading of the Scribe record, when the context was compressed. */
+export const RECORD_HEADING = '[Scribe record of the discussion so far]:';
+
+/** Between two messages in one input item. */
+const BETWEEN_MESSAGES = '\n\n';
+
 /**
- * The input of a participant's turn: the record of older history (when the context was compressed), then
- * each message attributed to its speaker — its own as `assistant`, everyone else's as `user` — and a closing
- * cue naming what to answer.
+ * The input of a participant's turn, in few items whatever the history's length: the record of older history (when
+ * the context was compressed); the older messages as one attributed transcript; the newest
+ * `RECENT_CHAT_MESSAGES` as chat turns (its own as `assistant`, what others said in between as one `user` item, each
+ * line attributed); and a closing cue naming what to answer. Few items matter: the Agents SDK clones and keys every
+ * input item several times per run (about 0.1 ms each here), while a model reads the same words either way (and
+ * Anthropic's API joins consecutive user turns itself). The transcript only grows at its end, so a provider's prompt
+ * cache still matches everything before it.
  */
 export function buildParticipantInput(options: {
   selfName: string;
@@ -23,13 +37,35 @@ export function buildParticipantInput(options: {
   answering: ChatMessage[];
 }): AgentInputItem[] {
   const items: AgentInputItem[] = [];
-  if (options.record) items.push(user(`[Scribe record of the discussion so far]:\n${options.record}`));
-  for (const message of options.messages) {
-    const own = message.speaker.kind === 'participant' && message.speaker.name === options.selfName;
-    items.push(own ? assistant(message.text) : user(attributedLine(message)));
+  if (options.record) items.push(user(`${RECORD_HEADING}\n${options.record}`));
+  const split = Math.max(0, options.messages.length - RECENT_CHAT_MESSAGES);
+  const earlier = options.messages.slice(0, split);
+  if (earlier.length > 0) items.push(user(`${EARLIER_HEADING}\n${earlier.map(attributedLine).join(BETWEEN_MESSAGES)}`));
+  items.push(...chatTurns(options.selfName, options.messages.slice(split)));
+  items.push(user(`[Room]: ${turnCue(options.selfName, options.answering)}`));
+  return items;
+}
+
+/** The room's cue closing a participant's input. */
+export function turnCue(selfName: string, answering: ChatMessage[]): string {
+  const targets = [...new Set(answering.map(attributedName))];
+  return targets.length > 0 ? `Your turn, ${selfName}. Reply to ${targets.join(', ')}.` : `Your turn, ${selfName}.`;
+}
+
+/** Messages as chat turns: the participant's own as `assistant`, each run of others' lines as one `user` item. */
+function chatTurns(selfName: string, messages: ChatMessage[]): AgentInputItem[] {
+  const items: AgentInputItem[] = [];
+  let others: string[] = [];
+  const flush = () => {
+    if (others.length > 0) items.push(user(others.join(BETWEEN_MESSAGES)));
+    others = [];
+  };
+  for (const message of messages) {
+    if (message.speaker.kind === 'participant' && message.speaker.name === selfName) {
+      flush();
+      items.push(assistant(message.text));
+    } else others.push(attributedLine(message));
   }
-  const targets = [...new Set(options.answering.map(attributedName))];
-  const cue = targets.length > 0 ? `Your turn, ${options.selfName}. Reply to ${targets.join(', ')}.` : `Your turn, ${options.selfName}.`;
-  items.push(user(`[Room]: ${cue}`));
+  flush();
   return items;
 }

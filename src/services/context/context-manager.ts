@@ -1,5 +1,5 @@
 import type { AgentInputItem } from '@openai/agents';
-import { attributedLine, buildParticipantInput } from '../../agents/participants/conversation-input.ts';
+import { attributedLine, buildParticipantInput, RECORD_HEADING, turnCue } from '../../agents/participants/conversation-input.ts';
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
@@ -80,9 +80,11 @@ export class ContextManager {
       measured = await this.measure(session.id, model, undefined);
     }
     const { history, total: historyTokens } = measured;
+    const cueTokens = this.options.tokens.countFor(model, turnCue(selfName, answering));
 
     if (historyTokens <= refreshAt && !forced) {
-      return this.finish(buildParticipantInput({ selfName, messages: history, record: null, answering }), model, window, false);
+      const items = buildParticipantInput({ selfName, messages: history, record: null, answering });
+      return this.finish(items, sum(measured.costs) + cueTokens, window, false);
     }
     // The plan's percentage (never above the admin bound) decides when the record must be refreshed first.
     const maxPercent = effectiveParameters(session, limits).maxContextPercent;
@@ -92,10 +94,11 @@ export class ContextManager {
     const record = forced ? await this.options.documentation.refreshRecord(session.id) : await this.latestRecord(session.id, loaded);
     // Record and recent messages share the budget, so a compressed prompt is never larger than an
     // uncompressed one was allowed to be: the prompt stays flat however long the session runs.
-    const recent = history.slice(this.recentStart(measured));
+    const start = this.recentStart(measured);
     const recordText = record ? this.clipRecord(record, model, this.options.historyBudgetTokens / 2) : null;
-    const items = buildParticipantInput({ selfName, messages: recent, record: recordText, answering });
-    return this.finish(items, model, window, true);
+    const items = buildParticipantInput({ selfName, messages: history.slice(start), record: recordText, answering });
+    const recordTokens = recordText ? this.options.tokens.countFor(model, `${RECORD_HEADING}\n${recordText}`) : 0;
+    return this.finish(items, sum(measured.costs.slice(start)) + recordTokens + cueTokens, window, true);
   }
 
   /** The discussion messages at hand (the whole history when `loaded` is absent), their sizes and the history's. */
@@ -108,7 +111,7 @@ export class ContextManager {
     const costs = history.map((message) => tokens.countFor(model, attributedLine(message)));
     const correction = tokens.correctionFor(model);
     const older = source.complete ? 0 : this.sizes.olderThan(sessionId, history[0]?.id ?? 0, (raw) => Math.ceil(raw * correction));
-    return { history, costs, total: older + costs.reduce((sum, cost) => sum + cost, 0), complete: source.complete };
+    return { history, costs, total: older + sum(costs), complete: source.complete };
   }
 
   /** The newest record, read once for the participants of a round (a failed read is not kept). */
@@ -128,8 +131,12 @@ export class ContextManager {
     return takeRecent(measured.history, measured.costs, this.options.historyBudgetTokens / 2);
   }
 
-  private finish(items: AgentInputItem[], model: string, window: number, compressed: boolean): BuiltContext {
-    const estimatedTokens = INSTRUCTION_ALLOWANCE + items.reduce((sum, item) => sum + this.options.tokens.countFor(model, itemText(item)), 0);
+  /**
+   * The prompt's estimate is the sum of its parts as counted before (each message's attributed line is counted once
+   * and cached): the items join many lines into texts that are new every turn, which would be counted anew.
+   */
+  private finish(items: AgentInputItem[], contentTokens: number, window: number, compressed: boolean): BuiltContext {
+    const estimatedTokens = INSTRUCTION_ALLOWANCE + contentTokens;
     return { items, estimatedTokens, percentOfWindow: (estimatedTokens / window) * 100, compressed };
   }
 
@@ -153,10 +160,4 @@ function takeRecent(history: ChatMessage[], costs: number[], budget: number): nu
   return start;
 }
 
-function itemText(item: AgentInputItem): string {
-  if (!('content' in item)) return '';
-  const content = item.content;
-  if (typeof content === 'string') return content;
-  if (!Array.isArray(content)) return '';
-  return content.map((part) => ('text' in part && typeof part.text === 'string' ? part.text : '')).join('');
-}
+const sum = (values: number[]): number => values.reduce((total, value) => total + value, 0);
