@@ -21,6 +21,15 @@ export function inputTexts(input: string | readonly unknown[]): string[] {
   return typeof input === 'string' ? [input] : input.map((item) => textOf(item));
 }
 
+/**
+ * An input item's text cut before each attributed line that follows a blank line (`\n\n[Name]: `): an item joins
+ * several messages, and each part then keeps its cached verdict from the turns before. No secret pattern matches
+ * a `[` after a blank line (a configured secret is one line), so a cut there never splits one.
+ */
+export function attributedParts(text: string): string[] {
+  return text.split(/\n\n(?=\[[^\]\n]{1,80}\]: )/);
+}
+
 function textOf(item: unknown): string {
   if (typeof item !== 'object' || item === null) return '';
   const content = (item as { content?: unknown }).content;
@@ -70,7 +79,7 @@ export function participantInputGuardrail(options: { knownSecrets?: readonly str
     name: INPUT_GUARDRAIL_NAMES.participantInput,
     runInParallel: false,
     execute: async ({ input }) => {
-      const secrets = scanTexts(inputTexts(input), options.knownSecrets ?? [], options.scans);
+      const secrets = scanTexts(inputTexts(input).flatMap(attributedParts), options.knownSecrets ?? [], options.scans);
       return secrets.count > 0 ? tripped('secret', { secretKinds: secrets.kinds }) : passed;
     },
   };

@@ -4,9 +4,19 @@ import { describe, expect, it } from 'vitest';
 import { participantInputGuardrail } from '../../../../src/agents/guardrails/input-guardrails.ts';
 import { scanForSecrets } from '../../../../src/agents/guardrails/secret-patterns.ts';
 import { SecretScanCache, scanTexts } from '../../../../src/agents/guardrails/secret-scan-cache.ts';
+import { buildParticipantInput } from '../../../../src/agents/participants/conversation-input.ts';
+import type { ChatMessage } from '../../../../src/core/domain.ts';
 
 // Built at run time so the repository holds no credential-shaped literal.
 const KEY = ['sk', 'or', 'v1', 'Zq8Lm2Vx7Rt4Np9Kc3Wd6Hy1Bf5Gs0Ja2Ue8Io4Ql7Xm3'].join('-');
+
+function chatMessage(id: number, name: string, text: string): ChatMessage {
+  return {
+    ...{ id, number: id, sessionId: 's', role: 'assistant', text, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, replyTo: [] },
+    ...{ traceId: null, deliveryStatus: 'delivered', externalIds: [], externalUrl: null, createdAt: new Date(0) },
+    speaker: { kind: name === 'Alice' ? 'human' : 'participant', name },
+  };
+}
 
 describe('SecretScanCache', () => {
   it('gives the same verdict as a fresh scan, and keeps it: a text read again is not scanned again', () => {
@@ -50,5 +60,35 @@ describe('SecretScanCache', () => {
     await expect(runner.run(agent, [...conversation, user(`[Claude]: try ${KEY}`)])).rejects.toBeInstanceOf(InputGuardrailTripwireTriggered);
     expect(scans.size).toBe(3);
     expect(model.remainingSteps).toBe(1);
+  });
+
+  it('scans a conversation joined into few items message by message: a turn later only the new messages are scanned', async () => {
+    const scanned: string[] = [];
+    const scans = new (class extends SecretScanCache {
+      override scan(text: string, knownSecrets: readonly string[]) {
+        const before = this.size;
+        const verdict = super.scan(text, knownSecrets);
+        if (this.size > before) scanned.push(text);
+        return verdict;
+      }
+    })();
+    const model = new ScriptedModel([[assistantMessage('A kill switch first.')], [assistantMessage('never')]]);
+    const agent = new Agent({ name: 'Claude', instructions: 'A participant.', model, inputGuardrails: [participantInputGuardrail({ scans })] });
+    const runner = new Runner({ tracingDisabled: true });
+    const said = (id: number, name: string, text: string) => chatMessage(id, name, text);
+    const history = Array.from({ length: 30 }, (_, index) =>
+      said(index + 1, ['Alice', 'Grok', 'ChatGPT'][index % 3]!, `point ${index}, with paragraphs.\n\nAnd a second one.`),
+    );
+    await runner.run(agent, buildParticipantInput({ selfName: 'Claude', messages: history, record: null, answering: [] }));
+    scanned.length = 0;
+    const next = [...history, said(31, 'Grok', 'one more point.')];
+    await runner.run(agent, buildParticipantInput({ selfName: 'Claude', messages: next, record: null, answering: [] }));
+    // The new message, and the transcript's first part (its heading and first message) when the split moved.
+    expect(scanned.join('').length).toBeLessThan(200);
+    expect(scanned).toContain('[Grok]: one more point.');
+    const leaked = [...next, said(32, 'Alice', `try ${KEY}`)];
+    await expect(runner.run(agent, buildParticipantInput({ selfName: 'Claude', messages: leaked, record: null, answering: [] }))).rejects.toBeInstanceOf(
+      InputGuardrailTripwireTriggered,
+    );
   });
 });
