@@ -59,7 +59,7 @@ export type BenchRun = Pick<BenchApp, 'app' | 'transport'>;
 export interface BenchAppOptions {
   /** Counts the statements the app sends to its database. */
   counter?: QueryCounter;
-  /** The job worker's poll (20 ms by default; deliveries wake it anyway). */
+  /** The job worker's poll (the app's own, 250 ms, by default: deliveries wake it anyway). */
   workerPollMs?: number;
 }
 
@@ -94,7 +94,7 @@ async function startAppOn(modelsUrl: string, engine: BenchEngine, aiRounds: numb
     logger: createLogger({ level: 'silent', secrets: [] }),
     database,
     transports: [transport],
-    workerPollMs: options.workerPollMs ?? 20,
+    ...(options.workerPollMs ? { workerPollMs: options.workerPollMs } : {}),
   });
   await app.start();
   return { app, transport, dropDatabase: drop };
