@@ -18,7 +18,7 @@ import process from 'node:process';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import { parseEnv } from 'node:util';
 import { enableOwnSourceMaps } from './source-maps.mjs';
-import { smallHostFlagsToAdd } from './runtime-flags.mjs';
+import { mallocSettingsToAdd, smallHostFlagsToAdd } from './runtime-flags.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = join(ROOT, 'src');
@@ -153,22 +153,35 @@ function smallHostSetting() {
   }
 }
 
+/** True when this Node runs on glibc (whose malloc reads MALLOC_* settings only as a process starts). */
+function onGlibc() {
+  if (process.platform !== 'linux') return false;
+  process.report.excludeNetwork = true;
+  const header = /** @type {{ header?: { glibcVersionRuntime?: string } }} */ (process.report.getReport()).header;
+  return Boolean(header?.glibcVersionRuntime);
+}
+
 /**
- * V8 takes its flags only at start (not from NODE_OPTIONS, and setting them later has no effect on WebAssembly), so
- * the small-host mode replaces this process with one that has them: same pid, same stdio, nothing started yet.
+ * V8 takes its flags only at start (not from NODE_OPTIONS, and setting them later has no effect on WebAssembly), and
+ * glibc reads its malloc settings only then too, so this process replaces itself with one that has them when they
+ * are due: same pid, same stdio, nothing started yet. The small-host mode says so; the malloc settings are silent.
  */
-function enterSmallHostModeWhenDue() {
+function restartWithRuntimeSettingsWhenDue() {
+  if (process.platform === 'win32' || typeof process.execve !== 'function') return;
   const memoryBytes = hostMemoryBytes();
   const setting = smallHostSetting();
   const flags = smallHostFlagsToAdd({ setting, memoryBytes, execArgv: process.execArgv });
-  if (flags.length === 0 || process.platform === 'win32' || typeof process.execve !== 'function') return;
-  process.stderr.write(
-    `brainstorm: small-host mode (${Math.round(memoryBytes / 2 ** 20)} MB of memory, SMALL_HOST=${setting ?? 'auto'}): ${flags.join(' ')}\n`,
-  );
-  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, ...process.argv.slice(1)], process.env);
+  const malloc = mallocSettingsToAdd({ env: process.env, glibc: onGlibc() });
+  if (flags.length === 0 && Object.keys(malloc).length === 0) return;
+  if (flags.length > 0) {
+    process.stderr.write(
+      `brainstorm: small-host mode (${Math.round(memoryBytes / 2 ** 20)} MB of memory, SMALL_HOST=${setting ?? 'auto'}): ${flags.join(' ')}\n`,
+    );
+  }
+  process.execve(process.execPath, [process.execPath, ...process.execArgv, ...flags, ...process.argv.slice(1)], { ...process.env, ...malloc });
 }
 
-enterSmallHostModeWhenDue();
+restartWithRuntimeSettingsWhenDue();
 // V8 keeps the compiled code of every module on disk: later starts skip most parsing and compiling.
 module.enableCompileCache?.(join(ROOT, 'node_modules', '.cache', 'brainstorm', 'v8'));
 const entry = await bundledEntry();

@@ -5,6 +5,9 @@ import { startAppProcess, waitForHealthy } from '../support/app-process.ts';
 
 /** The flags the app's own process runs with, as the kernel has them. */
 const commandLine = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+/** The environment the app's own process started with, as the kernel has it. */
+const environmentOf = (pid: number): string[] => readFileSync(`/proc/${pid}/environ`, 'utf8').split('\0').filter(Boolean);
+const onGlibc = Boolean((process.report.getReport() as { header?: { glibcVersionRuntime?: string } }).header?.glibcVersionRuntime);
 
 describe.runIf(process.platform === 'linux')('npm start on a small host', () => {
   it('SMALL_HOST=yes replaces the process with one that has the small-host flags: same pid, and it serves', async () => {
@@ -13,6 +16,7 @@ describe.runIf(process.platform === 'linux')('npm start on a small host', () => 
       await waitForHealthy(app.url);
       expect(commandLine(app.pid)).toEqual(expect.arrayContaining([...SMALL_HOST_V8_FLAGS]));
       expect(app.output()).toMatch(/brainstorm: small-host mode \(\d+ MB of memory, SMALL_HOST=yes\): --optimize-for-size --liftoff-only/);
+      if (onGlibc) expect(environmentOf(app.pid)).toContain('MALLOC_MMAP_THRESHOLD_=16384');
       // Said once: the replaced process has the flags and does not replace itself again.
       expect(app.output().match(/small-host mode/g)).toHaveLength(1);
     } finally {
@@ -26,6 +30,19 @@ describe.runIf(process.platform === 'linux')('npm start on a small host', () => 
       await waitForHealthy(app.url);
       expect(commandLine(app.pid)).not.toContain('--liftoff-only');
       expect(app.output()).not.toMatch(/small-host mode/);
+      // The malloc settings are due on glibc whatever the mode: the process was replaced for them alone, silently.
+      if (onGlibc) expect(environmentOf(app.pid)).toContain('MALLOC_MMAP_THRESHOLD_=16384');
+    } finally {
+      await app.stop();
+    }
+  }, 60_000);
+
+  it('keeps a malloc setting the person chose', async () => {
+    const app = await startAppProcess({ environment: { SMALL_HOST: 'no', MALLOC_MMAP_THRESHOLD_: '131072' } });
+    try {
+      await waitForHealthy(app.url);
+      expect(environmentOf(app.pid)).toContain('MALLOC_MMAP_THRESHOLD_=131072');
+      expect(environmentOf(app.pid)).not.toContain('MALLOC_MMAP_THRESHOLD_=16384');
     } finally {
       await app.stop();
     }

@@ -1,6 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { RUNTIME_V8_FLAGS, SMALL_HOST_BELOW_BYTES, SMALL_HOST_V8_FLAGS, smallHostFlagsToAdd } from '../../scripts/runtime-flags.mjs';
+import {
+  mallocSettingsToAdd,
+  RUNTIME_MALLOC_ENV,
+  RUNTIME_V8_FLAGS,
+  SMALL_HOST_BELOW_BYTES,
+  SMALL_HOST_V8_FLAGS,
+  smallHostFlagsToAdd,
+} from '../../scripts/runtime-flags.mjs';
 
 describe('the runtime flags', () => {
   it('npm start runs node with the flags the bench and the process tests use', () => {
@@ -30,5 +37,18 @@ describe('the runtime flags', () => {
       '--max-semi-space-size=4',
       '--optimize-for-size',
     ]);
+  });
+
+  it('npm start sets glibc to map blocks of 16 KB and more on their own, once, and keeps the malloc settings a person chose', () => {
+    expect(RUNTIME_MALLOC_ENV).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
+    expect(mallocSettingsToAdd({ env: {}, glibc: true })).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
+    // Already set (the replaced process, or the person's choice): nothing to add, so no second replacement.
+    expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '16384' }, glibc: true })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '131072' }, glibc: true })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, glibc: true })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.rtld.optional_static_tls=512' }, glibc: true })).toEqual({
+      MALLOC_MMAP_THRESHOLD_: '16384',
+    });
+    expect(mallocSettingsToAdd({ env: {}, glibc: false })).toEqual({});
   });
 });
