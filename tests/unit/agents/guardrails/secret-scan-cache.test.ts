@@ -5,18 +5,10 @@ import { participantInputGuardrail } from '../../../../src/agents/guardrails/inp
 import { scanForSecrets } from '../../../../src/agents/guardrails/secret-patterns.ts';
 import { SecretScanCache, scanTexts } from '../../../../src/agents/guardrails/secret-scan-cache.ts';
 import { buildParticipantInput } from '../../../../src/agents/participants/conversation-input.ts';
-import type { ChatMessage } from '../../../../src/core/domain.ts';
+import { chatMessage } from '../../../support/chat-messages.ts';
 
 // Built at run time so the repository holds no credential-shaped literal.
 const KEY = ['sk', 'or', 'v1', 'Zq8Lm2Vx7Rt4Np9Kc3Wd6Hy1Bf5Gs0Ja2Ue8Io4Ql7Xm3'].join('-');
-
-function chatMessage(id: number, name: string, text: string): ChatMessage {
-  return {
-    ...{ id, number: id, sessionId: 's', role: 'assistant', text, model: null, inputTokens: 0, outputTokens: 0, costUsd: 0, replyTo: [] },
-    ...{ traceId: null, deliveryStatus: 'delivered', externalIds: [], externalUrl: null, createdAt: new Date(0) },
-    speaker: { kind: name === 'Alice' ? 'human' : 'participant', name },
-  };
-}
 
 describe('SecretScanCache', () => {
   it('gives the same verdict as a fresh scan, and keeps it: a text read again is not scanned again', () => {
@@ -75,7 +67,7 @@ describe('SecretScanCache', () => {
     const model = new ScriptedModel([[assistantMessage('A kill switch first.')], [assistantMessage('never')]]);
     const agent = new Agent({ name: 'Claude', instructions: 'A participant.', model, inputGuardrails: [participantInputGuardrail({ scans })] });
     const runner = new Runner({ tracingDisabled: true });
-    const said = (id: number, name: string, text: string) => chatMessage(id, name, text);
+    const said = (id: number, name: string, text: string) => chatMessage({ id, speaker: { kind: name === 'Alice' ? 'human' : 'participant', name }, text });
     const history = Array.from({ length: 30 }, (_, index) =>
       said(index + 1, ['Alice', 'Grok', 'ChatGPT'][index % 3]!, `point ${index}, with paragraphs.\n\nAnd a second one.`),
     );

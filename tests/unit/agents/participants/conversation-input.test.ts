@@ -4,29 +4,13 @@ import { buildParticipantInput, EARLIER_HEADING, RECENT_CHAT_MESSAGES } from '..
 import type { ChatMessage } from '../../../../src/core/domain.ts';
 import { previousSpeaker } from '../../../../src/simulator/conversation-reading.ts';
 import type { ChatCompletionRequest } from '../../../../src/simulator/chat-types.ts';
+import { chatMessage } from '../../../support/chat-messages.ts';
 
 const speakers = ['Bea', 'Claude', 'ChatGPT', 'Grok'];
 const history = (count: number): ChatMessage[] =>
   Array.from({ length: count }, (_, index) => {
     const name = speakers[index % 4]!;
-    return {
-      id: index + 1,
-      number: index + 1,
-      sessionId: 's',
-      speaker: { kind: name === 'Bea' ? 'human' : 'participant', name },
-      role: 'assistant',
-      text: `Point ${index} from ${name}.`,
-      model: null,
-      inputTokens: 0,
-      outputTokens: 0,
-      costUsd: 0,
-      replyTo: [],
-      traceId: null,
-      deliveryStatus: 'delivered',
-      externalIds: [],
-      externalUrl: null,
-      createdAt: new Date(0),
-    };
+    return chatMessage({ id: index + 1, speaker: { kind: name === 'Bea' ? 'human' : 'participant', name }, text: `Point ${index} from ${name}.` });
   });
 
 const roleOf = (item: AgentInputItem) => ('role' in item ? item.role : item.type);

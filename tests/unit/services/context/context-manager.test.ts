@@ -5,28 +5,19 @@ import { ContextManager } from '../../../../src/services/context/context-manager
 import { TokenCounter } from '../../../../src/services/context/token-counter.ts';
 import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
 import type { DocumentationPort } from '../../../../src/core/ports.ts';
+import { chatMessage } from '../../../support/chat-messages.ts';
 
 const limits = { contextRefreshPercent: 50, maxContextPercent: 80 } as LimitsConfig;
 const speakers = ['Claude', 'ChatGPT', 'Grok', 'Alice'];
 const history = (count: number): ChatMessage[] =>
-  Array.from({ length: count }, (_, index) => ({
-    id: index + 1,
-    number: index + 1,
-    sessionId: 's',
-    speaker: { kind: speakers[index % 4] === 'Alice' ? 'human' : 'participant', name: speakers[index % 4]! },
-    role: 'assistant',
-    text: `Point ${index}: rollout safety versus speed, kill switches for risky paths, and a cleanup policy for old flags.`,
-    model: null,
-    inputTokens: 0,
-    outputTokens: 0,
-    costUsd: 0,
-    replyTo: [],
-    traceId: null,
-    deliveryStatus: 'delivered',
-    externalIds: [],
-    externalUrl: null,
-    createdAt: new Date(),
-  }));
+  Array.from({ length: count }, (_, index) =>
+    chatMessage({
+      id: index + 1,
+      speaker: { kind: speakers[index % 4] === 'Alice' ? 'human' : 'participant', name: speakers[index % 4]! },
+      text: `Point ${index}: rollout safety versus speed, kill switches for risky paths, and a cleanup policy for old flags.`,
+      createdAt: new Date(),
+    }),
+  );
 
 function manager(messages: ChatMessage[], record: string | null, window = 128_000) {
   const urgent: string[] = [];
