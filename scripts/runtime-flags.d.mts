@@ -9,4 +9,8 @@ export declare function smallHostFlagsToAdd(host: { setting: string | undefined;
 /** glibc's malloc settings `npm start` runs with on Linux (see runtime-flags.mjs). */
 export declare const RUNTIME_MALLOC_ENV: Readonly<Record<string, string>>;
 /** The malloc settings `npm start` adds to its environment, none when not due (see runtime-flags.mjs). */
-export declare function mallocSettingsToAdd(host: { env: Record<string, string | undefined>; glibc: boolean }): Record<string, string>;
+export declare function mallocSettingsToAdd(host: {
+  env: Record<string, string | undefined>;
+  glibc: boolean;
+  embeddedDatabase: boolean;
+}): Record<string, string>;

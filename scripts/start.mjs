@@ -143,11 +143,11 @@ function hostMemoryBytes() {
   return limit > 0 && limit < os.totalmem() ? limit : os.totalmem();
 }
 
-/** SMALL_HOST from the environment, else from `.env` (which the app itself loads later, too late for V8's flags). */
-function smallHostSetting() {
-  if (process.env['SMALL_HOST'] !== undefined) return process.env['SMALL_HOST'];
+/** A setting from the environment, else from `.env` (which the app itself loads later, too late for V8 and glibc). */
+function startSetting(/** @type {string} */ name) {
+  if (process.env[name] !== undefined) return process.env[name];
   try {
-    return parseEnv(readFileSync(join(process.cwd(), '.env'), 'utf8'))['SMALL_HOST'];
+    return parseEnv(readFileSync(join(process.cwd(), '.env'), 'utf8'))[name];
   } catch {
     return undefined;
   }
@@ -169,9 +169,10 @@ function onGlibc() {
 function restartWithRuntimeSettingsWhenDue() {
   if (process.platform === 'win32' || typeof process.execve !== 'function') return;
   const memoryBytes = hostMemoryBytes();
-  const setting = smallHostSetting();
+  const setting = startSetting('SMALL_HOST');
   const flags = smallHostFlagsToAdd({ setting, memoryBytes, execArgv: process.execArgv });
-  const malloc = mallocSettingsToAdd({ env: process.env, glibc: onGlibc() });
+  const embeddedDatabase = !startSetting('DATABASE_URL')?.trim();
+  const malloc = mallocSettingsToAdd({ env: process.env, glibc: onGlibc(), embeddedDatabase });
   if (flags.length === 0 && Object.keys(malloc).length === 0) return;
   if (flags.length > 0) {
     process.stderr.write(

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { SMALL_HOST_V8_FLAGS } from '../../scripts/runtime-flags.mjs';
 import { startAppProcess, waitForHealthy } from '../support/app-process.ts';
+import { createThrowawayPostgres } from '../support/databases.ts';
 
 /** The flags the app's own process runs with, as the kernel has them. */
 const commandLine = (pid: number): string[] => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
@@ -45,6 +46,18 @@ describe.runIf(process.platform === 'linux')('npm start on a small host', () => 
       expect(environmentOf(app.pid)).not.toContain('MALLOC_MMAP_THRESHOLD_=16384');
     } finally {
       await app.stop();
+    }
+  }, 60_000);
+
+  it('leaves glibc as it is with Postgres (no WebAssembly compiler to give memory back)', async () => {
+    const database = await createThrowawayPostgres();
+    const app = await startAppProcess({ environment: { SMALL_HOST: 'no', DATABASE_URL: database.url } });
+    try {
+      await waitForHealthy(app.url);
+      expect(environmentOf(app.pid).some((entry) => entry.startsWith('MALLOC_MMAP_THRESHOLD_='))).toBe(false);
+    } finally {
+      await app.stop();
+      await database.drop();
     }
   }, 60_000);
 });

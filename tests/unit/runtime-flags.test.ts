@@ -39,16 +39,18 @@ describe('the runtime flags', () => {
     ]);
   });
 
-  it('npm start sets glibc to map blocks of 16 KB and more on their own, once, and keeps the malloc settings a person chose', () => {
+  it('npm start sets glibc to map blocks of 16 KB and more on their own, once, and keeps the malloc settings a person chose; with PGlite only', () => {
     expect(RUNTIME_MALLOC_ENV).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
-    expect(mallocSettingsToAdd({ env: {}, glibc: true })).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
+    expect(mallocSettingsToAdd({ env: {}, glibc: true, embeddedDatabase: true })).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
     // Already set (the replaced process, or the person's choice): nothing to add, so no second replacement.
-    expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '16384' }, glibc: true })).toEqual({});
-    expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '131072' }, glibc: true })).toEqual({});
-    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, glibc: true })).toEqual({});
-    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.rtld.optional_static_tls=512' }, glibc: true })).toEqual({
+    expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '16384' }, glibc: true, embeddedDatabase: true })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '131072' }, glibc: true, embeddedDatabase: true })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, glibc: true, embeddedDatabase: true })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.rtld.optional_static_tls=512' }, glibc: true, embeddedDatabase: true })).toEqual({
       MALLOC_MMAP_THRESHOLD_: '16384',
     });
-    expect(mallocSettingsToAdd({ env: {}, glibc: false })).toEqual({});
+    expect(mallocSettingsToAdd({ env: {}, glibc: false, embeddedDatabase: true })).toEqual({});
+    // With Postgres there is no WebAssembly compiler transient to give back, and the burst held more.
+    expect(mallocSettingsToAdd({ env: {}, glibc: true, embeddedDatabase: false })).toEqual({});
   });
 });
