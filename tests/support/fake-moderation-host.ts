@@ -2,6 +2,7 @@ import { renderTldrMarkdown } from '../../src/agents/tldr/tldr-text.ts';
 import type { ChatMessage, ModerationState, Session, SessionPlan } from '../../src/core/domain.ts';
 import type { ModerationHost } from '../../src/services/moderation/moderation-host.ts';
 import type { LimitsReport, ToolPorts } from '../../src/core/ports.ts';
+import { chatMessage } from './chat-messages.ts';
 
 /** A plan about caching. */
 export const PLAN: SessionPlan = {
@@ -60,24 +61,7 @@ export class FakeHost implements ModerationHost {
     texts.forEach((text, index) => {
       const id = this.messages.length + 1;
       const name = speakers[index % speakers.length] ?? 'Claude';
-      this.messages.push({
-        id,
-        number: id,
-        sessionId: this.session.id,
-        speaker: { kind: 'participant', name },
-        role: 'assistant',
-        text,
-        model: null,
-        inputTokens: 0,
-        outputTokens: 0,
-        costUsd: 0,
-        replyTo: [],
-        traceId: null,
-        deliveryStatus: 'delivered',
-        externalIds: [],
-        externalUrl: null,
-        createdAt: new Date(),
-      });
+      this.messages.push(chatMessage({ id, sessionId: this.session.id, speaker: { kind: 'participant', name }, text, createdAt: new Date() }));
     });
     this.session = { ...this.session, messageCount: this.messages.length };
   }

@@ -2,26 +2,10 @@ import { describe, expect, it } from 'vitest';
 import type { TranscriptMessage } from '../../../src/services/console/console-types.ts';
 import type { LocalDelivery } from '../../../src/web/local-transport.ts';
 import { mergeRoomFeed } from '../../../src/web/room-feed.ts';
+import { chatMessage } from '../../support/chat-messages.ts';
 
 function stored(id: number, name: string, text: string, at: string, externalIds: string[] = []): TranscriptMessage {
-  return {
-    id,
-    number: id,
-    sessionId: 's',
-    speaker: { kind: 'participant', name },
-    role: 'assistant',
-    text,
-    model: null,
-    inputTokens: 0,
-    outputTokens: 0,
-    costUsd: 0,
-    replyTo: [],
-    traceId: null,
-    deliveryStatus: 'delivered',
-    externalIds,
-    externalUrl: null,
-    createdAt: at,
-  };
+  return { ...chatMessage({ id, speaker: { kind: 'participant', name }, text, externalIds }), createdAt: at };
 }
 
 function delivery(externalId: string, name: string, content: string, at: string): LocalDelivery {

@@ -3,6 +3,7 @@ import { ManualClock } from '../../../../src/core/clock.ts';
 import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
 import type { ChatMessage } from '../../../../src/core/domain.ts';
 import { FloodGate } from '../../../../src/services/sessions/flood-gate.ts';
+import { chatMessage } from '../../../support/chat-messages.ts';
 
 const settings = () => ({ burstWindowMs: 2000, messagesPerMinute: 6 });
 
@@ -50,24 +51,8 @@ describe('FloodGate in a conversation', () => {
 });
 
 describe('FloodGate reading the history only when it decides', () => {
-  const answer = (clock: ManualClock, sessionId = 's1'): ChatMessage => ({
-    id: 1,
-    sessionId,
-    number: 1,
-    speaker: { kind: 'participant', name: 'Claude' },
-    role: 'assistant',
-    text: 'An answer.',
-    model: null,
-    inputTokens: 0,
-    outputTokens: 0,
-    costUsd: 0,
-    replyTo: [],
-    traceId: null,
-    deliveryStatus: 'pending',
-    externalIds: [],
-    externalUrl: null,
-    createdAt: clock.now(),
-  });
+  const answer = (clock: ManualClock, sessionId = 's1'): ChatMessage =>
+    chatMessage({ id: 1, sessionId, speaker: { kind: 'participant', name: 'Claude' }, text: 'An answer.', deliveryStatus: 'pending', createdAt: clock.now() });
 
   it('counts quick messages answered in this process without a lookup, and a talking pace without one either', async () => {
     const clock = new ManualClock();
