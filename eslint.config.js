@@ -52,7 +52,8 @@ export default tseslint.config(
       ],
     },
   },
-  // The launcher reads SMALL_HOST before the app exists: V8 takes its flags only when the process starts.
+  // The launcher reads SMALL_HOST and DATABASE_URL before the app exists: V8's flags and glibc's malloc settings are
+  // taken only when a process starts.
   { files: ['src/config/**', 'tests/**', 'bench/**', 'vitest.config.ts', 'scripts/start.mjs'], rules: { 'no-restricted-syntax': 'off' } },
   ...layerRules,
 );

@@ -1,7 +1,7 @@
 // @ts-check
 /**
- * The copy of the migrated PGlite template into a fresh data directory. Plain JavaScript, so that the PGlite thread
- * (pglite-worker.mjs) runs it as well as the TypeScript side.
+ * The copy of the migrated PGlite template into a fresh data directory, made by the PGlite thread (pglite-worker.mjs)
+ * while V8 compiles PGlite's WebAssembly. Plain JavaScript, as the worker is.
  */
 import { cpSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname } from 'node:path';
