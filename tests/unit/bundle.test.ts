@@ -1,0 +1,57 @@
+import { decode, encode } from '@jridgewell/sourcemap-codec';
+import { describe, expect, it } from 'vitest';
+import { bundlesImport, ownMappingsOnly } from '../../scripts/bundle.mjs';
+
+describe('bundlesImport', () => {
+  it('takes in the bundled packages our code imports, with their subpaths', () => {
+    expect(bundlesImport('kysely', '/app/src/db/migrate.ts')).toBe(true);
+    expect(bundlesImport('hono/streaming', '/app/src/web/routes.ts')).toBe(true);
+    expect(bundlesImport('@openai/agents', '/app/src/agents/roles.ts')).toBe(true);
+  });
+
+  it('leaves the other packages and Node built-ins to Node', () => {
+    expect(bundlesImport('@electric-sql/pglite', '/app/src/db/create-database.ts')).toBe(false);
+    expect(bundlesImport('pg', '/app/src/db/create-database.ts')).toBe(false);
+    expect(bundlesImport('@openai/agents-extensions', '/app/src/agents/roles.ts')).toBe(false);
+    expect(bundlesImport('node:fs', '/app/src/index.ts')).toBe(false);
+    expect(bundlesImport('node:fs', '/app/node_modules/dotenv/lib/main.js')).toBe(false);
+  });
+
+  it("takes in whatever a bundled package imports, so nothing resolves from the bundle's folder", () => {
+    expect(bundlesImport('@openai/agents-core', '/app/node_modules/@openai/agents/dist/index.mjs')).toBe(true);
+    expect(bundlesImport('ws', '/app/node_modules/openai/node_modules/ws/index.js')).toBe(true);
+  });
+});
+
+describe('ownMappingsOnly', () => {
+  const map = {
+    version: 3,
+    sources: ['../../../src/a.ts', '../../../node_modules/dep/index.js', '../../../src/b.ts'],
+    names: [],
+    mappings: encode([
+      [
+        [0, 1, 0, 0],
+        [4, 1, 3, 2],
+        [9, 1, 3, 7],
+      ],
+      [
+        [0, 0, 5, 0],
+        [6, 2, 1, 4],
+      ],
+    ]),
+  };
+
+  it('keeps our sources, by absolute URL, and drops the dependencies', () => {
+    expect(ownMappingsOnly(map, '/app/.cache/build/x').sources).toEqual(['file:///app/src/a.ts', 'file:///app/src/b.ts']);
+  });
+
+  it('leaves dependency code unmapped, one segment where a run of it begins, and points ours at their new index', () => {
+    expect(decode(ownMappingsOnly(map, '/app/.cache/build/x').mappings)).toEqual([
+      [[0]],
+      [
+        [0, 0, 5, 0],
+        [6, 1, 1, 4],
+      ],
+    ]);
+  });
+});
