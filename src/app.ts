@@ -66,7 +66,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   const secrets = collectSecrets(config);
   const logger = options.logger ?? createLogger({ level: config.runtime.logLevel, secrets });
   const database = openDatabaseFor(options.database, config);
-  await migrateToLatest(database.db);
+  // The schema is checked while this thread builds the app (~0.2 s): embedded PGlite is still starting on its own
+  // thread, so waiting for it first would put the two one after the other. Nothing below reads the database before
+  // `services.load()`.
+  const migrated = migrateToLatest(database.db);
+  migrated.catch(() => undefined);
   const repositories = buildRepositories(database.db, database.engine);
 
   let simulator: SimulatorHandle | null = null;
@@ -128,6 +132,12 @@ export async function createApp(options: AppOptions): Promise<App> {
     secrets,
     notifier,
   });
+  try {
+    await migrated;
+  } catch (error) {
+    await simulator?.close();
+    throw error;
+  }
   await services.load();
 
   let isReady = false;
