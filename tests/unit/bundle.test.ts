@@ -38,20 +38,37 @@ describe('ownMappingsOnly', () => {
         [0, 0, 5, 0],
         [6, 2, 1, 4],
       ],
+      [[0, 1, 9, 0]],
+      [[0, 1, 9, 5]],
+      [
+        [0, 0, 7, 0],
+        [5, 0, 7, 6],
+        [9, 0, 8, 0],
+      ],
     ]),
   };
+  const rewritten = () => decode(ownMappingsOnly(map, '/app/.cache/build/x').mappings);
 
   it('keeps our sources, by absolute URL, and drops the dependencies', () => {
     expect(ownMappingsOnly(map, '/app/.cache/build/x').sources).toEqual(['file:///app/src/a.ts', 'file:///app/src/b.ts']);
   });
 
-  it('leaves dependency code unmapped, one segment where a run of it begins, and points ours at their new index', () => {
-    expect(decode(ownMappingsOnly(map, '/app/.cache/build/x').mappings)).toEqual([
-      [[0]],
-      [
-        [0, 0, 5, 0],
-        [6, 1, 1, 4],
-      ],
+  it('leaves dependency code unmapped: one segment where a run of it begins, none where it goes on', () => {
+    const lines = rewritten();
+    expect(lines[0]).toEqual([[0]]);
+    expect(lines[2]).toEqual([[0]]);
+    expect(lines[3]).toEqual([]);
+  });
+
+  it("points our segments at their sources' new places, one where each source line begins", () => {
+    const lines = rewritten();
+    expect(lines[1]).toEqual([
+      [0, 0, 5, 0],
+      [6, 1, 1, 4],
+    ]);
+    expect(lines[4]).toEqual([
+      [0, 0, 7, 0],
+      [9, 0, 8, 0],
     ]);
   });
 });
