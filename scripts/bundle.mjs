@@ -161,9 +161,12 @@ function sourceFiles(directory) {
     .sort();
 }
 
-/** npm's record of the installed packages (the bundled ones are baked in), else the lockfile. */
+/**
+ * The packages the bundle bakes in, as the lockfile pins them (package.json without one). Not npm's record in
+ * node_modules: npm writes that after `postinstall`, which builds the bundle, so the first start would build it again.
+ */
 function installedPackages() {
-  for (const path of [join(ROOT, 'node_modules', '.package-lock.json'), join(ROOT, 'package-lock.json')]) {
+  for (const path of [join(ROOT, 'package-lock.json'), join(ROOT, 'package.json')]) {
     if (existsSync(path)) return readFileSync(path);
   }
   return '';
@@ -212,3 +215,6 @@ export async function bundledEntry() {
     return null;
   }
 }
+
+// `node scripts/bundle.mjs` (npm's postinstall) builds the bundle ahead of the first start.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href && !(await bundledEntry())) process.exitCode = 1;
