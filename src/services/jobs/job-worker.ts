@@ -36,8 +36,14 @@ export class JobWorker {
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
-  /** Set by `nudge`: work was queued since the last claim began, so the loop claims again before it sleeps. */
+  /** Work that is not a queue's was queued, or a job ended, since the last claim began: the loop claims again before it sleeps. */
   private nudged = false;
+  /**
+   * Queues work was queued in since the last claim began. The loop claims again for those whose job that claim did not
+   * take: behind one it took, the work is claimed when that job ends, and a claim now would come back empty (answers
+   * stored at once nudge while the first of them is being claimed).
+   */
+  private readonly nudgedQueues = new Set<string>();
   /** How many times work was queued (`nudge`): a job whose claim predates a nudge may have blocked that work. */
   private nudges = 0;
   /** The last claim took all it could: more may be due, so a job's end must claim again. */
@@ -83,13 +89,17 @@ export class JobWorker {
     }
   }
 
-  /** Runs the due jobs of one queue now, in order (e.g. a room's pending deliveries before a new round). */
+  /**
+   * Runs the due jobs of one queue now, in order (e.g. a room's pending deliveries before a new round). It stops after
+   * a job nothing waited behind when it was claimed: work queued since then was nudged, and the loop claims it.
+   */
   async runQueue(queue: string): Promise<void> {
     for (let batch = 0; batch < 50; batch += 1) {
       const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, 1, [...this.handlers.keys()], queue);
       const job = claimed[0];
       if (!job) return;
       await this.execute(job);
+      if (!job.hasSuccessor) return;
     }
   }
 
@@ -111,12 +121,18 @@ export class JobWorker {
    */
   nudge(queue?: string): void {
     this.nudges += 1;
-    if (queue === undefined || !this.runningQueues.has(queue)) this.claimSoon();
+    if (queue === undefined || !this.runningQueues.has(queue)) this.claimSoon(queue);
   }
 
-  private claimSoon(): void {
-    this.nudged = true;
+  private claimSoon(queue?: string): void {
+    if (queue === undefined) this.nudged = true;
+    else this.nudgedQueues.add(queue);
     this.wake?.();
+  }
+
+  /** Whether something queued since the last claim began may be claimable now. */
+  private mayClaimMore(): boolean {
+    return this.nudged || [...this.nudgedQueues].some((queue) => !this.runningQueues.has(queue));
   }
 
   /** Stops claiming, aborts waiting, and waits for running jobs to finish. */
@@ -133,6 +149,7 @@ export class JobWorker {
     while (this.running) {
       try {
         this.nudged = false;
+        this.nudgedQueues.clear();
         await this.instance.maintain();
         const free = this.concurrency - this.inFlight.size;
         this.lastClaimFull = free === 0;
@@ -147,7 +164,7 @@ export class JobWorker {
       } catch (error) {
         this.options.logger.error({ err: error }, 'job worker could not claim jobs');
       }
-      if (this.nudged) continue;
+      if (this.mayClaimMore()) continue;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, this.pollMs);
         this.wake = () => {

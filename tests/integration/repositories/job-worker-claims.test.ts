@@ -11,10 +11,16 @@ const logger = createLogger({ level: 'silent', secrets: [] });
 /** The real repository, counting the claims the worker sends. */
 class CountingJobs extends JobsRepository {
   claims = 0;
+  /** Holds the next claim's answer until it settles (to nudge while a claim is on its way). */
+  holdNext: Promise<void> | null = null;
 
-  override claimDue(...args: Parameters<JobsRepository['claimDue']>): Promise<ClaimedJob[]> {
+  override async claimDue(...args: Parameters<JobsRepository['claimDue']>): Promise<ClaimedJob[]> {
     this.claims += 1;
-    return super.claimDue(...args);
+    const hold = this.holdNext;
+    this.holdNext = null;
+    const claimed = await super.claimDue(...args);
+    await hold;
+    return claimed;
   }
 }
 
@@ -104,5 +110,34 @@ describe.each(ENGINES)('when a job worker claims on %s', (engine) => {
     await expect.poll(() => jobs.countByStatus('deliver')).toEqual({ done: 2 });
     expect(ran).toEqual(['first', 'second']);
     expect(jobs.claims).toBe(claimsWhileBusy + 1);
+  });
+
+  it('claims no more for nudges of a room whose first delivery the claim on its way took (answers stored at once)', async () => {
+    let release: () => void = () => undefined;
+    registerDeliveries(new Promise<void>((resolve) => (release = resolve)));
+    const before = await started();
+    for (const text of ['first', 'second', 'third']) await deliver(text);
+    let answerClaim: () => void = () => undefined;
+    jobs.holdNext = new Promise<void>((resolve) => (answerClaim = resolve));
+    worker.nudge('room:1');
+    await expect.poll(() => jobs.claims).toBe(before + 1);
+    // The other two answers are stored, and nudge, while the first is being claimed.
+    worker.nudge('room:1');
+    worker.nudge('room:1');
+    answerClaim();
+    await expect.poll(() => ran).toEqual(['first']);
+    release();
+    await expect.poll(() => jobs.countByStatus('deliver')).toEqual({ done: 3 });
+    await worker.stop();
+    // One claim a delivery: 'second' is claimed when 'first' ends, 'third' when 'second' does.
+    expect(jobs.claims - before).toBe(3);
+  });
+
+  it("flushes a room's queue and stops after the delivery nothing waited behind", async () => {
+    registerDeliveries();
+    await deliver('pending');
+    await worker.runQueue('room:1');
+    expect(ran).toEqual(['pending']);
+    expect(jobs.claims).toBe(1);
   });
 });
