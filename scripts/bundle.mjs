@@ -1,7 +1,7 @@
 // @ts-check
 /**
  * The ahead-of-time bundle `npm start` runs (see start.mjs): `src/` and the dependencies Node is slowest to load,
- * built with esbuild (it ships with tsx) into one folder per fingerprint of the sources and the installed packages,
+ * built with esbuild (it ships with tsx) into one folder per fingerprint of the sources, the lockfile and this build,
  * so concurrent starts never overwrite a bundle another process is running from.
  *
  * The bundle lives under .cache/build (ignored by git and lint), not under node_modules: Node maps stack traces only
