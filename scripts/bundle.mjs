@@ -172,7 +172,7 @@ function installedPackages() {
   return '';
 }
 
-/** A hash of every source file, tsconfig.json, the installed packages, the checkout's path (baked into the bundle) and this file (the build's options). */
+/** A hash of every source file, tsconfig.json, the lockfile, the checkout's path (baked into the bundle) and this file (the build's options). */
 function fingerprint() {
   const hash = createHash('sha256')
     .update(`${ROOT}\0`)

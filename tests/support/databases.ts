@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
 import { PGlite } from '@electric-sql/pglite';
-import { openDatabase, pgliteHandle, PGLITE_TYPE_OPTIONS, type DatabaseHandle } from '../../src/db/create-database.ts';
+import { openDatabase, pgliteHandle, PGLITE_TYPE_OPTIONS, type DatabaseHandle, type DatabaseOptions } from '../../src/db/create-database.ts';
 import { migrateToLatest } from '../../src/db/migrate.ts';
 import { dropTemplateDatabases } from '../../src/db/pglite-template.ts';
 
@@ -19,21 +19,9 @@ export type Engine = (typeof ENGINES)[number];
  */
 export async function openTestDatabase(engine: Engine): Promise<DatabaseHandle> {
   if (engine === 'pglite') return pgliteHandle(await clonePgliteTemplate());
-  const name = `brainstorm_test_${randomBytes(6).toString('hex')}`;
-  const admin = new Kysely<unknown>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: TEST_POSTGRES_URL, max: 1 }) }) });
-  await sql.raw(`CREATE DATABASE ${name}`).execute(admin);
-  const url = new URL(TEST_POSTGRES_URL);
-  url.pathname = `/${name}`;
-  const handle = openDatabase({ kind: 'postgres', url: url.toString() });
+  const handle = await openEmptyPostgres();
   await migrateToLatest(handle.db);
-  return {
-    ...handle,
-    async close() {
-      await handle.close();
-      await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin);
-      await admin.destroy();
-    },
-  };
+  return handle;
 }
 
 let template: Promise<PGlite> | null = null;
@@ -80,6 +68,19 @@ export async function createThrowawayPostgres(): Promise<{ url: string; drop(): 
     async drop() {
       await sql.raw(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`).execute(admin);
       await admin.destroy();
+    },
+  };
+}
+
+/** A throwaway database on the Postgres server, empty, as a handle (`options.counter` counts its statements); closing it drops the database. */
+export async function openEmptyPostgres(options: DatabaseOptions = {}): Promise<DatabaseHandle> {
+  const throwaway = await createThrowawayPostgres();
+  const handle = openDatabase({ kind: 'postgres', url: throwaway.url }, options);
+  return {
+    ...handle,
+    async close() {
+      await handle.close();
+      await throwaway.drop();
     },
   };
 }

@@ -3,23 +3,22 @@ import { describe, expect, it } from 'vitest';
 import { bundlesImport, ownMappingsOnly } from '../../scripts/bundle.mjs';
 
 describe('bundlesImport', () => {
-  it('takes in the bundled packages our code imports, with their subpaths', () => {
-    expect(bundlesImport('kysely', '/app/src/db/migrate.ts')).toBe(true);
-    expect(bundlesImport('hono/streaming', '/app/src/web/routes.ts')).toBe(true);
-    expect(bundlesImport('@openai/agents', '/app/src/agents/roles.ts')).toBe(true);
-  });
-
-  it('leaves the other packages and Node built-ins to Node', () => {
-    expect(bundlesImport('@electric-sql/pglite', '/app/src/db/create-database.ts')).toBe(false);
-    expect(bundlesImport('pg', '/app/src/db/create-database.ts')).toBe(false);
-    expect(bundlesImport('@openai/agents-extensions', '/app/src/agents/roles.ts')).toBe(false);
-    expect(bundlesImport('node:fs', '/app/src/index.ts')).toBe(false);
-    expect(bundlesImport('node:fs', '/app/node_modules/dotenv/lib/main.js')).toBe(false);
-  });
-
-  it("takes in whatever a bundled package imports, so nothing resolves from the bundle's folder", () => {
-    expect(bundlesImport('@openai/agents-core', '/app/node_modules/@openai/agents/dist/index.mjs')).toBe(true);
-    expect(bundlesImport('ws', '/app/node_modules/openai/node_modules/ws/index.js')).toBe(true);
+  it.each([
+    // The bundled packages our code imports, with their subpaths.
+    ['kysely', '/app/src/db/migrate.ts', true],
+    ['hono/streaming', '/app/src/web/routes.ts', true],
+    ['@openai/agents', '/app/src/agents/roles.ts', true],
+    // The other packages and Node's built-ins are left to Node.
+    ['@electric-sql/pglite', '/app/src/db/create-database.ts', false],
+    ['pg', '/app/src/db/create-database.ts', false],
+    ['@openai/agents-extensions', '/app/src/agents/roles.ts', false],
+    ['node:fs', '/app/src/index.ts', false],
+    ['node:fs', '/app/node_modules/dotenv/lib/main.js', false],
+    // Whatever a bundled package imports, so nothing resolves from the bundle's folder.
+    ['@openai/agents-core', '/app/node_modules/@openai/agents/dist/index.mjs', true],
+    ['ws', '/app/node_modules/openai/node_modules/ws/index.js', true],
+  ])('%s imported from %s: bundled %s', (specifier, importer, bundled) => {
+    expect(bundlesImport(specifier, importer)).toBe(bundled);
   });
 });
 

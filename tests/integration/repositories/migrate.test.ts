@@ -1,17 +1,15 @@
 import { sql } from 'kysely';
 import { PGlite } from '@electric-sql/pglite';
 import { afterEach, describe, expect, it } from 'vitest';
-import { openDatabase, pgliteHandle, PGLITE_TYPE_OPTIONS, type DatabaseHandle } from '../../../src/db/create-database.ts';
+import { pgliteHandle, PGLITE_TYPE_OPTIONS, type DatabaseHandle } from '../../../src/db/create-database.ts';
 import { migrateToLatest, MIGRATION_NAMES } from '../../../src/db/migrate.ts';
 import { QueryCounter } from '../../../src/db/query-counter.ts';
-import { createThrowawayPostgres, ENGINES, type Engine } from '../../support/databases.ts';
+import { ENGINES, openEmptyPostgres, type Engine } from '../../support/databases.ts';
 
 /** An empty database whose statements are counted. */
 async function emptyDatabase(engine: Engine, counter: QueryCounter): Promise<DatabaseHandle> {
   if (engine === 'pglite') return pgliteHandle(new PGlite(undefined, PGLITE_TYPE_OPTIONS), { counter });
-  const throwaway = await createThrowawayPostgres();
-  const handle = openDatabase({ kind: 'postgres', url: throwaway.url }, { counter });
-  return { ...handle, close: async () => (await handle.close(), await throwaway.drop()) };
+  return openEmptyPostgres({ counter });
 }
 
 describe.each(ENGINES)('migrateToLatest on %s', (engine) => {

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase, pgliteHandle, type DatabaseHandle } from '../../../src/db/create-database.ts';
+import { pgliteHandle, type DatabaseHandle } from '../../../src/db/create-database.ts';
 import { migrateToLatest } from '../../../src/db/migrate.ts';
 import { QueryCounter } from '../../../src/db/query-counter.ts';
 import { IdeasRepository } from '../../../src/repositories/ideas-repository.ts';
@@ -7,23 +7,16 @@ import { InboundRepository } from '../../../src/repositories/inbound-repository.
 import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
 import { MessagesRepository } from '../../../src/repositories/messages-repository.ts';
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
-import { clonePgliteTemplate, createThrowawayPostgres, ENGINES, type Engine } from '../../support/databases.ts';
+import { clonePgliteTemplate, ENGINES, openEmptyPostgres, type Engine } from '../../support/databases.ts';
 
 const now = new Date('2026-03-01T10:00:00Z');
 
 /** A migrated database whose statements are counted. */
 async function countedDatabase(engine: Engine, counter: QueryCounter): Promise<DatabaseHandle> {
   if (engine === 'pglite') return pgliteHandle(await clonePgliteTemplate(), { counter });
-  const throwaway = await createThrowawayPostgres();
-  const handle = openDatabase({ kind: 'postgres', url: throwaway.url }, { counter });
+  const handle = await openEmptyPostgres({ counter });
   await migrateToLatest(handle.db);
-  return {
-    ...handle,
-    async close() {
-      await handle.close();
-      await throwaway.drop();
-    },
-  };
+  return handle;
 }
 
 /** Statements `action` sends. */
