@@ -155,10 +155,13 @@ export async function buildBundle(target) {
 
 /** @param {string} directory @returns {string[]} */
 function sourceFiles(directory) {
-  return readdirSync(directory, { withFileTypes: true, recursive: true })
-    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
-    .map((entry) => join(entry.parentPath, entry.name))
-    .sort();
+  return (
+    readdirSync(directory, { withFileTypes: true, recursive: true })
+      // The .mjs modules count too: the bundle takes in those the main thread imports (named-statements.mjs).
+      .filter((entry) => entry.isFile() && /\.(ts|mjs|mts)$/.test(entry.name))
+      .map((entry) => join(entry.parentPath, entry.name))
+      .sort()
+  );
 }
 
 /**

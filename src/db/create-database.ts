@@ -2,6 +2,7 @@ import { join } from 'node:path';
 import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
+import { NamedStatements } from './named-statements.mjs';
 import { PgliteDialect, type PgliteEngine } from './pglite-dialect.ts';
 import { PgliteThread, type PgliteThreadOptions } from './pglite-thread.ts';
 import { templateSeedFor } from './pglite-template.ts';
@@ -32,9 +33,29 @@ export interface DatabaseOptions {
   counter?: QueryCounter;
 }
 
+/** A PGlite on this thread, its statements named as the PGlite thread names them (see named-statements.mjs). */
+function withNamedStatements(database: PGlite): PgliteEngine {
+  const statements = new NamedStatements(database);
+  return {
+    get waitReady() {
+      return database.waitReady;
+    },
+    get closed() {
+      return database.closed;
+    },
+    query: (sql, params) => statements.query(sql, params),
+    exec: (sql) => {
+      statements.forgetAll();
+      return database.exec(sql);
+    },
+    close: () => database.close(),
+  };
+}
+
 /** Wraps an open PGlite instance (e.g. a clone of a migrated template, or one on its own thread) as a database handle. */
 export function pgliteHandle(database: PgliteEngine, options: DatabaseOptions = {}): DatabaseHandle {
-  const db = new Kysely<Database>({ dialect: new PgliteDialect(database), ...(options.counter ? { log: options.counter.record } : {}) });
+  const engine = database instanceof PGlite ? withNamedStatements(database) : database;
+  const db = new Kysely<Database>({ dialect: new PgliteDialect(engine), ...(options.counter ? { log: options.counter.record } : {}) });
   return { db, engine: 'pglite', close: () => db.destroy() };
 }
 

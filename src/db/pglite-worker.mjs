@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parentPort } from 'node:worker_threads';
 import { PGlite, types } from '@electric-sql/pglite';
+import { NamedStatements } from './named-statements.mjs';
 import { copyTemplate } from './template-copy.mjs';
 
 const INT8 = 20;
@@ -42,6 +43,8 @@ async function seedDataDirectory(message) {
 
 /** @type {import('@electric-sql/pglite').PGlite | null} */
 let database = null;
+/** @type {NamedStatements | null} */
+let statements = null;
 
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.mjs runs as a worker thread');
@@ -62,22 +65,25 @@ port.on(
           startParams: [...PGlite.defaultStartParams, ...(message.startParams ?? [])],
         });
         await database.waitReady;
+        statements = new NamedStatements(database);
         port.postMessage({ id: message.id, rows: [], affectedRows: 0 });
         return;
       }
-      if (!database) throw new Error('the database is not open');
+      if (!database || !statements) throw new Error('the database is not open');
       if (message.type === 'close') {
         if (!database.closed) await database.close();
         port.postMessage({ id: message.id, rows: [], affectedRows: 0 });
         return;
       }
       if (message.type === 'exec') {
+        // exec runs scripts (migrations): what they change may change the columns of prepared texts.
+        statements.forgetAll();
         const results = await database.exec(message.sql ?? '');
         const last = results[results.length - 1];
         port.postMessage({ id: message.id, rows: last?.rows ?? [], affectedRows: last?.affectedRows ?? 0 });
         return;
       }
-      const result = await database.query(message.sql ?? '', message.params ?? []);
+      const result = await statements.query(message.sql ?? '', message.params ?? []);
       port.postMessage({ id: message.id, rows: result.rows, affectedRows: result.affectedRows ?? 0 });
     } catch (error) {
       port.postMessage({ id: message.id, error: describe(error) });

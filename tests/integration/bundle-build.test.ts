@@ -25,7 +25,7 @@ describe('the bundle npm start runs', () => {
   it('maps our own sources only, by absolute URL', () => {
     const sources = files('.map').flatMap((name) => (JSON.parse(readFileSync(join(target, name), 'utf8')) as { sources: string[] }).sources);
     expect(sources).toContainEqual(expect.stringMatching(/^file:\/\/.*\/src\/index\.ts$/));
-    expect(sources.filter((source) => !/^file:\/\/.*\/src\/.*\.ts$/.test(source))).toEqual([]);
+    expect(sources.filter((source) => !/^file:\/\/.*\/src\/.*\.(ts|mjs)$/.test(source))).toEqual([]);
   });
 
   it('places a line of our code in its source file, and leaves a line of a bundled package unmapped', () => {
