@@ -44,10 +44,7 @@ function withNamedStatements(database: PGlite): PgliteEngine {
       return database.closed;
     },
     query: (sql, params) => statements.query(sql, params),
-    exec: (sql) => {
-      statements.forgetAll();
-      return database.exec(sql);
-    },
+    exec: (sql) => statements.exec(sql),
     close: () => database.close(),
   };
 }

@@ -5,6 +5,7 @@ export declare const NAMED_STATEMENT_CAPACITY: number;
 export interface PgliteSession {
   readonly waitReady: Promise<void>;
   query(sql: string, params?: unknown[]): Promise<{ rows: unknown[]; affectedRows?: number }>;
+  exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]>;
   execProtocol(message: Uint8Array): Promise<{ messages: unknown[] }>;
   _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>;
   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>;
@@ -18,5 +19,7 @@ export declare class NamedStatements {
   constructor(database: PgliteSession, capacity?: number);
   readonly size: number;
   query<R = unknown>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
+  /** Runs a script as `PGlite.exec` does, the prepared texts forgotten first (a script may change the schema). */
+  exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]>;
   forgetAll(): void;
 }

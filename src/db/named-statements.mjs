@@ -9,6 +9,7 @@
  *
  * Plain JavaScript: the PGlite thread (pglite-worker.mjs) runs it as it is, and the main thread imports it too.
  */
+import { Buffer } from 'node:buffer';
 import { parse, protocol } from '@electric-sql/pglite';
 
 const { serialize } = protocol;
@@ -32,6 +33,7 @@ const CACHED_PLAN_CHANGED = '0A000';
  * @typedef {{
  *   waitReady: Promise<void>,
  *   query(sql: string, params?: unknown[]): Promise<StatementResult>,
+ *   exec(sql: string): Promise<StatementResult[]>,
  *   execProtocol(message: Uint8Array): Promise<{ messages: import('@electric-sql/pglite').BackendMessage[] }>,
  *   _runExclusiveQuery<T>(fn: () => Promise<T>): Promise<T>,
  *   _runExclusiveTransaction<T>(fn: () => Promise<T>): Promise<T>,
@@ -40,17 +42,6 @@ const CACHED_PLAN_CHANGED = '0A000';
  *   parsers: Record<number | string, (value: string, typeId?: number) => any>,
  * }} PgliteSession
  */
-
-/** @param {Uint8Array[]} parts */
-function concatenate(parts) {
-  const buffer = new Uint8Array(parts.reduce((total, part) => total + part.length, 0));
-  let offset = 0;
-  for (const part of parts) {
-    buffer.set(part, offset);
-    offset += part.length;
-  }
-  return buffer;
-}
 
 /** @param {unknown} error */
 function isCachedPlanChange(error) {
@@ -105,6 +96,16 @@ export class NamedStatements {
   }
 
   /**
+   * Runs a script (several statements, the simple protocol: migrations) as `PGlite.exec` does. What it changes may
+   * change the columns of prepared texts, so they are forgotten first.
+   * @param {string} sql @returns {Promise<StatementResult[]>}
+   */
+  exec(sql) {
+    this.forgetAll();
+    return this.database.exec(sql);
+  }
+
+  /**
    * Forgets every prepared text (after the schema changed), so each is prepared afresh. The old names are left to the
    * session, not closed: a schema change comes with migrations, at a start, and a close inside a transaction that a
    * failed migration aborted would fail too. Names are never reused, so none is mistaken for another.
@@ -137,11 +138,12 @@ export class NamedStatements {
     }
     const name = `brainstorm_${this.#nextName++}`;
     const messages = [serialize.parse({ name, text: sql }), serialize.describe({ type: 'S', name }), serialize.sync()];
-    const evicted = this.#statements.size >= this.capacity ? this.#statements.keys().next().value : undefined;
-    const evictedName = evicted === undefined ? undefined : this.#statements.get(evicted)?.name;
-    if (evicted !== undefined) this.#statements.delete(evicted);
-    if (evictedName !== undefined) messages.unshift(serialize.close({ type: 'S', name: evictedName }));
-    const { messages: replies } = await this.database.execProtocol(concatenate(messages));
+    const oldest = this.#statements.size >= this.capacity ? this.#statements.entries().next().value : undefined;
+    if (oldest) {
+      this.#statements.delete(oldest[0]);
+      messages.unshift(serialize.close({ type: 'S', name: oldest[1].name }));
+    }
+    const { messages: replies } = await this.database.execProtocol(Buffer.concat(messages));
     const statement = { name, parameterTypes: parse.parseDescribeStatementResults(replies) };
     this.#statements.set(sql, statement);
     return statement;
@@ -151,7 +153,7 @@ export class NamedStatements {
   async #run(statement, params) {
     const values = params.map((value, index) => this.#serialized(value, statement.parameterTypes[index]));
     const { messages } = await this.database.execProtocol(
-      concatenate([serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
+      Buffer.concat([serialize.bind({ statement: statement.name, values }), serialize.describe({ type: 'P' }), serialize.execute({}), serialize.sync()]),
     );
     const [result] = parse.parseResults(messages, this.database.parsers);
     return { rows: result?.rows ?? [], affectedRows: result?.affectedRows ?? 0 };

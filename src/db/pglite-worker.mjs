@@ -76,9 +76,7 @@ port.on(
         return;
       }
       if (message.type === 'exec') {
-        // exec runs scripts (migrations): what they change may change the columns of prepared texts.
-        statements.forgetAll();
-        const results = await database.exec(message.sql ?? '');
+        const results = await statements.exec(message.sql ?? '');
         const last = results[results.length - 1];
         port.postMessage({ id: message.id, rows: last?.rows ?? [], affectedRows: last?.affectedRows ?? 0 });
         return;
