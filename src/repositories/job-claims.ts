@@ -16,6 +16,8 @@ export interface ClaimedJob {
   queue: string | null;
   /** A pending job of the same queue was waiting behind this one when it was claimed (claim again once it ends). */
   hasSuccessor: boolean;
+  /** No run of this job started before this one (none can have done part of its work). */
+  firstRun: boolean;
 }
 
 /**
@@ -45,6 +47,7 @@ export async function claimDueJobs(
     runId: row.run_id,
     queue: row.queue,
     hasSuccessor: Boolean(row.has_successor),
+    firstRun: Boolean(row.first_run),
   }));
 }
 
@@ -172,6 +175,18 @@ function claimQuery(db: Kysely<Database>, { workerId, now, leaseMs, limit, kinds
               .where('later.deleted_at', 'is', null),
           )
           .as('has_successor'),
+      // The statement's own run is not visible here (a data-modifying WITH is seen only through its RETURNING).
+      (eb) =>
+        eb
+          .not(
+            eb.exists(
+              eb
+                .selectFrom('job_runs as earlier_run')
+                .select(sql`1`.as('one'))
+                .whereRef('earlier_run.job_id', '=', 'claimed.id'),
+            ),
+          )
+          .as('first_run'),
     ])
     .orderBy('claimed.run_at')
     .orderBy('claimed.id');

@@ -171,7 +171,7 @@ export class TurnRunner {
     return withCustomSpan(
       async (span) => {
         const message = await this.options.delivery.post(session, speaker, text, {
-          replyTo: answering.slice(-5).map((entry) => entry.id),
+          replyTo: answering.slice(-5),
           model: participant.model,
           usage,
           countsAsMessage: true,
@@ -197,7 +197,7 @@ export class TurnRunner {
     // No usage arrives for a cut answer: its estimated tokens are priced like any call that came without a cost.
     const usage = { ...tokens, ...(this.options.prices?.costOf(participant.model, { ...tokens, providerCostUsd: undefined }) ?? { costUsd: 0 }) };
     const message = await this.options.delivery.post(session, speaker, `${partial}\n\n${INTERRUPTED_MARK}`, {
-      replyTo: answering.slice(-5).map((entry) => entry.id),
+      replyTo: answering.slice(-5),
       model: participant.model,
       usage,
       countsAsMessage: true,

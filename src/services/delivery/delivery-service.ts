@@ -10,6 +10,7 @@ import type { ChatMessage, Citation, Session, Speaker } from '../../core/domain.
 import type { CostSource } from '../../core/cost.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import type { EventBus, MessageAction, OutgoingMessage, ReplyReference } from '../../core/ports.ts';
+import { PostedMessages } from './posted-messages.ts';
 import { StreamDraft } from './stream-draft.ts';
 import type { TransportRegistry } from './transport-registry.ts';
 
@@ -18,7 +19,8 @@ export const DELIVER_MESSAGE_JOB = 'deliver_message';
 
 /** What a stored message may carry besides its text. */
 export interface PostOptions {
-  replyTo?: number[];
+  /** The messages it answers, as the caller holds them (at most five are shown). */
+  replyTo?: readonly ChatMessage[];
   actions?: MessageAction[];
   model?: string | null;
   usage?: { inputTokens: number; outputTokens: number; costUsd: number; costSource?: CostSource };
@@ -79,6 +81,7 @@ async function markPosted(message: ChatMessage): Promise<void> {
 /** Stores every message before it is delivered, then delivers it through the per-room outbox queue. */
 export class DeliveryService {
   private readonly rooms = new Map<string, Pick<Session, 'transport' | 'roomId'>>();
+  private readonly posted = new PostedMessages();
 
   constructor(private readonly options: DeliveryServiceOptions) {}
 
@@ -101,7 +104,7 @@ export class DeliveryService {
         outputTokens: usage.outputTokens,
         costUsd: usage.costUsd,
         ...(options.usage?.costSource ? { costSource: options.usage.costSource } : {}),
-        replyTo: options.replyTo ?? [],
+        replyTo: (options.replyTo ?? []).map((target) => target.id),
         traceId: options.traceId ?? current,
         deliveryStatus: options.internal ? 'internal' : 'pending',
         ...(options.interrupted ? { interrupted: true } : {}),
@@ -123,6 +126,7 @@ export class DeliveryService {
       now,
     );
     this.rememberRoom(session);
+    if (!options.internal) this.posted.remember(message, options.replyTo?.slice(-5) ?? []);
     if (current) await markPosted(message);
     this.options.events.publish({ type: 'message', message });
     if (!options.internal) this.options.nudgeWorker(roomQueue(session));
@@ -152,7 +156,9 @@ export class DeliveryService {
   /** Runs one outbox delivery job: resumable chunk by chunk, so a retry never posts twice. */
   async deliver(job: ClaimedJob): Promise<JobOutcome> {
     const messageId = Number(job.payload.messageId);
-    const found = await this.options.messages.findWithReplyTargets(messageId);
+    // Taken on any run, so a later one never finds it: only a first run may send the message as it was stored.
+    const stored = this.posted.take(messageId);
+    const found = (job.firstRun ? stored : undefined) ?? (await this.options.messages.findWithReplyTargets(messageId));
     if (!found) return { status: 'failed', error: `message ${messageId} not found` };
     const { message, targets } = found;
     if (message.deliveryStatus === 'delivered') return { status: 'done' };
@@ -178,6 +184,8 @@ export class DeliveryService {
     // Delivered and the job done in one statement: a crash between the two can no longer leave a delivered
     // message's job to run again (it would find the message delivered and stop, but a round trip later).
     await this.options.messages.markDelivered(message.id, job, this.options.clock.now(), delivered);
+    // As the statement left it (the url a chunk recorded first wins there too).
+    this.posted.delivered(message.id, { externalIds: delivered.externalIds, externalUrl: message.externalUrl ?? delivered.url });
     this.options.events.publish({
       type: 'message',
       message: { ...message, deliveryStatus: 'delivered', externalIds: delivered.externalIds, externalUrl: delivered.url ?? message.externalUrl },

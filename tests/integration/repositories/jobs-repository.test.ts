@@ -57,6 +57,16 @@ describe.each(ENGINES)('JobsRepository on %s', (engine) => {
     expect(await jobs.claimDue('w2', later(59), 60_000, 10)).toEqual([]);
     const [recovered] = await jobs.claimDue('w2', later(61), 60_000, 10);
     expect(recovered?.id).toBe(abandoned?.id);
+    // The dead worker may have done part of it: the second run is not a first run, though no retry was counted.
+    expect([abandoned?.firstRun, recovered?.firstRun, recovered?.retryCount]).toEqual([true, false, 0]);
+  });
+
+  it("tells a job's first run from a retry after a failure", async () => {
+    await jobs.enqueue({ kind: 'a', payload: {}, runAt: start }, start);
+    const [first] = await jobs.claimDue('w1', start, 60_000, 10);
+    await jobs.fail(first!, 'transient', later(5), start);
+    const [retry] = await jobs.claimDue('w1', later(5), 60_000, 10);
+    expect([first?.firstRun, retry?.id === first?.id, retry?.firstRun]).toEqual([true, true, false]);
   });
 
   it('keeps order inside a queue: a later job waits until the earlier one is finished', async () => {

@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../../../src/core/clock.ts';
 import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
 import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, SessionEvent } from '../../../../src/core/ports.ts';
@@ -8,6 +8,15 @@ import type { JobHandler } from '../../../../src/services/jobs/job-types.ts';
 import type { ClaimedJob } from '../../../../src/repositories/jobs-repository.ts';
 import { MemoryTransport } from '../../../support/memory-transport.ts';
 import { openRepositories, quietLogger, storeSession, type TestRepositories } from '../../../support/service-doubles.ts';
+
+/** A memory room that keeps what it was asked to deliver. */
+class RecordingTransport extends MemoryTransport {
+  readonly outgoing: OutgoingMessage[] = [];
+  override async deliver(roomId: string, message: OutgoingMessage, progress: DeliveryProgress): Promise<DeliveredMessage> {
+    this.outgoing.push(message);
+    return super.deliver(roomId, message, progress);
+  }
+}
 
 const CLAUDE = { kind: 'participant', name: 'Claude' } as const;
 const ALICE = { kind: 'human', name: 'Alice', id: 'u-alice' } as const;
@@ -23,26 +32,30 @@ async function deliveryFixture(options: { transports?: MemoryTransport[] } = {})
   events.subscribe((event) => published.push(event));
   let nudges = 0;
   const queuesRun: string[] = [];
-  const delivery = new DeliveryService({
-    messages: repositories.messages,
-    sessions: repositories.sessions,
-    transports: new TransportRegistry(transports),
-    clock,
-    events,
-    logger: quietLogger(),
-    simulated: (speaker) => speaker.name === 'Claude',
-    sanitizePreview: (text) => text,
-    nudgeWorker: () => {
-      nudges += 1;
-    },
-    runQueue: async (queue) => {
-      queuesRun.push(queue);
-    },
-  });
+  const service = () =>
+    new DeliveryService({
+      messages: repositories.messages,
+      sessions: repositories.sessions,
+      transports: new TransportRegistry(transports),
+      clock,
+      events,
+      logger: quietLogger(),
+      simulated: (speaker) => speaker.name === 'Claude',
+      sanitizePreview: (text) => text,
+      nudgeWorker: () => {
+        nudges += 1;
+      },
+      runQueue: async (queue) => {
+        queuesRun.push(queue);
+      },
+    });
+  const delivery = service();
   const session = await storeSession(repositories.sessions, clock);
   /** Claims the due delivery jobs as the job worker would. */
   const claim = (): Promise<ClaimedJob[]> => repositories.jobs.claimDue('worker-1', clock.now(), 60_000, 10, [DELIVER_MESSAGE_JOB]);
-  return { clock, repositories, transport, delivery, session, published, claim, nudges: () => nudges, queuesRun };
+  // The same room served by another process's delivery service (over the same database and transport).
+  const otherProcess = service();
+  return { clock, repositories, transport, delivery, otherProcess, session, published, claim, nudges: () => nudges, queuesRun };
 }
 
 let open: TestRepositories | null = null;
@@ -79,17 +92,11 @@ describe('DeliveryService', () => {
   });
 
   it('delivers a queued message with its reply reference and simulated mark, settling message and job in one go', async () => {
-    const outgoing: OutgoingMessage[] = [];
-    class RecordingTransport extends MemoryTransport {
-      override async deliver(roomId: string, message: OutgoingMessage, progress: DeliveryProgress): Promise<DeliveredMessage> {
-        outgoing.push(message);
-        return super.deliver(roomId, message, progress);
-      }
-    }
-    const fixture = await deliveryFixture({ transports: [new RecordingTransport()] });
+    const recording = new RecordingTransport();
+    const fixture = await deliveryFixture({ transports: [recording] });
     open = fixture.repositories;
     const question = await fixture.delivery.post(fixture.session, ALICE, 'Which flags first?', { countsAsMessage: true });
-    const answer = await fixture.delivery.post(fixture.session, CLAUDE, 'The risky payment path.', { replyTo: [question.id], countsAsMessage: true });
+    const answer = await fixture.delivery.post(fixture.session, CLAUDE, 'The risky payment path.', { replyTo: [question], countsAsMessage: true });
     const [first, second] = await fixture.claim();
     // The room queue hands out one job at a time, in order.
     expect(second).toBeUndefined();
@@ -104,7 +111,7 @@ describe('DeliveryService', () => {
       ['Claude', 'The risky payment path.', true],
     ]);
     // The reply reference names the speaker, quotes the start of the message and points at where the room shows it.
-    expect(outgoing[1]?.replyTo).toEqual([
+    expect(recording.outgoing[1]?.replyTo).toEqual([
       { messageId: question.id, externalId: room[0]?.externalId, speakerName: 'Alice', excerpt: 'Which flags first?', url: null },
     ]);
     const stored = await fixture.repositories.messages.findById(answer.id);
@@ -113,6 +120,52 @@ describe('DeliveryService', () => {
     // Settled means the job was completed in the statement that marked the message: nothing is left to claim.
     expect(await fixture.claim()).toEqual([]);
     expect(fixture.published.filter((event) => event.type === 'message' && event.message.deliveryStatus === 'delivered')).toHaveLength(2);
+  });
+
+  it('sends a message on its first run as it was stored, its reply target as this process delivered it, reading nothing back', async () => {
+    const recording = new RecordingTransport();
+    const fixture = await deliveryFixture({ transports: [recording] });
+    open = fixture.repositories;
+    const reads = vi.spyOn(fixture.repositories.messages, 'findWithReplyTargets');
+    // The answer replies to a message still on its way when it was stored, as a participant's answer often does.
+    const question = await fixture.delivery.post(fixture.session, CLAUDE, 'Which flags first?');
+    const answer = await fixture.delivery.post(fixture.session, { kind: 'participant', name: 'Grok' }, 'The payment path.', { replyTo: [question] });
+    for (let run = 0; run < 2; run += 1) {
+      const [job] = await fixture.claim();
+      expect(job?.firstRun).toBe(true);
+      expect(await fixture.delivery.deliver(job!)).toEqual({ status: 'settled' });
+    }
+
+    expect(reads).not.toHaveBeenCalled();
+    const room = fixture.transport.room(fixture.session.roomId);
+    expect(recording.outgoing[1]?.replyTo).toEqual([
+      { messageId: question.id, externalId: room[0]?.externalId, speakerName: 'Claude', excerpt: 'Which flags first?', url: null },
+    ]);
+    expect((await fixture.repositories.messages.findById(answer.id))?.externalIds).toEqual([room[1]?.externalId]);
+  });
+
+  it('reads the database on a run that is not the first, and for a reply target another process delivered', async () => {
+    const recording = new RecordingTransport();
+    const fixture = await deliveryFixture({ transports: [recording] });
+    open = fixture.repositories;
+    const reads = vi.spyOn(fixture.repositories.messages, 'findWithReplyTargets');
+    const question = await fixture.delivery.post(fixture.session, CLAUDE, 'Which flags first?');
+    await fixture.delivery.post(fixture.session, { kind: 'participant', name: 'Grok' }, 'The payment path.', { replyTo: [question] });
+    const [first] = await fixture.claim();
+    // Another process delivers the question: this one never saw where it landed.
+    expect(await fixture.otherProcess.deliver(first!)).toEqual({ status: 'settled' });
+    const [second] = await fixture.claim();
+    expect(await fixture.delivery.deliver(second!)).toEqual({ status: 'settled' });
+    expect(reads).toHaveBeenCalledTimes(2);
+    const room = fixture.transport.room(fixture.session.roomId);
+    expect(recording.outgoing[1]?.replyTo.map((reference) => reference.externalId)).toEqual([room[0]?.externalId]);
+
+    // A run after an earlier one (a crash, a retry) may resume a split delivery: it reads what is stored now.
+    const third = await fixture.delivery.post(fixture.session, CLAUDE, 'Then the rest.');
+    const [job] = await fixture.claim();
+    expect(job?.payload.messageId).toBe(third.id);
+    await fixture.delivery.deliver({ ...job!, firstRun: false });
+    expect(reads).toHaveBeenCalledTimes(3);
   });
 
   it('a delivery job that runs again after its message was delivered posts nothing twice', async () => {
