@@ -133,8 +133,13 @@ export class DeliveryService {
     return message;
   }
 
-  /** Delivers the room's pending messages now, so what comes next appears after them. */
+  /**
+   * Delivers the room's messages this process stored and has not begun to deliver, so what comes next (a streaming
+   * preview) appears after them. Nothing waiting: no claim (one in flight holds the queue, and a claim would wait on it
+   * for nothing); another process's messages keep their order in the queue all the same.
+   */
   async flushRoom(session: Session): Promise<void> {
+    if (!this.posted.waiting(session.id)) return;
     await this.options.runQueue(roomQueue(session));
   }
 

@@ -15,12 +15,15 @@ interface RoomCopy {
 /** Messages waiting for their first delivery run, and delivered ones remembered, at most (the oldest go first). */
 const REMEMBERED = 512;
 
-function keepAtMost<Key, Value>(map: Map<Key, Value>, size: number): void {
-  while (map.size > size) {
-    const oldest = map.keys().next();
-    if (oldest.done) return;
-    map.delete(oldest.value);
+/** Forgets the oldest entries past `size`; returns what it forgot. */
+function keepAtMost<Key, Value>(map: Map<Key, Value>, size: number): Value[] {
+  const forgotten: Value[] = [];
+  for (const [key, value] of map) {
+    if (map.size <= size) break;
+    map.delete(key);
+    forgotten.push(value);
   }
+  return forgotten;
 }
 
 /**
@@ -33,11 +36,18 @@ function keepAtMost<Key, Value>(map: Map<Key, Value>, size: number): void {
 export class PostedMessages {
   private readonly subjects = new Map<number, DeliverySubject>();
   private readonly roomCopies = new Map<number, RoomCopy>();
+  private readonly waitingBySession = new Map<string, number>();
 
   /** Keeps `message` for its first delivery. */
   remember(message: ChatMessage, targets: readonly ChatMessage[]): void {
     this.subjects.set(message.id, { message, targets: [...targets] });
-    keepAtMost(this.subjects, REMEMBERED);
+    this.count(message.sessionId, 1);
+    for (const forgotten of keepAtMost(this.subjects, REMEMBERED)) this.count(forgotten.message.sessionId, -1);
+  }
+
+  /** True while a message this process stored in the session waits for its first delivery run. */
+  waiting(sessionId: string): boolean {
+    return this.waitingBySession.has(sessionId);
   }
 
   /** Notes where a message this process delivered landed (a later answer may reply to it). */
@@ -49,8 +59,9 @@ export class PostedMessages {
   /** The message as stored, once (a second call, a later run, finds nothing); undefined when a target's copy is unknown here. */
   take(messageId: number): DeliverySubject | undefined {
     const subject = this.subjects.get(messageId);
-    this.subjects.delete(messageId);
     if (!subject) return undefined;
+    this.subjects.delete(messageId);
+    this.count(subject.message.sessionId, -1);
     const targets: ChatMessage[] = [];
     for (const target of subject.targets) {
       const settled = this.settled(target);
@@ -63,6 +74,12 @@ export class PostedMessages {
   /** How many messages wait for their first run. */
   get size(): number {
     return this.subjects.size;
+  }
+
+  private count(sessionId: string, change: 1 | -1): void {
+    const count = (this.waitingBySession.get(sessionId) ?? 0) + change;
+    if (count > 0) this.waitingBySession.set(sessionId, count);
+    else this.waitingBySession.delete(sessionId);
   }
 
   private settled(target: ChatMessage): ChatMessage | undefined {

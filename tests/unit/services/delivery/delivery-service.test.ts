@@ -241,17 +241,24 @@ describe('DeliveryService', () => {
     expect((await fixture.repositories.messages.findById(message.id))?.deliveryStatus).toBe('pending');
   });
 
-  it('registers the handler of its own job kind, and flushes a room through its queue', async () => {
+  it('registers the handler of its own job kind, and flushes a room through its queue while one of its messages waits', async () => {
     const fixture = await deliveryFixture();
     open = fixture.repositories;
     const registered = new Map<string, JobHandler>();
     fixture.delivery.registerJobs({ register: (kind, handler) => registered.set(kind, handler) });
     expect([...registered.keys()]).toEqual([DELIVER_MESSAGE_JOB]);
     await fixture.delivery.post(fixture.session, CLAUDE, 'Through the registry.');
-    const [job] = await fixture.claim();
-    expect(await registered.get(DELIVER_MESSAGE_JOB)!(job!, new AbortController().signal)).toEqual({ status: 'settled' });
     await fixture.delivery.flushRoom(fixture.session);
     expect(fixture.queuesRun).toEqual([roomQueue(fixture.session)]);
+    const [job] = await fixture.claim();
+    expect(await registered.get(DELIVER_MESSAGE_JOB)!(job!, new AbortController().signal)).toEqual({ status: 'settled' });
+    // Its delivery has begun: a flush would only claim nothing behind it.
+    await fixture.delivery.flushRoom(fixture.session);
+    expect(fixture.queuesRun).toHaveLength(1);
+    // Another process's message keeps its place in the queue; this process does not flush for it.
+    await fixture.otherProcess.post(fixture.session, CLAUDE, 'From elsewhere.');
+    await fixture.delivery.flushRoom(fixture.session);
+    expect(fixture.queuesRun).toHaveLength(1);
   });
 
   it('streams a preview only where the session transport runs here', async () => {

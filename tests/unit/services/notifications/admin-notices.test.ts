@@ -3,7 +3,19 @@ import type { ClaimedJob } from '../../../../src/repositories/jobs-repository.ts
 import { terminalFailureNotice } from '../../../../src/services/notifications/admin-notifier.ts';
 
 function job(kind: string): ClaimedJob {
-  return { id: 7, kind, payload: {}, sessionId: 'ses_1', retryCount: 4, maxRetries: 5, retryUntil: null, runId: 1, queue: null, hasSuccessor: false, firstRun: false };
+  return {
+    id: 7,
+    kind,
+    payload: {},
+    sessionId: 'ses_1',
+    retryCount: 4,
+    maxRetries: 5,
+    retryUntil: null,
+    runId: 1,
+    queue: null,
+    hasSuccessor: false,
+    firstRun: false,
+  };
 }
 
 describe('admin notices of jobs that failed for good', () => {
