@@ -58,6 +58,20 @@ async function deliveryFixture(options: { transports?: MemoryTransport[] } = {})
   return { clock, repositories, transport, delivery, otherProcess, session, published, claim, nudges: () => nudges, queuesRun };
 }
 
+/**
+ * A question and an answer replying to it, both stored by this process and neither delivered yet (as a participant's
+ * answer often replies to another's still on its way), in a recording room; `reads` spies on the delivery's read.
+ */
+async function answerToPendingQuestion() {
+  const recording = new RecordingTransport();
+  const fixture = await deliveryFixture({ transports: [recording] });
+  open = fixture.repositories;
+  const reads = vi.spyOn(fixture.repositories.messages, 'findWithReplyTargets');
+  const question = await fixture.delivery.post(fixture.session, CLAUDE, 'Which flags first?');
+  const answer = await fixture.delivery.post(fixture.session, { kind: 'participant', name: 'Grok' }, 'The payment path.', { replyTo: [question] });
+  return { fixture, recording, reads, question, answer };
+}
+
 let open: TestRepositories | null = null;
 afterEach(async () => {
   await open?.handle.close();
@@ -123,13 +137,7 @@ describe('DeliveryService', () => {
   });
 
   it('sends a message on its first run as it was stored, its reply target as this process delivered it, reading nothing back', async () => {
-    const recording = new RecordingTransport();
-    const fixture = await deliveryFixture({ transports: [recording] });
-    open = fixture.repositories;
-    const reads = vi.spyOn(fixture.repositories.messages, 'findWithReplyTargets');
-    // The answer replies to a message still on its way when it was stored, as a participant's answer often does.
-    const question = await fixture.delivery.post(fixture.session, CLAUDE, 'Which flags first?');
-    const answer = await fixture.delivery.post(fixture.session, { kind: 'participant', name: 'Grok' }, 'The payment path.', { replyTo: [question] });
+    const { fixture, recording, reads, question, answer } = await answerToPendingQuestion();
     for (let run = 0; run < 2; run += 1) {
       const [job] = await fixture.claim();
       expect(job?.firstRun).toBe(true);
@@ -145,12 +153,7 @@ describe('DeliveryService', () => {
   });
 
   it('reads the database on a run that is not the first, and for a reply target another process delivered', async () => {
-    const recording = new RecordingTransport();
-    const fixture = await deliveryFixture({ transports: [recording] });
-    open = fixture.repositories;
-    const reads = vi.spyOn(fixture.repositories.messages, 'findWithReplyTargets');
-    const question = await fixture.delivery.post(fixture.session, CLAUDE, 'Which flags first?');
-    await fixture.delivery.post(fixture.session, { kind: 'participant', name: 'Grok' }, 'The payment path.', { replyTo: [question] });
+    const { fixture, recording, reads } = await answerToPendingQuestion();
     const [first] = await fixture.claim();
     // Another process delivers the question: this one never saw where it landed.
     expect(await fixture.otherProcess.deliver(first!)).toEqual({ status: 'settled' });
