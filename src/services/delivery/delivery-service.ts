@@ -126,7 +126,7 @@ export class DeliveryService {
       now,
     );
     this.rememberRoom(session);
-    if (!options.internal) this.posted.remember(message, options.replyTo?.slice(-5) ?? []);
+    if (!options.internal) this.posted.remember(message, options.replyTo ?? []);
     if (current) await markPosted(message);
     this.options.events.publish({ type: 'message', message });
     if (!options.internal) this.options.nudgeWorker(roomQueue(session));
