@@ -189,12 +189,14 @@ export class DeliveryService {
     // Delivered and the job done in one statement: a crash between the two can no longer leave a delivered
     // message's job to run again (it would find the message delivered and stop, but a round trip later).
     await this.options.messages.markDelivered(message.id, job, this.options.clock.now(), delivered);
-    // As the statement left it (the url a chunk recorded first wins there too).
-    this.posted.delivered(message.id, { externalIds: delivered.externalIds, externalUrl: message.externalUrl ?? delivered.url });
-    this.options.events.publish({
-      type: 'message',
-      message: { ...message, deliveryStatus: 'delivered', externalIds: delivered.externalIds, externalUrl: delivered.url ?? message.externalUrl },
-    });
+    const shown: ChatMessage = {
+      ...message,
+      deliveryStatus: 'delivered',
+      externalIds: delivered.externalIds,
+      externalUrl: delivered.url ?? message.externalUrl,
+    };
+    this.posted.delivered(shown);
+    this.options.events.publish({ type: 'message', message: shown });
     return { status: 'settled' };
   }
 

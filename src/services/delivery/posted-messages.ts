@@ -6,12 +6,6 @@ export interface DeliverySubject {
   targets: ChatMessage[];
 }
 
-/** Where a delivered message landed in its room. */
-interface RoomCopy {
-  externalIds: string[];
-  externalUrl: string | null;
-}
-
 /** Messages waiting for their first delivery run, and delivered ones remembered, at most (the oldest go first). */
 const REMEMBERED = 512;
 
@@ -35,7 +29,7 @@ function keepAtMost<Key, Value>(map: Map<Key, Value>, size: number): Value[] {
  */
 export class PostedMessages {
   private readonly subjects = new Map<number, DeliverySubject>();
-  private readonly roomCopies = new Map<number, RoomCopy>();
+  private readonly deliveredHere = new Map<number, ChatMessage>();
   private readonly waitingBySession = new Map<string, number>();
 
   /** Keeps `message` for its first delivery. */
@@ -50,10 +44,10 @@ export class PostedMessages {
     return this.waitingBySession.has(sessionId);
   }
 
-  /** Notes where a message this process delivered landed (a later answer may reply to it). */
-  delivered(messageId: number, copy: RoomCopy): void {
-    this.roomCopies.set(messageId, copy);
-    keepAtMost(this.roomCopies, REMEMBERED);
+  /** Notes a message this process delivered, as the room shows it now (a later answer may reply to it). */
+  delivered(message: ChatMessage): void {
+    this.deliveredHere.set(message.id, message);
+    keepAtMost(this.deliveredHere, REMEMBERED);
   }
 
   /** The message as stored, once (a second call, a later run, finds nothing); undefined when a target's copy is unknown here. */
@@ -83,8 +77,6 @@ export class PostedMessages {
   }
 
   private settled(target: ChatMessage): ChatMessage | undefined {
-    if (target.deliveryStatus !== 'pending') return target;
-    const copy = this.roomCopies.get(target.id);
-    return copy ? { ...target, deliveryStatus: 'delivered', externalIds: copy.externalIds, externalUrl: copy.externalUrl ?? target.externalUrl } : undefined;
+    return target.deliveryStatus === 'pending' ? this.deliveredHere.get(target.id) : target;
   }
 }

@@ -17,7 +17,7 @@ describe('PostedMessages', () => {
     expect(posted.waiting('ses_1')).toBe(false);
 
     posted.remember(answer(4), [earlier, person]);
-    posted.delivered(2, { externalIds: ['d-2a', 'd-2b'], externalUrl: 'https://room/d-2a' });
+    posted.delivered({ ...earlier, deliveryStatus: 'delivered', externalIds: ['d-2a', 'd-2b'], externalUrl: 'https://room/d-2a' });
     const subject = posted.take(4);
     expect(subject?.targets.map((target) => [target.id, target.deliveryStatus, target.externalIds, target.externalUrl])).toEqual([
       [2, 'delivered', ['d-2a', 'd-2b'], 'https://room/d-2a'],
