@@ -108,6 +108,8 @@ export interface Session {
   clockStartedAt: Date | null;
   /** When the current pause began (null unless paused). */
   pausedAt: Date | null;
+  /** The number of the last idea-ledger pass (0: none yet): the ledger changed when it moved. */
+  ledgerPasses: number;
 }
 
 /** A web page a participant's answer drew on: a `url_citation` of OpenRouter's web search, never text the model wrote. */

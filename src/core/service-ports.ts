@@ -4,10 +4,16 @@
  */
 import type { ChatMessage, Session } from './domain.ts';
 
+/** What the idea ledger's review after a round did: closed the converged session, invited dissent, or nothing. */
+export type LedgerReview = 'closed' | 'invited' | 'nothing';
+
 /** What the moderation module does for the session services. */
 export interface ModerationPort {
-  /** After each round: checks drift, balance and progress every MODERATOR_CHECK_INTERVAL messages. */
-  afterRound(session: Session): Promise<void>;
+  /**
+   * After each round: checks drift, balance and progress every MODERATOR_CHECK_INTERVAL messages. Resolves true when
+   * it may have changed the session (a check ran, something was posted, the session ended), so the caller reads it again.
+   */
+  afterRound(session: Session): Promise<boolean>;
   /** `!focus`: refocus now; returns what to tell the person. */
   refocus(session: Session): Promise<string>;
   /** The wrap-up chain (assessment, final record, summary, closing message). */

@@ -37,6 +37,8 @@ export interface SessionsTable {
   clock_started_at: NullableTimestamp;
   /** When the running pause began, null while not paused. */
   paused_at: NullableTimestamp;
+  /** The number of the session's last idea-ledger pass (0: none yet), written with the pass. */
+  ledger_passes: Generated<number>;
 }
 
 /** Every message said in a session, by a person or an agent; ordered by id. */

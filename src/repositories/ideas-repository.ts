@@ -163,6 +163,13 @@ export class IdeasRepository {
         .returning('id')
         .executeTakeFirst();
       if (!inserted) return false;
+      // The session carries its last pass number, so a review after a round learns from the session it already has
+      // whether the ledger changed (greatest: passes of one session may commit out of order).
+      await trx
+        .updateTable('sessions')
+        .set({ ledger_passes: sql<number>`greatest(ledger_passes, ${pass.number})` })
+        .where('id', '=', pass.sessionId)
+        .execute();
       for (const idea of write.ideas) {
         const values = {
           title: idea.title,

@@ -62,6 +62,7 @@ function toSession(row: SessionRow): Session {
     endedAt: row.ended_at,
     clockStartedAt: row.clock_started_at,
     pausedAt: row.paused_at,
+    ledgerPasses: Number(row.ledger_passes),
   };
 }
 

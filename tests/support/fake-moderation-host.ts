@@ -53,6 +53,7 @@ export class FakeHost implements ModerationHost {
       endedAt: null,
       clockStartedAt: now,
       pausedAt: null,
+      ledgerPasses: 0,
     };
   }
 

@@ -288,8 +288,12 @@ export class Coordinator implements TurnTaking {
     const session = current ?? (await this.options.sessions.findById(sessionId));
     if (!session || session.status !== 'active') return null;
     await this.options.documentation.onMessage(sessionId).catch((error: unknown) => this.options.logger.warn({ err: error }, 'documentation hook failed'));
-    await this.options.moderation.afterRound(session).catch((error: unknown) => this.options.logger.warn({ err: error }, 'moderation check failed'));
-    const after = await this.options.sessions.findById(sessionId);
+    const changed = await this.options.moderation.afterRound(session).catch((error: unknown) => {
+      this.options.logger.warn({ err: error }, 'moderation check failed');
+      return true;
+    });
+    // Hooks that changed nothing leave the session as the round's update returned it: no second read.
+    const after = changed ? await this.options.sessions.findById(sessionId) : session;
     return after && after.status === 'active' && (await this.withinLimits(after, runtime)) ? after : null;
   }
 }

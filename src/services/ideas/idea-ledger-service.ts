@@ -3,6 +3,7 @@
  * reply, the ledger's sections in the record and the TLDR, the console panel, the roles against sycophancy,
  * and the Moderator's convergence close and dissent invitation.
  */
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { IdeaExtractorAgent } from '../../agents/ideas/idea-extractor-agent.ts';
 import type { ModeratorAgent } from '../../agents/moderator/moderator-agent.ts';
@@ -10,6 +11,7 @@ import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { Session } from '../../core/domain.ts';
+import type { LedgerReview } from '../../core/service-ports.ts';
 import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
 import { PendingDueTimes } from '../jobs/pending-due-times.ts';
 import { closeIfConverged, inviteDissent, type LedgerRoom, type ModeratorLedgerDependencies } from './convergence-close.ts';
@@ -37,6 +39,9 @@ export interface IdeaLedgerSettings {
   roleRotationRounds: number;
 }
 
+/** Sessions whose last review this process remembers (a forgotten one is read once more). */
+const REVIEWS_REMEMBERED = 1024;
+
 /** What the ledger service needs. */
 export interface IdeaLedgerDependencies extends Omit<LedgerPassDependencies, 'extract' | 'similarity'> {
   jobs: Pick<JobsRepository, 'enqueueOnce'>;
@@ -60,8 +65,9 @@ export interface IdeaPanel extends SessionLedger {
 /** The ledger service. */
 export class IdeaLedgerService {
   private readonly pass: LedgerPassDependencies;
-  private readonly inFlight = new Map<string, Promise<boolean>>();
-  private readonly dissentAt = new Map<string, number>();
+  private readonly inFlight = new Map<string, Promise<LedgerReview>>();
+  /** Per session: what its last complete review saw (`reviewKey`) and the pass it last invited dissent at. */
+  private readonly reviews = new LRUCache<string, { seen: string | null; dissentAt: number | null }>({ max: REVIEWS_REMEMBERED });
   /** When each session's pending pass is due, as the last insert answered. */
   private readonly pendingPasses = new PendingDueTimes();
 
@@ -102,9 +108,9 @@ export class IdeaLedgerService {
 
   /**
    * The Moderator's hook after a round (and after each pass): closes a converged session, or invites dissent
-   * into a room that only agrees. Returns true when it closed the session.
+   * into a room that only agrees. Says which it did.
    */
-  async afterRound(session: Session): Promise<boolean> {
+  async afterRound(session: Session): Promise<LedgerReview> {
     const running = this.inFlight.get(session.id);
     if (running) return running;
     const work = this.review(session).finally(() => this.inFlight.delete(session.id));
@@ -182,14 +188,28 @@ export class IdeaLedgerService {
     return { status: 'done' };
   }
 
-  /** `session` is fresh: the round's update returned it, or the pass's job read it just before. */
-  private async review(session: Session): Promise<boolean> {
+  /**
+   * `session` is fresh: the round's update returned it, or the pass's job read it just before. What a review decides
+   * follows from the ledger and the settings alone, and the ledger changes only with a pass: while the session's pass
+   * number and the settings are those of the last complete review (or no pass ran yet), it would decide the same
+   * again, so the ledger is not read.
+   */
+  private async review(session: Session): Promise<LedgerReview> {
+    const known = this.reviews.get(session.id) ?? { seen: null, dissentAt: null };
+    const key = this.reviewKey(session);
+    if (session.ledgerPasses === 0 || known.seen === key) return 'nothing';
     const ledger = await this.deps.repository.ledger(session.id);
     const moderator = this.moderatorDependencies();
-    if (await closeIfConverged(moderator, session, ledger)) return true;
-    const invitedAt = await inviteDissent(moderator, session, ledger, this.dissentAt.get(session.id) ?? null);
-    if (invitedAt !== null) this.dissentAt.set(session.id, invitedAt);
-    return false;
+    if (await closeIfConverged(moderator, session, ledger)) return 'closed';
+    const invitedAt = await inviteDissent(moderator, session, ledger, known.dissentAt);
+    // A session that was not active decided nothing: its next review reads again.
+    this.reviews.set(session.id, { seen: session.status === 'active' ? key : null, dissentAt: invitedAt ?? known.dissentAt });
+    return invitedAt === null ? 'nothing' : 'invited';
+  }
+
+  private reviewKey(session: Session): string {
+    const { convergenceRounds, agreementThreshold } = this.deps.settings();
+    return `${session.ledgerPasses}:${convergenceRounds}:${agreementThreshold}`;
   }
 
   private moderatorDependencies(): ModeratorLedgerDependencies {

@@ -4,7 +4,7 @@ import { buildWrapUpChain, type ChainScribe, type ChainTldr, type WrapUpChain } 
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
 import type { ModerationVerdict } from '../../core/schemas.ts';
 import type { ModerationState, Session } from '../../core/domain.ts';
-import type { ModerationPort } from '../../core/service-ports.ts';
+import type { LedgerReview, ModerationPort } from '../../core/service-ports.ts';
 import type { EmbedFunction, ModerationHost, ModeratorSettings } from './moderation-host.ts';
 import { fallbackHold, fallbackInvite, fallbackRedirect } from './moderation-messages.ts';
 import { askModerator, type CheckFacts, type CheckTrigger, type ModeratorAnswer } from './moderator-run.ts';
@@ -36,8 +36,8 @@ export interface ModerationServiceOptions {
   /** `ModelCatalog.embed`; null to judge drift with the model alone. */
   embed: EmbedFunction | null;
   logger: Logger;
-  /** The idea ledger's check after a round (convergence close, dissent); true when it ended the session. */
-  ledgerCheck?: (session: Session) => Promise<boolean>;
+  /** The idea ledger's check after a round (convergence close, dissent), saying what it did. */
+  ledgerCheck?: (session: Session) => Promise<LedgerReview>;
   /** More for the wrap-up to read (the critique round's ranking), or null. */
   wrapUpNote?: (session: Session) => Promise<string | null>;
 }
@@ -83,10 +83,16 @@ export class ModerationService implements ModerationPort {
     return 'model_only';
   }
 
-  /** The coordinator's hook after every round: runs a check when MODERATOR_CHECK_INTERVAL messages passed. */
-  async afterRound(session: Session): Promise<void> {
-    if (session.status === 'active' && (await this.options.ledgerCheck?.(session))) return;
-    await this.maybeCheck(session);
+  /**
+   * The coordinator's hook after every round: runs a check when MODERATOR_CHECK_INTERVAL messages passed. True when
+   * it may have changed the session: the ledger closed it or posted, or a check ran (it saves its state at least).
+   */
+  async afterRound(session: Session): Promise<boolean> {
+    if (session.status !== 'active') return false;
+    const review = (await this.options.ledgerCheck?.(session)) ?? 'nothing';
+    if (review === 'closed') return true;
+    const outcome = await this.maybeCheck(session);
+    return review === 'invited' || outcome.action !== 'skipped' || outcome.modelCalled;
   }
 
   /** Same as `afterRound`, by id; resolves with what the check did (or `skipped`). */

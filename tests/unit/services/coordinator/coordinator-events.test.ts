@@ -81,7 +81,7 @@ beforeEach(async () => {
       },
       flushRoom: async () => undefined,
     },
-    moderation: { afterRound: async () => undefined, refocus: async () => '', wrapUp: async () => undefined },
+    moderation: { afterRound: async () => false, refocus: async () => '', wrapUp: async () => undefined },
     documentation: { onMessage: async () => undefined },
     ender: { end: async (sessionId) => void ended.push(sessionId) },
     hints,

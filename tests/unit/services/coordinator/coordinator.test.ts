@@ -1,4 +1,4 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { LimitsConfig } from '../../../../src/config/app-config.ts';
 import { ManualClock } from '../../../../src/core/clock.ts';
 import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
@@ -49,9 +49,13 @@ async function coordinatorFixture(overrides: Partial<LimitsConfig> = {}) {
     },
   });
   const checked: string[] = [];
+  /** What the Moderator's hook does after a round; it says it changed the session when it did something. */
+  const hooks: { afterRound: ((session: Session) => Promise<void>) | null } = { afterRound: null };
   const moderation = stub<ModerationPort>('moderation', {
     afterRound: async (session) => {
       checked.push(session.id);
+      await hooks.afterRound?.(session);
+      return hooks.afterRound !== null;
     },
   });
   const documented: string[] = [];
@@ -101,7 +105,7 @@ async function coordinatorFixture(overrides: Partial<LimitsConfig> = {}) {
     coordinator.onHumanMessage(current, message);
     return message;
   };
-  const fixture = { clock, repositories, settings, turns, posts, checked, documented, ended, hints, events, coordinator, session, say };
+  const fixture = { clock, repositories, settings, turns, posts, checked, hooks, documented, ended, hints, events, coordinator, session, say };
   fixtures.push(fixture);
   return fixture;
 }
@@ -214,6 +218,28 @@ describe('Coordinator', () => {
     await coordinator.idle(session.id);
     expect(turns.calls).toHaveLength(6);
     expect(posts.filter((post) => post.text.startsWith(WAITING_NOTICE))).toHaveLength(2);
+  });
+
+  it('reads the session after a round only when its hooks say they changed it', async () => {
+    const { turns, coordinator, session, say, repositories, hooks, clock } = await coordinatorFixture({ maxAiResponsesPerTurn: 2, maxAiRoundsWithoutHuman: 3 });
+    const reads = vi.spyOn(repositories.sessions, 'findById');
+    turns.auto = (call) => turns.answer(call);
+    await say('Discuss among yourselves.');
+    await coordinator.idle(session.id);
+    // Two reads: the test's own (to hand the message over) and the loop's, at its top. The three rounds' hooks changed
+    // nothing, so each round goes on with the session its update returned.
+    expect(turns.calls).toHaveLength(6);
+    expect(reads).toHaveBeenCalledTimes(2);
+
+    // A hook that pauses the session (as a Moderator's check could end it) says so: the next round is not started.
+    hooks.afterRound = async (current) => void (await repositories.sessions.update(current.id, { status: 'paused' }, clock.now()));
+    reads.mockClear();
+    await say('One more idea, please.');
+    await coordinator.idle(session.id);
+    expect(turns.calls).toHaveLength(8);
+    // The test's, the loop's top, the one after the hook that changed it, and the loop's next look, which finds it paused.
+    expect(reads).toHaveBeenCalledTimes(4);
+    expect((await repositories.sessions.findById(session.id))?.status).toBe('paused');
   });
 
   it('with a limit of 1 or 0 the participants answer each person and the room waits without a notice after every answer', async () => {

@@ -7,7 +7,7 @@ import { createModeratorAgent } from '../../../../src/agents/moderator/moderator
 import { PromptLibrary } from '../../../../src/agents/prompts/prompt-library.ts';
 import { tldrSchema, type ModerationVerdict } from '../../../../src/core/schemas.ts';
 import type { AppConfig } from '../../../../src/config/app-config.ts';
-import { ModerationService } from '../../../../src/services/moderation/moderation-service.ts';
+import { ModerationService, type ModerationServiceOptions } from '../../../../src/services/moderation/moderation-service.ts';
 import { createUpdateNotionTool } from '../../../../src/tools/update-notion.ts';
 
 import { FakeHost, PLAN } from '../../../support/fake-moderation-host.ts';
@@ -65,6 +65,7 @@ export function buildService(options: {
   moderatorModel: Model;
   embed?: ((texts: string[]) => Promise<number[][] | null>) | null;
   settings?: Partial<AppConfig['moderator']>;
+  ledgerCheck?: ModerationServiceOptions['ledgerCheck'];
 }) {
   const prompts = new PromptLibrary();
   const { scribe, tldr, scribeModel, tldrModel } = scriptedScribeAndTldr();
@@ -79,6 +80,7 @@ export function buildService(options: {
     settings: () => moderatorSettings(options.settings),
     embed: options.embed ?? null,
     logger,
+    ...(options.ledgerCheck ? { ledgerCheck: options.ledgerCheck } : {}),
   });
   return { service, scribeModel, tldrModel };
 }

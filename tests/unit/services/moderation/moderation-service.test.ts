@@ -2,6 +2,7 @@ import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { setTraceProcessors } from '@openai/agents';
 import { ScriptedModel, assistantMessage, functionCall, modelError } from '@openai/agents/testing';
 import { installSpanCollector } from '../../agents/guardrails/span-collector.ts';
+import type { LedgerReview } from '../../../../src/core/service-ports.ts';
 import { buildService, FakeHost, verdict } from './moderation-fixtures.ts';
 
 const collector = installSpanCollector();
@@ -63,6 +64,31 @@ describe('ModerationService checks', () => {
     expect(model.calls).toHaveLength(1);
     expect(host.posts).toEqual([]);
     expect(service.moderatorModelCalls).toBe(1);
+  });
+
+  it('after a round, says whether it may have changed the session, so the coordinator reads it again only then', async () => {
+    const host = new FakeHost();
+    const model = new ScriptedModel([verdictReply({ action: 'continue' })]);
+    let review: LedgerReview = 'nothing';
+    const { service } = buildService({ host, moderatorModel: model, embed: keywordEmbed, ledgerCheck: async () => review });
+    host.say(repeat(ON_TOPIC, 9));
+    // No check due and a ledger that did nothing: unchanged.
+    expect(await service.afterRound(host.session)).toBe(false);
+    expect(host.session.moderationState.lastCheckAtMessage).toBe(0);
+    // The ledger invited dissent (a post): changed.
+    review = 'invited';
+    expect(await service.afterRound(host.session)).toBe(true);
+    // A check is due: it runs (without the model, on topic) and saves its state: changed.
+    review = 'nothing';
+    host.say(repeat(ON_TOPIC, 1));
+    expect(await service.afterRound(host.session)).toBe(true);
+    expect(host.session.moderationState.lastCheckAtMessage).toBe(10);
+    expect(model.calls).toHaveLength(0);
+    // The ledger closed the session: changed, and no check runs after the close.
+    review = 'closed';
+    host.say(repeat(ON_TOPIC, 10));
+    expect(await service.afterRound(host.session)).toBe(true);
+    expect(host.session.moderationState.lastCheckAtMessage).toBe(10);
   });
 
   it('does not act when the model does not confirm suspected drift', async () => {
