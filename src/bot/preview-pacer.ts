@@ -4,6 +4,7 @@
  * the newest text replaces any edit still waiting, and the next one leaves a full interval after the previous
  * one finished.
  */
+import { LRUCache } from 'lru-cache';
 import type { Clock } from '../core/clock.ts';
 
 interface PacedMessage {
@@ -17,7 +18,7 @@ interface PacedMessage {
 
 /** Paces edits per message id. */
 export class PreviewPacer {
-  private readonly messages = new Map<string, PacedMessage>();
+  private readonly messages: LRUCache<string, PacedMessage>;
   /** Messages whose final text is delivered: a late streaming edit must not overwrite it. */
   private readonly finished = new Set<string>();
 
@@ -25,20 +26,26 @@ export class PreviewPacer {
     private readonly clock: Clock,
     private readonly minIntervalMs = 1000,
     private readonly remember = 500,
-  ) {}
+  ) {
+    this.messages = new LRUCache<string, PacedMessage>({
+      max: remember,
+      // Only a message pushed out by newer ones is finished here; `finish` removes its own entry (reason `delete`).
+      // The entry is still in the cache during `dispose`, so `release` must not touch `messages`.
+      dispose: (paced, messageId, reason) => {
+        if (reason === 'evict') void this.release(messageId, paced);
+      },
+    });
+  }
 
   /** Starts pacing a message just posted. */
   posted(messageId: string): void {
     this.messages.set(messageId, { lastSentAt: this.clock.now().getTime(), edited: false, next: null, running: null, stop: new AbortController() });
-    if (this.messages.size > this.remember) {
-      const oldest = this.messages.keys().next().value;
-      if (oldest !== undefined) void this.finish(oldest);
-    }
   }
 
   /** Sends `edit` when the interval allows; a newer edit for the same message replaces this one if it is still waiting. */
   schedule(messageId: string, edit: () => Promise<void>): Promise<void> {
-    const paced = this.messages.get(messageId);
+    // An edit leaves the message's age alone: the oldest post is the one let go, however busy it still is.
+    const paced = this.messages.peek(messageId);
     if (this.finished.has(messageId)) return Promise.resolve();
     if (!paced) return edit();
     paced.next = edit;
@@ -53,9 +60,14 @@ export class PreviewPacer {
    * sent is let finish, and this resolves once a full interval has passed since the last edit.
    */
   async finish(messageId: string): Promise<void> {
-    const paced = this.messages.get(messageId);
+    const paced = this.messages.peek(messageId);
     if (!paced) return;
     this.messages.delete(messageId);
+    await this.release(messageId, paced);
+  }
+
+  /** Finishes a message whose entry `finish` has removed or the cache is evicting; it leaves `messages` alone. */
+  private async release(messageId: string, paced: PacedMessage): Promise<void> {
     this.finished.add(messageId);
     if (this.finished.size > this.remember) this.finished.delete(this.finished.values().next().value ?? messageId);
     paced.stop.abort();

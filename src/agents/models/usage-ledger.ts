@@ -1,3 +1,5 @@
+import { LRUCache } from 'lru-cache';
+
 /** Usage of one model response as OpenRouter reports it. */
 export interface RawUsage {
   prompt_tokens?: number;
@@ -7,7 +9,7 @@ export interface RawUsage {
 }
 
 const CAPACITY = 5000;
-const ledger = new Map<string, RawUsage>();
+const ledger = new LRUCache<string, RawUsage>({ max: CAPACITY });
 
 /**
  * Remembers the raw usage (with OpenRouter's cost) of a streamed response by its response id. The streamed runner
@@ -16,15 +18,11 @@ const ledger = new Map<string, RawUsage>();
  */
 export function rememberRawUsage(responseId: string | undefined, usage: RawUsage | undefined): void {
   if (!responseId || !usage) return;
-  ledger.delete(responseId);
   ledger.set(responseId, usage);
-  if (ledger.size > CAPACITY) {
-    const oldest = ledger.keys().next().value;
-    if (oldest !== undefined) ledger.delete(oldest);
-  }
 }
 
 /** The raw usage remembered for a response id. */
 export function recalledRawUsage(responseId: string | undefined): RawUsage | undefined {
-  return responseId ? ledger.get(responseId) : undefined;
+  // A lookup leaves the id's age alone: only remembering it again keeps it longer.
+  return responseId ? ledger.peek(responseId) : undefined;
 }

@@ -1,3 +1,4 @@
+import { LRUCache } from 'lru-cache';
 import type { ChatMessage } from '../../core/domain.ts';
 
 /** A session's most recent messages, oldest first; `complete` when they are all it has. */
@@ -25,22 +26,21 @@ interface SessionSizes {
  * Postgres server) is missed from the sum: it is a size estimate, and the message itself is in the next windows.
  */
 export class HistoryTokens {
-  private readonly sessions = new Map<string, SessionSizes>();
+  private readonly sessions = new LRUCache<string, SessionSizes>({ max: SESSIONS_REMEMBERED });
 
   /** True when the messages older than `window`'s oldest are all counted. */
   covers(sessionId: string, window: readonly ChatMessage[]): boolean {
-    const sizes = this.sessions.get(sessionId);
+    const sizes = this.sessions.peek(sessionId);
     const oldest = window[0];
     return sizes !== undefined && oldest !== undefined && sizes.coveredUpTo >= oldest.id;
   }
 
   /** Counts the discussion messages of `messages` (ascending ids) that are newer than what is counted. */
   extend(sessionId: string, messages: readonly ChatMessage[], rawCount: (message: ChatMessage) => number, complete: boolean): void {
-    let sizes = this.sessions.get(sessionId);
+    let sizes = this.sessions.peek(sessionId);
     if (!sizes || complete) sizes = { coveredUpTo: 0, ids: [], raw: [] };
-    this.sessions.delete(sessionId);
+    // Extending is what keeps a session remembered; the reads peek, so they leave its age alone.
     this.sessions.set(sessionId, sizes);
-    if (this.sessions.size > SESSIONS_REMEMBERED) this.sessions.delete(this.sessions.keys().next().value ?? '');
     for (const message of messages) {
       if (message.id <= sizes.coveredUpTo) continue;
       sizes.ids.push(message.id);
@@ -51,7 +51,7 @@ export class HistoryTokens {
 
   /** The corrected size of the counted messages older than `beforeId`. */
   olderThan(sessionId: string, beforeId: number, corrected: (raw: number) => number): number {
-    const sizes = this.sessions.get(sessionId);
+    const sizes = this.sessions.peek(sessionId);
     if (!sizes) return 0;
     let sum = 0;
     for (let index = 0; index < sizes.ids.length && (sizes.ids[index] ?? 0) < beforeId; index += 1) sum += corrected(sizes.raw[index] ?? 0);

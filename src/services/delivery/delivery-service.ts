@@ -1,5 +1,6 @@
 import type { JobRegistry } from '../jobs/job-types.ts';
 import { withCustomSpan } from '@openai/agents';
+import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
@@ -80,7 +81,7 @@ async function markPosted(message: ChatMessage): Promise<void> {
 
 /** Stores every message before it is delivered, then delivers it through the per-room outbox queue. */
 export class DeliveryService {
-  private readonly rooms = new Map<string, Pick<Session, 'transport' | 'roomId'>>();
+  private readonly rooms = new LRUCache<string, Pick<Session, 'transport' | 'roomId'>>({ max: ROOMS_REMEMBERED });
   private readonly posted = new PostedMessages();
 
   constructor(private readonly options: DeliveryServiceOptions) {}
@@ -202,7 +203,6 @@ export class DeliveryService {
 
   /** A session's transport and room never change: kept here, a delivery reads no session row. */
   private rememberRoom(session: Pick<Session, 'id' | 'transport' | 'roomId'>): void {
-    if (this.rooms.size >= ROOMS_REMEMBERED) this.rooms.delete(this.rooms.keys().next().value ?? '');
     this.rooms.set(session.id, { transport: session.transport, roomId: session.roomId });
   }
 

@@ -65,4 +65,33 @@ describe('PreviewPacer', () => {
     await pacer.schedule('edited', async () => void (late = true));
     expect(late).toBe(false);
   });
+
+  it('past `remember` messages finishes the oldest post, even one being edited, and keeps pacing the newer ones', async () => {
+    const clock = new ManualClock();
+    const pacer = new PreviewPacer(clock, 1000, 2);
+    const sent: string[] = [];
+    const edit = (text: string) => async () => void sent.push(text);
+    pacer.posted('m1');
+    pacer.posted('m2');
+    const dropped = pacer.schedule('m1', edit('m1'));
+    pacer.posted('m3');
+    const paced = pacer.schedule('m2', edit('m2'));
+    expect(sent).toEqual([]);
+    await clock.advance(1000);
+    await Promise.all([dropped, paced]);
+    expect(sent).toEqual(['m2']);
+    await pacer.schedule('m1', edit('m1 late'));
+    await pacer.finish('m1');
+    expect(clock.pendingSleepers).toBe(0);
+    pacer.posted('m4');
+    await pacer.schedule('m2', edit('m2 late'));
+    await pacer.schedule('m3', edit('m3'));
+    expect(sent).toEqual(['m2', 'm3']);
+    const final = pacer.finish('m3');
+    await clock.advance(0);
+    // One interval each for the evicted m2 and the finished m3, both edited: finishing never runs twice.
+    expect(clock.pendingSleepers).toBe(2);
+    await clock.advance(1000);
+    await final;
+  });
 });
