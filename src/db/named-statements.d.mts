@@ -1,6 +1,9 @@
 /** Texts kept prepared at once (see named-statements.mjs). */
 export declare const NAMED_STATEMENT_CAPACITY: number;
 
+/** Runs after which a text is prepared (and planned) afresh (see named-statements.mjs). */
+export declare const REPLAN_AFTER_RUNS: number;
+
 /** What of PGlite the named statements need (a PGlite instance has all of it). */
 export interface PgliteSession {
   readonly waitReady: Promise<void>;

@@ -23,6 +23,12 @@ export interface NewJob {
 
 const DEFAULT_MAX_RETRIES = 5;
 
+/**
+ * The predicate of the partial unique index `jobs_pending_dedupe`, as a literal: an `ON CONFLICT ... WHERE` names its
+ * index by this predicate, and a bound value would not find it once Postgres keeps a generic plan for the statement.
+ */
+const PENDING_DEDUPE_INDEX = sql<boolean>`status = 'pending'`;
+
 /** The row of a new, pending job. */
 function jobRow(job: NewJob, now: Date) {
   return {
@@ -63,7 +69,7 @@ export class JobsRepository {
     const row = await this.db
       .insertInto('jobs')
       .values(jobRow(job, now))
-      .onConflict((conflict) => conflict.columns(['kind', 'dedupe_key']).where('status', '=', 'pending').doNothing())
+      .onConflict((conflict) => conflict.columns(['kind', 'dedupe_key']).where(PENDING_DEDUPE_INDEX).doNothing())
       .returning('id')
       .executeTakeFirst();
     return row?.id ?? null;
@@ -80,7 +86,7 @@ export class JobsRepository {
         creator
           .insertInto('jobs')
           .values(jobRow(job, now))
-          .onConflict((conflict) => conflict.columns(['kind', 'dedupe_key']).where('status', '=', 'pending').doNothing())
+          .onConflict((conflict) => conflict.columns(['kind', 'dedupe_key']).where(PENDING_DEDUPE_INDEX).doNothing())
           .returning('run_at'),
       )
       .selectFrom('inserted')
@@ -109,7 +115,7 @@ export class JobsRepository {
       .onConflict((conflict) =>
         conflict
           .columns(['kind', 'dedupe_key'])
-          .where('status', '=', 'pending')
+          .where(PENDING_DEDUPE_INDEX)
           .doUpdateSet({ run_at: sql<Date>`least(excluded.run_at, jobs.created_at + ${maxDelayMs} * interval '1 millisecond')`, updated_at: now }),
       )
       .returning('run_at')

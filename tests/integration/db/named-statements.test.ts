@@ -2,7 +2,7 @@ import { PGlite } from '@electric-sql/pglite';
 import { sql } from 'kysely';
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { PGLITE_TYPE_OPTIONS, pgliteHandle } from '../../../src/db/create-database.ts';
-import { NamedStatements } from '../../../src/db/named-statements.mjs';
+import { NamedStatements, REPLAN_AFTER_RUNS } from '../../../src/db/named-statements.mjs';
 import { PgliteThread } from '../../../src/db/pglite-thread.ts';
 
 /** The names of the statements prepared in the session, read past the named path (PGlite's own query). */
@@ -63,21 +63,32 @@ describe('named statements on PGlite', () => {
     expect((await statements.query(select, [2, null])).rows).toEqual([]);
   });
 
-  it('plans every run for its values, as the unnamed statement does: a partial unique index still arbitrates ON CONFLICT', async () => {
+  it('sends an ON CONFLICT whose arbiter predicate holds a value the unnamed way, so a generic plan never loses its index', async () => {
     await database.exec(`create table claims (id serial primary key, queue text, status text);
       create unique index one_open_claim on claims (queue) where status = 'open';`);
     const claim = 'insert into claims (queue, status) values ($1, $2) on conflict (queue) where status = $2 do nothing returning id';
-    // A generic plan (Postgres's choice from the sixth run on) cannot see that `status = $2` is the index's predicate.
+    const literal = "insert into claims (queue, status) values ($1, 'open') on conflict (queue) where status = 'open' do nothing returning id";
+    // A generic plan (Postgres's choice from a named statement's sixth run on) cannot see that `status = $2` is the
+    // index's predicate; the unnamed statement is planned for its values every run.
     for (let run = 0; run < 8; run++) expect((await statements.query(claim, [`q${run % 2}`, 'open'])).rows).toHaveLength(run < 2 ? 1 : 0);
-    expect((await database.query<{ plan_cache_mode: string }>('show plan_cache_mode')).rows).toEqual([{ plan_cache_mode: 'force_custom_plan' }]);
+    for (let run = 0; run < 8; run++) expect((await statements.query(literal, [`r${run % 2}`])).rows).toHaveLength(run < 2 ? 1 : 0);
+    expect(statements.size).toBe(1);
+    expect((await database.query<{ statement: string }>('select statement from pg_prepared_statements')).rows).toEqual([{ statement: literal }]);
   });
 
-  it('sets that up outside a transaction only (a rollback would undo it): inside the first one, statements go unnamed', async () => {
+  it('plans a text afresh after REPLAN_AFTER_RUNS runs, closing its old name in the same trip', async () => {
+    const select = 'select body from notes where id = $1';
+    for (let run = 0; run < REPLAN_AFTER_RUNS; run++) await statements.query(select, [1]);
+    expect(await preparedNames(database)).toEqual(['brainstorm_1']);
+    expect((await statements.query(select, [1])).rows).toEqual([{ body: 'first' }]);
+    expect(await preparedNames(database)).toEqual(['brainstorm_2']);
+    expect(statements.size).toBe(1);
+  });
+
+  it('names statements inside a transaction too', async () => {
     await statements.query('begin');
     await statements.query('select body from notes where id = $1', [1]);
     await statements.query('rollback');
-    expect(await preparedNames(database)).toEqual([]);
-    await statements.query('select body from notes where id = $1', [1]);
     expect(await preparedNames(database)).toEqual(['brainstorm_1']);
   });
 
