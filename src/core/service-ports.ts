@@ -31,9 +31,18 @@ export interface SessionEnder {
   end(sessionId: string, status: 'completed' | 'stopped' | 'cancelled', reason: string): Promise<void>;
 }
 
+/** How a person's message is handed over to be answered. */
+export interface HumanMessageHandover {
+  /**
+   * `session` is the row the message's own count returned: nothing this process did to the session since can be
+   * newer, so a loop that starts for the message goes on with it instead of reading it again.
+   */
+  counted?: boolean;
+}
+
 /** Where a person's message goes to be answered (implemented by the coordinator). */
 export interface TurnTaking {
-  onHumanMessage(session: Session, message: ChatMessage): void;
+  onHumanMessage(session: Session, message: ChatMessage, handover?: HumanMessageHandover): void;
 }
 
 /** The Moderator's hints for a session's next round (written by moderation and the idea ledger, read by the coordinator). */

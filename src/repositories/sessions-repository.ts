@@ -162,13 +162,15 @@ export class SessionsRepository {
       .execute();
   }
 
-  /** A person's counted message in a discussion: one more message, and the AI rounds start counting again. */
-  async countHumanTurn(id: string, now: Date): Promise<void> {
-    await this.db
+  /** A person's counted message in a discussion: one more message, and the AI rounds start counting again. Returns the session as it left it. */
+  async countHumanTurn(id: string, now: Date): Promise<Session | null> {
+    const row = await this.db
       .updateTable('sessions')
       .set({ message_count: sql`message_count + 1`, ai_rounds_since_human: 0, updated_at: now })
       .where('id', '=', id)
-      .execute();
+      .returningAll()
+      .executeTakeFirst();
+    return row ? toSession(row) : null;
   }
 
   /** Resets the usage counters (admin `!reset`). */

@@ -1,5 +1,5 @@
 /** The coordinator's per-session state in this process: queued people, the loop, the turns in flight. */
-import type { ChatMessage } from '../../core/domain.ts';
+import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { TurnControl } from './turn-control.ts';
 import type { TurnOutcome } from './turn-runner.ts';
 
@@ -25,6 +25,8 @@ export interface Runtime {
   turns: Set<InFlightTurn>;
   /** Wakes a loop waiting on an AI round when a person speaks. */
   wake: (() => void) | null;
+  /** The session as a person's counted message left it, handed over while no loop ran: the loop that starts takes it. */
+  arrival: Session | null;
 }
 
 /** A session's state before its first round. */
@@ -38,6 +40,7 @@ export function newRuntime(): Runtime {
     announcedFailures: new Map(),
     turns: new Set(),
     wake: null,
+    arrival: null,
   };
 }
 

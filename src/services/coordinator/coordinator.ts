@@ -10,7 +10,7 @@ import type { ChatMessage, Session } from '../../core/domain.ts';
 import { describeLimit, type LimitsService } from '../limits/limits-service.ts';
 import type { RosterService } from '../sessions/roster-service.ts';
 import type { EventBus } from '../../core/ports.ts';
-import type { DocumentationHooks, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
+import type { DocumentationHooks, HumanMessageHandover, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import { awaitRound, newRuntime, settleTurns, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
 import { planRound, type RoundPlan as PlannedRound } from './round-planning.ts';
@@ -69,10 +69,12 @@ export class Coordinator implements TurnTaking {
   }
 
   /** A person spoke in an active session: answer them next, ahead of any queued AI round. */
-  onHumanMessage(session: Session, message: ChatMessage): void {
+  onHumanMessage(session: Session, message: ChatMessage, handover: HumanMessageHandover = {}): void {
     const runtime = this.runtime(session.id);
     runtime.cancelled = false;
     runtime.pendingHumans.push(message);
+    // With no loop running, nothing of this process wrote the session since the count that returned this row.
+    if (handover.counted && !runtime.loop) runtime.arrival = session;
     runtime.wake?.();
     this.ensureLoop(session.id);
   }
@@ -148,13 +150,16 @@ export class Coordinator implements TurnTaking {
 
   private async loop(sessionId: string, runtime: Runtime): Promise<void> {
     // The session as the last round left it, read after its hooks: an AI round that follows needs no second read.
-    // A person's message changed it since (its counts), so then it is read again.
+    // A person's message changed it since (its counts), so then it is read again, unless the count handed its row over
+    // to a loop that was not running.
     let known: Session | null = null;
     // The guard stopping right after the participants answered a person is the room waiting as it should: no notice
     // then, or a room with a low limit would read one after every answer.
     let answeredPerson = false;
     for (;;) {
-      const session = known && runtime.pendingHumans.length === 0 ? known : await this.options.sessions.findById(sessionId);
+      const arrival = runtime.arrival;
+      runtime.arrival = null;
+      const session = known && runtime.pendingHumans.length === 0 ? known : (arrival ?? (await this.options.sessions.findById(sessionId)));
       known = null;
       if (!session || session.status !== 'active' || runtime.cancelled) return;
       const humans = runtime.pendingHumans.splice(0);

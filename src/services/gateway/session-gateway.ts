@@ -181,8 +181,9 @@ export class SessionGatewayService implements SessionGateway {
         ? reply(`${author.name}, you are writing faster than the room can answer: I am taking your next messages together, in one turn.`, true)
         : null;
     }
-    await this.options.sessions.countHumanTurn(session.id, this.options.clock.now());
-    this.options.turns.onHumanMessage(session, stored);
+    const counted = await this.options.sessions.countHumanTurn(session.id, this.options.clock.now());
+    if (counted) this.options.turns.onHumanMessage(counted, stored, { counted: true });
+    else this.options.turns.onHumanMessage(session, stored);
     await this.options.onStored(session.id);
     return null;
   }

@@ -2,7 +2,7 @@
 import type { Coordinator } from '../coordinator/coordinator.ts';
 import { restartRoundsOnResume } from '../coordinator/resume-rounds.ts';
 import type { EventBus } from '../../core/ports.ts';
-import type { TurnTaking } from '../../core/service-ports.ts';
+import type { HumanMessageHandover, TurnTaking } from '../../core/service-ports.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { SessionOwnership } from './session-ownership.ts';
 
@@ -22,8 +22,8 @@ export class OwnedCoordinator implements TurnTaking {
   }
 
   /** Answered here when this process holds (or can take) the session's lease; else its owner picks it up. */
-  onHumanMessage(session: Session, message: ChatMessage): void {
-    this.ownership.human(session, message);
+  onHumanMessage(session: Session, message: ChatMessage, handover?: HumanMessageHandover): void {
+    this.ownership.human(session, message, handover);
   }
 
   /** AI rounds here when the session is ours (or free); else its owner is asked to continue. */

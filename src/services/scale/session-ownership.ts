@@ -6,10 +6,11 @@ import type { SessionsRepository } from '../../repositories/sessions-repository.
 import type { Clock } from '../../core/clock.ts';
 import { unansweredPeople } from './unanswered-people.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
+import type { HumanMessageHandover } from '../../core/service-ports.ts';
 
 /** The coordinator of this process, reached without the ownership check (the owner's own calls). */
 export interface LocalRounds {
-  onHumanMessage(session: Session, message: ChatMessage): void;
+  onHumanMessage(session: Session, message: ChatMessage, handover?: HumanMessageHandover): void;
   kick(sessionId: string): void;
   abort(sessionId: string): void;
 }
@@ -86,12 +87,12 @@ export class SessionOwnership {
   }
 
   /** A message to answer: run here when the session is ours (or free), else leave it stored for its owner. */
-  human(session: Session, message: ChatMessage): void {
+  human(session: Session, message: ChatMessage, handover?: HumanMessageHandover): void {
     // Shutting down: the next owner answers whoever is unanswered (see `resume`); no round starts here now.
     if (this.stopping) return;
     const owned = this.owned.get(session.id);
     if (owned) {
-      if (this.mark(owned, message.id)) this.options.rounds.onHumanMessage(session, message);
+      if (this.mark(owned, message.id)) this.options.rounds.onHumanMessage(session, message, handover);
       return;
     }
     this.track(

@@ -94,15 +94,17 @@ async function coordinatorFixture(overrides: Partial<LimitsConfig> = {}) {
   // As the composition wires it: the entry point hears `!continue` (here the coordinator itself, one process).
   restartRoundsOnResume(events, coordinator);
   const session = await storeSession(repositories.sessions, clock, { changes: { startedAt: clock.now(), clockStartedAt: clock.now() } });
-  /** A person's message, stored and counted as the gateway does, then handed to the coordinator. */
-  const say = async (text: string): Promise<ChatMessage> => {
+  /**
+   * A person's message, stored and counted as the gateway does, then handed to the coordinator with the row its count
+   * returned; `counted: false` hands it over as a takeover does, with a session read earlier.
+   */
+  const say = async (text: string, { counted = true } = {}): Promise<ChatMessage> => {
     const { message } = await repositories.messages.insert(
       { sessionId: session.id, speaker: { kind: 'human', name: 'Alice', id: 'u-alice' }, role: 'user', text, deliveryStatus: 'received' },
       clock.now(),
     );
-    await repositories.sessions.countHumanTurn(session.id, clock.now());
-    const current = (await repositories.sessions.findById(session.id)) as Session;
-    coordinator.onHumanMessage(current, message);
+    const current = (await repositories.sessions.countHumanTurn(session.id, clock.now())) as Session;
+    coordinator.onHumanMessage(current, message, { counted });
     return message;
   };
   const fixture = { clock, repositories, settings, turns, posts, checked, hooks, documented, ended, hints, events, coordinator, session, say };
@@ -226,10 +228,10 @@ describe('Coordinator', () => {
     turns.auto = (call) => turns.answer(call);
     await say('Discuss among yourselves.');
     await coordinator.idle(session.id);
-    // Two reads: the test's own (to hand the message over) and the loop's, at its top. The three rounds' hooks changed
-    // nothing, so each round goes on with the session its update returned.
+    // No read: the loop starts with the row the message's count returned, and the three rounds' hooks changed nothing,
+    // so each round goes on with the session its update returned.
     expect(turns.calls).toHaveLength(6);
-    expect(reads).toHaveBeenCalledTimes(2);
+    expect(reads).not.toHaveBeenCalled();
 
     // A hook that pauses the session (as a Moderator's check could end it) says so: the next round is not started.
     hooks.afterRound = async (current) => void (await repositories.sessions.update(current.id, { status: 'paused' }, clock.now()));
@@ -237,9 +239,26 @@ describe('Coordinator', () => {
     await say('One more idea, please.');
     await coordinator.idle(session.id);
     expect(turns.calls).toHaveLength(8);
-    // The test's, the loop's top, the one after the hook that changed it, and the loop's next look, which finds it paused.
-    expect(reads).toHaveBeenCalledTimes(4);
+    // The one after the hook that changed it, and the loop's next look, which finds it paused.
+    expect(reads).toHaveBeenCalledTimes(2);
     expect((await repositories.sessions.findById(session.id))?.status).toBe('paused');
+  });
+
+  it('reads the session for a person only when the row was not handed over by the count, or a loop was running', async () => {
+    const { turns, coordinator, session, say, repositories } = await coordinatorFixture({ maxAiResponsesPerTurn: 2, maxAiRoundsWithoutHuman: 1 });
+    const reads = vi.spyOn(repositories.sessions, 'findById');
+    // Handed over with an older row (as a takeover does): the loop reads the session first.
+    await say('First question.', { counted: false });
+    await until(() => turns.calls.length === 2, 'two turns');
+    expect(reads).toHaveBeenCalledTimes(1);
+    // A counted message while that loop runs: the loop reads, as the round's own writes may be newer than its row.
+    await say('And a second one.');
+    for (const call of turns.calls) call.finish({ status: 'withheld', reason: 'test' });
+    await until(() => turns.calls.length === 4, 'the second person answered');
+    for (const call of turns.calls.slice(2)) call.finish({ status: 'withheld', reason: 'test' });
+    await coordinator.idle(session.id);
+    expect(reads).toHaveBeenCalledTimes(2);
+    expect((await repositories.sessions.findById(session.id))?.messageCount).toBe(2);
   });
 
   it('with a limit of 1 or 0 the participants answer each person and the room waits without a notice after every answer', async () => {

@@ -25,8 +25,10 @@ async function gatewayFixture(status: SessionStatus = 'active') {
   const repositories = await openRepositories();
   opened.push(repositories);
   const session = await storeSession(repositories.sessions, clock, { status });
-  const answered: { session: Session; message: ChatMessage }[] = [];
-  const turns: TurnTaking = { onHumanMessage: (current, message) => answered.push({ session: current, message }) };
+  const answered: { session: Session; message: ChatMessage; counted: boolean }[] = [];
+  const turns: TurnTaking = {
+    onHumanMessage: (current, message, handover) => answered.push({ session: current, message, counted: handover?.counted === true }),
+  };
   const invocations: CommandInvocation[] = [];
   let commandReply: (invocation: CommandInvocation) => Promise<GatewayReply> = async (invocation) => ({ content: `ran !${invocation.name}`, private: false });
   const started: { message: InboundMessage; topic: string }[] = [];
@@ -167,6 +169,8 @@ describe('SessionGatewayService: where a message goes', () => {
       externalUrl: 'https://chat.example/1',
     });
     expect(answered.map((entry) => [entry.session.id, entry.message.id])).toEqual([[session.id, message?.id]]);
+    // Handed over with the row its count returned (the message counted), so the turns need not read it again.
+    expect(answered[0]).toMatchObject({ counted: true, session: { messageCount: 1, aiRoundsSinceHuman: 0 } });
     expect(stored).toEqual([session.id]);
     expect(published).toContainEqual({ type: 'message', message });
     expect((await repositories.sessions.findById(session.id))?.messageCount).toBe(1);
