@@ -52,12 +52,16 @@ export class SessionGatewayService implements SessionGateway {
     try {
       const text = message.content.trim();
       if (text === '') return null;
-      // Claimed before anything acts on it: another process, or a catch-up reading it again, leaves it alone.
+      // Claimed before anything acts on it: another process, or a catch-up reading it again, leaves it alone. The room's
+      // session is read meanwhile (reading acts on nothing): on a Postgres server the two round trips overlap.
       const channelId = message.roomId ?? message.channelId;
-      if (!(await this.options.inbound.claimAndAdvance(message.transport, channelId, message.externalId, this.options.clock.now()))) return null;
+      const [claimed, session] = await Promise.all([
+        this.options.inbound.claimAndAdvance(message.transport, channelId, message.externalId, this.options.clock.now()),
+        message.roomId ? this.options.sessions.findByRoom(message.transport, message.roomId) : null,
+      ]);
+      if (!claimed) return null;
       // Zero-width or format characters alone look empty to people but not to models: refuse, store nothing.
       if (!hasVisibleText(text)) return reply('That message has no visible text (only invisible characters), so it was not posted to the session.', true);
-      const session = message.roomId ? await this.options.sessions.findByRoom(message.transport, message.roomId) : null;
       const command = parseCommand(text);
       // A thread without a session is read only for `!brainstorm`, which starts one from the talk there.
       if (message.roomId && !session && command?.name !== 'brainstorm') return null;
