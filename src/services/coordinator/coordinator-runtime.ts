@@ -44,6 +44,23 @@ export function newRuntime(): Runtime {
   };
 }
 
+/** The session's runtime in `runtimes`, made on first use. */
+export function runtimeOf(runtimes: Map<string, Runtime>, sessionId: string): Runtime {
+  let runtime = runtimes.get(sessionId);
+  if (!runtime) {
+    runtime = newRuntime();
+    runtimes.set(sessionId, runtime);
+  }
+  return runtime;
+}
+
+/** Clock sleeps armed as deadlines of every turn in flight of `runtimes`. */
+export function armedDeadlines(runtimes: Iterable<Runtime>): number {
+  let count = 0;
+  for (const runtime of runtimes) for (const turn of runtime.turns) count += turn.control.armedDeadlines;
+  return count;
+}
+
 /**
  * Waits for a round. A person speaking during an AI round is answered at once: the round's answers nobody has
  * seen yet are dropped, the ones already streaming finish on their own.

@@ -12,7 +12,7 @@ import type { RosterService } from '../sessions/roster-service.ts';
 import type { EventBus } from '../../core/ports.ts';
 import type { DocumentationHooks, HumanMessageHandover, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
-import { awaitRound, newRuntime, settleTurns, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
+import { armedDeadlines, awaitRound, runtimeOf, settleTurns, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
 import { planRound, type RoundPlan as PlannedRound } from './round-planning.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
@@ -118,7 +118,7 @@ export class Coordinator implements TurnTaking {
    * sleepers, so a deadline passes in a test only when the test moves time itself.
    */
   get deadlineSleepers(): number {
-    return [...this.runtimes.values()].reduce((sum, runtime) => sum + [...runtime.turns].reduce((count, turn) => count + turn.control.armedDeadlines, 0), 0);
+    return armedDeadlines(this.runtimes.values());
   }
 
   /** Sessions with a round in flight. */
@@ -127,12 +127,7 @@ export class Coordinator implements TurnTaking {
   }
 
   private runtime(sessionId: string): Runtime {
-    let runtime = this.runtimes.get(sessionId);
-    if (!runtime) {
-      runtime = newRuntime();
-      this.runtimes.set(sessionId, runtime);
-    }
-    return runtime;
+    return runtimeOf(this.runtimes, sessionId);
   }
 
   private ensureLoop(sessionId: string): void {
