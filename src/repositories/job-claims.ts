@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type QueryCreator } from 'kysely';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import type { Database } from '../db/schema.ts';
 
@@ -34,9 +34,43 @@ export async function claimDueJobs(
   kinds?: string[],
   queue?: string,
 ): Promise<ClaimedJob[]> {
-  const input: ClaimInput = { workerId, now, leaseMs, limit, kinds: kinds && kinds.length > 0 ? kinds : null, queue: queue ?? null };
+  const input: ClaimInput = { workerId, now, leaseMs, limit, kinds: kinds && kinds.length > 0 ? kinds : null, queue: queue ?? null, after: null };
   const { rows } = await claimStatement(input).execute(db, input);
-  return rows.map((row) => ({
+  return rows.map(toClaimedJob);
+}
+
+/**
+ * A claim of the next job of a finished job's queue, made by the statement that records the finish (one round trip
+ * instead of two, and no poll between a room's deliveries).
+ */
+export interface SuccessorClaim {
+  workerId: string;
+  leaseMs: number;
+  /** The kinds the worker has handlers for. */
+  kinds: string[];
+  /**
+   * Called right before the statement is sent: whether it should claim (not once the worker is stopping: the job
+   * would run after the stop). Work queued from then on may be missed by the claim.
+   */
+  sending(): boolean;
+}
+
+/** What a successor claim binds, after the finished job of `queue`. */
+export function successorClaimInput(successor: SuccessorClaim, finished: { id: number; queue: string }, now: Date): ClaimInput {
+  return {
+    workerId: successor.workerId,
+    now,
+    leaseMs: successor.leaseMs,
+    limit: 1,
+    kinds: successor.kinds.length > 0 ? successor.kinds : null,
+    queue: finished.queue,
+    after: finished.id,
+  };
+}
+
+/** A claimed row as the worker takes it. */
+export function toClaimedJob(row: ClaimedRow): ClaimedJob {
+  return {
     id: row.id,
     kind: row.kind,
     payload: row.payload,
@@ -48,31 +82,60 @@ export async function claimDueJobs(
     queue: row.queue,
     hasSuccessor: Boolean(row.has_successor),
     firstRun: Boolean(row.first_run),
-  }));
+  };
 }
 
-/** What a claim binds; `kinds` and `queue` are null when the claim takes any. */
-interface ClaimInput {
+/** A row of a claim's result. */
+export type ClaimedRow = Awaited<ReturnType<ReturnType<typeof claimQuery>['execute']>>[number];
+
+/**
+ * What a claim binds; `kinds` and `queue` are null when the claim takes any. `after`: a job of the queue that the same
+ * statement finishes, so it neither holds the queue back nor is claimed itself.
+ */
+export interface ClaimInput {
   workerId: string;
   now: Date;
   leaseMs: number;
   limit: number;
   kinds: string[] | null;
   queue: string | null;
+  after: number | null;
 }
 
 /** The claim's values in the order of its placeholders. */
-function claimParameters({ workerId, now, leaseMs, limit, kinds, queue }: ClaimInput): unknown[] {
+export function claimParameters({ workerId, now, leaseMs, limit, kinds, queue, after }: ClaimInput): unknown[] {
   const lockedUntil = new Date(now.getTime() + leaseMs);
-  const filters = [...(kinds ? [kinds] : []), ...(queue ? [queue] : [])];
-  return ['pending', now, 'running', now, 'pending', 'running', ...filters, limit, 'running', workerId, lockedUntil, now, workerId, now, 'pending'];
+  const finished = after === null ? [] : [after];
+  const filters = [...(kinds ? [kinds] : []), ...(queue ? [queue] : []), ...finished];
+  return [
+    'pending',
+    now,
+    'running',
+    now,
+    'pending',
+    'running',
+    ...finished,
+    ...filters,
+    limit,
+    'running',
+    workerId,
+    lockedUntil,
+    now,
+    workerId,
+    now,
+    'pending',
+  ];
 }
 
 /** One prepared claim per shape (with or without a kinds filter, a queue). */
 const CLAIMS = new Map<string, ReturnType<typeof claimPrepared>>();
 
 function claimPrepared(key: string) {
-  return new PreparedStatement(`claim due jobs (${key})`, claimQuery, claimParameters);
+  return new PreparedStatement(
+    `claim due jobs (${key})`,
+    (db: Kysely<Database>, input: ClaimInput) => claimQuery(db.withTables<FinishingTables>(), input),
+    claimParameters,
+  );
 }
 
 function claimStatement(input: ClaimInput) {
@@ -82,40 +145,26 @@ function claimStatement(input: ClaimInput) {
   return statement;
 }
 
-/** Picks, leases and records the runs of due jobs, in one statement (see `claimDueJobs`). */
-function claimQuery(db: Kysely<Database>, { workerId, now, leaseMs, limit, kinds, queue }: ClaimInput) {
+/**
+ * The tables a claim sees: the database's, and the common table expressions a statement that finishes a delivery
+ * puts before its claim of the next job (see `MessagesRepository.markDelivered`). A plain claim has them in its type
+ * only (`withTables`), so both statements share one claim.
+ */
+export type ClaimDatabase = Database & FinishingTables;
+
+/** The common table expressions a finishing statement puts before its claim (each returns the rows it wrote). */
+type FinishingTables = { delivered: { id: number }; finished: { id: number }; finished_run: { id: number } };
+
+/**
+ * Picks, leases and records the runs of due jobs, in one statement (see `claimDueJobs`). `db` may carry common table
+ * expressions of its own (a statement that finishes a job and claims its successor); they come first.
+ */
+export function claimQuery(db: QueryCreator<ClaimDatabase>, input: ClaimInput) {
+  const { workerId, now, leaseMs, limit } = input;
   // One statement (pick, lease, record the run): a worker polls often, and each round trip holds the connection.
-  let due = db
-    .selectFrom('jobs as job')
-    .select(['job.id'])
-    .where('job.deleted_at', 'is', null)
-    .where((eb) =>
-      eb.or([
-        eb.and([eb('job.status', '=', 'pending'), eb('job.run_at', '<=', now)]),
-        eb.and([eb('job.status', '=', 'running'), eb('job.locked_until', '<', now)]),
-      ]),
-    )
-    .where((eb) =>
-      eb.or([
-        eb('job.queue', 'is', null),
-        eb.not(
-          eb.exists(
-            eb
-              .selectFrom('jobs as earlier')
-              .select(sql`1`.as('one'))
-              .whereRef('earlier.queue', '=', 'job.queue')
-              .whereRef('earlier.id', '<', 'job.id')
-              .where('earlier.status', 'in', ['pending', 'running'])
-              .where('earlier.deleted_at', 'is', null),
-          ),
-        ),
-      ]),
-    );
-  // `= any(array)`: one placeholder however many kinds, so the statement's text never changes.
-  if (kinds) due = due.where('job.kind', '=', sql<string>`any(${kinds})`);
-  if (queue) due = due.where('job.queue', '=', queue);
+  // Each part is built on its expression's own creator: one built on `db` would repeat db's expressions inside it.
   return db
-    .with('picked', () => due.orderBy('job.run_at').orderBy('job.id').limit(limit).forUpdate().skipLocked())
+    .with('picked', (creator) => dueJobs(creator, input).orderBy('job.run_at').orderBy('job.id').limit(limit).forUpdate().skipLocked())
     .with('claimed', (db) =>
       db
         .updateTable('jobs')
@@ -190,4 +239,40 @@ function claimQuery(db: Kysely<Database>, { workerId, now, leaseMs, limit, kinds
     ])
     .orderBy('claimed.run_at')
     .orderBy('claimed.id');
+}
+
+/** The due jobs a claim may take (see `claimDueJobs`), not yet ordered or limited. */
+function dueJobs(db: QueryCreator<ClaimDatabase>, { now, kinds, queue, after }: ClaimInput) {
+  let due = db
+    .selectFrom('jobs as job')
+    .select(['job.id'])
+    .where('job.deleted_at', 'is', null)
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('job.status', '=', 'pending'), eb('job.run_at', '<=', now)]),
+        eb.and([eb('job.status', '=', 'running'), eb('job.locked_until', '<', now)]),
+      ]),
+    )
+    .where((eb) =>
+      eb.or([
+        eb('job.queue', 'is', null),
+        eb.not(
+          eb.exists(
+            eb
+              .selectFrom('jobs as earlier')
+              .select(sql`1`.as('one'))
+              .whereRef('earlier.queue', '=', 'job.queue')
+              .whereRef('earlier.id', '<', 'job.id')
+              .where('earlier.status', 'in', ['pending', 'running'])
+              .$if(after !== null, (earlier) => earlier.where('earlier.id', '<>', after ?? 0))
+              .where('earlier.deleted_at', 'is', null),
+          ),
+        ),
+      ]),
+    );
+  // `= any(array)`: one placeholder however many kinds, so the statement's text never changes.
+  if (kinds) due = due.where('job.kind', '=', sql<string>`any(${kinds})`);
+  if (queue) due = due.where('job.queue', '=', queue);
+  if (after !== null) due = due.where('job.id', '<>', after);
+  return due;
 }

@@ -5,7 +5,7 @@ import { claimDueJobs, type ClaimedJob } from './job-claims.ts';
 import * as instances from './job-instances.ts';
 import type { WorkerInstance } from './job-instances.ts';
 
-export type { ClaimedJob } from './job-claims.ts';
+export type { ClaimedJob, SuccessorClaim } from './job-claims.ts';
 export type { WorkerInstance } from './job-instances.ts';
 
 /** A job to enqueue. `dedupeKey` makes enqueueing idempotent while one is pending; `queue` orders jobs. */

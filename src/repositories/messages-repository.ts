@@ -4,7 +4,7 @@ import type { ChatMessage, DeliveryStatus, SpeakerKind } from '../core/domain.ts
 import { BrainstormError } from '../core/errors.ts';
 import type { DeliveredMessage } from '../core/ports.ts';
 import { PreparedStatement } from '../db/prepared-statement.ts';
-import type { ClaimedJob } from './job-claims.ts';
+import { claimParameters, claimQuery, successorClaimInput, toClaimedJob, type ClaimedJob, type ClaimInput, type SuccessorClaim } from './job-claims.ts';
 import { insertNumbered, insertWithEffects, type MessageEffects } from './message-inserts.ts';
 import { jsonRowToMessage, toMessage, type NewMessage } from './message-rows.ts';
 
@@ -42,38 +42,49 @@ interface DeliveredInput {
   url: string | null;
 }
 
+/** The message marked delivered, its job done and its run finished (common table expressions of one statement). */
+function finishDelivery(db: Kysely<Database>, { id, job, now, externalIds, url }: DeliveredInput) {
+  return db
+    .with('delivered', (creator) =>
+      creator
+        .updateTable('messages')
+        .set({ delivery_status: 'delivered', external_ids: toJson(externalIds), external_url: sql`coalesce(external_url, ${url})` })
+        .where('id', '=', id)
+        .returning('id'),
+    )
+    .with('finished', (creator) =>
+      creator.updateTable('jobs').set({ status: 'done', finished_at: now, updated_at: now, locked_until: null }).where('id', '=', job.id).returning('id'),
+    );
+}
+
+function finishDeliveryParameters({ id, job, now, externalIds, url }: DeliveredInput): unknown[] {
+  return ['delivered', toJson(externalIds), url, id, 'done', now, now, null, job.id];
+}
+
 /** The end of every delivery: prepared once (see PreparedStatement). */
 const MARK_DELIVERED = new PreparedStatement(
   'mark a message delivered and its job done',
-  (db: Kysely<Database>, { id, job, now, externalIds, url }: DeliveredInput) =>
-    db
-      .with('delivered', (creator) =>
-        creator
-          .updateTable('messages')
-          .set({ delivery_status: 'delivered', external_ids: toJson(externalIds), external_url: sql`coalesce(external_url, ${url})` })
-          .where('id', '=', id)
-          .returning('id'),
-      )
-      .with('finished', (creator) =>
-        creator.updateTable('jobs').set({ status: 'done', finished_at: now, updated_at: now, locked_until: null }).where('id', '=', job.id).returning('id'),
-      )
-      .updateTable('job_runs')
-      .set({ finished_at: now, outcome: 'succeeded' })
-      .where('id', '=', job.runId),
-  ({ id, job, now, externalIds, url }: DeliveredInput) => [
-    'delivered',
-    toJson(externalIds),
-    url,
-    id,
-    'done',
-    now,
-    now,
-    null,
-    job.id,
-    now,
-    'succeeded',
-    job.runId,
-  ],
+  (db: Kysely<Database>, input: DeliveredInput) =>
+    finishDelivery(db, input).updateTable('job_runs').set({ finished_at: input.now, outcome: 'succeeded' }).where('id', '=', input.job.runId),
+  (input: DeliveredInput) => [...finishDeliveryParameters(input), input.now, 'succeeded', input.job.runId],
+);
+
+/** A delivery's end that claims the next job of its queue too. */
+interface DeliveredAndClaimInput extends DeliveredInput {
+  claim: ClaimInput;
+}
+
+/** The end of a delivery with more of its room's queue to run: the next job is claimed by the same statement. */
+const MARK_DELIVERED_AND_CLAIM = new PreparedStatement(
+  'mark a message delivered, its job done, and claim the next of its queue',
+  (db: Kysely<Database>, input: DeliveredAndClaimInput) =>
+    claimQuery(
+      finishDelivery(db, input).with('finished_run', (creator) =>
+        creator.updateTable('job_runs').set({ finished_at: input.now, outcome: 'succeeded' }).where('id', '=', input.job.runId).returning('id'),
+      ),
+      input.claim,
+    ),
+  (input: DeliveredAndClaimInput) => [...finishDeliveryParameters(input), input.now, 'succeeded', input.job.runId, ...claimParameters(input.claim)],
 );
 
 /** How the repository reads many messages at once. */
@@ -214,10 +225,25 @@ export class MessagesRepository {
 
   /**
    * A delivery's end: the message is marked delivered with every chunk's external id (the last chunk's is recorded
-   * here, not by appendExternalId) and its job done (with its run), in one statement: atomic, one round trip.
+   * here, not by appendExternalId) and its job done (with its run), in one statement: atomic, one round trip. With a
+   * `successor` claim, the same statement claims the next due job of the job's queue and answers it (else null).
    */
-  async markDelivered(id: number, job: Pick<ClaimedJob, 'id' | 'runId'>, now: Date, delivered: DeliveredMessage): Promise<void> {
-    await MARK_DELIVERED.execute(this.db, { id, job, now, externalIds: delivered.externalIds, url: delivered.url });
+  async markDelivered(
+    id: number,
+    job: Pick<ClaimedJob, 'id' | 'runId' | 'queue'>,
+    now: Date,
+    delivered: DeliveredMessage,
+    successor: SuccessorClaim | null = null,
+  ): Promise<ClaimedJob | null> {
+    const input = { id, job, now, externalIds: delivered.externalIds, url: delivered.url };
+    if (!successor || job.queue === null || !successor.sending()) {
+      await MARK_DELIVERED.execute(this.db, input);
+      return null;
+    }
+    const claim = successorClaimInput(successor, { id: job.id, queue: job.queue }, now);
+    const { rows } = await MARK_DELIVERED_AND_CLAIM.execute(this.db, { ...input, claim });
+    const next = rows[0];
+    return next ? toClaimedJob(next) : null;
   }
 
   /** Links a message to the trace and span that produced it. */

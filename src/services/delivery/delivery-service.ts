@@ -2,7 +2,7 @@ import type { JobRegistry } from '../jobs/job-types.ts';
 import { withCustomSpan } from '@openai/agents';
 import { LRUCache } from 'lru-cache';
 import type { Logger } from 'pino';
-import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
+import type { ClaimedJob, SuccessorClaim } from '../../repositories/jobs-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -156,11 +156,14 @@ export class DeliveryService {
 
   /** Deliveries are this service's jobs: it registers their handler. */
   registerJobs(worker: JobRegistry): void {
-    worker.register(DELIVER_MESSAGE_JOB, (job) => this.deliver(job));
+    worker.register(DELIVER_MESSAGE_JOB, (job, _signal, successor) => this.deliver(job, successor));
   }
 
-  /** Runs one outbox delivery job: resumable chunk by chunk, so a retry never posts twice. */
-  async deliver(job: ClaimedJob): Promise<JobOutcome> {
+  /**
+   * Runs one outbox delivery job: resumable chunk by chunk, so a retry never posts twice. With a `successor` claim, the
+   * statement that records the delivery also claims the room's next delivery, for the worker to run at once.
+   */
+  async deliver(job: ClaimedJob, successor: SuccessorClaim | null = null): Promise<JobOutcome> {
     const messageId = Number(job.payload.messageId);
     // Taken on any run, so a later one never finds it: only a first run may send the message as it was stored.
     const stored = this.posted.take(messageId);
@@ -189,7 +192,7 @@ export class DeliveryService {
     }
     // Delivered and the job done in one statement: a crash between the two can no longer leave a delivered
     // message's job to run again (it would find the message delivered and stop, but a round trip later).
-    await this.options.messages.markDelivered(message.id, job, this.options.clock.now(), delivered);
+    const next = await this.options.messages.markDelivered(message.id, job, this.options.clock.now(), delivered, successor);
     const shown: ChatMessage = {
       ...message,
       deliveryStatus: 'delivered',
@@ -198,7 +201,7 @@ export class DeliveryService {
     };
     this.posted.delivered(shown);
     this.options.events.publish({ type: 'message', message: shown });
-    return { status: 'settled' };
+    return next ? { status: 'settled', next } : { status: 'settled' };
   }
 
   /** A session's transport and room never change: kept here, a delivery reads no session row. */

@@ -1,9 +1,21 @@
 import type { Logger } from 'pino';
-import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
+import type { ClaimedJob, JobsRepository, SuccessorClaim } from '../../repositories/jobs-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { backoffDelayMs } from './backoff.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
 import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
+
+/** A queue's jobs run one after another in one slot: the last one run and the nudge count when it was claimed. */
+interface QueueChain {
+  last: ClaimedJob;
+  nudgesBefore: number;
+}
+
+/** A job's end: the next job of its queue when its last statement claimed it, and the nudge count at that claim. */
+interface JobEnd {
+  next: ClaimedJob | null;
+  nudgesBefore: number;
+}
 
 /** Options of a job worker. */
 export interface JobWorkerOptions {
@@ -84,8 +96,8 @@ export class JobWorker {
         kinds ?? [...this.handlers.keys()],
       );
       if (claimed.length === 0) return total;
-      await Promise.all(claimed.map((job) => this.execute(job)));
-      total += claimed.length;
+      const chains = await Promise.all(claimed.map((job) => this.runChain({ last: job, nudgesBefore: this.nudges })));
+      total += chains.reduce((sum, length) => sum + length, 0);
     }
   }
 
@@ -98,8 +110,9 @@ export class JobWorker {
       const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, 1, [...this.handlers.keys()], queue);
       const job = claimed[0];
       if (!job) return;
-      await this.execute(job);
-      if (!job.hasSuccessor) return;
+      const chain = { last: job, nudgesBefore: this.nudges };
+      await this.runChain(chain);
+      if (!chain.last.hasSuccessor) return;
     }
   }
 
@@ -141,6 +154,7 @@ export class JobWorker {
     this.stopController.abort();
     this.wake?.();
     await this.loop;
+    // A queue's chain runs as one promise, so this waits for the successors its jobs claimed too.
     await Promise.allSettled([...this.inFlight]);
     await this.instance.stop().catch((error: unknown) => this.options.logger.warn({ err: error }, 'job worker could not mark its instance stopped'));
   }
@@ -177,25 +191,37 @@ export class JobWorker {
   }
 
   /**
-   * Runs a claimed job; its end claims again only when that can find work: the worker was full, a job of its queue
-   * was waiting behind it, or work was queued after its claim began (its queue may have held it back). Otherwise the
-   * claim would come back empty: one statement saved per delivery.
+   * Runs a claimed job, and the jobs of its queue its delivery claimed after it; the chain's end claims again only when
+   * that can find work: the worker was full, a job of its queue was waiting behind the last one, or work was queued
+   * after the last claim began (its queue may have held it back). Otherwise the claim would come back empty.
    */
   private track(job: ClaimedJob, nudgesBefore: number): void {
     if (job.queue !== null) this.runningQueues.add(job.queue);
-    const promise = this.execute(job);
+    const chain: QueueChain = { last: job, nudgesBefore };
+    const promise = this.runChain(chain).then(() => undefined);
     this.inFlight.add(promise);
     void promise.finally(() => {
       this.inFlight.delete(promise);
-      // Every nudge since its claim began counts, those held back for this queue among them.
-      const queued = job.queue !== null && this.nudges !== nudgesBefore;
+      // Every nudge since the last claim began counts, those held back for this queue among them.
+      const queued = chain.last.queue !== null && this.nudges !== chain.nudgesBefore;
       if (job.queue !== null) this.runningQueues.delete(job.queue);
-      if (this.lastClaimFull || job.hasSuccessor || queued) this.claimSoon();
+      if (this.lastClaimFull || chain.last.hasSuccessor || queued) this.claimSoon();
     });
   }
 
-  private async execute(job: ClaimedJob): Promise<void> {
+  /** Runs `chain.last` and each job its end claimed after it (same queue, same slot). Returns how many ran. */
+  private async runChain(chain: QueueChain): Promise<number> {
+    for (let ran = 1; ; ran += 1) {
+      const end = await this.execute(chain.last);
+      if (!end.next) return ran;
+      chain.last = end.next;
+      chain.nudgesBefore = end.nudgesBefore;
+    }
+  }
+
+  private async execute(job: ClaimedJob): Promise<JobEnd> {
     const handler = this.handlers.get(job.kind);
+    const end: JobEnd = { next: null, nudgesBefore: this.nudges };
     const heartbeat = setInterval(
       () => {
         const now = this.options.clock.now();
@@ -205,13 +231,31 @@ export class JobWorker {
     );
     let outcome: JobOutcome;
     try {
-      outcome = handler ? await handler(job, this.stopController.signal) : { status: 'failed', error: `no handler for job kind ${job.kind}` };
+      outcome = handler
+        ? await handler(job, this.stopController.signal, this.successorClaim(job, end))
+        : { status: 'failed', error: `no handler for job kind ${job.kind}` };
     } catch (error) {
       outcome = { status: 'retry', error: error instanceof Error ? error.message : String(error) };
     } finally {
       clearInterval(heartbeat);
     }
     await this.settle(job, outcome);
+    if (outcome.status === 'settled' && outcome.next) end.next = outcome.next;
+    return end;
+  }
+
+  /** What a queued job's end may claim after it: nothing once the worker stops (it would run after the stop). */
+  private successorClaim(job: ClaimedJob, end: JobEnd): SuccessorClaim | null {
+    if (job.queue === null) return null;
+    return {
+      workerId: this.options.workerId,
+      leaseMs: this.leaseMs,
+      kinds: [...this.handlers.keys()],
+      sending: () => {
+        end.nudgesBefore = this.nudges;
+        return !this.stopController.signal.aborted;
+      },
+    };
   }
 
   private async settle(job: ClaimedJob, outcome: JobOutcome): Promise<void> {
