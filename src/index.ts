@@ -1,6 +1,7 @@
 import { ConfigError } from './config/config-error.ts';
 import { loadConfigFromProcess } from './config/load-config.ts';
 import { databaseLocationFor, openDatabase } from './db/create-database.ts';
+import { listenForStopSignal } from './stop-signals.ts';
 
 /**
  * Starts Brainstorm. Only the configuration and the database are loaded first: the database starts opening on its own
@@ -9,6 +10,7 @@ import { databaseLocationFor, openDatabase } from './db/create-database.ts';
  */
 async function main(): Promise<void> {
   const startedAt = Date.now();
+  const stopSignal = listenForStopSignal();
   let config;
   try {
     config = loadConfigFromProcess();
@@ -21,7 +23,7 @@ async function main(): Promise<void> {
   }
   const database = openDatabase(databaseLocationFor(config.runtime.databaseUrl, config.runtime.dataDir));
   const { runBrainstorm } = await import('./run-brainstorm.ts');
-  await runBrainstorm({ config, database, startedAt });
+  await runBrainstorm({ config, database, startedAt, stopSignal });
 }
 
 main().catch((error: unknown) => {

@@ -16,11 +16,17 @@ export interface RunOptions {
   database: DatabaseHandle;
   /** When the process began to start, for the readyMs it logs. */
   startedAt: number;
+  /** The first stop signal, heard since the process began to start (see stop-signals.ts). */
+  stopSignal: Promise<NodeJS.Signals>;
 }
 
 /** Runs Brainstorm: logging, transports, the app and the web console; stops cleanly on a signal. */
-export async function runBrainstorm({ config, database, startedAt }: RunOptions): Promise<void> {
+export async function runBrainstorm({ config, database, startedAt, stopSignal }: RunOptions): Promise<void> {
   const logger = createLogger({ level: config.runtime.logLevel, secrets: collectSecrets(config) });
+  let ready = false;
+  void stopSignal.then((signal) => {
+    if (!ready) logger.info({ signal }, 'stop asked while starting: stopping as soon as the start is done (a second signal stops at once)');
+  });
   for (const line of config.defaultsChosen) logger.info(`default chosen — ${line}`);
   const notices = webSearchNotices(config.models.roster);
   for (const line of notices) logger.warn(line);
@@ -54,20 +60,15 @@ export async function runBrainstorm({ config, database, startedAt }: RunOptions)
   await app.start();
   await bot?.start();
   botStarted = true;
+  ready = true;
   logger.info({ url: web.url, readyMs: Date.now() - startedAt }, `Brainstorm is ready — open ${web.url}`);
   if (config.models.demoMode) logger.warn('Models are SIMULATED (demo mode). Set OPENROUTER_API_KEY in .env to use real models.');
 
-  let stopping = false;
-  const stop = async (signal: string) => {
-    if (stopping) return;
-    stopping = true;
-    logger.info({ signal }, 'stopping');
-    await web.stop();
-    await bot?.stop();
-    await app.stop();
-    logger.info('stopped cleanly');
-    process.exit(0);
-  };
-  process.on('SIGINT', () => void stop('SIGINT'));
-  process.on('SIGTERM', () => void stop('SIGTERM'));
+  const signal = await stopSignal;
+  logger.info({ signal }, 'stopping');
+  await web.stop();
+  await bot?.stop();
+  await app.stop();
+  logger.info('stopped cleanly');
+  process.exit(0);
 }

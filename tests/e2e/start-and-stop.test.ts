@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, it } from 'vitest';
@@ -29,5 +29,27 @@ it('npm start with no .env starts on the defaults, stops cleanly on SIGTERM and 
     expect(await second.signal('SIGINT')).toBe(0);
   } finally {
     rmSync(dataDir, { recursive: true, force: true });
+  }
+}, 120_000);
+
+it('a SIGTERM while it is still starting lets the start finish, then stops cleanly and leaves a data directory that starts again', async () => {
+  const parent = mkdtempSync(join(tmpdir(), 'brainstorm-early-stop-'));
+  const dataDir = join(parent, 'data');
+  try {
+    const first = await startAppProcess({ dataDir });
+    // The first line the app logs: the signal handlers are in place, the data directory is still being made.
+    await expect.poll(() => first.output(), { timeout: 60_000, interval: 20 }).toMatch(/default chosen/);
+    expect(first.output()).not.toMatch(/Brainstorm is ready/);
+    expect(await first.signal('SIGTERM')).toBe(0);
+    expect(first.output()).toMatch(/stop asked while starting/);
+    expect(first.output()).toMatch(/stopped cleanly/);
+    // No half-made copy of the embedded database is left beside the data directory.
+    expect(readdirSync(parent)).toEqual(['data']);
+    const second = await startAppProcess({ dataDir });
+    await waitForHealthy(second.url);
+    expect(await sessions(second.url)).toEqual([]);
+    expect(await second.signal('SIGTERM')).toBe(0);
+  } finally {
+    rmSync(parent, { recursive: true, force: true });
   }
 }, 120_000);
