@@ -260,6 +260,8 @@ type JsonValue<Value> = Value extends Date ? string : Value;
 export type JsonRow<Table> = { [Column in keyof Selectable<Table>]: JsonValue<Selectable<Table>[Column]> };
 /** A message row as `json_agg` returns it. */
 export type MessageJsonRow = JsonRow<MessagesTable>;
+/** A session row as `to_jsonb` returns it. */
+export type SessionJsonRow = JsonRow<SessionsTable>;
 export type JobRow = Selectable<JobsTable>;
 export type SpanRow = Selectable<SpansTable>;
 export type TraceRow = Selectable<TracesTable>;

@@ -1,5 +1,5 @@
 import { sql, type Kysely } from 'kysely';
-import { toJson, type Database, type MessageRow } from '../db/schema.ts';
+import { toJson, type Database, type MessageRow, type SessionJsonRow } from '../db/schema.ts';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import { numberedRow, type NewMessage } from './message-rows.ts';
 
@@ -113,3 +113,54 @@ export interface MessageEffects {
   /** Its delivery job (the payload gains `messageId`, the dedupe key is `message:<id>`); null when it is not sent. */
   delivery: { kind: string; queue: string; payload: Record<string, unknown>; runAt: Date; maxRetries: number } | null;
 }
+
+/** A person's message as stored, with their session as counting the turn left it (null when it was not counted). */
+export type CountedTurnRow = MessageRow & { counted_session: SessionJsonRow | null };
+
+/**
+ * Stores a person's message and counts the turn it starts (the session's message count, and its loop guard reset), in
+ * one statement; answers the session as it left it. Undefined when a unique key was taken (then nothing happened).
+ */
+export async function insertCountingTurn(db: Kysely<Database>, message: NewMessage, now: Date): Promise<CountedTurnRow | undefined> {
+  return (await INSERT_COUNTING_TURN.execute(db, { message, now })).rows[0];
+}
+
+/** What storing a person's message with its turn binds. */
+interface CountingTurnInput {
+  message: NewMessage;
+  now: Date;
+}
+
+/** The person's message that starts a turn: stored and counted, one round trip before the models are asked. */
+const INSERT_COUNTING_TURN = new PreparedStatement(
+  "insert a person's message counting their turn",
+  (db: Kysely<Database>, { message, now }: CountingTurnInput) =>
+    db
+      .with('stored', (creator) =>
+        creator
+          .insertInto('messages')
+          .values(numberedRow(message, now))
+          .onConflict((conflict) => conflict.doNothing())
+          .returningAll(),
+      )
+      .with('counted', (creator) =>
+        creator
+          .updateTable('sessions')
+          .set({ message_count: sql`message_count + 1`, ai_rounds_since_human: 0, updated_at: now })
+          .where('id', '=', message.sessionId)
+          .where((eb) => eb.exists(eb.selectFrom('stored').select('stored.id')))
+          .returningAll(),
+      )
+      .selectFrom('stored')
+      .selectAll('stored')
+      .select((eb) =>
+        eb
+          .selectFrom('counted')
+          .select(sql<SessionJsonRow>`to_jsonb(counted)`.as('session'))
+          .as('counted_session'),
+      ),
+  ({ message, now }: CountingTurnInput) => {
+    const row = Object.entries(numberedRow(message, now)).map(([column, value]) => (column === 'number' ? message.sessionId : value));
+    return [...row, 0, now, message.sessionId];
+  },
+);

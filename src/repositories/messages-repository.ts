@@ -1,11 +1,12 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
-import { toJson, type Database, type MessageJsonRow, type MessageRow } from '../db/schema.ts';
-import type { ChatMessage, DeliveryStatus, SpeakerKind } from '../core/domain.ts';
+import { toJson, type Database, type MessageJsonRow, type MessageRow, type SessionJsonRow } from '../db/schema.ts';
+import type { ChatMessage, DeliveryStatus, Session, SpeakerKind } from '../core/domain.ts';
 import { BrainstormError } from '../core/errors.ts';
 import type { DeliveredMessage } from '../core/ports.ts';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import { claimParameters, claimQuery, successorClaimInput, toClaimedJob, type ClaimedJob, type ClaimInput, type SuccessorClaim } from './job-claims.ts';
-import { insertNumbered, insertWithEffects, type MessageEffects } from './message-inserts.ts';
+import { insertCountingTurn, insertNumbered, insertWithEffects, type MessageEffects } from './message-inserts.ts';
+import { jsonRowToSession } from './sessions-repository.ts';
 import { jsonRowToMessage, toMessage, type NewMessage } from './message-rows.ts';
 
 export type { MessageEffects } from './message-inserts.ts';
@@ -116,6 +117,20 @@ export class MessagesRepository {
   /** Stores a message with its effects (usage, delivery job) in one round trip; see `insert`. */
   async insertWithEffects(message: NewMessage, effects: MessageEffects, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
     return this.numbered(message, () => insertWithEffects(this.db, message, effects, now));
+  }
+
+  /**
+   * Stores a person's message and counts the turn it starts (message count, loop guard reset) in one statement;
+   * `session` is the session as the count left it, null when the message was stored before (nothing was counted).
+   */
+  async insertCountingTurn(message: NewMessage, now: Date): Promise<{ message: ChatMessage; created: boolean; session: Session | null }> {
+    let counted: SessionJsonRow | null = null;
+    const stored = await this.numbered(message, async () => {
+      const row = await insertCountingTurn(this.db, message, now);
+      counted = row?.counted_session ?? null;
+      return row;
+    });
+    return { ...stored, session: stored.created && counted ? jsonRowToSession(counted) : null };
   }
 
   private async numbered(message: NewMessage, insert: () => Promise<MessageRow | undefined>): Promise<{ message: ChatMessage; created: boolean }> {

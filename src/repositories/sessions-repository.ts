@@ -1,6 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { PreparedStatement } from '../db/prepared-statement.ts';
-import { toJson, type Database, type SessionRow } from '../db/schema.ts';
+import { toJson, type Database, type SessionJsonRow, type SessionRow } from '../db/schema.ts';
 import type { ModerationState, PlannerState, Session, SessionPlan, SessionStatus } from '../core/domain.ts';
 
 /** What a new session needs. */
@@ -64,6 +64,22 @@ function toSession(row: SessionRow): Session {
     pausedAt: row.paused_at,
     ledgerPasses: Number(row.ledger_passes),
   };
+}
+
+const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
+
+/** A session from its row as `to_jsonb` returns it (timestamps as ISO text), e.g. from a statement that wrote it. */
+export function jsonRowToSession(row: SessionJsonRow): Session {
+  return toSession({
+    ...row,
+    created_at: new Date(row.created_at),
+    updated_at: new Date(row.updated_at),
+    started_at: dateOrNull(row.started_at),
+    ended_at: dateOrNull(row.ended_at),
+    deleted_at: dateOrNull(row.deleted_at),
+    clock_started_at: dateOrNull(row.clock_started_at),
+    paused_at: dateOrNull(row.paused_at),
+  });
 }
 
 /** Read at every round and delivery: prepared once (see PreparedStatement). */

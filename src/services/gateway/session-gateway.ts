@@ -12,7 +12,7 @@ import { BrainstormError, describeForPerson } from '../../core/errors.ts';
 import type { CatchUpPoint, CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../../core/ports.ts';
 import type { TurnTaking } from '../../core/service-ports.ts';
 import type { FloodGate } from '../sessions/flood-gate.ts';
-import { storePersonMessage } from '../sessions/person-messages.ts';
+import { storePersonMessage, type StoredPersonMessage } from '../sessions/person-messages.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
 import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-starter.ts';
 
@@ -34,7 +34,7 @@ export interface SessionGatewayOptions {
   logger: Logger;
   onStored: (sessionId: string) => Promise<void>;
   /** Paces each person's messages in a discussion (a flood is folded into one turn and counted once). */
-  floodGate: Pick<FloodGate, 'pace'>;
+  floodGate: Pick<FloodGate, 'pace' | 'admitIfCertain'>;
   /** Claims on people's messages and read cursors (catch-up after a restart; several processes on one database). */
   inbound: Pick<InboundRepository, 'claimAndAdvance' | 'cursors'>;
 }
@@ -159,15 +159,17 @@ export class SessionGatewayService implements SessionGateway {
   }
 
   private async receive(session: Session, message: InboundMessage, text: string): Promise<GatewayReply | null> {
-    const stored = await this.store(session, message, text);
+    // Most messages in a discussion are paced without the history: then they are stored and counted in one statement.
+    const countTurn = session.status === 'active' && this.options.floodGate.admitIfCertain(session.id, message.author.id);
+    const stored = await storePersonMessage(this.options, session, message, text, { countTurn });
     if (!stored) return null;
     switch (session.status) {
       case 'planning':
       case 'awaiting_approval':
-        await this.options.planner.onPersonMessage(session, stored);
+        await this.options.planner.onPersonMessage(session, stored.message);
         return session.status === 'awaiting_approval' ? reply('Got it — revising the plan with your comment.') : null;
       case 'active':
-        return this.discuss(session, stored, message.author);
+        return countTurn ? this.startTurn(session, stored) : this.discuss(session, stored.message, message.author);
       case 'paused':
         return reply('Noted — the discussion is paused, so nobody will answer until `!continue`.');
       default:
@@ -175,7 +177,7 @@ export class SessionGatewayService implements SessionGateway {
     }
   }
 
-  /** A person's message in a discussion: it starts the answers, unless it is folded into the turn it follows. */
+  /** A person's message in a discussion, paced once stored: it starts the answers, unless it is folded into a turn. */
   private async discuss(session: Session, stored: ChatMessage, author: Author): Promise<GatewayReply | null> {
     const decision = await this.options.floodGate.pace(session.id, author.id, () => this.answeredSincePrevious(session, stored, author));
     if (decision !== 'counted') {
@@ -186,8 +188,13 @@ export class SessionGatewayService implements SessionGateway {
         : null;
     }
     const counted = await this.options.sessions.countHumanTurn(session.id, this.options.clock.now());
-    if (counted) this.options.turns.onHumanMessage(counted, stored, { counted: true });
-    else this.options.turns.onHumanMessage(session, stored);
+    return this.startTurn(session, { message: stored, counted });
+  }
+
+  /** A counted message starts the answers; the session as its count left it saves the coordinator a read. */
+  private async startTurn(session: Session, { message, counted }: StoredPersonMessage): Promise<null> {
+    if (counted) this.options.turns.onHumanMessage(counted, message, { counted: true });
+    else this.options.turns.onHumanMessage(session, message);
     await this.options.onStored(session.id);
     return null;
   }
@@ -199,10 +206,6 @@ export class SessionGatewayService implements SessionGateway {
     const previous = before.findLastIndex((message) => message.speaker.kind === 'human' && message.speaker.id === author.id);
     if (previous === -1) return true;
     return before.slice(previous + 1).some((message) => message.speaker.kind === 'participant' || message.speaker.kind === 'moderator');
-  }
-
-  private store(session: Session, message: InboundMessage, text: string): Promise<ChatMessage | null> {
-    return storePersonMessage(this.options, session, message, text);
   }
 
   private failure(error: unknown, transport: string): GatewayReply {

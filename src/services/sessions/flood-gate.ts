@@ -51,13 +51,26 @@ export class FloodGate {
   }
 
   /**
+   * Admits the message as counted when that is certain without reading the history (what `pace` would decide without
+   * asking), and says so; otherwise records nothing and answers false (then `pace` decides once it is stored). A
+   * message counted here can be stored and counted in one statement.
+   */
+  admitIfCertain(sessionId: string, personId: string): boolean {
+    const pace = this.paces.get(paceKey(sessionId, personId));
+    const seen = this.answeredSinceLastSeen(sessionId, pace);
+    const certain = seen || !pace ? this.settings().messagesPerMinute > 0 : !this.wouldFold(pace);
+    if (certain) this.admit(sessionId, personId, seen);
+    return certain;
+  }
+
+  /**
    * As `admit`, but `answeredSincePrevious` (a read of the history) is asked only when it decides: the answers this
    * process saw do not show one, and the message would be folded without one (another process may have answered).
    */
   async pace(sessionId: string, personId: string, answeredSincePrevious: () => Promise<boolean>): Promise<FloodDecision> {
     const pace = this.paces.get(paceKey(sessionId, personId));
-    const seen = !pace || (this.lastAnswers.get(sessionId) ?? Number.NEGATIVE_INFINITY) > pace.lastAt;
-    if (seen || !this.wouldFold(pace)) return this.admit(sessionId, personId, seen);
+    const seen = this.answeredSinceLastSeen(sessionId, pace);
+    if (!pace || seen || !this.wouldFold(pace)) return this.admit(sessionId, personId, seen);
     return this.admit(sessionId, personId, await answeredSincePrevious());
   }
 
@@ -82,6 +95,11 @@ export class FloodGate {
     pace.folding = false;
     pace.counted.push(now);
     return 'counted';
+  }
+
+  /** Whether this process saw an answer since the person's previous message (or there was none). */
+  private answeredSinceLastSeen(sessionId: string, pace: PersonPace | undefined): boolean {
+    return !pace || (this.lastAnswers.get(sessionId) ?? Number.NEGATIVE_INFINITY) > pace.lastAt;
   }
 
   /** Whether the next message would be folded, unless the room answered since the previous one. */

@@ -152,6 +152,31 @@ describe.each(ENGINES)('the turn path in single round trips on %s', (engine) => 
     expect(await cursor('c2')).toBe('c');
   });
 
+  it('stores a person’s message and counts their turn in one statement, answering the session as the count left it', async () => {
+    const messages = new MessagesRepository(handle.db);
+    const sessions = new SessionsRepository(handle.db);
+    const said = {
+      sessionId: 's1',
+      sourceId: 'local:9',
+      speaker: { kind: 'human' as const, name: 'Ann', id: 'u' },
+      role: 'user' as const,
+      text: 'and the rollback?',
+      deliveryStatus: 'received' as const,
+    };
+    await sessions.update('s1', { aiRoundsSinceHuman: 3 }, now);
+    let stored: Awaited<ReturnType<MessagesRepository['insertCountingTurn']>> | undefined;
+    const later = new Date(now.getTime() + 1234);
+    expect(await statementsOf(counter, async () => (stored = await messages.insertCountingTurn(said, later)))).toBe(1);
+    expect(stored?.created).toBe(true);
+    expect(stored?.message).toMatchObject({ number: 1, text: 'and the rollback?', speaker: { id: 'u' } });
+    expect(stored?.session).toEqual(await sessions.findById('s1'));
+    expect(stored?.session).toMatchObject({ messageCount: 1, aiRoundsSinceHuman: 0, updatedAt: later });
+    // The same message again: stored before, so nothing is counted twice.
+    const again = await messages.insertCountingTurn(said, later);
+    expect(again).toMatchObject({ created: false, session: null });
+    expect((await sessions.findById('s1'))?.messageCount).toBe(1);
+  });
+
   it('claims a person’s message and advances its channel’s cursor in one statement, only for the first claimant', async () => {
     const inbound = new InboundRepository(handle.db);
     let first = false;

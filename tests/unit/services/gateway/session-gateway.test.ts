@@ -20,7 +20,7 @@ afterEach(async () => {
 });
 
 /** A gateway over real repositories; the services behind it record what reached them. */
-async function gatewayFixture(status: SessionStatus = 'active') {
+async function gatewayFixture(status: SessionStatus = 'active', { paceCertain = true } = {}) {
   const clock = new ManualClock();
   const repositories = await openRepositories();
   opened.push(repositories);
@@ -56,7 +56,17 @@ async function gatewayFixture(status: SessionStatus = 'active') {
   const published: SessionEvent[] = [];
   events.subscribe((event) => published.push(event));
   const stored: string[] = [];
-  const floodGate: Pick<FloodGate, 'pace'> = { pace: async () => 'counted' };
+  const paced: string[] = [];
+  const floodGate: Pick<FloodGate, 'pace' | 'admitIfCertain'> = {
+    admitIfCertain: () => {
+      paced.push('certain without the history');
+      return paceCertain;
+    },
+    pace: async () => {
+      paced.push('paced once stored');
+      return 'counted';
+    },
+  };
   const gateway = new SessionGatewayService({
     sessions: repositories.sessions,
     messages: repositories.messages,
@@ -96,7 +106,22 @@ async function gatewayFixture(status: SessionStatus = 'active') {
   };
   const storedMessages = () => repositories.messages.listForSession(session.id);
   const setCommandReply = (reply: typeof commandReply) => (commandReply = reply);
-  return { gateway, session, repositories, answered, invocations, started, screened, deleted, published, stored, inbound, storedMessages, setCommandReply };
+  return {
+    gateway,
+    session,
+    repositories,
+    answered,
+    invocations,
+    started,
+    screened,
+    deleted,
+    published,
+    stored,
+    inbound,
+    storedMessages,
+    setCommandReply,
+    paced,
+  };
 }
 
 describe('SessionGatewayService: what is not taken in', () => {
@@ -175,6 +200,17 @@ describe('SessionGatewayService: where a message goes', () => {
     expect(published).toContainEqual({ type: 'message', message });
     expect((await repositories.sessions.findById(session.id))?.messageCount).toBe(1);
   });
+
+  for (const paceCertain of [true, false]) {
+    it(`hands the turns the session exactly as counting left it, ${paceCertain ? 'counted as it is stored (pace certain)' : 'counted once paced'}`, async () => {
+      const { gateway, inbound, answered, repositories, session, paced } = await gatewayFixture('active', { paceCertain });
+      await gateway.handleMessage(inbound('And the rollback?'));
+      expect(paced).toEqual(paceCertain ? ['certain without the history'] : ['certain without the history', 'paced once stored']);
+      expect(answered).toHaveLength(1);
+      expect(answered[0]?.counted).toBe(true);
+      expect(answered[0]?.session).toEqual(await repositories.sessions.findById(session.id));
+    });
+  }
 
   it('stores a message in a paused session without starting turns', async () => {
     const { gateway, inbound, storedMessages, answered } = await gatewayFixture('paused');

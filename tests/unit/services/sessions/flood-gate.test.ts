@@ -97,6 +97,25 @@ describe('FloodGate reading the history only when it decides', () => {
   });
 });
 
+describe('FloodGate deciding before a message is stored', () => {
+  it('admits as counted what it can decide without the history, and records nothing when it cannot', async () => {
+    const clock = new ManualClock();
+    const gate = new FloodGate(clock, settings, new InMemoryEventBus());
+    expect(gate.admitIfCertain('s1', 'ada')).toBe(true);
+    // A second message within the burst window: only the history can tell a quick answer from a flood.
+    expect(gate.admitIfCertain('s1', 'ada')).toBe(false);
+    expect(await gate.pace('s1', 'ada', async () => false)).toBe('folded_first');
+    await clock.advance(2_500);
+    expect(gate.admitIfCertain('s1', 'ada')).toBe(true);
+    expect(gate.admitIfCertain('s1', 'bob')).toBe(true);
+  });
+
+  it('counts nothing it is unsure of when no message may count at all', () => {
+    const gate = new FloodGate(new ManualClock(), () => ({ burstWindowMs: 2000, messagesPerMinute: 0 }), new InMemoryEventBus());
+    expect(gate.admitIfCertain('s1', 'ada')).toBe(false);
+  });
+});
+
 describe('FloodGate memory', () => {
   it('forgets a session once it ended, so a burst after a restart of the session is paced afresh', () => {
     const clock = new ManualClock();
