@@ -244,16 +244,20 @@ export class JobWorker {
     return end;
   }
 
-  /** What a queued job's end may claim after it: nothing once the worker stops (it would run after the stop). */
+  /**
+   * What a queued job's end may claim after it: nothing once the worker stops (it would run after the stop), nor while
+   * the worker is full (a busy room would keep its slot while other queues wait).
+   */
   private successorClaim(job: ClaimedJob, end: JobEnd): SuccessorClaim | null {
     if (job.queue === null) return null;
     return {
       workerId: this.options.workerId,
       leaseMs: this.leaseMs,
       kinds: [...this.handlers.keys()],
+      // Not while the worker is full either: then the poll shares the free slots among every queue's due work.
       sending: () => {
         end.nudgesBefore = this.nudges;
-        return !this.stopController.signal.aborted;
+        return !this.stopController.signal.aborted && !this.lastClaimFull;
       },
     };
   }

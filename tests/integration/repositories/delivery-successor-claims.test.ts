@@ -51,10 +51,10 @@ describe.each(ENGINES)("a delivery's end claims the next of its room on %s", (en
   afterEach(async () => handle.close());
 
   /** Stores an answer and queues its delivery, as DeliveryService.post does. */
-  async function answer(text: string, runAt = clock.now()): Promise<number> {
+  async function answer(text: string, runAt = clock.now(), queue = ROOM): Promise<number> {
     const { message } = await messages.insertWithEffects(
       { sessionId: 's1', speaker: { kind: 'participant', name: 'Claude' }, role: 'assistant', text, deliveryStatus: 'pending' },
-      { usage: { messages: 1, tokens: 0, costUsd: 0 }, delivery: { kind: 'deliver', queue: ROOM, payload: {}, runAt, maxRetries: 12 } },
+      { usage: { messages: 1, tokens: 0, costUsd: 0 }, delivery: { kind: 'deliver', queue, payload: {}, runAt, maxRetries: 12 } },
       clock.now(),
     );
     return message.id;
@@ -140,11 +140,9 @@ describe.each(ENGINES)("a delivery's end claims the next of its room on %s", (en
     let ran: string[];
     let gates: Map<string, Promise<void>>;
 
-    beforeEach(() => {
-      ran = [];
-      gates = new Map();
+    function startWorker(concurrency = 8): void {
       // The poll never fires within a test: only nudges and the ends of jobs make the worker claim.
-      worker = new JobWorker({ workerId: 'worker-1', jobs, clock, logger, pollMs: 600_000 });
+      worker = new JobWorker({ workerId: 'worker-1', jobs, clock, logger, pollMs: 600_000, concurrency });
       worker.register('deliver', async (job, _signal, claim) => {
         const message = await messages.findById(Number(job.payload.messageId));
         ran.push(message?.text ?? '?');
@@ -152,6 +150,12 @@ describe.each(ENGINES)("a delivery's end claims the next of its room on %s", (en
         const next = await messages.markDelivered(Number(job.payload.messageId), job, clock.now(), delivered, claim ?? null);
         return next ? { status: 'settled', next } : { status: 'settled' };
       });
+    }
+
+    beforeEach(() => {
+      ran = [];
+      gates = new Map();
+      startWorker();
     });
     afterEach(async () => worker.stop());
 
@@ -202,6 +206,17 @@ describe.each(ENGINES)("a delivery's end claims the next of its room on %s", (en
       await stopping;
       expect(await jobs.countByStatus('deliver')).toEqual({ done: 2, pending: 1 });
       expect(ran).toEqual(['first', 'second']);
+    });
+
+    it('claims no successor while the worker is full: the poll shares the slots among the rooms, oldest first', async () => {
+      await worker.stop();
+      startWorker(1);
+      await answer('room A first');
+      await answer('room B only', clock.now(), 'room:local:r2');
+      await answer('room A second');
+      await started();
+      await expect.poll(() => jobs.countByStatus('deliver')).toEqual({ done: 3 });
+      expect(ran).toEqual(['room A first', 'room B only', 'room A second']);
     });
 
     it("follows the chain when a room's queue is flushed", async () => {
