@@ -56,7 +56,7 @@ export function planRound(input: {
   const speakers = chosen.map((id) => {
     const participant = input.participants.find((entry) => entry.id === id) as ParticipantConfig;
     const unseen = unseenBy.get(id) ?? [];
-    const answering = input.humans.length > 0 ? mergeById(unseen, input.humans).slice(-MAX_REPLY_REFERENCES) : unseen;
+    const answering = input.humans.length > 0 ? replyReferences(mergeById(unseen, input.humans)) : unseen;
     return { participant, answering };
   });
   const trigger = input.humans.length > 0 ? input.humans.map((message) => message.speaker.name).join(', ') : 'each other';
@@ -74,7 +74,20 @@ function unseenMessages(participant: ParticipantConfig, discussion: ChatMessage[
   const newest = since.at(-1);
   if (!newest) return [];
   const windowStart = newest.createdAt.getTime() - batchWindowMs;
-  return since.filter((message) => message.createdAt.getTime() >= windowStart).slice(-MAX_REPLY_REFERENCES);
+  return replyReferences(since.filter((message) => message.createdAt.getTime() >= windowStart));
+}
+
+/**
+ * The messages (in id order) an answer refers to, at most MAX_REPLY_REFERENCES: the newest always (a participant's
+ * answer has seen up to its newest reference), then people's messages before the others, newest first, so a burst of
+ * answers written meanwhile never crowds out what a person said.
+ */
+export function replyReferences(messages: ChatMessage[]): ChatMessage[] {
+  if (messages.length <= MAX_REPLY_REFERENCES) return messages;
+  const older = messages.slice(0, -1).reverse();
+  const byPeople = older.filter((message) => message.speaker.kind === 'human');
+  const others = older.filter((message) => message.speaker.kind !== 'human');
+  return [...messages.slice(-1), ...byPeople, ...others].slice(0, MAX_REPLY_REFERENCES).sort((first, second) => first.id - second.id);
 }
 
 function mergeById(first: ChatMessage[], second: ChatMessage[]): ChatMessage[] {

@@ -94,6 +94,28 @@ describe('planRound', () => {
     expect(answering.every((entry) => entry.speaker.name === 'Bob')).toBe(true);
   });
 
+  it("keeps a person's messages among the 5 references before answers written meanwhile, and the newest message always", () => {
+    nextId = 0;
+    const topic = message('Bob', 'human');
+    const claude = message('Claude', 'participant', [topic.id]);
+    // Bob kept typing while the others answered his first message; ChatGPT's last answer saw only that one.
+    const second = message('Bob', 'human');
+    const grok = message('Grok', 'participant', [topic.id]);
+    const third = message('Bob', 'human');
+    const chatgpt = message('ChatGPT', 'participant', [topic.id]);
+    const fourth = message('Bob', 'human');
+    const fifth = message('Bob', 'human');
+    const sixth = message('Bob', 'human');
+    const history = [topic, claude, second, grok, third, chatgpt, fourth, fifth, sixth];
+    const round = planRound({ session, participants: [participant('ChatGPT')], history, humans: [sixth], maxSpeakers: 1, batchWindowMs: 60_000 });
+    expect(round.speakers[0]?.answering.map((entry) => entry.id)).toEqual([second.id, third.id, fourth.id, fifth.id, sixth.id]);
+    const afterAnswers = [...history, message('Claude', 'participant', [sixth.id])];
+    const aiRound = planRound({ session, participants: [participant('ChatGPT')], history: afterAnswers, humans: [], maxSpeakers: 1, batchWindowMs: 60_000 });
+    // The newest stays (what an answer has seen is measured by it), then the people's newest messages.
+    expect(aiRound.speakers[0]?.answering.map((entry) => entry.speaker.name)).toEqual(['Bob', 'Bob', 'Bob', 'Bob', 'Claude']);
+    expect(aiRound.speakers[0]?.answering.at(-1)?.id).toBe(afterAnswers.at(-1)?.id);
+  });
+
   it('puts an invited participant first and sits a held one out', () => {
     nextId = 0;
     const topic = message('Alice', 'human');
