@@ -256,8 +256,9 @@ export class JobWorker {
       kinds: [...this.handlers.keys()],
       // Not while the worker is full either: then the poll shares the free slots among every queue's due work.
       sending: () => {
+        if (this.stopController.signal.aborted || this.lastClaimFull) return false;
         end.nudgesBefore = this.nudges;
-        return !this.stopController.signal.aborted && !this.lastClaimFull;
+        return true;
       },
     };
   }
