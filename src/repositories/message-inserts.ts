@@ -21,13 +21,27 @@ export async function insertWithEffects(db: Kysely<Database>, message: NewMessag
   return (await INSERT_WITH_EFFECTS.execute(db, { message, effects, now })).rows[0];
 }
 
+/** A statement that begins by storing a message, numbered next in its session (`stored`: the row, if it was stored). */
+function storing(db: Kysely<Database>, message: NewMessage, now: Date) {
+  return db.with('stored', (creator) =>
+    creator
+      .insertInto('messages')
+      .values(numberedRow(message, now))
+      .onConflict((conflict) => conflict.doNothing())
+      .returningAll(),
+  );
+}
+
+/** The values `storing` binds: the row's columns in order, the number's subquery reading the session id. */
+function storedParameters(message: NewMessage, now: Date): unknown[] {
+  return Object.entries(numberedRow(message, now)).map(([column, value]) => (column === 'number' ? message.sessionId : value));
+}
+
 /** The values of `effectsQuery`, in the order of its placeholders. */
 function effectsParameters({ message, effects, now }: EffectsInput): unknown[] {
   const { usage, delivery } = effects;
-  // The row's columns in order; the number's subquery reads the session id.
-  const row = Object.entries(numberedRow(message, now)).map(([column, value]) => (column === 'number' ? message.sessionId : value));
   return [
-    ...row,
+    ...storedParameters(message, now),
     usage.messages,
     usage.tokens,
     usage.costUsd,
@@ -58,14 +72,7 @@ interface EffectsInput {
 function effectsQuery(db: Kysely<Database>, { message, effects, now }: EffectsInput) {
   const { usage, delivery } = effects;
   const payload = toJson(delivery?.payload ?? {});
-  return db
-    .with('stored', (creator) =>
-      creator
-        .insertInto('messages')
-        .values(numberedRow(message, now))
-        .onConflict((conflict) => conflict.doNothing())
-        .returningAll(),
-    )
+  return storing(db, message, now)
     .with('counted', (creator) =>
       creator
         .updateTable('sessions')
@@ -135,14 +142,7 @@ interface CountingTurnInput {
 const INSERT_COUNTING_TURN = new PreparedStatement(
   "insert a person's message counting their turn",
   (db: Kysely<Database>, { message, now }: CountingTurnInput) =>
-    db
-      .with('stored', (creator) =>
-        creator
-          .insertInto('messages')
-          .values(numberedRow(message, now))
-          .onConflict((conflict) => conflict.doNothing())
-          .returningAll(),
-      )
+    storing(db, message, now)
       .with('counted', (creator) =>
         creator
           .updateTable('sessions')
@@ -160,7 +160,6 @@ const INSERT_COUNTING_TURN = new PreparedStatement(
           .as('counted_session'),
       ),
   ({ message, now }: CountingTurnInput) => {
-    const row = Object.entries(numberedRow(message, now)).map(([column, value]) => (column === 'number' ? message.sessionId : value));
-    return [...row, 0, now, message.sessionId];
+    return [...storedParameters(message, now), 0, now, message.sessionId];
   },
 );

@@ -7,6 +7,7 @@ import { MessagesRepository } from '../../../src/repositories/messages-repositor
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
 import { JobWorker } from '../../../src/services/jobs/job-worker.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
+import { storeSession } from '../../support/service-doubles.ts';
 
 const logger = createLogger({ level: 'silent', secrets: [] });
 const ROOM = 'room:local:r1';
@@ -32,21 +33,7 @@ describe.each(ENGINES)("a delivery's end claims the next of its room on %s", (en
     jobs = new CountingJobs(handle.db);
     messages = new MessagesRepository(handle.db);
     clock = new ManualClock();
-    await new SessionsRepository(handle.db).create(
-      {
-        id: 's1',
-        parentId: null,
-        transport: 'local',
-        roomId: 'r1',
-        roomUrl: null,
-        originChannelId: null,
-        originMessageId: null,
-        topic: 't',
-        status: 'active',
-        createdBy: { id: 'u', name: 'U' },
-      },
-      clock.now(),
-    );
+    await storeSession(new SessionsRepository(handle.db), clock);
   });
   afterEach(async () => handle.close());
 
