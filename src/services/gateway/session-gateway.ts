@@ -34,7 +34,7 @@ export interface SessionGatewayOptions {
   logger: Logger;
   onStored: (sessionId: string) => Promise<void>;
   /** Paces each person's messages in a discussion (a flood is folded into one turn and counted once). */
-  floodGate: Pick<FloodGate, 'pace' | 'admitIfCertain'>;
+  floodGate: Pick<FloodGate, 'pace' | 'admitIfCertain' | 'settleAdmission'>;
   /** Claims on people's messages and read cursors (catch-up after a restart; several processes on one database). */
   inbound: Pick<InboundRepository, 'claimAndAdvance' | 'cursors'>;
 }
@@ -161,7 +161,11 @@ export class SessionGatewayService implements SessionGateway {
   private async receive(session: Session, message: InboundMessage, text: string): Promise<GatewayReply | null> {
     // Most messages in a discussion are paced without the history: then they are stored and counted in one statement.
     const countTurn = session.status === 'active' && this.options.floodGate.admitIfCertain(session.id, message.author.id);
-    const stored = await storePersonMessage(this.options, session, message, text, { countTurn });
+    const stored = await storePersonMessage(this.options, session, message, text, { countTurn }).catch((error: unknown) => {
+      if (countTurn) this.options.floodGate.settleAdmission(session.id, message.author.id, false);
+      throw error;
+    });
+    if (countTurn) this.options.floodGate.settleAdmission(session.id, message.author.id, stored !== null);
     if (!stored) return null;
     switch (session.status) {
       case 'planning':

@@ -32,6 +32,8 @@ const paceKey = (sessionId: string, personId: string) => `${sessionId}\u0000${pe
 /** Decides, per session and person, whether a message counts and starts a turn, or is folded into the last one. */
 export class FloodGate {
   private readonly paces = new Map<string, PersonPace>();
+  /** The pace before the last message `admitIfCertain` admitted, per person (null: none), until it is stored. */
+  private readonly admitted = new Map<string, PersonPace | null>();
   /** When a model last spoke in each session, as this process saw it (clock ms). */
   private readonly lastAnswers = new Map<string, number>();
 
@@ -59,8 +61,25 @@ export class FloodGate {
     const pace = this.paces.get(paceKey(sessionId, personId));
     const seen = this.answeredSinceLastSeen(sessionId, pace);
     const certain = seen || !pace ? this.settings().messagesPerMinute > 0 : !this.wouldFold(pace);
-    if (certain) this.admit(sessionId, personId, seen);
-    return certain;
+    if (!certain) return false;
+    const before = pace ? { ...pace, counted: [...pace.counted] } : null;
+    this.admit(sessionId, personId, seen);
+    this.admitted.set(paceKey(sessionId, personId), before);
+    return true;
+  }
+
+  /**
+   * Ends what `admitIfCertain` began for this person's message once its store is over: kept when it was `stored`;
+   * otherwise (the database failed, or it was stored before) taken back, so a retry is paced as if it never came.
+   */
+  settleAdmission(sessionId: string, personId: string, stored: boolean): void {
+    const key = paceKey(sessionId, personId);
+    if (!this.admitted.has(key)) return;
+    const before = this.admitted.get(key);
+    this.admitted.delete(key);
+    if (stored) return;
+    if (before) this.paces.set(key, before);
+    else this.paces.delete(key);
   }
 
   /**
@@ -113,5 +132,6 @@ export class FloodGate {
   forget(sessionId: string): void {
     this.lastAnswers.delete(sessionId);
     for (const key of this.paces.keys()) if (key.startsWith(`${sessionId}\u0000`)) this.paces.delete(key);
+    for (const key of this.admitted.keys()) if (key.startsWith(`${sessionId}\u0000`)) this.admitted.delete(key);
   }
 }

@@ -57,10 +57,13 @@ async function gatewayFixture(status: SessionStatus = 'active', { paceCertain = 
   events.subscribe((event) => published.push(event));
   const stored: string[] = [];
   const paced: string[] = [];
-  const floodGate: Pick<FloodGate, 'pace' | 'admitIfCertain'> = {
+  const floodGate: Pick<FloodGate, 'pace' | 'admitIfCertain' | 'settleAdmission'> = {
     admitIfCertain: () => {
       paced.push('certain without the history');
       return paceCertain;
+    },
+    settleAdmission: (_sessionId, _personId, kept) => {
+      paced.push(kept ? 'admission kept' : 'admission taken back');
     },
     pace: async () => {
       paced.push('paced once stored');
@@ -201,11 +204,24 @@ describe('SessionGatewayService: where a message goes', () => {
     expect((await repositories.sessions.findById(session.id))?.messageCount).toBe(1);
   });
 
+  it('takes the admission back when the message could not be stored, and tells the person, answering nothing', async () => {
+    const { gateway, inbound, answered, repositories, paced, storedMessages } = await gatewayFixture();
+    repositories.messages.insertCountingTurn = async () => {
+      throw new Error('connection terminated unexpectedly');
+    };
+    const reply = await gateway.handleMessage(inbound('Is this kept?'));
+    expect(reply?.private).toBe(true);
+    expect(reply?.content).not.toMatch(/connection terminated/);
+    expect(paced).toEqual(['certain without the history', 'admission taken back']);
+    expect(answered).toEqual([]);
+    expect(await storedMessages()).toEqual([]);
+  });
+
   for (const paceCertain of [true, false]) {
     it(`hands the turns the session exactly as counting left it, ${paceCertain ? 'counted as it is stored (pace certain)' : 'counted once paced'}`, async () => {
       const { gateway, inbound, answered, repositories, session, paced } = await gatewayFixture('active', { paceCertain });
       await gateway.handleMessage(inbound('And the rollback?'));
-      expect(paced).toEqual(paceCertain ? ['certain without the history'] : ['certain without the history', 'paced once stored']);
+      expect(paced).toEqual(paceCertain ? ['certain without the history', 'admission kept'] : ['certain without the history', 'paced once stored']);
       expect(answered).toHaveLength(1);
       expect(answered[0]?.counted).toBe(true);
       expect(answered[0]?.session).toEqual(await repositories.sessions.findById(session.id));

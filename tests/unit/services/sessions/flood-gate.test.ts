@@ -110,6 +110,18 @@ describe('FloodGate deciding before a message is stored', () => {
     expect(gate.admitIfCertain('s1', 'bob')).toBe(true);
   });
 
+  it('takes back an admission whose message was not stored, and keeps one that was', () => {
+    const gate = new FloodGate(new ManualClock(), settings, new InMemoryEventBus());
+    expect(gate.admitIfCertain('s1', 'ada')).toBe(true);
+    gate.settleAdmission('s1', 'ada', false);
+    // The retry of a message the database refused is no burst: the refused attempt never happened.
+    expect(gate.admitIfCertain('s1', 'ada')).toBe(true);
+    gate.settleAdmission('s1', 'ada', true);
+    expect(gate.admitIfCertain('s1', 'ada')).toBe(false);
+    gate.settleAdmission('s1', 'ada', false);
+    expect(gate.admitIfCertain('s1', 'ada')).toBe(false);
+  });
+
   it('counts nothing it is unsure of when no message may count at all', () => {
     const gate = new FloodGate(new ManualClock(), () => ({ burstWindowMs: 2000, messagesPerMinute: 0 }), new InMemoryEventBus());
     expect(gate.admitIfCertain('s1', 'ada')).toBe(false);
