@@ -54,6 +54,9 @@ export async function runScaleBench(): Promise<BenchResult[]> {
     const failoverAudit = await auditConversation(handle.db, failover.sessionId);
     return [
       { name: 'rolling_restart_lost_messages', value: rollingAudit.lost, unit: 'messages' },
+      // The two kinds of loss apart: a person's message no answer refers to, an answer stored but never delivered.
+      { name: 'rolling_restart_unanswered', value: rollingAudit.unanswered, unit: 'messages' },
+      { name: 'rolling_restart_undelivered', value: rollingAudit.undelivered, unit: 'messages' },
       { name: 'rolling_restart_duplicated', value: rollingAudit.duplicated, unit: 'messages' },
       { name: 'failover_takeover_s', value: Math.round(takeoverSeconds * 10) / 10, unit: 's' },
       { name: 'failover_lost_messages', value: failoverAudit.lost, unit: 'messages' },

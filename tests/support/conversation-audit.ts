@@ -8,6 +8,10 @@ export interface ConversationAudit {
   people: number;
   /** People's messages no participant answered, and stored messages never delivered. */
   lost: number;
+  /** The first part of `lost`: people's messages no answer refers to. */
+  unanswered: number;
+  /** The second part of `lost`: stored messages (answers, notices) never delivered. */
+  undelivered: number;
   /** Second answers by one participant to one person's message, and messages posted twice (same external id). */
   duplicated: number;
   /** Participant answers per person's message id. */
@@ -33,5 +37,12 @@ export async function auditConversation(db: Kysely<Database>, sessionId: string)
   const undelivered = rows.filter((row) => row.speaker_kind !== 'human' && row.delivery_status !== 'delivered' && row.delivery_status !== 'internal').length;
   const doubledAnswers = [...answers.values()].reduce((sum, speakers) => sum + speakers.length - new Set(speakers).size, 0);
   const externalIds = rows.flatMap((row) => row.external_ids);
-  return { people: people.length, lost: unanswered + undelivered, duplicated: doubledAnswers + externalIds.length - new Set(externalIds).size, answers };
+  return {
+    people: people.length,
+    lost: unanswered + undelivered,
+    unanswered,
+    undelivered,
+    duplicated: doubledAnswers + externalIds.length - new Set(externalIds).size,
+    answers,
+  };
 }
