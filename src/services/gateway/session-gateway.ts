@@ -16,6 +16,9 @@ import { storePersonMessage, type StoredPersonMessage } from '../sessions/person
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
 import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-starter.ts';
 
+/** What a person hears when their message could not be stored: it is not kept, so it must be sent again. */
+const NOT_STORED = 'I could not save that message (our storage did not answer), so nobody will answer it. Please send it again in a moment.';
+
 /** What the gateway needs. */
 export interface SessionGatewayOptions {
   sessions: SessionsRepository;
@@ -163,7 +166,9 @@ export class SessionGatewayService implements SessionGateway {
     const countTurn = session.status === 'active' && this.options.floodGate.admitIfCertain(session.id, message.author.id);
     const stored = await storePersonMessage(this.options, session, message, text, { countTurn }).catch((error: unknown) => {
       if (countTurn) this.options.floodGate.settleAdmission(session.id, message.author.id, false);
-      throw error;
+      // The usual "nothing you said was lost" would not be true here: say so, and what to do.
+      this.options.logger.error({ err: error, session: session.id }, "could not store a person's message");
+      throw new BrainstormError('service_unavailable', NOT_STORED, { cause: error });
     });
     if (countTurn) this.options.floodGate.settleAdmission(session.id, message.author.id, stored !== null);
     if (!stored) return null;
