@@ -55,14 +55,17 @@ export interface SuccessorClaim {
   sending(): boolean;
 }
 
-/** What a successor claim binds, after the finished job of `queue`. */
+/**
+ * What a successor claim binds, after the finished job of `queue`. Always of one shape (kinds, a queue, a finished job),
+ * as its statement is prepared once: no kinds at all claims nothing, as it should.
+ */
 export function successorClaimInput(successor: SuccessorClaim, finished: { id: number; queue: string }, now: Date): ClaimInput {
   return {
     workerId: successor.workerId,
     now,
     leaseMs: successor.leaseMs,
     limit: 1,
-    kinds: successor.kinds.length > 0 ? successor.kinds : null,
+    kinds: successor.kinds,
     queue: finished.queue,
     after: finished.id,
   };

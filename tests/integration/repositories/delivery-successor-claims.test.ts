@@ -98,6 +98,11 @@ describe.each(ENGINES)("a delivery's end claims the next of its room on %s", (en
     await answer('second');
     expect(await messages.markDelivered(Number(later.payload.messageId), later, clock.now(), delivered, successor(['other']))).toBeNull();
     expect(await jobs.countByStatus('deliver')).toEqual({ done: 2, pending: 1 });
+    // No kinds at all: the same prepared statement, and it claims nothing.
+    await answer('third');
+    const second = await claimFirst();
+    expect(await messages.markDelivered(Number(second.payload.messageId), second, clock.now(), delivered, successor([]))).toBeNull();
+    expect(await jobs.countByStatus('deliver')).toEqual({ done: 3, pending: 1 });
   });
 
   it('never claims the job it finishes, even when that job outlived its lease', async () => {
