@@ -23,9 +23,10 @@ export interface RunOptions {
 /** Runs Brainstorm: logging, transports, the app and the web console; stops cleanly on a signal. */
 export async function runBrainstorm({ config, database, startedAt, stopSignal }: RunOptions): Promise<void> {
   const logger = createLogger({ level: config.runtime.logLevel, secrets: collectSecrets(config) });
-  let ready = false;
+  // Set once the bot is connected, the last step of the start.
+  let botStarted = false;
   void stopSignal.then((signal) => {
-    if (!ready) logger.info({ signal }, 'stop asked while starting: stopping as soon as the start is done (a second signal stops at once)');
+    if (!botStarted) logger.info({ signal }, 'stop asked while starting: stopping as soon as the start is done (a second signal stops at once)');
   });
   for (const line of config.defaultsChosen) logger.info(`default chosen — ${line}`);
   const notices = webSearchNotices(config.models.roster);
@@ -38,7 +39,6 @@ export async function runBrainstorm({ config, database, startedAt, stopSignal }:
   const connection = discord?.createDiscordConnection({ config, logger, clock: systemClock }) ?? null;
   const app = await createApp({ config, logger, database, transports: connection ? [localTransport, connection.transport] : [localTransport] });
   const bot = discord && connection ? discord.createDiscordBot({ config, gateway: app.gateway, connection, logger, clock: systemClock }) : null;
-  let botStarted = false;
   const web = createWebServer({
     host: config.web.host,
     port: config.web.port,
@@ -60,7 +60,6 @@ export async function runBrainstorm({ config, database, startedAt, stopSignal }:
   await app.start();
   await bot?.start();
   botStarted = true;
-  ready = true;
   logger.info({ url: web.url, readyMs: Date.now() - startedAt }, `Brainstorm is ready — open ${web.url}`);
   if (config.models.demoMode) logger.warn('Models are SIMULATED (demo mode). Set OPENROUTER_API_KEY in .env to use real models.');
 

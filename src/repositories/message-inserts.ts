@@ -159,7 +159,5 @@ const INSERT_COUNTING_TURN = new PreparedStatement(
           .select(sql<SessionJsonRow>`to_jsonb(counted)`.as('session'))
           .as('counted_session'),
       ),
-  ({ message, now }: CountingTurnInput) => {
-    return [...storedParameters(message, now), 0, now, message.sessionId];
-  },
+  ({ message, now }: CountingTurnInput) => [...storedParameters(message, now), 0, now, message.sessionId],
 );
