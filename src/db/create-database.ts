@@ -3,6 +3,7 @@ import { PGlite, types as pgliteTypes } from '@electric-sql/pglite';
 import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { NamedStatements } from './named-statements.mjs';
+import { namingPool } from './postgres-statement-names.ts';
 import { PgliteDialect, type PgliteEngine } from './pglite-dialect.ts';
 import { PgliteThread, type PgliteThreadOptions } from './pglite-thread.ts';
 import { templateSeedFor } from './pglite-template.ts';
@@ -86,7 +87,10 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
   // An idle client's connection may be terminated (server restart, a dropped test database): the pool discards
   // that client, and without a listener pg would throw the error out of the process.
   pool.on('error', () => undefined);
-  const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), ...(options.counter ? { log: options.counter.record } : {}) });
+  const db = new Kysely<Database>({
+    dialect: new PostgresDialect({ pool: namingPool(pool), controlClient: pg.Client }),
+    ...(options.counter ? { log: options.counter.record } : {}),
+  });
   return { db, engine: 'postgres', close: () => db.destroy() };
 }
 

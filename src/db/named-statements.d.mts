@@ -4,6 +4,9 @@ export declare const NAMED_STATEMENT_CAPACITY: number;
 /** Runs after which a text is prepared (and planned) afresh (see named-statements.mjs). */
 export declare const REPLAN_AFTER_RUNS: number;
 
+/** Whether a text may run as a named statement: a plain data statement whose plan does not depend on a bound value. */
+export declare function isNameableStatement(sql: string): boolean;
+
 /** What of PGlite the named statements need (a PGlite instance has all of it). */
 export interface PgliteSession {
   readonly waitReady: Promise<void>;

@@ -42,6 +42,15 @@ export const REPLAN_AFTER_RUNS = 1000;
 /** Statements that change the schema: the prepared texts are forgotten, as their columns may have changed. */
 const SCHEMA_CHANGE = /^\s*(create|alter|drop|truncate|comment)\b/i;
 
+/**
+ * Whether a text may run as a named statement (on PGlite here, on a Postgres server in postgres-statement-names.ts):
+ * a plain data statement whose plan does not depend on a bound value.
+ * @param {string} sql
+ */
+export function isNameableStatement(sql) {
+  return NAMEABLE.test(sql) && !VALUE_DEPENDENT_ARBITER.test(sql);
+}
+
 /** Postgres's `feature_not_supported`, raised when a named statement's result columns changed (a table altered since). */
 const CACHED_PLAN_CHANGED = '0A000';
 
@@ -89,7 +98,7 @@ export class NamedStatements {
    * @param {string} sql @param {unknown[]} [params] @returns {Promise<StatementResult>}
    */
   async query(sql, params = []) {
-    if (!NAMEABLE.test(sql) || VALUE_DEPENDENT_ARBITER.test(sql)) {
+    if (!isNameableStatement(sql)) {
       if (SCHEMA_CHANGE.test(sql)) this.forgetAll();
       return this.database.query(sql, params);
     }
