@@ -110,24 +110,7 @@ export function claimParameters({ workerId, now, leaseMs, limit, kinds, queue, a
   const lockedUntil = new Date(now.getTime() + leaseMs);
   const finished = after === null ? [] : [after];
   const filters = [...(kinds ? [kinds] : []), ...(queue ? [queue] : []), ...finished];
-  return [
-    'pending',
-    now,
-    'running',
-    now,
-    'pending',
-    'running',
-    ...finished,
-    ...filters,
-    limit,
-    'running',
-    workerId,
-    lockedUntil,
-    now,
-    workerId,
-    now,
-    'pending',
-  ];
+  return [now, now, ...finished, ...filters, limit, 'running', workerId, lockedUntil, now, workerId, now];
 }
 
 /** One prepared claim per shape (with or without a kinds filter, a queue). */
@@ -223,7 +206,7 @@ export function claimQuery(db: QueryCreator<ClaimDatabase>, input: ClaimInput) {
               .select(sql`1`.as('one'))
               .whereRef('later.queue', '=', 'claimed.queue')
               .whereRef('later.id', '>', 'claimed.id')
-              .where('later.status', '=', 'pending')
+              .where('later.status', '=', PENDING)
               .where('later.deleted_at', 'is', null),
           )
           .as('has_successor'),
@@ -244,6 +227,14 @@ export function claimQuery(db: QueryCreator<ClaimDatabase>, input: ClaimInput) {
     .orderBy('claimed.id');
 }
 
+/**
+ * The statuses a claim filters on, as literals: the partial indexes (`jobs_queue`, `jobs_running_locked_by`) are found
+ * by their predicates, which a bound value cannot prove. Bound, Postgres planned the statement afresh at every run
+ * (its generic plan, blind to the indexes, cost more), ~0.4 ms of the server's CPU a claim.
+ */
+const PENDING = sql.lit('pending');
+const RUNNING = sql.lit('running');
+
 /** The due jobs a claim may take (see `claimDueJobs`), not yet ordered or limited. */
 function dueJobs(db: QueryCreator<ClaimDatabase>, { now, kinds, queue, after }: ClaimInput) {
   let due = db
@@ -252,8 +243,8 @@ function dueJobs(db: QueryCreator<ClaimDatabase>, { now, kinds, queue, after }: 
     .where('job.deleted_at', 'is', null)
     .where((eb) =>
       eb.or([
-        eb.and([eb('job.status', '=', 'pending'), eb('job.run_at', '<=', now)]),
-        eb.and([eb('job.status', '=', 'running'), eb('job.locked_until', '<', now)]),
+        eb.and([eb('job.status', '=', PENDING), eb('job.run_at', '<=', now)]),
+        eb.and([eb('job.status', '=', RUNNING), eb('job.locked_until', '<', now)]),
       ]),
     )
     .where((eb) =>
@@ -266,7 +257,7 @@ function dueJobs(db: QueryCreator<ClaimDatabase>, { now, kinds, queue, after }: 
               .select(sql`1`.as('one'))
               .whereRef('earlier.queue', '=', 'job.queue')
               .whereRef('earlier.id', '<', 'job.id')
-              .where('earlier.status', 'in', ['pending', 'running'])
+              .where('earlier.status', 'in', [PENDING, RUNNING])
               .$if(after !== null, (earlier) => earlier.where('earlier.id', '<>', after ?? 0))
               .where('earlier.deleted_at', 'is', null),
           ),
