@@ -10,7 +10,7 @@ import type { Clock } from '../core/clock.ts';
 import type { ConversationLine, DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../core/ports.ts';
 import { readConversation } from './conversation-history.ts';
 import { DiscordTransportError, isMissingPermissions, isUnknownResource, toTransportError } from './discord-errors.ts';
-import { KeyedSerialQueue } from './keyed-serial-queue.ts';
+import { KeyedSerialQueue } from '../core/keyed-serial-queue.ts';
 import { approveButtonRow, composeChunks, messageUrl, threadName } from './message-format.ts';
 import { PersonaPoster, type RoomTarget } from './persona-poster.ts';
 import { PreviewPacer } from './preview-pacer.ts';

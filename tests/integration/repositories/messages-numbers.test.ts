@@ -1,3 +1,4 @@
+import type { KyselyPlugin } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { MessagesRepository } from '../../../src/repositories/messages-repository.ts';
@@ -48,8 +49,47 @@ describe.each(ENGINES)('message numbers on %s', (engine) => {
     expect((await messages.listForSession('s2')).map((message) => message.number)).toEqual([1, 2]);
   });
 
-  it('gives writers racing in one session distinct numbers', async () => {
-    const stored = await Promise.all(Array.from({ length: 8 }, (_, index) => say('s1', `m${index}`)));
+  it('gives writers racing in one session distinct numbers, one statement each when they share a process', async () => {
+    let statements = 0;
+    const counting: KyselyPlugin = {
+      transformQuery: (args) => args.node,
+      transformResult: async (args) => {
+        statements += 1;
+        return args.result;
+      },
+    };
+    const counted = new MessagesRepository(handle.db.withPlugin(counting));
+    const row = (index: number) => ({
+      sessionId: 's1',
+      sourceId: null,
+      speaker: { kind: 'participant' as const, name: 'Claude' },
+      role: 'assistant' as const,
+      text: `m${index}`,
+      deliveryStatus: 'delivered' as const,
+    });
+    const stored = await Promise.all(Array.from({ length: 8 }, (_, index) => counted.insert(row(index), now)));
+    expect(stored.map((entry) => entry.message.number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
+    // Racing for one number, the losers would have been sent again.
+    expect(statements).toBe(8);
+  });
+
+  it('gives writers of two processes racing in one session distinct numbers', async () => {
+    const other = new MessagesRepository(handle.db);
+    const stored = await Promise.all(
+      Array.from({ length: 8 }, (_, index) =>
+        (index % 2 === 0 ? messages : other).insert(
+          {
+            sessionId: 's1',
+            sourceId: null,
+            speaker: { kind: 'participant', name: 'Claude' },
+            role: 'assistant',
+            text: `m${index}`,
+            deliveryStatus: 'delivered',
+          },
+          now,
+        ),
+      ),
+    );
     expect(stored.map((entry) => entry.message.number).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8]);
   });
 });
