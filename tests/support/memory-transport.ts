@@ -19,6 +19,8 @@ export class MemoryTransport implements Transport {
   readonly name: string;
   readonly messages: RoomMessage[] = [];
   readonly rooms: { roomId: string; title: string; originChannelId: string }[] = [];
+  /** Messages by external id: a bench posts tens of thousands, and each edit of a preview finds its message. */
+  private readonly byExternalId = new Map<string, RoomMessage>();
   typingCount = 0;
   /** Deliveries to fail before succeeding (each failure throws like a network error). */
   failDeliveries = 0;
@@ -44,7 +46,7 @@ export class MemoryTransport implements Transport {
       throw new Error('simulated network failure');
     }
     if (progress.deliveredExternalIds.length > 0) return { externalIds: progress.deliveredExternalIds, url: null };
-    const preview = progress.previewExternalId ? this.messages.find((entry) => entry.externalId === progress.previewExternalId) : undefined;
+    const preview = progress.previewExternalId ? this.byExternalId.get(progress.previewExternalId) : undefined;
     const entry = preview ?? this.create(roomId, message, false);
     Object.assign(entry, this.fields(message), { preview: false });
     if (preview) entry.edits += 1;
@@ -56,7 +58,7 @@ export class MemoryTransport implements Transport {
   }
 
   async editPreview(_roomId: string, externalId: string, message: OutgoingMessage): Promise<void> {
-    const entry = this.messages.find((candidate) => candidate.externalId === externalId);
+    const entry = this.byExternalId.get(externalId);
     if (entry) {
       entry.content = message.content;
       entry.edits += 1;
@@ -76,6 +78,7 @@ export class MemoryTransport implements Transport {
     this.sequence += 1;
     const entry: RoomMessage = { externalId: `m${this.sequence}`, roomId, ...this.fields(message), preview, edits: 0 };
     this.messages.push(entry);
+    this.byExternalId.set(entry.externalId, entry);
     return entry;
   }
 
