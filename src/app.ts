@@ -155,6 +155,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     ready: () => isReady,
     async start() {
       if (options.runWorker !== false) await worker.start();
+      if (options.runWorker !== false) await services.housekeeping.schedule();
       await services.resumeSessions();
       if (options.runWorker !== false) services.ownership.startPolling();
       isReady = true;

@@ -8,6 +8,7 @@ import { InboundRepository } from '../repositories/inbound-repository.ts';
 import { NotionObjectsRepository } from '../repositories/notion-objects-repository.ts';
 import { JobsRepository } from '../repositories/jobs-repository.ts';
 import { MessagesRepository } from '../repositories/messages-repository.ts';
+import { MaintenanceRepository } from '../repositories/maintenance-repository.ts';
 import { MetricsRepository } from '../repositories/metrics-repository.ts';
 import { RunStatesRepository } from '../repositories/run-states-repository.ts';
 import { SessionsRepository } from '../repositories/sessions-repository.ts';
@@ -31,6 +32,7 @@ export interface Repositories {
   leases: SessionLeasesRepository;
   metrics: MetricsRepository;
   critiques: CritiqueRepository;
+  maintenance: MaintenanceRepository;
 }
 
 /** Builds the repositories; `engine` picks how many rows are read at once (see MessagesRepositoryOptions). */
@@ -50,5 +52,6 @@ export function buildRepositories(db: Kysely<Database>, engine: 'postgres' | 'pg
     leases: new SessionLeasesRepository(db),
     metrics: new MetricsRepository(db),
     critiques: new CritiqueRepository(db),
+    maintenance: new MaintenanceRepository(db, engine),
   };
 }

@@ -30,6 +30,7 @@ import { buildModeration } from './build-moderation.ts';
 import type { ServiceDependencies } from './service-dependencies.ts';
 import { createSettingsPort } from './settings-port.ts';
 import { isSimulatedSpeaker } from './simulated-speakers.ts';
+import { Housekeeping } from '../services/jobs/housekeeping.ts';
 
 export type { ServiceDependencies } from './service-dependencies.ts';
 
@@ -201,6 +202,8 @@ export function buildServices(dependencies: ServiceDependencies) {
   delivery.registerJobs(worker);
   planner.registerJobs(worker);
   lifecycle.registerJobs(worker);
+  const housekeeping = new Housekeeping({ jobs: repositories.jobs, maintenance: repositories.maintenance, clock, logger });
+  housekeeping.registerJobs(worker);
   registerWrapUpJob(worker, { sessions: repositories.sessions, rounds: coordinator, ideas, critique, documents: documentation, moderation, logger });
 
   return {
@@ -221,6 +224,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     moderation,
     ideas,
     critique,
+    housekeeping,
     async load() {
       await settings.load();
       // Only a log line depends on it, and a distant provider may take seconds: start-up does not wait.

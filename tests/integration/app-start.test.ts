@@ -6,6 +6,9 @@ import { afterEach, expect, it, vi } from 'vitest';
 import { createApp } from '../../src/app.ts';
 import { buildConfig } from '../../src/config/load-config.ts';
 import { pgliteHandle, PGLITE_TYPE_OPTIONS } from '../../src/db/create-database.ts';
+import { HOUSEKEEPING_JOB } from '../../src/services/jobs/housekeeping.ts';
+import { clonePgliteTemplate } from '../support/databases.ts';
+import { MemoryTransport } from '../support/memory-transport.ts';
 
 const dataDir = mkdtempSync(join(tmpdir(), 'brainstorm-app-start-'));
 afterEach(() => rmSync(dataDir, { recursive: true, force: true }));
@@ -23,5 +26,19 @@ it('fails to start on a schema it cannot migrate, naming the migration, and leav
   await expect(createApp({ config, database: handle })).rejects.toThrow(/migration 0001-initial failed/);
   // A closed server's handle goes a moment after its close callback; one left listening never goes.
   await vi.waitFor(() => expect(listeningServers()).toBe(before));
+  await handle.close();
+});
+
+it('queues its housekeeping once when it starts with a worker, however often it starts', async () => {
+  const handle = pgliteHandle(await clonePgliteTemplate());
+  const config = buildConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir });
+  const pending = async () =>
+    (await handle.db.selectFrom('jobs').select(['kind', 'run_at']).where('kind', '=', HOUSEKEEPING_JOB).where('status', '=', 'pending').execute()).length;
+  for (let start = 0; start < 2; start += 1) {
+    const app = await createApp({ config, database: { ...handle, close: async () => undefined }, transports: [new MemoryTransport()] });
+    await app.start();
+    expect(await pending()).toBe(1);
+    await app.stop();
+  }
   await handle.close();
 });

@@ -1,0 +1,47 @@
+import { sql, type Kysely } from 'kysely';
+import type { Database } from '../db/schema.ts';
+
+/**
+ * The tables whose rows change all day (a job is written three times, a lease every few seconds): every change leaves a
+ * dead row version and, where an indexed column changed, a dead index entry that each scan of that index still reads.
+ */
+const CHURNING_TABLES = ['jobs', 'job_runs', 'session_leases', 'sessions', 'worker_instances', 'inbound_claims', 'messages'] as const;
+
+/** Keeping the database as fast on its hundredth day as on its first. */
+export class MaintenanceRepository {
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly engine: 'postgres' | 'pglite',
+  ) {}
+
+  /**
+   * Deletes up to `limit` jobs done before `before`, with their runs. A job with a failed or retried run is kept: the
+   * failures `/metrics` counts never go down. Returns how many jobs went.
+   */
+  async deleteFinishedJobs(before: Date, limit: number): Promise<number> {
+    const { rows } = await sql<{ deleted: number }>`
+      with old as (
+        select job.id from jobs as job
+        where job.status = 'done' and job.finished_at < ${before}
+          and not exists (select 1 from job_runs as run where run.job_id = job.id and run.outcome in ('retry', 'failed'))
+        order by job.id
+        limit ${limit}
+      ),
+      old_runs as (delete from job_runs where job_id in (select id from old)),
+      -- Both deletes run whether referenced or not; the runs' references are checked at the statement's end, gone by then.
+      old_jobs as (delete from jobs where id in (select id from old) returning id)
+      select count(*)::int as deleted from old_jobs`.execute(this.db);
+    return Number(rows[0]?.deleted ?? 0);
+  }
+
+  /**
+   * Reclaims dead row versions and refreshes the planner's statistics of the churning tables. Embedded PGlite runs no
+   * autovacuum: without this its job claims read more dead index entries every hour (a claim took 1.6 ms after 30 s
+   * of a 500-session load). A Postgres server's autovacuum does this itself: nothing to do there.
+   */
+  async vacuum(): Promise<boolean> {
+    if (this.engine !== 'pglite') return false;
+    await sql`vacuum (analyze) ${sql.raw(CHURNING_TABLES.join(', '))}`.execute(this.db);
+    return true;
+  }
+}

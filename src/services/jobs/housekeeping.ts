@@ -1,0 +1,65 @@
+import type { Logger } from 'pino';
+import type { Clock } from '../../core/clock.ts';
+import type { JobsRepository } from '../../repositories/jobs-repository.ts';
+import type { MaintenanceRepository } from '../../repositories/maintenance-repository.ts';
+import type { JobOutcome, JobRegistry } from './job-types.ts';
+
+/** The job that keeps the database lean; one is pending at a time, whichever process runs it. */
+export const HOUSEKEEPING_JOB = 'housekeeping';
+
+/** How often housekeeping runs, how long finished jobs are kept, and how many go per run. */
+export interface HousekeepingOptions {
+  /** Default 10 minutes. */
+  intervalMs?: number;
+  /** Done jobs are kept this long (the console and logs may still point at them). Default one day. */
+  keepFinishedJobsMs?: number;
+  /** Most jobs deleted per run, so one run never holds the database long. Default 5000. */
+  batch?: number;
+}
+
+const DEFAULTS: Required<HousekeepingOptions> = { intervalMs: 10 * 60_000, keepFinishedJobsMs: 24 * 60 * 60_000, batch: 5_000 };
+
+/** What housekeeping needs. */
+export interface HousekeepingDependencies {
+  jobs: Pick<JobsRepository, 'enqueueOnce'>;
+  maintenance: Pick<MaintenanceRepository, 'deleteFinishedJobs' | 'vacuum'>;
+  clock: Clock;
+  logger: Logger;
+  options?: HousekeepingOptions;
+}
+
+/**
+ * Deletes old finished jobs and, on embedded PGlite, vacuums the tables that change all day. Without it a bot that runs
+ * for weeks keeps every job it ever ran, and on PGlite every claim reads more dead index entries each day.
+ */
+export class Housekeeping {
+  private readonly options: Required<HousekeepingOptions>;
+
+  constructor(private readonly dependencies: HousekeepingDependencies) {
+    this.options = { ...DEFAULTS, ...dependencies.options };
+  }
+
+  /** Registers the housekeeping job's handler. */
+  registerJobs(registry: JobRegistry): void {
+    registry.register(HOUSEKEEPING_JOB, () => this.run());
+  }
+
+  /** Queues the next run one interval from now, unless one is pending already (at every start: idempotent). */
+  async schedule(): Promise<void> {
+    const now = this.dependencies.clock.now();
+    const runAt = new Date(now.getTime() + this.options.intervalMs);
+    await this.dependencies.jobs.enqueueOnce({ kind: HOUSEKEEPING_JOB, payload: {}, runAt, dedupeKey: HOUSEKEEPING_JOB, maxRetries: 3 }, now);
+  }
+
+  /** One run: the next run queued, old jobs deleted, the churning tables vacuumed. */
+  async run(): Promise<JobOutcome> {
+    const { maintenance, clock, logger } = this.dependencies;
+    // Queued first: a run that fails is retried, and the one after it is pending whatever happens here.
+    await this.schedule();
+    const before = new Date(clock.now().getTime() - this.options.keepFinishedJobsMs);
+    const deleted = await maintenance.deleteFinishedJobs(before, this.options.batch);
+    const vacuumed = await maintenance.vacuum();
+    logger.debug({ deletedJobs: deleted, vacuumed }, 'housekeeping done');
+    return { status: 'done' };
+  }
+}

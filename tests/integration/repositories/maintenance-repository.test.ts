@@ -1,0 +1,68 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../../src/db/create-database.ts';
+import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
+import { MaintenanceRepository } from '../../../src/repositories/maintenance-repository.ts';
+import { ENGINES, openTestDatabase } from '../../support/databases.ts';
+
+const start = new Date('2026-03-01T10:00:00Z');
+const later = (hours: number) => new Date(start.getTime() + hours * 3_600_000);
+
+describe.each(ENGINES)('MaintenanceRepository on %s', (engine) => {
+  let handle: DatabaseHandle;
+  let jobs: JobsRepository;
+  let maintenance: MaintenanceRepository;
+
+  beforeEach(async () => {
+    handle = await openTestDatabase(engine);
+    jobs = new JobsRepository(handle.db);
+    maintenance = new MaintenanceRepository(handle.db, engine);
+  });
+  afterEach(async () => handle.close());
+
+  /** Runs one job of `kind` to its end at `at`: done, or failed once then done. */
+  async function ranJob(kind: string, at: Date, failedOnce = false): Promise<void> {
+    await jobs.enqueue({ kind, payload: {}, runAt: at }, at);
+    let [claimed] = await jobs.claimDue('w1', at, 60_000, 1, [kind]);
+    if (failedOnce) {
+      await jobs.fail(claimed!, 'network', at, at);
+      [claimed] = await jobs.claimDue('w1', at, 60_000, 1, [kind]);
+    }
+    await jobs.complete(claimed!, at);
+  }
+
+  const remaining = async () =>
+    (await handle.db.selectFrom('jobs').select(['kind', 'status']).orderBy('id').execute()).map((row) => `${row.kind}:${row.status}`);
+  const runsLeft = async () => Number((await sql<{ count: number }>`select count(*)::int as count from job_runs`.execute(handle.db)).rows[0]?.count);
+
+  it('deletes jobs done before the cutoff with their runs; keeps newer ones, unfinished ones, and ones that ever failed', async () => {
+    await ranJob('old', start);
+    await ranJob('old', start);
+    await ranJob('failed-once', start, true);
+    await ranJob('recent', later(30));
+    await jobs.enqueue({ kind: 'waiting', payload: {}, runAt: start }, start);
+
+    expect(await maintenance.deleteFinishedJobs(later(24), 100)).toBe(2);
+    expect(await remaining()).toEqual(['failed-once:done', 'recent:done', 'waiting:pending']);
+    // The failed job's two runs and the recent job's one remain.
+    expect(await runsLeft()).toBe(3);
+  });
+
+  it('deletes at most `limit` jobs a call, oldest first', async () => {
+    for (let index = 0; index < 3; index += 1) await ranJob(`old-${index}`, start);
+    expect(await maintenance.deleteFinishedJobs(later(24), 2)).toBe(2);
+    expect(await remaining()).toEqual(['old-2:done']);
+    expect(await maintenance.deleteFinishedJobs(later(24), 2)).toBe(1);
+    expect(await maintenance.deleteFinishedJobs(later(24), 2)).toBe(0);
+  });
+
+  it(engine === 'pglite' ? 'vacuums and analyzes the churning tables (PGlite has no autovacuum)' : 'leaves vacuuming to the server', async () => {
+    for (let index = 0; index < 20; index += 1) await ranJob('churn', start);
+    const reltuples = async () =>
+      Number((await sql<{ tuples: number }>`select reltuples::int as tuples from pg_class where relname = 'jobs'`.execute(handle.db)).rows[0]?.tuples);
+    if (engine === 'pglite') expect(await reltuples()).toBeLessThan(20);
+    expect(await maintenance.vacuum()).toBe(engine === 'pglite');
+    // ANALYZE counted the rows (never counted before: -1 or 0). The server's autovacuum does so in its own time.
+    if (engine === 'pglite') expect(await reltuples()).toBe(20);
+  });
+});

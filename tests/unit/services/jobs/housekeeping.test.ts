@@ -1,0 +1,70 @@
+import pino from 'pino';
+import { describe, expect, it } from 'vitest';
+import { ManualClock } from '../../../../src/core/clock.ts';
+import type { ClaimedJob, NewJob } from '../../../../src/repositories/jobs-repository.ts';
+import { HOUSEKEEPING_JOB, Housekeeping } from '../../../../src/services/jobs/housekeeping.ts';
+
+function housekeepingWith(failVacuum = false) {
+  const clock = new ManualClock(new Date('2026-03-02T10:00:00Z'));
+  const calls: string[] = [];
+  const queued: (NewJob & { dedupeKey: string })[] = [];
+  const housekeeping = new Housekeeping({
+    clock,
+    logger: pino({ level: 'silent' }),
+    jobs: {
+      async enqueueOnce(job) {
+        queued.push(job);
+        return job.runAt;
+      },
+    },
+    maintenance: {
+      async deleteFinishedJobs(before, limit) {
+        calls.push(`delete before ${before.toISOString()} up to ${limit}`);
+        return 3;
+      },
+      async vacuum() {
+        calls.push('vacuum');
+        if (failVacuum) throw new Error('disk full');
+        return true;
+      },
+    },
+    options: { intervalMs: 60_000, keepFinishedJobsMs: 3_600_000, batch: 10 },
+  });
+  return { housekeeping, calls, queued, clock };
+}
+
+describe('Housekeeping', () => {
+  it('deletes jobs finished before the kept window, vacuums, and queues its next run one interval on', async () => {
+    const { housekeeping, calls, queued } = housekeepingWith();
+    expect(await housekeeping.run()).toEqual({ status: 'done' });
+    expect(calls).toEqual(['delete before 2026-03-02T09:00:00.000Z up to 10', 'vacuum']);
+    expect(queued).toEqual([expect.objectContaining({ kind: HOUSEKEEPING_JOB, dedupeKey: HOUSEKEEPING_JOB, runAt: new Date('2026-03-02T10:01:00Z') })]);
+  });
+
+  it('has its next run queued even when this one fails (the worker retries this one)', async () => {
+    const { housekeeping, queued } = housekeepingWith(true);
+    await expect(housekeeping.run()).rejects.toThrow('disk full');
+    expect(queued).toHaveLength(1);
+  });
+
+  it('registers its handler under its own job kind', async () => {
+    const { housekeeping, calls } = housekeepingWith();
+    const job: ClaimedJob = {
+      id: 1,
+      kind: HOUSEKEEPING_JOB,
+      payload: {},
+      sessionId: null,
+      retryCount: 0,
+      maxRetries: 3,
+      retryUntil: null,
+      runId: 1,
+      queue: null,
+      hasSuccessor: false,
+      firstRun: true,
+    };
+    const handlers = new Map<string, () => Promise<unknown>>();
+    housekeeping.registerJobs({ register: (kind, handler) => handlers.set(kind, () => handler(job, new AbortController().signal)) });
+    await handlers.get(HOUSEKEEPING_JOB)?.();
+    expect(calls).toContain('vacuum');
+  });
+});
