@@ -2,7 +2,7 @@ import { createCustomSpan, createGenerationSpan, getGlobalTraceProvider, type Tr
 import { describe, expect, it } from 'vitest';
 import type { SpanRecord, TraceRecord, TracesRepository } from '../../../src/repositories/traces-repository.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
-import { DbTracingProcessor, type GenerationUsage } from '../../../src/tracing/db-tracing-processor.ts';
+import { DbTracingProcessor, SPANS_PER_STATEMENT, type GenerationUsage } from '../../../src/tracing/db-tracing-processor.ts';
 import { parseModelsList } from '../../../src/agents/models/model-listing.ts';
 import { PriceTable } from '../../../src/agents/models/price-table.ts';
 import { installTracing } from '../../../src/tracing/install-tracing.ts';
@@ -121,5 +121,28 @@ describe('DbTracingProcessor', () => {
       ['ses_price', 0.25, 'provider'],
       ['ses_price', 0, 'unknown'],
     ]);
+  });
+
+  it('writes a large flush in statements of at most SPANS_PER_STATEMENT spans, every span once', async () => {
+    const store = new MemoryTraces();
+    const batches: number[] = [];
+    const upsert = store.upsertSpans.bind(store);
+    store.upsertSpans = async (spans) => {
+      batches.push(spans.length);
+      await upsert(spans);
+    };
+    const processor = new DbTracingProcessor(store as unknown as TracesRepository, { clock: new ManualClock(), flushDelayMs: 60_000, maxQueued: 10_000 });
+    installTracing([processor]);
+    const trace = getGlobalTraceProvider().createTrace({ name: 'turn', groupId: 'ses_9' });
+    await trace.start();
+    const count = SPANS_PER_STATEMENT * 2 + 3;
+    for (let index = 0; index < count; index += 1) {
+      const span = createCustomSpan({ data: { name: `step ${index}`, data: {} } }, trace);
+      span.start();
+      span.end();
+    }
+    await processor.forceFlush();
+    expect(batches).toEqual([SPANS_PER_STATEMENT, SPANS_PER_STATEMENT, 3]);
+    expect(new Set(store.spans.map((span) => span.name)).size).toBe(count);
   });
 });
