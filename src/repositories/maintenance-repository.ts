@@ -22,7 +22,8 @@ export class MaintenanceRepository {
     const { rows } = await sql<{ deleted: number }>`
       with old as (
         select job.id from jobs as job
-        where job.status = 'done' and job.finished_at < ${before}
+        -- A job runs at or after its run_at: the (status, run_at) index finds the old ones, or at once none.
+        where job.status = 'done' and job.run_at < ${before} and job.finished_at < ${before}
           and not exists (select 1 from job_runs as run where run.job_id = job.id and run.outcome in ('retry', 'failed'))
         order by job.id
         limit ${limit}

@@ -9,7 +9,11 @@ export const HOUSEKEEPING_JOB = 'housekeeping';
 
 /** How often housekeeping runs, how long finished jobs are kept, and how many go per run. */
 export interface HousekeepingOptions {
-  /** Default 10 minutes. */
+  /**
+   * Default one minute. A claim reads every dead index entry its jobs left since the last vacuum: on PGlite after 30,000
+   * jobs an empty claim took 0.73 ms instead of 0.13 (scratch script), and a busy bot runs that many in minutes. A
+   * vacuum of what changed in a minute is cheap (75 ms after 30,000 jobs, far less after a minute's).
+   */
   intervalMs?: number;
   /** Done jobs are kept this long (the console and logs may still point at them). Default one day. */
   keepFinishedJobsMs?: number;
@@ -17,7 +21,7 @@ export interface HousekeepingOptions {
   batch?: number;
 }
 
-const DEFAULTS: Required<HousekeepingOptions> = { intervalMs: 10 * 60_000, keepFinishedJobsMs: 24 * 60 * 60_000, batch: 5_000 };
+const DEFAULTS: Required<HousekeepingOptions> = { intervalMs: 60_000, keepFinishedJobsMs: 24 * 60 * 60_000, batch: 5_000 };
 
 /** What housekeeping needs. */
 export interface HousekeepingDependencies {
