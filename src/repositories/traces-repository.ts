@@ -1,5 +1,6 @@
 import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool } from 'kysely';
 import { toJson, type Database } from '../db/schema.ts';
+import { PreparedStatement } from '../db/prepared-statement.ts';
 import { isCostSource } from '../core/cost.ts';
 import {
   toSpan,
@@ -14,6 +15,29 @@ import {
 } from './trace-records.ts';
 
 export type { AgentTotals, CostSourceTotals, SpanRecord, TraceFilter, TraceRecord, TraceSummary, UsageTotals } from './trace-records.ts';
+
+/** The spans' columns, as a JSON batch unpacks into them (see `upsertSpans`). */
+const SPAN_COLUMNS =
+  'id text, trace_id text, parent_id text, session_id text, type text, name text, started_at timestamptz, ended_at timestamptz, ' +
+  'data jsonb, error jsonb, model text, input_tokens integer, output_tokens integer, cost_usd double precision, cost_source text, message_id bigint';
+const SPAN_NAMES = SPAN_COLUMNS.split(', ')
+  .map((column) => column.split(' ')[0])
+  .join(', ');
+
+/** Spans from a JSON array of rows, inserted or, when written before, given their newer contents. */
+const UPSERT_SPANS = new PreparedStatement(
+  'upsert spans',
+  (db: Kysely<Database>, rows: string) => ({
+    compile: () =>
+      sql`insert into spans (${sql.raw(SPAN_NAMES)})
+      select ${sql.raw(SPAN_NAMES)} from jsonb_to_recordset(${rows}::jsonb) as batch(${sql.raw(SPAN_COLUMNS)})
+      on conflict (id) do update set name = excluded.name, ended_at = excluded.ended_at, data = excluded.data,
+        error = excluded.error, model = excluded.model, input_tokens = excluded.input_tokens,
+        output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, cost_source = excluded.cost_source,
+        message_id = coalesce(excluded.message_id, spans.message_id)`.compile(db),
+  }),
+  (rows) => [rows],
+);
 
 function escapeLike(text: string): string {
   return text.replace(/[\\%_]/g, (character) => `\\${character}`);
@@ -54,7 +78,11 @@ export class TracesRepository {
       .execute();
   }
 
-  /** Inserts spans or replaces their contents when they exist (a span is written at start and at end). */
+  /**
+   * Inserts spans or replaces their contents when they exist (a span is written at start and at end). The batch goes
+   * as one JSON value unpacked by the server: one statement text whatever its size (prepared once), where a VALUES
+   * list of 16 placeholders a row was a new text for every batch size, compiled by Kysely and bound value by value.
+   */
   async upsertSpans(spans: SpanRecord[]): Promise<void> {
     if (spans.length === 0) return;
     const rows = spans.map((span) => ({
@@ -66,8 +94,8 @@ export class TracesRepository {
       name: span.name,
       started_at: span.startedAt,
       ended_at: span.endedAt,
-      data: toJson(span.data),
-      error: toJson(span.error),
+      data: span.data,
+      error: span.error,
       model: span.model,
       input_tokens: span.inputTokens,
       output_tokens: span.outputTokens,
@@ -75,24 +103,7 @@ export class TracesRepository {
       cost_source: span.costSource ?? null,
       message_id: span.messageId,
     }));
-    await this.db
-      .insertInto('spans')
-      .values(rows)
-      .onConflict((conflict) =>
-        conflict.column('id').doUpdateSet((eb) => ({
-          name: eb.ref('excluded.name'),
-          ended_at: eb.ref('excluded.ended_at'),
-          data: eb.ref('excluded.data'),
-          error: eb.ref('excluded.error'),
-          model: eb.ref('excluded.model'),
-          input_tokens: eb.ref('excluded.input_tokens'),
-          output_tokens: eb.ref('excluded.output_tokens'),
-          cost_usd: eb.ref('excluded.cost_usd'),
-          cost_source: eb.ref('excluded.cost_source'),
-          message_id: sql<number | null>`coalesce(excluded.message_id, spans.message_id)`,
-        })),
-      )
-      .execute();
+    await UPSERT_SPANS.execute(this.db, toJson(rows));
   }
 
   /** Traces, newest first, with totals; filtered by session, text, agent, model or errors. */
