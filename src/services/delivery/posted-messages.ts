@@ -6,8 +6,12 @@ export interface DeliverySubject {
   targets: ChatMessage[];
 }
 
-/** Messages waiting for their first delivery run, and delivered ones remembered, at most (the oldest go first). */
-const REMEMBERED = 512;
+/**
+ * Messages waiting for their first delivery run, and delivered ones remembered, at most (the oldest go first). Enough
+ * for a wave of answers in 500 busy sessions: at 512, 1,073 of 3,000 deliveries under the 500-session load read their
+ * message back (it or a target forgotten); at 4,096, 16 (scratch script). A few MB at most, for a bot that busy.
+ */
+export const REMEMBERED = 4096;
 
 /** Forgets the oldest entries past `size`; returns what it forgot. */
 function keepAtMost<Key, Value>(map: Map<Key, Value>, size: number): Value[] {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { PostedMessages } from '../../../../src/services/delivery/posted-messages.ts';
+import { PostedMessages, REMEMBERED } from '../../../../src/services/delivery/posted-messages.ts';
 import { chatMessage } from '../../../support/chat-messages.ts';
 
 const GROK = { kind: 'participant', name: 'Grok' } as const;
@@ -28,10 +28,10 @@ describe('PostedMessages', () => {
 
   it('forgets the oldest past its bound, and counts what waits per session', () => {
     const posted = new PostedMessages();
-    for (let id = 1; id <= 513; id += 1) posted.remember(answer(id, id === 1 ? 'ses_old' : 'ses_1'), []);
-    expect(posted.size).toBe(512);
+    for (let id = 1; id <= REMEMBERED + 1; id += 1) posted.remember(answer(id, id === 1 ? 'ses_old' : 'ses_1'), []);
+    expect(posted.size).toBe(REMEMBERED);
     expect(posted.waiting('ses_old')).toBe(false);
     expect(posted.take(1)).toBeUndefined();
-    expect(posted.take(513)?.message.text).toBe('answer 513');
+    expect(posted.take(REMEMBERED + 1)?.message.text).toBe(`answer ${REMEMBERED + 1}`);
   });
 });
