@@ -4,8 +4,8 @@ import { BrainstormError } from '../core/errors.ts';
 import { isNameableStatement } from './named-statements.mjs';
 
 /**
- * Distinct texts given a name at most. The app sends a few dozen texts all day; Kysely's IN lists and the tracer's
- * multi-row inserts add one text per length. Past the cap a text runs unnamed, as every text did before: each name is
+ * Distinct texts given a name at most. The app sends a few dozen texts all day; Kysely's IN lists add one text per
+ * length. Past the cap a text runs unnamed, as every text did before: each name is
  * prepared once on every connection that runs it and kept for the connection's life, so the cap bounds what a
  * connection holds on the server.
  */
