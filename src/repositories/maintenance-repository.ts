@@ -40,9 +40,10 @@ export class MaintenanceRepository {
   /**
    * Reclaims dead row versions of the churning tables (and updates their row counts for the planner). Embedded PGlite
    * runs no autovacuum: without this its job claims read more dead index entries every hour (a claim took 1.6 ms after
-   * 30 s of a 500-session load). A Postgres server's autovacuum does this itself: nothing to do there. No ANALYZE: with
-   * its statistics PGlite planned the burst of `npm run bench -- memory` so that the process held ~90 MB more
-   * (395-401 MB against 305-309 without housekeeping or with a plain vacuum).
+   * 30 s of a 500-session load). A Postgres server's autovacuum does this itself: nothing to do there. No ANALYZE: PGlite
+   * keeps planning as it always has, without column statistics. With them, two runs of `npm run bench -- memory` held
+   * 395-401 MB after the burst against 305-309 with a plain vacuum; that figure moves by up to 100 MB between runs, so
+   * this is a precaution more than a measured cost.
    */
   async vacuum(): Promise<boolean> {
     if (this.engine !== 'pglite') return false;
