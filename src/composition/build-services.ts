@@ -202,7 +202,14 @@ export function buildServices(dependencies: ServiceDependencies) {
   delivery.registerJobs(worker);
   planner.registerJobs(worker);
   lifecycle.registerJobs(worker);
-  const housekeeping = new Housekeeping({ jobs: repositories.jobs, maintenance: repositories.maintenance, clock, logger });
+  const housekeeping = new Housekeeping({
+    jobs: repositories.jobs,
+    maintenance: repositories.maintenance,
+    traces: repositories.traces,
+    clock,
+    logger,
+    options: { keepTracesMs: config.environment.TRACE_RETENTION_DAYS * 24 * 60 * 60_000 },
+  });
   housekeeping.registerJobs(worker);
   registerWrapUpJob(worker, { sessions: repositories.sessions, rounds: coordinator, ideas, critique, documents: documentation, moderation, logger });
 

@@ -35,6 +35,7 @@ export const environmentSchema = z.object({
   NTFY_URL: optionalUrl,
   OTEL_EXPORTER_OTLP_ENDPOINT: optionalUrl,
   OTEL_EXPORTER_OTLP_HEADERS: optionalText,
+  TRACE_RETENTION_DAYS: integer(30, 0, 36_500),
 
   // Discord
   DISCORD_BOT_TOKEN: optionalText,

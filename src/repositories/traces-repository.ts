@@ -266,11 +266,16 @@ export class TracesRepository {
     return rows.map(toSpan);
   }
 
-  /** Deletes traces (and their spans) that started before `cutoff`; returns how many traces went. */
-  async deleteOlderThan(cutoff: Date): Promise<number> {
-    const old = this.db.selectFrom('traces').select('id').where('started_at', '<', cutoff);
-    await this.db.deleteFrom('spans').where('trace_id', 'in', old).execute();
-    const result = await this.db.deleteFrom('traces').where('started_at', '<', cutoff).executeTakeFirst();
-    return Number(result.numDeletedRows);
+  /**
+   * Deletes up to `limit` traces that started before `cutoff`, oldest first, with their spans; returns how many traces
+   * went. A batch at a time: a first run over months of traces would otherwise hold PGlite for seconds.
+   */
+  async deleteOlderThan(cutoff: Date, limit: number): Promise<number> {
+    const { rows } = await sql<{ deleted: number }>`
+      with old as (select id from traces where started_at < ${cutoff} order by started_at limit ${limit}),
+      old_spans as (delete from spans where trace_id in (select id from old)),
+      old_traces as (delete from traces where id in (select id from old) returning id)
+      select count(*)::int as deleted from old_traces`.execute(this.db);
+    return Number(rows[0]?.deleted ?? 0);
   }
 }

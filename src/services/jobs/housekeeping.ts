@@ -2,6 +2,7 @@ import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { MaintenanceRepository } from '../../repositories/maintenance-repository.ts';
+import type { TracesRepository } from '../../repositories/traces-repository.ts';
 import type { JobOutcome, JobRegistry } from './job-types.ts';
 
 /** The job that keeps the database lean; one is pending at a time, whichever process runs it. */
@@ -19,22 +20,29 @@ export interface HousekeepingOptions {
   keepFinishedJobsMs?: number;
   /** Most jobs deleted per run, so one run never holds the database long. Default 5000. */
   batch?: number;
+  /** Traces (with their spans) older than this are deleted, up to `traceBatch` a run; 0 keeps them. Default 30 days. */
+  keepTracesMs?: number;
+  /** Default 500. */
+  traceBatch?: number;
 }
 
-const DEFAULTS: Required<HousekeepingOptions> = { intervalMs: 60_000, keepFinishedJobsMs: 24 * 60 * 60_000, batch: 5_000 };
+const DAY_MS = 24 * 60 * 60_000;
+const DEFAULTS: Required<HousekeepingOptions> = { intervalMs: 60_000, keepFinishedJobsMs: DAY_MS, batch: 5_000, keepTracesMs: 30 * DAY_MS, traceBatch: 500 };
 
 /** What housekeeping needs. */
 export interface HousekeepingDependencies {
   jobs: Pick<JobsRepository, 'enqueueOnce'>;
   maintenance: Pick<MaintenanceRepository, 'deleteFinishedJobs' | 'vacuum'>;
+  traces: Pick<TracesRepository, 'deleteOlderThan'>;
   clock: Clock;
   logger: Logger;
   options?: HousekeepingOptions;
 }
 
 /**
- * Deletes old finished jobs and, on embedded PGlite, vacuums the tables that change all day. Without it a bot that runs
- * for weeks keeps every job it ever ran, and on PGlite every claim reads more dead index entries each day.
+ * Deletes old finished jobs and old traces and, on embedded PGlite, vacuums the tables that change all day. Without it a
+ * bot that runs for weeks keeps every job and every span it ever had, and on PGlite every claim reads more dead index
+ * entries each day.
  */
 export class Housekeeping {
   private readonly options: Required<HousekeepingOptions>;
@@ -55,15 +63,17 @@ export class Housekeeping {
     await this.dependencies.jobs.enqueueOnce({ kind: HOUSEKEEPING_JOB, payload: {}, runAt, dedupeKey: HOUSEKEEPING_JOB, maxRetries: 3 }, now);
   }
 
-  /** One run: the next run queued, old jobs deleted, the churning tables vacuumed. */
+  /** One run: the next run queued, old jobs and traces deleted, the churning tables vacuumed. */
   async run(): Promise<JobOutcome> {
-    const { maintenance, clock, logger } = this.dependencies;
+    const { maintenance, traces, clock, logger } = this.dependencies;
     // Queued first: a run that fails is retried, and the one after it is pending whatever happens here.
     await this.schedule();
-    const before = new Date(clock.now().getTime() - this.options.keepFinishedJobsMs);
-    const deleted = await maintenance.deleteFinishedJobs(before, this.options.batch);
+    const now = clock.now().getTime();
+    const deleted = await maintenance.deleteFinishedJobs(new Date(now - this.options.keepFinishedJobsMs), this.options.batch);
+    const { keepTracesMs, traceBatch } = this.options;
+    const deletedTraces = keepTracesMs > 0 ? await traces.deleteOlderThan(new Date(now - keepTracesMs), traceBatch) : 0;
     const vacuumed = await maintenance.vacuum();
-    logger.debug({ deletedJobs: deleted, vacuumed }, 'housekeeping done');
+    logger.debug({ deletedJobs: deleted, deletedTraces, vacuumed }, 'housekeeping done');
     return { status: 'done' };
   }
 }

@@ -4,7 +4,7 @@ import { ManualClock } from '../../../../src/core/clock.ts';
 import type { ClaimedJob, NewJob } from '../../../../src/repositories/jobs-repository.ts';
 import { HOUSEKEEPING_JOB, Housekeeping } from '../../../../src/services/jobs/housekeeping.ts';
 
-function housekeepingWith(failVacuum = false) {
+function housekeepingWith(failVacuum = false, keepTracesMs = 2 * 3_600_000) {
   const clock = new ManualClock(new Date('2026-03-02T10:00:00Z'));
   const calls: string[] = [];
   const queued: (NewJob & { dedupeKey: string })[] = [];
@@ -28,17 +28,29 @@ function housekeepingWith(failVacuum = false) {
         return true;
       },
     },
-    options: { intervalMs: 60_000, keepFinishedJobsMs: 3_600_000, batch: 10 },
+    traces: {
+      async deleteOlderThan(cutoff, limit) {
+        calls.push(`delete traces before ${cutoff.toISOString()} up to ${limit}`);
+        return 2;
+      },
+    },
+    options: { intervalMs: 60_000, keepFinishedJobsMs: 3_600_000, batch: 10, keepTracesMs, traceBatch: 5 },
   });
   return { housekeeping, calls, queued, clock };
 }
 
 describe('Housekeeping', () => {
-  it('deletes jobs finished before the kept window, vacuums, and queues its next run one interval on', async () => {
+  it('deletes jobs and traces older than they are kept, vacuums, and queues its next run one interval on', async () => {
     const { housekeeping, calls, queued } = housekeepingWith();
     expect(await housekeeping.run()).toEqual({ status: 'done' });
-    expect(calls).toEqual(['delete before 2026-03-02T09:00:00.000Z up to 10', 'vacuum']);
+    expect(calls).toEqual(['delete before 2026-03-02T09:00:00.000Z up to 10', 'delete traces before 2026-03-02T08:00:00.000Z up to 5', 'vacuum']);
     expect(queued).toEqual([expect.objectContaining({ kind: HOUSEKEEPING_JOB, dedupeKey: HOUSEKEEPING_JOB, runAt: new Date('2026-03-02T10:01:00Z') })]);
+  });
+
+  it('keeps every trace when their retention is 0', async () => {
+    const { housekeeping, calls } = housekeepingWith(false, 0);
+    await housekeeping.run();
+    expect(calls.some((call) => call.startsWith('delete traces'))).toBe(false);
   });
 
   it('has its next run queued even when this one fails (the worker retries this one)', async () => {
