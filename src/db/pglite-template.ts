@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -18,9 +19,14 @@ function pgliteVersion(): string {
 /** Bumped when the way a template is built changes, so an older build in the cache is not used. */
 const TEMPLATE_FORMAT = 2;
 
-/** Where the template of this PGlite version and these migrations lives (it changes when either does). */
+/**
+ * Where the template of this PGlite version and these migrations lives (it changes when either does). The migrations
+ * are named by the last one and a digest of all: listed whole, twenty-one of them passed the 255 characters a file
+ * name may have.
+ */
 export function pgliteTemplatePath(cacheDirectory = CACHE_DIRECTORY): string {
-  const key = `f${TEMPLATE_FORMAT}-${pgliteVersion()}-${MIGRATION_NAMES.join('+')}`.replace(/[^a-zA-Z0-9.+-]/g, '_');
+  const digest = createHash('sha256').update(MIGRATION_NAMES.join('+')).digest('hex').slice(0, 16);
+  const key = `f${TEMPLATE_FORMAT}-${pgliteVersion()}-${MIGRATION_NAMES.at(-1) ?? 'none'}-${digest}`.replace(/[^a-zA-Z0-9.+-]/g, '_');
   return join(cacheDirectory, `pglite-template-${key}`);
 }
 

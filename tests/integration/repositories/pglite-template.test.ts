@@ -1,9 +1,9 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { pgliteHandle } from '../../../src/db/create-database.ts';
-import { migrateToLatest } from '../../../src/db/migrate.ts';
+import { migrateToLatest, MIGRATION_NAMES } from '../../../src/db/migrate.ts';
 import { buildPgliteTemplate, pgliteTemplatePath, templateSeedFor } from '../../../src/db/pglite-template.ts';
 import { PgliteThread } from '../../../src/db/pglite-thread.ts';
 
@@ -17,6 +17,9 @@ describe('PGlite template', () => {
     mkdirSync(join(cache, 'pglite-template-f1-0.0.1-0001-initial'), { recursive: true });
     const path = await buildPgliteTemplate(async (database) => migrateToLatest(pgliteHandle(database).db), cache);
     expect(path).toBe(pgliteTemplatePath(cache));
+    // Named by the last migration and a digest of all: a file name holds at most 255 characters, with `.tmp-<pid>`.
+    expect(path).toContain(MIGRATION_NAMES.at(-1));
+    expect(basename(path).length + '.tmp-4194304'.length).toBeLessThanOrEqual(255);
     expect(existsSync(join(path, 'PG_VERSION'))).toBe(true);
     expect(readdirSync(cache)).toEqual([readdirSync(cache).find((name) => path.endsWith(name))]);
 
