@@ -1,20 +1,16 @@
 import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import { toJson, type Database, type MessageJsonRow, type MessageRow, type SessionJsonRow } from '../db/schema.ts';
 import type { ChatMessage, DeliveryStatus, Session, SpeakerKind } from '../core/domain.ts';
-import { BrainstormError } from '../core/errors.ts';
 import type { DeliveredMessage } from '../core/ports.ts';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import { claimParameters, claimQuery, successorClaimInput, toClaimedJob, type ClaimedJob, type ClaimInput, type SuccessorClaim } from './job-claims.ts';
-import { KeyedSerialQueue } from '../core/keyed-serial-queue.ts';
+import { MessageNumbering } from './message-numbering.ts';
 import { insertCountingTurn, insertNumbered, insertWithEffects, type MessageEffects } from './message-inserts.ts';
 import { jsonRowToSession } from './sessions-repository.ts';
 import { jsonRowToMessage, toMessage, type NewMessage } from './message-rows.ts';
 
 export type { MessageEffects } from './message-inserts.ts';
 export type { NewMessage } from './message-rows.ts';
-
-/** Writers racing for one session's next number retry; this many losses in a row means something else is wrong. */
-const NUMBER_ATTEMPTS = 50;
 
 /**
  * A message and the messages it replies to: read by every delivery, so prepared once (see PreparedStatement). One
@@ -102,23 +98,24 @@ export interface MessagesRepositoryOptions {
 /** Messages of sessions, ordered by id. */
 export class MessagesRepository {
   private readonly manyRowsAs: 'rows' | 'json';
-  private readonly sessionWriters = new KeyedSerialQueue();
+  private readonly numbering: MessageNumbering;
 
   constructor(
     private readonly db: Kysely<Database>,
     options: MessagesRepositoryOptions = {},
   ) {
     this.manyRowsAs = options.manyRowsAs ?? 'rows';
+    this.numbering = new MessageNumbering(db);
   }
 
   /** Stores a message. Returns `{ message, created: false }` when its `sourceId` was stored before. */
   async insert(message: NewMessage, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
-    return this.numbered(message, () => insertNumbered(this.db, message, now));
+    return this.numbering.store(message, () => insertNumbered(this.db, message, now));
   }
 
   /** Stores a message with its effects (usage, delivery job) in one round trip; see `insert`. */
   async insertWithEffects(message: NewMessage, effects: MessageEffects, now: Date): Promise<{ message: ChatMessage; created: boolean }> {
-    return this.numbered(message, () => insertWithEffects(this.db, message, effects, now));
+    return this.numbering.store(message, () => insertWithEffects(this.db, message, effects, now));
   }
 
   /**
@@ -127,35 +124,12 @@ export class MessagesRepository {
    */
   async insertCountingTurn(message: NewMessage, now: Date): Promise<{ message: ChatMessage; created: boolean; session: Session | null }> {
     let counted: SessionJsonRow | null = null;
-    const stored = await this.numbered(message, async () => {
+    const stored = await this.numbering.store(message, async () => {
       const row = await insertCountingTurn(this.db, message, now);
       counted = row?.counted_session ?? null;
       return row;
     });
     return { ...stored, session: stored.created && counted ? jsonRowToSession(counted) : null };
-  }
-
-  /**
-   * A session's writers in this process take their numbers one after another: three participants' answers arrive
-   * together, and racing for one number the losers' inserts waited for the winner's commit, found it taken and were
-   * sent again (a third more statements per answer under load). Writers in other processes may still race (below).
-   */
-  private numbered(message: NewMessage, insert: () => Promise<MessageRow | undefined>): Promise<{ message: ChatMessage; created: boolean }> {
-    return this.sessionWriters.run(message.sessionId, () => this.numberedNow(message, insert));
-  }
-
-  private async numberedNow(message: NewMessage, insert: () => Promise<MessageRow | undefined>): Promise<{ message: ChatMessage; created: boolean }> {
-    // One statement, no lock: two writers in one session may read the same next number on a Postgres server; the
-    // unique (session, number) index turns the loser's insert into nothing, and it takes the next number.
-    for (let attempt = 0; attempt < NUMBER_ATTEMPTS; attempt += 1) {
-      const inserted = await insert();
-      if (inserted) return { message: toMessage(inserted), created: true };
-      if (message.sourceId) {
-        const existing = await this.db.selectFrom('messages').selectAll().where('source_id', '=', message.sourceId).executeTakeFirst();
-        if (existing) return { message: toMessage(existing), created: false };
-      }
-    }
-    throw new BrainstormError('internal', `could not number a message of session ${message.sessionId}: ${NUMBER_ATTEMPTS} writers came first`);
   }
 
   /** True when an incoming message with this source id was stored already. */
