@@ -143,12 +143,15 @@ async function queryCounts(engine: BenchEngine): Promise<BenchResult[]> {
 }
 
 /**
- * sessions_500_turn_overhead_ms_p99: 500 live sessions whose models take 2 s; after a warm-up turn in each, in every
+ * sessions_500_turn_overhead_ms_p99: 500 live sessions (BENCH_LOAD_SESSIONS another number) whose models take 2 s; after a warm-up turn in each, in every
  * wave a person speaks once in every session, at a random moment of a 10 s window. A turn's overhead is its wall time beyond the model's 2 s.
  * event_loop_lag_ms_p99 is the event loop's delay meanwhile.
  */
 async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
   const suffix = `${engine === 'postgres' ? '_postgres' : ''}${MODELS_IN_PROCESS ? '_models_in_process' : ''}`;
+  // Another number of sessions (BENCH_LOAD_SESSIONS) is named so: its figures are not the 500-session ones.
+  const prefix = `sessions_${LOAD.sessions}`;
+  const lagSuffix = LOAD.sessions === 500 ? suffix : `${suffix}_${prefix}`;
   // As `npm start` runs: one PGlite in a DATA_DIR, the job worker's production poll (deliveries wake it anyway).
   const appEngine = engine === 'pglite' ? 'pglite-single' : engine;
   const options = { workerPollMs: 250 };
@@ -180,10 +183,10 @@ async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
     }
     lag.disable();
     return [
-      { name: `sessions_500_turn_overhead_ms_p50${suffix}`, value: round(percentile(overheads, 0.5), 1), unit: 'ms' },
-      { name: `sessions_500_turn_overhead_ms_p99${suffix}`, value: round(percentile(overheads, 0.99), 1), unit: 'ms' },
-      { name: `event_loop_lag_ms_p99${suffix}`, value: round(lag.percentile(99) / 1e6, 1), unit: 'ms' },
-      { name: `sessions_500_unanswered_turns${suffix}`, value: unanswered, unit: 'turns' },
+      { name: `${prefix}_turn_overhead_ms_p50${suffix}`, value: round(percentile(overheads, 0.5), 1), unit: 'ms' },
+      { name: `${prefix}_turn_overhead_ms_p99${suffix}`, value: round(percentile(overheads, 0.99), 1), unit: 'ms' },
+      { name: `event_loop_lag_ms_p99${lagSuffix}`, value: round(lag.percentile(99) / 1e6, 1), unit: 'ms' },
+      { name: `${prefix}_unanswered_turns${suffix}`, value: unanswered, unit: 'turns' },
     ];
   } finally {
     await stopBenchApp(bench);

@@ -4,6 +4,7 @@ import type { BenchResult } from './bench-app.ts';
 /** The groups of `npm run bench`, each run in a fresh process. */
 export const BENCH_GROUPS: Record<string, () => Promise<BenchResult[]>> = {
   // Loaded on demand: one group's imports (e.g. test helpers) cannot break another group.
+  machine: async () => (await import('./machine-bench.ts')).runMachineBench(),
   session: async () => (await import('./session-bench.ts')).runSessionBench(),
   memory: async () => (await import('./app-memory-bench.ts')).runAppMemoryBench(),
   'memory-postgres': async () => (await import('./app-memory-bench.ts')).runAppMemoryPostgresBench(),

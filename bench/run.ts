@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { RUNTIME_V8_FLAGS } from '../scripts/runtime-flags.mjs';
 
 const GROUPS = [
+  'machine',
   'session',
   'memory',
   'memory-postgres',

@@ -12,8 +12,18 @@
  * ~1.6x the live data instead of 4x; Postgres: 302-355 -> 227-235 MB): under load the collections it forces cost
  * more than the memory is worth (`npm run bench -- load-postgres`, two alternating rounds: 500-session turn overhead
  * p50 856-1244 -> 2013-2681 ms, event-loop lag p99 29-33 -> 48-49 ms).
+ *
+ * An old generation that grows to twice its live data before V8 collects it again (`--heap-growing-percent=100`),
+ * instead of the up to four times V8 allows a heap whose cap is 2 GB or more. After a burst of turns the old
+ * generation holds the burst's garbage until its next full collection, and this factor decides how much: with 100
+ * sessions right after a turn in each, 226-236 MB instead of 276-318 on Postgres and 304-310 instead of 345-415 on
+ * PGlite (`npm run bench -- memory memory-postgres`, alternating runs on one machine). The 200-session load run
+ * (`BENCH_LOAD_SESSIONS=200 npm run bench -- load-postgres`) moved within its noise: turn overhead p50 69-118 ms
+ * against 90-94, p99 293-310 against 294-394 (200, as 500 sessions overloaded that machine's two cores either way).
+ * At 50 (1.5x) the extra collections cost it about a third. Unlike the cap above, the heap may still grow as far as
+ * its live data needs.
  */
-export const RUNTIME_V8_FLAGS = Object.freeze(['--max-semi-space-size=4']);
+export const RUNTIME_V8_FLAGS = Object.freeze(['--max-semi-space-size=4', '--heap-growing-percent=100']);
 
 /**
  * `npm run start:small-host`: for a host short of memory, V8's memory-saving mode and PGlite's WebAssembly kept on

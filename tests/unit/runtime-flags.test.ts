@@ -35,6 +35,7 @@ describe('the runtime flags', () => {
     expect(smallHostFlagsToAdd({ setting: 'yes', memoryBytes: 1 * GB, execArgv: SMALL_HOST_V8_FLAGS })).toEqual([]);
     expect(smallHostFlagsToAdd({ setting: 'yes', memoryBytes: 1 * GB, execArgv: ['--liftoff-only'] })).toEqual([
       '--max-semi-space-size=4',
+      '--heap-growing-percent=100',
       '--optimize-for-size',
     ]);
   });
