@@ -143,9 +143,9 @@ async function queryCounts(engine: BenchEngine): Promise<BenchResult[]> {
 }
 
 /**
- * sessions_500_turn_overhead_ms_p99: 500 live sessions (BENCH_LOAD_SESSIONS another number) whose models take 2 s; after a warm-up turn in each, in every
- * wave a person speaks once in every session, at a random moment of a 10 s window. A turn's overhead is its wall time beyond the model's 2 s.
- * event_loop_lag_ms_p99 is the event loop's delay meanwhile.
+ * sessions_500_turn_overhead_ms_p99: 500 live sessions (or BENCH_LOAD_SESSIONS) whose models take 2 s; after a
+ * warm-up turn in each, in every wave a person speaks once in every session, at a random moment of a 10 s window. A
+ * turn's overhead is its wall time beyond the model's 2 s. event_loop_lag_ms_p99 is the event loop's delay meanwhile.
  */
 async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
   const suffix = `${engine === 'postgres' ? '_postgres' : ''}${MODELS_IN_PROCESS ? '_models_in_process' : ''}`;

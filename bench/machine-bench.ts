@@ -6,6 +6,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { TEST_POSTGRES_URL } from '../tests/support/databases.ts';
 import { percentile, round, type BenchResult } from './bench-app.ts';
 
 /** A chat-shaped payload of about 10 KB, as a participant's model request carries. */
@@ -63,7 +64,7 @@ async function loopbackFigure(): Promise<BenchResult> {
 
 /** machine_postgres_round_trip_us: the median `SELECT 1` on the Postgres server the tests use; none when it is not there. */
 async function postgresFigure(): Promise<BenchResult[]> {
-  const client = new pg.Client({ connectionString: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' });
+  const client = new pg.Client({ connectionString: TEST_POSTGRES_URL });
   try {
     await client.connect();
   } catch {

@@ -28,18 +28,18 @@ function span(id: string, changes: Partial<SpanRecord> = {}): SpanRecord {
   };
 }
 
-describe.each(ENGINES)('span upserts on %s', (engine) => {
+describe.each(ENGINES)('trace writes on %s', (engine) => {
   let handle: DatabaseHandle;
   let traces: TracesRepository;
 
   beforeEach(async () => {
     handle = await openTestDatabase(engine);
     traces = new TracesRepository(handle.db);
-    await traces.upsertTraces([{ id: 'trace_1', sessionId: 'ses_1', name: 'turn', groupId: 'ses_1', metadata: {}, startedAt: start, endedAt: null }]);
   });
   afterEach(async () => handle.close());
 
-  it('stores a batch as given, then replaces what a span’s end changed and keeps its message link', async () => {
+  it('stores a batch of spans as given, then replaces what a span’s end changed and keeps its message link', async () => {
+    await traces.upsertTraces([{ id: 'trace_1', sessionId: 'ses_1', name: 'turn', groupId: 'ses_1', metadata: {}, startedAt: start, endedAt: null }]);
     await traces.upsertSpans([span('a', { messageId: 7 }), span('b', { type: 'guardrail', name: 'no_secrets', data: { triggered: false } })]);
     const ended = new Date(start.getTime() + 2500);
     await traces.upsertSpans([
@@ -61,17 +61,6 @@ describe.each(ENGINES)('span upserts on %s', (engine) => {
     });
     expect(byId.get('b')).toMatchObject({ type: 'guardrail', name: 'no_secrets', data: { triggered: false }, error: null, endedAt: null });
   });
-});
-
-describe.each(ENGINES)('trace retention on %s', (engine) => {
-  let handle: DatabaseHandle;
-  let traces: TracesRepository;
-
-  beforeEach(async () => {
-    handle = await openTestDatabase(engine);
-    traces = new TracesRepository(handle.db);
-  });
-  afterEach(async () => handle.close());
 
   it('deletes the oldest traces before the cutoff with their spans, at most `limit` a call, and nothing newer', async () => {
     const at = (hours: number) => new Date(start.getTime() + hours * 3_600_000);
