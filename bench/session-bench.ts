@@ -13,8 +13,12 @@ import {
   type BenchApp,
   type BenchResult,
 } from './bench-app.ts';
+import { ownCpuMs, postgresCpuMs } from './process-cpu.ts';
 
 export type { BenchResult } from './bench-app.ts';
+
+/** Turns measured by the overhead figures, after five to warm up. */
+const TURNS = 60;
 
 /** turn_fanout_ratio: wall time of a 3-participant turn over the 400 ms one model takes (models in a process of their own). */
 async function fanout(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
@@ -32,6 +36,9 @@ async function fanout(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
 /**
  * turn_overhead_ms: a whole 3-participant turn when the models answer at once. The models run in a process of their
  * own, as real models run elsewhere; `inProcess` keeps them in this one (the figure measured before, `_models_in_process`).
+ * With the models elsewhere it also prints what the turns cost in CPU: `turn_cpu_ms` for this process (the app, with
+ * PGlite's database work when that is the engine, and the bench's own small part) and `turn_postgres_cpu_ms` for the
+ * Postgres server, where /proc shows it.
  */
 async function overhead(engine: 'pglite' | 'postgres', inProcess = false): Promise<BenchResult[]> {
   const bench = inProcess ? await startBenchApp(0, engine) : await startRemoteModelsBenchApp(0, engine);
@@ -40,14 +47,27 @@ async function overhead(engine: 'pglite' | 'postgres', inProcess = false): Promi
     const session = await activeSession(bench);
     for (let warm = 0; warm < 5; warm += 1) await timedTurn(bench, session);
     const times: number[] = [];
-    for (let turn = 0; turn < 60; turn += 1) times.push(await timedTurn(bench, session));
+    const cpuBefore = { own: ownCpuMs(), postgres: engine === 'postgres' ? postgresCpuMs() : null };
+    for (let turn = 0; turn < TURNS; turn += 1) times.push(await timedTurn(bench, session));
     return [
       { name: `turn_overhead_ms_p50${suffix}`, value: round(percentile(times, 0.5), 1), unit: 'ms' },
       { name: `turn_overhead_ms_p99${suffix}`, value: round(percentile(times, 0.99), 1), unit: 'ms' },
+      ...(inProcess ? [] : cpuFigures(engine, cpuBefore)),
     ];
   } finally {
     await stopBenchApp(bench);
   }
+}
+
+/** The CPU the measured turns cost, per turn: this process's, and the Postgres server's when it could be read. */
+function cpuFigures(engine: 'pglite' | 'postgres', before: { own: number; postgres: number | null }): BenchResult[] {
+  const suffix = engine === 'postgres' ? '_postgres' : '';
+  const results: BenchResult[] = [{ name: `turn_cpu_ms${suffix}`, value: round((ownCpuMs() - before.own) / TURNS, 1), unit: 'ms' }];
+  const postgresAfter = engine === 'postgres' ? postgresCpuMs() : null;
+  if (before.postgres !== null && postgresAfter !== null) {
+    results.push({ name: 'turn_postgres_cpu_ms', value: round((postgresAfter - before.postgres) / TURNS, 1), unit: 'ms' });
+  }
+  return results;
 }
 
 /** prompt_tokens_growth: a participant's prompt at message 300 over its prompt at message 60. */

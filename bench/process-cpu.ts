@@ -1,0 +1,62 @@
+/**
+ * CPU time of this process and of the local Postgres server, to print what a turn costs in CPU. Wall-clock figures
+ * on a two-core machine move with whatever else is scheduled; CPU per turn is what decides how many turns a core
+ * can carry, and it moves much less between runs.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+
+/** Clock ticks per second of Linux's /proc/<pid>/stat times (USER_HZ, 100 on every mainstream kernel). */
+const TICKS_PER_SECOND = 100;
+
+/** This process's CPU time (user and system) in milliseconds. */
+export function ownCpuMs(): number {
+  const usage = process.cpuUsage();
+  return (usage.user + usage.system) / 1000;
+}
+
+/** The user and system CPU time in milliseconds that a /proc/<pid>/stat line holds. */
+export function cpuMsFromStat(stat: string): number {
+  // The fields after the command name, which is in parentheses and may itself hold spaces and parentheses.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+}
+
+/** The CPU time of one process in milliseconds, or null when it cannot be read (it ended, or is not ours to read). */
+function processCpuMs(pid: string): number | null {
+  try {
+    return cpuMsFromStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * The CPU time of every local Postgres server process (the postmaster and its backends) in milliseconds, or null
+ * where /proc cannot show them (not Linux, or a server on another host): then there is no figure to print.
+ */
+export function postgresCpuMs(): number | null {
+  let entries: string[];
+  try {
+    entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
+  } catch {
+    return null;
+  }
+  let total = 0;
+  let found = false;
+  for (const pid of entries) {
+    let commandLine: string;
+    try {
+      commandLine = readFileSync(`/proc/${pid}/cmdline`, 'utf8');
+    } catch {
+      continue;
+    }
+    const program = commandLine.split('\0')[0] ?? '';
+    // Backends rename themselves ("postgres: 15/main: ..."); the postmaster keeps its path.
+    if (!program.startsWith('postgres') && !program.endsWith('/postgres')) continue;
+    const cpu = processCpuMs(pid);
+    if (cpu === null) continue;
+    total += cpu;
+    found = true;
+  }
+  return found ? total : null;
+}
