@@ -30,19 +30,21 @@ function processCpuMs(pid: string): number | null {
   }
 }
 
+/** The CPU time in milliseconds of each local Postgres server process (the postmaster and its backends), by pid. */
+export type PostgresCpuSnapshot = ReadonlyMap<string, number>;
+
 /**
- * The CPU time of every local Postgres server process (the postmaster and its backends) in milliseconds, or null
- * where /proc cannot show them (not Linux, or a server on another host): then there is no figure to print.
+ * The CPU time of every local Postgres server process, or null where /proc cannot show them (not Linux, or a server
+ * on another host): then there is no figure to print.
  */
-export function postgresCpuMs(): number | null {
+export function postgresCpuSnapshot(): PostgresCpuSnapshot | null {
   let entries: string[];
   try {
     entries = readdirSync('/proc').filter((entry) => /^\d+$/.test(entry));
   } catch {
     return null;
   }
-  let total = 0;
-  let found = false;
+  const snapshot = new Map<string, number>();
   for (const pid of entries) {
     let commandLine: string;
     try {
@@ -54,9 +56,20 @@ export function postgresCpuMs(): number | null {
     // Backends rename themselves ("postgres: 15/main: ..."); the postmaster keeps its path.
     if (!program.startsWith('postgres') && !program.endsWith('/postgres')) continue;
     const cpu = processCpuMs(pid);
-    if (cpu === null) continue;
-    total += cpu;
-    found = true;
+    if (cpu !== null) snapshot.set(pid, cpu);
   }
-  return found ? total : null;
+  return snapshot.size > 0 ? snapshot : null;
+}
+
+/**
+ * The Postgres server's CPU since `before`, in milliseconds: what each of its processes alive now used since then (all
+ * of it for one started since). A backend that ended meanwhile takes its time with it; it is left out rather than
+ * subtracted, so the figure never goes below zero when a connection closes.
+ */
+export function postgresCpuSince(before: PostgresCpuSnapshot): number | null {
+  const now = postgresCpuSnapshot();
+  if (now === null) return null;
+  let total = 0;
+  for (const [pid, cpu] of now) total += cpu - (before.get(pid) ?? 0);
+  return total;
 }

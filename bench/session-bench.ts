@@ -13,7 +13,7 @@ import {
   type BenchApp,
   type BenchResult,
 } from './bench-app.ts';
-import { ownCpuMs, postgresCpuMs } from './process-cpu.ts';
+import { ownCpuMs, postgresCpuSince, postgresCpuSnapshot, type PostgresCpuSnapshot } from './process-cpu.ts';
 
 export type { BenchResult } from './bench-app.ts';
 
@@ -47,7 +47,7 @@ async function overhead(engine: 'pglite' | 'postgres', inProcess = false): Promi
     const session = await activeSession(bench);
     for (let warm = 0; warm < 5; warm += 1) await timedTurn(bench, session);
     const times: number[] = [];
-    const cpuBefore = { own: ownCpuMs(), postgres: engine === 'postgres' ? postgresCpuMs() : null };
+    const cpuBefore = { own: ownCpuMs(), postgres: engine === 'postgres' ? postgresCpuSnapshot() : null };
     for (let turn = 0; turn < TURNS; turn += 1) times.push(await timedTurn(bench, session));
     return [
       { name: `turn_overhead_ms_p50${suffix}`, value: round(percentile(times, 0.5), 1), unit: 'ms' },
@@ -60,13 +60,11 @@ async function overhead(engine: 'pglite' | 'postgres', inProcess = false): Promi
 }
 
 /** The CPU the measured turns cost, per turn: this process's, and the Postgres server's when it could be read. */
-function cpuFigures(engine: 'pglite' | 'postgres', before: { own: number; postgres: number | null }): BenchResult[] {
+function cpuFigures(engine: 'pglite' | 'postgres', before: { own: number; postgres: PostgresCpuSnapshot | null }): BenchResult[] {
   const suffix = engine === 'postgres' ? '_postgres' : '';
   const results: BenchResult[] = [{ name: `turn_cpu_ms${suffix}`, value: round((ownCpuMs() - before.own) / TURNS, 1), unit: 'ms' }];
-  const postgresAfter = engine === 'postgres' ? postgresCpuMs() : null;
-  if (before.postgres !== null && postgresAfter !== null) {
-    results.push({ name: 'turn_postgres_cpu_ms', value: round((postgresAfter - before.postgres) / TURNS, 1), unit: 'ms' });
-  }
+  const postgres = before.postgres ? postgresCpuSince(before.postgres) : null;
+  if (postgres !== null) results.push({ name: 'turn_postgres_cpu_ms', value: round(postgres / TURNS, 1), unit: 'ms' });
   return results;
 }
 
