@@ -14,6 +14,19 @@ export function ownCpuMs(): number {
   return (usage.user + usage.system) / 1000;
 }
 
+/**
+ * This process's main thread's CPU time in milliseconds (Linux: its task has the process's id), or null elsewhere.
+ * Our code runs there, so this bounds the turns a process can carry; V8's collector helpers and PGlite's thread run
+ * beside it on other cores.
+ */
+export function mainThreadCpuMs(): number | null {
+  try {
+    return cpuMsFromStat(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8'));
+  } catch {
+    return null;
+  }
+}
+
 /** The user and system CPU time in milliseconds that a /proc/<pid>/stat line holds. */
 export function cpuMsFromStat(stat: string): number {
   // The fields after the command name, which is in parentheses and may itself hold spaces and parentheses.

@@ -13,7 +13,7 @@ import {
   type BenchApp,
   type BenchResult,
 } from './bench-app.ts';
-import { ownCpuMs, postgresCpuSince, postgresCpuSnapshot, type PostgresCpuSnapshot } from './process-cpu.ts';
+import { mainThreadCpuMs, ownCpuMs, postgresCpuSince, postgresCpuSnapshot, type PostgresCpuSnapshot } from './process-cpu.ts';
 
 export type { BenchResult } from './bench-app.ts';
 
@@ -37,8 +37,8 @@ async function fanout(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
  * turn_overhead_ms: a whole 3-participant turn when the models answer at once. The models run in a process of their
  * own, as real models run elsewhere; `inProcess` keeps them in this one (the figure measured before, `_models_in_process`).
  * With the models elsewhere it also prints what the turns cost in CPU: `turn_cpu_ms` for this process (the app, with
- * PGlite's database work when that is the engine, and the bench's own small part) and `turn_postgres_cpu_ms` for the
- * Postgres server, where /proc shows it.
+ * PGlite's database work when that is the engine, and the bench's own small part), `turn_main_thread_cpu_ms` for the
+ * thread our code runs on, and `turn_postgres_cpu_ms` for the Postgres server, where /proc shows them.
  */
 async function overhead(engine: 'pglite' | 'postgres', inProcess = false): Promise<BenchResult[]> {
   const bench = inProcess ? await startBenchApp(0, engine) : await startRemoteModelsBenchApp(0, engine);
@@ -47,7 +47,7 @@ async function overhead(engine: 'pglite' | 'postgres', inProcess = false): Promi
     const session = await activeSession(bench);
     for (let warm = 0; warm < 5; warm += 1) await timedTurn(bench, session);
     const times: number[] = [];
-    const cpuBefore = { own: ownCpuMs(), postgres: engine === 'postgres' ? postgresCpuSnapshot() : null };
+    const cpuBefore = { own: ownCpuMs(), mainThread: mainThreadCpuMs(), postgres: engine === 'postgres' ? postgresCpuSnapshot() : null };
     for (let turn = 0; turn < TURNS; turn += 1) times.push(await timedTurn(bench, session));
     return [
       { name: `turn_overhead_ms_p50${suffix}`, value: round(percentile(times, 0.5), 1), unit: 'ms' },
@@ -60,9 +60,16 @@ async function overhead(engine: 'pglite' | 'postgres', inProcess = false): Promi
 }
 
 /** The CPU the measured turns cost, per turn: this process's, and the Postgres server's when it could be read. */
-function cpuFigures(engine: 'pglite' | 'postgres', before: { own: number; postgres: PostgresCpuSnapshot | null }): BenchResult[] {
+function cpuFigures(
+  engine: 'pglite' | 'postgres',
+  before: { own: number; mainThread: number | null; postgres: PostgresCpuSnapshot | null },
+): BenchResult[] {
   const suffix = engine === 'postgres' ? '_postgres' : '';
   const results: BenchResult[] = [{ name: `turn_cpu_ms${suffix}`, value: round((ownCpuMs() - before.own) / TURNS, 1), unit: 'ms' }];
+  const mainThread = mainThreadCpuMs();
+  if (before.mainThread !== null && mainThread !== null) {
+    results.push({ name: `turn_main_thread_cpu_ms${suffix}`, value: round((mainThread - before.mainThread) / TURNS, 1), unit: 'ms' });
+  }
   const postgres = before.postgres ? postgresCpuSince(before.postgres) : null;
   if (postgres !== null) results.push({ name: 'turn_postgres_cpu_ms', value: round(postgres / TURNS, 1), unit: 'ms' });
   return results;

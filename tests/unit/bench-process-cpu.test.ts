@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { cpuMsFromStat, ownCpuMs } from '../../bench/process-cpu.ts';
+import { cpuMsFromStat, mainThreadCpuMs, ownCpuMs } from '../../bench/process-cpu.ts';
 
 describe('process CPU for the bench', () => {
   it('reads user and system ticks after a command name holding spaces and parentheses', () => {
@@ -14,6 +14,13 @@ describe('process CPU for the bench', () => {
     for (let index = 0; index < 2_000_000; index += 1) checksum += Math.sqrt(index);
     expect(checksum).toBeGreaterThan(0);
     expect(ownCpuMs()).toBeGreaterThan(before);
+  });
+
+  it.skipIf(process.platform !== 'linux')('counts the main thread, where this loop runs, in ticks of 10 ms', () => {
+    const before = mainThreadCpuMs()!;
+    const until = ownCpuMs() + 100;
+    while (ownCpuMs() < until) Math.sqrt(Math.random());
+    expect(mainThreadCpuMs()! - before).toBeGreaterThanOrEqual(50);
   });
 
 });
