@@ -60,10 +60,7 @@ async function overhead(engine: 'pglite' | 'postgres', inProcess = false): Promi
 }
 
 /** The CPU the measured turns cost, per turn: this process's, and the Postgres server's when it could be read. */
-function cpuFigures(
-  engine: 'pglite' | 'postgres',
-  before: { own: number; mainThread: number | null; postgres: PostgresCpuSnapshot | null },
-): BenchResult[] {
+function cpuFigures(engine: 'pglite' | 'postgres', before: { own: number; mainThread: number | null; postgres: PostgresCpuSnapshot | null }): BenchResult[] {
   const suffix = engine === 'postgres' ? '_postgres' : '';
   const results: BenchResult[] = [{ name: `turn_cpu_ms${suffix}`, value: round((ownCpuMs() - before.own) / TURNS, 1), unit: 'ms' }];
   const mainThread = mainThreadCpuMs();

@@ -22,5 +22,4 @@ describe('process CPU for the bench', () => {
     while (ownCpuMs() < until) Math.sqrt(Math.random());
     expect(mainThreadCpuMs()! - before).toBeGreaterThanOrEqual(50);
   });
-
 });
