@@ -199,12 +199,29 @@ export async function say(bench: BenchRun, session: { roomId: string }, content 
   });
 }
 
-/** Milliseconds from a person's message until all three participants' answers are stored. */
+/** How long a timed turn may take before the bench stops with an error instead of waiting for ever. */
+const TURN_TIMEOUT_MS = 60_000;
+
+/**
+ * Milliseconds from a person's message until all three participants' answers are stored. Throws when they do not come
+ * within a minute: the session ended (its plan allows `BENCH_PLAN`'s messages) or the app stalled, and a bench that
+ * waits silently for ever reports neither.
+ */
 export async function timedTurn(bench: BenchRun, session: { sessionId: string; roomId: string }): Promise<number> {
   const answered = participantMessages(bench.app, session.sessionId, 3);
   const started = performance.now();
   await say(bench, session);
-  await answered;
+  let timer: NodeJS.Timeout | undefined;
+  const timedOut = new Promise<never>((_resolve, reject) => {
+    timer = setTimeout(() => {
+      reject(new Error(`bench: no three answers in session ${session.sessionId} within ${TURN_TIMEOUT_MS / 1000} s (its plan ended it, or the app stalled)`));
+    }, TURN_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([answered, timedOut]);
+  } finally {
+    clearTimeout(timer);
+  }
   return performance.now() - started;
 }
 
