@@ -20,11 +20,7 @@ export function ownCpuMs(): number {
  * beside it on other cores.
  */
 export function mainThreadCpuMs(): number | null {
-  try {
-    return cpuMsFromStat(readFileSync(`/proc/self/task/${process.pid}/stat`, 'utf8'));
-  } catch {
-    return null;
-  }
+  return statFileCpuMs(`/proc/self/task/${process.pid}/stat`);
 }
 
 /** The user and system CPU time in milliseconds that a /proc/<pid>/stat line holds. */
@@ -34,10 +30,10 @@ export function cpuMsFromStat(stat: string): number {
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
 }
 
-/** The CPU time of one process in milliseconds, or null when it cannot be read (it ended, or is not ours to read). */
-function processCpuMs(pid: string): number | null {
+/** The CPU time in milliseconds of a /proc stat file, or null when it cannot be read (its task ended, or none here). */
+function statFileCpuMs(path: string): number | null {
   try {
-    return cpuMsFromStat(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    return cpuMsFromStat(readFileSync(path, 'utf8'));
   } catch {
     return null;
   }
@@ -68,7 +64,7 @@ export function postgresCpuSnapshot(): PostgresCpuSnapshot | null {
     const program = commandLine.split('\0')[0] ?? '';
     // Backends rename themselves ("postgres: 15/main: ..."); the postmaster keeps its path.
     if (!program.startsWith('postgres') && !program.endsWith('/postgres')) continue;
-    const cpu = processCpuMs(pid);
+    const cpu = statFileCpuMs(`/proc/${pid}/stat`);
     if (cpu !== null) snapshot.set(pid, cpu);
   }
   return snapshot.size > 0 ? snapshot : null;
