@@ -116,9 +116,12 @@ export class TurnRunner {
       const agent = this.options.agents.participant(session, participant, input.roster);
       const context = { ports: this.options.toolPorts(session), sessionId: session.id };
       const result = await this.options.runner.run(agent, built.items, { stream: true, signal: control.signal, context, maxTurns: 2 });
-      for await (const chunk of result.toTextStream()) {
-        text += chunk;
-        if (text.trim() !== '') control.markVisible();
+      // The run's own events, not toTextStream(): that pipes every event through a TransformStream and validates each
+      // delta with zod again, a cost per chunk on the thread every session shares.
+      for await (const event of result) {
+        if (event.type !== 'raw_model_stream_event' || event.data.type !== 'output_text_delta') continue;
+        text += event.data.delta;
+        if (/\S/.test(event.data.delta)) control.markVisible();
         draft?.update(text);
       }
       await result.completed;
