@@ -50,16 +50,47 @@ function deliveredAnswers(bench: BenchRun, sessionId: string, count: number): Pr
   });
 }
 
+/** Where a loaded turn's time went, in milliseconds beyond the model's own. */
+interface TurnPhases {
+  /** The whole turn: the person's message until the third answer is stored. */
+  overhead: number;
+  /** The person's message until it is stored (what every later step waits behind). */
+  intake: number;
+  /** Stored until the first answer is stored (history read, three runs prepared, the model, the answer's insert). */
+  toFirstAnswer: number;
+  /** The first answer stored until the third (answers that came at once, handled one after another). */
+  answersSpread: number;
+}
+
 /**
- * Milliseconds until all three participants answered a person's message, or null when the round ended with fewer
- * (a model failed or timed out under the load: counted apart, never as a fast turn).
+ * A turn's phases, once all three participants answered a person's message; null when the round ended with fewer (a
+ * model failed or timed out under the load: counted apart, never as a fast turn).
  */
-async function answeredTurn(bench: BenchRun, session: { sessionId: string; roomId: string }): Promise<number | null> {
+async function answeredTurn(bench: BenchRun, session: { sessionId: string; roomId: string }): Promise<TurnPhases | null> {
   const started = performance.now();
-  const answered = participantMessages(bench.app, session.sessionId, 3).then(() => performance.now() - started);
-  await say(bench, session);
-  const ended = bench.app.services.coordinator.idle(session.sessionId).then(() => null);
-  return Promise.race([answered, ended.then(() => Promise.race([answered, sleep(0).then(() => null)]))]);
+  let stored = 0;
+  let firstAnswer = 0;
+  const stop = bench.app.events.subscribe((event) => {
+    if (event.type !== 'message' || event.message.sessionId !== session.sessionId) return;
+    if (event.message.speaker.kind === 'human' && stored === 0) stored = performance.now();
+    if (event.message.speaker.kind === 'participant' && event.message.deliveryStatus === 'pending' && firstAnswer === 0) firstAnswer = performance.now();
+  });
+  const answered = participantMessages(bench.app, session.sessionId, 3).then((): TurnPhases => {
+    const ended = performance.now();
+    return {
+      overhead: ended - started - LOAD.modelLatencyMs,
+      intake: stored - started,
+      toFirstAnswer: firstAnswer - stored - LOAD.modelLatencyMs,
+      answersSpread: ended - firstAnswer,
+    };
+  });
+  try {
+    await say(bench, session);
+    const ended = bench.app.services.coordinator.idle(session.sessionId).then(() => null);
+    return await Promise.race([answered, ended.then(() => Promise.race([answered, sleep(0).then(() => null)]))]);
+  } finally {
+    stop();
+  }
 }
 
 /** Statements per millisecond the idle app sends (lease renewals, polls), subtracted from what a turn is charged. */
@@ -167,24 +198,29 @@ async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
     progress(`${LOAD.sessions} sessions active and warm`);
     const lag = monitorEventLoopDelay({ resolution: 10 });
     lag.enable();
-    const overheads: number[] = [];
+    const turns: TurnPhases[] = [];
     let unanswered = 0;
     for (let wave = 0; wave < LOAD.waves; wave += 1) {
       await Promise.all(
         sessions.map(async (session) => {
           await sleep(Math.random() * LOAD.waveMs);
-          const elapsed = await answeredTurn(bench, session);
-          if (elapsed === null) unanswered += 1;
-          else overheads.push(elapsed - LOAD.modelLatencyMs);
+          const phases = await answeredTurn(bench, session);
+          if (phases === null) unanswered += 1;
+          else turns.push(phases);
         }),
       );
       await bench.app.services.coordinator.idle();
       progress(`wave ${wave + 1} over`);
     }
     lag.disable();
+    const valuesOf = (phase: keyof TurnPhases) => turns.map((turn) => turn[phase]);
+    const p99 = (phase: keyof TurnPhases) => round(percentile(valuesOf(phase), 0.99), 1);
     return [
-      { name: `${prefix}_turn_overhead_ms_p50${suffix}`, value: round(percentile(overheads, 0.5), 1), unit: 'ms' },
-      { name: `${prefix}_turn_overhead_ms_p99${suffix}`, value: round(percentile(overheads, 0.99), 1), unit: 'ms' },
+      { name: `${prefix}_turn_overhead_ms_p50${suffix}`, value: round(percentile(valuesOf('overhead'), 0.5), 1), unit: 'ms' },
+      { name: `${prefix}_turn_overhead_ms_p99${suffix}`, value: p99('overhead'), unit: 'ms' },
+      { name: `${prefix}_intake_ms_p99${suffix}`, value: p99('intake'), unit: 'ms' },
+      { name: `${prefix}_to_first_answer_overhead_ms_p99${suffix}`, value: p99('toFirstAnswer'), unit: 'ms' },
+      { name: `${prefix}_answers_spread_ms_p99${suffix}`, value: p99('answersSpread'), unit: 'ms' },
       { name: `event_loop_lag_ms_p99${lagSuffix}`, value: round(lag.percentile(99) / 1e6, 1), unit: 'ms' },
       { name: `${prefix}_unanswered_turns${suffix}`, value: unanswered, unit: 'turns' },
     ];
