@@ -73,14 +73,15 @@ export class DocumentationService implements DocumentationPort {
    * (one pending per session; each message moves it), never more than a few intervals after the first.
    * Messages close together (a person's and the round answering it) move it once: within a tenth of an interval of
    * the last move, while the pass is still well ahead, the pass would move by so little that the statement is not
-   * sent (the pass runs at most that much early).
+   * sent (the pass runs at most that much early). A pass due later than this message's own (the interval was just
+   * shortened with `!config`) is always moved in.
    */
   async onMessage(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
     const intervalMs = this.deps.settings.scribeIntervalSeconds * 1000;
-    const last = this.pendingPasses.current(sessionId);
-    if (this.pendingPasses.ahead(last, now) && now.getTime() - last.sentAt < intervalMs / 10) return;
     const runAt = new Date(now.getTime() + intervalMs);
+    const last = this.pendingPasses.current(sessionId);
+    if (this.pendingPasses.ahead(last, now) && now.getTime() - last.sentAt < intervalMs / 10 && last.dueAt <= runAt.getTime()) return;
     const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
     const dueAt = await this.deps.jobs.enqueueOrDebounce(job, intervalMs * SCRIBE_MAX_WAIT_INTERVALS, now);
     this.pendingPasses.learn(sessionId, last, now, dueAt);

@@ -44,7 +44,7 @@ const REVIEWS_REMEMBERED = 1024;
 
 /** What the ledger service needs. */
 export interface IdeaLedgerDependencies extends Omit<LedgerPassDependencies, 'extract' | 'similarity'> {
-  jobs: Pick<JobsRepository, 'enqueueOnce'>;
+  jobs: Pick<JobsRepository, 'enqueueOnce' | 'expedite'>;
   logger: Logger;
   prompts: PromptLibrary;
   extractor: IdeaExtractorAgent;
@@ -88,14 +88,19 @@ export class IdeaLedgerService {
    * After a stored message: a pass one Scribe interval from now (one pending per session). While the pending pass
    * is still ahead, the insert would change nothing (it covers the message), so it is not sent: one statement per
    * interval instead of two per round. The insert answers when the pending pass is due, whoever queued it, so two
-   * messages stored at once (a person's and a round's) cannot leave this process not knowing.
+   * messages stored at once (a person's and a round's) cannot leave this process not knowing. A pending pass due
+   * later than one interval from now (the interval was just shortened with `!config`) is moved in.
    */
   async onMessage(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
-    const known = this.pendingPasses.current(sessionId);
-    if (this.pendingPasses.ahead(known, now)) return;
     const runAt = new Date(now.getTime() + this.deps.settings().intervalSeconds * 1000);
-    const dueAt = await this.deps.jobs.enqueueOnce({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
+    const known = this.pendingPasses.current(sessionId);
+    if (this.pendingPasses.ahead(known, now) && known.dueAt <= runAt.getTime()) return;
+    let dueAt = await this.deps.jobs.enqueueOnce({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
+    if (dueAt && dueAt > runAt) {
+      await this.deps.jobs.expedite(IDEA_LEDGER_JOB, sessionId, runAt, now);
+      dueAt = runAt;
+    }
     this.pendingPasses.learn(sessionId, known, now, dueAt);
   }
 

@@ -17,7 +17,7 @@ import { NotionObjectsRepository } from '../../../src/repositories/notion-object
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { createDocumentationService, type DocumentationService } from '../../../src/services/documentation/documentation-service.ts';
-import type { DocumentationDependencies, DocumentationModels } from '../../../src/services/documentation/documentation-types.ts';
+import type { DocumentationDependencies, DocumentationModels, DocumentationSettings } from '../../../src/services/documentation/documentation-types.ts';
 import { JobWorker, type JobWorkerOptions } from '../../../src/services/jobs/job-worker.ts';
 import type { AdminNotice } from '../../../src/services/notifications/admin-notifier.ts';
 import { createTerminalFailureNotifier } from '../../../src/services/notifications/admin-notifier.ts';
@@ -76,6 +76,8 @@ export interface DocumentationHarness {
   documents: DocumentsRepository;
   jobs: JobsRepository;
   notices: AdminNotice[];
+  /** The service's settings, as `!config` changes them at run time. */
+  settings: DocumentationSettings;
   /** Notices posted in session rooms (what `delivery.post` would send), by session. */
   roomNotices: { sessionId: string; text: string }[];
   dataDir: string;
@@ -132,14 +134,15 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: Docu
         { clock, logger, objects: options.wrapObjects ? options.wrapObjects(objects) : objects },
       )
     : null;
+  const settings: DocumentationSettings = {
+    dataDir,
+    scribeIntervalSeconds: options.scribeIntervalSeconds ?? 60,
+    tldrIntervalSeconds: options.tldrIntervalSeconds ?? 600,
+    notionMaxRetries: options.notionMaxRetries ?? 25,
+    ...(options.notionRetryWindowMs ? { notionRetryWindowMs: options.notionRetryWindowMs } : {}),
+  };
   const service = createDocumentationService({
-    settings: {
-      dataDir,
-      scribeIntervalSeconds: options.scribeIntervalSeconds ?? 60,
-      tldrIntervalSeconds: options.tldrIntervalSeconds ?? 600,
-      notionMaxRetries: options.notionMaxRetries ?? 25,
-      ...(options.notionRetryWindowMs ? { notionRetryWindowMs: options.notionRetryWindowMs } : {}),
-    },
+    settings,
     clock,
     logger,
     documents,
@@ -173,6 +176,7 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: Docu
     documents,
     jobs,
     notices,
+    settings,
     roomNotices,
     dataDir,
     models,

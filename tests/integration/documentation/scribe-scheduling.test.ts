@@ -74,6 +74,28 @@ describe('Scribe scheduling', () => {
     expect((await harness.documents.find('ses_close', 'record'))?.content).toContain('Log every purge');
   });
 
+  it('a shorter interval set while a pass is pending moves the pass in at the next message, however close', async () => {
+    const clock = new ManualClock();
+    const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60 });
+    await harness.newSession('ses_shorter', 'Edge caching');
+    const start = clock.now().getTime();
+    await harness.say('ses_shorter', ADA, 'How should we cache the API?');
+    // `!config SCRIBE_UPDATE_INTERVAL 5`, then a message in the same instant: its pass is due in 5 s, not in 60.
+    harness.settings.scribeIntervalSeconds = 5;
+    await harness.say('ses_shorter', CLAUDE, 'Cache at the edge with short TTLs.');
+    const pending = await handle.db
+      .selectFrom('jobs')
+      .select('run_at')
+      .where('kind', '=', 'scribe')
+      .where('dedupe_key', '=', 'ses_shorter')
+      .where('status', '=', 'pending')
+      .executeTakeFirst();
+    expect(pending?.run_at).toEqual(new Date(start + 5_000));
+    await clock.advance(6_000);
+    await harness.runDue();
+    expect((await harness.documents.find('ses_shorter', 'record'))?.content).toContain('short TTLs');
+  });
+
   it('a debounce answered after an urgent pass started is not remembered: the next message still queues a pass', async () => {
     const clock = new ManualClock();
     let held: Promise<void> | null = null;

@@ -16,6 +16,10 @@ function countedJobs(jobs: JobsRepository) {
       statements += 1;
       return jobs.enqueueOnce(job, now);
     },
+    expedite: (kind: string, dedupeKey: string, runAt: Date, now: Date) => {
+      statements += 1;
+      return jobs.expedite(kind, dedupeKey, runAt, now);
+    },
   };
 }
 
@@ -23,10 +27,10 @@ function countedJobs(jobs: JobsRepository) {
  * The ledger with only what `onMessage` touches (the clock, the settings and the jobs), and sessions it finds none
  * of, so a pass its job handler starts has nothing to do.
  */
-function ledger(clock: ManualClock, jobs: Pick<IdeaLedgerDependencies, 'jobs'>['jobs']): IdeaLedgerService {
+function ledger(clock: ManualClock, jobs: Pick<IdeaLedgerDependencies, 'jobs'>['jobs'], settings = SETTINGS): IdeaLedgerService {
   const deps: Pick<IdeaLedgerDependencies, 'clock' | 'settings' | 'jobs' | 'sessions'> = {
     clock,
-    settings: () => SETTINGS,
+    settings: () => settings,
     jobs,
     sessions: { findById: async () => null },
   };
@@ -102,6 +106,7 @@ describe.each(ENGINES)('queueing the idea ledger pass on %s', (engine) => {
         if (held) await held;
         return dueAt;
       },
+      expedite: (kind: string, dedupeKey: string, runAt: Date, now: Date) => jobs.expedite(kind, dedupeKey, runAt, now),
     };
     const ideas = ledger(clock, holding);
     let handler: ((job: ClaimedJob, signal: AbortSignal) => Promise<unknown>) | null = null;
@@ -138,6 +143,7 @@ describe.each(ENGINES)('queueing the idea ledger pass on %s', (engine) => {
         if (call === 2) await first;
         return dueAt;
       },
+      expedite: (kind: string, dedupeKey: string, runAt: Date, now: Date) => jobs.expedite(kind, dedupeKey, runAt, now),
     };
     const ideas = ledger(clock, reordered);
     first = ideas.onMessage('s1');
@@ -149,5 +155,20 @@ describe.each(ENGINES)('queueing the idea ledger pass on %s', (engine) => {
     await ideas.onMessage('s1');
     expect(calls).toBe(2);
     expect(await pendingPasses()).toEqual([['s1', '2026-05-01T09:01:00.000Z']]);
+  });
+
+  it('moves the pending pass in when the interval was shortened, and sends nothing more once it is', async () => {
+    const counted = countedJobs(jobs);
+    const settings = { ...SETTINGS };
+    const ideas = ledger(clock, counted, settings);
+    await ideas.onMessage('s1');
+    // `!config SCRIBE_UPDATE_INTERVAL 5`: the pass pending at 09:01:00 is now due five seconds after the next message.
+    settings.intervalSeconds = 5;
+    await clock.advance(1_000);
+    await ideas.onMessage('s1');
+    expect(await pendingPasses()).toEqual([['s1', '2026-05-01T09:00:06.000Z']]);
+    const statements = counted.statements();
+    await ideas.onMessage('s1');
+    expect(counted.statements()).toBe(statements);
   });
 });
