@@ -123,8 +123,11 @@ export class JobsRepository {
     return new Date(row.run_at);
   }
 
-  /** Moves a pending deduplicated job earlier (e.g. an urgent Scribe pass); never later. */
-  async expedite(kind: string, dedupeKey: string, runAt: Date, now: Date): Promise<void> {
+  /**
+   * Moves a pending deduplicated job earlier (e.g. an urgent Scribe pass); never later. `skipRetrying` leaves a job
+   * waiting out a failure's back-off where it is (a shorter interval is no reason to retry a failing model sooner).
+   */
+  async expedite(kind: string, dedupeKey: string, runAt: Date, now: Date, options: { skipRetrying?: boolean } = {}): Promise<void> {
     await this.db
       .updateTable('jobs')
       .set({ run_at: runAt, updated_at: now })
@@ -132,6 +135,7 @@ export class JobsRepository {
       .where('dedupe_key', '=', dedupeKey)
       .where('status', '=', 'pending')
       .where('run_at', '>', runAt)
+      .$if(options.skipRetrying === true, (query) => query.where('retry_count', '=', 0))
       .execute();
   }
 

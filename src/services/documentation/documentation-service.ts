@@ -256,13 +256,17 @@ export class DocumentationService implements DocumentationPort {
     await enqueueNotionJob(this.deps, kind, sessionId, payload, dedupeKey);
   }
 
-  /** The next TLDR: now when there is none yet, else `TLDR_UPDATE_INTERVAL` after the last one. */
+  /**
+   * The next TLDR: now when there is none yet, else `TLDR_UPDATE_INTERVAL` after the last one. A TLDR already pending
+   * is moved in when that is earlier (the interval was just shortened with `!config`), never later, unless it is
+   * waiting out a failure's back-off.
+   */
   private async scheduleTldr(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
     const last = await this.deps.documents.find(sessionId, 'tldr');
     const writtenAt = last ? Date.parse(String(last.metadata.writtenAt ?? '')) || last.updatedAt.getTime() : null;
     const due = writtenAt === null ? now.getTime() : Math.max(now.getTime(), writtenAt + this.deps.settings.tldrIntervalSeconds * 1000);
-    await this.deps.jobs.enqueue(
+    const queued = await this.deps.jobs.enqueue(
       {
         kind: DOCUMENTATION_JOB_KINDS.tldr,
         payload: { sessionId },
@@ -274,6 +278,7 @@ export class DocumentationService implements DocumentationPort {
       },
       now,
     );
+    if (queued === null) await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.tldr, sessionId, new Date(due), now, { skipRetrying: true });
     if (due <= now.getTime()) this.deps.nudge?.();
   }
 }

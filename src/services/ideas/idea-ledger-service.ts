@@ -89,7 +89,8 @@ export class IdeaLedgerService {
    * is still ahead, the insert would change nothing (it covers the message), so it is not sent: one statement per
    * interval instead of two per round. The insert answers when the pending pass is due, whoever queued it, so two
    * messages stored at once (a person's and a round's) cannot leave this process not knowing. A pending pass due
-   * later than one interval from now (the interval was just shortened with `!config`) is moved in.
+   * later than one interval from now (the interval was just shortened with `!config`) is moved in, unless it is
+   * waiting out a failure's back-off.
    */
   async onMessage(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
@@ -98,7 +99,7 @@ export class IdeaLedgerService {
     if (this.pendingPasses.ahead(known, now) && known.dueAt <= runAt.getTime()) return;
     let dueAt = await this.deps.jobs.enqueueOnce({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
     if (dueAt && dueAt > runAt) {
-      await this.deps.jobs.expedite(IDEA_LEDGER_JOB, sessionId, runAt, now);
+      await this.deps.jobs.expedite(IDEA_LEDGER_JOB, sessionId, runAt, now, { skipRetrying: true });
       dueAt = runAt;
     }
     this.pendingPasses.learn(sessionId, known, now, dueAt);

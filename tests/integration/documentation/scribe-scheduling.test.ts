@@ -96,6 +96,41 @@ describe('Scribe scheduling', () => {
     expect((await harness.documents.find('ses_shorter', 'record'))?.content).toContain('short TTLs');
   });
 
+  it('a TLDR pending under a longer interval is moved in at the next Scribe pass once the interval is shortened', async () => {
+    const clock = new ManualClock();
+    const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60, tldrIntervalSeconds: 600 });
+    const pendingTldrAt = async () =>
+      (
+        await handle.db
+          .selectFrom('jobs')
+          .select('run_at')
+          .where('kind', '=', 'tldr')
+          .where('dedupe_key', '=', 'ses_tldr')
+          .where('status', '=', 'pending')
+          .executeTakeFirst()
+      )?.run_at;
+    await harness.newSession('ses_tldr', 'Edge caching');
+    await harness.say('ses_tldr', ADA, 'How should we cache the API?');
+    await clock.advance(61_000);
+    await harness.runDue();
+    expect(await harness.documents.find('ses_tldr', 'tldr')).not.toBeNull();
+    const firstTldrAt = clock.now().getTime();
+    // A second Scribe pass queues the next TLDR ten minutes after the first.
+    await harness.say('ses_tldr', CLAUDE, 'Cache at the edge with short TTLs.');
+    await clock.advance(61_000);
+    await harness.runDue();
+    expect((await pendingTldrAt())?.getTime()).toBeGreaterThan(firstTldrAt + 500_000);
+    // `!config TLDR_UPDATE_INTERVAL 5`: the next Scribe pass brings the pending TLDR in, and it runs.
+    harness.settings.tldrIntervalSeconds = 5;
+    await harness.say('ses_tldr', ADA, 'And purge on deploy.');
+    await clock.advance(61_000);
+    await harness.runDue();
+    await clock.advance(1_000);
+    await harness.runDue();
+    expect(await pendingTldrAt()).toBeUndefined();
+    expect((await harness.documents.find('ses_tldr', 'tldr'))?.version).toBe(2);
+  });
+
   it('a debounce answered after an urgent pass started is not remembered: the next message still queues a pass', async () => {
     const clock = new ManualClock();
     let held: Promise<void> | null = null;
@@ -106,7 +141,7 @@ describe('Scribe scheduling', () => {
       scribeIntervalSeconds: 60,
       wrapJobs: (jobs) => ({
         enqueue: (job, now) => jobs.enqueue(job, now),
-        expedite: (kind, key, runAt, now) => jobs.expedite(kind, key, runAt, now),
+        expedite: (...args) => jobs.expedite(...args),
         debounce: (kind, key, runAt, maxDelayMs, now) => jobs.debounce(kind, key, runAt, maxDelayMs, now),
         enqueueOrDebounce: async (job, maxDelayMs, now) => {
           const dueAt = await jobs.enqueueOrDebounce(job, maxDelayMs, now);

@@ -16,9 +16,9 @@ function countedJobs(jobs: JobsRepository) {
       statements += 1;
       return jobs.enqueueOnce(job, now);
     },
-    expedite: (kind: string, dedupeKey: string, runAt: Date, now: Date) => {
+    expedite: (...args: Parameters<JobsRepository['expedite']>) => {
       statements += 1;
-      return jobs.expedite(kind, dedupeKey, runAt, now);
+      return jobs.expedite(...args);
     },
   };
 }
@@ -106,7 +106,7 @@ describe.each(ENGINES)('queueing the idea ledger pass on %s', (engine) => {
         if (held) await held;
         return dueAt;
       },
-      expedite: (kind: string, dedupeKey: string, runAt: Date, now: Date) => jobs.expedite(kind, dedupeKey, runAt, now),
+      expedite: (...args: Parameters<JobsRepository['expedite']>) => jobs.expedite(...args),
     };
     const ideas = ledger(clock, holding);
     let handler: ((job: ClaimedJob, signal: AbortSignal) => Promise<unknown>) | null = null;
@@ -143,7 +143,7 @@ describe.each(ENGINES)('queueing the idea ledger pass on %s', (engine) => {
         if (call === 2) await first;
         return dueAt;
       },
-      expedite: (kind: string, dedupeKey: string, runAt: Date, now: Date) => jobs.expedite(kind, dedupeKey, runAt, now),
+      expedite: (...args: Parameters<JobsRepository['expedite']>) => jobs.expedite(...args),
     };
     const ideas = ledger(clock, reordered);
     first = ideas.onMessage('s1');
@@ -170,5 +170,18 @@ describe.each(ENGINES)('queueing the idea ledger pass on %s', (engine) => {
     const statements = counted.statements();
     await ideas.onMessage('s1');
     expect(counted.statements()).toBe(statements);
+  });
+
+  it('leaves a pass that is waiting out a failure where it is, however short the interval', async () => {
+    const settings = { ...SETTINGS, intervalSeconds: 5 };
+    const ideas = ledger(clock, jobs, settings);
+    await ideas.onMessage('s1');
+    // The pass fails (its model is down) and waits five minutes before its retry.
+    await clock.advance(5_000);
+    const [claimed] = await jobs.claimDue('w1', clock.now(), 60_000, 1, [IDEA_LEDGER_JOB]);
+    await jobs.fail(claimed!, 'model unavailable', new Date('2026-05-01T09:05:05Z'), clock.now());
+    await clock.advance(1_000);
+    await ideas.onMessage('s1');
+    expect(await pendingPasses()).toEqual([['s1', '2026-05-01T09:05:05.000Z']]);
   });
 });
