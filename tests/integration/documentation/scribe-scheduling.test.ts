@@ -16,6 +16,18 @@ describe('Scribe scheduling', () => {
   });
   afterAll(async () => handle.close());
 
+  /** When the session's pending job of `kind` is due (undefined: none is pending). */
+  const pendingAt = async (kind: 'scribe' | 'tldr', sessionId: string) =>
+    (
+      await handle.db
+        .selectFrom('jobs')
+        .select('run_at')
+        .where('kind', '=', kind)
+        .where('dedupe_key', '=', sessionId)
+        .where('status', '=', 'pending')
+        .executeTakeFirst()
+    )?.run_at;
+
   it('is a trailing debounce: each message moves the pass to the interval after it', async () => {
     const clock = new ManualClock();
     const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60 });
@@ -34,16 +46,7 @@ describe('Scribe scheduling', () => {
   it('messages close together move the pass once, and a message after a pass ran (queued or urgent) queues the next', async () => {
     const clock = new ManualClock();
     const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60 });
-    const pendingPassAt = async () =>
-      (
-        await handle.db
-          .selectFrom('jobs')
-          .select('run_at')
-          .where('kind', '=', 'scribe')
-          .where('dedupe_key', '=', 'ses_close')
-          .where('status', '=', 'pending')
-          .executeTakeFirst()
-      )?.run_at;
+    const pendingPassAt = () => pendingAt('scribe', 'ses_close');
     await harness.newSession('ses_close', 'Edge caching');
     const start = clock.now().getTime();
     await harness.say('ses_close', ADA, 'How should we cache the API?');
@@ -83,14 +86,7 @@ describe('Scribe scheduling', () => {
     // `!config SCRIBE_UPDATE_INTERVAL 5`, then a message in the same instant: its pass is due in 5 s, not in 60.
     harness.settings.scribeIntervalSeconds = 5;
     await harness.say('ses_shorter', CLAUDE, 'Cache at the edge with short TTLs.');
-    const pending = await handle.db
-      .selectFrom('jobs')
-      .select('run_at')
-      .where('kind', '=', 'scribe')
-      .where('dedupe_key', '=', 'ses_shorter')
-      .where('status', '=', 'pending')
-      .executeTakeFirst();
-    expect(pending?.run_at).toEqual(new Date(start + 5_000));
+    expect(await pendingAt('scribe', 'ses_shorter')).toEqual(new Date(start + 5_000));
     await clock.advance(6_000);
     await harness.runDue();
     expect((await harness.documents.find('ses_shorter', 'record'))?.content).toContain('short TTLs');
@@ -99,16 +95,7 @@ describe('Scribe scheduling', () => {
   it('a TLDR pending under a longer interval is moved in at the next Scribe pass once the interval is shortened', async () => {
     const clock = new ManualClock();
     const harness = createDocumentationHarness(handle, { notion: null, clock, scribeIntervalSeconds: 60, tldrIntervalSeconds: 600 });
-    const pendingTldrAt = async () =>
-      (
-        await handle.db
-          .selectFrom('jobs')
-          .select('run_at')
-          .where('kind', '=', 'tldr')
-          .where('dedupe_key', '=', 'ses_tldr')
-          .where('status', '=', 'pending')
-          .executeTakeFirst()
-      )?.run_at;
+    const pendingTldrAt = () => pendingAt('tldr', 'ses_tldr');
     await harness.newSession('ses_tldr', 'Edge caching');
     await harness.say('ses_tldr', ADA, 'How should we cache the API?');
     await clock.advance(61_000);
