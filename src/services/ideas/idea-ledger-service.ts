@@ -100,6 +100,7 @@ export class IdeaLedgerService {
     let dueAt = await this.deps.jobs.enqueueOnce({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
     if (dueAt && dueAt > runAt) {
       await this.deps.jobs.expedite(IDEA_LEDGER_JOB, sessionId, runAt, now, { skipRetrying: true });
+      // A pass in back-off stays later; remembering this due time still spares the statements until then.
       dueAt = runAt;
     }
     this.pendingPasses.learn(sessionId, known, now, dueAt);
