@@ -81,7 +81,7 @@ export class DocumentationService implements DocumentationPort {
     const intervalMs = this.deps.settings.scribeIntervalSeconds * 1000;
     const runAt = new Date(now.getTime() + intervalMs);
     const last = this.pendingPasses.current(sessionId);
-    if (this.pendingPasses.ahead(last, now) && now.getTime() - last.sentAt < intervalMs / 10 && last.dueAt <= runAt.getTime()) return;
+    if (this.pendingPasses.covers(last, now, runAt) && now.getTime() - last.sentAt < intervalMs / 10) return;
     const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
     const dueAt = await this.deps.jobs.enqueueOrDebounce(job, intervalMs * SCRIBE_MAX_WAIT_INTERVALS, now);
     this.pendingPasses.learn(sessionId, last, now, dueAt);

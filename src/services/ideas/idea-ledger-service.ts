@@ -96,7 +96,7 @@ export class IdeaLedgerService {
     const now = this.deps.clock.now();
     const runAt = new Date(now.getTime() + this.deps.settings().intervalSeconds * 1000);
     const known = this.pendingPasses.current(sessionId);
-    if (this.pendingPasses.ahead(known, now) && known.dueAt <= runAt.getTime()) return;
+    if (this.pendingPasses.covers(known, now, runAt)) return;
     let dueAt = await this.deps.jobs.enqueueOnce({ kind: IDEA_LEDGER_JOB, payload: { sessionId }, runAt, dedupeKey: sessionId, sessionId }, now);
     if (dueAt && dueAt > runAt) {
       await this.deps.jobs.expedite(IDEA_LEDGER_JOB, sessionId, runAt, now, { skipRetrying: true });

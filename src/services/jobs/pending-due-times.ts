@@ -26,9 +26,12 @@ export class PendingDueTimes {
     return this.entries.get(key);
   }
 
-  /** True while the pending job `entry` names is due later than the margin from `now`. */
-  ahead(entry: PendingDueTime | undefined, now: Date): entry is PendingDueTime {
-    return entry !== undefined && now.getTime() < entry.dueAt - MARGIN_MS;
+  /**
+   * True while the pending job `entry` names covers a job wanted at `wantedAt`: it is due later than the margin from
+   * `now`, and no later than `wantedAt` (a job queued under a longer interval, before `!config` shortened it, does not).
+   */
+  covers(entry: PendingDueTime | undefined, now: Date, wantedAt: Date): entry is PendingDueTime {
+    return entry !== undefined && now.getTime() < entry.dueAt - MARGIN_MS && entry.dueAt <= wantedAt.getTime();
   }
 
   /**
