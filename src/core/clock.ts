@@ -32,16 +32,19 @@ interface Sleeper {
 export class ManualClock implements Clock {
   private current: number;
   private sleepers: Sleeper[] = [];
+  private uses = 0;
 
   constructor(start: Date | string = '2026-01-01T00:00:00.000Z') {
     this.current = new Date(start).getTime();
   }
 
   now(): Date {
+    this.uses += 1;
     return new Date(this.current);
   }
 
   sleep(milliseconds: number, signal?: AbortSignal): Promise<void> {
+    this.uses += 1;
     if (milliseconds <= 0) return Promise.resolve();
     return new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
@@ -77,6 +80,17 @@ export class ManualClock implements Clock {
   /** How many sleepers are waiting (tests use it to wait until code has reached a sleep). */
   get pendingSleepers(): number {
     return this.sleepers.length;
+  }
+
+  /** Milliseconds until the earliest sleeper wakes, or undefined when none waits. */
+  get untilNextWake(): number | undefined {
+    if (this.sleepers.length === 0) return undefined;
+    return Math.max(0, Math.min(...this.sleepers.map((entry) => entry.wakeAt)) - this.current);
+  }
+
+  /** How often code has read or slept on this clock; unchanged between two looks means the code was quiet. */
+  get useCount(): number {
+    return this.uses;
   }
 }
 

@@ -10,6 +10,7 @@ import type { GatewayReply } from '../../src/core/ports.ts';
 import { createLogger } from '../../src/logging/logger.ts';
 import { MemoryTransport } from './memory-transport.ts';
 import { openAppTestDatabase } from './databases.ts';
+import { startQuietTicker } from './quiet-ticker.ts';
 
 /** An app on a ManualClock with the in-memory transport, pointed at a fake OpenRouter. */
 export interface TestApp {
@@ -65,12 +66,7 @@ export async function startTestApp(
   });
   await app.start();
   const settle = async () => {
-    // Code waiting on the manual clock (retry back-off, streaming throttle) is let through by moving the
-    // clock, never by sleeping: the ticker only polls for such waiters.
-    // Participants' deadlines are not such waiters: they pass only when a test moves the clock itself.
-    const ticker = setInterval(() => {
-      if (clock.pendingSleepers > app.services.coordinator.deadlineSleepers) void clock.advance(1000);
-    }, 5);
+    const stopTicker = startQuietTicker(clock, () => app.services.coordinator.deadlineSleepers);
     try {
       for (let round = 0; round < 500; round += 1) {
         const ran = await app.worker.runDue();
@@ -80,7 +76,7 @@ export async function startTestApp(
       }
       throw new Error('the app did not settle after 500 rounds');
     } finally {
-      clearInterval(ticker);
+      stopTicker();
     }
   };
   return {

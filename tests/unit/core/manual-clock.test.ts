@@ -11,4 +11,19 @@ describe('ManualClock', () => {
     await small;
     expect(clock.now().toISOString()).toBe('2026-01-01T00:01:00.500Z');
   });
+
+  it('says how far off the next wake-up is and counts every use, so a ticker can tell busy code from quiet', async () => {
+    const clock = new ManualClock('2026-01-01T00:00:00Z');
+    expect(clock.untilNextWake).toBeUndefined();
+    void clock.sleep(5000);
+    void clock.sleep(1200);
+    expect(clock.untilNextWake).toBe(1200);
+    const before = clock.useCount;
+    clock.now();
+    expect(clock.useCount).toBe(before + 1);
+    await clock.advance(1000);
+    expect(clock.untilNextWake).toBe(200);
+    await clock.advance(200);
+    expect(clock.untilNextWake).toBe(3800);
+  });
 });
