@@ -5,7 +5,8 @@ import { DiscordTransport } from '../../../src/bot/discord-transport.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
 import type { Speaker } from '../../../src/core/domain.ts';
 import type { DeliveryProgress, OutgoingMessage, ReplyReference } from '../../../src/core/ports.ts';
-import { settleWithClock, startDiscordHarness, type DiscordHarness } from './discord-harness.ts';
+import { settleWithClock } from '../../support/settle-with-clock.ts';
+import { startDiscordHarness, type DiscordHarness } from './discord-harness.ts';
 
 const claude: Speaker = { kind: 'participant', name: 'Claude', id: 'claude' };
 const grok: Speaker = { kind: 'participant', name: 'Grok', id: 'grok' };
@@ -96,8 +97,8 @@ describe('reply references', () => {
     const previewId = await harness.bot.transport.postPreview(roomId, outgoing(claude, 'x'.repeat(200)));
     await harness.clock.advance(1000);
     const result = await settleWithClock(
-      harness.clock,
       harness.bot.transport.deliver(roomId, outgoing(claude, answer, { replyTo: references(roomId) }), progress(previewId)),
+      harness.clock,
     );
     const [first] = harness.fake.messagesIn(roomId);
     expect(result.externalIds[0]).toBe(previewId);
@@ -118,7 +119,7 @@ describe('edit pacing', () => {
     const streamed = harness.bot.transport.editPreview(roomId, previewId, outgoing(grok, 'Counterpoint: a hosted'));
     await clock.advance(1000);
     await streamed;
-    await settleWithClock(clock, harness.bot.transport.deliver(roomId, outgoing(grok, 'Counterpoint: a hosted service is cheaper.'), progress(previewId)));
+    await settleWithClock(harness.bot.transport.deliver(roomId, outgoing(grok, 'Counterpoint: a hosted service is cheaper.'), progress(previewId)), clock);
     expect(fake.state.findMessage(previewId)?.content).toBe('Counterpoint: a hosted service is cheaper.');
     expect(editedAt).toHaveLength(2);
     expect(editedAt[1]! - editedAt[0]!).toBeGreaterThanOrEqual(1000);

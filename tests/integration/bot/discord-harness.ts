@@ -73,14 +73,3 @@ export async function startDiscordHarness(options: FakeDiscordOptions = {}): Pro
     },
   };
 }
-
-/** Awaits `work`, moving the manual clock on whenever the code under test sleeps on it (paced edits). */
-export async function settleWithClock<T>(clock: ManualClock, work: Promise<T>, stepMs = 100): Promise<T> {
-  let settled = false;
-  const tracked = work.finally(() => (settled = true));
-  for (let turn = 0; !settled && turn < 100_000; turn += 1) {
-    if (clock.pendingSleepers > 0) await clock.advance(stepMs);
-    else await new Promise<void>((resolve) => setImmediate(resolve));
-  }
-  return tracked;
-}

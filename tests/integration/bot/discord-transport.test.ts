@@ -5,7 +5,8 @@ import { APPROVE_BUTTON_ID, SIMULATED_MARKER } from '../../../src/bot/message-fo
 import type { Speaker } from '../../../src/core/domain.ts';
 import type { DeliveryProgress, OutgoingMessage } from '../../../src/core/ports.ts';
 import type { RecordedMessage } from '../../fakes/discord/index.ts';
-import { settleWithClock, startDiscordHarness, type DiscordHarness } from './discord-harness.ts';
+import { settleWithClock } from '../../support/settle-with-clock.ts';
+import { startDiscordHarness, type DiscordHarness } from './discord-harness.ts';
 
 const claude: Speaker = { kind: 'participant', name: 'Claude', id: 'claude', avatarUrl: 'https://example.org/claude.png' };
 const gpt: Speaker = { kind: 'participant', name: 'ChatGPT', id: 'chatgpt', avatarUrl: 'https://example.org/gpt.png' };
@@ -94,7 +95,7 @@ describe('DiscordTransport against the fake Discord', () => {
     await harness.clock.advance(1000);
     await Promise.all([firstEdit, newerEdit]);
     const track = progress(previewId);
-    const result = await settleWithClock(harness.clock, transport.deliver(roomId, outgoing(claude, longAnswer()), track));
+    const result = await settleWithClock(transport.deliver(roomId, outgoing(claude, longAnswer()), track), harness.clock);
     const messages = harness.fake.messagesIn(roomId);
     expect(result.externalIds[0]).toBe(previewId);
     // The last chunk's id is returned only: the delivery service stores it in the statement that marks the message delivered.

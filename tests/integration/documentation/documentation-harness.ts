@@ -22,7 +22,7 @@ import { JobWorker, type JobWorkerOptions } from '../../../src/services/jobs/job
 import type { AdminNotice } from '../../../src/services/notifications/admin-notifier.ts';
 import { createTerminalFailureNotifier } from '../../../src/services/notifications/admin-notifier.ts';
 import type { Speaker } from '../../../src/core/domain.ts';
-import { settleWithClock } from '../../fakes/notion/drive-clock.ts';
+import { settleWithClock } from '../../support/settle-with-clock.ts';
 import type { FakeNotion } from '../../fakes/notion/fake-notion.ts';
 
 /** The text a scripted model was given (its user messages). */

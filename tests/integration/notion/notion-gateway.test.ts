@@ -3,7 +3,7 @@ import { NotionGateway, type NotionObjectStore } from '../../../src/notion/notio
 import { NotionRequestError } from '../../../src/notion/notion-errors.ts';
 import type { SessionRowValues } from '../../../src/notion/session-row.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
-import { settleWithClock } from '../../fakes/notion/drive-clock.ts';
+import { settleWithClock } from '../../support/settle-with-clock.ts';
 import { startFakeNotion, type FakeNotion } from '../../fakes/notion/fake-notion.ts';
 
 const TOKEN = 'secret_gateway_token';

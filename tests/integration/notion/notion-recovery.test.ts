@@ -5,7 +5,7 @@ import { NotionGateway, type NotionObjectStore } from '../../../src/notion/notio
 import type { SessionRowValues } from '../../../src/notion/session-row.ts';
 import { NotionObjectsRepository } from '../../../src/repositories/notion-objects-repository.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
-import { settleWithClock } from '../../fakes/notion/drive-clock.ts';
+import { settleWithClock } from '../../support/settle-with-clock.ts';
 import { startFakeNotion, type FakeNotion } from '../../fakes/notion/fake-notion.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 

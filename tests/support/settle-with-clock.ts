@@ -1,5 +1,5 @@
 /** Test helper: lets work that waits on a ManualClock finish, moving time only while something sleeps on it. */
-import type { ManualClock } from '../../../src/core/clock.ts';
+import type { ManualClock } from '../../src/core/clock.ts';
 
 /** Resolves with `promise`, advancing `clock` by `stepMs` whenever code is sleeping on it (no wall-clock sleeps). */
 export async function settleWithClock<T>(promise: Promise<T>, clock: ManualClock, stepMs = 100): Promise<T> {
