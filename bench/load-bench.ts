@@ -68,26 +68,26 @@ interface TurnPhases {
  */
 async function answeredTurn(bench: BenchRun, session: { sessionId: string; roomId: string }): Promise<TurnPhases | null> {
   const started = performance.now();
-  let stored = 0;
-  let firstAnswer = 0;
+  let storedAt = 0;
+  let firstAnswerAt = 0;
   const stop = bench.app.events.subscribe((event) => {
     if (event.type !== 'message' || event.message.sessionId !== session.sessionId) return;
-    if (event.message.speaker.kind === 'human' && stored === 0) stored = performance.now();
-    if (event.message.speaker.kind === 'participant' && event.message.deliveryStatus === 'pending' && firstAnswer === 0) firstAnswer = performance.now();
+    if (event.message.speaker.kind === 'human' && storedAt === 0) storedAt = performance.now();
+    if (event.message.speaker.kind === 'participant' && event.message.deliveryStatus === 'pending' && firstAnswerAt === 0) firstAnswerAt = performance.now();
   });
   const answered = participantMessages(bench.app, session.sessionId, 3).then((): TurnPhases => {
-    const ended = performance.now();
+    const thirdAnswerAt = performance.now();
     return {
-      overhead: ended - started - LOAD.modelLatencyMs,
-      intake: stored - started,
-      toFirstAnswer: firstAnswer - stored - LOAD.modelLatencyMs,
-      answersSpread: ended - firstAnswer,
+      overhead: thirdAnswerAt - started - LOAD.modelLatencyMs,
+      intake: storedAt - started,
+      toFirstAnswer: firstAnswerAt - storedAt - LOAD.modelLatencyMs,
+      answersSpread: thirdAnswerAt - firstAnswerAt,
     };
   });
   try {
     await say(bench, session);
-    const ended = bench.app.services.coordinator.idle(session.sessionId).then(() => null);
-    return await Promise.race([answered, ended.then(() => Promise.race([answered, sleep(0).then(() => null)]))]);
+    const roundOver = bench.app.services.coordinator.idle(session.sessionId).then(() => null);
+    return await Promise.race([answered, roundOver.then(() => Promise.race([answered, sleep(0).then(() => null)]))]);
   } finally {
     stop();
   }
