@@ -1,4 +1,4 @@
-import type { ChatCompletionRequest } from './chat-types.ts';
+import { messageText, type ChatCompletionRequest } from './chat-types.ts';
 import { keywordsOf, previousSpeaker, stableHash, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
 
 const SIMULATED = '(simulated)';
@@ -16,7 +16,7 @@ export function plannerQuestions(topic: string): string[] {
 function answersOf(body: ChatCompletionRequest): { authors: string[]; text: string } {
   const found = body.messages
     .filter((message) => message.role === 'user')
-    .map((message) => (typeof message.content === 'string' ? message.content : ''))
+    .map(messageText)
     .map((text) => /^(?:Answers from|Revision requested by)\s+([^:]{1,60}):\s*([\s\S]+)$/i.exec(text.trim()))
     .filter((match): match is RegExpExecArray => match !== null);
   return { authors: [...new Set(found.map((match) => match[1]?.trim() ?? ''))].filter(Boolean), text: found.map((match) => match[2]?.trim() ?? '').join(' ') };
@@ -40,7 +40,7 @@ const PRESET_HINTS: [RegExp, string][] = [
 
 /** The preset the demo Planner follows: the one a person chose, else the listed one the topic's words suggest. */
 function presetOf(body: ChatCompletionRequest, topic: string): string | null {
-  const texts = body.messages.filter((message) => message.role === 'user').map((message) => (typeof message.content === 'string' ? message.content : ''));
+  const texts = body.messages.filter((message) => message.role === 'user').map(messageText);
   const chosen = texts.map((text) => /chose the preset "([a-z0-9-]+)"/.exec(text)?.[1]).find(Boolean);
   if (chosen) return chosen;
   const listed = new Set(texts.flatMap((text) => [...text.matchAll(/^- ([a-z0-9-]+): /gm)].map((match) => match[1] ?? '')));

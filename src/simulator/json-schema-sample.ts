@@ -28,6 +28,13 @@ function typeOf(schema: JsonSchema): string | undefined {
   return undefined;
 }
 
+/** Whether null validates against `schema` (`type: [..., 'null']`, a null choice, or `nullable`). */
+function allowsNull(schema: JsonSchema, root: JsonSchema): boolean {
+  if (schema.nullable === true || schema.type === 'null' || (Array.isArray(schema.type) && schema.type.includes('null'))) return true;
+  const choices = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
+  return Array.isArray(choices) && choices.some((choice) => allowsNull(resolveRef(asSchema(choice) ?? {}, root), root));
+}
+
 function matchesType(value: unknown, type: string | undefined): boolean {
   switch (type) {
     case 'string':
@@ -91,6 +98,8 @@ function sampleObject(schema: JsonSchema, context: SampleContext, hint: unknown)
 function sampleValue(raw: JsonSchema, context: SampleContext, hint: unknown, key: string): unknown {
   const schema = resolveRef(raw, context.root);
   if ('const' in schema) return schema.const;
+  // A hint of null where null is allowed is an answer ("no preset"), not a gap to fill.
+  if (hint === null && allowsNull(schema, context.root)) return null;
   if (Array.isArray(schema.enum)) return schema.enum.includes(hint) ? hint : schema.enum[0];
   const choices = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
   if (Array.isArray(choices)) {

@@ -5,13 +5,16 @@ import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app
 /** Demo mode's simulated models answer what the request forces, like a real model: a comment revises the plan. */
 let fake: FakeOpenRouter;
 let test: TestApp;
+let asking: TestApp;
 
 beforeAll(async () => {
   fake = await startFakeOpenRouter();
   test = await startTestApp(fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0' }));
+  asking = await startTestApp(fakeEnvironment(fake.url));
 });
 afterAll(async () => {
   await test?.stop();
+  await asking?.stop();
   await fake?.close();
 });
 
@@ -27,5 +30,18 @@ describe('planning against the demo brain', () => {
     expect((await test.command(room, 'approve')).content).toMatch(/Plan approved/);
     await test.settle();
     expect(test.transport.room(room).some((message) => message.speaker === 'Moderator' && /Welcome, everyone/.test(message.content))).toBe(true);
+  });
+
+  it("plans around the person's answers (sent as text parts, as the SDK sends them) and picks the preset the topic suggests", async () => {
+    await asking.say(null, 'Which feature do our users miss most in the mobile app?');
+    await asking.settle();
+    const room = asking.transport.rooms.at(-1)!.roomId;
+    expect(asking.transport.room(room).at(-1)?.content).toMatch(/Before I plan this session/);
+    await asking.say(room, 'A shortlist of three; offline mode keeps coming up in support tickets.');
+    await asking.settle();
+    const plan = asking.transport.room(room).at(-1)?.content ?? '';
+    expect(plan).toMatch(/Proposed plan/);
+    expect(plan).toMatch(/told the Planner: “A shortlist of three; offline mode keeps coming up in support tickets\.”/);
+    expect(plan).toMatch(/Preset:\*\* Product ideas \(`product-ideas`\) — picked by the Planner/);
   });
 });

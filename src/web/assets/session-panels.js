@@ -47,7 +47,9 @@ function planPanel(session, onApprove) {
   );
 }
 
-const LIMIT_LABELS = { messages: 'Participant messages', tokens: 'Tokens', cost: 'Cost', minutes: 'Minutes' };
+// The message limit counts what people and participants say (from the first message of planning on), never the
+// roles' messages: the header's count is every message of the transcript, so this label says which ones it counts.
+const LIMIT_LABELS = { messages: 'Messages (people + participants)', tokens: 'Tokens', cost: 'Cost', minutes: 'Minutes' };
 
 function limitBar(limit) {
   const used = limit.name === 'cost' ? formatCost(limit.used) : formatCount(limit.used);

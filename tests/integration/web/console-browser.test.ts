@@ -55,6 +55,8 @@ describeInBrowser('console (scripted services)', () => {
     expect(await page.locator('#replies').innerText()).toContain('Plan approved by Ada.');
     // Limits and usage come with the session's own refresh, which may land just after the last answer is drawn.
     await expect.poll(() => page.locator('[data-limit="messages"]').innerText()).toContain('7 / 30');
+    // Ada's two messages count with the participants' answers; the roles' messages do not, and the label says so.
+    expect(await page.locator('[data-limit="messages"] .limit-label span').first().innerText()).toBe('Messages (people + participants)');
     await expect.poll(() => page.locator('#usage').innerText()).toMatch(/Grok\s+1\s+1,024/);
     // Where each cost came from: the session's mix, and each answer's own.
     expect(await page.locator('#usage-cost-source').innerText()).toMatch(/^Cost \$[\d.]+ \(provider \+ estimated from price table\)$/);

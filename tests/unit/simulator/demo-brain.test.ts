@@ -1,4 +1,4 @@
-import { Agent, OpenAIChatCompletionsModel, handoff, run, tool, type AgentInputItem } from '@openai/agents';
+import { Agent, OpenAIChatCompletionsModel, handoff, run, tool, user, type AgentInputItem } from '@openai/agents';
 import OpenAI from 'openai';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
@@ -50,7 +50,8 @@ describe('demo brain through the real SDK', () => {
     expect(questions).toHaveLength(2);
     expect(questions.join(' ')).toContain('(simulated)');
 
-    const history: AgentInputItem[] = [...asked.history, { role: 'user', content: 'Answers from Sam: we want a decision; budget is fixed.' }];
+    // Built with the SDK's `user()`, as the app builds the Planner's input: it reaches the model as text parts, not a string.
+    const history: AgentInputItem[] = [...asked.history, user('Answers from Sam: we want a decision; budget is fixed.')];
     const paused = await run(planner, history);
     expect(paused.interruptions).toHaveLength(1);
     const proposed = paused.interruptions[0]?.rawItem;
@@ -73,6 +74,28 @@ describe('demo brain through the real SDK', () => {
     expect(plans).toHaveLength(1);
     expect(resumed.lastAgent?.name).toBe('Moderator');
     expect(moderationVerdictSchema.parse(resumed.finalOutput)).toMatchObject({ action: 'continue', drifting: false, objectivesMet: false });
+  });
+
+  it('the planner picks the listed preset the topic suggests, and keeps the one a person chose', async () => {
+    const planner = new Agent({
+      name: 'Planner',
+      instructions: 'You are the Planner of a Brainstorm session.\nPlan.',
+      model: model(),
+      tools: [tool({ name: 'start_session', description: 'Start.', parameters: sessionPlanSchema, needsApproval: true, execute: async () => 'Started.' })],
+    });
+    const presets = user(
+      'Presets (set "preset" in the plan to the one that fits the topic, or null when none does):\n- product-ideas: Product ideas — Shortlist feature ideas.\n- retrospective: Retrospective — Look back on a project.',
+    );
+    const planned = async (...items: AgentInputItem[]) => {
+      const paused = await run(planner, [...items, user('Propose the plan now with start_session.')]);
+      const call = paused.interruptions[0]?.rawItem;
+      return sessionPlanSchema.parse(JSON.parse((call && 'arguments' in call ? call.arguments : undefined) ?? '{}'));
+    };
+
+    expect((await planned(user('Topic: which feature do our users miss most?'), presets)).preset).toBe('product-ideas');
+    expect((await planned(user('Topic: lunch options for the offsite'), presets)).preset).toBeNull();
+    const chosen = user('Ana chose the preset "retrospective" (Retrospective: look back). Set "preset" to "retrospective".');
+    expect((await planned(user('Topic: which feature do our users miss most?'), chosen)).preset).toBe('retrospective');
   });
 
   it("scribe writes the whole conversation in order, tldr finds the participants' ideas, participants refer to the previous speaker", async () => {
@@ -189,5 +212,15 @@ describe('json schema answers', () => {
       expect(schema.safeParse(sampleFromSchema(json, { topic: 'x' })).success).toBe(true);
       expect(z.fromJSONSchema(json).safeParse(sampleFromSchema(json)).success).toBe(true);
     }
+  });
+
+  it('a null hint stays null where the schema allows it, and is filled where it does not', () => {
+    const schema = z.toJSONSchema(z.object({ preset: z.string().nullable(), owner: z.string(), either: z.union([z.number(), z.null()]) }));
+    expect(sampleFromSchema(schema, { topic: 'x', hint: { preset: null, owner: null, either: null } })).toEqual({
+      preset: null,
+      owner: 'owner about x (simulated)',
+      either: null,
+    });
+    expect(sampleFromSchema({ type: ['string', 'null'] }, { hint: null })).toBeNull();
   });
 });
