@@ -113,14 +113,33 @@ const STYLES: Record<string, AnswerLine[]> = {
   ],
 };
 
+/**
+ * The words of the persona lines themselves and the personas' names: an idea picked up from another simulated answer
+ * is then one that came from the topic or a person ("offline mode"), never the line's own wording ("concretely").
+ */
+const LINE_WORDS = new Set([
+  ...Object.values(STYLES).flatMap((lines) => lines.flatMap((line) => keywordsOf(line({ to: '', idea: '', subject: '' }), 100))),
+  ...Object.keys(STYLES),
+  'everyone',
+]);
+
+/** Up to six words of `text` worth picking up as an idea: none of the persona lines' own words, nor a speaker's name. */
+function ideasIn(text: string, speakers: string[]): string[] {
+  const names = new Set(speakers.map((speaker) => speaker.toLowerCase()));
+  return keywordsOf(text, 40)
+    .filter((word) => !LINE_WORDS.has(word) && !names.has(word))
+    .slice(0, 6);
+}
+
 /** A short, on-topic participant answer in the participant's style, answering the previous speaker. */
 export function participantAnswer(name: string, body: ChatCompletionRequest): string {
   const previous = previousSpeaker(body);
-  const subjectWords = keywordsOf(topicOf(body), 2);
+  const topic = topicOf(body);
+  const subjectWords = keywordsOf(topic, 2);
   const subject = subjectWords.length > 0 ? subjectWords.join(' ') : 'this';
-  // The Moderator's welcome and notices carry no idea to pick up: then the topic does.
-  const source = previous && previous.name !== 'Moderator' ? previous.text : topicOf(body);
-  const ideas = keywordsOf(source, 6);
+  // The Moderator's welcome and notices carry no idea to pick up: then the topic does, as when an answer offers none.
+  const heard = previous && previous.name !== 'Moderator' ? ideasIn(previous.text, [name, previous.name]) : [];
+  const ideas = heard.length > 0 ? heard : ideasIn(topic, [name]);
   const seed = stableHash(`${name}|${body.messages.length}|${previous?.text ?? ''}`);
   const idea = ideas[seed % Math.max(1, ideas.length)] ?? 'the core idea';
   const lines = STYLES[name.toLowerCase()] ?? STYLES.default ?? [];

@@ -123,6 +123,22 @@ describe('demo brain through the real SDK', () => {
     expect(answer.endsWith('(simulated)')).toBe(true);
   });
 
+  it("participants pick up the topic's and people's words from each other, never their lines' own wording", async () => {
+    const participant = (name: string, id: string) =>
+      new Agent({ name, instructions: `You are ${name}, a participant in a Brainstorm session.\nTopic: offline mode for the mobile app`, model: model(id) });
+    const room = [participant('Claude', 'anthropic/claude-sonnet-4'), participant('ChatGPT', 'openai/gpt-4o'), participant('Grok', 'x-ai/grok-3')];
+    let previous = '[Ana (person)]: Support tickets keep asking for offline drafts.';
+    const picked: string[] = [];
+    for (let turn = 0; turn < 12; turn += 1) {
+      const speaker = room[turn % room.length]!;
+      const answer = String((await run(speaker, previous)).finalOutput);
+      picked.push(/"([^"]+)"/.exec(answer)?.[1] ?? '');
+      previous = `[${speaker.name}]: ${answer}`;
+    }
+    const spoken = new Set(['offline', 'mobile', 'support', 'tickets', 'keep', 'asking', 'drafts']);
+    expect(picked.filter((word) => !spoken.has(word))).toEqual([]);
+  });
+
   it('the scribe reads cited lines and keeps the points of its previous record', async () => {
     const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.', model: model() });
     const first = String(
