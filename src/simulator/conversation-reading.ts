@@ -81,17 +81,21 @@ export interface Statement {
 
 const STATEMENT = /^\s*(?:[-*]\s*)?(#\d+)?\s*\[([^\]\n]{1,60}?)(\s*\((?:person|human|[^)]{0,20})\))?\]\s*:\s+(.+)$/u;
 // Lines that end a statement instead of continuing it: headings and the section labels of an agent's input.
+// The wrap-up's steps and the extractor's request follow the last message: without a break they were read as its next lines.
 const SECTION_BREAK =
-  /^\s*(?:#{1,6}\s|(?:New messages|Previous record|There is no previous record|Write the complete|Earlier messages|Ideas by)\b[^\n]{0,60}$)/i;
+  /^\s*(?:#{1,6}\s|(?:New messages|Previous record|There is no previous record|Write the complete|Earlier messages|Ideas by|The wrap-up is a hand-off chain|Extract the ledger entries)\b[^\n]{0,60}$)/i;
 
 /**
  * Statements of the form `[Name]: text` or `#12 [Name (person)]: text`, across every non-system message; the
  * lines after one (a message of several lines) belong to it until the next statement or section.
  */
 export function statementsOf(body: ChatCompletionRequest): Statement[] {
-  return body.messages
-    .filter((message) => message.role !== 'system' && message.role !== 'developer' && message.role !== 'tool')
-    .flatMap((message) => statementsIn(messageText(message)));
+  return messageTextsOf(body).flatMap(statementsIn);
+}
+
+/** The texts of a request's conversation: every message but the instructions and tool results. */
+export function messageTextsOf(body: ChatCompletionRequest): string[] {
+  return body.messages.filter((message) => message.role !== 'system' && message.role !== 'developer' && message.role !== 'tool').map(messageText);
 }
 
 /** The statements of one message's text (see statementsOf). */

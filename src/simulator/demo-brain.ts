@@ -1,5 +1,6 @@
 import { functionTools, messageText, type ChatCompletionRequest, type JsonSchema, type ReplyTiming, type SimulatedReply } from './chat-types.ts';
 import { identify, offeredTools, systemText, toolNameOf, topicOf } from './conversation-reading.ts';
+import { demoIdeaExtraction } from './demo-ideas.ts';
 import { participantAnswer, plannerPlan, plannerQuestions, scribeRecord, tldrSummary } from './demo-writing.ts';
 import { sampleFromSchema } from './json-schema-sample.ts';
 import { demoCritique } from './demo-critique.ts';
@@ -146,6 +147,8 @@ export function demoReply(body: ChatCompletionRequest, pace?: ReplyTiming): Simu
       return handoffInWrapUp(body, 'TLDR') ?? (requestedSchema(body) ? jsonReply(body, undefined) : { kind: 'text', text: scribeRecord(body) });
     case 'tldr':
       return jsonReply(body, tldrSummary(body));
+    case 'ideas':
+      return jsonReply(body, demoIdeaExtraction(body));
     case 'participant':
       if (requestedSchema(body) && /critique round/i.test(systemText(body))) return jsonReply(body, demoCritique(agent.name, body));
       return requestedSchema(body)

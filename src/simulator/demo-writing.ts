@@ -24,7 +24,8 @@ function answersOf(body: ChatCompletionRequest): { authors: string[]; text: stri
 
 const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
 
-function shortened(text: string, length: number): string {
+/** `text` on one line, cut at a word boundary to at most `length` characters (with an ellipsis when cut). */
+export function shortened(text: string, length: number): string {
   const flat = text.replace(/\s+/g, ' ').trim();
   if (flat.length <= length) return flat;
   const cut = flat.slice(0, length);
@@ -151,7 +152,8 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
 /** Speakers that run the session rather than brainstorm in it. */
 const ROLES = new Set(['planner', 'moderator', 'scribe', 'tldr', 'room', 'brainstorm', 'idea extractor']);
 
-function isParticipant(statement: Statement): boolean {
+/** Said by a participant: not a person, not one of the roles. */
+export function isParticipant(statement: Statement): boolean {
   return !statement.person && !ROLES.has(statement.speaker.toLowerCase());
 }
 
@@ -196,7 +198,7 @@ export function scribeRecord(body: ChatCompletionRequest): string {
 }
 
 /** A participant's idea without its persona's signature (" — Claude (simulated)"). */
-function ideaText(statement: Statement): string {
+export function ideaText(statement: Statement): string {
   return shortened(statement.text.replace(new RegExp(`\\s*—\\s*${statement.speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\(simulated\\)\\s*$`), ''), 220);
 }
 

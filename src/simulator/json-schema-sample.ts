@@ -77,10 +77,12 @@ function sampleString(schema: JsonSchema, context: SampleContext, hint: unknown,
 
 function sampleArray(schema: JsonSchema, context: SampleContext, hint: unknown, key: string): unknown[] {
   const items = asSchema(schema.items) ?? {};
-  const minimum = typeof schema.minItems === 'number' ? schema.minItems : 1;
+  const declaredMinimum = typeof schema.minItems === 'number' ? schema.minItems : 0;
+  const minimum = Math.max(declaredMinimum, 1);
   const maximum = typeof schema.maxItems === 'number' ? schema.maxItems : Math.max(minimum, 3);
   const hints = Array.isArray(hint) ? hint : [];
-  const count = Math.min(maximum, Math.max(minimum, hints.length || Math.min(2, maximum)));
+  // A hinted array is an answer, empty included ("no open questions"); only a missing one is filled with samples.
+  const count = Array.isArray(hint) ? Math.min(maximum, Math.max(declaredMinimum, hints.length)) : Math.min(maximum, Math.max(minimum, 2));
   return Array.from({ length: count }, (_, index) => sampleValue(items, { ...context, depth: context.depth + 1 }, hints[index], `${key} ${index + 1}`));
 }
 

@@ -6,6 +6,7 @@ import { moderationVerdictSchema, plannerQuestionsSchema, sessionPlanSchema, tld
 import { sampleFromSchema } from '../../../src/simulator/json-schema-sample.ts';
 import { demoReply, READABLE_PACE, startSimulator, type ChatCompletionRequest, type SimulatorHandle } from '../../../src/simulator/index.ts';
 import { buildConfig } from '../../../src/config/load-config.ts';
+import { PromptLibrary } from '../../../src/agents/prompts/prompt-library.ts';
 
 let simulator: SimulatorHandle;
 let client: OpenAI;
@@ -165,6 +166,22 @@ describe('demo brain through the real SDK', () => {
       // The padding finding cites the latest messages: every finding cites one (the TLDR's guardrail).
       ['#3', '#4', '#5'],
     ]);
+  });
+
+  it("the wrap-up's Scribe records the last message alone, not the wrap-up's steps that follow it", async () => {
+    const input = new PromptLibrary().render('moderator-wrap-up', {
+      reason: 'stopped by Ana',
+      topic: 'offline mode',
+      objectives: '- Pick one',
+      limits: 'fine',
+      record: '(none yet)',
+      messages: '#4 [Claude]: Ship offline drafts first.\n#5 [Grok]: Measure sync conflicts before anything else.',
+      assessmentStep: 'Assess.',
+    });
+    const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.\nTopic: offline mode', model: model() });
+    const record = String((await run(scribe, input)).finalOutput);
+    expect(record).toContain('- #5 [Grok]: Measure sync conflicts before anything else.\n\n## Ideas by participant');
+    expect(record).not.toMatch(/hand-off chain|transfer_to_/);
   });
 
   it('moderator and scribe hand off during wrap-up', async () => {

@@ -1,0 +1,98 @@
+/** The demo Idea Extractor: the ledger entries a careful reader would take from the simulated participants' answers. */
+import type { ChatCompletionRequest } from './chat-types.ts';
+import { keywordsOf, messageTextsOf, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
+import { ideaText, isParticipant, shortened } from './demo-writing.ts';
+
+interface DemoIdea {
+  existingIdea: string;
+  title: string;
+  summary: string;
+  proposer: string;
+  builders: string[];
+  objectors: string[];
+  messageIds: number[];
+}
+
+/** What the extractor answers, as its schema has it. */
+export interface DemoIdeaExtraction {
+  ideas: DemoIdea[];
+  disagreements: Array<{ topic: string; sides: Array<{ speakers: string[]; position: string }>; messageIds: number[] }>;
+  openQuestions: Array<{ question: string; messageIds: number[] }>;
+}
+
+// The demo personas' sceptical lines: their speaker objects to the idea they quote.
+const OBJECTION = /devil's advocate|the skeptic|unpopular take|wrong frame|worries me/i;
+const MAX_QUESTIONS = 3;
+
+const messageId = (statement: Statement) => Number(statement.reference?.slice(1));
+const speakersOf = (statements: Statement[]) => [...new Set(statements.map((statement) => statement.speaker))];
+
+/** The idea a statement is about: the words it quotes, else its first telling word. */
+function ideaKey(statement: Statement): string {
+  return /"([^"\n]{1,40})"/.exec(statement.text)?.[1]?.toLowerCase() ?? keywordsOf(ideaText(statement), 1)[0] ?? 'the idea';
+}
+
+/** The ideas already in the ledger, as the extractor's input lists them (`I3: title (proposed by Claude)`). */
+function knownIdeas(body: ChatCompletionRequest): Array<{ id: string; title: string }> {
+  return messageTextsOf(body).flatMap((text) =>
+    [...text.matchAll(/^(I\d+): (.+) \(proposed by [^)]+\)$/gm)].map((match) => ({ id: match[1] ?? '', title: (match[2] ?? '').toLowerCase() })),
+  );
+}
+
+/** The participants' numbered statements, grouped by the idea each is about, in order of first mention. */
+function groupedByIdea(body: ChatCompletionRequest): Map<string, Statement[]> {
+  const groups = new Map<string, Statement[]>();
+  for (const statement of statementsOf(body).filter((entry) => entry.reference && isParticipant(entry))) {
+    const key = ideaKey(statement);
+    groups.set(key, [...(groups.get(key) ?? []), statement]);
+  }
+  return groups;
+}
+
+function ideaOf(key: string, statements: Statement[], subject: string, known: Array<{ id: string; title: string }>): DemoIdea {
+  const [first] = statements as [Statement, ...Statement[]];
+  const others = statements.slice(1);
+  const objectors = speakersOf(statements.filter((entry) => OBJECTION.test(entry.text))).filter((name) => name !== first.speaker);
+  const title = `"${key}" for ${subject}`;
+  return {
+    existingIdea: known.find((idea) => idea.title === title.toLowerCase())?.id ?? '',
+    title,
+    summary: shortened(ideaText(first), 200),
+    proposer: first.speaker,
+    builders: speakersOf(others.filter((entry) => !OBJECTION.test(entry.text))).filter((name) => name !== first.speaker && !objectors.includes(name)),
+    objectors,
+    messageIds: statements.map(messageId),
+  };
+}
+
+/** The questions the participants left in their answers, each with its message. */
+function questionsIn(statements: Statement[]): DemoIdeaExtraction['openQuestions'] {
+  return statements
+    .filter(isParticipant)
+    .flatMap((statement) => (ideaText(statement).match(/[^.!?]*\?/g) ?? []).map((question) => ({ question: question.trim(), messageIds: [messageId(statement)] })))
+    .filter((entry) => entry.question.length > 12 && Number.isFinite(entry.messageIds[0]))
+    .slice(0, MAX_QUESTIONS);
+}
+
+/** The ledger entries of one extraction pass over the new messages of the request. */
+export function demoIdeaExtraction(body: ChatCompletionRequest): DemoIdeaExtraction {
+  const subject = keywordsOf(topicOf(body), 2).join(' ') || 'the topic';
+  const known = knownIdeas(body);
+  const groups = groupedByIdea(body);
+  const ideas = [...groups].map(([key, statements]) => ideaOf(key, statements, subject, known));
+  const disagreements = ideas
+    .filter((idea) => idea.objectors.length > 0)
+    .map((idea) => {
+      const statements = groups.get(/^"([^"]+)"/.exec(idea.title)?.[1] ?? '') ?? [];
+      const objection = statements.find((entry) => OBJECTION.test(entry.text));
+      return {
+        topic: `Whether ${idea.title} is the right move`,
+        sides: [
+          { speakers: [idea.proposer, ...idea.builders], position: idea.summary },
+          { speakers: idea.objectors, position: objection ? shortened(ideaText(objection), 200) : 'Doubts it.' },
+        ],
+        messageIds: idea.messageIds,
+      };
+    });
+  return { ideas, disagreements, openQuestions: questionsIn(statementsOf(body)) };
+}
