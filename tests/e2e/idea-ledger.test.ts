@@ -196,6 +196,8 @@ describe('disagreements through the app (a literal model everywhere else)', () =
     expect(record).toContain(
       `- **Where flags live**: Claude: a config file, reviewed like code **versus** ChatGPT: a service, flipped without a deploy (#${Math.min(c, g)}, #${Math.max(c, g)}).`,
     );
+    // Both ideas' objections are the disagreement above, told once, not again as "for it versus against it".
+    expect(record).not.toContain('against it');
     expect(record).toContain(`- Who owns cleaning up old flags? (#${k})`);
     expect(record).not.toContain('The room agreed throughout');
     const tldr = (await test.app.repositories.documents.find(session.id, 'tldr'))?.content ?? '';

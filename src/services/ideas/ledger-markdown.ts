@@ -41,10 +41,20 @@ function disagreementLine(note: LedgerNote, links: MessageLinks): string {
   return `- **${note.text}**: ${sides} (${messageRefs(note.messageIds, links)}).`;
 }
 
-/** The "Where the room disagreed" lines: disagreements, then ideas with objectors; or a sentence saying all agreed. */
+/** Whether a recorded disagreement already tells an idea's objection: it cites one of the idea's messages and names every objector. */
+function tells(note: LedgerNote, idea: Idea): boolean {
+  const speakers = new Set(note.sides.flatMap((side) => side.speakers));
+  return note.messageIds.some((id) => idea.messageIds.includes(id)) && idea.objectors.every((objector) => speakers.has(objector));
+}
+
+/**
+ * The "Where the room disagreed" lines: disagreements, then the ideas with objectors that no disagreement already
+ * tells (an extractor often reports one clash both ways); or a sentence saying all agreed.
+ */
 export function disagreementLines(ledger: SessionLedger, links: MessageLinks): string[] {
-  const lines = ledger.notes.filter((note) => note.kind === 'disagreement').map((note) => disagreementLine(note, links));
-  for (const idea of ledger.ideas.filter((entry) => entry.objectors.length > 0)) {
+  const disagreements = ledger.notes.filter((note) => note.kind === 'disagreement');
+  const lines = disagreements.map((note) => disagreementLine(note, links));
+  for (const idea of ledger.ideas.filter((entry) => entry.objectors.length > 0 && !disagreements.some((note) => tells(note, entry)))) {
     const supporters = [idea.proposer, ...idea.builders].filter(Boolean);
     lines.push(
       `- **${ideaRef(idea)} ${idea.title}**: ${names(supporters)} for it **versus** ${names(idea.objectors)} against it (${messageRefs(idea.messageIds, links)}).`,

@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import type { Idea, LedgerNote, SessionLedger } from '../../../../src/core/idea-ledger.ts';
+import { disagreementLines } from '../../../../src/services/ideas/ledger-markdown.ts';
+
+const idea = (number: number, title: string, proposer: string, objectors: string[], messageIds: number[]): Idea => ({
+  sessionId: 's',
+  number,
+  title,
+  summary: `${title}.`,
+  proposer,
+  builders: [],
+  objectors,
+  messageIds,
+  mentions: 1,
+  firstPass: 1,
+  embedding: null,
+});
+
+const clash: LedgerNote = {
+  sessionId: 's',
+  kind: 'disagreement',
+  text: 'Where flags live',
+  sides: [
+    { speakers: ['Claude'], position: 'a config file' },
+    { speakers: ['ChatGPT'], position: 'a service' },
+  ],
+  messageIds: [4, 5],
+  firstPass: 1,
+  embedding: null,
+};
+
+const ledger = (ideas: Idea[], notes: LedgerNote[]): SessionLedger => ({ ideas, notes, passes: [] });
+
+describe('where the room disagreed', () => {
+  it('tells a clash once: an objection the disagreement already names is not repeated as "for it versus against it"', () => {
+    const lines = disagreementLines(
+      ledger([idea(1, 'Config file', 'Claude', ['ChatGPT'], [4, 5]), idea(2, 'Kill switches', 'Grok', ['Claude'], [7])], [clash]),
+      new Map(),
+    );
+    expect(lines).toEqual([
+      '- **Where flags live**: Claude: a config file **versus** ChatGPT: a service (#4, #5).',
+      '- **I2 Kill switches**: Grok for it **versus** Claude against it (#7).',
+    ]);
+  });
+
+  it('keeps the objection when the disagreement names other speakers, and says when all agreed', () => {
+    expect(disagreementLines(ledger([idea(1, 'Config file', 'Claude', ['Grok'], [4])], [clash]), new Map())).toHaveLength(2);
+    expect(disagreementLines(ledger([idea(1, 'Config file', 'Claude', [], [4])], []), new Map())).toEqual([
+      '- The room agreed throughout: no idea met an objection and no disagreement was recorded.',
+    ]);
+  });
+});
