@@ -39,29 +39,69 @@ function knownIdeas(body: ChatCompletionRequest): Array<{ id: string; title: str
   );
 }
 
-/** The participants' numbered statements, grouped by the idea each is about, in order of first mention. */
-function groupedByIdea(body: ChatCompletionRequest): Map<string, Statement[]> {
-  const groups = new Map<string, Statement[]>();
-  for (const statement of statementsOf(body).filter((entry) => entry.reference && isParticipant(entry))) {
-    const key = ideaKey(statement);
-    groups.set(key, [...(groups.get(key) ?? []), statement]);
-  }
-  return groups;
+/** One idea's messages, and its title: the words a person said, or the words the participants quote. */
+interface IdeaGroup {
+  title: string;
+  statements: Statement[];
 }
 
-function ideaOf(key: string, statements: Statement[], subject: string, known: Array<{ id: string; title: string }>): DemoIdea {
+const TITLE_WORDS = 8;
+
+/** A person's idea as a title: their first words, without the question mark. */
+function personTitle(statement: Statement): string {
+  return statement.text.split(/\s+/).slice(0, TITLE_WORDS).join(' ').replace(/[?.!]+$/, '');
+}
+
+/**
+ * The numbered statements of the discussion grouped by idea, in order of first mention: a person's message during the
+ * discussion is an idea of theirs, joined by the answers that quote its words; any other quoted word is an idea of its
+ * own. What people said to the Planner (the topic, their answers) is not an idea.
+ */
+function groupedByIdea(body: ChatCompletionRequest, subject: string): IdeaGroup[] {
+  const statements = statementsOf(body).filter((entry) => entry.reference);
+  const planning = statements.findLastIndex((entry) => entry.speaker === 'Planner');
+  const groups = new Map<string, IdeaGroup>();
+  const wordsOfPeople = new Map<string, string>();
+  statements.forEach((statement, index) => {
+    if (statement.person && index > planning) {
+      const key = `person ${statement.reference}`;
+      groups.set(key, { title: personTitle(statement), statements: [statement] });
+      for (const word of keywordsOf(statement.text, 20)) if (!wordsOfPeople.has(word)) wordsOfPeople.set(word, key);
+      return;
+    }
+    if (!isParticipant(statement)) return;
+    const quoted = ideaKey(statement);
+    const key = wordsOfPeople.get(quoted) ?? quoted;
+    const group = groups.get(key) ?? { title: `"${quoted}" for ${subject}`, statements: [] };
+    groups.set(key, { ...group, statements: [...group.statements, statement] });
+  });
+  return [...groups.values()];
+}
+
+function ideaOf({ title, statements }: IdeaGroup, known: Array<{ id: string; title: string }>): DemoIdea {
   const [first] = statements as [Statement, ...Statement[]];
   const others = statements.slice(1);
   const objectors = speakersOf(statements.filter((entry) => OBJECTION.test(entry.text))).filter((name) => name !== first.speaker);
-  const title = `"${key}" for ${subject}`;
   return {
     existingIdea: known.find((idea) => idea.title === title.toLowerCase())?.id ?? '',
     title,
-    summary: shortened(ideaText(first), 200),
+    summary: shortened(first.person ? first.text : ideaText(first), 200),
     proposer: first.speaker,
     builders: speakersOf(others.filter((entry) => !OBJECTION.test(entry.text))).filter((name) => name !== first.speaker && !objectors.includes(name)),
     objectors,
     messageIds: statements.map(messageId),
+  };
+}
+
+function disagreementOf(group: IdeaGroup, idea: DemoIdea): DemoIdeaExtraction['disagreements'][number] {
+  const objection = group.statements.find((entry) => OBJECTION.test(entry.text));
+  return {
+    topic: `Whether ${idea.title} is the right move`,
+    sides: [
+      { speakers: [idea.proposer, ...idea.builders], position: idea.summary },
+      { speakers: idea.objectors, position: objection ? shortened(ideaText(objection), 200) : 'Doubts it.' },
+    ],
+    messageIds: idea.messageIds,
   };
 }
 
@@ -78,21 +118,11 @@ function questionsIn(statements: Statement[]): DemoIdeaExtraction['openQuestions
 export function demoIdeaExtraction(body: ChatCompletionRequest): DemoIdeaExtraction {
   const subject = keywordsOf(topicOf(body), 2).join(' ') || 'the topic';
   const known = knownIdeas(body);
-  const groups = groupedByIdea(body);
-  const ideas = [...groups].map(([key, statements]) => ideaOf(key, statements, subject, known));
-  const disagreements = ideas
-    .filter((idea) => idea.objectors.length > 0)
-    .map((idea) => {
-      const statements = groups.get(/^"([^"]+)"/.exec(idea.title)?.[1] ?? '') ?? [];
-      const objection = statements.find((entry) => OBJECTION.test(entry.text));
-      return {
-        topic: `Whether ${idea.title} is the right move`,
-        sides: [
-          { speakers: [idea.proposer, ...idea.builders], position: idea.summary },
-          { speakers: idea.objectors, position: objection ? shortened(ideaText(objection), 200) : 'Doubts it.' },
-        ],
-        messageIds: idea.messageIds,
-      };
-    });
+  const groups = groupedByIdea(body, subject);
+  const ideas = groups.map((group) => ideaOf(group, known));
+  const disagreements = groups.flatMap((group, index) => {
+    const idea = ideas[index];
+    return idea && idea.objectors.length > 0 ? [disagreementOf(group, idea)] : [];
+  });
   return { ideas, disagreements, openQuestions: questionsIn(statementsOf(body)) };
 }

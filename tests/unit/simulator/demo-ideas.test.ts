@@ -17,12 +17,16 @@ afterAll(async () => simulator.close());
 const participant = (number: number, name: string, text: string) =>
   chatMessage({ id: number, number, speaker: { kind: 'participant', name }, text: `${text} — ${name} (simulated)` });
 
+const person = (number: number, text: string) => chatMessage({ id: number, number, speaker: { kind: 'human', name: 'Ana', id: 'ana' }, text });
+
 const messages = [
-  chatMessage({ id: 1, number: 1, speaker: { kind: 'human', name: 'Ana', id: 'ana' }, text: 'Offline drafts keep coming up in support tickets.' }),
-  participant(2, 'Claude', 'Agreeing with Ana on the direction, with one caveat: "offline" needs an owner and a review date, or it quietly becomes permanent.'),
-  participant(3, 'ChatGPT', 'Concretely, Claude: (1) try "offline" with one small team, (2) measure it for two weeks, (3) decide.'),
-  participant(4, 'Grok', 'Devil\'s advocate, ChatGPT: what if "offline" is the wrong frame for mobile app entirely? Cheapest test: skip it for a month and see who notices.'),
-  participant(5, 'Claude', 'I see a trade-off in "drafts", Grok: it buys speed on mobile app at the cost of more moving parts.'),
+  person(1, 'Offline mode for the mobile app'),
+  chatMessage({ id: 2, number: 2, speaker: { kind: 'planner', name: 'Planner' }, text: 'Proposed plan: map the options for offline mode.' }),
+  participant(3, 'Claude', 'Agreeing with Ana on the direction, with one caveat: "offline" needs an owner and a review date, or it quietly becomes permanent.'),
+  participant(4, 'ChatGPT', 'Concretely, Claude: (1) try "offline" with one small team, (2) measure it for two weeks, (3) decide.'),
+  participant(5, 'Grok', 'Devil\'s advocate, ChatGPT: what if "offline" is the wrong frame for mobile app entirely? Cheapest test: skip it for a month and see who notices.'),
+  person(6, 'What about syncing drafts only on wifi?'),
+  participant(7, 'Claude', 'I see a trade-off in "drafts", Ana: it buys speed on mobile app at the cost of more moving parts.'),
 ];
 
 describe('the demo Idea Extractor, through the real SDK and the app\'s own input', () => {
@@ -34,8 +38,9 @@ describe('the demo Idea Extractor, through the real SDK and the app\'s own input
 
     const first = await extract([], messages);
     expect(first.ideas.map((idea) => [idea.title, idea.proposer, idea.builders, idea.objectors, idea.messageIds])).toEqual([
-      ['"offline" for offline mode', 'Claude', ['ChatGPT'], ['Grok'], [2, 3, 4]],
-      ['"drafts" for offline mode', 'Claude', [], [], [5]],
+      ['"offline" for offline mode', 'Claude', ['ChatGPT'], ['Grok'], [3, 4, 5]],
+      // A person's message during the discussion is their idea; the answer quoting its words builds on it.
+      ['What about syncing drafts only on wifi', 'Ana', ['Claude'], [], [6, 7]],
     ]);
     expect(first.disagreements).toEqual([
       {
@@ -44,19 +49,19 @@ describe('the demo Idea Extractor, through the real SDK and the app\'s own input
           { speakers: ['Claude', 'ChatGPT'], position: 'Agreeing with Ana on the direction, with one caveat: "offline" needs an owner and a review date, or it quietly becomes permanent.' },
           { speakers: ['Grok'], position: expect.stringContaining('what if "offline" is the wrong frame') },
         ],
-        messageIds: [2, 3, 4],
+        messageIds: [3, 4, 5],
       },
     ]);
-    expect(first.openQuestions).toEqual([{ question: 'Devil\'s advocate, ChatGPT: what if "offline" is the wrong frame for mobile app entirely?', messageIds: [4] }]);
+    expect(first.openQuestions).toEqual([{ question: 'Devil\'s advocate, ChatGPT: what if "offline" is the wrong frame for mobile app entirely?', messageIds: [5] }]);
     expect(JSON.stringify(first)).not.toMatch(/about Offline mode|\(simulated\)/);
 
     // A later pass names the idea already in the ledger instead of a new one; a quiet batch adds nothing.
     const known: Idea[] = [
       { sessionId: 's', number: 1, title: '"offline" for offline mode', summary: '', proposer: 'Claude', builders: [], objectors: [], messageIds: [2], mentions: 1, firstPass: 1, embedding: null },
     ];
-    const later = await extract(known, [participant(6, 'ChatGPT', 'A quick example of "offline" working for offline mode: start with the riskiest path only.')]);
+    const later = await extract(known, [participant(8, 'ChatGPT', 'A quick example of "offline" working for offline mode: start with the riskiest path only.')]);
     expect(later.ideas.map((idea) => [idea.existingIdea, idea.proposer])).toEqual([['I1', 'ChatGPT']]);
-    const quiet = await extract(known, [messages[0]!]);
+    const quiet = await extract(known, messages.slice(0, 2));
     expect(quiet).toEqual({ ideas: [], disagreements: [], openQuestions: [] });
   });
 });
