@@ -53,28 +53,25 @@ function personTitle(statement: Statement): string {
 }
 
 /**
- * The numbered statements of the discussion grouped by idea, in order of first mention: a person's message during the
- * discussion is an idea of theirs, joined by the answers that quote its words; any other quoted word is an idea of its
- * own. What people said to the Planner (the topic, their answers) is not an idea.
+ * The numbered statements grouped by idea, in order of first mention: a person's message is an idea of theirs, joined
+ * by the answers that quote its words; any other quoted word is an idea of its own. (The app passes only the
+ * discussion: the topic and the answers to the Planner never reach the extractor.)
  */
 function groupedByIdea(body: ChatCompletionRequest, subject: string): IdeaGroup[] {
-  const statements = statementsOf(body).filter((entry) => entry.reference);
-  const planning = statements.findLastIndex((entry) => entry.speaker === 'Planner');
   const groups = new Map<string, IdeaGroup>();
   const wordsOfPeople = new Map<string, string>();
-  statements.forEach((statement, index) => {
-    if (statement.person && index > planning) {
+  for (const statement of statementsOf(body).filter((entry) => entry.reference)) {
+    if (statement.person) {
       const key = `person ${statement.reference}`;
       groups.set(key, { title: personTitle(statement), statements: [statement] });
       for (const word of keywordsOf(statement.text, 20)) if (!wordsOfPeople.has(word)) wordsOfPeople.set(word, key);
-      return;
+    } else if (isParticipant(statement)) {
+      const quoted = ideaKey(statement);
+      const key = wordsOfPeople.get(quoted) ?? quoted;
+      const group = groups.get(key) ?? { title: `"${quoted}" for ${subject}`, statements: [] };
+      groups.set(key, { ...group, statements: [...group.statements, statement] });
     }
-    if (!isParticipant(statement)) return;
-    const quoted = ideaKey(statement);
-    const key = wordsOfPeople.get(quoted) ?? quoted;
-    const group = groups.get(key) ?? { title: `"${quoted}" for ${subject}`, statements: [] };
-    groups.set(key, { ...group, statements: [...group.statements, statement] });
-  });
+  }
   return [...groups.values()];
 }
 

@@ -68,6 +68,7 @@ describe('the idea ledger through the app (models that repeat themselves and all
     fake.script({ participant: 'ChatGPT' }, ...Array.from({ length: 10 }, () => replies.text('Agreed: flags in a config file, reviewed like code.')));
     fake.script({ participant: 'Grok' }, ...Array.from({ length: 10 }, () => replies.text('Yes, a config file it is. Also a kill switch per flag.')));
     const room = await proposeSession(test, fake);
+    await test.clock.advance(5_000); // a person reads the plan before approving it
     await test.command(room, 'approve');
     await test.settle();
     const session = await sessionOf(test, room);
@@ -92,6 +93,11 @@ describe('the idea ledger through the app (models that repeat themselves and all
       ]),
     );
     await nextInterval(test);
+    // The extractor reads the discussion: the topic the person planned from is not an idea they proposed.
+    const extractorInput = JSON.stringify(fake.chats.filter((chat) => chat.agent.role === 'ideas').at(-1)?.body.messages ?? []);
+    expect(extractorInput).toContain('New messages (oldest first)');
+    expect(extractorInput).toContain('[Claude]: Ship feature flags as a config file');
+    expect(extractorInput).not.toContain('Feature flags for a small team');
     let transcript = test.transport.room(room);
     expect(transcript.some((message) => message.speaker === 'Moderator' && message.content.startsWith('Everyone has agreed so far'))).toBe(true);
     const listed = await test.command(room, 'ideas');

@@ -23,11 +23,18 @@ export interface LedgerPassDependencies {
   similarity: () => number;
 }
 
-/** Messages ideas come from: what people and participants said in the room. */
-export function ideaMessages(messages: readonly ChatMessage[]): ChatMessage[] {
+/**
+ * Messages ideas come from: what people and participants said in the room once the discussion began (`startedAt`, the
+ * plan's approval). The topic and the answers to the Planner shaped the plan; they are not ideas someone proposed.
+ */
+export function ideaMessages(messages: readonly ChatMessage[], startedAt: Date | null): ChatMessage[] {
   return messages.filter(
     (message) =>
-      IDEA_SPEAKERS.has(message.speaker.kind) && message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal' && message.text.trim() !== '',
+      IDEA_SPEAKERS.has(message.speaker.kind) &&
+      message.deliveryStatus !== 'withheld' &&
+      message.deliveryStatus !== 'internal' &&
+      message.text.trim() !== '' &&
+      (startedAt === null || message.createdAt.getTime() >= startedAt.getTime()),
   );
 }
 
@@ -50,7 +57,7 @@ export async function runLedgerPass(deps: LedgerPassDependencies, sessionId: str
   if (!session) return null;
   const ledger = await deps.repository.ledger(sessionId);
   const last = ledger.passes.at(-1);
-  const all = ideaMessages(await deps.messages.listForSession(sessionId));
+  const all = ideaMessages(await deps.messages.listForSession(sessionId), session.startedAt);
   const fresh = all.filter((message) => message.id > (last?.lastMessageId ?? 0));
   if (fresh.length === 0) return null;
   const topic = session.plan?.expandedTopic ?? session.topic;
