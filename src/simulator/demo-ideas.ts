@@ -93,7 +93,7 @@ function ideaOf({ title, statements }: IdeaGroup, known: Array<{ id: string; tit
 function disagreementOf(group: IdeaGroup, idea: DemoIdea): DemoIdeaExtraction['disagreements'][number] {
   const objection = group.statements.find((entry) => OBJECTION.test(entry.text));
   return {
-    topic: `Whether ${idea.title} is the right move`,
+    topic: group.statements[0]?.person ? `${idea.proposer}'s proposal: ${idea.title}` : `Whether ${idea.title} is the right move`,
     sides: [
       { speakers: [idea.proposer, ...idea.builders], position: idea.summary },
       { speakers: idea.objectors, position: objection ? shortened(ideaText(objection), 200) : 'Doubts it.' },
