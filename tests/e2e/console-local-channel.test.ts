@@ -43,7 +43,7 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     expect(await page.locator('#demo-banner').innerText()).toMatch(/simulated/i);
     expect(app.output()).toContain(app.url);
 
-    await page.locator('#topic').fill('How can a five-person team ship every week without burning out?');
+    await page.locator('#topic').fill('Should a five-person team ship every week, and how without burning out?');
     await page.locator('#start-session').click();
     await page.waitForURL(/#\/sessions\//);
 
@@ -105,6 +105,12 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     await page.locator('.message.speaker-participant').first().waitFor();
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, 'console-session-phone-dark.png') });
+
+    // A decision topic plans a critique round; stopped before it, the panel says so and counts nothing.
+    await page.locator('#message-input').fill('!stop');
+    await page.locator('#message-input').press('Enter');
+    await expect.poll(() => page.locator('#critique').innerText().catch(() => ''), { timeout: STEP_MS }).toContain('Skipped: the session was stopped.');
+    expect(await page.locator('#critique').innerText()).not.toContain('Borda count');
     expect(errors).toEqual([]);
   }, 600_000);
 });

@@ -38,7 +38,10 @@ export function critiquePanel(round) {
     'section',
     { class: 'card', id: 'critique' },
     h('h3', {}, 'Critique round'),
-    h('p', { class: 'muted' }, `Borda count over ${round.ballots.length} anonymous critique${round.ballots.length === 1 ? '' : 's'}.`),
+    // A skipped round counted nothing: its reason is all there is to say.
+    round.skippedReason
+      ? null
+      : h('p', { class: 'muted' }, `Borda count over ${round.ballots.length} anonymous critique${round.ballots.length === 1 ? '' : 's'}.`),
     body,
     failures,
   );
