@@ -49,7 +49,11 @@ const TITLE_WORDS = 8;
 
 /** A person's idea as a title: their first words, without the question mark. */
 function personTitle(statement: Statement): string {
-  return statement.text.split(/\s+/).slice(0, TITLE_WORDS).join(' ').replace(/[?.!]+$/, '');
+  return statement.text
+    .split(/\s+/)
+    .slice(0, TITLE_WORDS)
+    .join(' ')
+    .replace(/[?.!]+$/, '');
 }
 
 /**
@@ -106,7 +110,9 @@ function disagreementOf(group: IdeaGroup, idea: DemoIdea): DemoIdeaExtraction['d
 function questionsIn(statements: Statement[]): DemoIdeaExtraction['openQuestions'] {
   return statements
     .filter(isParticipant)
-    .flatMap((statement) => (ideaText(statement).match(/[^.!?]*\?/g) ?? []).map((question) => ({ question: question.trim(), messageIds: [messageId(statement)] })))
+    .flatMap((statement) =>
+      (ideaText(statement).match(/[^.!?]*\?/g) ?? []).map((question) => ({ question: question.trim(), messageIds: [messageId(statement)] })),
+    )
     .filter((entry) => entry.question.length > 12 && Number.isFinite(entry.messageIds[0]))
     .slice(0, MAX_QUESTIONS);
 }

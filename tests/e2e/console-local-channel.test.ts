@@ -109,7 +109,16 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     // A decision topic plans a critique round; stopped before it, the panel says so and counts nothing.
     await page.locator('#message-input').fill('!stop');
     await page.locator('#message-input').press('Enter');
-    await expect.poll(() => page.locator('#critique').innerText().catch(() => ''), { timeout: STEP_MS }).toContain('Skipped: the session was stopped.');
+    await expect
+      .poll(
+        () =>
+          page
+            .locator('#critique')
+            .innerText()
+            .catch(() => ''),
+        { timeout: STEP_MS },
+      )
+      .toContain('Skipped: the session was stopped.');
     expect(await page.locator('#critique').innerText()).not.toContain('Borda count');
     expect(errors).toEqual([]);
   }, 600_000);

@@ -22,12 +22,16 @@ const person = (number: number, text: string) => chatMessage({ id: number, numbe
 const messages = [
   participant(3, 'Claude', 'Agreeing with Ana on the direction, with one caveat: "offline" needs an owner and a review date, or it quietly becomes permanent.'),
   participant(4, 'ChatGPT', 'Concretely, Claude: (1) try "offline" with one small team, (2) measure it for two weeks, (3) decide.'),
-  participant(5, 'Grok', 'Devil\'s advocate, ChatGPT: what if "offline" is the wrong frame for mobile app entirely? Cheapest test: skip it for a month and see who notices.'),
+  participant(
+    5,
+    'Grok',
+    'Devil\'s advocate, ChatGPT: what if "offline" is the wrong frame for mobile app entirely? Cheapest test: skip it for a month and see who notices.',
+  ),
   person(6, 'What about syncing drafts only on wifi?'),
   participant(7, 'Claude', 'I see a trade-off in "drafts", Ana: it buys speed on mobile app at the cost of more moving parts.'),
 ];
 
-describe('the demo Idea Extractor, through the real SDK and the app\'s own input', () => {
+describe("the demo Idea Extractor, through the real SDK and the app's own input", () => {
   it('records the ideas people say and answers quote, who built on and who objected, the disagreement and the open question; nothing invented', async () => {
     const client = new OpenAI({ baseURL: simulator.url, apiKey: 'sk-demo', maxRetries: 0 });
     const agent = createIdeaExtractorAgent({ model: new OpenAIChatCompletionsModel(client, 'openai/gpt-4o-mini'), prompts: new PromptLibrary() });
@@ -44,20 +48,39 @@ describe('the demo Idea Extractor, through the real SDK and the app\'s own input
       {
         topic: 'Whether "offline" for offline mode is the right move',
         sides: [
-          { speakers: ['Claude', 'ChatGPT'], position: 'Agreeing with Ana on the direction, with one caveat: "offline" needs an owner and a review date, or it quietly becomes permanent.' },
+          {
+            speakers: ['Claude', 'ChatGPT'],
+            position: 'Agreeing with Ana on the direction, with one caveat: "offline" needs an owner and a review date, or it quietly becomes permanent.',
+          },
           { speakers: ['Grok'], position: expect.stringContaining('what if "offline" is the wrong frame') },
         ],
         messageIds: [3, 4, 5],
       },
     ]);
-    expect(first.openQuestions).toEqual([{ question: 'Devil\'s advocate, ChatGPT: what if "offline" is the wrong frame for mobile app entirely?', messageIds: [5] }]);
+    expect(first.openQuestions).toEqual([
+      { question: 'Devil\'s advocate, ChatGPT: what if "offline" is the wrong frame for mobile app entirely?', messageIds: [5] },
+    ]);
     expect(JSON.stringify(first)).not.toMatch(/about Offline mode|\(simulated\)/);
 
     // A later pass names the idea already in the ledger instead of a new one.
     const known: Idea[] = [
-      { sessionId: 's', number: 1, title: '"offline" for offline mode', summary: '', proposer: 'Claude', builders: [], objectors: [], messageIds: [2], mentions: 1, firstPass: 1, embedding: null },
+      {
+        sessionId: 's',
+        number: 1,
+        title: '"offline" for offline mode',
+        summary: '',
+        proposer: 'Claude',
+        builders: [],
+        objectors: [],
+        messageIds: [2],
+        mentions: 1,
+        firstPass: 1,
+        embedding: null,
+      },
     ];
-    const later = await extract(known, [participant(8, 'ChatGPT', 'A quick example of "offline" working for offline mode: start with the riskiest path only.')]);
+    const later = await extract(known, [
+      participant(8, 'ChatGPT', 'A quick example of "offline" working for offline mode: start with the riskiest path only.'),
+    ]);
     expect(later.ideas.map((idea) => [idea.existingIdea, idea.proposer])).toEqual([['I1', 'ChatGPT']]);
   });
 });
