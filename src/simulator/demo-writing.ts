@@ -48,6 +48,11 @@ function presetOf(body: ChatCompletionRequest, topic: string): string | null {
   return PRESET_HINTS.find(([pattern, name]) => listed.has(name) && pattern.test(topic))?.[1] ?? null;
 }
 
+// The demo plan's own words around the topic (which participants read back as the topic): never ideas to pick up.
+const PLANNED_AROUND = 'planned around what';
+const TOLD_THE_PLANNER = 'told the Planner';
+const EXPLORED = 'explored from several angles before the group converges';
+
 /** A plan drawn from the topic and, first of all, from what people answered the Planner. */
 export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown> {
   const topic = topicOf(body);
@@ -60,8 +65,8 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
   );
   return {
     expandedTopic: answers.text
-      ? `${topic} — planned around what ${who} told the Planner: “${shortened(answers.text, 180)}” ${SIMULATED}`
-      : `${topic} — explored from several angles before the group converges ${SIMULATED}`,
+      ? `${topic} — ${PLANNED_AROUND} ${who} ${TOLD_THE_PLANNER}: “${shortened(answers.text, 180)}” ${SIMULATED}`
+      : `${topic} — ${EXPLORED} ${SIMULATED}`,
     objectives: [
       `Map the options for ${topicWords.slice(0, 2).join(' and ') || 'the topic'}`,
       heard.length > 0 ? `Answer what ${who} raised: ${heard.slice(0, 2).join(' and ')}` : 'Weigh the trade-offs of the strongest options',
@@ -121,6 +126,7 @@ const STYLES: Record<string, AnswerLine[]> = {
 const LINE_WORDS = new Set([
   ...Object.values(STYLES).flatMap((lines) => lines.flatMap((line) => keywordsOf(line({ to: '', idea: '', subject: '' }), 100))),
   ...Object.keys(STYLES),
+  ...keywordsOf(`${PLANNED_AROUND} ${TOLD_THE_PLANNER} ${EXPLORED}`, 20),
   'everyone',
 ]);
 

@@ -126,7 +126,12 @@ describe('demo brain through the real SDK', () => {
 
   it("participants pick up the topic's and people's words from each other, never their lines' own wording", async () => {
     const participant = (name: string, id: string) =>
-      new Agent({ name, instructions: `You are ${name}, a participant in a Brainstorm session.\nTopic: offline mode for the mobile app`, model: model(id) });
+      new Agent({
+        name,
+        // The topic as the demo Planner expands it: its own words ("planned", "Planner") are not the topic's.
+        instructions: `You are ${name}, a participant in a Brainstorm session.\nTopic: offline mode for the mobile app — planned around what Ana told the Planner: “offline drafts”`,
+        model: model(id),
+      });
     const room = [participant('Claude', 'anthropic/claude-sonnet-4'), participant('ChatGPT', 'openai/gpt-4o'), participant('Grok', 'x-ai/grok-3')];
     let previous = '[Ana (person)]: Support tickets keep asking for offline drafts.';
     const picked: string[] = [];
@@ -136,8 +141,15 @@ describe('demo brain through the real SDK', () => {
       picked.push(/"([^"]+)"/.exec(answer)?.[1] ?? '');
       previous = `[${speaker.name}]: ${answer}`;
     }
-    const spoken = new Set(['offline', 'mobile', 'support', 'tickets', 'keep', 'asking', 'drafts']);
+    const spoken = new Set(['offline', 'mode', 'mobile', 'support', 'tickets', 'keep', 'asking', 'drafts']);
     expect(picked.filter((word) => !spoken.has(word))).toEqual([]);
+    // Answering the Moderator, they take the topic's words, not the words the demo Planner put around it.
+    const fromTopic: string[] = [];
+    for (let variant = 0; variant < 8; variant += 1) {
+      for (const speaker of room)
+        fromTopic.push(/"([^"]+)"/.exec(String((await run(speaker, `[Moderator]: Welcome, everyone (${variant}).`)).finalOutput))?.[1] ?? '');
+    }
+    expect(fromTopic.filter((word) => !spoken.has(word))).toEqual([]);
   });
 
   it('the scribe reads cited lines and keeps the points of its previous record', async () => {
