@@ -1,24 +1,11 @@
 /** The demo Idea Extractor: the ledger entries a careful reader would take from the simulated participants' answers. */
+import type { IdeaExtraction } from '../agents/ideas/idea-extractor-agent.ts';
 import type { ChatCompletionRequest } from './chat-types.ts';
 import { keywordsOf, messageTextsOf, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
 import { ideaText, isParticipant, shortened } from './demo-writing.ts';
 
-interface DemoIdea {
-  existingIdea: string;
-  title: string;
-  summary: string;
-  proposer: string;
-  builders: string[];
-  objectors: string[];
-  messageIds: number[];
-}
-
-/** What the extractor answers, as its schema has it. */
-export interface DemoIdeaExtraction {
-  ideas: DemoIdea[];
-  disagreements: Array<{ topic: string; sides: Array<{ speakers: string[]; position: string }>; messageIds: number[] }>;
-  openQuestions: Array<{ question: string; messageIds: number[] }>;
-}
+// The extractor's own output type (types only): the demo answers exactly the schema the agent asks for.
+type DemoIdea = IdeaExtraction['ideas'][number];
 
 // The demo personas' sceptical lines: their speaker objects to the idea they quote.
 const OBJECTION = /devil's advocate|the skeptic|unpopular take|wrong frame|worries me/i;
@@ -94,7 +81,7 @@ function ideaOf({ title, statements }: IdeaGroup, known: Array<{ id: string; tit
   };
 }
 
-function disagreementOf(group: IdeaGroup, idea: DemoIdea): DemoIdeaExtraction['disagreements'][number] {
+function disagreementOf(group: IdeaGroup, idea: DemoIdea): IdeaExtraction['disagreements'][number] {
   const objection = group.statements.find((entry) => OBJECTION.test(entry.text));
   return {
     topic: group.statements[0]?.person ? `${idea.proposer}'s proposal: ${idea.title}` : `Whether ${idea.title} is the right move`,
@@ -107,7 +94,7 @@ function disagreementOf(group: IdeaGroup, idea: DemoIdea): DemoIdeaExtraction['d
 }
 
 /** The questions the participants left in their answers, each with its message. */
-function questionsIn(statements: Statement[]): DemoIdeaExtraction['openQuestions'] {
+function questionsIn(statements: Statement[]): IdeaExtraction['openQuestions'] {
   return statements
     .filter(isParticipant)
     .flatMap((statement) =>
@@ -118,14 +105,13 @@ function questionsIn(statements: Statement[]): DemoIdeaExtraction['openQuestions
 }
 
 /** The ledger entries of one extraction pass over the new messages of the request. */
-export function demoIdeaExtraction(body: ChatCompletionRequest): DemoIdeaExtraction {
+export function demoIdeaExtraction(body: ChatCompletionRequest): IdeaExtraction {
   const subject = keywordsOf(topicOf(body), 2).join(' ') || 'the topic';
   const known = knownIdeas(body);
-  const groups = groupedByIdea(body, subject);
-  const ideas = groups.map((group) => ideaOf(group, known));
-  const disagreements = groups.flatMap((group, index) => {
-    const idea = ideas[index];
-    return idea && idea.objectors.length > 0 ? [disagreementOf(group, idea)] : [];
-  });
-  return { ideas, disagreements, openQuestions: questionsIn(statementsOf(body)) };
+  const entries = groupedByIdea(body, subject).map((group) => ({ group, idea: ideaOf(group, known) }));
+  return {
+    ideas: entries.map((entry) => entry.idea),
+    disagreements: entries.filter((entry) => entry.idea.objectors.length > 0).map((entry) => disagreementOf(entry.group, entry.idea)),
+    openQuestions: questionsIn(statementsOf(body)),
+  };
 }
