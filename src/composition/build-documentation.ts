@@ -55,7 +55,8 @@ export function buildDocumentation(dependencies: ServiceDependencies, links: Doc
       const decorated = await critique.decorate(sessionId, await ideas.decorate(sessionId, kind, markdown));
       return withPresetNote(decorated, session && kind === 'record' ? presets.recordNote(session) : null);
     },
-    runQueue: (queue) => worker.runQueue(queue),
+    // `!summary` and a nearly full context need the pass's result, even when the loop claimed that pass first.
+    runQueue: (queue) => worker.runQueue(queue, { awaitRunning: true }),
   });
   documentation.registerJobs(worker);
   // The sessions database row in Notion follows every status change.

@@ -48,11 +48,12 @@ const STOP_WORDS = new Set(
   ),
 );
 
-/** The topic of the session: a `Topic:` line if there is one, else the first person's message. */
+/** The topic of the session: a `Topic:` line (or the record heading's) if there is one, else the first person's message. */
 export function topicOf(body: ChatCompletionRequest): string {
   const texts = [systemText(body), ...body.messages.filter((message) => message.role === 'user').map(messageText)];
   for (const text of texts) {
-    const match = /(?:^|\n)\s*(?:Expanded topic|Topic)\s*:\s*(.+)/i.exec(text);
+    // The TLDR reads the Scribe's record, whose heading carries the topic.
+    const match = /(?:^|\n)\s*(?:Expanded topic|Topic|#\s*Detailed record)\s*:\s*(.+)/i.exec(text);
     if (match?.[1]) return match[1].trim().slice(0, 200);
   }
   const firstUser = body.messages.find((message) => message.role === 'user');

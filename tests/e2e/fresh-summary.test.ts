@@ -64,3 +64,15 @@ describe('!summary', () => {
     expect(fake.chats.filter((chat) => chat.agent.role === 'tldr').length).toBe(tldrCalls);
   });
 });
+
+describe('!summary before the first record', () => {
+  it('writes the first record and TLDR at once instead of saying there is none', async () => {
+    const room = await proposeSession(test, fake);
+    await test.command(room, 'approve');
+    await test.settle();
+    expect(await tldrOf(room)).toBeNull();
+    const reply = await test.command(room, 'summary');
+    expect(reply.content).toBe('Summary posted.');
+    expect((await tldrOf(room))?.version).toBe(1);
+  });
+});

@@ -62,6 +62,8 @@ export class JobWorker {
   private lastClaimFull = false;
   /** Queues of the jobs running here: work queued behind one is claimed when it ends (its nudge is counted). */
   private readonly runningQueues = new Set<string>();
+  /** The chain running here for each queue (the loop's or a `runQueue`'s), so `runQueue` can wait for it. */
+  private readonly localRuns = new Map<string, Promise<unknown>>();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
   private readonly instance: WorkerInstanceKeeper;
@@ -104,16 +106,38 @@ export class JobWorker {
   /**
    * Runs the due jobs of one queue now, in order (e.g. a room's pending deliveries before a new round). It stops after
    * a job nothing waited behind when it was claimed: work queued since then was nudged, and the loop claims it.
+   * With `awaitRunning`, a run of the queue already under way in this process (the loop claimed the job first) is
+   * waited for, then the queue is claimed again: a caller that needs a job's result (`!summary` its TLDR) gets it.
    */
-  async runQueue(queue: string): Promise<void> {
+  async runQueue(queue: string, options: { awaitRunning?: boolean } = {}): Promise<void> {
+    const awaitRunning = options.awaitRunning ?? false;
     for (let batch = 0; batch < 50; batch += 1) {
+      if (awaitRunning && (await this.waitForLocalRun(queue))) continue;
       const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, 1, [...this.handlers.keys()], queue);
       const job = claimed[0];
-      if (!job) return;
+      // An empty claim may have lost the job to the loop's claim, which answered first.
+      if (!job) {
+        if (awaitRunning && (await this.waitForLocalRun(queue))) continue;
+        return;
+      }
       const chain = { last: job, nudgesBefore: this.nudges };
-      await this.runChain(chain);
+      const run = this.runChain(chain);
+      this.localRuns.set(queue, run);
+      try {
+        await run;
+      } finally {
+        if (this.localRuns.get(queue) === run) this.localRuns.delete(queue);
+      }
       if (!chain.last.hasSuccessor) return;
     }
+  }
+
+  /** Waits for this process's run of a queue, if one is under way; true when it waited. */
+  private async waitForLocalRun(queue: string): Promise<boolean> {
+    const run = this.localRuns.get(queue);
+    if (!run) return false;
+    await run.catch(() => undefined);
+    return true;
   }
 
   /** Registers this worker's instance (reclaiming what dead instances left running), then starts the polling loop. */
@@ -200,8 +224,10 @@ export class JobWorker {
     const chain: QueueChain = { last: job, nudgesBefore };
     const promise = this.runChain(chain).then(() => undefined);
     this.inFlight.add(promise);
+    if (job.queue !== null) this.localRuns.set(job.queue, promise);
     void promise.finally(() => {
       this.inFlight.delete(promise);
+      if (job.queue !== null && this.localRuns.get(job.queue) === promise) this.localRuns.delete(job.queue);
       // Every nudge since the last claim began counts, those held back for this queue among them.
       const queued = chain.last.queue !== null && this.nudges !== chain.nudgesBefore;
       if (job.queue !== null) this.runningQueues.delete(job.queue);

@@ -140,4 +140,24 @@ describe.each(ENGINES)('when a job worker claims on %s', (engine) => {
     expect(ran).toEqual(['pending']);
     expect(jobs.claims).toBe(1);
   });
+  it('waits, when asked, for the run of a queue the loop claimed first, then runs what is due behind it', async () => {
+    let release: () => void = () => undefined;
+    registerDeliveries(new Promise<void>((resolve) => (release = resolve)));
+    await started();
+    await deliver('first');
+    worker.nudge('room:1');
+    await expect.poll(() => ran).toEqual(['first']);
+    await deliver('second');
+    // Without waiting, the queue is busy: the claim comes back empty and the caller goes on at once.
+    await worker.runQueue('room:1');
+    expect(ran).toEqual(['first']);
+    let flushed = false;
+    const flush = worker.runQueue('room:1', { awaitRunning: true }).then(() => (flushed = true));
+    await Promise.resolve();
+    expect(flushed).toBe(false);
+    release();
+    await flush;
+    expect(ran).toEqual(['first', 'second']);
+    expect(await jobs.countByStatus('deliver')).toEqual({ done: 2 });
+  });
 });

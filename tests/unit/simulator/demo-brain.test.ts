@@ -172,6 +172,8 @@ describe('demo brain through the real SDK', () => {
     expect(second.match(/Add an annual discount/g)).toHaveLength(1);
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
     const summary = (await run(tldr, `The Scribe's detailed record:\n\n${second}`)).finalOutput;
+    // The topic is the record's, not the first line of the TLDR's input.
+    expect(summary?.summary).toMatch(/^Claude, Grok discussed pricing with Ana over 3 recorded messages\./);
     expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([
       ['Claude', '#4'],
       ['Grok', '#5'],
