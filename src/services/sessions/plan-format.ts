@@ -18,21 +18,36 @@ export function clampPlan(plan: SessionPlan, bounds: LimitsConfig): { plan: Sess
   const objectives = nonEmpty(plan.objectives);
   if (objectives.length === 0) adjustments.push('no objectives were given: one was taken from the topic');
   const expandedTopic = plan.expandedTopic.trim();
+  const clamped = {
+    maxMessages: Math.round(clamp('max messages', parameters.maxMessages, 1, bounds.maxMessages)),
+    maxTokens: Math.round(clamp('max tokens', parameters.maxTokens, 1000, bounds.maxTokens)),
+    maxCostUsd: clamp('max cost', parameters.maxCostUsd, 0.01, bounds.maxCostUsd),
+    timeoutMinutes: Math.round(clamp('timeout minutes', parameters.timeoutMinutes, 1, bounds.timeoutMinutes)),
+    maxContextPercent: Math.round(clamp('context %', parameters.maxContextPercent, 10, bounds.maxContextPercent)),
+  };
   return {
     plan: {
       ...plan,
       objectives: objectives.length > 0 ? objectives : [`Explore ${expandedTopic || 'the topic'} and agree on next steps`],
       keyAreas: nonEmpty(plan.keyAreas),
       expectedFlow: nonEmpty(plan.expectedFlow),
-      parameters: {
-        maxMessages: Math.round(clamp('max messages', parameters.maxMessages, 1, bounds.maxMessages)),
-        maxTokens: Math.round(clamp('max tokens', parameters.maxTokens, 1000, bounds.maxTokens)),
-        maxCostUsd: clamp('max cost', parameters.maxCostUsd, 0.01, bounds.maxCostUsd),
-        timeoutMinutes: Math.round(clamp('timeout minutes', parameters.timeoutMinutes, 1, bounds.timeoutMinutes)),
-        maxContextPercent: Math.round(clamp('context %', parameters.maxContextPercent, 10, bounds.maxContextPercent)),
-      },
+      parameters: clamped,
+      estimate: estimateWithin(plan.estimate, clamped),
     },
     adjustments,
+  };
+}
+
+/**
+ * The estimate, never past the plan's own limits: a session stops at them, so "~40 messages" under a 12-message limit
+ * misleads. Models (and limits lowered with `!config`) produce such estimates; the limit line already says why.
+ */
+function estimateWithin(estimate: SessionPlan['estimate'], limits: SessionPlan['parameters']): SessionPlan['estimate'] {
+  const within = (value: number, max: number) => Math.min(max, Math.max(0, Number.isFinite(value) ? value : 0));
+  return {
+    durationMinutes: within(estimate.durationMinutes, limits.timeoutMinutes),
+    costUsd: within(estimate.costUsd, limits.maxCostUsd),
+    messages: Math.round(within(estimate.messages, limits.maxMessages)),
   };
 }
 

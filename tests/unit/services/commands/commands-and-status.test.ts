@@ -76,6 +76,17 @@ describe('clampPlan', () => {
     expect(plan.parameters.maxCostUsd).toBe(0.01);
     expect(adjustments).toEqual(['max messages 5000 → 100', 'max tokens 200000 → 50000', 'max cost -3 → 0.01']);
   });
+  it("keeps the estimate within the plan's limits, silently (a session stops at them)", () => {
+    const planned = scriptedPlan({ maxMessages: 12, maxTokens: 40_000, timeoutMinutes: 5, maxCostUsd: 0.05 });
+    const { plan, adjustments } = clampPlan({ ...planned, estimate: { durationMinutes: 15, costUsd: 0.2, messages: 40 } }, bounds);
+    expect(plan.estimate).toEqual({ durationMinutes: 5, costUsd: 0.05, messages: 12 });
+    expect(adjustments).toEqual([]);
+    expect(clampPlan({ ...planned, estimate: { durationMinutes: 3, costUsd: 0.01, messages: 8 } }, bounds).plan.estimate).toEqual({
+      durationMinutes: 3,
+      costUsd: 0.01,
+      messages: 8,
+    });
+  });
   it('leaves a plan within bounds untouched', () => {
     expect(clampPlan(scriptedPlan({ maxMessages: 40, maxTokens: 40_000 }), bounds).adjustments).toEqual([]);
   });
