@@ -65,6 +65,7 @@ export function buildEntry(dependencies: ServiceDependencies, links: EntryLinks)
     ...links,
     sessions: repositories.sessions,
     starter,
+    screen,
     clock,
     logger,
     commandsPerMinute: () => links.settings.effectiveConfig().discord.commandRateLimitPerMinute,

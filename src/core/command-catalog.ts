@@ -29,6 +29,9 @@ export interface CommandSpec {
   surfaces: { bang: boolean; slash: boolean };
 }
 
+/** How long what `!focus` names may be: a subject to turn to, not a message (that is said in the discussion). */
+export const FOCUS_MAX_CHARS = 300;
+
 const TOPIC: CommandArgument = { name: 'topic', description: 'What to brainstorm about', maxLength: 4000 };
 const PRESET: CommandArgument = { name: 'preset', description: 'The kind of session (roster, roles, phases, limits)', optional: true, presetChoices: true };
 
@@ -57,7 +60,9 @@ export const COMMAND_CATALOG: readonly CommandSpec[] = [
   command('continue', '!continue', 'resume a paused discussion (or let the AIs go on)'),
   command('status', '!status', 'status and limits'),
   command('refresh', '!refresh', 'reload the context from the record'),
-  command('focus', '!focus', 'ask the Moderator to refocus the discussion'),
+  command('focus', '!focus [what]', 'ask the Moderator to refocus the discussion (on what you name, if you do)', {
+    args: [{ name: 'on', description: 'What to focus on (leave out: the objectives)', maxLength: FOCUS_MAX_CHARS, optional: true }],
+  }),
   command('summary', '!summary', 'post a summary of the session so far (made afresh when needed)'),
   command('ideas', '!ideas', 'list the ideas of the session: who proposed, built on, objected'),
   command('explore', '!explore <topic>', 'open a linked sub-session on a subtopic', { args: [{ ...TOPIC, description: 'The subtopic to explore' }] }),

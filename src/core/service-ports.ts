@@ -7,6 +7,12 @@ import type { ChatMessage, Session } from './domain.ts';
 /** What the idea ledger's review after a round did: closed the converged session, invited dissent, or nothing. */
 export type LedgerReview = 'closed' | 'invited' | 'nothing';
 
+/** What a person asked the discussion to focus on (`!focus disclosure timelines`), and who asked. */
+export interface FocusRequest {
+  text: string;
+  by: string;
+}
+
 /** What the moderation module does for the session services. */
 export interface ModerationPort {
   /**
@@ -14,8 +20,8 @@ export interface ModerationPort {
    * it may have changed the session (a check ran, something was posted, the session ended), so the caller reads it again.
    */
   afterRound(session: Session): Promise<boolean>;
-  /** `!focus`: refocus now; returns what to tell the person. */
-  refocus(session: Session): Promise<string>;
+  /** `!focus [what]`: refocus now (on what a person named, when they did); returns what to tell the person. */
+  refocus(session: Session, focus?: FocusRequest | null): Promise<string>;
   /** The wrap-up chain (assessment, final record, summary, closing message). */
   wrapUp(session: Session, reason: string): Promise<void>;
 }

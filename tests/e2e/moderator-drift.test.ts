@@ -124,4 +124,18 @@ describe('balance and goals through the app', () => {
     expect(session.endReason).toBe('the objectives of the plan were met');
     expect(transcript.at(-1)?.content).toContain('Thank you all');
   });
+
+  it('!focus on what a person names: the Moderator is told, and the room hears the redirect to it', async () => {
+    const room = await approvedSession(test, 'How should our API handle cache invalidation?');
+    await test.settle();
+    fake.script({ role: 'moderator' }, verdict({ action: 'continue', message: '' }));
+    const reply = await test.command(room, 'focus', 'on: purge latency');
+    expect(reply.content).toBe('The Moderator has asked everyone to focus on “purge latency”.');
+    // The check's input names what the person asked for (the post step that follows is another Moderator call).
+    const checks = fake.chats.filter((chat) => chat.agent.role === 'moderator' && JSON.stringify(chat.body.messages).includes('"Moderation check ('));
+    expect(JSON.stringify(checks.at(-1)?.body.messages)).toContain('asked the Moderator to refocus the discussion on \\"purge latency\\"');
+    await test.settle();
+    const redirect = test.transport.room(room).find((message) => message.speaker === 'Moderator' && message.content.includes('focus on "purge latency"'));
+    expect(redirect?.content).toContain('Where does "purge latency" take us on');
+  });
 });

@@ -4,16 +4,16 @@ import type { Clock } from '../../core/clock.ts';
 import type { ContextManager } from '../context/context-manager.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
 import type { Session } from '../../core/domain.ts';
-import { commandSpec } from '../../core/command-catalog.ts';
+import { commandSpec, FOCUS_MAX_CHARS } from '../../core/command-catalog.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { CommandInvocation, DocumentationPort, GatewayReply } from '../../core/ports.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
 import type { RosterService } from '../sessions/roster-service.ts';
 import type { PresetService } from '../sessions/session-presets.ts';
-import type { ModerationPort } from '../../core/service-ports.ts';
+import type { FocusRequest, ModerationPort } from '../../core/service-ports.ts';
 import type { SessionLifecycle } from '../sessions/session-lifecycle.ts';
-import type { SessionStarter } from '../sessions/session-starter.ts';
+import type { Screen, SessionStarter } from '../sessions/session-starter.ts';
 import { CommandRateLimiter } from './command-rate-limiter.ts';
 import { COMMAND_STATES, findCommand, formatHelp, type CommandDefinition } from './command-table.ts';
 import { formatStatus } from './status-format.ts';
@@ -52,9 +52,27 @@ export interface CommandServiceOptions {
   commandsPerMinute: () => number;
   /** The idea ledger (`!ideas`). */
   ideas?: { describe(session: Session): Promise<string> };
+  /** The screen of a person's message: what `!focus` names reaches the Moderator and may be posted, so it passes it too. */
+  screen: Screen;
 }
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
+
+/**
+ * What `!focus` names: "disclosure timelines" from `!focus disclosure timelines`, `!focus on …` or the slash command's
+ * `on:…`; null when nothing is named. Longer than a subject is refused (it belongs in the discussion).
+ */
+function focusRequest(args: string, by: string): FocusRequest | null {
+  const text = args
+    .trim()
+    .replace(/^on(?::|\s)\s*/i, '')
+    .replace(/\s+/g, ' ')
+    .trim();
+  if (text === '') return null;
+  if (text.length > FOCUS_MAX_CHARS)
+    throw new BrainstormError('bad_input', `Name what to focus on in ${FOCUS_MAX_CHARS} characters at most; say more in the discussion itself.`);
+  return { text, by };
+}
 
 /** The one command table behind `!` commands, slash commands and buttons. */
 export class CommandService {
@@ -167,7 +185,16 @@ export class CommandService {
             : 'No record yet — the context stays as it is; the Scribe writes one as the discussion goes on.';
         },
       }),
-      define({ name: 'focus', states: COMMAND_STATES.focus, run: async ({ session }) => o.moderation.refocus(need(session)) }),
+      define({
+        name: 'focus',
+        states: COMMAND_STATES.focus,
+        run: async ({ session, invocation }) => {
+          const focus = focusRequest(invocation.args, invocation.author.name);
+          const verdict = focus ? await o.screen(focus.text, need(session).id, 'message') : null;
+          if (verdict?.verdict === 'blocked') throw new BrainstormError('guardrail_tripped', verdict.explanation);
+          return o.moderation.refocus(need(session), focus);
+        },
+      }),
       define({
         name: 'summary',
         states: COMMAND_STATES.summary,

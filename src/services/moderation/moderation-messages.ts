@@ -1,5 +1,6 @@
 import type { TldrOutput } from '../../core/schemas.ts';
 import type { ChatMessage, SessionPlan } from '../../core/domain.ts';
+import type { FocusRequest } from '../../core/service-ports.ts';
 import type { DocumentLink } from './moderation-host.ts';
 
 const MAX_MESSAGE_EXCERPT = 700;
@@ -20,9 +21,19 @@ export function formatObjectives(plan: SessionPlan): string {
   return plan.objectives.map((objective) => `- ${objective}`).join('\n');
 }
 
-/** A civil redirect written without a model: used when the model's message is missing or was blocked. */
-export function fallbackRedirect(plan: SessionPlan): string {
+/**
+ * A civil redirect written without a model: used when the model's message is missing or was blocked. With what a
+ * person asked to focus on, it turns the room to that.
+ */
+export function fallbackRedirect(plan: SessionPlan, focus: FocusRequest | null = null): string {
   const first = plan.objectives[0] ?? plan.expandedTopic;
+  if (focus) {
+    return [
+      `${focus.by} would like us to focus on "${focus.text}". With what we set out to do in mind:`,
+      formatObjectives(plan),
+      `Where does "${focus.text}" take us on "${first}"?`,
+    ].join('\n');
+  }
   return [
     'Interesting thread, everyone — let us bring it back to what we set out to do:',
     formatObjectives(plan),

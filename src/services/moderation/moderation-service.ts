@@ -4,7 +4,7 @@ import { buildWrapUpChain, type ChainScribe, type ChainTldr, type WrapUpChain } 
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
 import type { ModerationVerdict } from '../../core/schemas.ts';
 import type { ModerationState, Session } from '../../core/domain.ts';
-import type { LedgerReview, ModerationPort } from '../../core/service-ports.ts';
+import type { FocusRequest, LedgerReview, ModerationPort } from '../../core/service-ports.ts';
 import type { EmbedFunction, ModerationHost, ModeratorSettings } from './moderation-host.ts';
 import { fallbackHold, fallbackInvite, fallbackRedirect } from './moderation-messages.ts';
 import { askModerator, type CheckFacts, type CheckTrigger, type ModeratorAnswer } from './moderator-run.ts';
@@ -101,11 +101,12 @@ export class ModerationService implements ModerationPort {
     return session ? this.maybeCheck(session) : skipped();
   }
 
-  /** `!focus`: a check now that always ends in a redirect; returns what to tell the person. */
-  async refocus(session: Session): Promise<string> {
+  /** `!focus [what]`: a check now that always ends in a redirect (towards what was named); returns what to tell the person. */
+  async refocus(session: Session, focus: FocusRequest | null = null): Promise<string> {
     if (session.status !== 'active' || !session.plan) return 'There is no active discussion to refocus.';
-    const outcome = await this.exclusive(session.id, () => this.check(session, 'focus'));
-    return outcome.posted ? 'The Moderator has asked everyone to refocus on the objectives.' : 'The Moderator could not refocus the discussion just now.';
+    const outcome = await this.exclusive(session.id, () => this.check(session, 'focus', focus));
+    if (!outcome.posted) return 'The Moderator could not refocus the discussion just now.';
+    return focus ? `The Moderator has asked everyone to focus on “${focus.text}”.` : 'The Moderator has asked everyone to refocus on the objectives.';
   }
 
   /** A limit was crossed: the session ends and the wrap-up follows. */
@@ -159,7 +160,7 @@ export class ModerationService implements ModerationPort {
     return promise;
   }
 
-  private async check(session: Session, trigger: CheckTrigger): Promise<CheckOutcome> {
+  private async check(session: Session, trigger: CheckTrigger, focus: FocusRequest | null = null): Promise<CheckOutcome> {
     const plan = session.plan;
     if (!plan) return skipped();
     const { host } = this.options;
@@ -170,7 +171,7 @@ export class ModerationService implements ModerationPort {
     const fresh = messages.slice(-Math.max(1, session.messageCount - session.moderationState.lastCheckAtMessage));
     const similarity = await this.similarity.measure(session.id, plan, fresh);
     const imbalance = settings.balanceCheck ? findImbalance(limits.balance, host.participantNames(session)) : null;
-    const facts: CheckFacts = { session, plan, trigger, messages, limits, similarity, imbalance, settings };
+    const facts: CheckFacts = { session, plan, trigger, messages, limits, similarity, imbalance, settings, focus };
     const reviews = (this.checksSinceReview.get(session.id) ?? 0) + 1;
     const suspectedDrift = similarity === null || similarity < settings.driftThreshold;
     const askModel = trigger === 'focus' || suspectedDrift || imbalance !== null || reviews >= PROGRESS_REVIEW_EVERY_CHECKS;
@@ -219,7 +220,7 @@ export class ModerationService implements ModerationPort {
     // Stop gate: a check that was in flight when the session ended posts nothing (only the closing follows).
     if (!(await this.stillActive(session.id))) return outcome('skipped', null);
     if (drifting || facts.trigger === 'focus') {
-      const message = verdict && verdict.message.trim() !== '' && verdict.action === 'redirect' ? verdict.message : fallbackRedirect(plan);
+      const message = verdict && verdict.message.trim() !== '' && verdict.action === 'redirect' ? verdict.message : fallbackRedirect(plan, facts.focus);
       await host.saveModerationState(session.id, { ...next, driftWarnings: state.driftWarnings + (drifting ? 1 : 0), lastVerdict: 'redirect' });
       // A Moderator that already posted its redirect during the check is not asked twice.
       const spoken = answer.posted ?? (await this.voice.say(session, message, 'redirect', { ownTrace: true }))?.content ?? null;

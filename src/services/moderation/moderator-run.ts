@@ -5,6 +5,7 @@ import type { ModerationVerdict } from '../../core/schemas.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { ChatMessage, Session, SessionPlan } from '../../core/domain.ts';
 import type { LimitsReport, ToolPorts } from '../../core/ports.ts';
+import type { FocusRequest } from '../../core/service-ports.ts';
 import type { ModeratorSettings } from './moderation-host.ts';
 import { formatMessages, formatObjectives } from './moderation-messages.ts';
 import type { BalanceFinding } from './participation-balance.ts';
@@ -25,6 +26,16 @@ export interface CheckFacts {
   similarity: number | null;
   imbalance: BalanceFinding;
   settings: ModeratorSettings;
+  /** What a person asked `!focus` to turn to, if they named something. */
+  focus?: FocusRequest | null;
+}
+
+/** Why the check runs, as the Moderator reads it. */
+function describeTrigger(facts: CheckFacts): string {
+  if (facts.trigger !== 'focus') return 'regular check';
+  if (facts.focus)
+    return `${facts.focus.by} asked the Moderator to refocus the discussion on "${facts.focus.text}": write a redirect toward it, tied to the objectives, even if the drift is slight`;
+  return 'a person asked the Moderator to refocus the discussion: write a redirect even if the drift is slight';
 }
 
 /** The Moderator's answer to a check: its verdict (null when blocked or failed) and any end request. */
@@ -47,8 +58,7 @@ function describeBalance(imbalance: BalanceFinding, limits: LimitsReport): strin
 /** Renders the check's input message. */
 export function renderCheckInput(prompts: PromptLibrary, facts: CheckFacts): string {
   return prompts.render(CHECK_PROMPT, {
-    trigger:
-      facts.trigger === 'focus' ? 'a person asked the Moderator to refocus the discussion: write a redirect even if the drift is slight' : 'regular check',
+    trigger: describeTrigger(facts),
     topic: facts.plan.expandedTopic,
     objectives: formatObjectives(facts.plan),
     keyAreas: facts.plan.keyAreas.join(', ') || '(none)',

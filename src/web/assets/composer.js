@@ -5,7 +5,7 @@ import { h } from './dom.js';
 import { personName } from './person.js';
 
 const COMMANDS =
-  '!approve · !start · !pause · !continue · !stop · !status · !summary · !focus · !refresh · !explore <topic> · !enable <ai> · !disable <ai> · !config <setting> <value> · !reset';
+  '!approve · !start · !pause · !continue · !stop · !status · !summary · !focus [what] · !refresh · !explore <topic> · !enable <ai> · !disable <ai> · !config <setting> <value> · !reset';
 
 /** Builds the composer of a room; `onReply` shows a reply only the person sees. */
 export function composer(roomId, onReply) {

@@ -66,7 +66,12 @@ async function commandFixture(options: { status?: SessionStatus; perMinute?: num
     limits: new LimitsService(repositories.messages, () => limitsConfig(), clock),
     context: stub<ContextManager>('context'),
     documentation: stub<DocumentationPort & FreshSummarySource>('documentation'),
-    moderation: stub<ModerationPort>('moderation'),
+    moderation: stub<ModerationPort>('moderation', {
+      refocus: async (focused, focus) => {
+        calls.push(`focus ${focused.id}${focus ? ` on "${focus.text}" by ${focus.by}` : ''}`);
+        return 'refocused';
+      },
+    }),
     roster: new RosterService(roster, { disabledParticipants: () => [], setParticipantEnabled: async () => undefined }, () => true),
     settings,
     starter,
@@ -74,6 +79,11 @@ async function commandFixture(options: { status?: SessionStatus; perMinute?: num
     clock,
     logger: quietLogger(),
     commandsPerMinute: () => options.perMinute ?? 30,
+    // Refuses what a person says that holds the word "password" (the real screen refuses secrets).
+    screen: async (text) =>
+      /password/i.test(text)
+        ? { verdict: 'blocked', reason: 'secret', explanation: 'That looks like a secret.' }
+        : { verdict: 'ok', reason: null, explanation: '' },
   });
   /** `!name args` by `author`, in the session's room (or, with `room: null`, in the brainstorm channel). */
   const run = (name: string, args = '', author: Author = alice, room: string | null = session.roomId) =>
@@ -149,6 +159,37 @@ describe('CommandService starting sessions', () => {
       );
       expect(BrainstormError.isInstance(error) && error.code).toBe('bad_input');
     }
+    expect(calls).toEqual([]);
+  });
+});
+
+describe('CommandService !focus', () => {
+  const refused = async (attempt: Promise<unknown>) =>
+    attempt.then(
+      () => null,
+      (reason: unknown) => (BrainstormError.isInstance(reason) ? reason.code : reason),
+    );
+
+  it('hands what a person names to the Moderator, however they phrase it, and nothing when they name nothing', async () => {
+    const { run, calls, session } = await commandFixture();
+    await run('focus', '  disclosure   timelines ');
+    await run('focus', 'on: a private inbox');
+    await run('focus', 'on the embargo');
+    await run('focus', 'online reports');
+    await run('focus');
+    expect(calls).toEqual([
+      `focus ${session.id} on "disclosure timelines" by Alice`,
+      `focus ${session.id} on "a private inbox" by Alice`,
+      `focus ${session.id} on "the embargo" by Alice`,
+      `focus ${session.id} on "online reports" by Alice`,
+      `focus ${session.id}`,
+    ]);
+  });
+
+  it('refuses a focus longer than a subject, or one the screen blocks, and asks the Moderator nothing', async () => {
+    const { run, calls } = await commandFixture();
+    expect(await refused(run('focus', 'x'.repeat(301)))).toBe('bad_input');
+    expect(await refused(run('focus', 'the admin password hunter2'))).toBe('guardrail_tripped');
     expect(calls).toEqual([]);
   });
 });

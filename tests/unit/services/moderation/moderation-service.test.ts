@@ -164,6 +164,20 @@ describe('ModerationService checks', () => {
     expect(host.posts).toEqual(['Let us return to invalidation rules.']);
     expect(host.session.moderationState.driftWarnings).toBe(0);
   });
+
+  it('!focus on what a person named tells the Moderator, and its plain redirect turns to it when the model writes none', async () => {
+    const host = new FakeHost();
+    const model = new ScriptedModel([verdictReply({ action: 'continue', drifting: false, message: '' })]);
+    const { service } = buildService({ host, moderatorModel: model, embed: keywordEmbed });
+    host.say(repeat(ON_TOPIC, 3));
+    expect(await service.refocus(host.session, { text: 'disclosure timelines', by: 'Ada' })).toBe(
+      'The Moderator has asked everyone to focus on “disclosure timelines”.',
+    );
+    expect(JSON.stringify(model.firstCall?.request.input)).toContain('Ada asked the Moderator to refocus the discussion on \\"disclosure timelines\\"');
+    expect(host.posts).toHaveLength(1);
+    expect(host.posts[0]).toMatch(/^Ada would like us to focus on "disclosure timelines"\./);
+    expect(host.posts[0]).toContain('Where does "disclosure timelines" take us on');
+  });
 });
 
 describe('ModerationService wrap-up', () => {
