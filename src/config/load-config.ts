@@ -5,6 +5,7 @@ import type { AppConfig, RoleModelConfig } from './app-config.ts';
 import { loadRoster, type ParticipantConfig } from './roster.ts';
 import { parseModelPrices } from './model-prices.ts';
 import { loadPresets } from './presets.ts';
+import { describeValueIssue, quotedValue } from './value-issue.ts';
 
 /** Parses an environment map; throws a ConfigError naming the first bad variable. */
 export function parseEnvironment(source: Record<string, string | undefined>): Environment {
@@ -13,8 +14,7 @@ export function parseEnvironment(source: Record<string, string | undefined>): En
   const issue = result.error.issues[0];
   const variable = String(issue?.path[0] ?? 'environment');
   const received = source[variable];
-  const shown = received === undefined ? '' : ` (got "${received.length > 40 ? `${received.slice(0, 40)}…` : received}")`;
-  throw new ConfigError(variable, `${issue?.message ?? 'invalid value'}${shown}`);
+  throw new ConfigError(variable, `${describeValueIssue(issue)}${received === undefined ? '' : ` (got ${quotedValue(received)})`}`);
 }
 
 function resolveRoleModel(choice: string, roster: ParticipantConfig[], environment: Environment): RoleModelConfig {

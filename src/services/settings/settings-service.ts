@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import type { AppConfig } from '../../config/app-config.ts';
 import { environmentSchema } from '../../config/env-schema.ts';
+import { describeValueIssue, quotedValue } from '../../config/value-issue.ts';
 import type { Clock } from '../../core/clock.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import { CONFIG_APPLIERS, isTunableKey, restartReason, TUNABLE_SETTING_KEYS, type TunableSettingKey, type TunableValue } from './tunable-settings.ts';
@@ -87,7 +88,8 @@ export class SettingsService {
     const key = this.resolveKey(rawKey);
     if (rawValue.trim() === '') throw new BrainstormError('bad_input', `${key} needs a value, e.g. \`!config ${key} ${String(this.get(key))}\`.`);
     const parsed = this.parse(key, rawValue.trim());
-    if (!parsed.ok) throw new BrainstormError('bad_input', `${key}: ${parsed.message}`);
+    if (!parsed.ok)
+      throw new BrainstormError('bad_input', `${key} ${parsed.message} (got ${quotedValue(rawValue.trim())}); it stays ${String(this.get(key))}.`);
     const previous = this.get(key);
     await this.dependencies.store.set(key, parsed.value, actor.id, this.dependencies.clock.now());
     this.overrides.set(key, parsed.value);
@@ -144,7 +146,7 @@ export class SettingsService {
     const text = typeof raw === 'string' ? raw : String(raw);
     const result = environmentSchema.shape[key].safeParse(text);
     if (result.success) return { ok: true, value: result.data };
-    return { ok: false, message: result.error.issues.map((issue) => issue.message).join('; ') };
+    return { ok: false, message: describeValueIssue(result.error.issues[0]) };
   }
 
   private async audit(change: SettingChange, actor: SettingActor): Promise<void> {

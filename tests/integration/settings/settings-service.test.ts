@@ -76,7 +76,10 @@ describe.each(ENGINES)('SettingsService on %s', (engine) => {
     const { settings } = service();
     await settings.load();
     expect((await errorOf(settings.set('MODERATOR_TOPIC_DRIFT_THRESHOLD', '1.5', admin))).code).toBe('bad_input');
-    expect((await errorOf(settings.set('MODERATOR_CHECK_INTERVAL', 'often', admin))).code).toBe('bad_input');
+    const often = await errorOf(settings.set('MODERATOR_CHECK_INTERVAL', 'often', admin));
+    expect(often.code).toBe('bad_input');
+    // In plain words, with the value that stays (zod's "Invalid input: expected number, received NaN" read as a fault).
+    expect(often.message).toBe(`MODERATOR_CHECK_INTERVAL must be a number (got "often"); it stays ${String(settings.get('MODERATOR_CHECK_INTERVAL'))}.`);
     expect((await errorOf(settings.set('MODERATOR_CHECK_INTERVAL', '', admin))).code).toBe('bad_input');
     expect((await errorOf(settings.set('NO_SUCH_SETTING', '1', admin))).code).toBe('bad_input');
     expect((await errorOf(settings.set('OPENROUTER_API_KEY', 'sk-x', admin))).code).toBe('forbidden');
