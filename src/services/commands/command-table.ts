@@ -1,4 +1,5 @@
 import { ALL_STATUSES, SESSION_TRANSITIONS, type Session, type SessionStatus } from '../../core/domain.ts';
+import { COMMAND_CATALOG } from '../../core/command-catalog.ts';
 import type { CommandInvocation } from '../../core/ports.ts';
 
 /** What a command handler receives. */
@@ -46,6 +47,10 @@ export function findCommand(table: CommandDefinition[], name: string): CommandDe
 
 /** `!help`: every command with its usage. */
 export function formatHelp(table: CommandDefinition[]): string {
-  const lines = table.map((command) => `\`${command.usage}\` — ${command.description}${command.admin ? ' *(admin)*' : ''}`);
+  // In the catalog's order (the one Discord shows the slash commands in), not the order the handlers were written in.
+  const position = (name: string) => COMMAND_CATALOG.findIndex((spec) => spec.name === name);
+  const lines = [...table]
+    .sort((first, second) => position(first.name) - position(second.name))
+    .map((command) => `\`${command.usage}\` — ${command.description}${command.admin ? ' *(admin)*' : ''}`);
   return ['**Commands**', ...lines].join('\n');
 }

@@ -193,3 +193,14 @@ describe('CommandService !focus', () => {
     expect(calls).toEqual([]);
   });
 });
+
+describe('CommandService !help', () => {
+  it("lists the commands in the catalog's order, each with its usage", async () => {
+    const { run } = await commandFixture();
+    const lines = (await run('help')).content.split('\n').slice(1);
+    const names = lines.map((line) => /^`[!/](?:brainstorm start|\w+)/.exec(line)?.[0].replace(/^`[!/]/, ''));
+    expect(names.slice(0, 7)).toEqual(['brainstorm', 'preset', 'approve', 'stop', 'pause', 'continue', 'status']);
+    expect(names.at(-1)).toBe('help');
+    expect(lines).toContain('`!focus [what]` — ask the Moderator to refocus the discussion (on what you name, if you do)');
+  });
+});
