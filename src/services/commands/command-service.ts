@@ -58,6 +58,12 @@ export interface CommandServiceOptions {
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
 
+/** Why `!summary` has nothing to post: before the discussion there is nothing to sum up; after, it is on its way. */
+function noSummaryYet(session: Session): string {
+  if (session.status === 'planning' || session.status === 'awaiting_approval') return 'No summary yet — the discussion starts once the plan is approved.';
+  return 'No summary yet — the first one is still being written; try `!summary` again in a minute.';
+}
+
 /**
  * What `!focus` names: "disclosure timelines" from `!focus disclosure timelines`, `!focus on …` or the slash command's
  * `on:…`; null when nothing is named. Longer than a subject is refused (it belongs in the discussion).
@@ -200,7 +206,7 @@ export class CommandService {
         states: COMMAND_STATES.summary,
         run: async ({ session }) => {
           const tldr = await o.documentation.freshSummary(need(session).id);
-          if (!tldr) return 'No summary yet — the TLDR is written once the Scribe has a record.';
+          if (!tldr) return noSummaryYet(need(session));
           await o.delivery.post(need(session), { kind: 'tldr', name: 'TLDR' }, tldr);
           return 'Summary posted.';
         },

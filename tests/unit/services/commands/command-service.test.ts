@@ -65,7 +65,8 @@ async function commandFixture(options: { status?: SessionStatus; perMinute?: num
     delivery: stub<DeliveryService>('delivery'),
     limits: new LimitsService(repositories.messages, () => limitsConfig(), clock),
     context: stub<ContextManager>('context'),
-    documentation: stub<DocumentationPort & FreshSummarySource>('documentation'),
+    // No summary can be made (a pass failed, or another process is writing it).
+    documentation: stub<DocumentationPort & FreshSummarySource>('documentation', { freshSummary: async () => null }),
     moderation: stub<ModerationPort>('moderation', {
       refocus: async (focused, focus) => {
         calls.push(`focus ${focused.id}${focus ? ` on "${focus.text}" by ${focus.by}` : ''}`);
@@ -202,5 +203,16 @@ describe('CommandService !help', () => {
     expect(names.slice(0, 7)).toEqual(['brainstorm', 'preset', 'approve', 'stop', 'pause', 'continue', 'status']);
     expect(names.at(-1)).toBe('help');
     expect(lines).toContain('`!focus [what]` — ask the Moderator to refocus the discussion (on what you name, if you do)');
+  });
+});
+
+describe('CommandService !summary without a summary', () => {
+  it('says why: before approval there is no discussion; after, the first summary is on its way', async () => {
+    expect((await (await commandFixture({ status: 'planning' })).run('summary')).content).toBe(
+      'No summary yet — the discussion starts once the plan is approved.',
+    );
+    expect((await (await commandFixture({ status: 'active' })).run('summary')).content).toBe(
+      'No summary yet — the first one is still being written; try `!summary` again in a minute.',
+    );
   });
 });
