@@ -2,7 +2,7 @@
  * Issue 4 "Done when": a real discord.js client against the fake Discord, the whole app behind it (createApp),
  * models from the fake OpenRouter. Topic -> thread -> questions -> answers -> plan -> approve (button, and
  * `!approve` in a second thread) -> three personas -> a 429 burst -> every message once, in order, under 2000
- * characters -> `/brainstorm stop` -> closing message; a non-admin's `!config` refused; `@everyone` pings nobody.
+ * characters -> `/brainstorm focus on:` -> `/brainstorm stop` -> closing message; a non-admin's `!config` refused; `@everyone` pings nobody.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DiscordBot } from '../../src/bot/discord-bot.ts';
@@ -125,6 +125,26 @@ describe('a brainstorm in Discord, end to end', () => {
         (entry) => entry.routeName === 'message.create' && (entry.body['message_reference'] as { message_id?: string } | undefined)?.message_id === command.id,
       ),
     ).toBeDefined();
+  });
+
+  it('refocuses on what /brainstorm focus on: names', async () => {
+    const registered = discord.state.commands.find((command) => command.body['name'] === 'brainstorm')!;
+    const focus = (registered.body['options'] as Array<{ name: string; options?: Array<{ name: string; required?: boolean }> }>).find(
+      (option) => option.name === 'focus',
+    );
+    expect(focus?.options).toEqual([expect.objectContaining({ name: 'on', required: false })]);
+    const command = discord.runSlashCommand({
+      channelId: roomId,
+      user: discord.people.ada,
+      command: 'brainstorm',
+      subcommand: 'focus',
+      options: { on: 'kill switches' },
+    });
+    await bot.handled(command.id);
+    await test.settle();
+    expect(discord.state.findMessage(command.originalMessageId!)?.content).toBe('The Moderator has asked everyone to focus on “kill switches”.');
+    const check = models.chats.filter((chat) => chat.agent.role === 'moderator' && JSON.stringify(chat.body.messages).includes('"Moderation check ('));
+    expect(JSON.stringify(check.at(-1)?.body.messages)).toContain('refocus the discussion on \\"kill switches\\"');
   });
 
   it('stops with /brainstorm stop and posts a closing message', async () => {
