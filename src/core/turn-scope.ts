@@ -8,6 +8,9 @@ import { BrainstormError } from './errors.ts';
 /** Why a turn was cut short: the session stopped, a person spoke first, or the participant missed a deadline. */
 export type CutReason = 'stopped' | 'preempted' | 'first_token_deadline' | 'answer_deadline';
 
+/** The `data.status` of a span's error when a person cut its turn (`!stop`, or speaking first): nobody's fault. */
+export const CUT_SPAN_STATUS = 'cut';
+
 /** The abort reason of a turn's signal: says why the turn was cut. */
 export class TurnCut extends BrainstormError<CutReason> {
   constructor(code: CutReason) {

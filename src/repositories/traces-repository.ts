@@ -2,6 +2,7 @@ import { sql, type Expression, type ExpressionBuilder, type Kysely, type SqlBool
 import { toJson, type Database } from '../db/schema.ts';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import { isCostSource } from '../core/cost.ts';
+import { CUT_SPAN_STATUS } from '../core/turn-scope.ts';
 import {
   toSpan,
   toTrace,
@@ -13,6 +14,9 @@ import {
   type TraceSummary,
   type UsageTotals,
 } from './trace-records.ts';
+
+/** A span that failed: it has an error, and not the mark of a turn a person cut (`!stop`, speaking first), which is no fault. */
+const SPAN_FAILED = sql<SqlBool>`spans.error is not null and spans.error <> 'null'::jsonb and coalesce(spans.error->'data'->>'status', '') <> ${sql.lit(CUT_SPAN_STATUS)}`;
 
 export type { AgentTotals, CostSourceTotals, SpanRecord, TraceFilter, TraceRecord, TraceSummary, UsageTotals } from './trace-records.ts';
 
@@ -113,13 +117,7 @@ export class TracesRepository {
       .selectAll('traces')
       .select((eb) => [
         eb.selectFrom('spans').select(eb.fn.countAll<number>().as('n')).whereRef('spans.trace_id', '=', 'traces.id').as('span_count'),
-        eb
-          .selectFrom('spans')
-          .select(eb.fn.countAll<number>().as('n'))
-          .whereRef('spans.trace_id', '=', 'traces.id')
-          .where('spans.error', 'is not', null)
-          .where(sql<SqlBool>`spans.error <> 'null'::jsonb`)
-          .as('error_count'),
+        eb.selectFrom('spans').select(eb.fn.countAll<number>().as('n')).whereRef('spans.trace_id', '=', 'traces.id').where(SPAN_FAILED).as('error_count'),
         eb
           .selectFrom('spans')
           .select(sql<number>`coalesce(sum(input_tokens), 0)`.as('n'))
@@ -177,7 +175,7 @@ export class TracesRepository {
     if (filter.before) conditions.push(eb('traces.started_at', '<', filter.before));
     if (filter.agent) conditions.push(spanExists((inner) => inner.and([inner('spans.type', '=', 'agent'), inner('spans.name', '=', filter.agent ?? '')])));
     if (filter.model) conditions.push(spanExists((inner) => inner('spans.model', '=', filter.model ?? '')));
-    if (filter.errorsOnly) conditions.push(spanExists(() => sql<SqlBool>`spans.error is not null and spans.error <> 'null'::jsonb`));
+    if (filter.errorsOnly) conditions.push(spanExists(() => SPAN_FAILED));
     if (filter.text) {
       const pattern = `%${escapeLike(filter.text)}%`;
       conditions.push(

@@ -4,7 +4,7 @@ import type { SpanRecord, TraceRecord, TracesRepository } from '../repositories/
 import { systemClock, type Clock } from '../core/clock.ts';
 import { AgentAncestry } from './agent-ancestry.ts';
 import { providerCost, type CostResolver, type CostSource } from '../core/cost.ts';
-import { generationCall, markCutGeneration, messageIdOf, sanitise, spanName, storedData } from './span-mapping.ts';
+import { generationCall, markCutSpan, messageIdOf, sanitise, spanName, storedData } from './span-mapping.ts';
 
 /** Options of the DB processor. */
 export interface DbTracingProcessorOptions {
@@ -102,7 +102,7 @@ export class DbTracingProcessor implements TracingProcessor {
   /** Records a span as ended, with its output, error, tokens and cost. */
   async onSpanEnd(span: Span<SpanData>): Promise<void> {
     if (!this.ancestry.knows(span.spanId)) this.ancestry.spanStarted(span);
-    markCutGeneration(span);
+    markCutSpan(span);
     this.widenExtent(span);
     const usage = this.endedUsage(span.spanData);
     this.queueSpan(span, usage);

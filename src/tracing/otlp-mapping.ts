@@ -20,6 +20,7 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from '@opentelemetry/semantic-conventions/incubating';
 import type { Span, SpanData } from '@openai/agents';
+import { CUT_SPAN_STATUS } from '../core/turn-scope.ts';
 import { generationUsage, sanitise, spanName } from './span-mapping.ts';
 
 /** An ended SDK span in OpenTelemetry terms: ids in OTLP hex, the original times, GenAI attributes. */
@@ -140,9 +141,22 @@ export function toOtelSpan(span: Span<SpanData>, info: SpanContextInfo): OtelSpa
         [ATTR_GEN_AI_CONVERSATION_ID]: info.sessionId,
         [ATTR_GEN_AI_AGENT_NAME]: info.agent,
         'brainstorm.span.type': data.type,
+        'brainstorm.cut_reason': cutReasonOf(error),
       }),
       ...typeAttributes(data, info),
     },
-    status: error ? { code: SpanStatusCode.ERROR, message: String(sanitise(error.message, info.secrets)) } : { code: SpanStatusCode.OK },
+    status: spanStatus(error, info.secrets),
   };
+}
+
+/** Why a person cut the span's turn (`stopped`, `preempted`), or undefined. */
+function cutReasonOf(error: Span<SpanData>['error']): string | undefined {
+  const data = error?.data ?? {};
+  return data['status'] === CUT_SPAN_STATUS ? String(data['reason']) : undefined;
+}
+
+/** A person's cut ends a span as planned (OK; the reason is an attribute, as a status description is for errors only). */
+function spanStatus(error: Span<SpanData>['error'], secrets: readonly string[]): SpanStatus {
+  if (!error || cutReasonOf(error) !== undefined) return { code: SpanStatusCode.OK };
+  return { code: SpanStatusCode.ERROR, message: String(sanitise(error.message, secrets)) };
 }

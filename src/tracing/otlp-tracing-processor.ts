@@ -3,6 +3,7 @@ import type { SpanExporter } from '@opentelemetry/sdk-trace';
 import type { Logger } from '../logging/logger.ts';
 import { AgentAncestry } from './agent-ancestry.ts';
 import type { OtelPipeline } from './otel-pipeline.ts';
+import { markCutSpan } from './span-mapping.ts';
 import { ToolCallIds } from './tool-call-ids.ts';
 
 /** Options of the OTLP export. */
@@ -62,6 +63,8 @@ export class OtlpTracingProcessor implements TracingProcessor {
   /** Hands the ended span to the OTel SDK, which batches and exports it. */
   async onSpanEnd(span: Span<SpanData>): Promise<void> {
     if (!this.ancestry.knows(span.spanId)) this.ancestry.spanStarted(span);
+    // Read here, inside the turn's scope (the mapping runs later); the trace store's processor marks it the same way.
+    markCutSpan(span);
     // What the span needs from its trace is read now: the trace may end before the SDK is loaded.
     const info = {
       sessionId: this.ancestry.sessionOf(span),

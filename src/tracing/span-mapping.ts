@@ -1,6 +1,6 @@
 import type { Span, SpanData } from '@openai/agents';
 import { redactSecrets } from '../logging/logger.ts';
-import { currentTurnCut } from '../core/turn-scope.ts';
+import { currentTurnCut, CUT_SPAN_STATUS, type CutReason } from '../core/turn-scope.ts';
 import type { CallTokens } from '../core/cost.ts';
 
 /** Longest string kept in span data; longer ones are cut with a marker. */
@@ -91,12 +91,27 @@ export function storedData(span: Span<SpanData>, agent: string | undefined, secr
   return sanitise(data, secrets) as Record<string, unknown>;
 }
 
+/** Cuts a person made; a missed deadline is the endpoint's failure and stays an error. */
+const CUTS_BY_A_PERSON: ReadonlySet<CutReason> = new Set(['stopped', 'preempted']);
+
+/** True when a span's error is the abort of its request (the SDK's "Request was aborted.", an AbortError). */
+function isAbort(error: { message: string; data?: Record<string, unknown> | null }): boolean {
+  return /abort/i.test(`${error.message} ${JSON.stringify(error.data ?? {})}`);
+}
+
 /**
- * A generation a turn's cut ended (stop, deadline, a person first) closes quietly in the SDK (the client treats the
- * abort as the stream's end): give it an aborted status. Runs where the span ends, inside the turn's scope.
+ * A span a turn's cut ended. A generation closes quietly in the SDK (the client treats the abort as the stream's end),
+ * the run and agent spans around it end with "Request was aborted.": both get the cut's status and reason instead, so
+ * a `!stop` or a person speaking first is not counted as errors in the trace viewer, while a missed deadline is (an
+ * `aborted` error). Runs where the span ends, inside the turn's scope; an error other than the abort is kept.
  */
-export function markCutGeneration(span: Span<SpanData>): void {
-  if (span.spanData.type !== 'generation' || span.error) return;
+export function markCutSpan(span: Span<SpanData>): void {
   const cut = currentTurnCut();
-  if (cut) span.setError({ message: 'aborted', data: { status: 'aborted', reason: cut } });
+  if (!cut) return;
+  if (span.error ? !isAbort(span.error) : span.spanData.type !== 'generation') return;
+  span.setError(
+    CUTS_BY_A_PERSON.has(cut)
+      ? { message: 'cut short', data: { status: CUT_SPAN_STATUS, reason: cut } }
+      : { message: 'aborted', data: { status: 'aborted', reason: cut } },
+  );
 }

@@ -87,8 +87,13 @@ describe('stop means stop', () => {
     const session = await sessionOf(test, room);
     const traces = await test.app.repositories.traces.listTraces({ sessionId: session.id, limit: 200 });
     const spans = (await Promise.all(traces.map((trace) => test.app.repositories.traces.getTrace(trace.id)))).flatMap((detail) => detail?.spans ?? []);
-    const aborted = spans.filter((span) => span.type === 'generation' && span.data.agent === 'Claude' && span.error !== null);
-    expect(aborted.length).toBeGreaterThan(0);
-    expect(JSON.stringify(aborted[0]?.error)).toMatch(/aborted/i);
+    const cut = spans.filter((span) => span.type === 'generation' && span.data.agent === 'Claude' && span.error !== null);
+    expect(cut.length).toBeGreaterThan(0);
+    expect(cut[0]?.error).toEqual({ message: 'cut short', data: { status: 'cut', reason: 'stopped' } });
+    // A stop is nobody's fault: the trace list counts no errors for it, and the errors filter does not show the turn.
+    const turn = traces.find((trace) => trace.id === cut[0]?.traceId);
+    expect(turn?.errorCount).toBe(0);
+    const failed = await test.app.repositories.traces.listTraces({ sessionId: session.id, errorsOnly: true, limit: 200 });
+    expect(failed.map((trace) => trace.id)).not.toContain(turn?.id);
   });
 });

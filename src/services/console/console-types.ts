@@ -112,6 +112,8 @@ export interface SpanView extends UsageTotals {
   /** True when the span recorded an input or output (the trace view may leave them out; see getSpan). */
   hasPayload: boolean;
   error: { message: string; data: unknown } | null;
+  /** Why a person cut the span's turn (`stopped`, `preempted`): not an error. */
+  cut: string | null;
   handoff: { from: string | null; to: string | null } | null;
   guardrail: { name: string; triggered: boolean } | null;
   data: Record<string, unknown>;
@@ -138,6 +140,6 @@ export interface TraceDetail {
     durationMs: number;
   };
   spans: SpanView[];
-  totals: UsageTotals & { spanCount: number; errorCount: number; guardrailTrips: number };
+  totals: UsageTotals & { spanCount: number; errorCount: number; cutCount: number; guardrailTrips: number };
   participants: ParticipantTotals[];
 }

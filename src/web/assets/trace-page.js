@@ -4,6 +4,12 @@ import { fill, h, safeLink } from './dom.js';
 import { formatCost, formatCostWithSource, formatCount, formatDuration, formatTime, formatTokens, plural } from './format.js';
 import { renderWaterfall, selectSpan } from './waterfall.js';
 
+/** Why a person cut a span's turn, in words (the span's `cut`). */
+const CUT_REASONS = {
+  stopped: 'the session was stopped (!stop, or the bot shut down); what was written is kept, marked interrupted.',
+  preempted: 'a person spoke first; the round started again to answer them.',
+};
+
 function json(value) {
   return h('pre', { class: 'json' }, typeof value === 'string' ? value : JSON.stringify(value, null, 2));
 }
@@ -59,6 +65,7 @@ function spanDetail(span) {
     span.error
       ? h('div', { class: 'span-error', role: 'alert' }, h('strong', {}, 'Error: '), span.error.message, span.error.data ? json(span.error.data) : null)
       : null,
+    span.cut ? h('p', { class: 'span-cut muted' }, h('strong', {}, 'Cut short: '), CUT_REASONS[span.cut] ?? span.cut) : null,
     h('div', { class: 'span-payload', id: 'span-payload' }, span.hasPayload ? h('p', { class: 'muted' }, 'Loading input and output…') : payload(span)),
   ];
 }
@@ -128,6 +135,7 @@ function summary(detail) {
       { id: 'trace-totals' },
       `${plural(totals.spanCount, 'span')} · ${formatTokens(totals.inputTokens, totals.outputTokens)} tokens · ${formatCost(totals.costUsd)}`,
       totals.errorCount ? h('span', { class: 'badge error' }, plural(totals.errorCount, 'error')) : null,
+      totals.cutCount ? h('span', { class: 'badge', title: 'spans a person cut short: not errors' }, `${totals.cutCount} cut short`) : null,
       totals.guardrailTrips ? h('span', { class: 'badge error' }, plural(totals.guardrailTrips, 'guardrail trip')) : null,
     ),
     participantsTable(detail.participants),

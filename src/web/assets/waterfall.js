@@ -29,13 +29,14 @@ function rowLabel(span) {
 
 function row(span, index, total) {
   const tripped = span.guardrail?.triggered;
-  const classes = `wf-row kind-${span.kind}${span.error ? ' has-error' : ''}${tripped ? ' tripped' : ''}${span.message ? ' has-message' : ''}`;
+  const classes = `wf-row kind-${span.kind}${span.error ? ' has-error' : ''}${span.cut ? ' is-cut' : ''}${tripped ? ' tripped' : ''}${span.message ? ' has-message' : ''}`;
   const label = h(
     'div',
     { class: 'wf-label', title: `${span.kind}: ${span.name}${span.agentName ? ` (${span.agentName})` : ''}` },
     h('span', { class: 'kind' }, KIND_LABELS[span.kind]),
     tripped ? h('span', { class: 'trip', 'aria-label': 'guardrail tripped' }, '⚠') : null,
     span.error ? h('span', { class: 'trip' }, '✕') : null,
+    span.cut ? h('span', { class: 'cut', 'aria-label': 'cut short' }, '■') : null,
     rowLabel(span),
   );
   label.style.paddingLeft = `${6 + span.depth * 14}px`;

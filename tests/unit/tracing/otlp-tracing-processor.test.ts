@@ -2,6 +2,7 @@ import { createAgentSpan, createFunctionSpan, createGenerationSpan, getGlobalTra
 import { SpanKind, SpanStatusCode, type HrTime } from '@opentelemetry/api';
 import { InMemorySpanExporter } from '@opentelemetry/sdk-trace';
 import { afterEach, describe, expect, it } from 'vitest';
+import { runInTurnScope, TurnCut } from '../../../src/core/turn-scope.ts';
 import { installTracing, uninstallTracing } from '../../../src/tracing/install-tracing.ts';
 import { otlpId } from '../../../src/tracing/otlp-mapping.ts';
 import { OtlpTracingProcessor } from '../../../src/tracing/otlp-tracing-processor.ts';
@@ -62,6 +63,28 @@ describe('OtlpTracingProcessor', () => {
     expect(call?.attributes).toMatchObject({ 'gen_ai.tool.name': 'recall_sessions', 'gen_ai.tool.call.id': 'call_42', 'gen_ai.conversation.id': 'ses_unit' });
     expect(call?.status.code).toBe(SpanStatusCode.ERROR);
     expect(JSON.stringify(spans.map((span) => [span.attributes, span.status]))).not.toContain(SECRET);
+    await processor.shutdown();
+  });
+
+  it('exports a span a person cut (!stop) as OK with the reason, a missed deadline as an error', async () => {
+    const exporter = new InMemorySpanExporter();
+    const processor = new OtlpTracingProcessor({ endpoint: 'http://127.0.0.1:9', exporter, secrets: [], flushDelayMs: 60_000 });
+    installTracing([processor]);
+    const trace = getGlobalTraceProvider().createTrace({ name: 'turn', groupId: 'ses_cut' });
+    await trace.start();
+    for (const reason of ['stopped', 'answer_deadline'] as const) {
+      const controller = new AbortController();
+      controller.abort(new TurnCut(reason));
+      const generation = createGenerationSpan({ data: { model: reason } }, trace);
+      generation.start();
+      runInTurnScope(controller.signal, () => generation.end());
+    }
+    await trace.end();
+    await processor.forceFlush();
+    const byModel = new Map(exporter.getFinishedSpans().map((span) => [span.name, span]));
+    expect(byModel.get('chat stopped')?.status).toEqual({ code: SpanStatusCode.OK });
+    expect(byModel.get('chat stopped')?.attributes['brainstorm.cut_reason']).toBe('stopped');
+    expect(byModel.get('chat answer_deadline')?.status.code).toBe(SpanStatusCode.ERROR);
     await processor.shutdown();
   });
 });

@@ -62,6 +62,20 @@ describe('buildTraceDetail', () => {
     expect(detail.totals).toMatchObject({ spanCount: 7, errorCount: 1, guardrailTrips: 1, inputTokens: 150, outputTokens: 25, costUsd: 0.75 });
   });
 
+  it("shows a person's cut as cut short, not as an error, and counts it apart", () => {
+    const cutShort = { message: 'cut short', data: { status: 'cut', reason: 'preempted' } };
+    const cut = buildTraceDetail(
+      trace,
+      [span('a1', 'agent', 'Claude', 0, 500, { error: cutShort }), span('g1', 'generation', 'generation', 10, 300, { parentId: 'a1', error: cutShort })],
+      [],
+    );
+    expect(cut.spans.map((view) => [view.error, view.cut])).toEqual([
+      [null, 'preempted'],
+      [null, 'preempted'],
+    ]);
+    expect(cut.totals).toMatchObject({ errorCount: 0, cutCount: 2 });
+  });
+
   it("links a message of the trace to its speaker's last generation when no span names it", () => {
     const linked = detail.spans.filter((view) => view.message);
     expect(linked.map((view) => [view.id, view.message?.id, view.message?.externalUrl])).toEqual([['g2', 7, 'https://discord.com/channels/1/2/3']]);
