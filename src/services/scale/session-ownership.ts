@@ -4,7 +4,7 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionLeasesRepository } from '../../repositories/session-leases-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
-import { unansweredPeople } from './unanswered-people.ts';
+import { openingState, unansweredPeople } from './unanswered-people.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { HumanMessageHandover } from '../../core/service-ports.ts';
 
@@ -62,6 +62,8 @@ const SETTLED_MS = 60_000;
 export class SessionOwnership {
   private readonly owned = new Map<string, Owned>();
   private readonly claims = new Map<string, Promise<boolean>>();
+  /** Sessions adopted before their approval posted the opening: kicked only if it never comes (see `watchOpenings`). */
+  private readonly openings = new Set<string>();
   /** Claims and kicks under way, so `settled` can wait for them. */
   private readonly inFlight = new Map<Promise<unknown>, string>();
   private readonly leaseMs: number;
@@ -150,6 +152,21 @@ export class SessionOwnership {
     }
     await this.pickUpMessages();
     await this.adoptOrphans();
+    await this.watchOpenings();
+  }
+
+  /** Drops the sessions whose opening came (it started their rounds); kicks those whose approval never posted one. */
+  private async watchOpenings(): Promise<void> {
+    for (const sessionId of [...this.openings]) {
+      const session = await this.options.sessions.findById(sessionId);
+      const state =
+        session?.status === 'active' && this.owned.has(sessionId)
+          ? openingState(session, await this.options.messages.listRecent(sessionId, 5), this.options.clock.now())
+          : 'opened';
+      if (state === 'awaiting') continue;
+      this.openings.delete(sessionId);
+      if (state === 'overdue' && session && this.options.mayContinue(session)) this.options.rounds.kick(sessionId);
+    }
   }
 
   /** Polls in the background until `stop` (production; tests call `tick`). */
@@ -215,11 +232,15 @@ export class SessionOwnership {
   private async resume(session: Session, trigger: ChatMessage | null): Promise<void> {
     const owned = this.owned.get(session.id);
     if (!owned) return;
-    const unanswered = unansweredPeople(session, await this.options.messages.listRecent(session.id, 30));
+    const recent = await this.options.messages.listRecent(session.id, 30);
+    const unanswered = unansweredPeople(session, recent);
     if (trigger && !unanswered.some((message) => message.id === trigger.id)) unanswered.push(trigger);
     unanswered.sort((left, right) => left.id - right.id);
     for (const message of unanswered) if (this.mark(owned, message.id)) this.options.rounds.onHumanMessage(session, message);
-    if (unanswered.length === 0 && this.options.mayContinue(session)) this.options.rounds.kick(session.id);
+    if (unanswered.length > 0 || !this.options.mayContinue(session)) return;
+    // Adopted while its approval still writes the opening, which starts the rounds: watched until it comes (`tick`).
+    if (openingState(session, recent, this.options.clock.now()) === 'awaiting') this.openings.add(session.id);
+    else this.options.rounds.kick(session.id);
   }
 
   private async renewIfDue(): Promise<void> {

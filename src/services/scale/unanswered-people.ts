@@ -11,3 +11,18 @@ export function unansweredPeople(session: Pick<Session, 'startedAt'>, recent: Ch
   const since = session.startedAt?.getTime() ?? 0;
   return recent.filter((message) => message.speaker.kind === 'human' && !answered.has(message.id) && message.createdAt.getTime() >= since);
 }
+
+/** How long an approval may take to post the Moderator's opening; after that, a session without one is resumed as usual. */
+export const OPENING_GRACE_MS = 120_000;
+
+/**
+ * Where a session's opening stands: `opened` once anything was said since the discussion began; `awaiting` while the
+ * approval that just activated it is still writing the Moderator's opening (which starts the rounds: a round kicked
+ * before it would be cut by it at once, three model calls sent and aborted); `overdue` when the approval left it
+ * without one for longer than the grace (its process died), so it goes on as after a restart.
+ */
+export function openingState(session: Pick<Session, 'startedAt'>, recent: ChatMessage[], now: Date): 'opened' | 'awaiting' | 'overdue' {
+  const since = session.startedAt?.getTime();
+  if (since === undefined || recent.some((message) => message.createdAt.getTime() >= since)) return 'opened';
+  return now.getTime() - since < OPENING_GRACE_MS ? 'awaiting' : 'overdue';
+}

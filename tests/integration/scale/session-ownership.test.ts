@@ -5,6 +5,7 @@ import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/o
 import { createThrowawayPostgres } from '../../support/databases.ts';
 import { MemoryTransport } from '../../support/memory-transport.ts';
 import { scriptedPlan } from '../../support/scripted-plans.ts';
+import { OPENING_GRACE_MS } from '../../../src/services/scale/unanswered-people.ts';
 import { alice, fakeEnvironment, startTestApp, type TestApp } from '../../support/test-app.ts';
 
 let fake: FakeOpenRouter;
@@ -155,6 +156,35 @@ describe('sessions leased to one process among several', () => {
       expect(first.app.services.ownership.holds(sessionId)).toBe(false);
     } finally {
       await second.stop();
+      await first.stop();
+    }
+  });
+
+  it('a session adopted while its approval still writes the opening gets no round before it, and one if it never comes', async () => {
+    const { first, second, transport, clock } = await twoProcesses('opening');
+    try {
+      await second.stop();
+      fake.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan()));
+      await first.say(null, 'Opening drill: who speaks first?');
+      await first.settle();
+      const room = transport.rooms.at(-1)!.roomId;
+      const proposed = (await first.app.repositories.sessions.findByRoom('memory', room))!;
+      // A person reads the plan, approves; the approval has activated the session and still runs the Moderator for its opening.
+      await clock.advance(5_000);
+      await first.app.services.lifecycle.activate(proposed.id, proposed.plan!);
+      const participantCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
+      const before = participantCalls();
+      await first.app.services.ownership.tick();
+      await first.settle();
+      expect(first.app.services.ownership.holds(proposed.id)).toBe(true);
+      // A round now would be cut by the opening at once: none starts.
+      expect(participantCalls()).toBe(before);
+      // The approval's process died: with no opening after the grace, the discussion goes on as after a restart.
+      await clock.advance(OPENING_GRACE_MS);
+      await first.app.services.ownership.tick();
+      await first.settle();
+      expect(participantCalls()).toBeGreaterThan(before);
+    } finally {
       await first.stop();
     }
   });

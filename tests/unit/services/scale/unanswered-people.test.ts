@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../../src/core/domain.ts';
-import { unansweredPeople } from '../../../../src/services/scale/unanswered-people.ts';
+import { OPENING_GRACE_MS, openingState, unansweredPeople } from '../../../../src/services/scale/unanswered-people.ts';
 
 const at = (minute: number) => new Date(Date.UTC(2026, 4, 1, 9, minute));
 
@@ -32,5 +32,21 @@ describe('unansweredPeople (a takeover answers whom the old owner did not)', () 
 
   it('leaves out what was said before the discussion began (the topic and plan comments)', () => {
     expect(unansweredPeople(session, [message(1, 'human', 0)])).toEqual([]);
+  });
+});
+
+describe('openingState (a session adopted while its approval writes the opening)', () => {
+  const session = { startedAt: at(1) };
+  const after = (milliseconds: number) => new Date(at(1).getTime() + milliseconds);
+
+  it('awaits the opening while nothing was said since the start, within the grace; then it is overdue', () => {
+    const planning = [message(1, 'human', 0)];
+    expect(openingState(session, planning, after(5_000))).toBe('awaiting');
+    expect(openingState(session, planning, after(OPENING_GRACE_MS))).toBe('overdue');
+  });
+
+  it('is opened once anything was said since the start, and for a session that never started', () => {
+    expect(openingState(session, [message(1, 'human', 0), message(2, 'participant', 1)], after(5_000))).toBe('opened');
+    expect(openingState({ startedAt: null }, [], after(5_000))).toBe('opened');
   });
 });
