@@ -77,6 +77,9 @@ function focusRequest(args: string, by: string): FocusRequest | null {
   if (text === '') return null;
   if (text.length > FOCUS_MAX_CHARS)
     throw new BrainstormError('bad_input', `Name what to focus on in ${FOCUS_MAX_CHARS} characters at most; say more in the discussion itself.`);
+  // The Moderator repeats it in its own voice: a link or a mention there would look like the bot's own.
+  if (/https?:\/\/|www\.|\]\(|<[@#]|@everyone|@here/i.test(text))
+    throw new BrainstormError('bad_input', 'Name what to focus on in words; post links and mentions in the discussion itself.');
   return { text, by };
 }
 

@@ -191,6 +191,9 @@ describe('CommandService !focus', () => {
     const { run, calls } = await commandFixture();
     expect(await refused(run('focus', 'x'.repeat(301)))).toBe('bad_input');
     expect(await refused(run('focus', 'the admin password hunter2'))).toBe('guardrail_tripped');
+    // The Moderator repeats it in its voice: no links or mentions under its name.
+    for (const phishing of ['[the docs](https://evil.example)', 'https://evil.example', '@everyone deadlines', '<@123> please'])
+      expect(await refused(run('focus', phishing))).toBe('bad_input');
     expect(calls).toEqual([]);
   });
 });
