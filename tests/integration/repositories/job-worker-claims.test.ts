@@ -95,13 +95,19 @@ describe.each(ENGINES)('when a job worker claims on %s', (engine) => {
     expect(ran).toEqual(['first', 'second']);
   });
 
-  it('claims nothing for a delivery its room is still busy with, and claims it when the busy one ends', async () => {
+  /** 'first' of room:1 runs in the loop, held until the returned release is called. */
+  async function firstDeliveryHeld(): Promise<() => void> {
     let release: () => void = () => undefined;
     registerDeliveries(new Promise<void>((resolve) => (release = resolve)));
     await started();
     await deliver('first');
     worker.nudge('room:1');
     await expect.poll(() => ran).toEqual(['first']);
+    return release;
+  }
+
+  it('claims nothing for a delivery its room is still busy with, and claims it when the busy one ends', async () => {
+    const release = await firstDeliveryHeld();
     const claimsWhileBusy = jobs.claims;
     await deliver('second');
     worker.nudge('room:1');
@@ -140,13 +146,9 @@ describe.each(ENGINES)('when a job worker claims on %s', (engine) => {
     expect(ran).toEqual(['pending']);
     expect(jobs.claims).toBe(1);
   });
+
   it('waits, when asked, for the run of a queue the loop claimed first, then runs what is due behind it', async () => {
-    let release: () => void = () => undefined;
-    registerDeliveries(new Promise<void>((resolve) => (release = resolve)));
-    await started();
-    await deliver('first');
-    worker.nudge('room:1');
-    await expect.poll(() => ran).toEqual(['first']);
+    const release = await firstDeliveryHeld();
     await deliver('second');
     // Without waiting, the queue is busy: the claim comes back empty and the caller goes on at once.
     await worker.runQueue('room:1');
