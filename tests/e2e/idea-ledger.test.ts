@@ -68,6 +68,7 @@ describe('the idea ledger through the app (models that repeat themselves and all
     fake.script({ participant: 'ChatGPT' }, ...Array.from({ length: 10 }, () => replies.text('Agreed: flags in a config file, reviewed like code.')));
     fake.script({ participant: 'Grok' }, ...Array.from({ length: 10 }, () => replies.text('Yes, a config file it is. Also a kill switch per flag.')));
     const room = await proposeSession(test, fake);
+    expect((await test.command(room, 'ideas')).content).toBe('No ideas yet — the discussion starts once the plan is approved.');
     await test.clock.advance(5_000); // a person reads the plan before approving it
     await test.command(room, 'approve');
     await test.settle();

@@ -127,6 +127,7 @@ export class IdeaLedgerService {
 
   /** The `!ideas` reply. */
   async describe(session: Session): Promise<string> {
+    if (session.status === 'planning' || session.status === 'awaiting_approval') return 'No ideas yet — the discussion starts once the plan is approved.';
     const ledger = await this.deps.repository.ledger(session.id);
     const roles = this.roles(session);
     return ideasReply(
