@@ -158,6 +158,11 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
 /** Speakers that run the session rather than brainstorm in it. */
 const ROLES = new Set(['planner', 'moderator', 'scribe', 'tldr', 'room', 'brainstorm', 'idea extractor']);
 
+/** A participant's critique ballot as the app posts it (`critique-markdown.ts`): "**My ranking:** Proposal A > …". */
+export function isBallot(statement: Statement): boolean {
+  return /^\W*My ranking:/.test(statement.text);
+}
+
 /** Said by a participant: not a person, not one of the roles. */
 export function isParticipant(statement: Statement): boolean {
   return !statement.person && !ROLES.has(statement.speaker.toLowerCase());
@@ -212,7 +217,8 @@ export function ideaText(statement: Statement): string {
 export function tldrSummary(body: ChatCompletionRequest): { summary: string; keyFindings: Array<{ finding: string; sources: string[] }> } {
   const topic = topicOf(body);
   const statements = chronological(statementsOf(body));
-  const ideas = statements.filter(isParticipant);
+  // A critique ballot ("My ranking: Proposal B > …", posted under a participant's name) ranks ideas; it is none.
+  const ideas = statements.filter((statement) => isParticipant(statement) && !isBallot(statement));
   // The latest idea of each participant is the most developed one; then earlier ones, until there are three.
   const picked: Statement[] = [];
   for (const statement of [...ideas].reverse()) if (!picked.some((chosen) => chosen.speaker === statement.speaker)) picked.push(statement);

@@ -182,6 +182,22 @@ describe('demo brain through the real SDK', () => {
     ]);
   });
 
+  it('the TLDR takes no critique ballot for a finding: a ranking is no idea', async () => {
+    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+    const record = [
+      '# Detailed record: pricing',
+      '',
+      '## Timeline',
+      '',
+      '- #3 [Claude]: Add an annual discount.',
+      '- #4 [Grok]: Charge per seat instead.',
+      '- #5 [Claude]: **My ranking:** Proposal B > Proposal A. Proposal B is the most reversible first step.',
+    ].join('\n');
+    const summary = (await run(tldr, `The Scribe's detailed record:\n\n${record}`)).finalOutput;
+    expect(summary?.keyFindings.map((finding) => finding.finding).slice(0, 2)).toEqual(['Claude: Add an annual discount.', 'Grok: Charge per seat instead.']);
+    expect(JSON.stringify(summary)).not.toContain('My ranking');
+  });
+
   it("the wrap-up's Scribe records the last message alone, not the wrap-up's steps that follow it", async () => {
     const input = new PromptLibrary().render('moderator-wrap-up', {
       reason: 'stopped by Ana',
