@@ -1,4 +1,4 @@
-/** Plain data of a critique round (types only), shared by the repository, the services and the console. */
+/** Plain data of a critique round, shared by the repository, the services and the console. */
 
 /** A leading proposal of the idea ledger as the reviewers saw it: a label, and text without any speaker's name. */
 export interface CritiqueProposal {
@@ -51,4 +51,12 @@ export interface CritiqueRound {
   /** Why the round did not run (too few proposals, the session was stopped), or null when it ran. */
   skippedReason: string | null;
   createdAt: Date;
+}
+
+/** How a reviewer's ballot message opens in the room (under the reviewer's own name). */
+export const BALLOT_OPENING = '**My ranking:**';
+
+/** True for a critique ballot the app posted for a participant: it ranks the ledger's ideas and is no idea itself. */
+export function isCritiqueBallot(text: string): boolean {
+  return text.startsWith(BALLOT_OPENING);
 }

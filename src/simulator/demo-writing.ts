@@ -1,3 +1,4 @@
+import { isCritiqueBallot } from '../core/critique.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
 import { keywordsOf, previousSpeaker, stableHash, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
 
@@ -158,9 +159,9 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
 /** Speakers that run the session rather than brainstorm in it. */
 const ROLES = new Set(['planner', 'moderator', 'scribe', 'tldr', 'room', 'brainstorm', 'idea extractor']);
 
-/** A participant's critique ballot as the app posts it (`critique-markdown.ts`): "**My ranking:** Proposal A > …". */
+/** A participant's critique ballot as the app posts it: "**My ranking:** Proposal A > …". */
 export function isBallot(statement: Statement): boolean {
-  return /^\W*My ranking:/.test(statement.text);
+  return isCritiqueBallot(statement.text.trim());
 }
 
 /** Said by a participant: not a person, not one of the roles. */

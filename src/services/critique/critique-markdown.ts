@@ -1,5 +1,5 @@
 /** A critique round as text: each reviewer's short message, the room's ranking, the documents' section. */
-import type { CritiqueBallot, CritiqueProposal, CritiqueRound, CritiqueStanding } from '../../core/critique.ts';
+import { BALLOT_OPENING, type CritiqueBallot, type CritiqueProposal, type CritiqueRound, type CritiqueStanding } from '../../core/critique.ts';
 
 /** The heading the round owns in the record and the TLDR (replaced on every write, never duplicated). */
 export const CRITIQUE_HEADING = 'Critique round';
@@ -18,7 +18,7 @@ export function ordinal(place: number): string {
 export function ballotMessage(ballot: CritiqueBallot): string {
   const top = ballot.ranking[0] ?? '';
   const weakest = ballot.weakestAssumptions.find((entry) => entry.label === top) ?? ballot.weakestAssumptions[0];
-  const parts = [`**My ranking:** ${ballot.ranking.map((label) => `Proposal ${label}`).join(' > ')}.`];
+  const parts = [`${BALLOT_OPENING} ${ballot.ranking.map((label) => `Proposal ${label}`).join(' > ')}.`];
   if (ballot.reason) parts.push(ballot.reason);
   if (weakest) parts.push(`Weakest assumption of Proposal ${weakest.label}: ${weakest.assumption}`);
   return parts.join(' ');

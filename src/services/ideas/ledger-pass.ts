@@ -4,6 +4,7 @@ import type { IdeasRepository } from '../../repositories/ideas-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
+import { isCritiqueBallot } from '../../core/critique.ts';
 import type { ChatMessage } from '../../core/domain.ts';
 import type { EmbedFunction } from '../../core/service-ports.ts';
 import { checkExtraction, embeddingTexts, mergeIntoLedger, type MergeResult } from './ledger-merge.ts';
@@ -25,7 +26,8 @@ export interface LedgerPassDependencies {
 
 /**
  * Messages ideas come from: what people and participants said in the room once the discussion began (`startedAt`, the
- * plan's approval). The topic and the answers to the Planner shaped the plan; they are not ideas someone proposed.
+ * plan's approval). The topic and the answers to the Planner shaped the plan, and a critique ballot ranks the ideas:
+ * none of them is an idea someone proposed.
  */
 export function ideaMessages(messages: readonly ChatMessage[], startedAt: Date | null): ChatMessage[] {
   return messages.filter(
@@ -34,6 +36,7 @@ export function ideaMessages(messages: readonly ChatMessage[], startedAt: Date |
       message.deliveryStatus !== 'withheld' &&
       message.deliveryStatus !== 'internal' &&
       message.text.trim() !== '' &&
+      !isCritiqueBallot(message.text) &&
       (startedAt === null || message.createdAt.getTime() >= startedAt.getTime()),
   );
 }
