@@ -2,28 +2,13 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../../src/core/domain.ts';
 import { ballotMessage } from '../../../../src/services/critique/critique-markdown.ts';
 import { ideaMessages } from '../../../../src/services/ideas/ledger-pass.ts';
+import { chatMessage } from '../../../support/chat-messages.ts';
 
 const started = new Date('2026-05-01T09:00:00Z');
 
 function said(id: number, kind: 'human' | 'participant' | 'moderator', text: string, secondsAfterStart: number): ChatMessage {
-  return {
-    id,
-    sessionId: 's1',
-    number: id,
-    speaker: { kind, name: kind === 'human' ? 'Ada' : kind === 'moderator' ? 'Moderator' : 'Claude' },
-    role: kind === 'human' ? 'user' : 'assistant',
-    text,
-    model: null,
-    inputTokens: 0,
-    outputTokens: 0,
-    costUsd: 0,
-    replyTo: [],
-    traceId: null,
-    deliveryStatus: 'delivered',
-    externalIds: [],
-    externalUrl: null,
-    createdAt: new Date(started.getTime() + secondsAfterStart * 1000),
-  };
+  const name = kind === 'human' ? 'Ada' : kind === 'moderator' ? 'Moderator' : 'Claude';
+  return chatMessage({ id, speaker: { kind, name }, text, createdAt: new Date(started.getTime() + secondsAfterStart * 1000) });
 }
 
 describe('ideaMessages (what the Idea Extractor reads)', () => {
