@@ -104,6 +104,8 @@ export class ModerationService implements ModerationPort {
   /** `!focus [what]`: a check now that always ends in a redirect (towards what was named); returns what to tell the person. */
   async refocus(session: Session, focus: FocusRequest | null = null): Promise<string> {
     if (session.status !== 'active' || !session.plan) return 'There is no active discussion to refocus.';
+    // A regular check under way would be shared (checks of a session run one at a time) and know nothing of this one.
+    while (this.inFlight.has(session.id)) await this.inFlight.get(session.id)?.catch(() => undefined);
     const outcome = await this.exclusive(session.id, () => this.check(session, 'focus', focus));
     if (!outcome.posted) return 'The Moderator could not refocus the discussion just now.';
     return focus ? `The Moderator has asked everyone to focus on “${focus.text}”.` : 'The Moderator has asked everyone to refocus on the objectives.';

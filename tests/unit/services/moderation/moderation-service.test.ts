@@ -1,6 +1,6 @@
 import { afterAll, beforeEach, describe, expect, it } from 'vitest';
 import { setTraceProcessors } from '@openai/agents';
-import { ScriptedModel, assistantMessage, functionCall, modelError } from '@openai/agents/testing';
+import { ScriptedModel, assistantMessage, functionCall, modelError, modelResponder } from '@openai/agents/testing';
 import { installSpanCollector } from '../../agents/guardrails/span-collector.ts';
 import type { LedgerReview } from '../../../../src/core/service-ports.ts';
 import { buildService, FakeHost, verdict } from './moderation-fixtures.ts';
@@ -177,6 +177,25 @@ describe('ModerationService checks', () => {
     expect(host.posts).toHaveLength(1);
     expect(host.posts[0]).toMatch(/^Ada would like us to focus on "disclosure timelines"\./);
     expect(host.posts[0]).toContain('Where does "disclosure timelines" take us on');
+  });
+
+  it('!focus during a regular check waits for it, then runs its own check with what was named', async () => {
+    const host = new FakeHost();
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((resolve) => (release = resolve));
+    const quiet = () => verdictReply({ action: 'continue', drifting: false, message: '' });
+    const model = new ScriptedModel([modelResponder(async () => (await gate, quiet())), quiet()]);
+    const { service } = buildService({ host, moderatorModel: model, embed: keywordEmbed });
+    host.say(repeat(OFF_TOPIC, 10));
+    const regular = service.afterMessage('session-1');
+    await expect.poll(() => model.calls.length).toBe(1);
+    const focused = service.refocus(host.session, { text: 'purge latency', by: 'Ada' });
+    release();
+    await regular;
+    expect(await focused).toBe('The Moderator has asked everyone to focus on “purge latency”.');
+    expect(model.calls).toHaveLength(2);
+    expect(JSON.stringify(model.lastCall?.request.input)).toContain('purge latency');
+    expect(host.posts.at(-1)).toMatch(/^Ada would like us to focus on "purge latency"\./);
   });
 });
 
