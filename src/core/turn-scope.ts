@@ -11,6 +11,18 @@ export type CutReason = 'stopped' | 'preempted' | 'first_token_deadline' | 'answ
 /** The `data.status` of a span's error when a person cut its turn (`!stop`, or speaking first): nobody's fault. */
 export const CUT_SPAN_STATUS = 'cut';
 
+/** The error a span carries when a person cut its turn, with why. */
+export function cutSpanError(reason: CutReason): { message: string; data: { status: typeof CUT_SPAN_STATUS; reason: CutReason } } {
+  return { message: 'cut short', data: { status: CUT_SPAN_STATUS, reason } };
+}
+
+/** Why a person cut a span's turn, read from the span's error (`cutSpanError`); null for any other error, or none. */
+export function cutReasonOf(error: { data?: unknown } | null | undefined): string | null {
+  const data = error?.data;
+  if (typeof data !== 'object' || data === null || !('status' in data) || data.status !== CUT_SPAN_STATUS) return null;
+  return 'reason' in data && typeof data.reason === 'string' ? data.reason : 'stopped';
+}
+
 /** The abort reason of a turn's signal: says why the turn was cut. */
 export class TurnCut extends BrainstormError<CutReason> {
   constructor(code: CutReason) {

@@ -159,11 +159,6 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
 /** Speakers that run the session rather than brainstorm in it. */
 const ROLES = new Set(['planner', 'moderator', 'scribe', 'tldr', 'room', 'brainstorm', 'idea extractor']);
 
-/** A participant's critique ballot as the app posts it: "**My ranking:** Proposal A > …". */
-export function isBallot(statement: Statement): boolean {
-  return isCritiqueBallot(statement.text.trim());
-}
-
 /** Said by a participant: not a person, not one of the roles. */
 export function isParticipant(statement: Statement): boolean {
   return !statement.person && !ROLES.has(statement.speaker.toLowerCase());
@@ -219,7 +214,7 @@ export function tldrSummary(body: ChatCompletionRequest): { summary: string; key
   const topic = topicOf(body);
   const statements = chronological(statementsOf(body));
   // A critique ballot ("My ranking: Proposal B > …", posted under a participant's name) ranks ideas; it is none.
-  const ideas = statements.filter((statement) => isParticipant(statement) && !isBallot(statement));
+  const ideas = statements.filter((statement) => isParticipant(statement) && !isCritiqueBallot(statement.text.trim()));
   // The latest idea of each participant is the most developed one; then earlier ones, until there are three.
   const picked: Statement[] = [];
   for (const statement of [...ideas].reverse()) if (!picked.some((chosen) => chosen.speaker === statement.speaker)) picked.push(statement);

@@ -20,7 +20,7 @@ import {
   GEN_AI_OPERATION_NAME_VALUE_INVOKE_AGENT,
 } from '@opentelemetry/semantic-conventions/incubating';
 import type { Span, SpanData } from '@openai/agents';
-import { CUT_SPAN_STATUS } from '../core/turn-scope.ts';
+import { cutReasonOf } from '../core/turn-scope.ts';
 import { generationUsage, sanitise, spanName } from './span-mapping.ts';
 
 /** An ended SDK span in OpenTelemetry terms: ids in OTLP hex, the original times, GenAI attributes. */
@@ -149,14 +149,8 @@ export function toOtelSpan(span: Span<SpanData>, info: SpanContextInfo): OtelSpa
   };
 }
 
-/** Why a person cut the span's turn (`stopped`, `preempted`), or undefined. */
-function cutReasonOf(error: Span<SpanData>['error']): string | undefined {
-  const data = error?.data ?? {};
-  return data['status'] === CUT_SPAN_STATUS ? String(data['reason']) : undefined;
-}
-
 /** A person's cut ends a span as planned (OK; the reason is an attribute, as a status description is for errors only). */
 function spanStatus(error: Span<SpanData>['error'], secrets: readonly string[]): SpanStatus {
-  if (!error || cutReasonOf(error) !== undefined) return { code: SpanStatusCode.OK };
+  if (!error || cutReasonOf(error) !== null) return { code: SpanStatusCode.OK };
   return { code: SpanStatusCode.ERROR, message: String(sanitise(error.message, secrets)) };
 }

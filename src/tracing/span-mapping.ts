@@ -1,6 +1,6 @@
 import type { Span, SpanData } from '@openai/agents';
 import { redactSecrets } from '../logging/logger.ts';
-import { currentTurnCut, CUT_SPAN_STATUS, type CutReason } from '../core/turn-scope.ts';
+import { currentTurnCut, cutSpanError, type CutReason } from '../core/turn-scope.ts';
 import type { CallTokens } from '../core/cost.ts';
 
 /** Longest string kept in span data; longer ones are cut with a marker. */
@@ -109,9 +109,5 @@ export function markCutSpan(span: Span<SpanData>): void {
   const cut = currentTurnCut();
   if (!cut) return;
   if (span.error ? !isAbort(span.error) : span.spanData.type !== 'generation') return;
-  span.setError(
-    CUTS_BY_A_PERSON.has(cut)
-      ? { message: 'cut short', data: { status: CUT_SPAN_STATUS, reason: cut } }
-      : { message: 'aborted', data: { status: 'aborted', reason: cut } },
-  );
+  span.setError(CUTS_BY_A_PERSON.has(cut) ? cutSpanError(cut) : { message: 'aborted', data: { status: 'aborted', reason: cut } });
 }

@@ -1,6 +1,6 @@
 /** Turns stored traces and spans into the waterfall the console draws: tree order, offsets, links, totals. */
 import type { SpanRecord, TraceRecord } from '../../repositories/traces-repository.ts';
-import { CUT_SPAN_STATUS } from '../../core/turn-scope.ts';
+import { cutReasonOf } from '../../core/turn-scope.ts';
 import type { ParticipantTotals, SpanKind, SpanView, TraceDetail, UsageTotals } from './console-types.ts';
 
 export type { SpanRecord, TraceRecord };
@@ -52,15 +52,8 @@ function withoutPayload(data: Record<string, unknown>): Record<string, unknown> 
   return rest;
 }
 
-/** Why a person cut the span's turn, when its error is that mark (see `markCutSpan`). */
-function cutOf(error: Record<string, unknown> | null): string | null {
-  const data = error?.data;
-  if (typeof data !== 'object' || data === null || !('status' in data) || data.status !== CUT_SPAN_STATUS) return null;
-  return 'reason' in data ? (text(data.reason) ?? 'stopped') : 'stopped';
-}
-
 function describeError(error: Record<string, unknown> | null): SpanView['error'] {
-  if (!error || cutOf(error) !== null) return null;
+  if (!error || cutReasonOf(error) !== null) return null;
   return { message: text(error.message) ?? 'error', data: error.data ?? null };
 }
 
@@ -86,7 +79,7 @@ function toSpanView(span: SpanRecord, depth: number, origin: number, agentName: 
     output: data.output ?? null,
     hasPayload: data.input !== undefined || data.output !== undefined,
     error: describeError(span.error),
-    cut: cutOf(span.error),
+    cut: cutReasonOf(span.error),
     handoff: kind === 'handoff' ? { from: text(data.from_agent) ?? text(data.fromAgent), to: text(data.to_agent) ?? text(data.toAgent) } : null,
     guardrail: kind === 'guardrail' ? { name: text(data.name) ?? span.name, triggered: data.triggered === true } : null,
     // Input and output are given once, above; the raw data keeps everything else.
