@@ -12,6 +12,9 @@ export const FINISHED_STATUSES: readonly SessionStatus[] = ['completed', 'stoppe
 /** States in which a session is still going (it can be stopped; its room is read back after a restart). */
 export const LIVE_STATUSES: readonly SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused'];
 
+/** States before the discussion: the Planner asks and proposes, a person approves. */
+export const PLANNING_STATUSES: readonly SessionStatus[] = ['planning', 'awaiting_approval'];
+
 /** Every status. */
 export const ALL_STATUSES: readonly SessionStatus[] = [...LIVE_STATUSES, ...FINISHED_STATUSES];
 

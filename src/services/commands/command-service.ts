@@ -3,7 +3,7 @@ import type { SessionsRepository } from '../../repositories/sessions-repository.
 import type { Clock } from '../../core/clock.ts';
 import type { ContextManager } from '../context/context-manager.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
-import type { Session } from '../../core/domain.ts';
+import { PLANNING_STATUSES, type Session } from '../../core/domain.ts';
 import { commandSpec, FOCUS_MAX_CHARS } from '../../core/command-catalog.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
@@ -60,7 +60,7 @@ const reply = (content: string, isPrivate = false): GatewayReply => ({ content, 
 
 /** Why `!summary` has nothing to post: before the discussion there is nothing to sum up; after, it is on its way. */
 function noSummaryYet(session: Session): string {
-  if (session.status === 'planning' || session.status === 'awaiting_approval') return 'No summary yet — the discussion starts once the plan is approved.';
+  if (PLANNING_STATUSES.includes(session.status)) return 'No summary yet — the discussion starts once the plan is approved.';
   return 'No summary yet — the first one is still being written; try `!summary` again in a minute.';
 }
 
@@ -177,7 +177,7 @@ export class CommandService {
         run: async ({ session, invocation }) => {
           if (invocation.args.trim() === '') return o.presets.describe(session ? o.presets.applied(session) : null);
           const current = need(session);
-          if (current.status !== 'planning' && current.status !== 'awaiting_approval')
+          if (!PLANNING_STATUSES.includes(current.status))
             throw new BrainstormError('wrong_state', `A preset is chosen while the session is planned; this one is ${current.status.replace('_', ' ')}.`);
           return o.planner.choosePreset(current, invocation.args.trim().replace(/^preset:/i, ''), invocation.author);
         },

@@ -10,7 +10,7 @@ import type { ModeratorAgent } from '../../agents/moderator/moderator-agent.ts';
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
-import type { Session } from '../../core/domain.ts';
+import { PLANNING_STATUSES, type Session } from '../../core/domain.ts';
 import type { LedgerReview } from '../../core/service-ports.ts';
 import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
 import { PendingDueTimes } from '../jobs/pending-due-times.ts';
@@ -127,7 +127,7 @@ export class IdeaLedgerService {
 
   /** The `!ideas` reply. */
   async describe(session: Session): Promise<string> {
-    if (session.status === 'planning' || session.status === 'awaiting_approval') return 'No ideas yet — the discussion starts once the plan is approved.';
+    if (PLANNING_STATUSES.includes(session.status)) return 'No ideas yet — the discussion starts once the plan is approved.';
     const ledger = await this.deps.repository.ledger(session.id);
     const roles = this.roles(session);
     return ideasReply(
