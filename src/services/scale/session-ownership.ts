@@ -4,7 +4,8 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionLeasesRepository } from '../../repositories/session-leases-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
-import { openingState, unansweredPeople } from './unanswered-people.ts';
+import { OpeningWatch } from './opening-watch.ts';
+import { unansweredPeople } from './unanswered-people.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { HumanMessageHandover } from '../../core/service-ports.ts';
 
@@ -62,8 +63,7 @@ const SETTLED_MS = 60_000;
 export class SessionOwnership {
   private readonly owned = new Map<string, Owned>();
   private readonly claims = new Map<string, Promise<boolean>>();
-  /** Sessions adopted before their approval posted the opening: kicked only if it never comes (see `watchOpenings`). */
-  private readonly openings = new Set<string>();
+  private readonly openings: OpeningWatch;
   /** Claims and kicks under way, so `settled` can wait for them. */
   private readonly inFlight = new Map<Promise<unknown>, string>();
   private readonly leaseMs: number;
@@ -76,6 +76,7 @@ export class SessionOwnership {
   constructor(private readonly options: SessionOwnershipOptions) {
     this.leaseMs = options.leaseMs ?? OWNERSHIP_TIMING.leaseMs;
     this.pollMs = options.pollMs ?? OWNERSHIP_TIMING.pollMs;
+    this.openings = new OpeningWatch(options);
   }
 
   /** Whether this process holds the session's lease. */
@@ -152,21 +153,7 @@ export class SessionOwnership {
     }
     await this.pickUpMessages();
     await this.adoptOrphans();
-    await this.watchOpenings();
-  }
-
-  /** Drops the sessions whose opening came (it started their rounds); kicks those whose approval never posted one. */
-  private async watchOpenings(): Promise<void> {
-    for (const sessionId of [...this.openings]) {
-      const session = await this.options.sessions.findById(sessionId);
-      const state =
-        session?.status === 'active' && this.owned.has(sessionId)
-          ? openingState(session, await this.options.messages.listRecent(sessionId, 5), this.options.clock.now())
-          : 'opened';
-      if (state === 'awaiting') continue;
-      this.openings.delete(sessionId);
-      if (state === 'overdue' && session && this.options.mayContinue(session)) this.options.rounds.kick(sessionId);
-    }
+    await this.openings.check((sessionId) => this.owned.has(sessionId));
   }
 
   /** Polls in the background until `stop` (production; tests call `tick`). */
@@ -239,8 +226,7 @@ export class SessionOwnership {
     for (const message of unanswered) if (this.mark(owned, message.id)) this.options.rounds.onHumanMessage(session, message);
     if (unanswered.length > 0 || !this.options.mayContinue(session)) return;
     // Adopted while its approval still writes the opening, which starts the rounds: watched until it comes (`tick`).
-    if (openingState(session, recent, this.options.clock.now()) === 'awaiting') this.openings.add(session.id);
-    else this.options.rounds.kick(session.id);
+    if (!this.openings.defer(session, recent)) this.options.rounds.kick(session.id);
   }
 
   private async renewIfDue(): Promise<void> {
