@@ -3,6 +3,7 @@ import type { ClaimedJob, JobsRepository, SuccessorClaim } from '../../repositor
 import type { Clock } from '../../core/clock.ts';
 import { backoffDelayMs } from './backoff.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
+import { LocalQueueRuns } from './local-queue-runs.ts';
 import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
 
 /** A queue's jobs run one after another in one slot: the last one run and the nudge count when it was claimed. */
@@ -63,7 +64,7 @@ export class JobWorker {
   /** Queues of the jobs running here: work queued behind one is claimed when it ends (its nudge is counted). */
   private readonly runningQueues = new Set<string>();
   /** The chain running here for each queue (the loop's or a `runQueue`'s), so `runQueue` can wait for it. */
-  private readonly localRuns = new Map<string, Promise<unknown>>();
+  private readonly localRuns = new LocalQueueRuns();
   private readonly inFlight = new Set<Promise<void>>();
   private readonly stopController = new AbortController();
   private readonly instance: WorkerInstanceKeeper;
@@ -112,32 +113,20 @@ export class JobWorker {
   async runQueue(queue: string, options: { awaitRunning?: boolean } = {}): Promise<void> {
     const awaitRunning = options.awaitRunning ?? false;
     for (let batch = 0; batch < 50; batch += 1) {
-      if (awaitRunning && (await this.waitForLocalRun(queue))) continue;
+      if (awaitRunning && (await this.localRuns.waitFor(queue))) continue;
       const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, 1, [...this.handlers.keys()], queue);
       const job = claimed[0];
       // An empty claim may have lost the job to the loop's claim, which answered first.
       if (!job) {
-        if (awaitRunning && (await this.waitForLocalRun(queue))) continue;
+        if (awaitRunning && (await this.localRuns.waitFor(queue))) continue;
         return;
       }
       const chain = { last: job, nudgesBefore: this.nudges };
       const run = this.runChain(chain);
-      this.localRuns.set(queue, run);
-      try {
-        await run;
-      } finally {
-        if (this.localRuns.get(queue) === run) this.localRuns.delete(queue);
-      }
+      this.localRuns.track(queue, run);
+      await run;
       if (!chain.last.hasSuccessor) return;
     }
-  }
-
-  /** Waits for this process's run of a queue, if one is under way; true when it waited. */
-  private async waitForLocalRun(queue: string): Promise<boolean> {
-    const run = this.localRuns.get(queue);
-    if (!run) return false;
-    await run.catch(() => undefined);
-    return true;
   }
 
   /** Registers this worker's instance (reclaiming what dead instances left running), then starts the polling loop. */
@@ -224,10 +213,9 @@ export class JobWorker {
     const chain: QueueChain = { last: job, nudgesBefore };
     const promise = this.runChain(chain).then(() => undefined);
     this.inFlight.add(promise);
-    if (job.queue !== null) this.localRuns.set(job.queue, promise);
+    if (job.queue !== null) this.localRuns.track(job.queue, promise);
     void promise.finally(() => {
       this.inFlight.delete(promise);
-      if (job.queue !== null && this.localRuns.get(job.queue) === promise) this.localRuns.delete(job.queue);
       // Every nudge since the last claim began counts, those held back for this queue among them.
       const queued = chain.last.queue !== null && this.nudges !== chain.nudgesBefore;
       if (job.queue !== null) this.runningQueues.delete(job.queue);
