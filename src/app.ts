@@ -100,7 +100,16 @@ export async function createApp(options: AppOptions): Promise<App> {
       .addUsage(usage.sessionId, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, clock.now())
       .catch((error: unknown) => logger.warn({ err: error }, 'could not count a model call toward its session'));
   };
-  const tracing = new DbTracingProcessor(new TracesRepository(database.db), { secrets, clock, logger, onStored, onGenerationUsage, prices: models.prices });
+  const workerId = ids.next('worker');
+  const tracing = new DbTracingProcessor(new TracesRepository(database.db), {
+    secrets,
+    clock,
+    logger,
+    onStored,
+    onGenerationUsage,
+    prices: models.prices,
+    workerId,
+  });
   const processors: TracingProcessor[] = [tracing];
   if (config.telemetry.otlpEndpoint) {
     processors.push(new OtlpTracingProcessor({ endpoint: config.telemetry.otlpEndpoint, headers: config.telemetry.otlpHeaders, secrets, logger }));
@@ -110,7 +119,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const transports = new TransportRegistry(options.transports ?? []);
   const notifier = createAdminNotifier({ ntfyUrl: config.notifications.ntfyUrl, logger });
   const worker = new JobWorker({
-    workerId: ids.next('worker'),
+    workerId,
     jobs: repositories.jobs,
     clock,
     logger,

@@ -11,8 +11,11 @@ export type CutReason = 'stopped' | 'preempted' | 'first_token_deadline' | 'answ
 /** The `data.status` of a span's error when a person cut its turn (`!stop`, or speaking first): nobody's fault. */
 export const CUT_SPAN_STATUS = 'cut';
 
-/** The error a span carries when a person cut its turn, with why. */
-export function cutSpanError(reason: CutReason): { message: string; data: { status: typeof CUT_SPAN_STATUS; reason: CutReason } } {
+/** Why a span was cut short without being at fault: a person cut its turn, or the process running it stopped. */
+export type SpanCutReason = CutReason | 'process_stopped';
+
+/** The error a span carries when it was cut short through no fault of its own, with why. */
+export function cutSpanError<Reason extends SpanCutReason>(reason: Reason): { message: string; data: { status: typeof CUT_SPAN_STATUS; reason: Reason } } {
   return { message: 'cut short', data: { status: CUT_SPAN_STATUS, reason } };
 }
 

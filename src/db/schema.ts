@@ -182,6 +182,8 @@ export interface TracesTable {
   metadata: Json<Record<string, unknown>>;
   started_at: Timestamp;
   ended_at: NullableTimestamp;
+  /** The worker instance that last wrote it (null: written before this was recorded). */
+  worker_id: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 /** One SDK span: agent, generation, function, handoff, guardrail, custom, task, turn. */

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { closeAbandonedTraces } from './abandoned-traces.ts';
 
 /** A job worker process as it registers itself (host and pid tell a restart on the same machine it is gone). */
 export interface WorkerInstance {
@@ -39,12 +40,20 @@ export async function liveInstances(db: Kysely<Database>): Promise<(WorkerInstan
   return rows.map((row) => ({ id: row.id, host: row.host, pid: row.pid, heartbeatAt: row.heartbeat_at }));
 }
 
+/** What a reclaim took back from instances that are gone. */
+export interface Reclaimed {
+  /** Jobs put back to pending. */
+  jobs: number;
+  /** Traces they left open, now closed as cut short. */
+  traces: number;
+}
+
 /**
  * Declares gone the instances in `goneIds` and every other one whose heartbeat is older than `staleBefore`
- * (never `selfId`), and puts the jobs they were running back to pending, due now. A crash is not the job's
- * failure, so the retry count stays. Returns how many jobs came back.
+ * (never `selfId`), puts the jobs they were running back to pending, due now, and closes the traces they left open.
+ * A crash is not the job's failure, so the retry count stays.
  */
-export async function reclaimAbandoned(db: Kysely<Database>, selfId: string, now: Date, staleBefore: Date, goneIds: string[] = []): Promise<number> {
+export async function reclaimAbandoned(db: Kysely<Database>, selfId: string, now: Date, staleBefore: Date, goneIds: string[] = []): Promise<Reclaimed> {
   return db.transaction().execute(async (transaction) => {
     await transaction
       .updateTable('worker_instances')
@@ -73,6 +82,6 @@ export async function reclaimAbandoned(db: Kysely<Database>, selfId: string, now
         .where('finished_at', 'is', null)
         .execute();
     }
-    return jobs.length;
+    return { jobs: jobs.length, traces: await closeAbandonedTraces(transaction) };
   });
 }

@@ -246,8 +246,8 @@ export class JobsRepository {
     return instances.liveInstances(this.db);
   }
 
-  /** Declares gone instances stopped and puts their running jobs back to pending (see `reclaimAbandoned` there). */
-  reclaimAbandoned(selfId: string, now: Date, staleBefore: Date, goneIds: string[] = []): Promise<number> {
+  /** Declares gone instances stopped, puts their running jobs back to pending and closes their open traces (see `reclaimAbandoned` there). */
+  reclaimAbandoned(selfId: string, now: Date, staleBefore: Date, goneIds: string[] = []): Promise<instances.Reclaimed> {
     return instances.reclaimAbandoned(this.db, selfId, now, staleBefore, goneIds);
   }
 

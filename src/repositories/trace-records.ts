@@ -11,6 +11,8 @@ export interface TraceRecord {
   metadata: Record<string, unknown>;
   startedAt: Date;
   endedAt: Date | null;
+  /** The worker instance that wrote it (a trace it left open is closed once it is gone); absent when unknown. */
+  workerId?: string | null;
 }
 
 /** A span as stored; `data.agent` names the agent it ran under. */
@@ -87,6 +89,7 @@ export function toTrace(row: TraceRow): TraceRecord {
     metadata: row.metadata ?? {},
     startedAt: new Date(row.started_at),
     endedAt: row.ended_at ? new Date(row.ended_at) : null,
+    workerId: row.worker_id,
   };
 }
 

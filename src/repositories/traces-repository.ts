@@ -64,6 +64,7 @@ export class TracesRepository {
       metadata: toJson(trace.metadata),
       started_at: trace.startedAt,
       ended_at: trace.endedAt,
+      worker_id: trace.workerId ?? null,
     }));
     await this.db
       .insertInto('traces')
@@ -77,6 +78,8 @@ export class TracesRepository {
           started_at: sql<Date>`least(excluded.started_at, traces.started_at)`,
           session_id: sql<string | null>`coalesce(excluded.session_id, traces.session_id)`,
           ended_at: sql<Date | null>`greatest(excluded.ended_at, traces.ended_at)`,
+          // The last writer answers for it: a trace another process adds to is its to close if that one dies.
+          worker_id: sql<string | null>`coalesce(excluded.worker_id, traces.worker_id)`,
         })),
       )
       .execute();

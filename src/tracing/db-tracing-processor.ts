@@ -10,6 +10,8 @@ import { generationCall, markCutSpan, messageIdOf, sanitise, spanName, storedDat
 export interface DbTracingProcessorOptions {
   /** Secret values to mask in every stored trace and span. */
   secrets?: readonly string[];
+  /** This process's worker instance: a trace it leaves open when it dies is closed by the instance that reclaims its work. */
+  workerId?: string;
   clock?: Clock;
   logger?: Logger;
   /** Delay before queued rows are written (a timer, never awaited by a turn). */
@@ -188,6 +190,7 @@ export class DbTracingProcessor implements TracingProcessor {
       metadata: (sanitise(trace.metadata ?? {}, this.secrets) ?? {}) as Record<string, unknown>,
       startedAt: this.extents.get(trace.traceId)?.start ?? this.clock.now(),
       endedAt,
+      workerId: this.options.workerId ?? null,
     });
     this.scheduleFlush();
   }

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterEach, beforeAll, afterAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
@@ -73,6 +74,8 @@ describe('two real processes on one Postgres', () => {
       async () => fake.pending({ participant: 'Grok' }) + fake.pending({ participant: 'Claude' }) + fake.pending({ participant: 'ChatGPT' }) === 0,
       'the owner to start answering',
     );
+    // Its turn's trace is stored, waiting on the models, when it dies.
+    await waitUntil(async () => (await openGenerations(drill.sessionId)) >= 1, 'the turn in flight to be traced');
     expect(await owner.signal('SIGKILL')).toBeNull();
     const question = await say(handle.db, survivor.url, drill, 'Bob writes while the owner is dead');
     await waitAnswered(handle.db, drill, midTurn);
@@ -81,5 +84,26 @@ describe('two real processes on one Postgres', () => {
 
     const audit = await auditConversation(handle.db, drill.sessionId);
     expect({ lost: audit.lost, duplicated: audit.duplicated }).toEqual({ lost: 0, duplicated: 0 });
+    // The trace viewer does not show the dead process's turn as running for ever: it was cut short when it died.
+    await waitUntil(async () => (await openGenerations(drill.sessionId)) === 0, 'the dead turn to be closed');
+    const cut = await handle.db
+      .selectFrom('spans')
+      .select('id')
+      .where('session_id', '=', drill.sessionId)
+      .where(sql<boolean>`error->'data'->>'reason' = 'process_stopped'`)
+      .execute();
+    expect(cut.length).toBeGreaterThanOrEqual(1);
   }, 300_000);
 });
+
+/** Model calls of a session whose spans are stored and not ended. */
+async function openGenerations(sessionId: string): Promise<number> {
+  const rows = await handle.db
+    .selectFrom('spans')
+    .select('id')
+    .where('session_id', '=', sessionId)
+    .where('type', '=', 'generation')
+    .where('ended_at', 'is', null)
+    .execute();
+  return rows.length;
+}

@@ -97,7 +97,8 @@ export class WorkerInstanceKeeper {
 
   private async reclaim(gone: string[]): Promise<void> {
     const now = this.options.clock.now();
-    const count = await this.options.jobs.reclaimAbandoned(this.options.id, now, new Date(now.getTime() - this.staleMs), gone);
-    if (count > 0) this.options.logger.warn({ jobs: count, instances: gone }, 'reclaimed jobs left running by a worker that is gone');
+    const reclaimed = await this.options.jobs.reclaimAbandoned(this.options.id, now, new Date(now.getTime() - this.staleMs), gone);
+    if (reclaimed.jobs > 0) this.options.logger.warn({ jobs: reclaimed.jobs, instances: gone }, 'reclaimed jobs left running by a worker that is gone');
+    if (reclaimed.traces > 0) this.options.logger.info({ traces: reclaimed.traces }, 'closed the traces a worker that is gone left open, as cut short');
   }
 }

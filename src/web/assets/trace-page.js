@@ -4,10 +4,12 @@ import { fill, h, safeLink } from './dom.js';
 import { formatCost, formatCostWithSource, formatCount, formatDuration, formatTime, formatTokens, plural } from './format.js';
 import { renderWaterfall, selectSpan } from './waterfall.js';
 
-/** Why a person cut a span's turn, in words (the span's `cut`). */
+/** Why a span was cut short, in words (the span's `cut`). */
 const CUT_REASONS = {
   stopped: 'the session was stopped (!stop, or the bot shut down); what was written is kept, marked interrupted.',
   preempted: 'a person spoke first; the round started again to answer them.',
+  process_stopped:
+    'the process running it stopped before it ended (killed, crashed or its machine went away); the session went on where it was once another process, or the restarted one, took it over.',
 };
 
 function json(value) {
@@ -135,7 +137,9 @@ function summary(detail) {
       { id: 'trace-totals' },
       `${plural(totals.spanCount, 'span')} · ${formatTokens(totals.inputTokens, totals.outputTokens)} tokens · ${formatCost(totals.costUsd)}`,
       totals.errorCount ? h('span', { class: 'badge error' }, plural(totals.errorCount, 'error')) : null,
-      totals.cutCount ? h('span', { class: 'badge', title: 'spans a person cut short: not errors' }, `${totals.cutCount} cut short`) : null,
+      totals.cutCount
+        ? h('span', { class: 'badge', title: 'spans cut short (by a person, or by a process that stopped): not errors' }, `${totals.cutCount} cut short`)
+        : null,
       totals.guardrailTrips ? h('span', { class: 'badge error' }, plural(totals.guardrailTrips, 'guardrail trip')) : null,
     ),
     participantsTable(detail.participants),

@@ -23,7 +23,12 @@ class MemoryTraces {
 }
 
 function processorWith(store: MemoryTraces): DbTracingProcessor {
-  return new DbTracingProcessor(store as unknown as TracesRepository, { secrets: ['hunter2-secret'], clock: new ManualClock(), flushDelayMs: 60_000 });
+  return new DbTracingProcessor(store as unknown as TracesRepository, {
+    secrets: ['hunter2-secret'],
+    clock: new ManualClock(),
+    flushDelayMs: 60_000,
+    workerId: 'worker_this',
+  });
 }
 
 describe('span mapping', () => {
@@ -71,7 +76,8 @@ describe('DbTracingProcessor', () => {
     expect(store.spans).toHaveLength(0);
 
     await processor.forceFlush();
-    expect(store.traces).toEqual([expect.objectContaining({ name: 'turn', sessionId: 'ses_9' })]);
+    // Stamped with the process that wrote it: if this process dies, the one that reclaims its work closes the trace.
+    expect(store.traces).toEqual([expect.objectContaining({ name: 'turn', sessionId: 'ses_9', workerId: 'worker_this' })]);
     expect(store.spans).toHaveLength(2);
     expect(store.spans[0]).toMatchObject({ type: 'generation', model: 'm', inputTokens: 3, outputTokens: 4, costUsd: 0.5, sessionId: 'ses_9' });
     expect(store.spans[1]).toMatchObject({ type: 'custom', messageId: 7 });
