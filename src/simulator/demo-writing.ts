@@ -69,7 +69,7 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
       ? `${topic} — ${PLANNED_AROUND} ${who} ${TOLD_THE_PLANNER}: “${shortened(answers.text, 180)}” ${SIMULATED}`
       : `${topic} — ${EXPLORED} ${SIMULATED}`,
     objectives: [
-      `Map the options for ${topicWords.slice(0, 2).join(' and ') || 'the topic'}`,
+      `Map the options for ${topicWords.slice(0, 2).join(' ') || 'the topic'}`,
       heard.length > 0 ? `Answer what ${who} raised: ${heard.slice(0, 2).join(' and ')}` : 'Weigh the trade-offs of the strongest options',
       `Agree on one next step ${who === 'the group' ? 'the group' : who} can try`,
     ],
@@ -120,6 +120,9 @@ const STYLES: Record<string, AnswerLine[]> = {
   ],
 };
 
+/** Speakers that run the session rather than brainstorm in it. */
+const ROLES = new Set(['planner', 'moderator', 'scribe', 'tldr', 'room', 'brainstorm', 'idea extractor']);
+
 /**
  * The words of the persona lines themselves and the personas' names: an idea picked up from another simulated answer
  * is then one that came from the topic or a person ("offline mode"), never the line's own wording ("concretely").
@@ -131,9 +134,12 @@ const LINE_WORDS = new Set([
   'everyone',
 ]);
 
-/** Up to six words of `text` worth picking up as an idea: none of the persona lines' own words, nor a speaker's name. */
+/**
+ * Up to six words of `text` worth picking up as an idea: none of the persona lines' own words, nor a speaker's name,
+ * nor a role's ("Agreeing with Moderator" offers no idea called "moderator").
+ */
 function ideasIn(text: string, speakers: string[]): string[] {
-  const names = new Set(speakers.map((speaker) => speaker.toLowerCase()));
+  const names = new Set([...speakers.map((speaker) => speaker.toLowerCase()), ...ROLES]);
   return keywordsOf(text, 40)
     .filter((word) => !LINE_WORDS.has(word) && !names.has(word))
     .slice(0, 6);
@@ -155,9 +161,6 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   const to = previous && previous.name !== name && previous.name !== 'the group' ? previous.name : 'everyone';
   return `${line?.({ to, idea, subject }) ?? ''} — ${name} ${SIMULATED}`;
 }
-
-/** Speakers that run the session rather than brainstorm in it. */
-const ROLES = new Set(['planner', 'moderator', 'scribe', 'tldr', 'room', 'brainstorm', 'idea extractor']);
 
 /** Said by a participant: not a person, not one of the roles. */
 export function isParticipant(statement: Statement): boolean {

@@ -150,6 +150,14 @@ describe('demo brain through the real SDK', () => {
         fromTopic.push(/"([^"]+)"/.exec(String((await run(speaker, `[Moderator]: Welcome, everyone (${variant}).`)).finalOutput))?.[1] ?? '');
     }
     expect(fromTopic.filter((word) => !spoken.has(word))).toEqual([]);
+    // An answer that names a role ("Agreeing with Moderator…") offers no idea called "moderator".
+    const afterRoleNamed: string[] = [];
+    for (let variant = 0; variant < 8; variant += 1) {
+      const [speaker, other] = [room[variant % 3]!, room[(variant + 1) % 3]!];
+      const said = `[${other.name}]: Agreeing with Moderator on the direction (${variant}), with one caveat from the Planner and the Scribe.`;
+      afterRoleNamed.push(/"([^"]+)"/.exec(String((await run(speaker, said)).finalOutput))?.[1] ?? '');
+    }
+    expect(afterRoleNamed.filter((word) => ['moderator', 'planner', 'scribe'].includes(word))).toEqual([]);
   });
 
   it('the scribe reads cited lines and keeps the points of its previous record', async () => {
