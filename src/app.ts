@@ -165,6 +165,8 @@ export async function createApp(options: AppOptions): Promise<App> {
     async start() {
       if (options.runWorker !== false) await worker.start();
       if (options.runWorker !== false) await services.housekeeping.schedule();
+      // After the worker declared gone the processes that died here: what they left half-written in rooms goes.
+      if (options.runWorker !== false) await services.leftPreviews.schedule();
       await services.resumeSessions();
       if (options.runWorker !== false) services.ownership.startPolling();
       isReady = true;

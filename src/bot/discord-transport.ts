@@ -127,6 +127,14 @@ export class DiscordTransport implements Transport {
     );
   }
 
+  /** Deletes a preview whose answer will never come (its process died); gone already counts as deleted. */
+  removePreview(roomId: string, externalId: string): Promise<void> {
+    return this.queue.run(roomId, async () => {
+      const target = await this.room(roomId);
+      await this.poster.removeStale(target, externalId);
+    });
+  }
+
   /**
    * Runs `task` (a command reply, a refusal) after everything already handed over for the room: bot-token posts
    * and webhook posts sit in different rate-limit buckets in discord.js, so only this queue keeps them in order.

@@ -105,13 +105,29 @@ export class PersonaPoster {
   /** Deletes a message the way it was posted; a message nobody of ours can delete any more is left and logged. */
   private async remove(target: RoomTarget, messageId: string): Promise<void> {
     try {
+      await this.removeStale(target, messageId);
+    } catch (error) {
+      this.logger.warn({ messageId, error: String(error) }, 'could not remove a stale preview');
+    }
+  }
+
+  /**
+   * Deletes a stale preview the way it was posted (one already gone counts as deleted); other failures are thrown, so
+   * the caller can try again. One nobody of ours may delete any more (its webhook gone, no Manage Messages) is left.
+   */
+  async removeStale(target: RoomTarget, messageId: string): Promise<void> {
+    try {
       const origin = await this.originOf(target, messageId);
       const webhook = origin.via === 'webhook' ? await this.postingWebhook(target, origin) : null;
       if (webhook) return await webhook.deleteMessage(messageId, target.threadId);
       if (origin.via === 'bot' || canManageMessages(target)) return await target.room.messages.delete(messageId);
       this.logger.warn({ messageId }, 'a stale preview stays: its webhook is gone and the bot lacks Manage Messages');
     } catch (error) {
-      this.logger.warn({ messageId, error: String(error) }, 'could not remove a stale preview');
+      if (isUnknownResource(error, RESTJSONErrorCodes.UnknownMessage)) return;
+      if (error instanceof DiscordTransportError && error.failure === 'unknown_message') return;
+      throw error;
+    } finally {
+      this.previews.delete(messageId);
     }
   }
 

@@ -14,6 +14,7 @@ import { RunStatesRepository } from '../repositories/run-states-repository.ts';
 import { SessionsRepository } from '../repositories/sessions-repository.ts';
 import { SessionLeasesRepository } from '../repositories/session-leases-repository.ts';
 import { SettingsRepository } from '../repositories/settings-repository.ts';
+import { StreamPreviewsRepository } from '../repositories/stream-previews-repository.ts';
 import { TracesRepository } from '../repositories/traces-repository.ts';
 
 /** Every repository, built over one database. */
@@ -33,6 +34,7 @@ export interface Repositories {
   metrics: MetricsRepository;
   critiques: CritiqueRepository;
   maintenance: MaintenanceRepository;
+  previews: StreamPreviewsRepository;
 }
 
 /** Builds the repositories; `engine` picks how many rows are read at once (see MessagesRepositoryOptions). */
@@ -53,5 +55,6 @@ export function buildRepositories(db: Kysely<Database>, engine: 'postgres' | 'pg
     metrics: new MetricsRepository(db),
     critiques: new CritiqueRepository(db),
     maintenance: new MaintenanceRepository(db, engine),
+    previews: new StreamPreviewsRepository(db),
   };
 }

@@ -31,6 +31,7 @@ import type { ServiceDependencies } from './service-dependencies.ts';
 import { createSettingsPort } from './settings-port.ts';
 import { isSimulatedSpeaker } from './simulated-speakers.ts';
 import { Housekeeping } from '../services/jobs/housekeeping.ts';
+import { LeftPreviews } from '../services/delivery/left-previews.ts';
 
 export type { ServiceDependencies } from './service-dependencies.ts';
 
@@ -60,7 +61,10 @@ export function buildServices(dependencies: ServiceDependencies) {
     sanitizePreview: (text) => screenPreview(text, dependencies.secrets),
     nudgeWorker: (queue) => worker.nudge(queue),
     runQueue: (queue) => worker.runQueue(queue),
+    previews: { repository: repositories.previews, workerId: worker.id },
   });
+  const leftPreviews = new LeftPreviews({ previews: repositories.previews, jobs: repositories.jobs, transports, clock, logger });
+  leftPreviews.registerJobs(worker);
   const limits = new LimitsService(repositories.messages, limitsConfig, clock);
   const roster = new RosterService(config.models.roster, settings, (id) => models.breaker(id).state !== 'open');
   const presets = new PresetService(config.presets, () => config.models.roster);
@@ -206,6 +210,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     jobs: repositories.jobs,
     maintenance: repositories.maintenance,
     traces: repositories.traces,
+    leftPreviews,
     clock,
     logger,
     options: { keepTracesMs: config.environment.TRACE_RETENTION_DAYS * 24 * 60 * 60_000 },
@@ -232,6 +237,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     ideas,
     critique,
     housekeeping,
+    leftPreviews,
     async load() {
       await settings.load();
       // Only a log line depends on it, and a distant provider may take seconds: start-up does not wait.

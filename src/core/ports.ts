@@ -64,6 +64,11 @@ export interface Transport {
   postPreview(roomId: string, message: OutgoingMessage): Promise<string>;
   /** Replaces the text of a preview while it streams. */
   editPreview(roomId: string, externalId: string, message: OutgoingMessage): Promise<void>;
+  /**
+   * Removes a preview whose answer will never come (its process died mid-answer); a preview already gone counts as
+   * removed. Present where previews outlive the process that posted them (Discord); absent where they do not.
+   */
+  removePreview?(roomId: string, externalId: string): Promise<void>;
   /** Shows that a speaker is thinking. */
   sendTyping(roomId: string): Promise<void>;
   /**

@@ -12,7 +12,7 @@ import * as costSources from './migrations/0017-cost-sources.ts';
 import * as critiqueRounds from './migrations/0019-critique-rounds.ts';
 import * as ledgerPasses from './migrations/0020-ledger-passes.ts';
 import * as tracesStarted from './migrations/0021-traces-started.ts';
-import * as traceWriters from './migrations/0022-trace-writers.ts';
+import * as deadProcessLeftovers from './migrations/0022-dead-process-leftovers.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -29,7 +29,7 @@ const migrations: Record<string, Migration> = {
   '0019-critique-rounds': critiqueRounds,
   '0020-ledger-passes': ledgerPasses,
   '0021-traces-started': tracesStarted,
-  '0022-trace-writers': traceWriters,
+  '0022-dead-process-leftovers': deadProcessLeftovers,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

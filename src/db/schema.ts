@@ -161,6 +161,16 @@ export interface SessionLeasesTable {
   kick_requested: Generated<boolean>;
 }
 
+/** A streaming preview posted by a worker instance (see migration 0022): removed if its process dies before the answer is stored. */
+export interface StreamPreviewsTable {
+  external_id: string;
+  session_id: string;
+  transport: string;
+  room_id: string;
+  worker_id: string;
+  posted_at: Timestamp;
+}
+
 /** One attempt at a job. */
 export interface JobRunsTable {
   id: Generated<number>;
@@ -250,6 +260,7 @@ export interface Database {
   inbound_claims: InboundClaimsTable;
   read_cursors: ReadCursorsTable;
   session_leases: SessionLeasesTable;
+  stream_previews: StreamPreviewsTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;

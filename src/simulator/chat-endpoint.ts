@@ -34,6 +34,22 @@ function startStream(response: ServerResponse): void {
   response.write(KEEP_ALIVE);
 }
 
+/** Held open until the client aborts or the server closes: the request's signal fires then. */
+function untilAborted(signal: AbortSignal): Promise<void> {
+  return new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+}
+
+/** Starts a stream and writes `text` as content chunks at once; returns the stream's completion id. */
+function streamText(exchange: ChatExchange, text: string): string {
+  const { response, body } = exchange;
+  startStream(response);
+  const id = exchange.ids.next('gen-sim');
+  for (const piece of piecesOf(text)) {
+    writeEvent(response, { id, object: 'chat.completion.chunk', model: body.model, choices: [{ index: 0, delta: { content: piece }, finish_reason: null }] });
+  }
+  return id;
+}
+
 async function answerFault(exchange: ChatExchange, fault: SimulatedFault, signal: AbortSignal): Promise<void> {
   const { response, body } = exchange;
   switch (fault.type) {
@@ -46,16 +62,7 @@ async function answerFault(exchange: ChatExchange, fault: SimulatedFault, signal
       const code = fault.code ?? 502;
       const message = fault.message ?? 'Provider returned error';
       if (!body.stream) return sendJson(response, code, errorBody(code, message));
-      startStream(response);
-      const id = exchange.ids.next('gen-sim');
-      for (const piece of piecesOf(fault.afterText ?? '')) {
-        writeEvent(response, {
-          id,
-          object: 'chat.completion.chunk',
-          model: body.model,
-          choices: [{ index: 0, delta: { content: piece }, finish_reason: null }],
-        });
-      }
+      const id = streamText(exchange, fault.afterText ?? '');
       writeEvent(response, {
         id,
         object: 'chat.completion.chunk',
@@ -66,10 +73,11 @@ async function answerFault(exchange: ChatExchange, fault: SimulatedFault, signal
       response.end();
       return;
     }
+    case 'stall':
+      if (body.stream) streamText(exchange, fault.afterText);
+      return untilAborted(signal);
     case 'hang':
-      // Held open until the client aborts or the server closes: the request's signal fires then.
-      await new Promise<void>((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
-      return;
+      return untilAborted(signal);
     case 'disconnect':
       exchange.request.socket.destroy();
       return;

@@ -53,6 +53,8 @@ export type SimulatedFault =
   | { type: 'stream_error'; code?: number; message?: string; afterText?: string }
   /** Never answers; the request stays open until the client aborts or the server closes. */
   | { type: 'hang' }
+  /** Streams `afterText`, then stalls with the stream open until the client aborts (a provider stuck mid-answer). */
+  | { type: 'stall'; afterText: string }
   /** Drops the connection without an answer (a network error for the client). */
   | { type: 'disconnect' };
 

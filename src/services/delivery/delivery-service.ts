@@ -5,6 +5,7 @@ import type { Logger } from 'pino';
 import type { ClaimedJob, SuccessorClaim } from '../../repositories/jobs-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
+import type { StreamPreviewsRepository } from '../../repositories/stream-previews-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { currentTraceId } from '../current-trace.ts';
 import type { ChatMessage, Citation, Session, Speaker } from '../../core/domain.ts';
@@ -55,6 +56,8 @@ export interface DeliveryServiceOptions {
   nudgeWorker: (queue: string) => void;
   /** Runs a queue's due jobs now (the job worker's `runQueue`). */
   runQueue: (queue: string) => Promise<void>;
+  /** Where previews that outlive this process are recorded, with this process's worker instance id. */
+  previews?: { repository: Pick<StreamPreviewsRepository, 'remember'>; workerId: string };
 }
 
 function isPermanent(error: unknown): boolean {
@@ -149,9 +152,26 @@ export class DeliveryService {
     if (!this.options.transports.has(session.transport)) return null;
     const transport = this.options.transports.get(session.transport);
     const template = { speaker, replyTo: [], simulated: speaker.kind !== 'human' && this.options.simulated(speaker) };
-    return new StreamDraft(transport, session.roomId, template, this.options.clock, this.options.sanitizePreview, (error) =>
-      this.options.logger.warn({ err: error, session: session.id }, 'streaming preview failed; the final message will still be delivered'),
-    );
+    const onError = (error: unknown) =>
+      this.options.logger.warn({ err: error, session: session.id }, 'streaming preview failed; the final message will still be delivered');
+    return new StreamDraft(transport, session.roomId, template, this.options.clock, this.options.sanitizePreview, onError, this.previewRecorder(session));
+  }
+
+  /** Records each preview posted in a room that keeps it, so a process that dies mid-answer does not leave it there. */
+  private previewRecorder(session: Session): ((externalId: string) => Promise<void>) | undefined {
+    const previews = this.options.previews;
+    if (!previews || !this.options.transports.get(session.transport).removePreview) return undefined;
+    return (externalId) =>
+      previews.repository
+        .remember({
+          externalId,
+          sessionId: session.id,
+          transport: session.transport,
+          roomId: session.roomId,
+          workerId: previews.workerId,
+          postedAt: this.options.clock.now(),
+        })
+        .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not record a streaming preview'));
   }
 
   /** Deliveries are this service's jobs: it registers their handler. */

@@ -28,6 +28,8 @@ export class StreamDraft {
     private readonly clock: Clock,
     private readonly sanitize: (text: string) => string,
     private readonly onError: (error: unknown) => void,
+    /** Told the preview's id once it is posted (kept where previews outlive the process). */
+    private readonly onPosted: (externalId: string) => Promise<void> = async () => undefined,
   ) {}
 
   /** The text written so far (the whole answer, not a delta). */
@@ -57,6 +59,7 @@ export class StreamDraft {
     try {
       const text = this.latestText;
       this.previewId = await this.transport.postPreview(this.roomId, this.preview(text));
+      await this.onPosted(this.previewId);
       this.shownText = text;
       this.lastEditAt = this.clock.now().getTime();
       if (this.latestText !== this.shownText) this.scheduleEdit();

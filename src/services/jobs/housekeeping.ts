@@ -34,6 +34,8 @@ export interface HousekeepingDependencies {
   jobs: Pick<JobsRepository, 'enqueueOnce'>;
   maintenance: Pick<MaintenanceRepository, 'deleteFinishedJobs' | 'vacuum'>;
   traces: Pick<TracesRepository, 'deleteOlderThan'>;
+  /** Removes the half-written answers of processes found dead since the last run (their heartbeat went stale). */
+  leftPreviews?: { sweep(): Promise<unknown> };
   clock: Clock;
   logger: Logger;
   options?: HousekeepingOptions;
@@ -72,6 +74,7 @@ export class Housekeeping {
     const deleted = await maintenance.deleteFinishedJobs(new Date(now - this.options.keepFinishedJobsMs), this.options.batch);
     const { keepTracesMs, traceBatch } = this.options;
     const deletedTraces = keepTracesMs > 0 ? await traces.deleteOlderThan(new Date(now - keepTracesMs), traceBatch) : 0;
+    await this.dependencies.leftPreviews?.sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not look for left previews'));
     const vacuumed = await maintenance.vacuum();
     logger.debug({ deletedJobs: deleted, deletedTraces, vacuumed }, 'housekeeping done');
     return { status: 'done' };

@@ -189,6 +189,8 @@ export const replies = {
   }),
   /** Never answers until the client aborts. */
   hang: (): SimulatedReply => ({ kind: 'fault', fault: { type: 'hang' } }),
+  /** Streams `afterText`, then stalls with the stream open until the client aborts. */
+  stall: (afterText: string): SimulatedReply => ({ kind: 'fault', fault: { type: 'stall', afterText } }),
   /** Drops the connection. */
   disconnect: (): SimulatedReply => ({ kind: 'fault', fault: { type: 'disconnect' } }),
 };

@@ -1,0 +1,129 @@
+/**
+ * A process killed while a participant's answer streams into a Discord thread leaves a half-written message ending in
+ * ▍ that no answer will ever replace. The process that takes over removes it (the answer itself is written again
+ * when the session resumes), so the thread never shows the bot posting half an answer.
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.ts';
+import { startFakeDiscord, type FakeDiscord, type RecordedMessage } from '../fakes/discord/index.ts';
+import type { FakeChannel } from '../fakes/discord/fake-model.ts';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from '../support/app-cluster.ts';
+import { waitForHealthy } from '../support/browser.ts';
+import { waitAnswered, type DrillSession } from '../support/cluster-drill.ts';
+import { createThrowawayPostgres } from '../support/databases.ts';
+import { scriptedPlan } from '../support/scripted-plans.ts';
+
+let models: FakeOpenRouter;
+let discord: FakeDiscord;
+let channel: FakeChannel;
+let database: { url: string; drop(): Promise<void> };
+let handle: DatabaseHandle;
+const processes: ClusterProcess[] = [];
+
+beforeAll(async () => {
+  models = await startFakeOpenRouter();
+  discord = await startFakeDiscord();
+  channel = discord.channels['brainstorm'] as FakeChannel;
+  database = await createThrowawayPostgres();
+  handle = openDatabase({ kind: 'postgres', url: database.url });
+});
+afterEach(async () => {
+  await Promise.all(processes.splice(0).map((member) => member.stop()));
+});
+afterAll(async () => {
+  await handle?.close();
+  await discord?.close();
+  await models?.close();
+  await database?.drop();
+});
+
+/** A process logged in to the fake Discord; resolves once its gateway session is ready. */
+async function botProcess(): Promise<ClusterProcess> {
+  const identified = discord.gateway.stats.identifies;
+  const started = await startClusterProcess(
+    clusterEnvironment(models.url, database.url, { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_CHANNEL_ID: channel.id }),
+  );
+  processes.push(started);
+  await waitForHealthy(started.url, 120_000);
+  await waitUntil(async () => discord.gateway.stats.identifies > identified, 'the bot identified');
+  return started;
+}
+
+/** Bob's topic, its plan approved, and the participants' first answers. */
+async function activeSession(topic: string): Promise<DrillSession> {
+  models.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan({ maxMessages: 500 })));
+  discord.post(channel.id, discord.people.bob, topic);
+  let drill: DrillSession | null = null;
+  await waitUntil(async () => {
+    const row = await handle.db.selectFrom('sessions').select(['id', 'room_id', 'status']).where('origin_channel_id', '=', channel.id).executeTakeFirst();
+    if (row?.status === 'awaiting_approval') drill = { sessionId: row.id, roomId: row.room_id };
+    return drill !== null;
+  }, 'the plan');
+  const session = drill as DrillSession | null;
+  if (!session) throw new Error('no session');
+  discord.post(session.roomId, discord.people.bob, '!approve');
+  await waitUntil(async () => (await participantAnswers(session.sessionId)) >= 3, 'the first answers');
+  return session;
+}
+
+async function participantAnswers(sessionId: string): Promise<number> {
+  const rows = await handle.db.selectFrom('messages').select('id').where('session_id', '=', sessionId).where('speaker_kind', '=', 'participant').execute();
+  return rows.length;
+}
+
+/** The stored id of Bob's Discord message, once a process stored it. */
+async function storedId(discordId: string): Promise<number> {
+  const row = await handle.db.selectFrom('messages').select('id').where('source_id', '=', `discord:${discordId}`).executeTakeFirst();
+  return Number(row?.id ?? 0);
+}
+
+const isPreview = (message: RecordedMessage) => message.origin !== 'person' && message.content.includes('▍');
+
+describe('a process killed mid-answer on Discord', () => {
+  it('leaves no half-written answer in the thread: the process that takes over removes it and answers again', async () => {
+    const first = await botProcess();
+    const drill = await activeSession('How do we keep the pager quiet at night?');
+
+    // Each participant starts answering Bob and then stalls, its stream open.
+    const stalling = replies.stall('Half of an answer');
+    for (const participant of ['Claude', 'ChatGPT', 'Grok']) models.script({ participant }, stalling);
+    const question = discord.post(drill.roomId, discord.people.bob, 'What would you silence first?');
+    const preview = await discord
+      .waitFor(() => discord.messagesIn(drill.roomId).find(isPreview), { timeoutMs: 20_000, description: 'a streaming preview' })
+      .catch((error: unknown) => {
+        console.log(
+          JSON.stringify(
+            discord.messagesIn(drill.roomId).map((m) => [m.origin, m.content, m.history, m.embeds]),
+            null,
+            1,
+          ).slice(-4000),
+        );
+        console.log(first.output().slice(-3000));
+        throw error;
+      });
+    // Killed once all three answers are streaming and recorded (a kill between Discord's reply to the post and the
+    // record, a few milliseconds, would leave that one preview behind).
+    await discord.waitFor(() => discord.messagesIn(drill.roomId).filter(isPreview).length === 3, { timeoutMs: 30_000, description: 'three previews' });
+    const streaming = discord
+      .messagesIn(drill.roomId)
+      .filter(isPreview)
+      .map((message) => message.id);
+    await waitUntil(
+      async () => (await handle.db.selectFrom('stream_previews').select('external_id').where('external_id', 'in', streaming).execute()).length === 3,
+      'the previews recorded',
+    );
+    expect(await first.signal('SIGKILL')).toBeNull();
+    expect(discord.messagesIn(drill.roomId).some(isPreview)).toBe(true);
+
+    await botProcess();
+    await discord.waitFor(() => !discord.messagesIn(drill.roomId).some((message) => message.id === preview.id), {
+      timeoutMs: 60_000,
+      description: 'the half-written answer removed',
+    });
+    await waitUntil(async () => (await storedId(question.id)) > 0, "Bob's question stored");
+    await waitAnswered(handle.db, drill, await storedId(question.id));
+    await discord.waitFor(() => !discord.messagesIn(drill.roomId).some(isPreview), { timeoutMs: 30_000, description: 'no preview left in the thread' });
+    expect(await handle.db.selectFrom('stream_previews').select('external_id').where('external_id', '=', preview.id).execute()).toEqual([]);
+  }, 300_000);
+});
