@@ -10,9 +10,9 @@ import type { FakeChannel } from '../fakes/discord/fake-model.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from '../support/app-cluster.ts';
 import { waitForHealthy } from '../support/browser.ts';
-import { waitAnswered, type DrillSession } from '../support/cluster-drill.ts';
+import { waitAnswered } from '../support/cluster-drill.ts';
 import { createThrowawayPostgres } from '../support/databases.ts';
-import { scriptedPlan } from '../support/scripted-plans.ts';
+import { activeSessionIn, storedDiscordId } from '../support/discord-drill.ts';
 
 let models: FakeOpenRouter;
 let discord: FakeDiscord;
@@ -50,32 +50,9 @@ async function botProcess(): Promise<ClusterProcess> {
   return started;
 }
 
-/** Bob's topic, its plan approved, and the participants' first answers. */
-async function activeSession(topic: string): Promise<DrillSession> {
-  models.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan({ maxMessages: 500 })));
-  discord.post(channel.id, discord.people.bob, topic);
-  let drill: DrillSession | null = null;
-  await waitUntil(async () => {
-    const row = await handle.db.selectFrom('sessions').select(['id', 'room_id', 'status']).where('origin_channel_id', '=', channel.id).executeTakeFirst();
-    if (row?.status === 'awaiting_approval') drill = { sessionId: row.id, roomId: row.room_id };
-    return drill !== null;
-  }, 'the plan');
-  const session = drill as DrillSession | null;
-  if (!session) throw new Error('no session');
-  discord.post(session.roomId, discord.people.bob, '!approve');
-  await waitUntil(async () => (await participantAnswers(session.sessionId)) >= 3, 'the first answers');
-  return session;
-}
-
-async function participantAnswers(sessionId: string): Promise<number> {
-  const rows = await handle.db.selectFrom('messages').select('id').where('session_id', '=', sessionId).where('speaker_kind', '=', 'participant').execute();
-  return rows.length;
-}
-
 /** The stored id of Bob's Discord message, once a process stored it. */
-async function storedId(discordId: string): Promise<number> {
-  const row = await handle.db.selectFrom('messages').select('id').where('source_id', '=', `discord:${discordId}`).executeTakeFirst();
-  return Number(row?.id ?? 0);
+function storedId(discordId: string): Promise<number> {
+  return storedDiscordId(handle.db, discordId);
 }
 
 const isPreview = (message: RecordedMessage) => message.origin !== 'person' && message.content.includes('▍');
@@ -83,7 +60,7 @@ const isPreview = (message: RecordedMessage) => message.origin !== 'person' && m
 describe('a process killed mid-answer on Discord', () => {
   it('leaves no half-written answer in the thread: the process that takes over removes it and answers again', async () => {
     const first = await botProcess();
-    const drill = await activeSession('How do we keep the pager quiet at night?');
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'How do we keep the pager quiet at night?');
 
     // Each participant starts answering Bob and then stalls, its stream open.
     const stalling = replies.stall('Half of an answer');

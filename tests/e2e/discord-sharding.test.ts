@@ -3,19 +3,17 @@
  * events reach only the process whose shard holds it, so each session is opened, leased and answered there; a
  * stopped shard's sessions wait for a process of that shard, which reads back what was said meanwhile.
  */
-import type { Kysely } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.ts';
-import type { Database } from '../../src/db/schema.ts';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import type { FakeChannel } from '../fakes/discord/fake-model.ts';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from '../support/app-cluster.ts';
 import { waitForHealthy } from '../support/browser.ts';
 import { leaseHolderPid, waitAnswered, type DrillSession } from '../support/cluster-drill.ts';
 import { auditConversation } from '../support/conversation-audit.ts';
 import { createThrowawayPostgres } from '../support/databases.ts';
-import { scriptedPlan } from '../support/scripted-plans.ts';
+import { activeSessionIn, storedDiscordId } from '../support/discord-drill.ts';
 
 let models: FakeOpenRouter;
 let discord: FakeDiscord;
@@ -65,36 +63,11 @@ async function shardProcess(index: number): Promise<ClusterProcess> {
   return started;
 }
 
-/** The session opened on a topic posted in `channel`, once its plan waits for approval. */
-async function sessionOn(db: Kysely<Database>, channel: FakeChannel): Promise<DrillSession> {
-  let found: DrillSession | null = null;
-  await waitUntil(async () => {
-    const row = await db.selectFrom('sessions').select(['id', 'room_id', 'status']).where('origin_channel_id', '=', channel.id).executeTakeFirst();
-    if (row?.status === 'awaiting_approval') found = { sessionId: row.id, roomId: row.room_id };
-    return found !== null;
-  }, `a plan for the topic in ${channel.name}`);
-  if (!found) throw new Error('no session');
-  return found;
-}
-
 /** A person's message in a session thread, once stored; returns its id. */
 async function personMessage(drill: DrillSession, text: string): Promise<number> {
   const posted = discord.post(drill.roomId, discord.people.bob, text);
   await waitUntil(async () => (await storedId(posted.id)) > 0, `"${text}" stored`);
   return storedId(posted.id);
-}
-
-/** Posts a topic in `channel`, approves the plan in its thread, and waits for the first answers. */
-async function activeSessionIn(db: Kysely<Database>, channel: FakeChannel, topic: string): Promise<DrillSession> {
-  models.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan({ maxMessages: 500 })));
-  discord.post(channel.id, discord.people.bob, topic);
-  const drill = await sessionOn(db, channel);
-  discord.post(drill.roomId, discord.people.bob, '!approve');
-  await waitUntil(async () => {
-    const answers = await db.selectFrom('messages').select('id').where('session_id', '=', drill.sessionId).where('speaker_kind', '=', 'participant').execute();
-    return answers.length >= 3;
-  }, `the first answers in ${channel.name}`);
-  return drill;
 }
 
 /** Runs `body`; when it fails, what every process printed goes to stderr with the error (these runs are not reproducible). */
@@ -122,8 +95,8 @@ describe('Discord sharding: two processes, one shard each', () => {
         // Each process registers /brainstorm in the guild of its own shard only: one overwrite per guild.
         expect([...discord.state.commandOverwrites].sort()).toEqual([channels.shard0.guildId, channels.shard1.guildId].sort());
 
-        const onShard0 = await activeSessionIn(handle.db, channels.shard0, 'Shard 0: how do we roll out flags?');
-        const onShard1 = await activeSessionIn(handle.db, channels.shard1, 'Shard 1: how do we roll back?');
+        const onShard0 = await activeSessionIn(handle.db, models, discord, channels.shard0, 'Shard 0: how do we roll out flags?');
+        const onShard1 = await activeSessionIn(handle.db, models, discord, channels.shard1, 'Shard 1: how do we roll back?');
         expect(await leaseHolderPid(handle.db, onShard0.sessionId)).toBe(first.pid);
         expect(await leaseHolderPid(handle.db, onShard1.sessionId)).toBe(second.pid);
 
@@ -154,7 +127,6 @@ describe('Discord sharding: two processes, one shard each', () => {
 });
 
 /** The stored id of the Discord message `discordId`, or 0 while no process has stored it. */
-async function storedId(discordId: string): Promise<number> {
-  const row = await handle.db.selectFrom('messages').select('id').where('source_id', '=', `discord:${discordId}`).executeTakeFirst();
-  return Number(row?.id ?? 0);
+function storedId(discordId: string): Promise<number> {
+  return storedDiscordId(handle.db, discordId);
 }
