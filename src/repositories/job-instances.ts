@@ -48,19 +48,33 @@ export interface Reclaimed {
   traces: number;
 }
 
+/** How far a reclaim looks. */
+export interface ReclaimOptions {
+  /** Closes the traces left open by every instance ever declared gone, not only by those declared now (at start). */
+  everyGoneInstance?: boolean;
+}
+
 /**
  * Declares gone the instances in `goneIds` and every other one whose heartbeat is older than `staleBefore`
  * (never `selfId`), puts the jobs they were running back to pending, due now, and closes the traces they left open.
  * A crash is not the job's failure, so the retry count stays.
  */
-export async function reclaimAbandoned(db: Kysely<Database>, selfId: string, now: Date, staleBefore: Date, goneIds: string[] = []): Promise<Reclaimed> {
+export async function reclaimAbandoned(
+  db: Kysely<Database>,
+  selfId: string,
+  now: Date,
+  staleBefore: Date,
+  goneIds: string[] = [],
+  options: ReclaimOptions = {},
+): Promise<Reclaimed> {
   return db.transaction().execute(async (transaction) => {
-    await transaction
+    const declared = await transaction
       .updateTable('worker_instances')
       .set({ stopped_at: now })
       .where('id', '!=', selfId)
       .where('stopped_at', 'is', null)
       .where((eb) => eb.or([eb('heartbeat_at', '<', staleBefore), ...(goneIds.length > 0 ? [eb('id', 'in', goneIds)] : [])]))
+      .returning('id')
       .execute();
     const stopped = transaction.selectFrom('worker_instances').select('id').where('stopped_at', 'is not', null).where('id', '!=', selfId);
     const jobs = await transaction
@@ -82,6 +96,8 @@ export async function reclaimAbandoned(db: Kysely<Database>, selfId: string, now
         .where('finished_at', 'is', null)
         .execute();
     }
-    return { jobs: jobs.length, traces: await closeAbandonedTraces(transaction) };
+    // Traces are closed once, when their instance is declared gone (a clean stop ends its own): not on every heartbeat.
+    const traces = declared.length > 0 || options.everyGoneInstance ? await closeAbandonedTraces(transaction) : 0;
+    return { jobs: jobs.length, traces };
   });
 }

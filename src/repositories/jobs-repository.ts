@@ -247,8 +247,8 @@ export class JobsRepository {
   }
 
   /** Declares gone instances stopped, puts their running jobs back to pending and closes their open traces (see `reclaimAbandoned` there). */
-  reclaimAbandoned(selfId: string, now: Date, staleBefore: Date, goneIds: string[] = []): Promise<instances.Reclaimed> {
-    return instances.reclaimAbandoned(this.db, selfId, now, staleBefore, goneIds);
+  reclaimAbandoned(selfId: string, now: Date, staleBefore: Date, goneIds: string[] = [], options: instances.ReclaimOptions = {}): Promise<instances.Reclaimed> {
+    return instances.reclaimAbandoned(this.db, selfId, now, staleBefore, goneIds, options);
   }
 
   /** Cancels the pending jobs of a session (optionally of some kinds), e.g. when it ends. */

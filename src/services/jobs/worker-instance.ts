@@ -70,7 +70,7 @@ export class WorkerInstanceKeeper {
       const gone = others
         .filter((instance) => instance.host === this.host && (instance.pid === this.pid ? !THIS_PROCESS.has(instance.id) : !alive(instance.pid)))
         .map((instance) => instance.id);
-      await this.reclaim(gone);
+      await this.reclaim(gone, true);
     })();
     return this.announced;
   }
@@ -95,9 +95,12 @@ export class WorkerInstanceKeeper {
     await this.options.jobs.stopInstance(this.options.id, this.options.clock.now());
   }
 
-  private async reclaim(gone: string[]): Promise<void> {
+  /** `atStart`: also closes what instances declared gone earlier left open (a start after a crash of them all). */
+  private async reclaim(gone: string[], atStart = false): Promise<void> {
     const now = this.options.clock.now();
-    const reclaimed = await this.options.jobs.reclaimAbandoned(this.options.id, now, new Date(now.getTime() - this.staleMs), gone);
+    const reclaimed = await this.options.jobs.reclaimAbandoned(this.options.id, now, new Date(now.getTime() - this.staleMs), gone, {
+      everyGoneInstance: atStart,
+    });
     if (reclaimed.jobs > 0) this.options.logger.warn({ jobs: reclaimed.jobs, instances: gone }, 'reclaimed jobs left running by a worker that is gone');
     if (reclaimed.traces > 0) this.options.logger.info({ traces: reclaimed.traces }, 'closed the traces a worker that is gone left open, as cut short');
   }
