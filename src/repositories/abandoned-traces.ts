@@ -9,18 +9,20 @@ const PROCESS_STOPPED = JSON.stringify(cutSpanError('process_stopped'));
 
 /**
  * Closes the traces left open by worker instances declared gone: their unfinished spans end cut short
- * ("process_stopped", not an error), at the last moment the trace was seen doing anything. A process that was
- * only paused and writes its spans' real ends later replaces these (the writes upsert). Returns how many closed.
+ * ("process_stopped", not an error), at the last moment the trace is known to have been running: its last span
+ * written, or its process's last heartbeat if later (spans are written when they start, so a turn that streamed for
+ * seconds shows only its start). A process that was only paused and writes its spans' real ends later replaces
+ * these (the writes upsert). Returns how many closed.
  */
 export async function closeAbandonedTraces(db: Kysely<Database>): Promise<number> {
   const result = await sql<{ id: string }>`
     WITH abandoned AS (
-      SELECT trace.id, greatest(trace.started_at, (
+      SELECT trace.id, greatest(trace.started_at, instance.heartbeat_at, (
         SELECT max(coalesce(span.ended_at, span.started_at)) FROM spans AS span WHERE span.trace_id = trace.id
       )) AS last_seen
       FROM traces AS trace
-      WHERE trace.ended_at IS NULL
-        AND trace.worker_id IN (SELECT id FROM worker_instances WHERE stopped_at IS NOT NULL)
+      JOIN worker_instances AS instance ON instance.id = trace.worker_id
+      WHERE trace.ended_at IS NULL AND instance.stopped_at IS NOT NULL
       LIMIT ${CLOSED_PER_RECLAIM}
     ), closed_spans AS (
       UPDATE spans SET

@@ -30,7 +30,7 @@ describe.each(ENGINES)('traces a killed process left open, on %s', (engine) => {
     handle = await openTestDatabase(engine);
     jobs = new JobsRepository(handle.db);
     traces = new TracesRepository(handle.db);
-    clock = new ManualClock(at(60_000));
+    clock = new ManualClock(start);
   });
   afterEach(async () => handle.close());
 
@@ -47,16 +47,21 @@ describe.each(ENGINES)('traces a killed process left open, on %s', (engine) => {
   }
 
   it('closes them as cut short when the restarted process starts, at the last moment they were seen working', async () => {
-    await worker('worker-dead', DEAD_PID).runDue();
+    const doomed = worker('worker-dead', DEAD_PID);
+    await doomed.runDue();
     await turnInFlight('trace_killed', 'worker-dead');
+    // Still streaming at its next heartbeat, then killed.
+    await clock.advance(6_000);
+    await doomed.runDue([]);
+    await clock.advance(3_000);
 
     await worker('worker-new', 5151).runDue();
 
     const [summary] = await traces.listTraces({ sessionId: 'ses_1' });
-    expect(summary?.endedAt).toEqual(at(900));
+    expect(summary?.endedAt).toEqual(at(6_000));
     expect(summary?.errorCount).toBe(0);
     const spans = new Map(((await traces.getTrace('trace_killed'))?.spans ?? []).map((stored) => [stored.id, stored]));
-    expect(spans.get('trace_killed_waiting')?.endedAt).toEqual(at(900));
+    expect(spans.get('trace_killed_waiting')?.endedAt).toEqual(at(6_000));
     expect(cutReasonOf(spans.get('trace_killed_waiting')?.error)).toBe('process_stopped');
     expect(spans.get('trace_killed_done')?.error).toBeNull();
   });
