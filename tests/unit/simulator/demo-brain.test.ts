@@ -97,6 +97,8 @@ describe('demo brain through the real SDK', () => {
     expect((await planned(user('Topic: lunch options for the offsite'), presets)).preset).toBeNull();
     const chosen = user('Ana chose the preset "retrospective" (Retrospective: look back). Set "preset" to "retrospective".');
     expect((await planned(user('Topic: which feature do our users miss most?'), chosen)).preset).toBe('retrospective');
+    // The plan is about the topic's subject, not its verbs ("Map the options for move jenkins").
+    expect((await planned(user('Topic: should we move our CI from Jenkins to GitHub Actions?'))).objectives[0]).toBe('Map the options for jenkins github');
   });
 
   it("scribe writes the whole conversation in order, tldr finds the participants' ideas, participants refer to the previous speaker", async () => {
