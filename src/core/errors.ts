@@ -62,3 +62,8 @@ export function describeForPerson(error: unknown): string {
   if (BrainstormError.isInstance(error)) return error.message;
   return 'Something went wrong on our side. Nothing you said was lost; please try again in a moment.';
 }
+
+/** True for an error that says trying again cannot help (`retryable: false`: a transport's or a service's). */
+export function isPermanentFailure(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'retryable' in error && error.retryable === false;
+}

@@ -7,6 +7,7 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { StreamPreviewsRepository } from '../../repositories/stream-previews-repository.ts';
 import type { Clock } from '../../core/clock.ts';
+import { isPermanentFailure } from '../../core/errors.ts';
 import { currentTraceId } from '../current-trace.ts';
 import type { ChatMessage, Citation, Session, Speaker } from '../../core/domain.ts';
 import type { CostSource } from '../../core/cost.ts';
@@ -58,10 +59,6 @@ export interface DeliveryServiceOptions {
   runQueue: (queue: string) => Promise<void>;
   /** Where previews that outlive this process are recorded, with this process's worker instance id. */
   previews?: { repository: Pick<StreamPreviewsRepository, 'remember'>; workerId: string };
-}
-
-function isPermanent(error: unknown): boolean {
-  return typeof error === 'object' && error !== null && 'retryable' in error && (error as { retryable: unknown }).retryable === false;
 }
 
 /** A delivery is retried this often before it fails for good. */
@@ -207,7 +204,7 @@ export class DeliveryService {
       });
     } catch (error) {
       // A missing permission or a deleted room will not heal by retrying; everything else (outage, 5xx) may.
-      if (isPermanent(error)) return { status: 'failed', error: error instanceof Error ? error.message : String(error) };
+      if (isPermanentFailure(error)) return { status: 'failed', error: error instanceof Error ? error.message : String(error) };
       throw error;
     }
     // Delivered and the job done in one statement: a crash between the two can no longer leave a delivered

@@ -6,6 +6,7 @@
  */
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
+import { isPermanentFailure } from '../../core/errors.ts';
 import type { StreamPreviewsRepository } from '../../repositories/stream-previews-repository.ts';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { JobOutcome, JobRegistry } from '../jobs/job-types.ts';
@@ -71,8 +72,10 @@ export class LeftPreviews {
         handled.push(preview.externalId);
         removed += 1;
       } catch (error) {
-        failed += 1;
-        logger.warn({ err: error, session: preview.sessionId }, 'could not remove a half-written answer a stopped process left; will try again');
+        // A room that is gone for good (its thread deleted, the bot removed from the server) has nothing left to clean.
+        if (isPermanentFailure(error)) handled.push(preview.externalId);
+        else failed += 1;
+        logger.warn({ err: error, session: preview.sessionId }, 'could not remove a half-written answer a stopped process left');
       }
     }
     await previews.forget(handled);

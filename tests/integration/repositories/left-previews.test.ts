@@ -16,7 +16,8 @@ const logger = createLogger({ level: 'silent', secrets: [] });
 class KeptPreviewsTransport extends MemoryTransport implements Transport {
   readonly removed: string[] = [];
   failRemovals = 0;
-  async removePreview(_roomId: string, externalId: string): Promise<void> {
+  async removePreview(roomId: string, externalId: string): Promise<void> {
+    if (roomId === 'thread-deleted') throw Object.assign(new Error('Unknown Channel'), { retryable: false });
     if (this.failRemovals > 0) {
       this.failRemovals -= 1;
       throw new Error('discord answered 503');
@@ -44,8 +45,8 @@ describe.each(ENGINES)('previews a dead process left, on %s', (engine) => {
   });
   afterEach(async () => handle.close());
 
-  const preview = (externalId: string, workerId: string) =>
-    previews.remember({ externalId, sessionId: 'ses_1', transport: 'discord', roomId: 'thread-1', workerId, postedAt: clock.now() });
+  const preview = (externalId: string, workerId: string, roomId = 'thread-1') =>
+    previews.remember({ externalId, sessionId: 'ses_1', transport: 'discord', roomId, workerId, postedAt: clock.now() });
   const rows = async () => (await handle.db.selectFrom('stream_previews').select('external_id').orderBy('external_id').execute()).map((row) => row.external_id);
 
   it('removes the half-written answers of a dead process, keeps the one whose answer was stored, and leaves live ones alone', async () => {
@@ -60,8 +61,9 @@ describe.each(ENGINES)('previews a dead process left, on %s', (engine) => {
     expect(await rows()).toEqual(['p-streaming']);
   });
 
-  it('tries again when the room cannot be reached, and forgets rows long finished', async () => {
+  it('tries again when the room cannot be reached, gives up on a room gone for good, and forgets rows long finished', async () => {
     await preview('p-cut-off', 'worker-dead');
+    await preview('p-in-deleted-thread', 'worker-dead', 'thread-deleted');
     transport.failRemovals = 1;
     expect(await sweeper.sweep()).toEqual({ removed: 0, failed: 1 });
     expect(await rows()).toEqual(['p-cut-off']);
