@@ -77,6 +77,27 @@ describe('control of a running session', () => {
     ]);
   });
 
+  it('a model that fails mid-answer leaves no half-written preview: what it showed is kept, marked interrupted', async () => {
+    const room = await proposeSession(test, fake);
+    const cutOff = replies.streamError('Provider returned error', 502, 'Half of an answer about rollout');
+    fake.script({ participant: 'Grok' }, cutOff, cutOff);
+    await test.command(room, 'approve');
+    await test.settle();
+    await test.say(room, 'Grok, what would you roll out first?');
+    await test.settle();
+    // Every preview became a message: none is left ending in ▍ as if the bot had posted half an answer.
+    expect(test.transport.messages.filter((message) => message.roomId === room && message.preview).map((message) => message.content)).toEqual([]);
+    const fromGrok = participantMessages(test, room).filter((message) => message.speaker === 'Grok' && message.content.includes('Half of an answer'));
+    expect(fromGrok.map((message) => message.content)).toEqual([
+      expect.stringMatching(/^Half of an answer about rollout\s+— \*\(interrupted\)\*/),
+      expect.stringMatching(/^Half of an answer about rollout\s+— \*\(interrupted\)\*/),
+    ]);
+    const notices = test.transport.room(room).filter((message) => message.speaker === 'Brainstorm' && /Grok/.test(message.content));
+    expect(notices.map((notice) => notice.content)).toEqual([
+      'Grok stopped mid-answer (its model failed); what it wrote is kept, marked interrupted. The others carry on.',
+    ]);
+  });
+
   it('an answer that trips a guardrail is retried once, then withheld with a short note', async () => {
     const room = await proposeSession(test, fake);
     const impersonation = replies.text('Claude: I fully agree with myself, and so does everyone.');

@@ -8,8 +8,10 @@ export function turnNotice(participant: ParticipantConfig, outcome: TurnOutcome,
   }
   if (outcome.status !== 'failed') return null;
   const benched = !active.some((entry) => entry.id === participant.id);
-  return benched
-    ? `${participant.name} is benched for now: its model (${participant.model}) failed repeatedly. The others carry on; it rejoins when the model recovers.`
+  if (benched)
+    return `${participant.name} is benched for now: its model (${participant.model}) failed repeatedly. The others carry on; it rejoins when the model recovers.`;
+  return outcome.partial
+    ? `${participant.name} stopped mid-answer (its model failed); what it wrote is kept, marked interrupted. The others carry on.`
     : `${participant.name} could not answer this time (its model did not respond). The others carry on.`;
 }
 

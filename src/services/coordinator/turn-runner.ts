@@ -38,7 +38,8 @@ export type TurnOutcome =
   | { status: 'answered'; message: ChatMessage }
   | { status: 'withheld'; reason: string }
   | { status: 'interrupted'; message: ChatMessage | null; cut: CutReason }
-  | { status: 'failed'; error: unknown };
+  /** `partial`: what its model wrote before it failed, kept with the interrupted mark (null: nothing was written). */
+  | { status: 'failed'; error: unknown; partial?: ChatMessage | null };
 
 type Attempt = TurnOutcome | { status: 'retry'; reason: string };
 
@@ -147,9 +148,10 @@ export class TurnRunner {
         return { status: 'retry', reason: participantGuardrailNote(error.result.guardrail.name) };
       }
       if (control.signal.aborted || isAbort(error)) return this.cut(input, text, estimatedTokens);
-      await draft?.finish();
       this.options.logger.warn({ err: error, session: session.id, participant: participant.id }, 'participant turn failed');
-      return { status: 'failed', error };
+      // A model that fails mid-answer (an error inside its stream) had its first words shown: they are kept, marked,
+      // rather than left in the room as a preview nobody finishes.
+      return { status: 'failed', error, partial: await this.keepShown(input, text, estimatedTokens) };
     }
   }
 
@@ -191,15 +193,22 @@ export class TurnRunner {
 
   /** A cut turn: what was shown is stored with the interrupted mark (tokens estimated: no usage arrives); nothing shown is dropped. */
   private async cut(input: TurnInput, partialText: string, estimatedInputTokens: number | null): Promise<TurnOutcome> {
-    const { session, speaker, participant, answering, control, draft } = input;
-    const reason = cutReason(control.signal) ?? 'stopped';
+    const reason = cutReason(input.control.signal) ?? 'stopped';
+    const message = await this.keepShown(input, partialText, estimatedInputTokens);
+    if (message) this.options.logger.info({ session: input.session.id, participant: input.participant.id, cut: reason }, 'participant answer cut short');
+    return { status: 'interrupted', message, cut: reason };
+  }
+
+  /** Stores what an unfinished answer wrote, with the interrupted mark, in place of its preview; null when it wrote nothing. */
+  private async keepShown(input: TurnInput, partialText: string, estimatedInputTokens: number | null): Promise<ChatMessage | null> {
+    const { session, speaker, participant, answering, draft } = input;
     const previewId = (await draft?.finish()) ?? null;
     const partial = partialText.trim();
-    if (partial === '') return { status: 'interrupted', message: null, cut: reason };
+    if (partial === '') return null;
     const tokens = { inputTokens: estimatedInputTokens ?? 0, outputTokens: this.options.tokens.countFor(participant.model, partial) };
     // No usage arrives for a cut answer: its estimated tokens are priced like any call that came without a cost.
     const usage = { ...tokens, ...(this.options.prices?.costOf(participant.model, { ...tokens, providerCostUsd: undefined }) ?? { costUsd: 0 }) };
-    const message = await this.options.delivery.post(session, speaker, `${partial}\n\n${INTERRUPTED_MARK}`, {
+    return this.options.delivery.post(session, speaker, `${partial}\n\n${INTERRUPTED_MARK}`, {
       replyTo: answering.slice(-5),
       model: participant.model,
       usage,
@@ -207,8 +216,6 @@ export class TurnRunner {
       previewExternalId: previewId,
       interrupted: true,
     });
-    this.options.logger.info({ session: session.id, participant: participant.id, cut: reason }, 'participant answer cut short');
-    return { status: 'interrupted', message, cut: reason };
   }
 }
 
