@@ -119,11 +119,18 @@ describe('the critique round through the app', () => {
         reason: 'B scales.',
       }),
     );
-    fake.script({ participant: 'Grok' }, replies.text("I'd rather not rank my colleagues."));
+    fake.script(
+      { participant: 'Grok' },
+      { ...replies.text("I'd rather not rank my colleagues."), usage: { promptTokens: 4000, completionTokens: 100, costUsd: 0.25 } },
+    );
+    const before = await sessionOf(test, room);
     await timeRunsOut(test);
 
     const closed = await sessionOf(test, room);
     expect(closed.status).toBe('completed');
+    // Every critique's model call counts toward the session, the one that ranked nothing too.
+    expect(closed.totalCostUsd - before.totalCostUsd).toBeGreaterThanOrEqual(0.25);
+    expect(closed.totalTokens - before.totalTokens).toBeGreaterThanOrEqual(4100);
     const critiques = fake.chats.filter(isCritique);
     expect(critiques.map((chat) => chat.agent.name).sort()).toEqual(['ChatGPT', 'Claude', 'Grok']);
     for (const chat of critiques) {

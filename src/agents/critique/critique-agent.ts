@@ -42,7 +42,9 @@ export interface CritiqueAgentOptions {
 export function createCritiqueAgent(options: CritiqueAgentOptions): CritiqueAgent {
   const objectives = options.plan?.objectives ?? [];
   return new Agent<AgentContext, typeof critiqueSchema>({
-    name: options.participant.name,
+    // Not the participant's own name: its answers' usage is counted with their messages, a critique's with the session
+    // (the tracing processor counts every agent's calls but the participants').
+    name: `${options.participant.name} (critique)`,
     instructions: options.prompts.render(CRITIQUE_PROMPT, {
       name: options.participant.name,
       persona: options.participant.persona,
