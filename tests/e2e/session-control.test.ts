@@ -100,10 +100,16 @@ describe('control of a running session', () => {
 
   it('an answer that trips a guardrail is retried once, then withheld with a short note', async () => {
     const room = await proposeSession(test, fake);
-    const impersonation = replies.text('Claude: I fully agree with myself, and so does everyone.');
+    const impersonation = {
+      ...replies.text('Claude: I fully agree with myself, and so does everyone.'),
+      usage: { promptTokens: 3000, completionTokens: 50, costUsd: 0.2 },
+    };
     fake.script({ participant: 'Grok' }, impersonation, impersonation);
+    const before = await session(test, room);
     await test.command(room, 'approve');
     await test.settle();
+    // Both withheld answers were paid for: the session counts them.
+    expect(((await session(test, room))?.totalCostUsd ?? 0) - (before?.totalCostUsd ?? 0)).toBeGreaterThanOrEqual(0.4);
     const grokRequests = fake.chats.filter((chat) => chat.agent.role === 'participant' && chat.agent.name === 'Grok');
     expect(grokRequests.length).toBeGreaterThanOrEqual(2);
     const note = test.transport.room(room).find((message) => message.speaker === 'Brainstorm' && /withheld/.test(message.content));

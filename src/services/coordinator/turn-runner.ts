@@ -1,8 +1,16 @@
-import { getCurrentTrace, InputGuardrailTripwireTriggered, OutputGuardrailTripwireTriggered, withCustomSpan, withTrace, type Runner } from '@openai/agents';
+import {
+  getCurrentTrace,
+  InputGuardrailTripwireTriggered,
+  OutputGuardrailTripwireTriggered,
+  withCustomSpan,
+  withTrace,
+  type ModelResponse,
+  type Runner,
+} from '@openai/agents';
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
-import { usageOf, type RunUsage } from '../../agents/models/usage.ts';
+import { usageOf, type RunUsage, type UsagePricing } from '../../agents/models/usage.ts';
 import { citationsOf, webSearchesOf } from '../../agents/participants/web-search.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { ContextManager, RecentHistory } from '../context/context-manager.ts';
@@ -12,7 +20,7 @@ import type { StreamDraft } from '../delivery/stream-draft.ts';
 import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { ToolPorts } from '../../core/ports.ts';
-import type { CostResolver } from '../../core/cost.ts';
+import { weakerSource, type CostResolver } from '../../core/cost.ts';
 import { cutReason, runAsTurn, type CutReason, type TurnControl } from './turn-control.ts';
 
 /** What the turn runner needs. */
@@ -41,7 +49,8 @@ export type TurnOutcome =
   /** `partial`: what its model wrote before it failed, kept with the interrupted mark (null: nothing was written). */
   | { status: 'failed'; error: unknown; partial?: ChatMessage | null };
 
-type Attempt = TurnOutcome | { status: 'retry'; reason: string };
+/** `usage`: what the attempt's model calls cost, though their answer is not shown. */
+type Attempt = TurnOutcome | { status: 'retry'; reason: string; usage: RunUsage | null };
 
 /** One attempt's fixed inputs. */
 interface TurnInput {
@@ -100,7 +109,7 @@ export class TurnRunner {
       const second = await this.attempt(input);
       if (second.status !== 'retry') return second;
       if (control.signal.aborted) return this.cut(input, '', null);
-      return this.withhold(input, second.reason);
+      return this.withhold(input, second.reason, addedUp(first.usage, second.usage));
     } finally {
       control.settle();
     }
@@ -110,6 +119,7 @@ export class TurnRunner {
     const { session, participant, control, draft } = input;
     let text = '';
     let estimatedTokens = 0;
+    let responses: { rawResponses: readonly ModelResponse[] } | null = null;
     try {
       const built = await this.options.context.build(session, participant.name, participant.model, input.answering, input.history);
       estimatedTokens = built.estimatedTokens;
@@ -117,6 +127,7 @@ export class TurnRunner {
       const agent = this.options.agents.participant(session, participant, input.roster);
       const context = { ports: this.options.toolPorts(session), sessionId: session.id };
       const result = await this.options.runner.run(agent, built.items, { stream: true, signal: control.signal, context, maxTurns: 2 });
+      responses = result;
       // The run's own events, not toTextStream(): that pipes every event through a TransformStream and validates each
       // delta with zod again, a cost per chunk on the thread every session shares.
       for await (const event of result) {
@@ -130,7 +141,7 @@ export class TurnRunner {
       // A cut run ends without an error and without a final output: what streamed so far is all there is.
       if (result.cancelled || control.signal.aborted) return this.cut(input, text, estimatedTokens);
       const answer = String(result.finalOutput ?? text).trim();
-      const usage = usageOf(result, this.options.prices ? { modelId: participant.model, prices: this.options.prices } : undefined);
+      const usage = usageOf(result, this.pricing(participant));
       this.options.tokens.observe(participant.model, built.estimatedTokens, usage.inputTokens);
       const previewId = await draft?.finish();
       // Stop gate: an answer finished just as the turn was cut is kept only as far as it was shown, marked.
@@ -145,7 +156,11 @@ export class TurnRunner {
       if (error instanceof InputGuardrailTripwireTriggered)
         return this.withhold(input, 'its input carried what looks like a secret, so nothing was sent to its model');
       if (error instanceof OutputGuardrailTripwireTriggered && !control.signal.aborted) {
-        return { status: 'retry', reason: participantGuardrailNote(error.result.guardrail.name) };
+        return {
+          status: 'retry',
+          reason: participantGuardrailNote(error.result.guardrail.name),
+          usage: responses ? usageOf(responses, this.pricing(participant)) : null,
+        };
       }
       if (control.signal.aborted || isAbort(error)) return this.cut(input, text, estimatedTokens);
       this.options.logger.warn({ err: error, session: session.id, participant: participant.id }, 'participant turn failed');
@@ -155,14 +170,20 @@ export class TurnRunner {
     }
   }
 
-  private async withhold(input: TurnInput, reason: string): Promise<TurnOutcome> {
+  /** The notice that replaces a withheld answer; it carries what the withheld attempts cost, so the session counts it. */
+  private async withhold(input: TurnInput, reason: string, usage: RunUsage | null = null): Promise<TurnOutcome> {
     const { session, speaker, participant, draft } = input;
     const previewId = (await draft?.finish()) ?? null;
     this.options.logger.info({ session: session.id, participant: participant.id, reason }, 'participant answer withheld by a guardrail');
     await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, `${speaker.name}'s answer was withheld: ${reason}.`, {
       previewExternalId: previewId,
+      ...(usage ? { usage } : {}),
     });
     return { status: 'withheld', reason };
+  }
+
+  private pricing(participant: ParticipantConfig): UsagePricing | undefined {
+    return this.options.prices ? { modelId: participant.model, prices: this.options.prices } : undefined;
   }
 
   private async store(
@@ -217,6 +238,17 @@ export class TurnRunner {
       interrupted: true,
     });
   }
+}
+
+/** Two attempts' usage together (either may be unknown). */
+function addedUp(first: RunUsage | null, second: RunUsage | null): RunUsage | null {
+  if (!first || !second) return first ?? second;
+  return {
+    inputTokens: first.inputTokens + second.inputTokens,
+    outputTokens: first.outputTokens + second.outputTokens,
+    costUsd: first.costUsd + second.costUsd,
+    costSource: weakerSource(first.costSource, second.costSource),
+  };
 }
 
 /** True for the errors an AbortSignal produces (ours, the SDK's or fetch's). */
