@@ -21,7 +21,7 @@ export function buildCritique(dependencies: ServiceDependencies, links: Critique
     prompts,
     participants: (session) => links.roster.active(session),
     rosterNames: () => links.roster.all().map((participant) => participant.name),
-    post: async (session, speaker, text) => void (await links.delivery.post(session, speaker, text)),
+    post: async (session, speaker, text, traceId) => void (await links.delivery.post(session, speaker, text, { traceId })),
     clock,
     logger,
   });

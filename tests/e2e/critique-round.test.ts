@@ -1,3 +1,4 @@
+import { getGlobalTraceProvider } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { replies, startFakeOpenRouter, type ChatRequestRecord, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { scriptedPlan } from '../support/scripted-plans.ts';
@@ -156,6 +157,15 @@ describe('the critique round through the app', () => {
     const closingIndex = transcript.findIndex((message) => message.speaker === 'Moderator' && /closed|wrap/i.test(message.content) && message !== ranking);
     expect(transcript.indexOf(ranking!)).toBeLessThan(transcript.length - 1);
     expect(closingIndex).toBeGreaterThan(transcript.indexOf(ranking!));
+
+    // The ballots and the ranking open the trace their critiques ran in, as every agent's message opens its own.
+    const stored = await test.app.repositories.messages.listForSession(closed.id);
+    expect(
+      stored.filter((message) => !['human', 'system'].includes(message.speaker.kind) && !message.traceId).map((message) => message.text.slice(0, 40)),
+    ).toEqual([]);
+    const ballotMessage = stored.find((message) => message.speaker.name === 'Claude' && message.text.startsWith('**My ranking:**'));
+    await getGlobalTraceProvider().forceFlush();
+    expect((await test.app.repositories.traces.getTrace(ballotMessage?.traceId ?? ''))?.trace.name).toBe('Critique round');
 
     const tldrInput = fake.chats.filter((chat) => chat.agent.role === 'tldr').at(-1);
     expect(JSON.stringify(tldrInput?.body.messages)).toContain('Critique round before this wrap-up');

@@ -30,8 +30,8 @@ export interface CritiqueDependencies {
   participants: (session: Session) => ParticipantConfig[];
   /** Every participant's name, taking part or not (scrubbed from the proposals). */
   rosterNames: () => string[];
-  /** Posts (stores, then delivers) a message in the room. */
-  post: (session: Session, speaker: Speaker, text: string) => Promise<void>;
+  /** Posts (stores, then delivers) a message in the room; `traceId` links it to the trace it came from. */
+  post: (session: Session, speaker: Speaker, text: string, traceId: string | null) => Promise<void>;
   clock: Clock;
   logger: Logger;
 }
@@ -56,9 +56,9 @@ export class CritiqueService {
     if (session.plan?.critiqueRound !== true) return null;
     try {
       if (await this.deps.repository.find(session.id)) return null;
-      const round = await this.roundFor(session);
+      const { round, traceId } = await this.roundFor(session);
       if (!(await this.deps.repository.save(round))) return null;
-      await this.announce(session, round);
+      await this.announce(session, round, traceId);
       return round;
     } catch (error) {
       this.deps.logger.warn(
@@ -86,25 +86,32 @@ export class CritiqueService {
     return round ? wrapUpNote(round) || null : null;
   }
 
-  private async roundFor(session: Session): Promise<CritiqueRound> {
+  /** The round, with the trace its critiques ran in (null when it was skipped before any ran). */
+  private async roundFor(session: Session): Promise<{ round: CritiqueRound; traceId: string | null }> {
     const base = { sessionId: session.id, createdAt: this.deps.clock.now(), ballots: [], failures: [], standings: [] };
-    if (session.status === 'stopped') return { ...base, proposals: [], skippedReason: 'the session was stopped' };
+    const skipped = (proposals: CritiqueProposal[], skippedReason: string) => ({ round: { ...base, proposals, skippedReason }, traceId: null });
+    if (session.status === 'stopped') return skipped([], 'the session was stopped');
     const ledger = await this.deps.ideas.ledger(session.id);
     const people = (await this.deps.messages.listForSession(session.id))
       .filter((message) => message.speaker.kind === 'human')
       .map((message) => message.speaker.name);
     const proposals = anonymiseProposals(leadingIdeas(ledger.ideas), [...this.deps.rosterNames(), ...people]);
-    if (proposals.length < MIN_PROPOSALS) return { ...base, proposals, skippedReason: 'the idea ledger holds fewer than two proposals' };
+    if (proposals.length < MIN_PROPOSALS) return skipped(proposals, 'the idea ledger holds fewer than two proposals');
     const reviewers = this.deps.participants(session);
-    if (reviewers.length === 0) return { ...base, proposals, skippedReason: 'no participant is taking part' };
-    const answers = await withTrace('Critique round', () => Promise.all(reviewers.map((participant) => this.ballot(session, participant, proposals))), {
-      groupId: session.id,
-      metadata: { sessionId: session.id, kind: 'critique' },
-    });
+    if (reviewers.length === 0) return skipped(proposals, 'no participant is taking part');
+    let traceId: string | null = null;
+    const answers = await withTrace(
+      'Critique round',
+      (trace) => {
+        traceId = trace.traceId;
+        return Promise.all(reviewers.map((participant) => this.ballot(session, participant, proposals)));
+      },
+      { groupId: session.id, metadata: { sessionId: session.id, kind: 'critique' } },
+    );
     const ballots = answers.flatMap((answer) => ('ranking' in answer ? [answer] : []));
     const failures = answers.flatMap((answer) => ('ranking' in answer ? [] : [answer]));
     const labels = proposals.map((proposal) => proposal.label);
-    return { ...base, proposals, ballots, failures, standings: ballots.length > 0 ? bordaCount(ballots, labels) : [], skippedReason: null };
+    return { round: { ...base, proposals, ballots, failures, standings: ballots.length > 0 ? bordaCount(ballots, labels) : [], skippedReason: null }, traceId };
   }
 
   /** One participant's critique; a model that fails or answers no usable ranking is left out, with the reason. */
@@ -133,14 +140,14 @@ export class CritiqueService {
   }
 
   /** Each critique as its author's short message, then the aggregate ranking as the Moderator's. */
-  private async announce(session: Session, round: CritiqueRound): Promise<void> {
+  private async announce(session: Session, round: CritiqueRound, traceId: string | null): Promise<void> {
     // Stop means stop: after `!stop` nothing but the closing is posted.
     if (session.status === 'stopped') return;
     const reviewers = new Map(this.deps.participants(session).map((participant) => [participant.name, participant]));
     for (const ballot of round.ballots) {
       const participant = reviewers.get(ballot.participant);
-      await this.deps.post(session, participant ? speakerOf(participant) : { kind: 'participant', name: ballot.participant }, ballotMessage(ballot));
+      await this.deps.post(session, participant ? speakerOf(participant) : { kind: 'participant', name: ballot.participant }, ballotMessage(ballot), traceId);
     }
-    await this.deps.post(session, MODERATOR, roundMessage(round));
+    await this.deps.post(session, MODERATOR, roundMessage(round), traceId);
   }
 }
