@@ -123,9 +123,8 @@ export class PersonaPoster {
       if (origin.via === 'bot' || canManageMessages(target)) return await target.room.messages.delete(messageId);
       this.logger.warn({ messageId }, 'a stale preview stays: its webhook is gone and the bot lacks Manage Messages');
     } catch (error) {
-      if (isUnknownResource(error, RESTJSONErrorCodes.UnknownMessage)) return;
-      if (error instanceof DiscordTransportError && error.failure === 'unknown_message') return;
-      throw error;
+      const failure = toTransportError(error, 'remove a stale preview');
+      if (failure.failure !== 'unknown_message') throw failure;
     } finally {
       this.previews.delete(messageId);
     }

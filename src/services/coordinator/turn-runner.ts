@@ -20,7 +20,7 @@ import type { StreamDraft } from '../delivery/stream-draft.ts';
 import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { ToolPorts } from '../../core/ports.ts';
-import { weakerSource, type CostResolver } from '../../core/cost.ts';
+import type { CostResolver } from '../../core/cost.ts';
 import { cutReason, runAsTurn, type CutReason, type TurnControl } from './turn-control.ts';
 
 /** What the turn runner needs. */
@@ -49,8 +49,8 @@ export type TurnOutcome =
   /** `partial`: what its model wrote before it failed, kept with the interrupted mark (null: nothing was written). */
   | { status: 'failed'; error: unknown; partial?: ChatMessage | null };
 
-/** `usage`: what the attempt's model calls cost, though their answer is not shown. */
-type Attempt = TurnOutcome | { status: 'retry'; reason: string; usage: RunUsage | null };
+/** `responses`: the attempt's model responses, paid for though their answer is not shown. */
+type Attempt = TurnOutcome | { status: 'retry'; reason: string; responses: readonly ModelResponse[] };
 
 /** One attempt's fixed inputs. */
 interface TurnInput {
@@ -109,7 +109,7 @@ export class TurnRunner {
       const second = await this.attempt(input);
       if (second.status !== 'retry') return second;
       if (control.signal.aborted) return this.cut(input, '', null);
-      return this.withhold(input, second.reason, addedUp(first.usage, second.usage));
+      return this.withhold(input, second.reason, [...first.responses, ...second.responses]);
     } finally {
       control.settle();
     }
@@ -119,7 +119,7 @@ export class TurnRunner {
     const { session, participant, control, draft } = input;
     let text = '';
     let estimatedTokens = 0;
-    let responses: { rawResponses: readonly ModelResponse[] } | null = null;
+    let run: { rawResponses: readonly ModelResponse[] } | null = null;
     try {
       const built = await this.options.context.build(session, participant.name, participant.model, input.answering, input.history);
       estimatedTokens = built.estimatedTokens;
@@ -127,7 +127,7 @@ export class TurnRunner {
       const agent = this.options.agents.participant(session, participant, input.roster);
       const context = { ports: this.options.toolPorts(session), sessionId: session.id };
       const result = await this.options.runner.run(agent, built.items, { stream: true, signal: control.signal, context, maxTurns: 2 });
-      responses = result;
+      run = result;
       // The run's own events, not toTextStream(): that pipes every event through a TransformStream and validates each
       // delta with zod again, a cost per chunk on the thread every session shares.
       for await (const event of result) {
@@ -159,7 +159,7 @@ export class TurnRunner {
         return {
           status: 'retry',
           reason: participantGuardrailNote(error.result.guardrail.name),
-          usage: responses ? usageOf(responses, this.pricing(participant)) : null,
+          responses: run?.rawResponses ?? [],
         };
       }
       if (control.signal.aborted || isAbort(error)) return this.cut(input, text, estimatedTokens);
@@ -171,13 +171,13 @@ export class TurnRunner {
   }
 
   /** The notice that replaces a withheld answer; it carries what the withheld attempts cost, so the session counts it. */
-  private async withhold(input: TurnInput, reason: string, usage: RunUsage | null = null): Promise<TurnOutcome> {
+  private async withhold(input: TurnInput, reason: string, responses: readonly ModelResponse[] = []): Promise<TurnOutcome> {
     const { session, speaker, participant, draft } = input;
     const previewId = (await draft?.finish()) ?? null;
     this.options.logger.info({ session: session.id, participant: participant.id, reason }, 'participant answer withheld by a guardrail');
     await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, `${speaker.name}'s answer was withheld: ${reason}.`, {
       previewExternalId: previewId,
-      ...(usage ? { usage } : {}),
+      ...(responses.length > 0 ? { usage: usageOf({ rawResponses: responses }, this.pricing(participant)) } : {}),
     });
     return { status: 'withheld', reason };
   }
@@ -238,17 +238,6 @@ export class TurnRunner {
       interrupted: true,
     });
   }
-}
-
-/** Two attempts' usage together (either may be unknown). */
-function addedUp(first: RunUsage | null, second: RunUsage | null): RunUsage | null {
-  if (!first || !second) return first ?? second;
-  return {
-    inputTokens: first.inputTokens + second.inputTokens,
-    outputTokens: first.outputTokens + second.outputTokens,
-    costUsd: first.costUsd + second.costUsd,
-    costSource: weakerSource(first.costSource, second.costSource),
-  };
 }
 
 /** True for the errors an AbortSignal produces (ours, the SDK's or fetch's). */

@@ -12,7 +12,7 @@ import { currentTraceId } from '../current-trace.ts';
 import type { ChatMessage, Citation, Session, Speaker } from '../../core/domain.ts';
 import type { CostSource } from '../../core/cost.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
-import type { EventBus, MessageAction, OutgoingMessage, ReplyReference } from '../../core/ports.ts';
+import type { EventBus, MessageAction, OutgoingMessage, ReplyReference, Transport } from '../../core/ports.ts';
 import { PostedMessages } from './posted-messages.ts';
 import { StreamDraft } from './stream-draft.ts';
 import type { TransportRegistry } from './transport-registry.ts';
@@ -151,13 +151,21 @@ export class DeliveryService {
     const template = { speaker, replyTo: [], simulated: speaker.kind !== 'human' && this.options.simulated(speaker) };
     const onError = (error: unknown) =>
       this.options.logger.warn({ err: error, session: session.id }, 'streaming preview failed; the final message will still be delivered');
-    return new StreamDraft(transport, session.roomId, template, this.options.clock, this.options.sanitizePreview, onError, this.previewRecorder(session));
+    return new StreamDraft(
+      transport,
+      session.roomId,
+      template,
+      this.options.clock,
+      this.options.sanitizePreview,
+      onError,
+      this.previewRecorder(session, transport),
+    );
   }
 
   /** Records each preview posted in a room that keeps it, so a process that dies mid-answer does not leave it there. */
-  private previewRecorder(session: Session): ((externalId: string) => Promise<void>) | undefined {
+  private previewRecorder(session: Session, transport: Transport): ((externalId: string) => Promise<void>) | undefined {
     const previews = this.options.previews;
-    if (!previews || !this.options.transports.get(session.transport).removePreview) return undefined;
+    if (!previews || !transport.removePreview) return undefined;
     return (externalId) =>
       previews.repository
         .remember({
