@@ -4,39 +4,29 @@
  * when the session resumes), so the thread never shows the bot posting half an answer.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.ts';
-import { startFakeDiscord, type FakeDiscord, type RecordedMessage } from '../fakes/discord/index.ts';
+import type { DatabaseHandle } from '../../src/db/create-database.ts';
+import type { FakeDiscord, RecordedMessage } from '../fakes/discord/index.ts';
 import type { FakeChannel } from '../fakes/discord/fake-model.ts';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { replies, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from '../support/app-cluster.ts';
 import { waitForHealthy } from '../support/browser.ts';
 import { waitAnswered } from '../support/cluster-drill.ts';
-import { createThrowawayPostgres } from '../support/databases.ts';
-import { activeSessionIn, storedDiscordId } from '../support/discord-drill.ts';
+import { activeSessionIn, startDiscordCluster, storedDiscordId, type DiscordCluster } from '../support/discord-drill.ts';
 
+let cluster: DiscordCluster;
 let models: FakeOpenRouter;
 let discord: FakeDiscord;
 let channel: FakeChannel;
-let database: { url: string; drop(): Promise<void> };
+let database: { url: string };
 let handle: DatabaseHandle;
-const processes: ClusterProcess[] = [];
 
 beforeAll(async () => {
-  models = await startFakeOpenRouter();
-  discord = await startFakeDiscord();
+  cluster = await startDiscordCluster();
+  ({ models, discord, database, handle } = cluster);
   channel = discord.channels['brainstorm'] as FakeChannel;
-  database = await createThrowawayPostgres();
-  handle = openDatabase({ kind: 'postgres', url: database.url });
 });
-afterEach(async () => {
-  await Promise.all(processes.splice(0).map((member) => member.stop()));
-});
-afterAll(async () => {
-  await handle?.close();
-  await discord?.close();
-  await models?.close();
-  await database?.drop();
-});
+afterEach(async () => cluster.stopProcesses());
+afterAll(async () => cluster?.close());
 
 /** A process logged in to the fake Discord; resolves once its gateway session is ready. */
 async function botProcess(): Promise<ClusterProcess> {
@@ -44,7 +34,7 @@ async function botProcess(): Promise<ClusterProcess> {
   const started = await startClusterProcess(
     clusterEnvironment(models.url, database.url, { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_CHANNEL_ID: channel.id }),
   );
-  processes.push(started);
+  cluster.processes.push(started);
   await waitForHealthy(started.url, 120_000);
   await waitUntil(async () => discord.gateway.stats.identifies > identified, 'the bot identified');
   return started;

@@ -4,45 +4,35 @@
  * stopped shard's sessions wait for a process of that shard, which reads back what was said meanwhile.
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.ts';
-import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
+import type { DatabaseHandle } from '../../src/db/create-database.ts';
+import type { FakeDiscord } from '../fakes/discord/index.ts';
 import type { FakeChannel } from '../fakes/discord/fake-model.ts';
-import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import type { FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from '../support/app-cluster.ts';
 import { waitForHealthy } from '../support/browser.ts';
 import { leaseHolderPid, waitAnswered, type DrillSession } from '../support/cluster-drill.ts';
 import { auditConversation } from '../support/conversation-audit.ts';
-import { createThrowawayPostgres } from '../support/databases.ts';
-import { activeSessionIn, storedDiscordId } from '../support/discord-drill.ts';
+import { activeSessionIn, startDiscordCluster, storedDiscordId, type DiscordCluster } from '../support/discord-drill.ts';
 
+let cluster: DiscordCluster;
 let models: FakeOpenRouter;
 let discord: FakeDiscord;
-let database: { url: string; drop(): Promise<void> };
+let database: { url: string };
 let handle: DatabaseHandle;
 let channels: { shard0: FakeChannel; shard1: FakeChannel };
-const processes: ClusterProcess[] = [];
 /** Every process the test started, stopped ones included (their logs explain a failure). */
 const everyProcess: ClusterProcess[] = [];
 
 beforeAll(async () => {
-  models = await startFakeOpenRouter();
-  discord = await startFakeDiscord();
+  cluster = await startDiscordCluster();
+  ({ models, discord, database, handle } = cluster);
   channels = {
     shard0: discord.addGuild('Guild on shard 0', ['brainstorm'], { index: 0, count: 2 }).channels['brainstorm'] as FakeChannel,
     shard1: discord.addGuild('Guild on shard 1', ['brainstorm'], { index: 1, count: 2 }).channels['brainstorm'] as FakeChannel,
   };
-  database = await createThrowawayPostgres();
-  handle = openDatabase({ kind: 'postgres', url: database.url });
 });
-afterEach(async () => {
-  await Promise.all(processes.splice(0).map((member) => member.stop()));
-});
-afterAll(async () => {
-  await handle?.close();
-  await discord?.close();
-  await models?.close();
-  await database?.drop();
-});
+afterEach(async () => cluster.stopProcesses());
+afterAll(async () => cluster?.close());
 
 /** A process serving shard `index` of 2, logged in to the fake Discord; resolves once its gateway session is ready. */
 async function shardProcess(index: number): Promise<ClusterProcess> {
@@ -56,7 +46,7 @@ async function shardProcess(index: number): Promise<ClusterProcess> {
       SHARD_IDS: String(index),
     }),
   );
-  processes.push(started);
+  cluster.processes.push(started);
   everyProcess.push(started);
   await waitForHealthy(started.url, 120_000);
   await waitUntil(async () => discord.gateway.stats.identifies > identified, `shard ${index} identified`);

@@ -1,12 +1,49 @@
 /** A brainstorm driven through the fake Discord, against cluster processes, read back from the shared database. */
 import type { Kysely } from 'kysely';
+import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.ts';
 import type { Database } from '../../src/db/schema.ts';
-import type { FakeDiscord } from '../fakes/discord/index.ts';
+import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import type { FakeChannel } from '../fakes/discord/fake-model.ts';
-import { replies, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
-import { waitUntil } from './app-cluster.ts';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { waitUntil, type ClusterProcess } from './app-cluster.ts';
+import { createThrowawayPostgres } from './databases.ts';
 import type { DrillSession } from './cluster-drill.ts';
 import { scriptedPlan } from './scripted-plans.ts';
+
+/** What a Discord drill runs on: the fake models and Discord, a throwaway Postgres, and the processes started on them. */
+export interface DiscordCluster {
+  models: FakeOpenRouter;
+  discord: FakeDiscord;
+  database: { url: string; drop(): Promise<void> };
+  handle: DatabaseHandle;
+  /** The processes a test started, stopped after it by `stopProcesses`. */
+  processes: ClusterProcess[];
+  stopProcesses(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** Starts the fakes and a throwaway Postgres (a test file's `beforeAll`). */
+export async function startDiscordCluster(): Promise<DiscordCluster> {
+  const models = await startFakeOpenRouter();
+  const discord = await startFakeDiscord();
+  const database = await createThrowawayPostgres();
+  const handle = openDatabase({ kind: 'postgres', url: database.url });
+  const processes: ClusterProcess[] = [];
+  return {
+    models,
+    discord,
+    database,
+    handle,
+    processes,
+    stopProcesses: async () => void (await Promise.all(processes.splice(0).map((member) => member.stop()))),
+    close: async () => {
+      await handle.close();
+      await discord.close();
+      await models.close();
+      await database.drop();
+    },
+  };
+}
 
 /** The session opened on a topic posted in `channel`, once its plan waits for approval. */
 export async function sessionOn(db: Kysely<Database>, channel: FakeChannel): Promise<DrillSession> {
