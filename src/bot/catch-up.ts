@@ -4,9 +4,10 @@
  * thread and every brainstorm channel is read from the last message seen, in id order, and each person's message
  * goes through the same handler as a live one. The gateway's claims make a message read twice act once.
  */
-import type { Client, Message } from 'discord.js';
+import type { Channel, Client, Message, TextBasedChannel } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
-import type { CatchUpPoint, SessionGateway } from '../core/ports.ts';
+import type { CatchUpPoint, RoomClosure, SessionGateway } from '../core/ports.ts';
+import { CLOSURE_REASONS, closureOfReadFailure } from './room-closure-events.ts';
 
 /** Discord's largest page of channel messages. */
 const PAGE_SIZE = 100;
@@ -29,12 +30,35 @@ function byId(left: Message, right: Message): number {
   return a < b ? -1 : a > b ? 1 : 0;
 }
 
-/** Reads one channel after a message id, page by page, oldest first; returns how many messages it handed on. */
+/**
+ * Reads one channel after a message id, page by page, oldest first; returns how many messages it handed on. A room
+ * deleted or locked while the bot was away ends its session, as the live event would have (after its messages are read).
+ */
 async function readChannel(options: CatchUpOptions, point: CatchUpPoint): Promise<number> {
-  const channel = await options.client.channels.fetch(point.channelId).catch(() => null);
+  const brainstormChannelIds = new Set(options.brainstormChannelIds);
+  const closed = async (closure: RoomClosure | null) => {
+    if (closure) await options.gateway.roomClosed?.(closure);
+  };
+  let channel: Channel | null;
+  try {
+    // Fetched afresh, not from the cache: after a reconnect the cached thread may miss a deletion or a lock.
+    channel = await options.client.channels.fetch(point.channelId, { force: true });
+  } catch (error) {
+    await closed(closureOfReadFailure(error, point.channelId, brainstormChannelIds));
+    return 0;
+  }
   if (!channel || !channel.isTextBased() || !('messages' in channel)) return 0;
   if ('guildId' in channel && channel.guildId && !options.ownsGuild(channel.guildId)) return 0;
-  let after = point.afterExternalId;
+  const handed = await readPages(options, channel, point.afterExternalId);
+  // Locked by a moderator meanwhile: what people with the right to post there said is read first, then it ends.
+  if (channel.isThread() && channel.locked && channel.parentId && brainstormChannelIds.has(channel.parentId)) {
+    await closed({ transport: 'discord', channelId: channel.id, scope: 'room', reason: CLOSURE_REASONS.threadLocked });
+  }
+  return handed;
+}
+
+async function readPages(options: CatchUpOptions, channel: TextBasedChannel & { messages: unknown }, afterExternalId: string): Promise<number> {
+  let after = afterExternalId;
   let handed = 0;
   for (;;) {
     const page = await channel.messages.fetch({ after, limit: PAGE_SIZE });

@@ -14,6 +14,7 @@ import { catchUp } from './catch-up.ts';
 import { DiscordEvents } from './discord-events.ts';
 import { DiscordTransport } from './discord-transport.ts';
 import { HandledTracker } from './handled-tracker.ts';
+import { watchRoomClosures } from './room-closure-events.ts';
 import { slashCommandDefinitions } from './slash-commands.ts';
 
 /** What the connection needs. */
@@ -107,6 +108,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     return run;
   };
 
+  watchRoomClosures({ client, gateway, brainstormChannelIds: new Set(config.discord.channelIds), logger, track: (id, work) => tracker.track(id, work) });
   client.on(Events.MessageCreate, (message: Message) => tracker.track(message.id, events.onMessage(message)));
   client.on(Events.InteractionCreate, (interaction: Interaction) => tracker.track(interaction.id, events.onInteraction(interaction)));
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));

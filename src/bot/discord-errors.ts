@@ -10,6 +10,7 @@ export type DiscordFailure =
   | 'unknown_message'
   | 'unknown_webhook'
   | 'not_editable'
+  | 'thread_closed'
   | 'invalid_form_body'
   | 'rate_limited'
   | 'unavailable'
@@ -100,6 +101,9 @@ function fromApiError(error: DiscordAPIError, action: string, permission: string
       return make('not_found', `The Discord webhook is gone, so we could not ${action}.`, 'unknown_webhook', true);
     case RESTJSONErrorCodes.CannotEditMessageAuthoredByAnotherUser:
       return make('not_found', `That Discord message was posted by someone else, so we could not ${action}.`, 'not_editable', false);
+    case RESTJSONErrorCodes.InvalidActionOnArchivedThread:
+    case RESTJSONErrorCodes.ThreadLocked:
+      return make('forbidden', `The Discord thread is locked or archived, so we could not ${action}.`, 'thread_closed', false);
     case RESTJSONErrorCodes.InvalidFormBodyOrContentType:
     case RESTJSONErrorCodes.CannotSendAnEmptyMessage:
       return make('bad_input', `Discord refused the message while we tried to ${action}: ${error.message}`, 'invalid_form_body', false);

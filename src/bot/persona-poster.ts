@@ -29,7 +29,7 @@ type Components = APIActionRowComponent<APIButtonComponent>[];
 type PostedVia = { via: 'webhook'; webhookId: string } | { via: 'bot' };
 
 /** Failures after which a preview cannot become the final message: it is gone or no longer ours to edit. */
-const STALE_PREVIEW_FAILURES: DiscordFailure[] = ['unknown_message', 'unknown_webhook', 'not_editable'];
+const STALE_PREVIEW_FAILURES: DiscordFailure[] = ['unknown_message', 'unknown_webhook', 'not_editable', 'thread_closed'];
 
 /** No AI-written message may ping anyone. */
 const NO_MENTIONS = { parse: [] } as const;

@@ -16,6 +16,7 @@ import type { RosterService } from '../services/sessions/roster-service.ts';
 import type { SessionLifecycle } from '../services/sessions/session-lifecycle.ts';
 import type { PresetService } from '../services/sessions/session-presets.ts';
 import { SessionStarter, type Screen } from '../services/sessions/session-starter.ts';
+import { RoomClosures } from '../services/sessions/room-closures.ts';
 import type { AdminSettingsPort } from '../services/commands/command-service.ts';
 import type { ServiceDependencies } from './service-dependencies.ts';
 
@@ -86,6 +87,7 @@ export function buildEntry(dependencies: ServiceDependencies, links: EntryLinks)
     onStored: links.onStored,
     inbound: repositories.inbound,
     floodGate,
+    closures: new RoomClosures({ sessions: repositories.sessions, ender: links.lifecycle, logger }),
   });
   return { starter, commands, gateway };
 }

@@ -133,6 +133,18 @@ export interface SessionGateway {
    * room and every given brainstorm channel, each after the last message seen there.
    */
   catchUpPoints?(transport: string, brainstormChannelIds: readonly string[]): Promise<CatchUpPoint[]>;
+  /** A room (or a channel and every room in it) can no longer hold a discussion: its live sessions end. */
+  roomClosed?(closure: RoomClosure): Promise<string[]>;
+}
+
+/** A room that was deleted or locked where it lives, or a channel deleted with every room opened from it. */
+export interface RoomClosure {
+  transport: string;
+  /** The room's id; with `scope: 'channel'`, also the channel the rooms were opened from. */
+  channelId: string;
+  scope: 'room' | 'channel';
+  /** Why, as the record and the closing say it ("the Discord thread was deleted"). */
+  reason: string;
 }
 
 /** A channel to read back from, after a message id (messages after it are handed to `handleMessage`). */

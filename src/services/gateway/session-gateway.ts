@@ -9,11 +9,12 @@ import type { CommandService } from '../commands/command-service.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
 import { LIVE_STATUSES, type Author, type ChatMessage, type Session } from '../../core/domain.ts';
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
-import type { CatchUpPoint, CommandInvocation, EventBus, GatewayReply, InboundMessage, SessionGateway } from '../../core/ports.ts';
+import type { CatchUpPoint, CommandInvocation, EventBus, GatewayReply, InboundMessage, RoomClosure, SessionGateway } from '../../core/ports.ts';
 import type { TurnTaking } from '../../core/service-ports.ts';
 import type { FloodGate } from '../sessions/flood-gate.ts';
 import { storePersonMessage, type StoredPersonMessage } from '../sessions/person-messages.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
+import type { RoomClosures } from '../sessions/room-closures.ts';
 import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-starter.ts';
 
 /** What a person hears when their message could not be stored: it is not kept, so it must be sent again. */
@@ -40,6 +41,8 @@ export interface SessionGatewayOptions {
   floodGate: Pick<FloodGate, 'pace' | 'admitIfCertain' | 'settleAdmission'>;
   /** Claims on people's messages and read cursors (catch-up after a restart; several processes on one database). */
   inbound: Pick<InboundRepository, 'claimAndAdvance' | 'cursors'>;
+  /** Ends the sessions of a room that was deleted or locked. */
+  closures: Pick<RoomClosures, 'close'>;
 }
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
@@ -115,6 +118,10 @@ export class SessionGatewayService implements SessionGateway {
       if (after) points.push({ channelId: session.roomId, afterExternalId: after });
     }
     return points;
+  }
+
+  async roomClosed(closure: RoomClosure): Promise<string[]> {
+    return this.options.closures.close(closure);
   }
 
   /** Screens a text before a transport publishes it for the person (`/brainstorm start` shows the topic). */

@@ -16,6 +16,7 @@ import { applicationRoutes } from './routes-application.ts';
 import { channelRoutes } from './routes-channels.ts';
 import { interactionCallbackRoutes } from './routes-interactions.ts';
 import { webhookRoutes } from './routes-webhooks.ts';
+import { deleteChannel, setThreadFlags } from './thread-lifecycle.ts';
 
 /** Options of the fake. */
 export interface FakeDiscordOptions {
@@ -65,6 +66,10 @@ export interface FakeDiscord {
   setBotPermission(permission: bigint, granted: boolean): void;
   /** Deletes a webhook as a server admin would; later use answers 10015 Unknown Webhook. */
   deleteWebhook(webhookId: string): void;
+  /** Archives a thread (as inactivity does), or locks it too as a moderator closing it would (THREAD_UPDATE). */
+  archiveThread(threadId: string, options?: { locked?: boolean }): void;
+  /** Deletes a channel (with its threads) or a thread; `dispatch: false` does it while the bot is away. */
+  deleteChannel(channelId: string, options?: { dispatch?: boolean }): void;
   injectRateLimit(injection: RateLimitInjection): void;
   /** Closes the gateway sockets (4000: the client resumes). */
   disconnectGateway(code?: number): void;
@@ -128,6 +133,9 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       state.dispatch(GatewayDispatchEvents.WebhooksUpdate, { guild_id: state.guildId, channel_id: hook.channelId });
       state.changed();
     },
+    archiveThread: (threadId, archiveOptions) =>
+      setThreadFlags(state, state.requireChannel(threadId), { archived: true, locked: archiveOptions?.locked ?? false }),
+    deleteChannel: (channelId, deleteOptions) => deleteChannel(state, channelId, deleteOptions),
     injectRateLimit: (injection) => rateLimits.inject(injection),
     disconnectGateway: (code) => gateway.disconnectAll(code),
     messagesIn: (channelId) => state.messages.filter((message) => message.channelId === channelId && !message.deleted && (message.flags & 64) === 0),

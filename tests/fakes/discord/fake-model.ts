@@ -44,6 +44,9 @@ export interface FakeChannel {
   messageCount: number;
   lastMessageId: string | null;
   createdAt: string;
+  /** Threads only: archived (inactive) and locked by a moderator; absent means false. */
+  archived?: boolean;
+  locked?: boolean;
 }
 
 /** Who a message pings, computed like Discord from the content and `allowed_mentions`. */

@@ -15,6 +15,7 @@ import type {
   RecordedMessage,
   RegisteredCommand,
 } from './fake-model.ts';
+import { admitEdit, admitSend } from './thread-lifecycle.ts';
 import { channelPayload, memberPayload, messagePayload, rolePayload } from './payloads.ts';
 import { SnowflakeGenerator } from './snowflakes.ts';
 
@@ -192,6 +193,7 @@ export class FakeDiscordState {
   /** Stores a message, updates its channel, dispatches MESSAGE_CREATE (except ephemeral ones). */
   createMessage(input: NewMessage): RecordedMessage {
     const channel = this.requireChannel(input.channelId);
+    if (input.origin !== 'interaction') admitSend(this, channel, input.authorId);
     const author = this.users.get(input.authorId);
     const record: RecordedMessage = {
       id: this.ids.next(),
@@ -234,6 +236,7 @@ export class FakeDiscordState {
     record: RecordedMessage,
     changes: { content?: string; embeds?: APIEmbed[]; components?: unknown[]; allowedMentions?: APIAllowedMentions | null; flags?: number },
   ): void {
+    admitEdit(this.channels.get(record.channelId));
     if (changes.content !== undefined && changes.content !== record.content) {
       record.history.push(record.content);
       record.content = changes.content;

@@ -65,7 +65,8 @@ export function guildCreatePayload(state: FakeDiscordState, guildId: string = st
     member_count: state.members.size,
     members: [...state.members.values()].map((member) => memberPayload(member, state.requireUser(member.userId))),
     channels: channels.filter((channel) => channel.kind === 'text').map((channel) => channelPayload(channel)),
-    threads: channels.filter((channel) => channel.kind === 'thread').map((channel) => channelPayload(channel)),
+    // Only active threads: Discord does not sync archived ones up front.
+    threads: channels.filter((channel) => channel.kind === 'thread' && channel.archived !== true).map((channel) => channelPayload(channel)),
     presences: [],
     voice_states: [],
     stage_instances: [],

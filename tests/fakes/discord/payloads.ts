@@ -88,10 +88,10 @@ export function channelPayload(channel: FakeChannel): Record<string, unknown> {
     flags: 0,
     applied_tags: [],
     thread_metadata: {
-      archived: false,
+      archived: channel.archived === true,
       auto_archive_duration: channel.autoArchiveDuration,
       archive_timestamp: channel.createdAt,
-      locked: false,
+      locked: channel.locked === true,
       create_timestamp: channel.createdAt,
     },
   };

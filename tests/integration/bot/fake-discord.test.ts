@@ -13,10 +13,20 @@ afterAll(async () => {
   await fake?.close();
 });
 
-async function call(method: string, path: string, body?: unknown, auth = true): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
-  const response = await fetch(`${fake.apiUrl}/v10${path}`, {
+function call(method: string, path: string, body?: unknown, auth = true): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  return callOn(fake, method, path, body, auth);
+}
+
+async function callOn(
+  target: FakeDiscord,
+  method: string,
+  path: string,
+  body?: unknown,
+  auth = true,
+): Promise<{ status: number; body: Record<string, unknown>; headers: Headers }> {
+  const response = await fetch(`${target.apiUrl}/v10${path}`, {
     method,
-    headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bot ${fake.token}` } : {}) },
+    headers: { 'content-type': 'application/json', ...(auth ? { authorization: `Bot ${target.token}` } : {}) },
     ...(body === undefined ? {} : { body: JSON.stringify(body) }),
   });
   const text = await response.text();
@@ -102,6 +112,39 @@ describe('fake Discord: messages a webhook posted', () => {
     });
     expect((await call('DELETE', `/webhooks/${id}/${token}/messages/${posted.id}?thread_id=${thread.id}`, undefined, false)).status).toBe(204);
     expect(fake.state.findMessage(posted.id)?.deleted).toBe(true);
+  });
+});
+
+describe('fake Discord: archived, locked and deleted threads', () => {
+  // Its own fake, with Discord's default rate limits (this file's shared one allows three requests a minute).
+  let fake: FakeDiscord;
+  const call = (method: string, path: string, body?: unknown) => callOn(fake, method, path, body);
+  beforeAll(async () => {
+    fake = await startFakeDiscord();
+  });
+  afterAll(async () => fake?.close());
+
+  it('refuse edits while archived, wake on a message, refuse posts once locked, and answer 10003 once deleted', async () => {
+    const channel = fake.state.addTextChannel('thread-states').id;
+    const starter = fake.post(channel, fake.people.ada, 'Topic');
+    const thread = (await call('POST', `/channels/${channel}/messages/${starter.id}/threads`, { name: 'Topic' })).body as { id: string };
+    const posted = (await call('POST', `/channels/${thread.id}/messages`, { content: 'first' })).body as { id: string };
+    fake.archiveThread(thread.id);
+    expect(await call('GET', `/channels/${thread.id}`)).toMatchObject({ status: 200, body: { thread_metadata: { archived: true, locked: false } } });
+    expect(await call('PATCH', `/channels/${thread.id}/messages/${posted.id}`, { content: 'x' })).toMatchObject({
+      status: 400,
+      body: { code: 50083, message: 'Thread is archived' },
+    });
+    // Sending a message unarchives a thread that is not locked.
+    expect((await call('POST', `/channels/${thread.id}/messages`, { content: 'awake' })).status).toBe(200);
+    expect(fake.state.channels.get(thread.id)?.archived).toBe(false);
+    fake.archiveThread(thread.id, { locked: true });
+    expect(await call('POST', `/channels/${thread.id}/messages`, { content: 'x' })).toMatchObject({ status: 400, body: { code: 50083 } });
+    expect(() => fake.post(thread.id, fake.people.bob, 'x')).toThrow(/archived/);
+    // The owner holds Manage Threads: a moderator may still post in a locked thread.
+    expect(fake.post(thread.id, fake.people.owner, 'closing note').content).toBe('closing note');
+    fake.deleteChannel(thread.id);
+    expect(await call('GET', `/channels/${thread.id}/messages`)).toMatchObject({ status: 404, body: { code: 10003, message: 'Unknown Channel' } });
   });
 });
 
