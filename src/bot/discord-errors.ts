@@ -33,6 +33,11 @@ export class DiscordTransportError extends BrainstormError {
     super(code, message, options);
     this.retryAfterMs = options?.retryAfterMs ?? null;
   }
+
+  /** Whether the room itself is gone (its thread or channel deleted) or closed to us (archived and locked). */
+  get roomGone(): boolean {
+    return this.failure === 'unknown_channel' || this.failure === 'thread_closed';
+  }
 }
 
 /** True when `error` is Discord saying the thing does not exist (any Unknown X). */

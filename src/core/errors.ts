@@ -67,3 +67,8 @@ export function describeForPerson(error: unknown): string {
 export function isPermanentFailure(error: unknown): boolean {
   return typeof error === 'object' && error !== null && 'retryable' in error && error.retryable === false;
 }
+
+/** True for a transport error saying the room itself is gone or closed to us (`roomGone: true`), not just this message. */
+export function isRoomGone(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && 'roomGone' in error && error.roomGone === true;
+}

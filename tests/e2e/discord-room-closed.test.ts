@@ -60,6 +60,10 @@ describe('a room closed in Discord', () => {
     expect(ended.status).toBe('stopped');
     expect(ended.endReason).toBe(CLOSURE_REASONS.threadDeleted);
     expect(participantRequests()).toBe(requestsBefore);
+    // The closing could not reach a deleted thread: that is no failure to alarm an admin with.
+    const jobs = await test.app.repositories.jobs.listForSession(session.id);
+    expect(jobs.filter((job) => job.status === 'failed')).toEqual([]);
+    expect(jobs.filter((job) => job.kind === 'wrap_up').map((job) => job.status)).toEqual(['done']);
   });
 
   it('a moderator locking the thread ends its session and nothing more is posted there', async () => {
@@ -73,6 +77,7 @@ describe('a room closed in Discord', () => {
     expect(ended.status).toBe('stopped');
     expect(ended.endReason).toBe(CLOSURE_REASONS.threadLocked);
     expect(postsAcceptedIn(roomId, logFrom)).toBe(0);
+    expect((await test.app.repositories.jobs.listForSession(session.id)).filter((job) => job.status === 'failed')).toEqual([]);
     // Discord refuses a plain member's post in a locked thread, as it refuses the bot's.
     expect(() => discord.post(roomId, discord.people.bob, 'Hello?')).toThrow(/archived/);
   });

@@ -7,9 +7,9 @@ import type { MessagesRepository } from '../../repositories/messages-repository.
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { StreamPreviewsRepository } from '../../repositories/stream-previews-repository.ts';
 import type { Clock } from '../../core/clock.ts';
-import { isPermanentFailure } from '../../core/errors.ts';
+import { isPermanentFailure, isRoomGone } from '../../core/errors.ts';
 import { currentTraceId } from '../current-trace.ts';
-import type { ChatMessage, Citation, Session, Speaker } from '../../core/domain.ts';
+import { FINISHED_STATUSES, type ChatMessage, type Citation, type Session, type Speaker } from '../../core/domain.ts';
 import type { CostSource } from '../../core/cost.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import type { EventBus, MessageAction, OutgoingMessage, ReplyReference, Transport } from '../../core/ports.ts';
@@ -212,8 +212,13 @@ export class DeliveryService {
       });
     } catch (error) {
       // A missing permission or a deleted room will not heal by retrying; everything else (outage, 5xx) may.
-      if (isPermanentFailure(error)) return { status: 'failed', error: error instanceof Error ? error.message : String(error) };
-      throw error;
+      if (!isPermanentFailure(error)) throw error;
+      if (isRoomGone(error) && (await this.sessionEnded(message.sessionId))) {
+        // The room closed and its session ended with it (a deleted or locked thread): nobody there to tell, no admin to alarm.
+        this.options.logger.info({ session: message.sessionId, messageId }, 'not delivered: the room is gone and its session ended');
+        return { status: 'done' };
+      }
+      return { status: 'failed', error: error instanceof Error ? error.message : String(error) };
     }
     // Delivered and the job done in one statement: a crash between the two can no longer leave a delivered
     // message's job to run again (it would find the message delivered and stop, but a round trip later).
@@ -227,6 +232,11 @@ export class DeliveryService {
     this.posted.delivered(shown);
     this.options.events.publish({ type: 'message', message: shown });
     return next ? { status: 'settled', next } : { status: 'settled' };
+  }
+
+  private async sessionEnded(sessionId: string): Promise<boolean> {
+    const session = await this.options.sessions.findById(sessionId);
+    return session !== null && FINISHED_STATUSES.includes(session.status);
   }
 
   /** A session's transport and room never change: kept here, a delivery reads no session row. */
