@@ -110,6 +110,9 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
 
   watchRoomClosures({ client, gateway, brainstormChannelIds: new Set(config.discord.channelIds), logger, track: (id, work) => tracker.track(id, work) });
   client.on(Events.MessageCreate, (message: Message) => tracker.track(message.id, events.onMessage(message)));
+  client.on(Events.MessageUpdate, (_old, updated) => tracker.track(`edit-${updated.id}`, events.onMessageUpdate(updated)));
+  client.on(Events.MessageDelete, (message) => tracker.track(`delete-${message.id}`, events.onMessagesDelete([message])));
+  client.on(Events.MessageBulkDelete, (messages) => tracker.track(`bulk-delete-${messages.firstKey() ?? ''}`, events.onMessagesDelete([...messages.values()])));
   client.on(Events.InteractionCreate, (interaction: Interaction) => tracker.track(interaction.id, events.onInteraction(interaction)));
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ code: event.code, shardId }, 'discord gateway disconnected for good'));

@@ -1,5 +1,13 @@
 /** Discord events in: people's messages, slash commands and the approve button, handed to the SessionGateway. */
-import { GuildMember, MessageFlags, type ButtonInteraction, type ChatInputCommandInteraction, type Interaction, type Message } from 'discord.js';
+import {
+  GuildMember,
+  MessageFlags,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Interaction,
+  type Message,
+  type PartialMessage,
+} from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { Author } from '../core/domain.ts';
 import { describeForPerson } from '../core/errors.ts';
@@ -57,6 +65,39 @@ export class DiscordEvents {
     } catch (error) {
       this.options.logger.error({ err: error, messageId: message.id }, 'handling a Discord message failed');
       await this.replyToMessage(message, { content: describeForPerson(error), private: true }).catch(() => undefined);
+    }
+  }
+
+  /** A person edited a message: the stored one follows. Unfurled link previews arrive as edits too (same text: nothing). */
+  async onMessageUpdate(updated: Message | PartialMessage): Promise<void> {
+    const message = updated.partial ? await updated.fetch().catch(() => null) : updated;
+    if (!message?.inGuild() || !isFromPerson(message) || !this.options.gateway.messageEdited) return;
+    const place = placeOf(message.channel, this.options.brainstormChannelIds);
+    if (!place || !this.options.ownsGuild(message.guildId)) return;
+    try {
+      const author = authorFrom(message.author, memberFacts(message.member), this.options.adminRoleId);
+      const reply = await this.options.gateway.messageEdited({
+        transport: 'discord',
+        roomId: place.roomId,
+        channelId: place.channelId,
+        externalId: message.id,
+        author,
+        content: message.content,
+        url: message.url,
+      });
+      if (reply) await this.replyToMessage(message, reply);
+    } catch (error) {
+      this.options.logger.error({ err: error, messageId: message.id }, 'handling an edited Discord message failed');
+    }
+  }
+
+  /** Messages deleted in a brainstorm place (one by one or in bulk): a person's stored message goes with each. */
+  async onMessagesDelete(deleted: readonly (Message | PartialMessage)[]): Promise<void> {
+    for (const message of deleted) {
+      if (!message.guildId || !this.options.ownsGuild(message.guildId) || !placeOf(message.channel, this.options.brainstormChannelIds)) continue;
+      await this.options.gateway.messageDeleted?.({ transport: 'discord', externalId: message.id }).catch((error: unknown) => {
+        this.options.logger.error({ err: error, messageId: message.id }, 'handling a deleted Discord message failed');
+      });
     }
   }
 

@@ -38,6 +38,7 @@ export function buildDocumentation(dependencies: ServiceDependencies, links: Doc
     documents: repositories.documents,
     jobs: repositories.jobs,
     messages: repositories.messages,
+    revisions: repositories.revisions,
     sessions: repositories.sessions,
     embeddings: repositories.embeddings,
     models: dependencies.models,

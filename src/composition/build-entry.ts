@@ -16,6 +16,7 @@ import type { RosterService } from '../services/sessions/roster-service.ts';
 import type { SessionLifecycle } from '../services/sessions/session-lifecycle.ts';
 import type { PresetService } from '../services/sessions/session-presets.ts';
 import { SessionStarter, type Screen } from '../services/sessions/session-starter.ts';
+import { PersonRevisions } from '../services/sessions/person-revisions.ts';
 import { RoomClosures } from '../services/sessions/room-closures.ts';
 import type { AdminSettingsPort } from '../services/commands/command-service.ts';
 import type { ServiceDependencies } from './service-dependencies.ts';
@@ -88,6 +89,7 @@ export function buildEntry(dependencies: ServiceDependencies, links: EntryLinks)
     inbound: repositories.inbound,
     floodGate,
     closures: new RoomClosures({ sessions: repositories.sessions, ender: links.lifecycle, logger }),
+    revisions: new PersonRevisions({ revisions: repositories.revisions, events, clock, logger, onChanged: links.onStored }),
   });
   return { starter, commands, gateway };
 }

@@ -10,6 +10,7 @@ import { JobsRepository } from '../repositories/jobs-repository.ts';
 import { MessagesRepository } from '../repositories/messages-repository.ts';
 import { MaintenanceRepository } from '../repositories/maintenance-repository.ts';
 import { MetricsRepository } from '../repositories/metrics-repository.ts';
+import { PersonRevisionsRepository } from '../repositories/person-revisions-repository.ts';
 import { RunStatesRepository } from '../repositories/run-states-repository.ts';
 import { SessionsRepository } from '../repositories/sessions-repository.ts';
 import { SessionLeasesRepository } from '../repositories/session-leases-repository.ts';
@@ -35,6 +36,7 @@ export interface Repositories {
   critiques: CritiqueRepository;
   maintenance: MaintenanceRepository;
   previews: StreamPreviewsRepository;
+  revisions: PersonRevisionsRepository;
 }
 
 /** Builds the repositories; `engine` picks how many rows are read at once (see MessagesRepositoryOptions). */
@@ -56,5 +58,6 @@ export function buildRepositories(db: Kysely<Database>, engine: 'postgres' | 'pg
     critiques: new CritiqueRepository(db),
     maintenance: new MaintenanceRepository(db, engine),
     previews: new StreamPreviewsRepository(db),
+    revisions: new PersonRevisionsRepository(db),
   };
 }

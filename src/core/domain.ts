@@ -147,6 +147,10 @@ export interface ChatMessage {
   createdAt: Date;
   /** True for an answer cut short (its text ends with the interrupted mark). */
   interrupted?: boolean;
+  /** True for a person's message they edited after posting (the text is the edited one). */
+  edited?: boolean;
+  /** Set only on the event announcing that its author deleted it (it is gone from every read). */
+  deleted?: boolean;
   /** The web pages the answer cites (web-grounded participants only). */
   citations?: Citation[];
   /** How many web searches OpenRouter ran for the answer (`usage.server_tool_use.web_search_requests`). */

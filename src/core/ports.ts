@@ -133,8 +133,18 @@ export interface SessionGateway {
    * room and every given brainstorm channel, each after the last message seen there.
    */
   catchUpPoints?(transport: string, brainstormChannelIds: readonly string[]): Promise<CatchUpPoint[]>;
+  /** A person edited a message they posted: the stored one follows (screened first). Returns a reply to show, if any. */
+  messageEdited?(message: InboundMessage): Promise<GatewayReply | null>;
+  /** A person's message was deleted where it was posted: it is removed from the session. */
+  messageDeleted?(revision: MessageRevision): Promise<void>;
   /** A room (or a channel and every room in it) can no longer hold a discussion: its live sessions end. */
   roomClosed?(closure: RoomClosure): Promise<string[]>;
+}
+
+/** A message changed where it was posted, named by its transport and its id there. */
+export interface MessageRevision {
+  transport: string;
+  externalId: string;
 }
 
 /** A room that was deleted or locked where it lives, or a channel deleted with every room opened from it. */

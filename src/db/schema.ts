@@ -52,7 +52,16 @@ export interface MessagesTable {
   speaker_name: string;
   speaker_id: string | null;
   role: string;
-  content: Json<{ role: string; content: string; name?: string; interrupted?: boolean; citations?: Citation[]; webSearches?: number }>;
+  content: Json<{
+    role: string;
+    content: string;
+    name?: string;
+    interrupted?: boolean;
+    edited?: boolean;
+    editedAt?: string;
+    citations?: Citation[];
+    webSearches?: number;
+  }>;
   model: string | null;
   input_tokens: Generated<number>;
   output_tokens: Generated<number>;

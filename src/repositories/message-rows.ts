@@ -50,6 +50,7 @@ export function toMessage(row: MessageRow): ChatMessage {
     externalUrl: row.external_url,
     createdAt: row.created_at,
     ...(row.content.interrupted ? { interrupted: true } : {}),
+    ...(row.content.edited ? { edited: true } : {}),
     ...(row.content.citations?.length ? { citations: row.content.citations } : {}),
     ...(row.content.webSearches ? { webSearches: row.content.webSearches } : {}),
   };

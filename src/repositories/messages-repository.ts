@@ -147,7 +147,8 @@ export class MessagesRepository {
   /** A message and the messages it replies to (in its `replyTo` order), in one round trip. */
   async findWithReplyTargets(id: number): Promise<{ message: ChatMessage; targets: ChatMessage[] } | null> {
     const { rows } = await WITH_REPLY_TARGETS.execute(this.db, id);
-    const byId = new Map(rows.map((row) => [Number(row.id), toMessage(row)]));
+    // A target its author deleted is not quoted (its excerpt would show what they took back).
+    const byId = new Map(rows.filter((row) => Number(row.id) === id || row.deleted_at === null).map((row) => [Number(row.id), toMessage(row)]));
     const message = byId.get(id);
     return message ? { message, targets: message.replyTo.flatMap((target) => byId.get(target) ?? []) } : null;
   }
@@ -159,6 +160,7 @@ export class MessagesRepository {
       .selectFrom('messages')
       .selectAll()
       .where('id', 'in', [...ids])
+      .where('deleted_at', 'is', null)
       .execute();
     const byId = new Map(rows.map((row) => [Number(row.id), toMessage(row)]));
     return ids.flatMap((id) => byId.get(id) ?? []);

@@ -14,20 +14,38 @@ export function citedLine(message: Pick<ChatMessage, 'id' | 'number' | 'speaker'
   return `#${message.number} [${name}]: ${message.text}${sources.length > 0 ? ` (web sources: ${sources.join('; ')})` : ''}`;
 }
 
-/** The user message of a Scribe pass: the subject, the previous record (if any), and the new messages. */
+/** A person's message they edited or deleted after the record took it in. */
+export type ScribeCorrection = Pick<ChatMessage, 'number' | 'speaker' | 'text' | 'deleted'>;
+
+/**
+ * The user message of a Scribe pass: the subject, the previous record (if any), what people corrected in messages
+ * it already holds (edited or deleted by their authors), and the new messages.
+ */
 export function buildScribeInput(
   subject: ScribeSubject,
   previousRecord: string | null,
   messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text' | 'citations'>[],
+  corrections: ScribeCorrection[] = [],
 ): string {
   const objectives = subject.objectives.length > 0 ? subject.objectives.map((objective) => `- ${objective}`).join('\n') : '- (no plan yet)';
+  const keep = corrections.length > 0 ? 'keep everything in it, except what the corrections below take back' : 'keep everything in it';
   return [
     `Topic: ${subject.topic}`,
     `Objectives:\n${objectives}`,
-    previousRecord ? `Previous record (keep everything in it):\n${previousRecord}` : 'There is no previous record: write the first one.',
-    `New messages (oldest first):\n${messages.map(citedLine).join('\n')}`,
+    previousRecord ? `Previous record (${keep}):\n${previousRecord}` : 'There is no previous record: write the first one.',
+    ...(corrections.length > 0 ? [correctionsSection(corrections)] : []),
+    messages.length > 0 ? `New messages (oldest first):\n${messages.map(citedLine).join('\n')}` : 'No new messages.',
     'Write the complete updated record now.',
   ].join('\n\n');
+}
+
+function correctionsSection(corrections: ScribeCorrection[]): string {
+  const lines = corrections.map((correction) =>
+    correction.deleted
+      ? `- #${correction.number} [${correction.speaker.name} (person)] was deleted by its author: remove from the record whatever it took only from #${correction.number}, and its citation.`
+      : `- #${correction.number} [${correction.speaker.name} (person)] was edited by its author; it now says: ${correction.text}`,
+  );
+  return `Corrections by their authors (the record must say what people now say, and nothing they deleted):\n${lines.join('\n')}`;
 }
 
 function excerpt(text: string, length = 280): string {

@@ -1,6 +1,6 @@
 /** The scheduled Scribe and TLDR passes (job handlers' bodies). */
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
-import { buildScribeInput, ensureEveryVoice, fallbackRecord } from '../../agents/scribe/scribe-input.ts';
+import { buildScribeInput, ensureEveryVoice, fallbackRecord, type ScribeCorrection } from '../../agents/scribe/scribe-input.ts';
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import { withSources } from '../../agents/scribe/record-sources.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
@@ -35,15 +35,22 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
   if (!session) return { status: 'done' };
   const previous = await deps.documents.find(sessionId, 'record');
   const lastMessageId = Number(previous?.metadata.lastMessageId ?? 0);
+  // Read before the messages: an edit made while this pass runs is corrected by the next one.
+  const readAt = deps.clock.now();
   const all = recordable(await deps.messages.listForSession(sessionId));
   const fresh = all.filter((message) => message.id > lastMessageId);
-  if (fresh.length === 0) return { status: 'done' };
+  const corrections = previous ? await correctionsSince(deps, sessionId, lastMessageId, previous.metadata.revisedThrough) : [];
+  if (fresh.length === 0 && corrections.length === 0) return { status: 'done' };
   const subject = { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
   const newest = fresh.at(-1)?.id ?? lastMessageId;
   const store = (markdown: string, fallback: boolean) =>
-    effects.store(sessionId, 'record', withSources(ensureEveryVoice(markdown, all), all), { lastMessageId: newest, fallback });
+    effects.store(sessionId, 'record', withSources(ensureEveryVoice(markdown, all), all), {
+      lastMessageId: newest,
+      fallback,
+      revisedThrough: readAt.toISOString(),
+    });
   try {
-    const input = buildScribeInput(subject, previous?.content ?? null, fresh);
+    const input = buildScribeInput(subject, previous?.content ?? null, fresh, corrections);
     const written = await runScribe(deps, sessionId, session.topic, input, signal, {
       store: (markdown) => store(markdown, false),
       facts: documentFacts(all),
@@ -52,6 +59,8 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
     if (!written.storedByTool) await store(written.value, false);
   } catch (error) {
     if (signal.aborted) throw error;
+    // Only corrections to apply: a statistics record cannot apply them; the pass is tried again.
+    if (fresh.length === 0) return { status: 'retry', error: `Scribe model failed: ${error instanceof Error ? error.message : String(error)}` };
     deps.logger.warn({ sessionId, err: error instanceof Error ? error.message : String(error) }, 'Scribe model failed; writing a fallback record');
     const note = 'The Scribe model was unavailable; this part holds plain statistics and the timeline.';
     const record =
@@ -62,6 +71,12 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
   }
   await effects.scheduleTldr(sessionId);
   return { status: 'done' };
+}
+
+/** People's edits and deletions, since the record's last pass, of messages it already took in. */
+async function correctionsSince(deps: DocumentationDependencies, sessionId: string, throughId: number, revisedThrough: unknown): Promise<ScribeCorrection[]> {
+  const since = typeof revisedThrough === 'string' ? new Date(revisedThrough) : new Date(0);
+  return deps.revisions.revisedSince(sessionId, throughId, since);
 }
 
 /** `tldr`: reads the record back from Notion (the source of truth) or the mirror, and distils it. */

@@ -7,6 +7,7 @@ import type { NotionGateway } from '../../notion/notion-gateway.ts';
 import type { DocumentsRepository } from '../../repositories/documents-repository.ts';
 import type { EmbeddingsRepository } from '../../repositories/embeddings-repository.ts';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
+import type { PersonRevisionsRepository } from '../../repositories/person-revisions-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
@@ -48,6 +49,8 @@ export interface DocumentationDependencies {
   documents: Pick<DocumentsRepository, 'write' | 'find' | 'markSynced' | 'mergeMetadata' | 'resetSynced'>;
   jobs: Pick<JobsRepository, 'enqueue' | 'expedite' | 'debounce' | 'enqueueOrDebounce'>;
   messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
+  /** People's edits and deletions of messages a record already holds. */
+  revisions: Pick<PersonRevisionsRepository, 'revisedSince'>;
   sessions: Pick<SessionsRepository, 'findById'>;
   embeddings: Pick<EmbeddingsRepository, 'replace' | 'mostSimilar'>;
   models: DocumentationModels;

@@ -9,11 +9,21 @@ import type { CommandService } from '../commands/command-service.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
 import { LIVE_STATUSES, type Author, type ChatMessage, type Session } from '../../core/domain.ts';
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
-import type { CatchUpPoint, CommandInvocation, EventBus, GatewayReply, InboundMessage, RoomClosure, SessionGateway } from '../../core/ports.ts';
+import type {
+  CatchUpPoint,
+  CommandInvocation,
+  EventBus,
+  GatewayReply,
+  InboundMessage,
+  MessageRevision,
+  RoomClosure,
+  SessionGateway,
+} from '../../core/ports.ts';
 import type { TurnTaking } from '../../core/service-ports.ts';
 import type { FloodGate } from '../sessions/flood-gate.ts';
 import { storePersonMessage, type StoredPersonMessage } from '../sessions/person-messages.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
+import type { PersonRevisions } from '../sessions/person-revisions.ts';
 import type { RoomClosures } from '../sessions/room-closures.ts';
 import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-starter.ts';
 
@@ -43,6 +53,8 @@ export interface SessionGatewayOptions {
   inbound: Pick<InboundRepository, 'claimAndAdvance' | 'cursors'>;
   /** Ends the sessions of a room that was deleted or locked. */
   closures: Pick<RoomClosures, 'close'>;
+  /** People's edits and deletions of what they posted. */
+  revisions: Pick<PersonRevisions, 'storedFor' | 'edit' | 'remove'>;
 }
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
@@ -118,6 +130,31 @@ export class SessionGatewayService implements SessionGateway {
       if (after) points.push({ channelId: session.roomId, afterExternalId: after });
     }
     return points;
+  }
+
+  /**
+   * An edit is screened like a new message (a key pasted in an edit is refused and retracted, and the stored text
+   * stays as it was); one that turns the message into a command, or into nothing visible, is not applied.
+   */
+  async messageEdited(message: InboundMessage): Promise<GatewayReply | null> {
+    try {
+      const text = message.content.trim();
+      const stored = await this.options.revisions.storedFor({ ...message, authorId: message.author.id });
+      if (!stored || stored.text === text || !hasVisibleText(text) || parseCommand(text)) return null;
+      const refusal = await this.screenPerson(message.author, text, stored.sessionId);
+      if (refusal) {
+        const secret = refusal.subject === 'message' && refusal.reason === 'secret';
+        return reply(secret ? refusal.explanation + (await this.retract(message)) : refusal.explanation, true);
+      }
+      await this.options.revisions.edit(stored, text);
+      return null;
+    } catch (error) {
+      return this.failure(error, message.transport);
+    }
+  }
+
+  async messageDeleted(revision: MessageRevision): Promise<void> {
+    await this.options.revisions.remove(revision);
   }
 
   async roomClosed(closure: RoomClosure): Promise<string[]> {

@@ -32,6 +32,7 @@ function messageMeta(message, simulated) {
         `${message.webSearches} web search${message.webSearches === 1 ? '' : 'es'}`,
       ),
     );
+  if (message.edited) parts.push(h('span', { class: 'edited', title: 'Its author edited it after posting; this is the edited text' }, 'edited'));
   if (simulated) parts.push(h('span', { class: 'badge simulated' }, 'simulated'));
   if (STATUS_LABELS[message.deliveryStatus])
     parts.push(h('span', { class: `badge delivery-${message.deliveryStatus}` }, STATUS_LABELS[message.deliveryStatus]));
@@ -121,7 +122,7 @@ function signature(item, context) {
   if (item.kind === 'note') return `o|${item.note.key}`;
   if (item.kind === 'notice') return `n|${item.delivery.externalId}`;
   const message = item.message;
-  return `m|${message.id}|${message.deliveryStatus}|${message.traceId}|${message.externalUrl}|${item.actions.join()}|${context.awaitingApproval}|${message.text.length}`;
+  return `m|${message.id}|${message.deliveryStatus}|${message.traceId}|${message.externalUrl}|${item.actions.join()}|${context.awaitingApproval}|${message.text.length}|${message.edited ? message.text : ''}`;
 }
 
 /** Keeps a transcript list in step with the feed, reusing the nodes of items that did not change. */

@@ -60,6 +60,10 @@ export interface FakeDiscord {
   /** Adds a guild with text channels (people are members of every guild); `shard` places it on a shard of a sharded bot. */
   addGuild(name: string, channelNames: string[], shard?: { index: number; count: number }): { guild: FakeGuild; channels: Record<string, FakeChannel> };
   post(channelId: string, user: FakeUser, content: string): RecordedMessage;
+  /** Its author edits a message (MESSAGE_UPDATE, as Discord sends it: the whole message). */
+  editAsAuthor(message: RecordedMessage, content: string): void;
+  /** Its author (or a moderator) deletes a message (MESSAGE_DELETE). */
+  deleteAsPerson(message: RecordedMessage): void;
   clickButton(message: RecordedMessage, customId: string, user: FakeUser): FakeInteraction;
   runSlashCommand(input: SlashCommandInput): FakeInteraction;
   /** Grants or takes away one permission from the bot (GUILD_ROLE_UPDATE tells the client). */
@@ -119,6 +123,8 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return { guild, channels };
     },
     post: (channelId, user, content) => act.post(channelId, user, content),
+    editAsAuthor: (message, content) => state.editMessage(message, { content }),
+    deleteAsPerson: (message) => state.deleteMessage(message),
     clickButton: (message, customId, user) => act.clickButton(message, customId, user),
     runSlashCommand: (input) => act.runSlashCommand(input),
     setBotPermission(permission, granted) {

@@ -10,11 +10,11 @@ import type {
   FakeRole,
   FakeUser,
   FakeWebhook,
-  MentionOutcome,
   MessageOrigin,
   RecordedMessage,
   RegisteredCommand,
 } from './fake-model.ts';
+import { resolveMentions } from './mentions.ts';
 import { admitEdit, admitSend } from './thread-lifecycle.ts';
 import { channelPayload, memberPayload, messagePayload, rolePayload } from './payloads.ts';
 import { SnowflakeGenerator } from './snowflakes.ts';
@@ -221,7 +221,7 @@ export class FakeDiscordState {
       revision: (this.revision += 1),
       createdAtMs: Date.now(),
     };
-    record.mentions = this.resolveMentions(record);
+    record.mentions = resolveMentions(this, record);
     this.messages.push(record);
     this.messageIndex.set(record.id, record);
     channel.messageCount += 1;
@@ -248,7 +248,7 @@ export class FakeDiscordState {
     record.editedAt = new Date().toISOString();
     record.editTimes.push(Date.now());
     record.revision = this.revision += 1;
-    record.mentions = this.resolveMentions(record);
+    record.mentions = resolveMentions(this, record);
     if ((record.flags & EPHEMERAL_FLAG) === 0) this.dispatch(GatewayDispatchEvents.MessageUpdate, messagePayload(record, this, true));
     this.changed();
   }
@@ -282,22 +282,6 @@ export class FakeDiscordState {
     this.dispatch(GatewayDispatchEvents.ThreadCreate, { ...channelPayload(thread), newly_created: true });
     this.changed();
     return thread;
-  }
-
-  /** Who a message pings: Discord parses the content, then `allowed_mentions` filters it. */
-  private resolveMentions(record: RecordedMessage): MentionOutcome {
-    const allowed = record.allowedMentions;
-    const parse = new Set(allowed ? (allowed.parse ?? []) : ['users', 'roles', 'everyone']);
-    const mayPingEveryone =
-      record.origin === 'webhook' || (this.permissionsOf(record.authorId, this.guildOf(record.channelId)) & PermissionFlagsBits.MentionEveryone) !== 0n;
-    const everyone = /@(everyone|here)\b/.test(record.content) && parse.has('everyone') && mayPingEveryone;
-    const userIds = [...record.content.matchAll(/<@!?(\d+)>/g)].map((match) => match[1] ?? '');
-    const roleIds = [...record.content.matchAll(/<@&(\d+)>/g)].map((match) => match[1] ?? '');
-    return {
-      everyone,
-      userIds: [...new Set(userIds)].filter((id) => this.users.has(id) && (parse.has('users') || (allowed?.users ?? []).includes(id))),
-      roleIds: [...new Set(roleIds)].filter((id) => this.roles.has(id) && (parse.has('roles') || (allowed?.roles ?? []).includes(id))),
-    };
   }
 }
 

@@ -13,6 +13,7 @@ import { DocumentsRepository } from '../../../src/repositories/documents-reposit
 import { EmbeddingsRepository } from '../../../src/repositories/embeddings-repository.ts';
 import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
 import { MessagesRepository } from '../../../src/repositories/messages-repository.ts';
+import { PersonRevisionsRepository } from '../../../src/repositories/person-revisions-repository.ts';
 import { NotionObjectsRepository } from '../../../src/repositories/notion-objects-repository.ts';
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
@@ -148,6 +149,7 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: Docu
     documents,
     jobs: options.wrapJobs ? options.wrapJobs(jobs) : jobs,
     messages,
+    revisions: new PersonRevisionsRepository(handle.db),
     sessions,
     embeddings: new EmbeddingsRepository(handle.db),
     models,

@@ -44,6 +44,20 @@ describe('Scribe input and fallbacks', () => {
     expect(input).toContain('#3 [GPT]: Surrogate keys for invalidation.');
   });
 
+  it("names people's corrections to messages the record holds, and tells it to keep everything else", () => {
+    const corrections = [
+      { number: 1, speaker: { kind: 'human' as const, name: 'Ada' }, text: 'What about caching at the edge?' },
+      { number: 4, speaker: { kind: 'human' as const, name: 'Bob' }, text: 'Our launch date.', deleted: true },
+    ];
+    const input = buildScribeInput({ topic: 'Caching', objectives: [] }, '# Record', [], corrections);
+    expect(input).toContain('Previous record (keep everything in it, except what the corrections below take back)');
+    expect(input).toContain('- #1 [Ada (person)] was edited by its author; it now says: What about caching at the edge?');
+    expect(input).toContain('- #4 [Bob (person)] was deleted by its author: remove from the record whatever it took only from #4');
+    expect(input).not.toContain('Our launch date.');
+    expect(input).toContain('No new messages.');
+    expect(buildScribeInput({ topic: 'Caching', objectives: [] }, '# Record', messages)).not.toContain('Corrections');
+  });
+
   it('writes plain statistics when the model fails', () => {
     const record = fallbackRecord({ topic: 'Caching', objectives: [] }, messages, 'model down');
     expect(record).toContain('- Claude: 1 message');

@@ -8,6 +8,7 @@ import type { TurnTaking } from '../../../../src/core/service-ports.ts';
 import { TransportRegistry } from '../../../../src/services/delivery/transport-registry.ts';
 import { SessionGatewayService } from '../../../../src/services/gateway/session-gateway.ts';
 import type { FloodGate } from '../../../../src/services/sessions/flood-gate.ts';
+import type { PersonRevisions } from '../../../../src/services/sessions/person-revisions.ts';
 import type { RoomClosures } from '../../../../src/services/sessions/room-closures.ts';
 import type { PlannerFlow } from '../../../../src/services/sessions/planner-flow.ts';
 import type { Screen, ScreenVerdict, SessionStarter } from '../../../../src/services/sessions/session-starter.ts';
@@ -94,6 +95,7 @@ async function gatewayFixture(status: SessionStatus = 'active', { paceCertain = 
     floodGate,
     inbound: repositories.inbound,
     closures: stub<Pick<RoomClosures, 'close'>>('closures'),
+    revisions: stub<Pick<PersonRevisions, 'storedFor' | 'edit' | 'remove'>>('revisions'),
   });
   let nextId = 100;
   /** A message from Alice in the session's room (or, with `room: null`, in the brainstorm channel). */

@@ -1,0 +1,123 @@
+/**
+ * People edit and delete what they posted. The stored message follows: the models' next turns read the edited text
+ * and nothing deleted, the transcript shows the edit, and a key pasted in an edit is refused and taken down like a
+ * key in a new message. An edit starts no new answers.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChatMessage } from '../../src/core/domain.ts';
+import type { FakeUser, RecordedMessage } from '../fakes/discord/index.ts';
+import { startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
+
+let running: DiscordApp;
+let roomId = '';
+let sessionId = '';
+beforeAll(async () => {
+  running = await startDiscordApp({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '1' });
+  const { discord, test } = running;
+  roomId = (await say(discord.channels['brainstorm']!.id, discord.people.ada, 'How should a small team adopt feature flags?')).threadId!;
+  await say(roomId, discord.people.ada, 'We are 5 engineers shipping a SaaS.');
+  await say(roomId, discord.people.ada, '!approve');
+  sessionId = (await test.app.repositories.sessions.findByRoom('discord', roomId))!.id;
+});
+afterAll(async () => running?.stop());
+
+async function say(channelId: string, person: FakeUser, content: string): Promise<RecordedMessage> {
+  const message = running.discord.post(channelId, person, content);
+  await running.bot.handled(message.id);
+  await running.test.settle();
+  return message;
+}
+
+async function edit(message: RecordedMessage, content: string): Promise<void> {
+  running.discord.editAsAuthor(message, content);
+  await running.bot.handled(`edit-${message.id}`);
+  await running.test.settle();
+}
+
+async function remove(message: RecordedMessage): Promise<void> {
+  running.discord.deleteAsPerson(message);
+  await running.bot.handled(`delete-${message.id}`);
+  await running.test.settle();
+}
+
+const stored = async (): Promise<ChatMessage[]> => running.test.app.repositories.messages.listForSession(sessionId);
+const storedFrom = async (message: RecordedMessage) => (await stored()).find((entry) => entry.externalIds.includes(message.id));
+const participantRequests = () => running.models.chats.filter((chat) => chat.agent.role === 'participant');
+/** What the participants were sent in the last round. */
+const lastRoundPrompt = () => JSON.stringify(participantRequests().at(-1)?.body.messages);
+
+describe("people's edits and deletions", () => {
+  it('an edit replaces the stored text: the next round reads the new words, not the old, and no one answers twice', async () => {
+    const { discord } = running;
+    const question = await say(roomId, discord.people.bob, 'Should flags live in a config file?');
+    const requestsAfterQuestion = participantRequests().length;
+    await edit(question, 'Should flags live in a hosted flag service?');
+    expect(participantRequests().length).toBe(requestsAfterQuestion);
+    expect(await storedFrom(question)).toMatchObject({ text: 'Should flags live in a hosted flag service?', edited: true });
+    await say(roomId, discord.people.ada, 'And who owns each flag?');
+    expect(lastRoundPrompt()).toContain('hosted flag service');
+    expect(lastRoundPrompt()).not.toContain('config file');
+  });
+
+  it('a deleted message leaves the transcript and every later prompt', async () => {
+    const { discord } = running;
+    const regret = await say(roomId, discord.people.bob, 'Our launch date is March 3rd, keep it quiet.');
+    expect(await storedFrom(regret)).toBeDefined();
+    await remove(regret);
+    expect(await storedFrom(regret)).toBeUndefined();
+    await say(roomId, discord.people.ada, 'What is the cheapest first step?');
+    expect(lastRoundPrompt()).not.toContain('March 3rd');
+  });
+
+  it('a key pasted in an edit is refused and never stored; the author is asked to take it down, and then it is gone', async () => {
+    const { discord, test } = running;
+    const note = await say(roomId, discord.people.bob, 'Here is our staging config.');
+    const key = `sk-or-v1-${'9f'.repeat(32)}`;
+    await edit(note, `Here is our staging config: OPENROUTER_API_KEY=${key}`);
+    expect((await storedFrom(note))?.text).toBe('Here is our staging config.');
+    // The bot lacks Manage Messages here, so it asks the author to delete the message.
+    const warning = discord
+      .messagesIn(roomId)
+      .filter((message) => message.origin === 'bot')
+      .at(-1);
+    expect(warning?.content).toMatch(/delete your message/i);
+    expect(warning?.content).not.toContain(key);
+    await remove(note);
+    expect(await storedFrom(note)).toBeUndefined();
+    const everything = JSON.stringify(await test.app.repositories.messages.search('staging', 50));
+    expect(everything).not.toContain(key);
+  });
+
+  it("the record follows: the Scribe's next pass is told what was edited and what was deleted, once", async () => {
+    const { discord, test, models } = running;
+    const scribePrompts = () => models.chats.filter((chat) => chat.agent.role === 'scribe').map((chat) => JSON.stringify(chat.body.messages));
+    const kept = await say(roomId, discord.people.bob, 'Budget: two engineers for a month.');
+    const dropped = await say(roomId, discord.people.bob, 'Ship it to every customer on day one.');
+    await test.clock.advance(61_000);
+    await test.settle();
+    expect(scribePrompts().at(-1)).toContain('two engineers for a month');
+    const [keptNumber, droppedNumber] = [(await storedFrom(kept))!.number, (await storedFrom(dropped))!.number];
+    const bob = (await storedFrom(kept))!.speaker.name;
+    await edit(kept, 'Budget: three engineers for a month.');
+    await remove(dropped);
+    const passes = scribePrompts().length;
+    await test.clock.advance(61_000);
+    await test.settle();
+    expect(scribePrompts().length).toBe(passes + 1);
+    const prompt = scribePrompts().at(-1)!;
+    expect(prompt).toContain(`#${keptNumber} [${bob} (person)] was edited by its author; it now says: Budget: three engineers for a month.`);
+    expect(prompt).toContain(`#${droppedNumber} [${bob} (person)] was deleted by its author`);
+    // Applied once: a later pass (for a new message) is not told again.
+    await say(roomId, discord.people.ada, 'Agreed on the budget.');
+    await test.clock.advance(61_000);
+    await test.settle();
+    expect(scribePrompts().at(-1)).not.toContain('by its author');
+  });
+
+  it('an edit that changes nothing (a link preview unfurling) leaves the message as it was', async () => {
+    const { discord } = running;
+    const link = await say(roomId, discord.people.bob, 'See https://example.com/flags for the pattern.');
+    await edit(link, 'See https://example.com/flags for the pattern.');
+    expect((await storedFrom(link))?.edited).toBeUndefined();
+  });
+});
