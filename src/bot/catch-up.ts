@@ -6,7 +6,7 @@
  */
 import type { Channel, Client, Message, TextBasedChannel } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
-import type { CatchUpPoint, RoomClosure, SessionGateway } from '../core/ports.ts';
+import type { CatchUpPoint, SessionGateway } from '../core/ports.ts';
 import { CLOSURE_REASONS, closureOfReadFailure } from './room-closure-events.ts';
 
 /** Discord's largest page of channel messages. */
@@ -36,23 +36,23 @@ function byId(left: Message, right: Message): number {
  */
 async function readChannel(options: CatchUpOptions, point: CatchUpPoint): Promise<number> {
   const brainstormChannelIds = new Set(options.brainstormChannelIds);
-  const closed = async (closure: RoomClosure | null) => {
-    if (closure) await options.gateway.roomClosed?.(closure);
-  };
   let channel: Channel | null;
+  let handed: number;
   try {
-    // Fetched afresh, not from the cache: after a reconnect the cached thread may miss a deletion or a lock.
-    channel = await options.client.channels.fetch(point.channelId, { force: true });
+    // The cache holds the active threads a start was sent; a room deleted meanwhile answers 10003 here or to the read.
+    channel = await options.client.channels.fetch(point.channelId);
+    if (!channel || !channel.isTextBased() || !('messages' in channel)) return 0;
+    if ('guildId' in channel && channel.guildId && !options.ownsGuild(channel.guildId)) return 0;
+    handed = await readPages(options, channel, point.afterExternalId);
   } catch (error) {
-    await closed(closureOfReadFailure(error, point.channelId, brainstormChannelIds));
+    const closure = closureOfReadFailure(error, point.channelId, brainstormChannelIds);
+    if (!closure) throw error;
+    await options.gateway.roomClosed?.(closure);
     return 0;
   }
-  if (!channel || !channel.isTextBased() || !('messages' in channel)) return 0;
-  if ('guildId' in channel && channel.guildId && !options.ownsGuild(channel.guildId)) return 0;
-  const handed = await readPages(options, channel, point.afterExternalId);
   // Locked by a moderator meanwhile: what people with the right to post there said is read first, then it ends.
   if (channel.isThread() && channel.locked && channel.parentId && brainstormChannelIds.has(channel.parentId)) {
-    await closed({ transport: 'discord', channelId: channel.id, scope: 'room', reason: CLOSURE_REASONS.threadLocked });
+    await options.gateway.roomClosed?.({ transport: 'discord', channelId: channel.id, scope: 'room', reason: CLOSURE_REASONS.threadLocked });
   }
   return handed;
 }
