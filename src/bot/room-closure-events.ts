@@ -13,6 +13,7 @@ export const CLOSURE_REASONS = {
   threadDeleted: 'the Discord thread was deleted',
   threadLocked: 'a moderator locked the Discord thread',
   channelDeleted: 'the brainstorm channel was deleted in Discord',
+  botRemoved: 'the bot was removed from the Discord server',
 } as const;
 
 const dispatchSchema = z.object({ t: z.string(), d: z.unknown() });
@@ -43,6 +44,20 @@ export function closureOf(packet: unknown, brainstormChannelIds: ReadonlySet<str
   }
 }
 
+const guildDeleteSchema = z.object({ t: z.literal(GatewayDispatchEvents.GuildDelete), d: z.object({ id: z.string(), unavailable: z.boolean().optional() }) });
+
+/**
+ * The closures of the bot's removal from a server (GUILD_DELETE without `unavailable`; with it, Discord is only having
+ * an outage): every brainstorm channel there, with its rooms. `guildOf` names a channel's server (from the cache).
+ */
+export function closuresOfRemoval(packet: unknown, brainstormChannelIds: ReadonlySet<string>, guildOf: (channelId: string) => string | null): RoomClosure[] {
+  const removal = guildDeleteSchema.safeParse(packet);
+  if (!removal.success || removal.data.d.unavailable === true) return [];
+  return [...brainstormChannelIds]
+    .filter((channelId) => guildOf(channelId) === removal.data.d.id)
+    .map((channelId) => ({ transport: 'discord', channelId, scope: 'channel', reason: CLOSURE_REASONS.botRemoved }));
+}
+
 /** The closure a failed read of a catch-up point means: only Discord's Unknown Channel says it is gone for good. */
 export function closureOfReadFailure(error: unknown, channelId: string, brainstormChannelIds: ReadonlySet<string>): RoomClosure | null {
   if (!(error instanceof DiscordAPIError) || error.code !== RESTJSONErrorCodes.UnknownChannel) return null;
@@ -64,13 +79,20 @@ export interface RoomClosureWatchOptions {
 /** Ends the sessions of every room Discord says was deleted or locked, as it says so. */
 export function watchRoomClosures(options: RoomClosureWatchOptions): void {
   const { gateway, logger } = options;
+  // Read before discord.js handles the packet: a removed server's channels are still in its cache here.
+  const guildOf = (channelId: string): string | null => {
+    const channel = options.client.channels.cache.get(channelId);
+    return channel && 'guildId' in channel ? channel.guildId : null;
+  };
   options.client.on(Events.Raw, (packet: unknown) => {
     const closure = closureOf(packet, options.brainstormChannelIds);
-    if (!closure || !gateway.roomClosed) return;
-    const handling = gateway.roomClosed(closure).then(
-      () => undefined,
-      (error: unknown) => logger.error({ err: error, channelId: closure.channelId }, 'could not end the sessions of a closed room'),
-    );
-    options.track(`closure-${closure.channelId}`, handling);
+    for (const each of [...(closure ? [closure] : []), ...closuresOfRemoval(packet, options.brainstormChannelIds, guildOf)]) {
+      if (!gateway.roomClosed) return;
+      const handling = gateway.roomClosed(each).then(
+        () => undefined,
+        (error: unknown) => logger.error({ err: error, channelId: each.channelId }, 'could not end the sessions of a closed room'),
+      );
+      options.track(`closure-${each.channelId}`, handling);
+    }
   });
 }

@@ -134,6 +134,21 @@ describe('a room closed in Discord', () => {
     }
   });
 
+  it("the bot removed from the server ends that server's sessions; an outage of the server ends nothing", async () => {
+    const { discord, bot, test } = running;
+    const { session } = await activeSession();
+    const channelId = discord.channels['brainstorm']!.id;
+    discord.removeBotFromGuild(discord.guildId, { outage: true });
+    await test.settle();
+    expect((await sessionNow(session.id)).status).toBe('active');
+    discord.removeBotFromGuild(discord.guildId);
+    await bot.handled(`closure-${channelId}`);
+    await test.settle();
+    const ended = await sessionNow(session.id);
+    expect(ended.status).toBe('stopped');
+    expect(ended.endReason).toBe(CLOSURE_REASONS.botRemoved);
+  });
+
   it('deleting the brainstorm channel ends every session opened from it', async () => {
     const { discord, bot, test } = running;
     const first = await activeSession();

@@ -17,6 +17,7 @@ import { channelRoutes } from './routes-channels.ts';
 import { interactionCallbackRoutes } from './routes-interactions.ts';
 import { webhookRoutes } from './routes-webhooks.ts';
 import { deleteChannel, setThreadFlags } from './thread-lifecycle.ts';
+import { missingAccess } from './discord-errors.ts';
 
 /** Options of the fake. */
 export interface FakeDiscordOptions {
@@ -74,6 +75,8 @@ export interface FakeDiscord {
   archiveThread(threadId: string, options?: { locked?: boolean }): void;
   /** Deletes a channel (with its threads) or a thread; `dispatch: false` does it while the bot is away. */
   deleteChannel(channelId: string, options?: { dispatch?: boolean }): void;
+  /** Removes the bot from a server (GUILD_DELETE; its requests there answer 50001), or reports an outage of it. */
+  removeBotFromGuild(guildId: string, options?: { outage?: boolean }): void;
   injectRateLimit(injection: RateLimitInjection): void;
   /** Closes the gateway sockets (4000: the client resumes). */
   disconnectGateway(code?: number): void;
@@ -105,6 +108,11 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     resumeUrl: () => gatewayUrl,
   });
   const act = new PersonActions(state, world.bot.id);
+  const removedFrom = new Set<string>();
+  router.botGuard = (params) => {
+    const channelId = params['channelId'];
+    if (channelId && state.channels.has(channelId) && removedFrom.has(state.guildOf(channelId))) throw missingAccess();
+  };
   return {
     apiUrl: `http://127.0.0.1:${port}/api`,
     gatewayUrl,
@@ -142,6 +150,12 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     archiveThread: (threadId, archiveOptions) =>
       setThreadFlags(state, state.requireChannel(threadId), { archived: true, locked: archiveOptions?.locked ?? false }),
     deleteChannel: (channelId, deleteOptions) => deleteChannel(state, channelId, deleteOptions),
+    removeBotFromGuild(guildId, removeOptions) {
+      if (removeOptions?.outage) return state.dispatch(GatewayDispatchEvents.GuildDelete, { id: guildId, unavailable: true });
+      removedFrom.add(guildId);
+      state.dispatch(GatewayDispatchEvents.GuildDelete, { id: guildId });
+      state.changed();
+    },
     injectRateLimit: (injection) => rateLimits.inject(injection),
     disconnectGateway: (code) => gateway.disconnectAll(code),
     messagesIn: (channelId) => state.messages.filter((message) => message.channelId === channelId && !message.deleted && (message.flags & 64) === 0),

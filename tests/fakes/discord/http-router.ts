@@ -45,6 +45,8 @@ export class FakeRouter {
   readonly log: RequestLogEntry[] = [];
   /** Bugs in the fake itself (answered as 500), so a test can show them instead of a confusing timeout. */
   readonly internalErrors: unknown[] = [];
+  /** Refuses a bot request before its route runs (throws a DiscordHttpError), e.g. in a server the bot left. */
+  botGuard: (params: Record<string, string>) => void = () => undefined;
   private readonly routes: CompiledRoute[] = [];
 
   constructor(
@@ -77,6 +79,7 @@ export class FakeRouter {
       if (!found) throw notFound();
       const { route, params } = found;
       if (route.auth === 'bot' && request.headers.authorization !== `Bot ${this.token}`) throw unauthorized();
+      if (route.auth === 'bot') this.botGuard(params);
       const bucketKey = `${route.pattern}:${route.major ? (params[route.major] ?? '') : ''}`;
       const decision = this.rateLimits.check({ method, routeName: route.name, bucketKey });
       if (decision.limited) {

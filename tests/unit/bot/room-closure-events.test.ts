@@ -1,6 +1,6 @@
 import { DiscordAPIError, GatewayDispatchEvents } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { CLOSURE_REASONS, closureOf, closureOfReadFailure } from '../../../src/bot/room-closure-events.ts';
+import { CLOSURE_REASONS, closureOf, closureOfReadFailure, closuresOfRemoval } from '../../../src/bot/room-closure-events.ts';
 
 const BRAINSTORM = new Set(['c-brainstorm']);
 const thread = (extra: Record<string, unknown> = {}) => ({ id: 't-1', guild_id: 'g-1', parent_id: 'c-brainstorm', type: 11, ...extra });
@@ -54,5 +54,23 @@ describe('closureOfReadFailure', () => {
     expect(closureOfReadFailure(apiError(403, 50001), 't-1', BRAINSTORM)).toBeNull();
     expect(closureOfReadFailure(apiError(500, 0), 't-1', BRAINSTORM)).toBeNull();
     expect(closureOfReadFailure(new Error('ECONNRESET'), 't-1', BRAINSTORM)).toBeNull();
+  });
+});
+
+describe('closuresOfRemoval', () => {
+  const channels = new Set(['c-brainstorm', 'c-ideas', 'c-elsewhere']);
+  const guildOf = (channelId: string) => (channelId === 'c-elsewhere' ? 'g-2' : channelId.startsWith('c-') ? 'g-1' : null);
+
+  it("closes every brainstorm channel of the server the bot was removed from, and no other server's", () => {
+    const closures = closuresOfRemoval(dispatch(GatewayDispatchEvents.GuildDelete, { id: 'g-1' }), channels, guildOf);
+    expect(closures.map((closure) => [closure.channelId, closure.scope, closure.reason])).toEqual([
+      ['c-brainstorm', 'channel', CLOSURE_REASONS.botRemoved],
+      ['c-ideas', 'channel', CLOSURE_REASONS.botRemoved],
+    ]);
+  });
+
+  it('closes nothing for an outage of the server (unavailable) or any other dispatch', () => {
+    expect(closuresOfRemoval(dispatch(GatewayDispatchEvents.GuildDelete, { id: 'g-1', unavailable: true }), channels, guildOf)).toEqual([]);
+    expect(closuresOfRemoval(dispatch(GatewayDispatchEvents.ChannelDelete, { id: 'g-1' }), channels, guildOf)).toEqual([]);
   });
 });
