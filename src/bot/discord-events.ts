@@ -12,7 +12,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { Author } from '../core/domain.ts';
 import { describeForPerson } from '../core/errors.ts';
 import type { GatewayReply, SessionGateway } from '../core/ports.ts';
-import { authorFrom, isFromPerson, memberFacts, placeOf, type BrainstormPlace, type MemberFacts } from './inbound.ts';
+import { authorFrom, isFromPerson, memberFacts, messageText, placeOf, type BrainstormPlace, type MemberFacts } from './inbound.ts';
 import { APPROVE_BUTTON_ID } from './message-format.ts';
 import { splitMessage } from './message-splitter.ts';
 import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
@@ -48,7 +48,9 @@ export class DiscordEvents {
     if (!this.options.ownsGuild(message.guildId)) return;
     const place = placeOf(message.channel, this.options.brainstormChannelIds);
     if (!place) return;
-    if (message.content.trim() === '') return this.warnEmptyContent();
+    const text = messageText(message);
+    // Only a missing Message Content intent empties a message with no file or sticker either.
+    if (text === '') return this.warnEmptyContent();
     try {
       const member = message.member ?? (await message.guild.members.fetch(message.author.id).catch(() => null));
       const author = authorFrom(message.author, memberFacts(member), this.options.adminRoleId);
@@ -58,7 +60,7 @@ export class DiscordEvents {
         channelId: place.channelId,
         externalId: message.id,
         author,
-        content: message.content,
+        content: text,
         url: message.url,
       });
       if (reply) await this.inPlaceOrder(place.roomId, () => this.replyToMessage(message, reply));
@@ -82,7 +84,7 @@ export class DiscordEvents {
         channelId: place.channelId,
         externalId: message.id,
         author,
-        content: message.content,
+        content: messageText(message),
         url: message.url,
       });
       if (reply) await this.replyToMessage(message, reply);

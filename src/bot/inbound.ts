@@ -46,3 +46,21 @@ export function memberFacts(member: GuildMember | null): MemberFacts | null {
   if (!member) return null;
   return { displayName: member.displayName, permissions: member.permissions, roleIds: [...member.roles.cache.keys()] };
 }
+
+/**
+ * What a person posted, as the session's text: the message, then one line per file or sticker attached, so the
+ * models, the record and the console know something was shared (and where), though they read text only.
+ */
+export function messageText(message: Pick<Message, 'content' | 'attachments' | 'stickers'>): string {
+  const files = [...message.attachments.values()].map((file) => `[attached ${kindOf(file.contentType)}: ${file.name} <${file.url}>]`);
+  const stickers = [...message.stickers.values()].map((sticker) => `[sticker: ${sticker.name}]`);
+  return [message.content.trim(), ...files, ...stickers].filter((part) => part !== '').join('\n');
+}
+
+function kindOf(contentType: string | null): string {
+  if (contentType?.startsWith('image/')) return 'image';
+  if (contentType?.startsWith('video/')) return 'video';
+  if (contentType?.startsWith('audio/')) return 'audio';
+  if (contentType === 'application/pdf') return 'PDF';
+  return 'file';
+}

@@ -79,7 +79,11 @@ export function personaUsername(speaker: Speaker): string {
 
 /** A thread name from a session title: one line, 1-100 characters. */
 export function threadName(title: string): string {
-  const collapsed = title.replace(/\s+/g, ' ').trim();
+  // The lines naming attached files (see `messageText`) would fill the name with a CDN address.
+  const collapsed = title
+    .replace(/^\[(attached [^\]]*|sticker: [^\]]*)\]$/gm, '')
+    .replace(/\s+/g, ' ')
+    .trim();
   return truncate(collapsed === '' ? 'Brainstorm' : collapsed, THREAD_NAME_LIMIT);
 }
 

@@ -1,7 +1,7 @@
 /**
  * People edit and delete what they posted. The stored message follows: the models' next turns read the edited text
  * and nothing deleted, the transcript shows the edit, and a key pasted in an edit is refused and taken down like a
- * key in a new message. An edit starts no new answers.
+ * key in a new message. An edit starts no new answers. A file shared without a word is named in the session too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/core/domain.ts';
@@ -112,6 +112,16 @@ describe("people's edits and deletions", () => {
     await test.clock.advance(61_000);
     await test.settle();
     expect(scribePrompts().at(-1)).not.toContain('by its author');
+  });
+
+  it('a file shared in the thread is named in the session (a screenshot alone included), so nobody treats it as unsaid', async () => {
+    const { discord } = running;
+    const shot = discord.post(roomId, discord.people.bob, '', [{ name: 'rollout-dashboard.png', contentType: 'image/png' }]);
+    await running.bot.handled(shot.id);
+    await running.test.settle();
+    const stored = await storedFrom(shot);
+    expect(stored?.text).toMatch(/^\[attached image: rollout-dashboard\.png <https:\/\/cdn\.discordapp\.com\/attachments\/.+>\]$/);
+    expect(lastRoundPrompt()).toContain('attached image: rollout-dashboard.png');
   });
 
   it('an edit that changes nothing (a link preview unfurling) leaves the message as it was', async () => {

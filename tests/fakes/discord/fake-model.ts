@@ -1,5 +1,5 @@
 /** The records the fake Discord keeps: plain data that tests read to assert what people would see. */
-import type { APIAllowedMentions, APIEmbed, APIInteraction, MessageType } from 'discord.js';
+import type { APIAllowedMentions, APIAttachment, APIEmbed, APIInteraction, MessageType } from 'discord.js';
 
 /** A user (person or bot) known to the fake. */
 export interface FakeUser {
@@ -73,6 +73,8 @@ export interface RecordedMessage {
   webhookId: string | null;
   content: string;
   embeds: APIEmbed[];
+  /** Files a person attached (images, documents), as Discord describes them. */
+  attachments: APIAttachment[];
   /** Components exactly as posted (action rows of buttons). */
   components: unknown[];
   allowedMentions: APIAllowedMentions | null;

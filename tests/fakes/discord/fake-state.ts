@@ -1,6 +1,6 @@
 /** The fake Discord's world: its guilds (one unless a test adds more), people, channels, threads, messages, webhooks and interactions. */
 import { EventEmitter } from 'node:events';
-import { GatewayDispatchEvents, MessageFlags, MessageType, PermissionFlagsBits, type APIAllowedMentions, type APIEmbed } from 'discord.js';
+import { GatewayDispatchEvents, MessageFlags, MessageType, PermissionFlagsBits, type APIAllowedMentions, type APIAttachment, type APIEmbed } from 'discord.js';
 import { unknownChannel, unknownMessage } from './discord-errors.ts';
 import type {
   FakeChannel,
@@ -32,6 +32,7 @@ export interface NewMessage {
   webhookId?: string | null;
   content: string;
   embeds?: APIEmbed[];
+  attachments?: APIAttachment[];
   components?: unknown[];
   allowedMentions?: APIAllowedMentions | null;
   flags?: number;
@@ -207,6 +208,7 @@ export class FakeDiscordState {
       webhookId: input.webhookId ?? null,
       content: input.content,
       embeds: input.embeds ?? [],
+      attachments: input.attachments ?? [],
       components: input.components ?? [],
       allowedMentions: input.allowedMentions ?? null,
       mentions: { everyone: false, userIds: [], roleIds: [] },

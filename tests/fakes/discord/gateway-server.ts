@@ -181,7 +181,7 @@ function filterForIntents(event: string, data: unknown, intents: number, botUser
     const ownOrMentioned = message.author?.id === botUserId || (message.mentions ?? []).some((user) => user.id === botUserId);
     // Without the privileged MessageContent intent Discord sends messages with empty content.
     if ((intents & GatewayIntentBits.MessageContent) === 0 && !ownOrMentioned && message.content !== undefined)
-      return { ...message, content: '', embeds: [], components: [] };
+      return { ...message, content: '', embeds: [], components: [], attachments: [] };
     return data;
   }
   if (event === GatewayDispatchEvents.GuildMemberAdd) return intents & GatewayIntentBits.GuildMembers ? data : undefined;

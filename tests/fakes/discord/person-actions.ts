@@ -21,9 +21,21 @@ export class PersonActions {
     private readonly botUserId: string,
   ) {}
 
-  /** A person posts a message in a channel or thread. */
-  post(channelId: string, user: FakeUser, content: string): RecordedMessage {
-    return this.state.createMessage({ channelId, origin: 'person', authorId: user.id, content });
+  /** A person posts a message in a channel or thread, with files attached when given (name and type: an image, a PDF…). */
+  post(channelId: string, user: FakeUser, content: string, files: { name: string; contentType: string }[] = []): RecordedMessage {
+    const attachments = files.map((file) => {
+      const id = this.state.ids.next();
+      const url = `https://cdn.discordapp.com/attachments/${channelId}/${id}/${encodeURIComponent(file.name)}?ex=6a1b2c3d&is=6a19dabd&hm=${'0f'.repeat(32)}&`;
+      return {
+        id,
+        filename: file.name,
+        content_type: file.contentType,
+        size: 48_213,
+        url,
+        proxy_url: url.replace('cdn.discordapp.com', 'media.discordapp.net'),
+      };
+    });
+    return this.state.createMessage({ channelId, origin: 'person', authorId: user.id, content, attachments });
   }
 
   /** A person clicks a button on a message. */

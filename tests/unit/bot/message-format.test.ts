@@ -61,6 +61,9 @@ describe('message format', () => {
   it('names threads on one line within 100 characters', () => {
     expect(threadName('Feature\nflags   for teams')).toBe('Feature flags for teams');
     expect(threadName('t'.repeat(150))).toHaveLength(100);
+    expect(threadName('Thoughts on this mockup?\n[attached image: mockup.png <https://cdn.discordapp.com/attachments/1/2/mockup.png>]')).toBe(
+      'Thoughts on this mockup?',
+    );
     expect(threadName('   ')).toBe('Brainstorm');
   });
 });
