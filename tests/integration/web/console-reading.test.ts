@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPageErrors, launchBrowser, SCREENSHOT_DIRECTORY, type BrowserSession } from '../../support/browser.ts';
 import { describeInBrowser } from '../../support/browser-suite.ts';
+import { PersonRevisionsRepository } from '../../../src/repositories/person-revisions-repository.ts';
 import { openConsoleHarness, type ConsoleHarness } from './support/console-harness.ts';
 
 const SHOTS = join(SCREENSHOT_DIRECTORY, 'reading');
@@ -164,6 +165,24 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       harness.events.publish({ type: 'session', session: (await harness.sessions.findById(id))! });
       await page.locator('#composer-ended').waitFor();
       expect(await page.locator('#message-input').isDisabled()).toBe(true);
+      expect(errors).toEqual([]);
+    });
+
+    it('shows the edited text of a message its author edited, marked, and drops one they deleted', async () => {
+      const { page } = browser;
+      const session = (await harness.sessions.listRecent(1))[0]!;
+      const people = (await harness.messages.listForSession(session.id)).filter((message) => message.speaker.kind === 'human');
+      const [edited, deleted] = [people[0]!, people[1]!];
+      await page.goto(`${harness.server.url}/#/sessions/${session.id}`);
+      await page.locator(`#m-${deleted.id}`).waitFor();
+      const revisions = new PersonRevisionsRepository(harness.database.db);
+      const revised = (await revisions.revise(edited.id, `${edited.text} (edited: weekly, not daily)`, harness.clock.now()))!;
+      harness.events.publish({ type: 'message', message: revised });
+      const removed = (await revisions.remove(deleted.id, harness.clock.now()))!;
+      harness.events.publish({ type: 'message', message: { ...removed, deleted: true } });
+      await page.locator(`#m-${edited.id} .meta .edited`).waitFor();
+      expect(await page.locator(`#m-${edited.id} .text`).innerText()).toContain('(edited: weekly, not daily)');
+      await page.locator(`#m-${deleted.id}`).waitFor({ state: 'detached' });
       expect(errors).toEqual([]);
     });
   });
