@@ -1,5 +1,6 @@
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
+import { addressedNames } from './addressing.ts';
 import { selectSpeakers } from './speaker-selection.ts';
 
 /** At most this many earlier messages are referenced by one answer. */
@@ -21,7 +22,7 @@ export interface RoundPlan {
 
 /**
  * Plans a round. After a person's message every active participant may answer (fairly chosen, at most
- * `maxSpeakers`); in an AI round only those with something new from others to answer. Each answers the
+ * `maxSpeakers`), or only those the person named; in an AI round only those with something new from others to answer. Each answers the
  * messages it was not part of since it last spoke (at most 5, those within the batch window of the newest).
  */
 export function planRound(input: {
@@ -43,7 +44,7 @@ export function planRound(input: {
   const held = new Set(input.held ?? []);
   const eligible = (
     input.humans.length > 0
-      ? input.participants
+      ? addressedOrAll(input.participants, input.humans)
       : input.participants.filter((participant) => (unseenBy.get(participant.id) ?? []).length > 0 || invited.has(participant.name))
   ).filter((participant) => !held.has(participant.name) || input.participants.length === 1);
   const candidates = eligible.map((participant) => {
@@ -61,6 +62,18 @@ export function planRound(input: {
   });
   const trigger = input.humans.length > 0 ? input.humans.map((message) => message.speaker.name).join(', ') : 'each other';
   return { kind: input.humans.length > 0 ? 'human' : 'ai', trigger, speakers };
+}
+
+/**
+ * The participants people named ("Grok, …", "@Claude"); everyone who can answer when a message of the turn named
+ * nobody of them (it is for the room).
+ */
+function addressedOrAll(participants: ParticipantConfig[], humans: ChatMessage[]): ParticipantConfig[] {
+  const names = participants.map((participant) => participant.name);
+  const perMessage = humans.map((message) => addressedNames(message.text, names));
+  if (perMessage.some((addressed) => addressed.length === 0)) return participants;
+  const addressed = new Set(perMessage.flat());
+  return participants.filter((participant) => addressed.has(participant.name));
 }
 
 /**

@@ -44,6 +44,17 @@ const message = (name: string, kind: SpeakerKind, replyTo: number[] = [], second
 };
 
 describe('planRound', () => {
+  it('lets only the participants a person named answer them, and everyone when a message of the turn names nobody', () => {
+    nextId = 0;
+    const toGrok = { ...message('Alice', 'human'), text: 'Grok, what would you cut first?' };
+    const plan = (humans: ChatMessage[], participants = roster) =>
+      planRound({ session, participants, history: humans, humans, maxSpeakers: 3, batchWindowMs: 60_000 }).speakers.map((speaker) => speaker.participant.name);
+    expect(plan([toGrok])).toEqual(['Grok']);
+    expect(plan([toGrok, { ...message('Bob', 'human'), text: 'And everyone else?' }]).sort()).toEqual(['ChatGPT', 'Claude', 'Grok']);
+    // Grok cannot answer now (busy, or turned off): the others do rather than nobody.
+    expect(plan([toGrok], roster.slice(0, 2)).sort()).toEqual(['ChatGPT', 'Claude']);
+  });
+
   it('lets every participant answer a person, up to the seats, replying to the person', () => {
     nextId = 0;
     const topic = message('Alice', 'human');
