@@ -2,6 +2,7 @@
 import {
   GuildMember,
   MessageFlags,
+  MessageType,
   type ButtonInteraction,
   type ChatInputCommandInteraction,
   type Interaction,
@@ -62,6 +63,7 @@ export class DiscordEvents {
         author,
         content: text,
         url: message.url,
+        ...(await this.repliedPersona(message)),
       });
       if (reply) await this.inPlaceOrder(place.roomId, () => this.replyToMessage(message, reply));
     } catch (error) {
@@ -101,6 +103,13 @@ export class DiscordEvents {
         this.options.logger.error({ err: error, messageId: message.id }, 'handling a deleted Discord message failed');
       });
     }
+  }
+
+  /** A reply to a participant's message (a webhook message posted under its name) answers that participant. */
+  private async repliedPersona(message: Message): Promise<{ addressedTo?: string[] }> {
+    if (!message.reference?.messageId || message.type !== MessageType.Reply) return {};
+    const replied = await message.fetchReference().catch(() => null);
+    return replied?.webhookId ? { addressedTo: [replied.author.username] } : {};
   }
 
   /** Slash commands and buttons: deferred at once, then answered by editing the deferred reply. */

@@ -147,6 +147,8 @@ export interface ChatMessage {
   createdAt: Date;
   /** True for an answer cut short (its text ends with the interrupted mark). */
   interrupted?: boolean;
+  /** The participants a person's message answered directly (a reply to one of theirs), when it did. */
+  addressedTo?: string[];
   /** True for a person's message they edited after posting (the text is the edited one). */
   edited?: boolean;
   /** Set only on the event announcing that its author deleted it (it is gone from every read). */

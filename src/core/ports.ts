@@ -101,6 +101,8 @@ export interface InboundMessage {
   author: Author;
   content: string;
   url?: string | null;
+  /** The participants the person answered directly (a Discord reply to one of their messages). */
+  addressedTo?: string[];
 }
 
 /** A command invoked by a slash command, a button, or parsed from a `!` message. */

@@ -59,6 +59,7 @@ export interface MessagesTable {
     interrupted?: boolean;
     edited?: boolean;
     editedAt?: string;
+    addressedTo?: string[];
     citations?: Citation[];
     webSearches?: number;
   }>;

@@ -23,6 +23,8 @@ export interface NewMessage {
   externalUrl?: string | null;
   /** An answer cut short; kept in the content JSON. */
   interrupted?: boolean;
+  /** A person's direct answer to these participants; kept in the content JSON. */
+  addressedTo?: string[];
   /** Web pages the answer cites; kept in the content JSON. */
   citations?: Citation[];
   /** Web searches run for the answer; kept in the content JSON. */
@@ -51,6 +53,7 @@ export function toMessage(row: MessageRow): ChatMessage {
     createdAt: row.created_at,
     ...(row.content.interrupted ? { interrupted: true } : {}),
     ...(row.content.edited ? { edited: true } : {}),
+    ...(row.content.addressedTo?.length ? { addressedTo: row.content.addressedTo } : {}),
     ...(row.content.citations?.length ? { citations: row.content.citations } : {}),
     ...(row.content.webSearches ? { webSearches: row.content.webSearches } : {}),
   };
@@ -68,6 +71,7 @@ function contentOf(message: NewMessage): MessageRow['content'] {
     content: message.text,
     name: message.speaker.name,
     ...(message.interrupted ? { interrupted: true } : {}),
+    ...(message.addressedTo?.length ? { addressedTo: message.addressedTo } : {}),
     ...(message.citations?.length ? { citations: message.citations } : {}),
     ...(message.webSearches ? { webSearches: message.webSearches } : {}),
   };

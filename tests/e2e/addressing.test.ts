@@ -1,9 +1,12 @@
 /**
- * A person who speaks to one participant by name ("Grok, …", "@Claude") is answered by that one; the others hear it
- * and may take it up in the rounds that follow. A message for the room is answered by everyone.
+ * A person who speaks to one participant by name ("Grok, …", "@Claude"), or replies to one of its messages in
+ * Discord, is answered by that one; the others hear it and may take it up in the rounds that follow. A message for
+ * the room is answered by everyone.
  */
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import type { PostOptions } from '../fakes/discord/person-actions.ts';
+import { startDiscordApp } from '../support/discord-app.ts';
 import { proposeSession } from '../support/session-driver.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -45,6 +48,36 @@ describe('speaking to a participant by name', () => {
       await test.say(room, text);
       await test.settle();
       expect(await answerersOf(room, text)).toEqual(expected);
+    }
+  });
+});
+
+describe('answering a participant in Discord', () => {
+  it("a reply to Grok's message is answered by Grok alone", async () => {
+    const running = await startDiscordApp({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '0' });
+    try {
+      const { discord, bot, test: app } = running;
+      const say = async (channelId: string, content: string, options: PostOptions = {}) => {
+        const message = discord.post(channelId, discord.people.ada, content, options);
+        await bot.handled(message.id);
+        await app.settle();
+        return message;
+      };
+      const roomId = (await say(discord.channels['brainstorm']!.id, 'How should a small team adopt feature flags?')).threadId!;
+      await say(roomId, 'We are 5 engineers shipping a SaaS.');
+      await say(roomId, '!approve');
+      const fromGrok = discord.messagesIn(roomId).findLast((message) => message.origin === 'webhook' && message.displayName === 'Grok')!;
+      const reply = await say(roomId, 'Why that one first?', { replyTo: fromGrok });
+      const session = (await app.app.repositories.sessions.findByRoom('discord', roomId))!;
+      const messages = await app.app.repositories.messages.listForSession(session.id);
+      const asked = messages.find((message) => message.externalIds.includes(reply.id))!;
+      expect(asked.addressedTo).toEqual(['Grok']);
+      const answerers = messages
+        .filter((message) => message.speaker.kind === 'participant' && message.replyTo.includes(asked.id))
+        .map((message) => message.speaker.name);
+      expect(answerers).toEqual(['Grok']);
+    } finally {
+      await running.stop();
     }
   });
 });

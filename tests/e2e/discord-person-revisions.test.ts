@@ -116,7 +116,7 @@ describe("people's edits and deletions", () => {
 
   it('a file shared in the thread is named in the session (a screenshot alone included), so nobody treats it as unsaid', async () => {
     const { discord } = running;
-    const shot = discord.post(roomId, discord.people.bob, '', [{ name: 'rollout-dashboard.png', contentType: 'image/png' }]);
+    const shot = discord.post(roomId, discord.people.bob, '', { files: [{ name: 'rollout-dashboard.png', contentType: 'image/png' }] });
     await running.bot.handled(shot.id);
     await running.test.settle();
     const stored = await storedFrom(shot);

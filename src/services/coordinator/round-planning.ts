@@ -65,12 +65,12 @@ export function planRound(input: {
 }
 
 /**
- * The participants people named ("Grok, …", "@Claude"); everyone who can answer when a message of the turn named
+ * The participants people named ("Grok, …", "@Claude") or answered directly (a reply to one of theirs); everyone who can answer when a message of the turn named
  * nobody of them (it is for the room).
  */
 function addressedOrAll(participants: ParticipantConfig[], humans: ChatMessage[]): ParticipantConfig[] {
   const names = participants.map((participant) => participant.name);
-  const perMessage = humans.map((message) => addressedNames(message.text, names));
+  const perMessage = humans.map((message) => [...addressedNames(message.text, names), ...(message.addressedTo ?? []).filter((name) => names.includes(name))]);
   if (perMessage.some((addressed) => addressed.length === 0)) return participants;
   const addressed = new Set(perMessage.flat());
   return participants.filter((participant) => addressed.has(participant.name));

@@ -40,6 +40,7 @@ export async function storePersonMessage(
     deliveryStatus: 'received' as const,
     externalIds: [message.externalId],
     externalUrl: message.url ?? null,
+    ...(message.addressedTo?.length ? { addressedTo: message.addressedTo } : {}),
   };
   const stored = countTurn ? await store.messages.insertCountingTurn(row, now) : { ...(await store.messages.insert(row, now)), session: null };
   if (!stored.created) return null;

@@ -9,7 +9,7 @@ import type { FakeChannel, FakeGuild, FakeInteraction, FakeRole, FakeUser, Recor
 import { FakeDiscordState } from './fake-state.ts';
 import { FakeGateway } from './gateway-server.ts';
 import { FakeRouter } from './http-router.ts';
-import { PersonActions, type SlashCommandInput } from './person-actions.ts';
+import { PersonActions, type PostOptions, type SlashCommandInput } from './person-actions.ts';
 import { FakeRateLimits, type RateLimitInjection } from './rate-limits.ts';
 import type { RouteDeps } from './route-deps.ts';
 import { applicationRoutes } from './routes-application.ts';
@@ -60,7 +60,7 @@ export interface FakeDiscord {
   channels: Record<string, FakeChannel>;
   /** Adds a guild with text channels (people are members of every guild); `shard` places it on a shard of a sharded bot. */
   addGuild(name: string, channelNames: string[], shard?: { index: number; count: number }): { guild: FakeGuild; channels: Record<string, FakeChannel> };
-  post(channelId: string, user: FakeUser, content: string, files?: { name: string; contentType: string }[]): RecordedMessage;
+  post(channelId: string, user: FakeUser, content: string, options?: PostOptions): RecordedMessage;
   /** Its author edits a message (MESSAGE_UPDATE, as Discord sends it: the whole message). */
   editAsAuthor(message: RecordedMessage, content: string): void;
   /** Its author (or a moderator) deletes a message (MESSAGE_DELETE). */
@@ -130,7 +130,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       for (const channelName of channelNames) channels[channelName] = state.addTextChannel(channelName, guild.id);
       return { guild, channels };
     },
-    post: (channelId, user, content, files) => act.post(channelId, user, content, files),
+    post: (channelId, user, content, options) => act.post(channelId, user, content, options),
     editAsAuthor: (message, content) => state.editMessage(message, { content }),
     deleteAsPerson: (message) => state.deleteMessage(message),
     clickButton: (message, customId, user) => act.clickButton(message, customId, user),

@@ -89,6 +89,8 @@ export interface RecordedMessage {
   /** The thread started on this message, if any. */
   threadId: string | null;
   interactionId: string | null;
+  /** The message this one replies to (Discord's `message_reference`), if any. */
+  referenceId: string | null;
   /** The fake's change counter at the last create or edit: orders final texts without looking at clocks. */
   revision: number;
   /** `Date.now()` when the fake stored it (for benches, never for assertions on time). */

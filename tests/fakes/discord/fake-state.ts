@@ -38,6 +38,8 @@ export interface NewMessage {
   flags?: number;
   type?: MessageType;
   interactionId?: string | null;
+  /** The message a reply answers. */
+  referenceId?: string | null;
 }
 
 /** The mutable world behind the REST routes and the gateway. Emits `change` after every mutation. */
@@ -220,6 +222,7 @@ export class FakeDiscordState {
       deleted: false,
       threadId: null,
       interactionId: input.interactionId ?? null,
+      referenceId: input.referenceId ?? null,
       revision: (this.revision += 1),
       createdAtMs: Date.now(),
     };

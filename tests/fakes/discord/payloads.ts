@@ -140,6 +140,7 @@ export function messagePayload(record: RecordedMessage, state: FakeDiscordState,
     ...(record.origin === 'webhook' || record.origin === 'interaction' ? { application_id: state.applicationId } : {}),
     ...(channel?.kind === 'thread' ? { position: channel.messageCount - 1 } : {}),
     ...(thread ? { thread: channelPayload(thread) as unknown as APIMessage['thread'] } : {}),
+    ...referencePayload(record, state),
   };
   if (forGateway) {
     payload.guild_id = state.guildOf(record.channelId);
@@ -165,4 +166,14 @@ function authorOf(record: RecordedMessage, state: FakeDiscordState): APIUser {
     };
   }
   return userPayload(state.requireUser(record.authorId));
+}
+
+/** A reply's `message_reference`, and the message it answers as Discord embeds it (`referenced_message`, one level). */
+function referencePayload(record: RecordedMessage, state: FakeDiscordState): Pick<APIMessage, 'message_reference' | 'referenced_message'> {
+  if (!record.referenceId) return {};
+  const referenced = state.findMessage(record.referenceId);
+  return {
+    message_reference: { type: 0, message_id: record.referenceId, channel_id: record.channelId, guild_id: state.guildOf(record.channelId) },
+    referenced_message: referenced && !referenced.deleted ? messagePayload({ ...referenced, referenceId: null }, state, false) : null,
+  };
 }

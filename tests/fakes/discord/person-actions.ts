@@ -1,6 +1,14 @@
 /** Test helpers that act as a person in the guild: post, click a button, run a slash command. */
 import { randomBytes } from 'node:crypto';
-import { ApplicationCommandOptionType, ApplicationCommandType, ComponentType, GatewayDispatchEvents, InteractionType, type APIInteraction } from 'discord.js';
+import {
+  ApplicationCommandOptionType,
+  ApplicationCommandType,
+  ComponentType,
+  GatewayDispatchEvents,
+  InteractionType,
+  MessageType,
+  type APIInteraction,
+} from 'discord.js';
 import type { FakeInteraction, FakeUser, RecordedMessage } from './fake-model.ts';
 import type { FakeDiscordState } from './fake-state.ts';
 import { channelPayload, memberPayload, messagePayload } from './payloads.ts';
@@ -14,6 +22,13 @@ export interface SlashCommandInput {
   options?: Record<string, string>;
 }
 
+/** What a person's post carries besides its text. */
+export interface PostOptions {
+  files?: { name: string; contentType: string }[];
+  /** The message it replies to (Discord's reply: a `message_reference` to it). */
+  replyTo?: RecordedMessage;
+}
+
 /** Acts as people; every action goes through the gateway exactly as Discord would send it. */
 export class PersonActions {
   constructor(
@@ -21,9 +36,9 @@ export class PersonActions {
     private readonly botUserId: string,
   ) {}
 
-  /** A person posts a message in a channel or thread, with files attached when given (name and type: an image, a PDF…). */
-  post(channelId: string, user: FakeUser, content: string, files: { name: string; contentType: string }[] = []): RecordedMessage {
-    const attachments = files.map((file) => {
+  /** A person posts a message in a channel or thread: with files attached (name and type), or as a reply to a message. */
+  post(channelId: string, user: FakeUser, content: string, options: PostOptions = {}): RecordedMessage {
+    const attachments = (options.files ?? []).map((file) => {
       const id = this.state.ids.next();
       const url = `https://cdn.discordapp.com/attachments/${channelId}/${id}/${encodeURIComponent(file.name)}?ex=6a1b2c3d&is=6a19dabd&hm=${'0f'.repeat(32)}&`;
       return {
@@ -35,7 +50,8 @@ export class PersonActions {
         proxy_url: url.replace('cdn.discordapp.com', 'media.discordapp.net'),
       };
     });
-    return this.state.createMessage({ channelId, origin: 'person', authorId: user.id, content, attachments });
+    const reply = options.replyTo ? { type: MessageType.Reply, referenceId: options.replyTo.id } : {};
+    return this.state.createMessage({ channelId, origin: 'person', authorId: user.id, content, attachments, ...reply });
   }
 
   /** A person clicks a button on a message. */
