@@ -13,7 +13,7 @@ export function composer(roomId, onReply) {
     id: 'message-input',
     rows: 2,
     maxlength: 8000,
-    placeholder: 'Say something, answer the Planner, or type a command such as !approve',
+    placeholder: 'Say something ("Grok, …" asks Grok alone), answer the Planner, or type a command such as !approve',
   });
   const button = h('button', { type: 'submit', id: 'send-message' }, 'Send');
   const form = h('form', { class: 'composer', id: 'composer' }, input, button, h('p', { class: 'muted commands' }, COMMANDS));
