@@ -2,7 +2,7 @@
  * What people change after posting: an edit replaces a stored message's text (marked edited), a deletion removes it
  * from every read (`deleted_at`), as Discord shows it. Only people's messages are found here: an agent's are ours.
  */
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type UpdateObject } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import type { ChatMessage } from '../core/domain.ts';
 import { toMessage } from './message-rows.ts';
@@ -26,22 +26,19 @@ export class PersonRevisionsRepository {
   /** Replaces the text of a person's message and marks it edited (and when); null when it is gone. */
   async revise(id: number, text: string, now: Date): Promise<ChatMessage | null> {
     const changes = JSON.stringify({ content: text, edited: true, editedAt: now.toISOString() });
-    const row = await this.db
-      .updateTable('messages')
-      .set({ content: sql`content || ${changes}::jsonb` })
-      .where('id', '=', id)
-      .where('speaker_kind', '=', 'human')
-      .where('deleted_at', 'is', null)
-      .returningAll()
-      .executeTakeFirst();
-    return row ? toMessage(row) : null;
+    return this.changeLive(id, { content: sql`content || ${changes}::jsonb` });
   }
 
   /** Removes a person's message from every read; null when it was gone already. */
   async remove(id: number, now: Date): Promise<ChatMessage | null> {
+    return this.changeLive(id, { deleted_at: now });
+  }
+
+  /** Applies `changes` to a person's message that is still there; the message as changed, or null. */
+  private async changeLive(id: number, changes: UpdateObject<Database, 'messages'>): Promise<ChatMessage | null> {
     const row = await this.db
       .updateTable('messages')
-      .set({ deleted_at: now })
+      .set(changes)
       .where('id', '=', id)
       .where('speaker_kind', '=', 'human')
       .where('deleted_at', 'is', null)

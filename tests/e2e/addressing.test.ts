@@ -6,7 +6,7 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import type { PostOptions } from '../fakes/discord/person-actions.ts';
-import { startDiscordApp } from '../support/discord-app.ts';
+import { postAndSettle, startDiscordApp } from '../support/discord-app.ts';
 import { proposeSession } from '../support/session-driver.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -56,13 +56,8 @@ describe('answering a participant in Discord', () => {
   it("a reply to Grok's message is answered by Grok alone", async () => {
     const running = await startDiscordApp({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '0' });
     try {
-      const { discord, bot, test: app } = running;
-      const say = async (channelId: string, content: string, options: PostOptions = {}) => {
-        const message = discord.post(channelId, discord.people.ada, content, options);
-        await bot.handled(message.id);
-        await app.settle();
-        return message;
-      };
+      const { discord, test: app } = running;
+      const say = (channelId: string, content: string, options: PostOptions = {}) => postAndSettle(running, channelId, discord.people.ada, content, options);
       const roomId = (await say(discord.channels['brainstorm']!.id, 'How should a small team adopt feature flags?')).threadId!;
       await say(roomId, 'We are 5 engineers shipping a SaaS.');
       await say(roomId, '!approve');

@@ -6,7 +6,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/core/domain.ts';
 import type { FakeUser, RecordedMessage } from '../fakes/discord/index.ts';
-import { startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
+import { postAndSettle, startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
 
 let running: DiscordApp;
 let roomId = '';
@@ -21,12 +21,7 @@ beforeAll(async () => {
 });
 afterAll(async () => running?.stop());
 
-async function say(channelId: string, person: FakeUser, content: string): Promise<RecordedMessage> {
-  const message = running.discord.post(channelId, person, content);
-  await running.bot.handled(message.id);
-  await running.test.settle();
-  return message;
-}
+const say = (channelId: string, person: FakeUser, content: string): Promise<RecordedMessage> => postAndSettle(running, channelId, person, content);
 
 async function edit(message: RecordedMessage, content: string): Promise<void> {
   running.discord.editAsAuthor(message, content);

@@ -8,7 +8,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { Session } from '../../src/core/domain.ts';
 import { CLOSURE_REASONS } from '../../src/bot/room-closure-events.ts';
 import type { FakeUser, RecordedMessage } from '../fakes/discord/index.ts';
-import { startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
+import { postAndSettle, startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
 
 let running: DiscordApp;
 beforeEach(async () => {
@@ -16,12 +16,7 @@ beforeEach(async () => {
 });
 afterEach(async () => running?.stop());
 
-async function say(channelId: string, person: FakeUser, content: string): Promise<RecordedMessage> {
-  const message = running.discord.post(channelId, person, content);
-  await running.bot.handled(message.id);
-  await running.test.settle();
-  return message;
-}
+const say = (channelId: string, person: FakeUser, content: string): Promise<RecordedMessage> => postAndSettle(running, channelId, person, content);
 
 /** A session in its own thread, approved, its first round answered. */
 async function activeSession(topic = 'How should a small team adopt feature flags?'): Promise<{ roomId: string; session: Session }> {

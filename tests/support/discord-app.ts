@@ -3,7 +3,8 @@ import { createDiscordBot, createDiscordConnection, type DiscordBot } from '../.
 import { buildConfig } from '../../src/config/load-config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
+import { startFakeDiscord, type FakeDiscord, type FakeUser, type RecordedMessage } from '../fakes/discord/index.ts';
+import type { PostOptions } from '../fakes/discord/person-actions.ts';
 import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { discordEnvironment } from '../integration/bot/discord-harness.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from './test-app.ts';
@@ -41,4 +42,18 @@ export async function startDiscordApp(environment: Record<string, string> = {}):
       await discord.close();
     },
   };
+}
+
+/** A person posts in Discord; resolves once the bot handled it and the app did everything it leads to. */
+export async function postAndSettle(
+  running: Pick<DiscordApp, 'discord' | 'bot' | 'test'>,
+  channelId: string,
+  person: FakeUser,
+  content: string,
+  options: PostOptions = {},
+): Promise<RecordedMessage> {
+  const message = running.discord.post(channelId, person, content, options);
+  await running.bot.handled(message.id);
+  await running.test.settle();
+  return message;
 }
