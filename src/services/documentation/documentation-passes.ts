@@ -47,7 +47,8 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
     effects.store(sessionId, 'record', withSources(ensureEveryVoice(markdown, all), all), {
       lastMessageId: newest,
       fallback,
-      revisedThrough: readAt.toISOString(),
+      // A statistics record applies no correction: the next pass is told of them again.
+      revisedThrough: fallback ? (previous?.metadata.revisedThrough ?? null) : readAt.toISOString(),
     });
   try {
     const input = buildScribeInput(subject, previous?.content ?? null, fresh, corrections);

@@ -52,12 +52,15 @@ export function tldrReply(call: RecordedModelCall): ReturnType<typeof assistantM
   return [assistantMessage(JSON.stringify({ summary: 'The session explored the topic.\n\nIt converged on a plan.', keyFindings }))];
 }
 
-/** Scripted models that answer every call (or fail first when told to). */
+/** Scripted models that answer every call (or fail first, or at the Scribe calls numbered in `scribeFailsAt`). */
 export function scriptedModels(
-  options: { scribeFailures?: number; embed?: (texts: string[]) => number[][] | null } = {},
+  options: { scribeFailures?: number; scribeFailsAt?: number[]; embed?: (texts: string[]) => number[][] | null } = {},
 ): DocumentationModels & { scribe: ScriptedModel; tldr: ScriptedModel } {
   const failures: ScriptedModelInput[] = Array.from({ length: options.scribeFailures ?? 0 }, () => modelError(new Error('upstream 503')));
-  const scribe = new ScriptedModel([...failures, ...Array.from({ length: 200 }, () => modelResponder(scribeReply))]);
+  const answers = Array.from({ length: 200 }, (_, index) =>
+    options.scribeFailsAt?.includes(index) ? modelError(new Error('upstream 503')) : modelResponder(scribeReply),
+  );
+  const scribe = new ScriptedModel([...failures, ...answers]);
   const tldr = new ScriptedModel(Array.from({ length: 200 }, () => modelResponder(tldrReply)));
   return {
     scribe,
