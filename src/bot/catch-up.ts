@@ -7,7 +7,7 @@
 import type { Channel, Client, Message, TextBasedChannel } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { CatchUpPoint, SessionGateway } from '../core/ports.ts';
-import { CLOSURE_REASONS, closureOfReadFailure } from './room-closure-events.ts';
+import { CLOSURE_REASONS, closureOfReadFailure, roomClosure } from './room-closure-events.ts';
 
 /** Discord's largest page of channel messages. */
 const PAGE_SIZE = 100;
@@ -52,7 +52,7 @@ async function readChannel(options: CatchUpOptions, point: CatchUpPoint): Promis
   }
   // Locked by a moderator meanwhile: what people with the right to post there said is read first, then it ends.
   if (channel.isThread() && channel.locked && channel.parentId && brainstormChannelIds.has(channel.parentId)) {
-    await options.gateway.roomClosed?.({ transport: 'discord', channelId: channel.id, scope: 'room', reason: CLOSURE_REASONS.threadLocked });
+    await options.gateway.roomClosed?.(roomClosure(channel.id, CLOSURE_REASONS.threadLocked));
   }
   return handed;
 }

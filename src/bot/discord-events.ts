@@ -12,7 +12,7 @@ import {
 import type { Logger } from '../logging/logger.ts';
 import type { Author } from '../core/domain.ts';
 import { describeForPerson } from '../core/errors.ts';
-import type { GatewayReply, SessionGateway } from '../core/ports.ts';
+import type { GatewayReply, InboundMessage, SessionGateway } from '../core/ports.ts';
 import { authorFrom, isFromPerson, memberFacts, messageText, placeOf, type BrainstormPlace, type MemberFacts } from './inbound.ts';
 import { APPROVE_BUTTON_ID } from './message-format.ts';
 import { splitMessage } from './message-splitter.ts';
@@ -44,27 +44,13 @@ export class DiscordEvents {
 
   /** A message anywhere the bot can see; only people's messages in brainstorm channels and their threads count. */
   async onMessage(message: Message): Promise<void> {
-    if (!message.inGuild() || !isFromPerson(message)) return;
-    if (this.options.guildId && message.guildId !== this.options.guildId) return;
-    if (!this.options.ownsGuild(message.guildId)) return;
-    const place = placeOf(message.channel, this.options.brainstormChannelIds);
-    if (!place) return;
+    const place = this.counts(message) ? placeOf(message.channel, this.options.brainstormChannelIds) : null;
+    if (!place || !message.inGuild()) return;
     const text = messageText(message);
     // Only a missing Message Content intent empties a message with no file or sticker either.
     if (text === '') return this.warnEmptyContent();
     try {
-      const member = message.member ?? (await message.guild.members.fetch(message.author.id).catch(() => null));
-      const author = authorFrom(message.author, memberFacts(member), this.options.adminRoleId);
-      const reply = await this.options.gateway.handleMessage({
-        transport: 'discord',
-        roomId: place.roomId,
-        channelId: place.channelId,
-        externalId: message.id,
-        author,
-        content: text,
-        url: message.url,
-        ...(await this.repliedPersona(message)),
-      });
+      const reply = await this.options.gateway.handleMessage({ ...(await this.inbound(message, place, text)), ...(await this.repliedPersona(message)) });
       if (reply) await this.inPlaceOrder(place.roomId, () => this.replyToMessage(message, reply));
     } catch (error) {
       this.options.logger.error({ err: error, messageId: message.id }, 'handling a Discord message failed');
@@ -75,24 +61,29 @@ export class DiscordEvents {
   /** A person edited a message: the stored one follows. Unfurled link previews arrive as edits too (same text: nothing). */
   async onMessageUpdate(updated: Message | PartialMessage): Promise<void> {
     const message = updated.partial ? await updated.fetch().catch(() => null) : updated;
-    if (!message?.inGuild() || !isFromPerson(message) || !this.options.gateway.messageEdited) return;
-    const place = placeOf(message.channel, this.options.brainstormChannelIds);
-    if (!place || !this.options.ownsGuild(message.guildId)) return;
+    if (!message || !this.options.gateway.messageEdited) return;
+    const place = this.counts(message) ? placeOf(message.channel, this.options.brainstormChannelIds) : null;
+    if (!place || !message.inGuild()) return;
     try {
-      const author = authorFrom(message.author, memberFacts(message.member), this.options.adminRoleId);
-      const reply = await this.options.gateway.messageEdited({
-        transport: 'discord',
-        roomId: place.roomId,
-        channelId: place.channelId,
-        externalId: message.id,
-        author,
-        content: messageText(message),
-        url: message.url,
-      });
+      const reply = await this.options.gateway.messageEdited(await this.inbound(message, place, messageText(message)));
       if (reply) await this.replyToMessage(message, reply);
     } catch (error) {
       this.options.logger.error({ err: error, messageId: message.id }, 'handling an edited Discord message failed');
     }
+  }
+
+  /** Whether a message is a person's, in a guild this process serves (the configured one, on its shards). */
+  private counts(message: Message): message is Message<true> {
+    if (!message.inGuild() || !isFromPerson(message)) return false;
+    if (this.options.guildId && message.guildId !== this.options.guildId) return false;
+    return this.options.ownsGuild(message.guildId);
+  }
+
+  /** A person's message as the gateway takes it, its author read from the guild member (fetched when not cached). */
+  private async inbound(message: Message<true>, place: BrainstormPlace, content: string): Promise<InboundMessage> {
+    const member = message.member ?? (await message.guild.members.fetch(message.author.id).catch(() => null));
+    const author = authorFrom(message.author, memberFacts(member), this.options.adminRoleId);
+    return { transport: 'discord', roomId: place.roomId, channelId: place.channelId, externalId: message.id, author, content, url: message.url };
   }
 
   /** Messages deleted in a brainstorm place (one by one or in bulk): a person's stored message goes with each. */

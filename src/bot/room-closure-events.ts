@@ -16,6 +16,11 @@ export const CLOSURE_REASONS = {
   botRemoved: 'the bot was removed from the Discord server',
 } as const;
 
+/** The closure of one room (a thread). */
+export const roomClosure = (channelId: string, reason: string): RoomClosure => ({ transport: 'discord', channelId, scope: 'room', reason });
+/** The closure of a brainstorm channel with every room opened from it. */
+const channelClosure = (channelId: string, reason: string): RoomClosure => ({ transport: 'discord', channelId, scope: 'channel', reason });
+
 const dispatchSchema = z.object({ t: z.string(), d: z.unknown() });
 const channelSchema = z.object({
   id: z.string(),
@@ -32,15 +37,14 @@ export function closureOf(packet: unknown, brainstormChannelIds: ReadonlySet<str
   const channel = channelSchema.safeParse(dispatch.data.d);
   if (!channel.success) return null;
   const { id, parent_id: parentId, thread_metadata: metadata } = channel.data;
-  const room = (reason: string): RoomClosure => ({ transport: 'discord', channelId: id, scope: 'room', reason });
   const inBrainstorm = parentId !== undefined && parentId !== null && brainstormChannelIds.has(parentId);
   switch (dispatch.data.t) {
     case GatewayDispatchEvents.ThreadDelete:
-      return inBrainstorm ? room(CLOSURE_REASONS.threadDeleted) : null;
+      return inBrainstorm ? roomClosure(id, CLOSURE_REASONS.threadDeleted) : null;
     case GatewayDispatchEvents.ThreadUpdate:
-      return inBrainstorm && metadata?.locked === true ? room(CLOSURE_REASONS.threadLocked) : null;
+      return inBrainstorm && metadata?.locked === true ? roomClosure(id, CLOSURE_REASONS.threadLocked) : null;
     default:
-      return brainstormChannelIds.has(id) ? { transport: 'discord', channelId: id, scope: 'channel', reason: CLOSURE_REASONS.channelDeleted } : null;
+      return brainstormChannelIds.has(id) ? channelClosure(id, CLOSURE_REASONS.channelDeleted) : null;
   }
 }
 
@@ -55,15 +59,15 @@ export function closuresOfRemoval(packet: unknown, brainstormChannelIds: Readonl
   if (!removal.success || removal.data.d.unavailable === true) return [];
   return [...brainstormChannelIds]
     .filter((channelId) => guildOf(channelId) === removal.data.d.id)
-    .map((channelId) => ({ transport: 'discord', channelId, scope: 'channel', reason: CLOSURE_REASONS.botRemoved }));
+    .map((channelId) => channelClosure(channelId, CLOSURE_REASONS.botRemoved));
 }
 
 /** The closure a failed read of a catch-up point means: only Discord's Unknown Channel says it is gone for good. */
 export function closureOfReadFailure(error: unknown, channelId: string, brainstormChannelIds: ReadonlySet<string>): RoomClosure | null {
   if (!(error instanceof DiscordAPIError) || error.code !== RESTJSONErrorCodes.UnknownChannel) return null;
   return brainstormChannelIds.has(channelId)
-    ? { transport: 'discord', channelId, scope: 'channel', reason: CLOSURE_REASONS.channelDeleted }
-    : { transport: 'discord', channelId, scope: 'room', reason: CLOSURE_REASONS.threadDeleted };
+    ? channelClosure(channelId, CLOSURE_REASONS.channelDeleted)
+    : roomClosure(channelId, CLOSURE_REASONS.threadDeleted);
 }
 
 /** What watching for closures needs. */
@@ -86,8 +90,8 @@ export function watchRoomClosures(options: RoomClosureWatchOptions): void {
   };
   options.client.on(Events.Raw, (packet: unknown) => {
     const closure = closureOf(packet, options.brainstormChannelIds);
+    if (!gateway.roomClosed) return;
     for (const each of [...(closure ? [closure] : []), ...closuresOfRemoval(packet, options.brainstormChannelIds, guildOf)]) {
-      if (!gateway.roomClosed) return;
       const handling = gateway.roomClosed(each).then(
         () => undefined,
         (error: unknown) => logger.error({ err: error, channelId: each.channelId }, 'could not end the sessions of a closed room'),

@@ -85,8 +85,7 @@ export class SessionGatewayService implements SessionGateway {
       if (message.roomId && !session && command?.name !== 'brainstorm') return null;
       // Commands are screened too: a key pasted as a `!config` argument must not be stored or echoed.
       const refusal = await this.screenPerson(message.author, text, session?.id ?? null);
-      if (refusal)
-        return reply(refusal.subject === 'message' && refusal.reason === 'secret' ? refusal.explanation + (await this.retract(message)) : refusal.explanation);
+      if (refusal) return this.refused(refusal, message);
       if (command)
         return this.execute({
           transport: message.transport,
@@ -142,10 +141,7 @@ export class SessionGatewayService implements SessionGateway {
       const stored = await this.options.revisions.storedFor({ ...message, authorId: message.author.id });
       if (!stored || stored.text === text || !hasVisibleText(text) || parseCommand(text)) return null;
       const refusal = await this.screenPerson(message.author, text, stored.sessionId);
-      if (refusal) {
-        const secret = refusal.subject === 'message' && refusal.reason === 'secret';
-        return reply(secret ? refusal.explanation + (await this.retract(message)) : refusal.explanation, true);
-      }
+      if (refusal) return this.refused(refusal, message, true);
       await this.options.revisions.edit(stored, text);
       return null;
     } catch (error) {
@@ -187,6 +183,16 @@ export class SessionGatewayService implements SessionGateway {
     if (text === '') return null;
     const verdict = await this.options.screen(text, sessionId, subject);
     return verdict.verdict === 'blocked' ? { ...verdict, subject } : null;
+  }
+
+  /** The reply to a refused message; a secret in it is also taken down where it was posted (`retract`). */
+  private async refused(
+    refusal: { explanation: string; reason?: string; subject: ScreenSubject },
+    message: InboundMessage,
+    isPrivate = false,
+  ): Promise<GatewayReply> {
+    const secret = refusal.subject === 'message' && refusal.reason === 'secret';
+    return reply(secret ? refusal.explanation + (await this.retract(message)) : refusal.explanation, isPrivate);
   }
 
   /** A refused secret must not stay readable where it was posted: delete it, or ask its author to. */
