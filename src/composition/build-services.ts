@@ -101,6 +101,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     contextWindow: (model) => models.contextWindow(model),
     limits: limitsConfig,
     historyBudgetTokens: config.environment.CONTEXT_HISTORY_BUDGET_TOKENS,
+    now: () => clock.now(),
   });
   const agents = new AgentDirectory({
     models,
@@ -121,7 +122,7 @@ export function buildServices(dependencies: ServiceDependencies) {
   const typing = async (session: { transport: string; roomId: string }) =>
     transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined;
   const turns = new MeasuredTurnRunner(
-    { runner: dependencies.runner, agents, delivery, context, tokens, limits, toolPorts, logger, typing, prices: models.prices },
+    { runner: dependencies.runner, agents, delivery, context, tokens, limits, toolPorts, logger, typing, prices: models.prices, images: models.images },
     turnMetrics,
   );
   const deadlines = () => ({

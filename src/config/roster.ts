@@ -24,6 +24,8 @@ export const participantEntrySchema = z.object({
   enabled: z.boolean().default(true),
   /** OpenRouter's `openrouter:web_search` server tool: `true`, or `{ "maxResults": n }` to cap the results per search. */
   webSearch: z.union([z.boolean(), z.object({ maxResults: z.number().int().min(1).max(25).optional() }).strict()]).default(false),
+  /** Shows it the images people attach; absent: as its endpoint's `/models` lists the model (`input_modalities`). */
+  images: z.boolean().optional(),
 });
 
 /**
@@ -56,6 +58,8 @@ export interface ParticipantConfig {
   enabled: boolean;
   /** Absent: no web search. */
   webSearch?: WebSearchSetting;
+  /** Whether its model sees images; absent: as the model listing says. */
+  images?: boolean;
 }
 
 type ParticipantEntry = z.input<typeof participantEntrySchema>;
@@ -73,6 +77,8 @@ interface DefaultParticipant {
   persona: string;
   avatarUrl: string;
   temperature: number;
+  /** Whether the provider's own default model sees images (OpenRouter's listing says so for its ids). */
+  directDefaultSeesImages: boolean;
 }
 
 // Discord's own default avatars: they load everywhere Discord does, unlike a made-up CDN.
@@ -88,6 +94,7 @@ const DEFAULT_PARTICIPANTS: DefaultParticipant[] = [
     persona: 'Careful and structured. You look for the assumptions under an idea, name trade-offs plainly and build on what others said.',
     avatarUrl: 'https://cdn.discordapp.com/embed/avatars/1.png',
     temperature: 0.7,
+    directDefaultSeesImages: true,
   },
   {
     id: 'chatgpt',
@@ -100,6 +107,7 @@ const DEFAULT_PARTICIPANTS: DefaultParticipant[] = [
     persona: 'Practical and generative. You propose concrete options, examples and next steps, and you are happy to be challenged.',
     avatarUrl: 'https://cdn.discordapp.com/embed/avatars/3.png',
     temperature: 0.8,
+    directDefaultSeesImages: true,
   },
   {
     id: 'grok',
@@ -112,6 +120,7 @@ const DEFAULT_PARTICIPANTS: DefaultParticipant[] = [
     persona: 'Contrarian and witty. You poke holes, ask the uncomfortable question and suggest the unconventional route, without being rude.',
     avatarUrl: 'https://cdn.discordapp.com/embed/avatars/4.png',
     temperature: 0.9,
+    directDefaultSeesImages: false,
   },
 ];
 
@@ -132,7 +141,15 @@ function defaultEntry(participant: DefaultParticipant, environment: Environment,
   };
   const chosen = participant.model(environment);
   if (secrets[participant.keyVariable]) {
-    return { ...common, model: directModelId(participant, chosen), baseUrl: participant.baseUrl(environment), apiKeyVariable: participant.keyVariable };
+    // A provider's own endpoint lists its models without modalities (or not at all): its default's are known here.
+    const images = chosen === participant.openRouterDefault ? { images: participant.directDefaultSeesImages } : {};
+    return {
+      ...common,
+      model: directModelId(participant, chosen),
+      baseUrl: participant.baseUrl(environment),
+      apiKeyVariable: participant.keyVariable,
+      ...images,
+    };
   }
   return { ...common, model: chosen };
 }
@@ -213,6 +230,7 @@ export function loadRoster(environment: Environment, secrets: Record<string, str
       tokensPerMinute: entry.tokensPerMinute,
       enabled: entry.enabled,
       ...webSearchOf(entry, dialect),
+      ...(entry.images === undefined ? {} : { images: entry.images }),
     };
   });
 }

@@ -4,14 +4,37 @@ export interface SimulatedModel {
   name: string;
   context_length: number;
   pricing: { prompt: string; completion: string };
+  /** What the model reads and writes ("text", "image", "file"), as OpenRouter lists it. */
+  architecture?: { input_modalities: string[]; output_modalities: string[] };
 }
+
+const TEXT_AND_IMAGES = { input_modalities: ['text', 'image'], output_modalities: ['text'] };
+const TEXT_ONLY = { input_modalities: ['text'], output_modalities: ['text'] };
 
 /** The default roster's models (and the embedding model), as `/models` lists them. */
 export const SIMULATED_MODELS: readonly SimulatedModel[] = [
-  { id: 'anthropic/claude-sonnet-4', name: 'Anthropic: Claude Sonnet 4', context_length: 200_000, pricing: { prompt: '0.000003', completion: '0.000015' } },
-  { id: 'openai/gpt-4o', name: 'OpenAI: GPT-4o', context_length: 128_000, pricing: { prompt: '0.0000025', completion: '0.00001' } },
-  { id: 'x-ai/grok-3', name: 'xAI: Grok 3', context_length: 131_072, pricing: { prompt: '0.000003', completion: '0.000015' } },
-  { id: 'openai/text-embedding-3-small', name: 'OpenAI: Text Embedding 3 Small', context_length: 8_192, pricing: { prompt: '0.00000002', completion: '0' } },
+  {
+    id: 'anthropic/claude-sonnet-4',
+    name: 'Anthropic: Claude Sonnet 4',
+    context_length: 200_000,
+    pricing: { prompt: '0.000003', completion: '0.000015' },
+    architecture: TEXT_AND_IMAGES,
+  },
+  {
+    id: 'openai/gpt-4o',
+    name: 'OpenAI: GPT-4o',
+    context_length: 128_000,
+    pricing: { prompt: '0.0000025', completion: '0.00001' },
+    architecture: TEXT_AND_IMAGES,
+  },
+  { id: 'x-ai/grok-3', name: 'xAI: Grok 3', context_length: 131_072, pricing: { prompt: '0.000003', completion: '0.000015' }, architecture: TEXT_ONLY },
+  {
+    id: 'openai/text-embedding-3-small',
+    name: 'OpenAI: Text Embedding 3 Small',
+    context_length: 8_192,
+    pricing: { prompt: '0.00000002', completion: '0' },
+    architecture: TEXT_ONLY,
+  },
 ];
 
 const DEFAULT_PRICING = { prompt: 0.000001, completion: 0.000002 };

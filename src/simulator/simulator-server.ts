@@ -9,6 +9,7 @@ import { answerChat } from './chat-endpoint.ts';
 import { embedText, toBase64Embedding } from './embeddings.ts';
 import { SIMULATED_MODELS, estimateTokens } from './pricing.ts';
 import { errorBody } from './chat-response.ts';
+import { imageRefusal } from './image-input.ts';
 import { sendJson } from './http-replies.ts';
 import { toolsProblem } from './server-tools.ts';
 
@@ -87,6 +88,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
       }
       const problem = toolsProblem(chat);
       if (problem) return sendJson(response, 400, errorBody(400, `Invalid request: ${problem}`));
+      const refusal = imageRefusal(chat, options.models ?? SIMULATED_MODELS, clock.now());
+      if (refusal) return sendJson(response, refusal.status, errorBody(refusal.status, refusal.message, refusal.metadata));
       chatRequests += 1;
       return answerChat({ request, response, body: chat, reply: chooseReply(chat, headers), clock, ids, options });
     }

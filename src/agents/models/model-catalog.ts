@@ -7,6 +7,7 @@ import { BrainstormError } from '../../core/errors.ts';
 import type { RoleName } from '../../core/agent-context.ts';
 import { CircuitBreaker, DEFAULT_BREAKER, type BreakerChange, type BreakerSettings, type BreakerStatus } from './circuit-breaker.ts';
 import { EmbeddingClient } from './embedding-client.ts';
+import { ImageSupport } from './image-support.ts';
 import { EndpointLimiters, type EndpointQueueDepth } from './endpoint-limiters.ts';
 import type { RateLimits } from './endpoint-rate-limiter.ts';
 import { ContextWindows } from './context-windows.ts';
@@ -81,6 +82,8 @@ export class ModelCatalog {
   /** Prices every model call that comes back without the provider's cost. */
   readonly prices: PriceTable;
   private readonly limiters: EndpointLimiters;
+  /** Which participants' models are shown the images people share. */
+  readonly images: ImageSupport;
 
   constructor(
     private readonly config: ModelsConfig,
@@ -110,6 +113,7 @@ export class ModelCatalog {
     const priceUrl = options.baseUrlOverride ?? config.baseUrl;
     this.priceListing = config.demoMode || priceUrl === baseUrl ? this.listing : listingOf(priceUrl);
     this.windows = new ContextWindows(config, this.listing);
+    this.images = new ImageSupport(this.listing, options.clock);
     this.prices = new PriceTable({ listing: this.priceListing, configured: config.prices, localModels: localModelIds(config) });
     this.embeddings = new EmbeddingClient({
       client: this.pool.clientFor(baseUrl, config.apiKey),

@@ -7,6 +7,8 @@ export interface ListedModel {
   contextLength: number | undefined;
   /** USD per token; undefined when absent or variable (OpenRouter lists routers at "-1"). */
   price: TokenPrice | undefined;
+  /** What the model reads (`architecture.input_modalities`: "text", "image", "file" ...); undefined when unlisted. */
+  inputModalities?: readonly string[];
 }
 
 /** How to reach the listing and how often to refresh it. */
@@ -24,7 +26,12 @@ export interface ModelListingOptions {
 }
 
 interface ModelsListBody {
-  data?: Array<{ id?: unknown; context_length?: unknown; pricing?: { prompt?: unknown; completion?: unknown } }>;
+  data?: Array<{
+    id?: unknown;
+    context_length?: unknown;
+    pricing?: { prompt?: unknown; completion?: unknown };
+    architecture?: { input_modalities?: unknown };
+  }>;
 }
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -41,13 +48,19 @@ function priceOf(pricing: { prompt?: unknown; completion?: unknown } | undefined
   return prompt === undefined || completion === undefined ? undefined : { prompt, completion };
 }
 
-/** Parses OpenRouter's `{ data: [{ id, context_length, pricing: { prompt, completion } }] }`. */
+function modalitiesOf(architecture: { input_modalities?: unknown } | undefined): { inputModalities?: string[] } {
+  const listed = architecture?.input_modalities;
+  if (!Array.isArray(listed)) return {};
+  return { inputModalities: listed.filter((modality): modality is string => typeof modality === 'string') };
+}
+
+/** Parses OpenRouter's `{ data: [{ id, context_length, pricing: { prompt, completion }, architecture }] }`. */
 export function parseModelsList(body: ModelsListBody): Map<string, ListedModel> {
   const models = new Map<string, ListedModel>();
   for (const entry of body.data ?? []) {
     if (typeof entry.id !== 'string') continue;
     const contextLength = typeof entry.context_length === 'number' && entry.context_length > 0 ? entry.context_length : undefined;
-    models.set(entry.id, { contextLength, price: priceOf(entry.pricing) });
+    models.set(entry.id, { contextLength, price: priceOf(entry.pricing), ...modalitiesOf(entry.architecture) });
   }
   return models;
 }

@@ -28,6 +28,14 @@ export interface ResilientModelOptions {
 /** Request errors that say nothing about the model's health (too long, malformed): they never bench it. */
 const REQUEST_ERRORS = new Set([400, 413, 422]);
 
+/** OpenRouter's 404 for a request showing images to a model that reads none: the request's fault, not the model's. */
+const NO_IMAGE_INPUT = /support image input/i;
+
+function isRequestError(status: number | undefined, error: unknown): boolean {
+  if (status === undefined) return false;
+  return REQUEST_ERRORS.has(status) || (status === 404 && error instanceof Error && NO_IMAGE_INPUT.test(error.message));
+}
+
 /** The OpenRouter request fields every request carries (structured output or tools need providers that honour them). */
 function prepareRequest(request: ModelRequest, dialect: ResilientModelOptions['dialect']): ModelRequest {
   const strict = dialect !== 'openai-compatible' && (request.outputType !== 'text' || request.tools.length > 0 || request.handoffs.length > 0);
@@ -175,7 +183,7 @@ export class ResilientModel implements Model {
     const lastAttempt = permit.trial || attemptsUsed >= retry.attempts || !verdict.retryable;
     logger?.warn({ model: modelId, attempt, status: verdict.status, retrying: !lastAttempt }, 'model request failed');
     if (!lastAttempt) return retryDelayMs(attempt - 1, verdict.retryAfterMs, retry);
-    if (verdict.status !== undefined && REQUEST_ERRORS.has(verdict.status)) permit.release();
+    if (isRequestError(verdict.status, error)) permit.release();
     else permit.fail(`${modelId} failed ${attempt} time(s)${verdict.status ? ` (HTTP ${verdict.status})` : ''}`);
     throw wrapFailure(error, modelId, verdict.status);
   }

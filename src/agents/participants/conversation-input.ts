@@ -1,5 +1,7 @@
-import { assistant, user, type AgentInputItem } from '@openai/agents';
+import { assistant, user, type AgentInputItem, type protocol } from '@openai/agents';
 import type { ChatMessage } from '../../core/domain.ts';
+
+type UserContent = protocol.UserContent;
 
 /** How a message's speaker is shown to a model: humans are marked so models can tell them apart. */
 export function attributedName(message: Pick<ChatMessage, 'speaker'>): string {
@@ -35,13 +37,15 @@ export function buildParticipantInput(options: {
   messages: ChatMessage[];
   record: string | null;
   answering: ChatMessage[];
+  /** Images to show with the recent messages that carry them (message id to addresses; see `imagesToShow`). */
+  images?: ReadonlyMap<number, readonly string[]>;
 }): AgentInputItem[] {
   const items: AgentInputItem[] = [];
   if (options.record) items.push(user(`${RECORD_HEADING}\n${options.record}`));
   const split = Math.max(0, options.messages.length - RECENT_CHAT_MESSAGES);
   const earlier = options.messages.slice(0, split);
   if (earlier.length > 0) items.push(user(`${EARLIER_HEADING}\n${earlier.map(attributedLine).join(BETWEEN_MESSAGES)}`));
-  items.push(...chatTurns(options.selfName, options.messages.slice(split)));
+  items.push(...chatTurns(options.selfName, options.messages.slice(split), options.images ?? new Map()));
   items.push(user(`[Room]: ${turnCue(options.selfName, options.answering)}`));
   return items;
 }
@@ -52,20 +56,32 @@ export function turnCue(selfName: string, answering: ChatMessage[]): string {
   return targets.length > 0 ? `Your turn, ${selfName}. Reply to ${targets.join(', ')}.` : `Your turn, ${selfName}.`;
 }
 
-/** Messages as chat turns: the participant's own as `assistant`, each run of others' lines as one `user` item. */
-function chatTurns(selfName: string, messages: ChatMessage[]): AgentInputItem[] {
+/**
+ * Messages as chat turns: the participant's own as `assistant`, each run of others' lines as one `user` item, with
+ * the images shown for those messages after its text (a model that sees images reads them with the words).
+ */
+function chatTurns(selfName: string, messages: ChatMessage[], images: ReadonlyMap<number, readonly string[]>): AgentInputItem[] {
   const items: AgentInputItem[] = [];
   let others: string[] = [];
+  let addresses: string[] = [];
   const flush = () => {
-    if (others.length > 0) items.push(user(others.join(BETWEEN_MESSAGES)));
+    if (others.length > 0) items.push(user(addresses.length > 0 ? withImages(others.join(BETWEEN_MESSAGES), addresses) : others.join(BETWEEN_MESSAGES)));
     others = [];
+    addresses = [];
   };
   for (const message of messages) {
     if (message.speaker.kind === 'participant' && message.speaker.name === selfName) {
       flush();
       items.push(assistant(message.text));
-    } else others.push(attributedLine(message));
+    } else {
+      others.push(attributedLine(message));
+      addresses.push(...(images.get(message.id) ?? []));
+    }
   }
   flush();
   return items;
+}
+
+function withImages(text: string, addresses: readonly string[]): UserContent[] {
+  return [{ type: 'input_text', text }, ...addresses.map((image): UserContent => ({ type: 'input_image', image }))];
 }

@@ -1,5 +1,6 @@
 import type { AgentInputItem } from '@openai/agents';
-import { attributedLine, buildParticipantInput, RECORD_HEADING, turnCue } from '../../agents/participants/conversation-input.ts';
+import { attributedLine, buildParticipantInput, RECENT_CHAT_MESSAGES, RECORD_HEADING, turnCue } from '../../agents/participants/conversation-input.ts';
+import { imagesToShow, TOKENS_PER_IMAGE } from '../../agents/participants/shared-images.ts';
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
@@ -26,6 +27,14 @@ export interface ContextManagerOptions {
   limits: () => LimitsConfig;
   /** History beyond this many tokens is replaced by the Scribe record plus recent messages. */
   historyBudgetTokens: number;
+  /** The time an image address is checked for expiry against (default: the system clock). */
+  now?: () => Date;
+}
+
+/** How a turn's input is built. */
+export interface BuildOptions {
+  /** Show the images people attached to the recent messages (the participant's model sees images). */
+  images?: boolean;
 }
 
 /** Discussion messages at hand and their sizes; `total` is the whole history's. */
@@ -42,6 +51,8 @@ export interface BuiltContext {
   estimatedTokens: number;
   percentOfWindow: number;
   compressed: boolean;
+  /** How many images the input shows. */
+  imageCount: number;
 }
 
 /**
@@ -68,7 +79,14 @@ export class ContextManager {
    * recent history when the caller has it already (the participants of one round share it): the sizes of older
    * messages come from what this manager counted before, and the whole history is read only when the prompt needs it.
    */
-  async build(session: Session, selfName: string, model: string, answering: ChatMessage[], loaded?: RecentHistory): Promise<BuiltContext> {
+  async build(
+    session: Session,
+    selfName: string,
+    model: string,
+    answering: ChatMessage[],
+    loaded?: RecentHistory,
+    how: BuildOptions = {},
+  ): Promise<BuiltContext> {
     const window = await this.options.contextWindow(model);
     const limits = this.options.limits();
     const refreshAt = Math.min((window * limits.contextRefreshPercent) / 100, this.options.historyBudgetTokens);
@@ -83,8 +101,9 @@ export class ContextManager {
     const cueTokens = this.options.tokens.countFor(model, turnCue(selfName, answering));
 
     if (historyTokens <= refreshAt && !forced) {
-      const items = buildParticipantInput({ selfName, messages: history, record: null, answering });
-      return this.finish(items, sum(measured.costs) + cueTokens, window, false);
+      const images = this.images(history, how);
+      const items = buildParticipantInput({ selfName, messages: history, record: null, answering, images });
+      return this.finish(items, sum(measured.costs) + cueTokens, window, false, images);
     }
     // The plan's percentage (never above the admin bound) decides when the record must be refreshed first.
     const maxPercent = effectiveParameters(session, limits).maxContextPercent;
@@ -96,9 +115,10 @@ export class ContextManager {
     // uncompressed one was allowed to be: the prompt stays flat however long the session runs.
     const start = this.recentStart(measured);
     const recordText = record ? this.clipRecord(record, model, this.options.historyBudgetTokens / 2) : null;
-    const items = buildParticipantInput({ selfName, messages: history.slice(start), record: recordText, answering });
+    const images = this.images(history.slice(start), how);
+    const items = buildParticipantInput({ selfName, messages: history.slice(start), record: recordText, answering, images });
     const recordTokens = recordText ? this.options.tokens.countFor(model, `${RECORD_HEADING}\n${recordText}`) : 0;
-    return this.finish(items, sum(measured.costs.slice(start)) + recordTokens + cueTokens, window, true);
+    return this.finish(items, sum(measured.costs.slice(start)) + recordTokens + cueTokens, window, true, images);
   }
 
   /** The discussion messages at hand (the whole history when `loaded` is absent), their sizes and the history's. */
@@ -112,6 +132,12 @@ export class ContextManager {
     const correction = tokens.correctionFor(model);
     const older = source.complete ? 0 : this.sizes.olderThan(sessionId, history[0]?.id ?? 0, (raw) => Math.ceil(raw * correction));
     return { history, costs, total: older + sum(costs), complete: source.complete };
+  }
+
+  /** The images shown with the messages a prompt reads as chat turns (none unless asked for). */
+  private images(messages: ChatMessage[], how: BuildOptions): Map<number, string[]> {
+    if (!how.images) return new Map();
+    return imagesToShow(messages.slice(-RECENT_CHAT_MESSAGES), this.options.now?.() ?? new Date());
   }
 
   /** The newest record, read once for the participants of a round (a failed read is not kept). */
@@ -135,9 +161,10 @@ export class ContextManager {
    * The prompt's estimate is the sum of its parts as counted before (each message's attributed line is counted once
    * and cached): the items join many lines into texts that are new every turn, which would be counted anew.
    */
-  private finish(items: AgentInputItem[], contentTokens: number, window: number, compressed: boolean): BuiltContext {
-    const estimatedTokens = INSTRUCTION_ALLOWANCE + contentTokens;
-    return { items, estimatedTokens, percentOfWindow: (estimatedTokens / window) * 100, compressed };
+  private finish(items: AgentInputItem[], contentTokens: number, window: number, compressed: boolean, images: Map<number, string[]>): BuiltContext {
+    const imageCount = [...images.values()].reduce((count, addresses) => count + addresses.length, 0);
+    const estimatedTokens = INSTRUCTION_ALLOWANCE + contentTokens + imageCount * TOKENS_PER_IMAGE;
+    return { items, estimatedTokens, percentOfWindow: (estimatedTokens / window) * 100, compressed, imageCount };
   }
 
   private clipRecord(record: string, model: string, budget: number): string {

@@ -12,6 +12,7 @@ import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
 import { usageOf, type RunUsage, type UsagePricing } from '../../agents/models/usage.ts';
 import { citationsOf, webSearchesOf } from '../../agents/participants/web-search.ts';
+import { ModelUnavailableError } from '../../agents/models/model-errors.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { ContextManager, RecentHistory } from '../context/context-manager.ts';
 import type { TokenCounter } from '../context/token-counter.ts';
@@ -36,6 +37,14 @@ export interface TurnRunnerOptions {
   typing: (session: Session) => Promise<void>;
   /** Prices answers whose endpoint sends no cost (absent: only the provider's cost counts). */
   prices?: CostResolver;
+  /** Which participants are shown the images people share (absent: none is). */
+  images?: ImagePolicy;
+}
+
+/** Decides which participants' models are shown images, and hears when one refused them. */
+export interface ImagePolicy {
+  accepts(participant: ParticipantConfig): Promise<boolean>;
+  refused(participant: ParticipantConfig): void;
 }
 
 /** The mark a cut answer ends with, in every view (room, console, record). */
@@ -51,6 +60,11 @@ export type TurnOutcome =
 
 /** `responses`: the attempt's model responses, paid for though their answer is not shown. */
 type Attempt = TurnOutcome | { status: 'retry'; reason: string; responses: readonly ModelResponse[] };
+/** `images_refused`: the endpoint refused a request showing images before a word was written; try without them. */
+type FirstAttempt = Attempt | { status: 'images_refused'; error: unknown };
+
+/** Statuses with which an endpoint refuses a request's content (an image it cannot read or fetch), not its key or pace. */
+const CONTENT_REFUSALS = new Set([400, 404, 413, 415, 422]);
 
 /** One attempt's fixed inputs. */
 interface TurnInput {
@@ -62,6 +76,8 @@ interface TurnInput {
   speaker: Speaker;
   draft: StreamDraft | null;
   history: RecentHistory | undefined;
+  /** Whether the input shows the images people attached. */
+  images: boolean;
 }
 
 function speakerOf(participant: ParticipantConfig): Speaker {
@@ -101,12 +117,14 @@ export class TurnRunner {
   ): Promise<TurnOutcome> {
     const speaker = speakerOf(participant);
     void this.options.typing(session).catch(() => undefined);
-    const input: TurnInput = { session, participant, roster, answering, control, speaker, draft: this.options.delivery.startStream(session, speaker), history };
+    const images = (await this.options.images?.accepts(participant).catch(() => false)) ?? false;
+    const draft = this.options.delivery.startStream(session, speaker);
+    const input: TurnInput = { session, participant, roster, answering, control, speaker, draft, history, images };
     try {
-      const first = await this.attempt(input);
+      const first = await this.attemptShowingImages(input);
       if (first.status !== 'retry') return first;
       // A tripped guardrail gets one more try; the second trip withholds the answer.
-      const second = await this.attempt(input);
+      const second = await this.attemptShowingImages(input);
       if (second.status !== 'retry') return second;
       if (control.signal.aborted) return this.cut(input, '', null);
       return this.withhold(input, second.reason, [...first.responses, ...second.responses]);
@@ -115,14 +133,36 @@ export class TurnRunner {
     }
   }
 
-  private async attempt(input: TurnInput): Promise<Attempt> {
+  /**
+   * An attempt that falls back to words alone when the participant's endpoint refused the images it was shown (a
+   * model listed as seeing images that does not, an image its provider could not fetch): the person still gets an
+   * answer, and the model is sent no images for a while.
+   */
+  private async attemptShowingImages(input: TurnInput): Promise<Attempt> {
+    const outcome = await this.attempt(input);
+    if (outcome.status !== 'images_refused') return outcome;
+    this.options.images?.refused(input.participant);
+    this.options.logger.warn(
+      { err: outcome.error, session: input.session.id, participant: input.participant.id },
+      'participant model refused the images it was shown; answering without them',
+    );
+    input.images = false;
+    const retried = await this.attempt(input);
+    return retried.status === 'images_refused' ? { status: 'failed', error: retried.error, partial: null } : retried;
+  }
+
+  private async attempt(input: TurnInput): Promise<FirstAttempt> {
     const { session, participant, control, draft } = input;
     let text = '';
     let estimatedTokens = 0;
+    let imageCount = 0;
     let run: { rawResponses: readonly ModelResponse[] } | null = null;
     try {
-      const built = await this.options.context.build(session, participant.name, participant.model, input.answering, input.history);
+      const built = await this.options.context.build(session, participant.name, participant.model, input.answering, input.history, {
+        images: input.images,
+      });
       estimatedTokens = built.estimatedTokens;
+      imageCount = built.imageCount;
       this.options.limits.recordContextUse(session.id, built.percentOfWindow);
       const agent = this.options.agents.participant(session, participant, input.roster);
       const context = { ports: this.options.toolPorts(session), sessionId: session.id };
@@ -142,7 +182,8 @@ export class TurnRunner {
       if (result.cancelled || control.signal.aborted) return this.cut(input, text, estimatedTokens);
       const answer = String(result.finalOutput ?? text).trim();
       const usage = usageOf(result, this.pricing(participant));
-      this.options.tokens.observe(participant.model, built.estimatedTokens, usage.inputTokens);
+      // An image's tokens are a guess: the words' correction learns from prompts of words alone.
+      if (built.imageCount === 0) this.options.tokens.observe(participant.model, built.estimatedTokens, usage.inputTokens);
       const previewId = await draft?.finish();
       // Stop gate: an answer finished just as the turn was cut is kept only as far as it was shown, marked.
       if (control.signal.aborted) return this.cut(input, answer, estimatedTokens);
@@ -163,6 +204,7 @@ export class TurnRunner {
         };
       }
       if (control.signal.aborted || isAbort(error)) return this.cut(input, text, estimatedTokens);
+      if (imageCount > 0 && text === '' && refusedContent(error)) return { status: 'images_refused', error };
       this.options.logger.warn({ err: error, session: session.id, participant: participant.id }, 'participant turn failed');
       // A model that fails mid-answer (an error inside its stream) had its first words shown: they are kept, marked,
       // rather than left in the room as a preview nobody finishes.
@@ -238,6 +280,11 @@ export class TurnRunner {
       interrupted: true,
     });
   }
+}
+
+/** True when a model's endpoint refused what a request carried (never retried, never benching the model). */
+function refusedContent(error: unknown): boolean {
+  return ModelUnavailableError.isModelUnavailable(error) && error.reason === 'failed' && error.status !== undefined && CONTENT_REFUSALS.has(error.status);
 }
 
 /** True for the errors an AbortSignal produces (ours, the SDK's or fetch's). */

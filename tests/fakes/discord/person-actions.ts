@@ -13,6 +13,9 @@ import type { FakeInteraction, FakeUser, RecordedMessage } from './fake-model.ts
 import type { FakeDiscordState } from './fake-state.ts';
 import { channelPayload, memberPayload, messagePayload } from './payloads.ts';
 
+/** How long Discord's CDN signs an attachment's address for. */
+const CDN_SIGNATURE_SECONDS = 24 * 60 * 60;
+
 /** A slash command invocation: `/command subcommand option:value ...`. */
 export interface SlashCommandInput {
   channelId: string;
@@ -24,7 +27,8 @@ export interface SlashCommandInput {
 
 /** What a person's post carries besides its text. */
 export interface PostOptions {
-  files?: { name: string; contentType: string }[];
+  /** Files attached; each address is signed for 24 hours from now, as Discord's CDN signs them, unless `expiresAt` says. */
+  files?: { name: string; contentType: string; expiresAt?: Date }[];
   /** The message it replies to (Discord's reply: a `message_reference` to it). */
   replyTo?: RecordedMessage;
 }
@@ -40,7 +44,10 @@ export class PersonActions {
   post(channelId: string, user: FakeUser, content: string, options: PostOptions = {}): RecordedMessage {
     const attachments = (options.files ?? []).map((file) => {
       const id = this.state.ids.next();
-      const url = `https://cdn.discordapp.com/attachments/${channelId}/${id}/${encodeURIComponent(file.name)}?ex=6a1b2c3d&is=6a19dabd&hm=${'0f'.repeat(32)}&`;
+      const issued = Math.floor(Date.now() / 1000);
+      const expires = file.expiresAt ? Math.floor(file.expiresAt.getTime() / 1000) : issued + CDN_SIGNATURE_SECONDS;
+      const signature = `ex=${expires.toString(16)}&is=${issued.toString(16)}&hm=${randomBytes(32).toString('hex')}&`;
+      const url = `https://cdn.discordapp.com/attachments/${channelId}/${id}/${encodeURIComponent(file.name)}?${signature}`;
       return {
         id,
         filename: file.name,

@@ -1,4 +1,4 @@
-import { Agent, run } from '@openai/agents';
+import { Agent, run, user } from '@openai/agents';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ModelCatalog, ModelUnavailableError, type CatalogBreakerChange } from '../../../src/agents/models/index.ts';
 import { buildConfig } from '../../../src/config/load-config.ts';
@@ -148,5 +148,18 @@ describe('circuit breaker', () => {
     fake.script({ participant: 'Grok' }, replies.text('back again'));
     expect((await run(agent, 'Hello')).finalOutput).toBe('back again');
     expect(changes.map((change) => change.state)).toEqual(['open', 'half_open', 'closed']);
+  });
+
+  it("never opens for OpenRouter's 404 on images shown to a model that reads none: the request was at fault", async () => {
+    const { agent, models } = setup();
+    const picture = user([
+      { type: 'input_text', text: 'What do you make of this?' },
+      { type: 'input_image', image: 'https://example.com/mockup.png' },
+    ]);
+    for (let attempt = 0; attempt < 4; attempt += 1) {
+      await expect(run(agent, [picture])).rejects.toMatchObject({ code: 'model_unavailable', status: 404 });
+    }
+    expect(models.breaker('grok')).toMatchObject({ state: 'closed', consecutiveFailures: 0 });
+    expect((await run(agent, 'Hello')).finalOutput).toEqual(expect.any(String));
   });
 });

@@ -66,6 +66,25 @@ describe('buildConfig', () => {
   });
 });
 
+describe('which participants are shown images', () => {
+  const imagesOf = (config: ReturnType<typeof buildConfig>) => Object.fromEntries(config.models.roster.map((entry) => [entry.id, entry.images]));
+
+  it("on OpenRouter the model list decides (no roster say); on a provider's own endpoint its default model's is known", () => {
+    expect(imagesOf(buildConfig({ OPENROUTER_API_KEY: 'test-openrouter-key-abcdef' }))).toEqual({ claude: undefined, chatgpt: undefined, grok: undefined });
+    const direct = buildConfig({ ANTHROPIC_API_KEY: 'sk-ant-test-123456', OPENAI_API_KEY: 'sk-test-openai-123456', GROK_API_KEY: 'xai-test-123456' });
+    expect(imagesOf(direct)).toEqual({ claude: true, chatgpt: true, grok: false });
+    // Another model on the provider's endpoint: not known here, so none is sent unless a participants file says.
+    expect(imagesOf(buildConfig({ GROK_API_KEY: 'xai-test-123456', GROK_MODEL: 'x-ai/grok-4' })).grok).toBeUndefined();
+  });
+
+  it('a participants file says so with `images`', () => {
+    const file = join(mkdtempSync(join(tmpdir(), 'roster-')), 'images.json');
+    writeFileSync(file, JSON.stringify([{ id: 'eyes', name: 'Eyes', model: 'llava', baseUrl: 'http://127.0.0.1:11434/v1', persona: 'Looks.', images: true }]));
+    const roles = { SESSION_PLANNER_MODEL: 'eyes', MODERATOR_MODEL: 'eyes', SCRIBE_MODEL: 'eyes', TLDR_MODEL: 'eyes' };
+    expect(buildConfig({ PARTICIPANTS_FILE: file, ...roles }).models.roster[0]?.images).toBe(true);
+  });
+});
+
 describe('PromptLibrary', () => {
   it('loads every prompt and refuses to render one with a missing variable', () => {
     const prompts = new PromptLibrary();
