@@ -2,11 +2,13 @@
  * Reads back what was said while the bot was away. Discord replays nothing to a new gateway session (only a
  * RESUME within its window does), so after a start or a reconnect that was not a resume, every live session's
  * thread and every brainstorm channel is read from the last message seen, in id order, and each person's message
- * goes through the same handler as a live one. The gateway's claims make a message read twice act once.
+ * goes through the same handler as a live one. The gateway's claims make a message read twice act once. A session
+ * room's latest page is read back first for edits and deletions made meanwhile (catch-up-revisions.ts).
  */
 import type { Channel, Client, Message, TextBasedChannel } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { CatchUpPoint, SessionGateway } from '../core/ports.ts';
+import { readBackRevisions } from './catch-up-revisions.ts';
 import { CLOSURE_REASONS, closureOfReadFailure, roomClosure } from './room-closure-events.ts';
 
 /** Discord's largest page of channel messages. */
@@ -21,6 +23,8 @@ export interface CatchUpOptions {
   ownsGuild: (guildId: string) => boolean;
   /** The live message handler (`DiscordEvents.onMessage`). */
   onMessage: (message: Message) => Promise<void>;
+  /** The live edit handler (`DiscordEvents.onMessageUpdate`), for edits made while the bot was away. */
+  onMessageUpdate: (message: Message) => Promise<void>;
   logger: Logger;
 }
 
@@ -43,7 +47,9 @@ async function readChannel(options: CatchUpOptions, point: CatchUpPoint): Promis
     channel = await options.client.channels.fetch(point.channelId);
     if (!channel || !channel.isTextBased() || !('messages' in channel)) return 0;
     if ('guildId' in channel && channel.guildId && !options.ownsGuild(channel.guildId)) return 0;
-    handed = await readPages(options, channel, point.afterExternalId);
+    // Corrections first, so the answers to what was said meanwhile read the room as it stands.
+    handed = await readBackRevisions(options, channel, point);
+    handed += await readPages(options, channel, point.afterExternalId);
   } catch (error) {
     const closure = closureOfReadFailure(error, point.channelId, brainstormChannelIds);
     if (!closure) throw error;

@@ -97,6 +97,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
         brainstormChannelIds: config.discord.channelIds,
         ownsGuild: (id) => transport.ownsGuild(id),
         onMessage: (message) => events.onMessage(message),
+        onMessageUpdate: (message) => events.onMessageUpdate(message),
         logger,
       }),
     );

@@ -163,6 +163,11 @@ export interface RoomClosure {
 export interface CatchUpPoint {
   channelId: string;
   afterExternalId: string;
+  /**
+   * A session room's latest stored messages from people (their ids there, oldest first, up to the point): read back
+   * too, so an edit or a deletion made while the bot was away reaches the session as a live one would.
+   */
+  peopleSaid?: string[];
 }
 
 // ---------------------------------------------------------------- tools (agents/ and tools/)

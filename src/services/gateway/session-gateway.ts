@@ -27,6 +27,8 @@ import type { PersonRevisions } from '../sessions/person-revisions.ts';
 import type { RoomClosures } from '../sessions/room-closures.ts';
 import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-starter.ts';
 
+/** How many of a room's latest stored messages a catch-up reads back for edits and deletions made meanwhile. */
+const REREAD_MESSAGES = 100;
 /** What a person hears when their message could not be stored: it is not kept, so it must be sent again. */
 const NOT_STORED = 'I could not save that message (our storage did not answer), so nobody will answer it. Please send it again in a moment.';
 
@@ -124,9 +126,10 @@ export class SessionGatewayService implements SessionGateway {
     }
     for (const session of await this.options.sessions.listByStatus([...LIVE_STATUSES])) {
       if (session.transport !== transport) continue;
-      const lastStored = (await this.options.messages.listRecent(session.id, 1)).at(-1)?.externalIds.at(-1);
-      const after = cursors.get(session.roomId) ?? lastStored;
-      if (after) points.push({ channelId: session.roomId, afterExternalId: after });
+      const recent = await this.options.messages.listRecent(session.id, REREAD_MESSAGES);
+      const after = cursors.get(session.roomId) ?? recent.at(-1)?.externalIds.at(-1);
+      const peopleSaid = recent.filter((message) => message.speaker.kind === 'human').flatMap((message) => message.externalIds);
+      if (after) points.push({ channelId: session.roomId, afterExternalId: after, peopleSaid });
     }
     return points;
   }
