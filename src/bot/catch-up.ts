@@ -43,8 +43,10 @@ async function readChannel(options: CatchUpOptions, point: CatchUpPoint): Promis
   let channel: Channel | null;
   let handed: number;
   try {
-    // The cache holds the active threads a start was sent; a room deleted meanwhile answers 10003 here or to the read.
-    channel = await options.client.channels.fetch(point.channelId);
+    // Read from Discord, not the cache: after a reconnect the cache still holds a thread as it was before, and a new
+    // gateway session lists active threads only, so one archived and locked meanwhile would look open. A room deleted
+    // meanwhile answers 10003 here or to the read.
+    channel = await options.client.channels.fetch(point.channelId, { force: true });
     if (!channel || !channel.isTextBased() || !('messages' in channel)) return 0;
     if ('guildId' in channel && channel.guildId && !options.ownsGuild(channel.guildId)) return 0;
     // Corrections first, so the answers to what was said meanwhile read the room as it stands.

@@ -89,6 +89,19 @@ describe('a room closed in Discord', () => {
     expect(ended.endReason).toBe(CLOSURE_REASONS.threadDeleted);
   });
 
+  it('a thread closed and locked while the gateway was away ends its session, though the bot still holds it as it was', async () => {
+    const { discord, bot, test } = running;
+    const { roomId, session } = await activeSession();
+    // As across a reconnect to a new gateway session: the thread is in the bot's cache, unlocked, and the new
+    // session's GUILD_CREATE lists active threads only, so nothing tells the cache that it was archived and locked.
+    discord.archiveThread(roomId, { locked: true, dispatch: false });
+    await bot.catchUp();
+    await test.settle();
+    const ended = await sessionNow(session.id);
+    expect(ended.status).toBe('stopped');
+    expect(ended.endReason).toBe(CLOSURE_REASONS.threadLocked);
+  });
+
   it('an archived thread is not closed: a person speaking wakes it and the participants answer', async () => {
     const { discord, test } = running;
     const { roomId, session } = await activeSession();

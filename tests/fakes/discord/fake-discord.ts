@@ -71,8 +71,11 @@ export interface FakeDiscord {
   setBotPermission(permission: bigint, granted: boolean): void;
   /** Deletes a webhook as a server admin would; later use answers 10015 Unknown Webhook. */
   deleteWebhook(webhookId: string): void;
-  /** Archives a thread (as inactivity does), or locks it too as a moderator closing it would (THREAD_UPDATE). */
-  archiveThread(threadId: string, options?: { locked?: boolean }): void;
+  /**
+   * Archives a thread (as inactivity does), or locks it too as a moderator closing it would (THREAD_UPDATE);
+   * `dispatch: false` does it while the bot is away.
+   */
+  archiveThread(threadId: string, options?: { locked?: boolean; dispatch?: boolean }): void;
   /** Deletes a channel (with its threads) or a thread; `dispatch: false` does it while the bot is away. */
   deleteChannel(channelId: string, options?: { dispatch?: boolean }): void;
   /** Removes the bot from a server (GUILD_DELETE; its requests there answer 50001), or reports an outage of it. */
@@ -148,7 +151,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       state.changed();
     },
     archiveThread: (threadId, archiveOptions) =>
-      setThreadFlags(state, state.requireChannel(threadId), { archived: true, locked: archiveOptions?.locked ?? false }),
+      setThreadFlags(state, state.requireChannel(threadId), { archived: true, locked: archiveOptions?.locked ?? false }, archiveOptions),
     deleteChannel: (channelId, deleteOptions) => deleteChannel(state, channelId, deleteOptions),
     removeBotFromGuild(guildId, removeOptions) {
       if (removeOptions?.outage) return state.dispatch(GatewayDispatchEvents.GuildDelete, { id: guildId, unavailable: true });

@@ -27,12 +27,17 @@ export function admitEdit(channel: FakeChannel | undefined): void {
   if (channel?.kind === 'thread' && channel.archived) throw threadArchived();
 }
 
-/** Archives or locks a thread (or undoes it) and dispatches THREAD_UPDATE. */
-export function setThreadFlags(state: FakeDiscordState, thread: FakeChannel, flags: { archived?: boolean; locked?: boolean }): void {
+/** Archives or locks a thread (or undoes it) and dispatches THREAD_UPDATE, unless it happens while the bot is away. */
+export function setThreadFlags(
+  state: FakeDiscordState,
+  thread: FakeChannel,
+  flags: { archived?: boolean; locked?: boolean },
+  options: { dispatch?: boolean } = {},
+): void {
   if (thread.kind !== 'thread') throw new Error(`fake discord: ${thread.id} is not a thread`);
   if (flags.archived !== undefined) thread.archived = flags.archived;
   if (flags.locked !== undefined) thread.locked = flags.locked;
-  state.dispatch(GatewayDispatchEvents.ThreadUpdate, channelPayload(thread));
+  if (options.dispatch !== false) state.dispatch(GatewayDispatchEvents.ThreadUpdate, channelPayload(thread));
   state.changed();
 }
 
