@@ -111,9 +111,26 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
 
   watchRoomClosures({ client, gateway, brainstormChannelIds: new Set(config.discord.channelIds), logger, track: (id, work) => tracker.track(id, work) });
   client.on(Events.MessageCreate, (message: Message) => tracker.track(message.id, events.onMessage(message)));
-  client.on(Events.MessageUpdate, (_old, updated) => tracker.track(`edit-${updated.id}`, events.onMessageUpdate(updated)));
-  client.on(Events.MessageDelete, (message) => tracker.track(`delete-${message.id}`, events.onMessagesDelete([message])));
-  client.on(Events.MessageBulkDelete, (messages) => tracker.track(`bulk-delete-${messages.firstKey() ?? ''}`, events.onMessagesDelete([...messages.values()])));
+  // A message's edits and deletion wait for its own handling and for the edits before them, so none finds it unstored.
+  const afterMessage = (id: string) => tracker.after(id, `edit-${id}`);
+  client.on(Events.MessageUpdate, (_old, updated) =>
+    tracker.track(
+      `edit-${updated.id}`,
+      afterMessage(updated.id).then(() => events.onMessageUpdate(updated)),
+    ),
+  );
+  client.on(Events.MessageDelete, (message) =>
+    tracker.track(
+      `delete-${message.id}`,
+      afterMessage(message.id).then(() => events.onMessagesDelete([message])),
+    ),
+  );
+  client.on(Events.MessageBulkDelete, (messages) =>
+    tracker.track(
+      `bulk-delete-${messages.firstKey() ?? ''}`,
+      Promise.all([...messages.keys()].map(afterMessage)).then(() => events.onMessagesDelete([...messages.values()])),
+    ),
+  );
   client.on(Events.InteractionCreate, (interaction: Interaction) => tracker.track(interaction.id, events.onInteraction(interaction)));
   client.on(Events.Error, (error) => logger.error({ err: error }, 'discord client error'));
   client.on(Events.ShardDisconnect, (event, shardId) => logger.warn({ code: event.code, shardId }, 'discord gateway disconnected for good'));

@@ -1,6 +1,8 @@
 /** Keeps track of event handlers in progress, so `stop()` can wait for them and tests can wait for one. */
 export class HandledTracker {
   private readonly inFlight = new Set<Promise<void>>();
+  /** The newest handling in progress for each id. */
+  private readonly running = new Map<string, Promise<void>>();
   private readonly done = new Set<string>();
   private readonly waiters = new Map<string, (() => void)[]>();
 
@@ -13,10 +15,20 @@ export class HandledTracker {
       () => undefined,
     );
     this.inFlight.add(settled);
+    this.running.set(id, settled);
     void settled.then(() => {
       this.inFlight.delete(settled);
+      if (this.running.get(id) === settled) this.running.delete(id);
       this.markDone(id);
     });
+  }
+
+  /**
+   * Resolves when the handlings of these ids now in progress have finished (at once for none): an edit or a deletion
+   * made at once waits for the message's own handling to store it, or it would find nothing to change.
+   */
+  async after(...ids: string[]): Promise<void> {
+    await Promise.all(ids.map((id) => this.running.get(id)));
   }
 
   /** Resolves once the event with this id has been handled (at once if it already was). */

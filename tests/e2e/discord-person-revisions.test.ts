@@ -54,6 +54,18 @@ describe("people's edits and deletions", () => {
     expect(lastRoundPrompt()).not.toContain('config file');
   });
 
+  it('an edit made at once, while the message is still being stored, is applied; so is a deletion made at once', async () => {
+    const { discord, bot, test } = running;
+    const typo = discord.post(roomId, discord.people.bob, 'Flags shoud expire after a quarter.');
+    discord.editAsAuthor(typo, 'Flags should expire after a quarter.');
+    const regret = discord.post(roomId, discord.people.bob, 'Wrong thread, sorry.');
+    discord.deleteAsPerson(regret);
+    await Promise.all([bot.handled(typo.id), bot.handled(`edit-${typo.id}`), bot.handled(regret.id), bot.handled(`delete-${regret.id}`)]);
+    await test.settle();
+    expect(await storedFrom(typo)).toMatchObject({ text: 'Flags should expire after a quarter.', edited: true });
+    expect(await storedFrom(regret)).toBeUndefined();
+  });
+
   it('a deleted message leaves the transcript and every later prompt', async () => {
     const { discord } = running;
     const regret = await say(roomId, discord.people.bob, 'Our launch date is March 3rd, keep it quiet.');
