@@ -50,7 +50,7 @@ export async function runBrainstorm({ config, database, startedAt, stopSignal }:
     logger,
     demoMode: config.models.demoMode,
     simulatedNames: config.models.roster.filter((entry) => entry.simulated).map((entry) => entry.name),
-    notices,
+    notices: () => [...notices, ...(bot?.setupProblems().map((problem) => problem.text) ?? [])],
     // Ready once the bot is connected too: a rolling restart stops the old process only when the new one hears Discord.
     readiness: () => app.ready() && (bot === null || botStarted),
     metrics: () => app.services.metrics.render(),

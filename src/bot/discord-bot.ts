@@ -11,6 +11,7 @@ import type { Clock } from '../core/clock.ts';
 import { BrainstormError } from '../core/errors.ts';
 import type { SessionGateway } from '../core/ports.ts';
 import { catchUp } from './catch-up.ts';
+import { channelProblems, explainLoginFailure, type SetupProblem } from './setup-check.ts';
 import { DiscordEvents } from './discord-events.ts';
 import { DiscordTransport } from './discord-transport.ts';
 import { HandledTracker } from './handled-tracker.ts';
@@ -49,6 +50,8 @@ export interface DiscordBot {
   handled(discordId: string): Promise<void>;
   /** Reads back what was said while the bot was away (run by `start()` and after every new gateway session). */
   catchUp(): Promise<number>;
+  /** What keeps the brainstorm channels from working, as found at the last start (for the console's notices). */
+  setupProblems(): readonly SetupProblem[];
 }
 
 /** The gateway intents the bot uses; Message Content is privileged and must be enabled in the developer portal. */
@@ -87,6 +90,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   });
   const tracker = new HandledTracker();
   let started = false;
+  let problems: SetupProblem[] = [];
   // One catch-up at a time; a reconnect during one queues another after it.
   let catchingUp: Promise<number> = Promise.resolve(0);
   const runCatchUp = (): Promise<number> => {
@@ -151,8 +155,11 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       if (config.discord.channelIds.length === 0)
         throw new BrainstormError('bad_input', 'DISCORD_CHANNEL_ID is not set: name at least one brainstorm channel.');
       const ready = once(client, Events.ClientReady);
-      await client.login(config.discord.token);
+      await client.login(config.discord.token).catch((error: unknown) => {
+        throw explainLoginFailure(error);
+      });
       await ready;
+      problems = await checkChannels(client, config, logger, (guildId) => transport.ownsGuild(guildId));
       await registerCommands(client, config, logger, (guildId) => transport.ownsGuild(guildId));
       started = true;
       await runCatchUp();
@@ -164,7 +171,19 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     },
     handled: (discordId) => tracker.handled(discordId),
     catchUp: runCatchUp,
+    setupProblems: () => problems,
   };
+}
+
+/** Checks every brainstorm channel and logs what keeps each from working, in words an admin can act on. */
+async function checkChannels(client: Client, config: AppConfig, logger: Logger, ownsGuild: (guildId: string) => boolean): Promise<SetupProblem[]> {
+  const scope = { guildId: config.discord.guildId, ownsGuild };
+  const found = (await Promise.all(config.discord.channelIds.map((channelId) => channelProblems(client, channelId, scope)))).flat();
+  for (const problem of found) {
+    if (problem.severity === 'error') logger.error(problem.text);
+    else logger.warn(problem.text);
+  }
+  return found;
 }
 
 /**

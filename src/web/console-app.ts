@@ -35,8 +35,11 @@ export interface WebServerOptions {
   demoMode?: boolean;
   /** Names of the participants a simulator answers for while the others are real (the console says which). */
   simulatedNames?: string[];
-  /** Configuration notices the console shows under its header (a participant's web search is off, and why). */
-  notices?: string[];
+  /**
+   * Configuration notices the console shows under its header (a participant's web search is off, a brainstorm
+   * channel the bot cannot use), read at each status request: some are known only once the bot has connected.
+   */
+  notices?: () => readonly string[];
   /** True once the DB is migrated and the transports are up; `/healthz` answers 503 before. */
   readiness?: () => boolean;
   ids?: IdGenerator;
@@ -105,7 +108,7 @@ function registerApiRoutes(app: Hono, options: ConsoleAppOptions): void {
       demoMode: options.demoMode === true || (options.simulatedNames?.length ?? 0) > 0,
       demoNotice: demoNoticeOf(options),
       simulatedNames: options.demoMode ? null : (options.simulatedNames ?? []),
-      notices: options.notices ?? [],
+      notices: options.notices?.() ?? [],
       localChannel: options.localTransport !== undefined,
     }),
   );

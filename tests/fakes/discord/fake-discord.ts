@@ -24,11 +24,18 @@ export interface FakeDiscordOptions {
   token?: string;
   /** Text channels to create, by name (default: `brainstorm`, `general`). */
   channelNames?: string[];
+  /** Forum channels to create, by name (none by default). */
+  forumNames?: string[];
   heartbeatIntervalMs?: number;
   /** How long the bot has to answer an interaction (default 3000 ms, as Discord). */
   interactionDeadlineMs?: number;
   /** Requests per bucket per window before a real 429 (default 50 per second). */
   rateLimit?: { limit: number; windowMs: number };
+  /**
+   * The privileged intents the application has turned on in the developer portal (default: all). An IDENTIFY asking
+   * for another is closed with 4014 Disallowed intent(s), as Discord does.
+   */
+  privilegedIntents?: number;
 }
 
 /** The permissions the bot's role holds by default: what docs/discord.md asks admins to grant. */
@@ -94,7 +101,7 @@ export interface FakeDiscord {
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
   const token = options.token ?? 'fake-bot-token.for-tests-only';
   const state = new FakeDiscordState();
-  const world = populate(state, options.channelNames ?? ['brainstorm', 'general']);
+  const world = populate(state, options.channelNames ?? ['brainstorm', 'general'], options.forumNames ?? []);
   const rateLimits = new FakeRateLimits(options.rateLimit ?? { limit: 50, windowMs: 1000 });
   const router = new FakeRouter(token, rateLimits);
   let gatewayUrl = '';
@@ -109,6 +116,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
     botUserId: world.bot.id,
     heartbeatIntervalMs: options.heartbeatIntervalMs ?? 41_250,
     resumeUrl: () => gatewayUrl,
+    ...(options.privilegedIntents === undefined ? {} : { privilegedIntents: options.privilegedIntents }),
   });
   const act = new PersonActions(state, world.bot.id);
   const removedFrom = new Set<string>();
@@ -171,7 +179,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   };
 }
 
-function populate(state: FakeDiscordState, channelNames: string[]) {
+function populate(state: FakeDiscordState, channelNames: string[], forumNames: string[]) {
   const bitsOfAdmins = PermissionFlagsBits.ManageGuild;
   const roles = {
     admins: state.addRole('Admins', bitsOfAdmins),
@@ -189,6 +197,7 @@ function populate(state: FakeDiscordState, channelNames: string[]) {
   const bot = state.addUser('Brainstorm', { bot: true, roleIds: [roles.bot.id] });
   const channels: Record<string, FakeChannel> = {};
   for (const name of channelNames) channels[name] = state.addTextChannel(name);
+  for (const name of forumNames) channels[name] = state.addTextChannel(name, state.guildId, 'forum');
   return { roles, people, bot, channels };
 }
 

@@ -36,7 +36,8 @@ export interface FakeChannel {
   id: string;
   /** The guild the channel (or thread) belongs to. */
   guildId: string;
-  kind: 'text' | 'thread';
+  /** `forum`: a forum channel, where people open posts (threads) and nobody writes in the channel itself. */
+  kind: 'text' | 'forum' | 'thread';
   name: string;
   parentId: string | null;
   ownerId: string | null;

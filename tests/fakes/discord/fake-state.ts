@@ -147,11 +147,11 @@ export class FakeDiscordState {
   }
 
   /** Adds a text channel to a guild (the first one unless named). */
-  addTextChannel(name: string, guildId: string = this.guildId): FakeChannel {
+  addTextChannel(name: string, guildId: string = this.guildId, kind: 'text' | 'forum' = 'text'): FakeChannel {
     const channel: FakeChannel = {
       id: this.ids.next(),
       guildId,
-      kind: 'text',
+      kind,
       name,
       parentId: null,
       ownerId: null,

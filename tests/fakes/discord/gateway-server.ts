@@ -11,6 +11,9 @@ interface DispatchRecord {
   d: unknown;
 }
 
+/** The intents an application must turn on in the developer portal before it may ask for them. */
+const PRIVILEGED_INTENTS = GatewayIntentBits.GuildMembers | GatewayIntentBits.GuildPresences | GatewayIntentBits.MessageContent;
+
 /** One gateway session; it outlives its socket so a client can resume it. */
 export interface GatewaySession {
   id: string;
@@ -41,7 +44,7 @@ export class FakeGateway {
   constructor(
     httpServer: Server,
     private readonly state: FakeDiscordState,
-    private readonly options: { token: string; botUserId: string; heartbeatIntervalMs: number; resumeUrl: () => string },
+    private readonly options: { token: string; botUserId: string; heartbeatIntervalMs: number; resumeUrl: () => string; privilegedIntents?: number },
   ) {
     this.server = new WebSocketServer({ server: httpServer, path: '/gateway' });
     this.server.on('connection', (socket) => this.accept(socket));
@@ -106,6 +109,11 @@ export class FakeGateway {
   private identify(socket: WebSocket, data: Record<string, unknown>): GatewaySession | null {
     if (data['token'] !== this.options.token) {
       socket.close(4004, 'Authentication failed.');
+      return null;
+    }
+    const disallowed = PRIVILEGED_INTENTS & ~(this.options.privilegedIntents ?? PRIVILEGED_INTENTS) & Number(data['intents'] ?? 0);
+    if (disallowed !== 0) {
+      socket.close(4014, 'Disallowed intent(s).');
       return null;
     }
     const shard = parseShard(data['shard']);

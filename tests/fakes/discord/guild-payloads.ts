@@ -64,7 +64,7 @@ export function guildCreatePayload(state: FakeDiscordState, guildId: string = st
     unavailable: false,
     member_count: state.members.size,
     members: [...state.members.values()].map((member) => memberPayload(member, state.requireUser(member.userId))),
-    channels: channels.filter((channel) => channel.kind === 'text').map((channel) => channelPayload(channel)),
+    channels: channels.filter((channel) => channel.kind !== 'thread').map((channel) => channelPayload(channel)),
     // Only active threads: Discord does not sync archived ones up front.
     threads: channels.filter((channel) => channel.kind === 'thread' && channel.archived !== true).map((channel) => channelPayload(channel)),
     presences: [],

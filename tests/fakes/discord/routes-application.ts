@@ -73,7 +73,7 @@ export function applicationRoutes(deps: RouteDeps): Route[] {
         const guildId = requireGuild(params['guildId']);
         return {
           body: [...state.channels.values()]
-            .filter((channel) => channel.kind === 'text' && channel.guildId === guildId)
+            .filter((channel) => channel.kind !== 'thread' && channel.guildId === guildId)
             .map((channel) => channelPayload(channel)),
         };
       },

@@ -15,7 +15,7 @@ beforeAll(async () => {
   writeFileSync(file, JSON.stringify([{ ...direct, webSearch: true }]));
   const roles = { SESSION_PLANNER_MODEL: 'gpt', MODERATOR_MODEL: 'gpt', SCRIBE_MODEL: 'gpt', TLDR_MODEL: 'gpt' };
   const config = buildConfig({ OPENAI_API_KEY: 'sk-direct-test', PARTICIPANTS_FILE: file, ...roles });
-  harness = await openConsoleHarness({ notices: webSearchNotices(config.models.roster) });
+  harness = await openConsoleHarness({ notices: () => webSearchNotices(config.models.roster) });
   await harness.server.start();
 });
 afterAll(async () => harness.close());
