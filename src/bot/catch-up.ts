@@ -5,7 +5,7 @@
  * goes through the same handler as a live one. The gateway's claims make a message read twice act once. A session
  * room's latest page is read back first for edits and deletions made meanwhile (catch-up-revisions.ts).
  */
-import type { Channel, Client, Message, TextBasedChannel } from 'discord.js';
+import { ChannelType, type Channel, type Client, type ForumChannel, type Message, type TextBasedChannel } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { CatchUpPoint, SessionGateway } from '../core/ports.ts';
 import { readBackRevisions } from './catch-up-revisions.ts';
@@ -47,6 +47,7 @@ async function readChannel(options: CatchUpOptions, point: CatchUpPoint): Promis
     // gateway session lists active threads only, so one archived and locked meanwhile would look open. A room deleted
     // meanwhile answers 10003 here or to the read.
     channel = await options.client.channels.fetch(point.channelId, { force: true });
+    if (channel?.type === ChannelType.GuildForum) return options.ownsGuild(channel.guildId) ? await readForumPosts(options, channel, point.afterExternalId) : 0;
     if (!channel || !channel.isTextBased() || !('messages' in channel)) return 0;
     if ('guildId' in channel && channel.guildId && !options.ownsGuild(channel.guildId)) return 0;
     // Corrections first, so the answers to what was said meanwhile read the room as it stands.
@@ -80,6 +81,24 @@ async function readPages(options: CatchUpOptions, channel: TextBasedChannel & { 
     if (!last || messages.length < PAGE_SIZE) return handed;
     after = last.id;
   }
+}
+
+/**
+ * A brainstorm forum has no messages of its own: each post opened after the point is a topic, handed on by its first
+ * message (its replies are read with its session's room once the session exists).
+ */
+async function readForumPosts(options: CatchUpOptions, forum: ForumChannel, afterExternalId: string): Promise<number> {
+  const active = await forum.threads.fetchActive();
+  const posts = [...active.threads.values()].filter((post) => post.parentId === forum.id && BigInt(post.id) > BigInt(afterExternalId));
+  posts.sort((left, right) => (BigInt(left.id) < BigInt(right.id) ? -1 : 1));
+  let handed = 0;
+  for (const post of posts) {
+    const first = await post.fetchStarterMessage().catch(() => null);
+    if (!first) continue;
+    await options.onMessage(first);
+    handed += 1;
+  }
+  return handed;
 }
 
 /** Runs one catch-up over every point the gateway names; a channel that fails is logged and skipped. */

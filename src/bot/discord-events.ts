@@ -13,7 +13,18 @@ import type { Logger } from '../logging/logger.ts';
 import type { Author } from '../core/domain.ts';
 import { describeForPerson } from '../core/errors.ts';
 import type { GatewayReply, InboundMessage, SessionGateway } from '../core/ports.ts';
-import { authorFrom, isFromPerson, memberFacts, messageText, placeOf, type BrainstormPlace, type MemberFacts } from './inbound.ts';
+import {
+  authorFrom,
+  forumTopic,
+  isForumPostStart,
+  isFromPerson,
+  memberFacts,
+  messagePlace,
+  messageText,
+  placeOf,
+  type BrainstormPlace,
+  type MemberFacts,
+} from './inbound.ts';
 import { APPROVE_BUTTON_ID } from './message-format.ts';
 import { splitMessage } from './message-splitter.ts';
 import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
@@ -36,6 +47,12 @@ type CommandInteraction = ChatInputCommandInteraction | ButtonInteraction;
 /** Replies from the bot never ping anyone either. */
 const NO_MENTIONS = { parse: [], repliedUser: false } as const;
 
+/** What a message says in the session: its text and files; a forum post's first message with the post's title. */
+function sessionText(message: Message): string {
+  const text = messageText(message);
+  return isForumPostStart(message) && message.channel.isThread() ? forumTopic(message.channel.name, text) : text;
+}
+
 /** Turns Discord events into gateway calls and shows the gateway's replies where the person acted. */
 export class DiscordEvents {
   private warnedAboutEmptyContent = false;
@@ -44,9 +61,9 @@ export class DiscordEvents {
 
   /** A message anywhere the bot can see; only people's messages in brainstorm channels and their threads count. */
   async onMessage(message: Message): Promise<void> {
-    const place = this.counts(message) ? placeOf(message.channel, this.options.brainstormChannelIds) : null;
+    const place = this.counts(message) ? messagePlace(message, this.options.brainstormChannelIds) : null;
     if (!place || !message.inGuild()) return;
-    const text = messageText(message);
+    const text = sessionText(message);
     // Only a missing Message Content intent empties a message with no file or sticker either.
     if (text === '') return this.warnEmptyContent();
     try {
@@ -65,7 +82,7 @@ export class DiscordEvents {
     const place = this.counts(message) ? placeOf(message.channel, this.options.brainstormChannelIds) : null;
     if (!place || !message.inGuild()) return;
     try {
-      const reply = await this.options.gateway.messageEdited(await this.inbound(message, place, messageText(message)));
+      const reply = await this.options.gateway.messageEdited(await this.inbound(message, place, sessionText(message)));
       if (reply) await this.replyToMessage(message, reply);
     } catch (error) {
       this.options.logger.error({ err: error, messageId: message.id }, 'handling an edited Discord message failed');

@@ -3,7 +3,17 @@
  * one webhook per parent channel (bot messages with an embed author where webhooks are not allowed); long text is
  * split under 2000 characters; no AI message ever pings anyone; deliveries resume without posting twice.
  */
-import { ChannelType, RESTJSONErrorCodes, Routes, ThreadAutoArchiveDuration, type Client, type Message, type NewsChannel, type TextChannel } from 'discord.js';
+import {
+  ChannelType,
+  RESTJSONErrorCodes,
+  Routes,
+  ThreadAutoArchiveDuration,
+  type Client,
+  type ForumChannel,
+  type Message,
+  type NewsChannel,
+  type TextChannel,
+} from 'discord.js';
 import { shardOf, type Sharding } from '../config/sharding.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
@@ -64,7 +74,9 @@ export class DiscordTransport implements Transport {
 
   /** Opens a thread on the topic message (or on a starter message the bot posts) named after the title. */
   async openRoom(request: { originChannelId: string; originMessageId: string | null; title: string }): Promise<{ roomId: string; url: string | null }> {
-    const channel = await this.textChannel(request.originChannelId);
+    const origin = await this.brainstormChannel(request.originChannelId);
+    if (origin.type === ChannelType.GuildForum) return this.forumPost(origin, request);
+    const channel = origin;
     let starter: Message | null = null;
     try {
       starter = request.originMessageId
@@ -181,19 +193,41 @@ export class DiscordTransport implements Transport {
     });
     if (channel?.isThread()) {
       const parent = channel.parent ?? (channel.parentId ? await this.options.client.channels.fetch(channel.parentId) : null);
-      if (!parent || !isWebhookChannel(parent)) throw notUsable(roomId);
+      if (!parent || !(isWebhookChannel(parent) || parent.type === ChannelType.GuildForum)) throw notUsable(roomId);
       return { room: channel, parent, threadId: channel.id };
     }
     if (channel && isWebhookChannel(channel)) return { room: channel, parent: channel, threadId: undefined };
     throw notUsable(roomId);
   }
 
-  private async textChannel(channelId: string): Promise<TextChannel | NewsChannel> {
+  private async brainstormChannel(channelId: string): Promise<TextChannel | NewsChannel | ForumChannel> {
     const channel = await this.options.client.channels.fetch(channelId).catch((error: unknown) => {
       throw toTransportError(error, 'find the brainstorm channel');
     });
-    if (!channel || !isWebhookChannel(channel)) throw notUsable(channelId);
+    if (!channel || !(isWebhookChannel(channel) || channel.type === ChannelType.GuildForum)) throw notUsable(channelId);
     return channel;
+  }
+
+  /**
+   * In a forum, a session's room is the post that raised its topic (its thread has the starter message's id); a
+   * session started otherwise (`/brainstorm start`) opens a post of its own.
+   */
+  private async forumPost(forum: ForumChannel, request: { originMessageId: string | null; title: string }): Promise<{ roomId: string; url: string | null }> {
+    try {
+      if (request.originMessageId) {
+        const post = await this.options.client.channels.fetch(request.originMessageId);
+        if (post?.isThread() && post.parentId === forum.id) return { roomId: post.id, url: post.url };
+        throw notUsable(request.originMessageId);
+      }
+      const post = await forum.threads.create({
+        name: threadName(request.title),
+        message: { content: `**Brainstorm:** ${request.title.slice(0, 1900)}`, allowedMentions: { parse: [] } },
+      });
+      return { roomId: post.id, url: post.url };
+    } catch (error) {
+      if (DiscordTransportError.isInstance(error)) throw error;
+      throw toTransportError(error, 'open a post for the session', 'Send Messages');
+    }
   }
 }
 

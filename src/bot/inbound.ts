@@ -1,5 +1,5 @@
 /** Which Discord messages and interactions reach the services, and how they are described to them. */
-import { MessageType, PermissionFlagsBits, type Channel, type GuildMember, type Message, type PermissionsBitField } from 'discord.js';
+import { ChannelType, MessageType, PermissionFlagsBits, type Channel, type GuildMember, type Message, type PermissionsBitField } from 'discord.js';
 import type { Author } from '../core/domain.ts';
 
 /** Where something happened, in the services' terms: a session room (thread) or a brainstorm channel. */
@@ -15,6 +15,26 @@ export function placeOf(channel: Channel | null, brainstormChannelIds: ReadonlyS
   if (!channel) return null;
   if (channel.isThread()) return channel.parentId && brainstormChannelIds.has(channel.parentId) ? { roomId: channel.id, channelId: channel.parentId } : null;
   return brainstormChannelIds.has(channel.id) ? { roomId: null, channelId: channel.id } : null;
+}
+
+/**
+ * Where a message belongs, as `placeOf` says, except the first message of a forum post: a new topic in the forum (its
+ * post, whose id is the message's, becomes the session's room).
+ */
+export function messagePlace(message: Pick<Message, 'id' | 'channel'>, brainstormChannelIds: ReadonlySet<string>): BrainstormPlace | null {
+  const place = placeOf(message.channel, brainstormChannelIds);
+  return place && isForumPostStart(message) ? { roomId: null, channelId: place.channelId } : place;
+}
+
+/** True for the message that opened a forum post (a forum thread's id is its first message's). */
+export function isForumPostStart(message: Pick<Message, 'id' | 'channel'>): boolean {
+  const channel = message.channel;
+  return channel.isThread() && channel.id === message.id && channel.parent?.type === ChannelType.GuildForum;
+}
+
+/** A forum post's topic: its title, then what its first message says (unless that repeats the title). */
+export function forumTopic(title: string, text: string): string {
+  return text.trim().toLowerCase().startsWith(title.trim().toLowerCase()) ? text : `${title}\n\n${text}`.trim();
 }
 
 /** True for a person's own message: not a bot, not a webhook (our personas), not a system message. */

@@ -14,12 +14,12 @@ import type { Logger } from '../logging/logger.ts';
 import type { Speaker } from '../core/domain.ts';
 import { DiscordTransportError, isUnknownResource, toTransportError, type DiscordFailure } from './discord-errors.ts';
 import { fallbackEmbed, personaUsername } from './message-format.ts';
-import type { WebhookRegistry } from './webhook-registry.ts';
+import type { WebhookChannel, WebhookRegistry } from './webhook-registry.ts';
 
 /** Where a room's messages go: the thread (or channel) and the parent channel that owns the webhook. */
 export interface RoomTarget {
   room: ThreadChannel | TextChannel | NewsChannel;
-  parent: TextChannel | NewsChannel;
+  parent: WebhookChannel;
   threadId: string | undefined;
 }
 

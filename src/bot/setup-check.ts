@@ -14,17 +14,24 @@ export interface SetupProblem {
 
 const PORTAL = 'the Discord Developer Portal (your application → Bot)';
 
-/** The permissions without which the bot cannot hold a session in a brainstorm channel. */
-const REQUIRED = [
+type Permission = readonly [name: string, flag: bigint];
+
+/** The permissions without which the bot cannot hold a session in a brainstorm text channel. */
+const REQUIRED: readonly Permission[] = [
   ['View Channel', PermissionFlagsBits.ViewChannel],
   ['Send Messages', PermissionFlagsBits.SendMessages],
   ['Read Message History', PermissionFlagsBits.ReadMessageHistory],
   ['Create Public Threads', PermissionFlagsBits.CreatePublicThreads],
   ['Send Messages in Threads', PermissionFlagsBits.SendMessagesInThreads],
-] as const;
+];
+/** In a forum, people open the posts (threads) and the bot only writes in them. */
+const REQUIRED_IN_FORUM: readonly Permission[] = [
+  ['View Channel', PermissionFlagsBits.ViewChannel],
+  ['Read Message History', PermissionFlagsBits.ReadMessageHistory],
+  ['Send Messages in Threads', PermissionFlagsBits.SendMessagesInThreads],
+];
 
 const CHANNEL_KINDS: Partial<Record<ChannelType, string>> = {
-  [ChannelType.GuildForum]: 'a forum channel',
   [ChannelType.GuildMedia]: 'a media channel',
   [ChannelType.GuildVoice]: 'a voice channel',
   [ChannelType.GuildStageVoice]: 'a stage channel',
@@ -82,11 +89,16 @@ export async function channelProblems(client: Client, channelId: string, scope: 
   if (guildId && channel.guildId !== guildId) {
     return [{ severity: 'error', text: `${label} is in another server than DISCORD_GUILD_ID ${guildId}: the bot ignores it.` }];
   }
-  if (channel.type !== ChannelType.GuildText && channel.type !== ChannelType.GuildAnnouncement) {
+  if (channel.type !== ChannelType.GuildText && channel.type !== ChannelType.GuildAnnouncement && channel.type !== ChannelType.GuildForum) {
     const kind = CHANNEL_KINDS[channel.type] ?? 'not a text channel';
-    return [{ severity: 'error', text: `${label} is ${kind}: Brainstorm opens a thread per topic in a text channel. Point DISCORD_CHANNEL_ID at one.` }];
+    return [
+      {
+        severity: 'error',
+        text: `${label} is ${kind}: Brainstorm holds a session per topic in a thread of a text channel, or in a post of a forum. Point DISCORD_CHANNEL_ID at one.`,
+      },
+    ];
   }
-  return permissionProblems(client, channel, label);
+  return permissionProblems(client, channel, label, channel.type === ChannelType.GuildForum ? REQUIRED_IN_FORUM : REQUIRED);
 }
 
 function unreachable(name: string, error: unknown): string {
@@ -98,11 +110,11 @@ function unreachable(name: string, error: unknown): string {
   return `${name} could not be read (${error instanceof Error ? error.message : String(error)}).`;
 }
 
-function permissionProblems(client: Client, channel: GuildBasedChannel, label: string): SetupProblem[] {
+function permissionProblems(client: Client, channel: GuildBasedChannel, label: string, required: readonly Permission[]): SetupProblem[] {
   const granted = client.user ? channel.permissionsFor(client.user) : null;
   const has = (flag: bigint) => granted?.has(flag) ?? false;
   const problems: SetupProblem[] = [];
-  const missing = REQUIRED.filter(([, flag]) => !has(flag)).map(([permissionName]) => permissionName);
+  const missing = required.filter(([, flag]) => !has(flag)).map(([permissionName]) => permissionName);
   if (missing.length > 0) {
     problems.push({ severity: 'error', text: `The bot lacks ${missing.join(', ')} in ${label}: grant them to its role there, or it cannot hold sessions.` });
   }

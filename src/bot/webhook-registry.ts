@@ -1,11 +1,11 @@
 /** One persona webhook per parent channel: found or created on first use, cached, recreated when Discord drops it. */
-import type { NewsChannel, TextChannel, Webhook } from 'discord.js';
+import type { ForumChannel, NewsChannel, TextChannel, Webhook } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
 import { isMissingPermissions, toTransportError } from './discord-errors.ts';
 
-/** A channel that can hold webhooks. */
-export type WebhookChannel = TextChannel | NewsChannel;
+/** A channel that can hold webhooks (a forum's serve the threads of its posts). */
+export type WebhookChannel = TextChannel | NewsChannel | ForumChannel;
 
 /** Options of the registry. */
 export interface WebhookRegistryOptions {

@@ -3,7 +3,7 @@ import { createDiscordBot, createDiscordConnection, type DiscordBot } from '../.
 import { buildConfig } from '../../src/config/load-config.ts';
 import { ManualClock } from '../../src/core/clock.ts';
 import { createLogger } from '../../src/logging/logger.ts';
-import { startFakeDiscord, type FakeDiscord, type FakeUser, type RecordedMessage } from '../fakes/discord/index.ts';
+import { startFakeDiscord, type FakeDiscord, type FakeDiscordOptions, type FakeUser, type RecordedMessage } from '../fakes/discord/index.ts';
 import type { PostOptions } from '../fakes/discord/person-actions.ts';
 import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { discordEnvironment } from '../integration/bot/discord-harness.ts';
@@ -18,11 +18,18 @@ export interface DiscordApp {
   stop(): Promise<void>;
 }
 
+/** How the fake Discord is set up, and which of its channels are brainstorm channels (default: `brainstorm`). */
+export interface DiscordAppSetup {
+  discord?: FakeDiscordOptions;
+  brainstormChannels?: string[];
+}
+
 /** Starts the fakes, the app with the Discord transport, and the bot; `environment` adds to the fakes' variables. */
-export async function startDiscordApp(environment: Record<string, string> = {}): Promise<DiscordApp> {
-  const discord = await startFakeDiscord();
+export async function startDiscordApp(environment: Record<string, string> = {}, setup: DiscordAppSetup = {}): Promise<DiscordApp> {
+  const discord = await startFakeDiscord(setup.discord);
   const models = await startFakeOpenRouter();
-  const variables = { ...fakeEnvironment(models.url, environment), ...discordEnvironment(discord) };
+  const channelIds = (setup.brainstormChannels ?? ['brainstorm']).map((name) => discord.channels[name]!.id).join(',');
+  const variables = { ...fakeEnvironment(models.url, environment), ...discordEnvironment(discord, { DISCORD_CHANNEL_ID: channelIds }) };
   const clock = new ManualClock('2026-05-01T09:00:00Z');
   // As in production: the connection before the app (which needs its transport), the bot's handlers after it.
   const options = { config: buildConfig(variables), clock, logger: createLogger({ level: 'silent', secrets: [] }) };

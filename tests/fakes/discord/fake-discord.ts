@@ -24,8 +24,9 @@ export interface FakeDiscordOptions {
   token?: string;
   /** Text channels to create, by name (default: `brainstorm`, `general`). */
   channelNames?: string[];
-  /** Forum channels to create, by name (none by default). */
+  /** Forum and voice channels to create, by name (none by default). */
   forumNames?: string[];
+  voiceNames?: string[];
   heartbeatIntervalMs?: number;
   /** How long the bot has to answer an interaction (default 3000 ms, as Discord). */
   interactionDeadlineMs?: number;
@@ -68,6 +69,8 @@ export interface FakeDiscord {
   /** Adds a guild with text channels (people are members of every guild); `shard` places it on a shard of a sharded bot. */
   addGuild(name: string, channelNames: string[], shard?: { index: number; count: number }): { guild: FakeGuild; channels: Record<string, FakeChannel> };
   post(channelId: string, user: FakeUser, content: string, options?: PostOptions): RecordedMessage;
+  /** A person opens a post in a forum: THREAD_CREATE, then its first message (whose id is the thread's). */
+  createForumPost(forumId: string, user: FakeUser, title: string, content: string): RecordedMessage;
   /** Its author edits a message (MESSAGE_UPDATE, as Discord sends it: the whole message). */
   editAsAuthor(message: RecordedMessage, content: string): void;
   /** Its author (or a moderator) deletes a message (MESSAGE_DELETE). */
@@ -101,7 +104,7 @@ export interface FakeDiscord {
 export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promise<FakeDiscord> {
   const token = options.token ?? 'fake-bot-token.for-tests-only';
   const state = new FakeDiscordState();
-  const world = populate(state, options.channelNames ?? ['brainstorm', 'general'], options.forumNames ?? []);
+  const world = populate(state, options.channelNames ?? ['brainstorm', 'general'], { forum: options.forumNames ?? [], voice: options.voiceNames ?? [] });
   const rateLimits = new FakeRateLimits(options.rateLimit ?? { limit: 50, windowMs: 1000 });
   const router = new FakeRouter(token, rateLimits);
   let gatewayUrl = '';
@@ -142,6 +145,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
       return { guild, channels };
     },
     post: (channelId, user, content, options) => act.post(channelId, user, content, options),
+    createForumPost: (forumId, user, title, content) => act.createForumPost(forumId, user, title, content),
     editAsAuthor: (message, content) => state.editMessage(message, { content }),
     deleteAsPerson: (message) => state.deleteMessage(message),
     clickButton: (message, customId, user) => act.clickButton(message, customId, user),
@@ -179,7 +183,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   };
 }
 
-function populate(state: FakeDiscordState, channelNames: string[], forumNames: string[]) {
+function populate(state: FakeDiscordState, channelNames: string[], others: { forum: string[]; voice: string[] }) {
   const bitsOfAdmins = PermissionFlagsBits.ManageGuild;
   const roles = {
     admins: state.addRole('Admins', bitsOfAdmins),
@@ -197,7 +201,8 @@ function populate(state: FakeDiscordState, channelNames: string[], forumNames: s
   const bot = state.addUser('Brainstorm', { bot: true, roleIds: [roles.bot.id] });
   const channels: Record<string, FakeChannel> = {};
   for (const name of channelNames) channels[name] = state.addTextChannel(name);
-  for (const name of forumNames) channels[name] = state.addTextChannel(name, state.guildId, 'forum');
+  for (const name of others.forum) channels[name] = state.addTextChannel(name, state.guildId, 'forum');
+  for (const name of others.voice) channels[name] = state.addTextChannel(name, state.guildId, 'voice');
   return { roles, people, bot, channels };
 }
 

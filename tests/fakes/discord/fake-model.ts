@@ -37,7 +37,7 @@ export interface FakeChannel {
   /** The guild the channel (or thread) belongs to. */
   guildId: string;
   /** `forum`: a forum channel, where people open posts (threads) and nobody writes in the channel itself. */
-  kind: 'text' | 'forum' | 'thread';
+  kind: 'text' | 'forum' | 'voice' | 'thread';
   name: string;
   parentId: string | null;
   ownerId: string | null;

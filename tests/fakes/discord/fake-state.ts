@@ -24,6 +24,8 @@ const ALL_PERMISSIONS = Object.values(PermissionFlagsBits).reduce((all, bit) => 
 
 /** What a new message needs; the state fills ids, order, times and mentions. */
 export interface NewMessage {
+  /** Given for a forum post's first message, whose id is its thread's. */
+  id?: string;
   channelId: string;
   origin: MessageOrigin;
   authorId: string;
@@ -147,7 +149,7 @@ export class FakeDiscordState {
   }
 
   /** Adds a text channel to a guild (the first one unless named). */
-  addTextChannel(name: string, guildId: string = this.guildId, kind: 'text' | 'forum' = 'text'): FakeChannel {
+  addTextChannel(name: string, guildId: string = this.guildId, kind: 'text' | 'forum' | 'voice' = 'text'): FakeChannel {
     const channel: FakeChannel = {
       id: this.ids.next(),
       guildId,
@@ -199,7 +201,7 @@ export class FakeDiscordState {
     if (input.origin !== 'interaction') admitSend(this, channel, input.authorId);
     const author = this.users.get(input.authorId);
     const record: RecordedMessage = {
-      id: this.ids.next(),
+      id: input.id ?? this.ids.next(),
       order: this.messages.length + 1,
       channelId: channel.id,
       origin: input.origin,

@@ -57,6 +57,7 @@ export function memberPayload(member: FakeMember, user: FakeUser): APIGuildMembe
 /** A guild text channel or public thread object. */
 export function channelPayload(channel: FakeChannel): Record<string, unknown> {
   const guildId = channel.guildId;
+  if (channel.kind === 'voice') return { ...channelPayload({ ...channel, kind: 'text' }), type: ChannelType.GuildVoice, bitrate: 64_000, user_limit: 0 };
   if (channel.kind === 'forum') {
     return { ...channelPayload({ ...channel, kind: 'text' }), type: ChannelType.GuildForum, available_tags: [], default_forum_layout: 0 };
   }

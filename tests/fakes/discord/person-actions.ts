@@ -61,6 +61,14 @@ export class PersonActions {
     return this.state.createMessage({ channelId, origin: 'person', authorId: user.id, content, attachments, ...reply });
   }
 
+  /** A person opens a post in a forum (Discord's default auto-archive for a forum post: one day). */
+  createForumPost(forumId: string, user: FakeUser, title: string, content: string): RecordedMessage {
+    const forum = this.state.requireChannel(forumId);
+    if (forum.kind !== 'forum') throw new Error(`fake discord: ${forumId} is not a forum`);
+    const thread = this.state.createThread(forum, null, title, 1440, user.id);
+    return this.state.createMessage({ id: thread.id, channelId: thread.id, origin: 'person', authorId: user.id, content });
+  }
+
   /** A person clicks a button on a message. */
   clickButton(message: RecordedMessage, customId: string, user: FakeUser): FakeInteraction {
     return this.dispatchInteraction(user, message.channelId, (base) => ({

@@ -67,6 +67,17 @@ export function applicationRoutes(deps: RouteDeps): Route[] {
     ),
     bot(
       'GET',
+      '/guilds/:guildId/threads/active',
+      'guild.threads.active',
+      ({ params }) => {
+        const guildId = requireGuild(params['guildId']);
+        const threads = [...state.channels.values()].filter((channel) => channel.kind === 'thread' && channel.guildId === guildId && channel.archived !== true);
+        return { body: { threads: threads.map((thread) => channelPayload(thread)), members: [] } };
+      },
+      'guildId',
+    ),
+    bot(
+      'GET',
       '/guilds/:guildId/channels',
       'guild.channels',
       ({ params }) => {

@@ -1,6 +1,7 @@
 /** REST routes for channels, messages, threads and typing. */
 import { PermissionFlagsBits } from 'discord.js';
-import { DiscordHttpError, threadAlreadyCreated } from './discord-errors.ts';
+import { DiscordHttpError, invalidFormBody, threadAlreadyCreated } from './discord-errors.ts';
+import type { FakeChannel } from './fake-model.ts';
 import { channelPayload, messagePayload } from './payloads.ts';
 import type { Route } from './http-router.ts';
 import { historyPage, parseHistoryQuery } from './message-history.ts';
@@ -60,6 +61,7 @@ export function channelRoutes(deps: RouteDeps): Route[] {
     }),
     bot('POST', '/channels/:channelId/threads', 'thread.create', ({ params, body }) => {
       const parent = state.requireChannel(params['channelId'] ?? '');
+      if (parent.kind === 'forum') return forumPost(deps, parent, body);
       requireBotPermission(deps, PermissionFlagsBits.CreatePublicThreads);
       const thread = state.createThread(parent, null, validateThreadName(body['name']), validateAutoArchive(body['auto_archive_duration']), deps.botUserId);
       return { status: 201, body: channelPayload(thread) };
@@ -76,4 +78,22 @@ export function channelRoutes(deps: RouteDeps): Route[] {
       return undefined;
     }),
   ];
+}
+
+/** A post the bot opens in a forum: Send Messages (Create Posts) there, a first message, which takes the thread's id. */
+function forumPost(deps: RouteDeps, forum: FakeChannel, body: Record<string, unknown>): { status: number; body: unknown } {
+  requireBotPermission(deps, PermissionFlagsBits.SendMessages);
+  const message = body['message'];
+  if (typeof message !== 'object' || message === null)
+    throw invalidFormBody([{ path: 'message', code: 'BASE_TYPE_REQUIRED', message: 'This field is required' }]);
+  const content = validateMessageBody(message as Record<string, unknown>, { partial: false }).content ?? '';
+  const thread = deps.state.createThread(
+    forum,
+    null,
+    validateThreadName(body['name']),
+    validateAutoArchive(body['auto_archive_duration'] ?? 1440),
+    deps.botUserId,
+  );
+  const starter = deps.state.createMessage({ id: thread.id, channelId: thread.id, origin: 'bot', authorId: deps.botUserId, content });
+  return { status: 201, body: { ...channelPayload(thread), message: messagePayload(starter, deps.state, false) } };
 }

@@ -16,7 +16,7 @@ export const threadLocked = (): DiscordHttpError => new DiscordHttpError(400, 16
 
 /** Checks that `authorId` may post in `channel`; an archived thread that is not locked wakes up, as Discord does. */
 export function admitSend(state: FakeDiscordState, channel: FakeChannel, authorId: string): void {
-  if (channel.kind === 'forum') throw new DiscordHttpError(400, 50008, 'Cannot send messages in a non-text channel');
+  if (channel.kind === 'forum' || channel.kind === 'voice') throw new DiscordHttpError(400, 50008, 'Cannot send messages in a non-text channel');
   if (channel.kind !== 'thread') return;
   const moderator = (state.permissionsOf(authorId, channel.guildId) & PermissionFlagsBits.ManageThreads) !== 0n;
   if (channel.locked && !moderator) throw channel.archived ? threadArchived() : threadLocked();
