@@ -10,6 +10,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
 import { BrainstormError } from '../core/errors.ts';
 import type { SessionGateway } from '../core/ports.ts';
+import { AttachmentTexts } from './attachment-text.ts';
 import { catchUp } from './catch-up.ts';
 import { channelProblems, explainLoginFailure, type SetupProblem } from './setup-check.ts';
 import { DiscordEvents } from './discord-events.ts';
@@ -87,6 +88,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
     adminRoleId: config.discord.adminRoleId,
     logger,
     inRoomOrder: (roomId, task) => transport.inRoomOrder(roomId, task),
+    attachments: new AttachmentTexts({
+      cdnUrl: config.discord.cdnUrl,
+      fetch: globalThis.fetch,
+      maxMessageChars: () => config.limits.maxHumanMessageChars,
+      logger,
+    }),
   });
   const tracker = new HandledTracker();
   let started = false;

@@ -13,6 +13,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { Author } from '../core/domain.ts';
 import { describeForPerson } from '../core/errors.ts';
 import type { GatewayReply, InboundMessage, SessionGateway } from '../core/ports.ts';
+import type { AttachmentTexts } from './attachment-text.ts';
 import {
   authorFrom,
   forumTopic,
@@ -40,18 +41,14 @@ export interface DiscordEventsOptions {
   logger: Logger;
   /** Runs a reply after the room's messages already on their way (the transport's per-room queue). */
   inRoomOrder<T>(roomId: string, task: () => Promise<T>): Promise<T>;
+  /** Reads the text files people share (absent: files are only named). */
+  attachments?: AttachmentTexts;
 }
 
 type CommandInteraction = ChatInputCommandInteraction | ButtonInteraction;
 
 /** Replies from the bot never ping anyone either. */
 const NO_MENTIONS = { parse: [], repliedUser: false } as const;
-
-/** What a message says in the session: its text and files; a forum post's first message with the post's title. */
-function sessionText(message: Message): string {
-  const text = messageText(message);
-  return isForumPostStart(message) && message.channel.isThread() ? forumTopic(message.channel.name, text) : text;
-}
 
 /** Turns Discord events into gateway calls and shows the gateway's replies where the person acted. */
 export class DiscordEvents {
@@ -63,7 +60,7 @@ export class DiscordEvents {
   async onMessage(message: Message): Promise<void> {
     const place = this.counts(message) ? messagePlace(message, this.options.brainstormChannelIds) : null;
     if (!place || !message.inGuild()) return;
-    const text = sessionText(message);
+    const text = await this.sessionText(message);
     // Only a missing Message Content intent empties a message with no file or sticker either.
     if (text === '') return this.warnEmptyContent();
     try {
@@ -82,7 +79,7 @@ export class DiscordEvents {
     const place = this.counts(message) ? placeOf(message.channel, this.options.brainstormChannelIds) : null;
     if (!place || !message.inGuild()) return;
     try {
-      const reply = await this.options.gateway.messageEdited(await this.inbound(message, place, sessionText(message)));
+      const reply = await this.options.gateway.messageEdited(await this.inbound(message, place, await this.sessionText(message)));
       if (reply) await this.replyToMessage(message, reply);
     } catch (error) {
       this.options.logger.error({ err: error, messageId: message.id }, 'handling an edited Discord message failed');
@@ -199,6 +196,12 @@ export class DiscordEvents {
     }
     await interaction.editReply({ content: first, allowedMentions: NO_MENTIONS });
     for (const chunk of rest) await interaction.followUp({ content: chunk, allowedMentions: NO_MENTIONS });
+  }
+
+  /** What a message says in the session: its words, its files (a text file's excerpt), a forum post's title first. */
+  private async sessionText(message: Message): Promise<string> {
+    const text = messageText(message, (await this.options.attachments?.excerpts(message)) ?? new Map());
+    return isForumPostStart(message) && message.channel.isThread() ? forumTopic(message.channel.name, text) : text;
   }
 
   /** A reply to a `!` command or a refusal: a plain bot reply in the same place. */

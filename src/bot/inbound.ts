@@ -69,10 +69,15 @@ export function memberFacts(member: GuildMember | null): MemberFacts | null {
 
 /**
  * What a person posted, as the session's text: the message, then one line per file or sticker attached, so the
- * models, the record and the console know something was shared (and where), though they read text only.
+ * models, the record and the console know something was shared (and where); under a text file's line, what it says
+ * (`excerpts`, read by AttachmentTexts).
  */
-export function messageText(message: Pick<Message, 'content' | 'attachments' | 'stickers'>): string {
-  const files = [...message.attachments.values()].map((file) => `[attached ${kindOf(file.contentType)}: ${file.name} <${file.url}>]`);
+export function messageText(message: Pick<Message, 'content' | 'attachments' | 'stickers'>, excerpts: ReadonlyMap<string, string> = new Map()): string {
+  const files = [...message.attachments.values()].map((file) => {
+    const line = `[attached ${kindOf(file.contentType)}: ${file.name} <${file.url}>]`;
+    const excerpt = excerpts.get(file.id);
+    return excerpt ? `${line}\n${excerpt}` : line;
+  });
   const stickers = [...message.stickers.values()].map((sticker) => `[sticker: ${sticker.name}]`);
   return [message.content.trim(), ...files, ...stickers].filter((part) => part !== '').join('\n');
 }

@@ -79,8 +79,10 @@ export function personaUsername(speaker: Speaker): string {
 
 /** A thread name from a session title: one line, 1-100 characters. */
 export function threadName(title: string): string {
-  // The lines naming attached files (see `messageText`) would fill the name with a CDN address.
+  // The lines naming attached files (see `messageText`) would fill the name with a CDN address, and a text file's
+  // excerpt under its line with its contents.
   const collapsed = title
+    .replace(/^(`{3,})\n[\s\S]*?\n\1(\n\(the first \d+ of \d+ characters\))?$/gm, '')
     .replace(/^\[(attached [^\]]*|sticker: [^\]]*)\]$/gm, '')
     .replace(/\s+/g, ' ')
     .trim();

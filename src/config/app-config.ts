@@ -40,6 +40,8 @@ export interface AppConfig {
     guildId: string | undefined;
     channelIds: string[];
     apiUrl: string;
+    /** Where attachments are read from (Discord's CDN; tests: the fake Discord). */
+    cdnUrl: string;
     adminRoleId: string | undefined;
     commandRateLimitPerMinute: number;
   };

@@ -42,6 +42,7 @@ export const environmentSchema = z.object({
   DISCORD_GUILD_ID: optionalText,
   DISCORD_CHANNEL_ID: optionalText,
   DISCORD_API_URL: z.url().default('https://discord.com/api'),
+  DISCORD_CDN_URL: z.url().default('https://cdn.discordapp.com'),
   ADMIN_ROLE_ID: optionalText,
   COMMAND_RATE_LIMIT_PER_MINUTE: integer(10, 1, 600),
 

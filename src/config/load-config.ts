@@ -94,6 +94,7 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
         .map((id) => id.trim())
         .filter(Boolean),
       apiUrl: environment.DISCORD_API_URL,
+      cdnUrl: environment.DISCORD_CDN_URL,
       adminRoleId: environment.ADMIN_ROLE_ID,
       commandRateLimitPerMinute: environment.COMMAND_RATE_LIMIT_PER_MINUTE,
     },

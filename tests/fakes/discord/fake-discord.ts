@@ -2,7 +2,7 @@
  * A fake Discord on 127.0.0.1 that a real discord.js `Client` logs in to: REST under `/api/v10` and a plain-JSON
  * gateway. It records every message so tests can assert what people would see, and acts as people.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { GatewayDispatchEvents, PermissionFlagsBits } from 'discord.js';
 import type { FakeChannel, FakeGuild, FakeInteraction, FakeRole, FakeUser, RecordedMessage } from './fake-model.ts';
@@ -53,6 +53,8 @@ export const DEFAULT_BOT_PERMISSIONS =
 /** A running fake Discord and its helpers. */
 export interface FakeDiscord {
   apiUrl: string;
+  /** The fake's CDN (use as DISCORD_CDN_URL): serves the files people shared with content, until their `ex` time. */
+  cdnUrl: string;
   gatewayUrl: string;
   token: string;
   guildId: string;
@@ -110,7 +112,10 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   let gatewayUrl = '';
   const deps: RouteDeps = { state, botUserId: world.bot.id, gatewayUrl: () => gatewayUrl, interactionDeadlineMs: options.interactionDeadlineMs ?? 3000 };
   router.add([...applicationRoutes(deps), ...channelRoutes(deps), ...interactionCallbackRoutes(deps), ...webhookRoutes(deps)]);
-  const server: Server = createServer((request, response) => void router.handle(request, response));
+  const server: Server = createServer((request, response) => {
+    if (request.url?.startsWith('/attachments/')) return serveCdnFile(state, request, response);
+    void router.handle(request, response);
+  });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.address() as AddressInfo).port;
   gatewayUrl = `ws://127.0.0.1:${port}/gateway`;
@@ -129,6 +134,7 @@ export async function startFakeDiscord(options: FakeDiscordOptions = {}): Promis
   };
   return {
     apiUrl: `http://127.0.0.1:${port}/api`,
+    cdnUrl: `http://127.0.0.1:${port}`,
     gatewayUrl,
     token,
     guildId: state.guildId,
@@ -233,4 +239,18 @@ function waitForChange<T>(
     state.events.on('change', onChange);
     check();
   });
+}
+
+/** Discord's CDN: a shared file until its signed `ex` time (hex seconds), then 404 as Discord answers. */
+function serveCdnFile(state: FakeDiscordState, request: IncomingMessage, response: ServerResponse): void {
+  const url = new URL(request.url ?? '/', 'http://cdn.invalid');
+  const file = state.cdnFiles.get(decodeURIComponent(url.pathname));
+  const expiresAtMs = Number.parseInt(url.searchParams.get('ex') ?? '0', 16) * 1000;
+  if (!file || expiresAtMs <= Date.now()) {
+    response.writeHead(404, { 'content-type': 'text/plain' });
+    response.end('This content is no longer available.');
+    return;
+  }
+  response.writeHead(200, { 'content-type': file.contentType, 'content-length': Buffer.byteLength(file.content) });
+  response.end(file.content);
 }

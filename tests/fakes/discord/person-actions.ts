@@ -28,7 +28,7 @@ export interface SlashCommandInput {
 /** What a person's post carries besides its text. */
 export interface PostOptions {
   /** Files attached; each address is signed for 24 hours from now, as Discord's CDN signs them, unless `expiresAt` says. */
-  files?: { name: string; contentType: string; expiresAt?: Date }[];
+  files?: { name: string; contentType: string; expiresAt?: Date; content?: string }[];
   /** The message it replies to (Discord's reply: a `message_reference` to it). */
   replyTo?: RecordedMessage;
 }
@@ -47,12 +47,14 @@ export class PersonActions {
       const issued = Math.floor(Date.now() / 1000);
       const expires = file.expiresAt ? Math.floor(file.expiresAt.getTime() / 1000) : issued + CDN_SIGNATURE_SECONDS;
       const signature = `ex=${expires.toString(16)}&is=${issued.toString(16)}&hm=${randomBytes(32).toString('hex')}&`;
+      const path = `/attachments/${channelId}/${id}/${file.name}`;
+      if (file.content !== undefined) this.state.cdnFiles.set(path, { content: file.content, contentType: file.contentType });
       const url = `https://cdn.discordapp.com/attachments/${channelId}/${id}/${encodeURIComponent(file.name)}?${signature}`;
       return {
         id,
         filename: file.name,
         content_type: file.contentType,
-        size: 48_213,
+        size: file.content === undefined ? 48_213 : Buffer.byteLength(file.content),
         url,
         proxy_url: url.replace('cdn.discordapp.com', 'media.discordapp.net'),
       };

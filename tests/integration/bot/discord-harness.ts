@@ -38,6 +38,7 @@ export function discordEnvironment(fake: FakeDiscord, extra: Record<string, stri
     DISCORD_GUILD_ID: fake.guildId,
     DISCORD_CHANNEL_ID: fake.channels['brainstorm']?.id ?? '',
     DISCORD_API_URL: fake.apiUrl,
+    DISCORD_CDN_URL: fake.cdnUrl,
     ADMIN_ROLE_ID: fake.roles.facilitators.id,
     ...extra,
   };

@@ -65,5 +65,8 @@ describe('message format', () => {
       'Thoughts on this mockup?',
     );
     expect(threadName('   ')).toBe('Brainstorm');
+    const shared = '[attached file: prd.md <https://cdn.discordapp.com/attachments/1/2/prd.md>]\n```\n# PRD\nGoal: faster onboarding\n```';
+    expect(threadName(`Review the PRD\n${shared}\n(the first 20 of 900 characters)`)).toBe('Review the PRD');
+    expect(threadName(shared)).toBe('Brainstorm');
   });
 });
