@@ -12,7 +12,7 @@ let running: DiscordApp;
 let roomId = '';
 let sessionId = '';
 beforeAll(async () => {
-  running = await startDiscordApp({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', MAX_HUMAN_MESSAGE_CHARS: '3000' });
+  running = await startDiscordApp({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', MAX_HUMAN_MESSAGE_CHARS: '8000' });
   const { discord, test } = running;
   roomId = (await postAndSettle(running, discord.channels['brainstorm']!.id, discord.people.ada, 'How do we cut onboarding time?')).threadId!;
   await postAndSettle(running, roomId, discord.people.ada, 'A B2B analytics tool.');
@@ -55,7 +55,7 @@ describe('text files people share', () => {
     });
     const stored = await storedFrom(shared);
     expect(stored?.text).toMatch(/\(the first \d+ of \d+ characters\)$/);
-    expect(stored!.text.length).toBeLessThanOrEqual(3000);
+    expect(stored!.text.length).toBeLessThanOrEqual(8000);
   });
 
   it('a file the CDN no longer serves is named only, and the message still counts', async () => {
@@ -63,5 +63,20 @@ describe('text files people share', () => {
       files: [{ name: 'notes.txt', contentType: 'text/plain', content: 'never read', expiresAt: new Date(Date.now() - 60_000) }],
     });
     expect((await storedFrom(shared))?.text).toMatch(/^Old notes attached\.\n\[attached file: notes\.txt <[^>]+>\]$/);
+  });
+
+  it('a topic raised with a long file opens its session: the Planner reads the gist, the participants the whole', async () => {
+    const { discord, test } = running;
+    const brief = Array.from({ length: 120 }, (_, index) => `Finding ${index}: admins stall at step ${index % 9} of the setup.`).join('\n');
+    const topic = await postAndSettle(running, discord.channels['brainstorm']!.id, discord.people.ada, 'Brainstorm on these findings', {
+      files: [{ name: 'findings.md', contentType: 'text/markdown', content: brief }],
+    });
+    const session = (await test.app.repositories.sessions.findByRoom('discord', topic.threadId!))!;
+    expect(session.status).toMatch(/planning|awaiting_approval/);
+    expect(session.topic.length).toBeGreaterThan(4000);
+    const plannerRequest = running.models.chats.filter((chat) => chat.agent.role === 'planner').at(-1)!;
+    const plannerTopic = JSON.stringify(plannerRequest.body.messages.find((message) => message.role === 'user')?.content);
+    expect(plannerTopic.length).toBeLessThanOrEqual(4000 + 200);
+    expect(plannerTopic).toMatch(/the participants read the whole of it in the room/);
   });
 });

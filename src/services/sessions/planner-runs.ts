@@ -12,6 +12,7 @@ import {
 } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
+import { MAX_PLANNER_TOPIC_CHARS } from '../../agents/guardrails/input-guardrails.ts';
 import { currentTraceId } from '../current-trace.ts';
 import type { PlannerMode } from '../../agents/planner/planner-agent.ts';
 import { sessionPlanSchema } from '../../core/schemas.ts';
@@ -191,12 +192,23 @@ function describeRunError(name: string): string {
 }
 
 /**
+ * The topic as the Planner reads it: a long one (a pasted brief, a shared file under it) is cut to what its guardrail
+ * takes, with a note, rather than refused: the Planner plans from the gist, and the participants read it whole in
+ * the room (the message that raised it).
+ */
+export function topicForPlanner(topic: string): string {
+  if (topic.trim().length <= MAX_PLANNER_TOPIC_CHARS) return topic;
+  const note = `\n(… ${topic.length} characters in all; the participants read the whole of it in the room)`;
+  return `${topic.slice(0, MAX_PLANNER_TOPIC_CHARS - note.length - 10).trimEnd()}${note}`;
+}
+
+/**
  * The Planner's input: the topic, the conversation it was started in, the presets (or the one chosen), the questions
  * it asked, every answer (attributed), and what it must do now.
  */
 export function plannerInput(session: Session, options: { maxQuestions: number; mode: PlannerMode; replan?: boolean; presets?: string }): AgentInputItem[] {
   const { plannerState } = session;
-  const items: AgentInputItem[] = [user(`Topic: ${session.topic}`)];
+  const items: AgentInputItem[] = [user(`Topic: ${topicForPlanner(session.topic)}`)];
   if (plannerState.seed) items.push(user(`Context this session starts from (plan with it, do not repeat it):\n${plannerState.seed}`));
   if (plannerState.conversation) items.push(user(conversationNote(plannerState.conversation)));
   if (options.presets) items.push(user(options.presets));
