@@ -78,5 +78,7 @@ describe('text files people share', () => {
     const plannerTopic = JSON.stringify(plannerRequest.body.messages.find((message) => message.role === 'user')?.content);
     expect(plannerTopic.length).toBeLessThanOrEqual(4000 + 200);
     expect(plannerTopic).toMatch(/the participants read the whole of it in the room/);
+    const stored = await test.app.repositories.messages.listForSession(session.id);
+    expect(stored.find((message) => message.externalIds.includes(topic.id))?.text).toContain('Finding 119: admins stall at step 2');
   });
 });
