@@ -198,9 +198,14 @@ export class DiscordEvents {
     for (const chunk of rest) await interaction.followUp({ content: chunk, allowedMentions: NO_MENTIONS });
   }
 
-  /** What a message says in the session: its words, its files (a text file's excerpt), a forum post's title first. */
+  /**
+   * What a message says in the session: its words, its files (a text file's excerpt), a forum post's title first.
+   * Its words are taken before anything is awaited: discord.js patches the cached message in place when an edit
+   * arrives, and the edit's own handler must be the one to apply it.
+   */
   private async sessionText(message: Message): Promise<string> {
-    const text = messageText(message, (await this.options.attachments?.excerpts(message)) ?? new Map());
+    const posted = { content: message.content, attachments: message.attachments, stickers: message.stickers };
+    const text = messageText(posted, (await this.options.attachments?.excerpts(posted)) ?? new Map());
     return isForumPostStart(message) && message.channel.isThread() ? forumTopic(message.channel.name, text) : text;
   }
 
