@@ -5,59 +5,24 @@
  * restart read neither the old words nor the deleted ones.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordBot, createDiscordConnection, type DiscordBot } from '../../src/bot/discord-bot.ts';
-import { buildConfig } from '../../src/config/load-config.ts';
-import { ManualClock } from '../../src/core/clock.ts';
-import { randomIds } from '../../src/core/ids.ts';
-import { createLogger } from '../../src/logging/logger.ts';
-import { startFakeDiscord, type FakeDiscord, type RecordedMessage } from '../fakes/discord/index.ts';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
-import { discordEnvironment } from '../integration/bot/discord-harness.ts';
-import { createThrowawayPostgres } from '../support/databases.ts';
+import type { DiscordBot } from '../../src/bot/discord-bot.ts';
+import type { RecordedMessage } from '../fakes/discord/index.ts';
+import { replies } from '../fakes/openrouter/fake-openrouter.ts';
+import { createRestartableDiscordApp, type RestartableDiscordApp } from '../support/restartable-discord-app.ts';
 import { scriptedPlan } from '../support/scripted-plans.ts';
-import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+import type { TestApp } from '../support/test-app.ts';
 
-let discord: FakeDiscord;
-let models: FakeOpenRouter;
-let database: { url: string; drop(): Promise<void> };
-let environment: Record<string, string>;
-const clock = new ManualClock('2026-05-01T09:00:00Z');
-let running: { bot: DiscordBot; test: TestApp } | null = null;
-
-async function startProcess(): Promise<{ bot: DiscordBot; test: TestApp }> {
-  const options = { config: buildConfig(environment), clock, logger: createLogger({ level: 'silent', secrets: [] }) };
-  const connection = createDiscordConnection(options);
-  const test = await startTestApp(environment, {
-    clock,
-    ids: randomIds,
-    transports: [connection.transport],
-    database: { kind: 'postgres', url: database.url },
-  });
-  const bot = createDiscordBot({ ...options, gateway: test.app.gateway, connection });
-  await bot.start();
-  await test.settle();
-  running = { bot, test };
-  return running;
-}
-
-async function stopProcess(): Promise<void> {
-  await running?.bot.stop();
-  await running?.test.stop();
-  running = null;
-}
-
+let app: RestartableDiscordApp;
+let discord: RestartableDiscordApp['discord'];
+let models: RestartableDiscordApp['models'];
 beforeAll(async () => {
-  discord = await startFakeDiscord();
-  models = await startFakeOpenRouter();
-  database = await createThrowawayPostgres();
-  environment = { ...fakeEnvironment(models.url, { MAX_AI_ROUNDS_WITHOUT_HUMAN: '0', DATABASE_URL: database.url }), ...discordEnvironment(discord) };
+  app = await createRestartableDiscordApp({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '0' });
+  ({ discord, models } = app);
 });
-afterAll(async () => {
-  await stopProcess();
-  await models?.close();
-  await discord?.close();
-  await database?.drop();
-});
+afterAll(async () => app?.close());
+
+const startProcess = () => app.start();
+const stopProcess = () => app.stop();
 
 async function post(bot: DiscordBot, test: TestApp, channelId: string, content: string): Promise<RecordedMessage> {
   const message = discord.post(channelId, discord.people.bob, content);
@@ -104,7 +69,7 @@ describe('edits and deletions made while the bot was down', () => {
   });
 
   it('a second read back changes nothing', async () => {
-    const { bot, test } = running ?? (await startProcess());
+    const { bot, test } = app.running ?? (await startProcess());
     const sessions = await test.app.repositories.sessions.listRecent(5);
     const before = await test.app.repositories.messages.listForSession(sessions[0]!.id);
     await bot.catchUp();

@@ -4,60 +4,23 @@
  * answered, a topic opens its session, a `!stop` stops; a message read twice acts once.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createDiscordBot, createDiscordConnection, type DiscordBot } from '../../src/bot/discord-bot.ts';
-import { buildConfig } from '../../src/config/load-config.ts';
-import { ManualClock } from '../../src/core/clock.ts';
-import { randomIds } from '../../src/core/ids.ts';
-import { createLogger } from '../../src/logging/logger.ts';
-import { startFakeDiscord, type FakeDiscord, type RecordedMessage } from '../fakes/discord/index.ts';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
-import { discordEnvironment } from '../integration/bot/discord-harness.ts';
-import { createThrowawayPostgres } from '../support/databases.ts';
+import type { RecordedMessage } from '../fakes/discord/index.ts';
+import { replies } from '../fakes/openrouter/fake-openrouter.ts';
+import { createRestartableDiscordApp, type RestartableDiscordApp } from '../support/restartable-discord-app.ts';
 import { scriptedPlan } from '../support/scripted-plans.ts';
-import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+import type { TestApp } from '../support/test-app.ts';
 
-let discord: FakeDiscord;
-let models: FakeOpenRouter;
-let database: { url: string; drop(): Promise<void> };
-let environment: Record<string, string>;
-const clock = new ManualClock('2026-05-01T09:00:00Z');
-let running: { bot: DiscordBot; test: TestApp } | null = null;
-
-async function startProcess(): Promise<{ bot: DiscordBot; test: TestApp }> {
-  const options = { config: buildConfig(environment), clock, logger: createLogger({ level: 'silent', secrets: [] }) };
-  const connection = createDiscordConnection(options);
-  // Random ids, as in production: a restarted process must not reuse the first one's session ids.
-  const test = await startTestApp(environment, {
-    clock,
-    ids: randomIds,
-    transports: [connection.transport],
-    database: { kind: 'postgres', url: database.url },
-  });
-  const bot = createDiscordBot({ ...options, gateway: test.app.gateway, connection });
-  await bot.start();
-  await test.settle();
-  running = { bot, test };
-  return running;
-}
-
-async function stopProcess(): Promise<void> {
-  await running?.bot.stop();
-  await running?.test.stop();
-  running = null;
-}
-
+let app: RestartableDiscordApp;
+let discord: RestartableDiscordApp['discord'];
+let models: RestartableDiscordApp['models'];
 beforeAll(async () => {
-  discord = await startFakeDiscord();
-  models = await startFakeOpenRouter();
-  database = await createThrowawayPostgres();
-  environment = { ...fakeEnvironment(models.url, { MAX_AI_ROUNDS_WITHOUT_HUMAN: '0', DATABASE_URL: database.url }), ...discordEnvironment(discord) };
+  app = await createRestartableDiscordApp({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '0' });
+  ({ discord, models } = app);
 });
-afterAll(async () => {
-  await stopProcess();
-  await models?.close();
-  await discord?.close();
-  await database?.drop();
-});
+afterAll(async () => app?.close());
+
+const startProcess = () => app.start();
+const stopProcess = () => app.stop();
 
 const brainstorm = () => discord.channels['brainstorm']!.id;
 const personas = (roomId: string): RecordedMessage[] => discord.messagesIn(roomId).filter((message) => message.origin === 'webhook');
@@ -109,7 +72,7 @@ describe('catch-up after the bot was down', () => {
   });
 
   it('reading the same messages again acts on none of them twice', async () => {
-    const { bot, test } = running ?? (await startProcess());
+    const { bot, test } = app.running ?? (await startProcess());
     const sessionsBefore = (await test.app.repositories.sessions.listRecent(50)).length;
     const messagesBefore = discord.messagesIn(roomId).length;
     await bot.catchUp();
