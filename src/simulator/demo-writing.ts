@@ -35,7 +35,8 @@ export function shortened(text: string, length: number): string {
 
 const PRESET_HINTS: [RegExp, string][] = [
   [/retro|post-?mortem|incident|went wrong|lessons/i, 'retrospective'],
-  [/architect|design|migrat|database|stack|\bapi\b|framework|infrastructure/i, 'architecture-decision'],
+  // Not "design" alone: a design team's critiques are no architecture decision.
+  [/architect|(?:system|technical|software|api|schema) design|design doc|migrat|database|stack|\bapi\b|framework|infrastructure/i, 'architecture-decision'],
   [/research|\bwhy\b|evidence|hypothes|study|investigat/i, 'research-question'],
   [/product|feature|idea|users?\b|market/i, 'product-ideas'],
 ];

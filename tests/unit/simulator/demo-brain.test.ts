@@ -95,6 +95,11 @@ describe('demo brain through the real SDK', () => {
 
     expect((await planned(user('Topic: which feature do our users miss most?'), presets)).preset).toBe('product-ideas');
     expect((await planned(user('Topic: lunch options for the offsite'), presets)).preset).toBeNull();
+    const architecture = user(
+      'Presets (set "preset" in the plan to the one that fits the topic, or null when none does):\n- architecture-decision: Architecture decision — Choose between technical options.',
+    );
+    expect((await planned(user('Topic: how can our design team run tighter weekly critiques?'), architecture)).preset).toBeNull();
+    expect((await planned(user('Topic: which database should the billing service move to?'), architecture)).preset).toBe('architecture-decision');
     const chosen = user('Ana chose the preset "retrospective" (Retrospective: look back). Set "preset" to "retrospective".');
     expect((await planned(user('Topic: which feature do our users miss most?'), chosen)).preset).toBe('retrospective');
     // The plan is about the topic's subject, not its verbs ("Map the options for move jenkins").
