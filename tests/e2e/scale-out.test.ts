@@ -85,7 +85,8 @@ describe('two real processes on one Postgres', () => {
     const audit = await auditConversation(handle.db, drill.sessionId);
     expect({ lost: audit.lost, duplicated: audit.duplicated }).toEqual({ lost: 0, duplicated: 0 });
     // The trace viewer does not show the dead process's turn as running for ever: it was cut short when it died.
-    await waitUntil(async () => (await openGenerations(drill.sessionId)) === 0, 'the dead turn to be closed');
+    // Only the dead process's spans: the survivor's own are written open when they start and closed by a later flush.
+    await waitUntil(async () => (await openGenerations(drill.sessionId, owner.pid)) === 0, 'the dead turn to be closed');
     const cut = await handle.db
       .selectFrom('spans')
       .select('id')
@@ -97,13 +98,16 @@ describe('two real processes on one Postgres', () => {
 });
 
 /** Model calls of a session whose spans are stored and not ended. */
-async function openGenerations(sessionId: string): Promise<number> {
-  const rows = await handle.db
+/** The session's generation spans still open, of every process or of the one with `pid`. */
+async function openGenerations(sessionId: string, pid?: number): Promise<number> {
+  let query = handle.db
     .selectFrom('spans')
-    .select('id')
-    .where('session_id', '=', sessionId)
-    .where('type', '=', 'generation')
-    .where('ended_at', 'is', null)
-    .execute();
-  return rows.length;
+    .innerJoin('traces', 'traces.id', 'spans.trace_id')
+    .innerJoin('worker_instances', 'worker_instances.id', 'traces.worker_id')
+    .select('spans.id')
+    .where('spans.session_id', '=', sessionId)
+    .where('spans.type', '=', 'generation')
+    .where('spans.ended_at', 'is', null);
+  if (pid !== undefined) query = query.where('worker_instances.pid', '=', pid);
+  return (await query.execute()).length;
 }
