@@ -17,10 +17,17 @@ export interface RevisionReadOptions {
   onMessageUpdate: (message: Message) => Promise<void>;
 }
 
+/** Orders Discord objects by id (snowflakes grow with time). */
+export function byId(left: { id: string }, right: { id: string }): number {
+  const a = BigInt(left.id);
+  const b = BigInt(right.id);
+  return a < b ? -1 : a > b ? 1 : 0;
+}
+
 /** The messages of `channel` up to and including `upToId`, one page, oldest first. */
 async function pageUpTo(channel: TextBasedChannel & { messages: unknown }, upToId: string): Promise<Message[]> {
   const page = await channel.messages.fetch({ before: (BigInt(upToId) + 1n).toString(), limit: PAGE_SIZE });
-  return [...page.values()].sort((left, right) => (BigInt(left.id) < BigInt(right.id) ? -1 : 1));
+  return [...page.values()].sort(byId);
 }
 
 /**

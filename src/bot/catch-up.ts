@@ -8,7 +8,7 @@
 import { ChannelType, type Channel, type Client, type ForumChannel, type Message, type TextBasedChannel } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { CatchUpPoint, SessionGateway } from '../core/ports.ts';
-import { readBackRevisions } from './catch-up-revisions.ts';
+import { byId, readBackRevisions } from './catch-up-revisions.ts';
 import { CLOSURE_REASONS, closureOfReadFailure, roomClosure } from './room-closure-events.ts';
 
 /** Discord's largest page of channel messages. */
@@ -26,12 +26,6 @@ export interface CatchUpOptions {
   /** The live edit handler (`DiscordEvents.onMessageUpdate`), for edits made while the bot was away. */
   onMessageUpdate: (message: Message) => Promise<void>;
   logger: Logger;
-}
-
-function byId(left: Message, right: Message): number {
-  const a = BigInt(left.id);
-  const b = BigInt(right.id);
-  return a < b ? -1 : a > b ? 1 : 0;
 }
 
 /**
@@ -90,7 +84,7 @@ async function readPages(options: CatchUpOptions, channel: TextBasedChannel & { 
 async function readForumPosts(options: CatchUpOptions, forum: ForumChannel, afterExternalId: string): Promise<number> {
   const active = await forum.threads.fetchActive();
   const posts = [...active.threads.values()].filter((post) => post.parentId === forum.id && BigInt(post.id) > BigInt(afterExternalId));
-  posts.sort((left, right) => (BigInt(left.id) < BigInt(right.id) ? -1 : 1));
+  posts.sort(byId);
   let handed = 0;
   for (const post of posts) {
     const first = await post.fetchStarterMessage().catch(() => null);

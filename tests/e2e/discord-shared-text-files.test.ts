@@ -7,6 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../src/core/domain.ts';
 import type { RecordedMessage } from '../fakes/discord/index.ts';
 import { postAndSettle, startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
+import { keySamples } from '../unit/agents/guardrails/secret-samples.ts';
+
+/** A made-up OpenAI project key (built at run time, so no key-shaped text sits in the source). */
+const fileKey = keySamples().find(([kind, key]) => kind === 'openai_api_key' && key.includes('-proj-'))![1];
 
 let running: DiscordApp;
 let roomId = '';
@@ -41,10 +45,10 @@ describe('text files people share', () => {
   it('a key inside a file is refused like a pasted key: nothing of it is stored or sent', async () => {
     const requestsBefore = running.models.chats.length;
     const leaked = await postAndSettle(running, roomId, running.discord.people.bob, 'Config for the demo:', {
-      files: [{ name: 'demo.env', contentType: 'text/plain', content: 'OPENAI_API_KEY=sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcdefGHIJ' }],
+      files: [{ name: 'demo.env', contentType: 'text/plain', content: `OPENAI_API_KEY=${fileKey}` }],
     });
     expect(await storedFrom(leaked)).toBeUndefined();
-    expect(JSON.stringify(running.models.chats.slice(requestsBefore))).not.toContain('sk-proj-AbCdEf');
+    expect(JSON.stringify(running.models.chats.slice(requestsBefore))).not.toContain(fileKey);
     expect(running.discord.messagesIn(roomId).some((message) => message.origin === 'bot' && /key|secret/i.test(message.content))).toBe(true);
   });
 
