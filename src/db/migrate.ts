@@ -13,6 +13,7 @@ import * as critiqueRounds from './migrations/0019-critique-rounds.ts';
 import * as ledgerPasses from './migrations/0020-ledger-passes.ts';
 import * as tracesStarted from './migrations/0021-traces-started.ts';
 import * as deadProcessLeftovers from './migrations/0022-dead-process-leftovers.ts';
+import * as documentVersionMetadata from './migrations/0023-document-version-metadata.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -30,6 +31,7 @@ const migrations: Record<string, Migration> = {
   '0020-ledger-passes': ledgerPasses,
   '0021-traces-started': tracesStarted,
   '0022-dead-process-leftovers': deadProcessLeftovers,
+  '0023-document-version-metadata': documentVersionMetadata,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

@@ -111,6 +111,8 @@ export interface DocumentVersionsTable {
   document_id: number;
   version: number;
   content: string;
+  /** What the version was written with (null for versions older than the column). */
+  metadata: ColumnType<Record<string, unknown> | null, string | undefined, string>;
   created_at: Timestamp;
 }
 

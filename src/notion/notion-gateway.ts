@@ -12,6 +12,7 @@ import { NotionRequestError } from './notion-errors.ts';
 import { isVanished, NotionRequester, type NotionObjectStore } from './notion-requester.ts';
 import { adoptDatabase, createDatabase, findDatabaseUnderParent, type DatabaseIds } from './notion-database.ts';
 import { sessionRowProperties, type SessionRowValues } from './session-row.ts';
+import { PageAuthors } from './page-authors.ts';
 
 export type { NotionObjectStore } from './notion-requester.ts';
 
@@ -48,12 +49,14 @@ const documentKey = (sessionId: string, kind: NotionDocumentKind): string => `se
 export class NotionGateway {
   private readonly requester: NotionRequester;
   private readonly client: Client;
+  private readonly authors: PageAuthors;
   private markdownSupported = true;
   private database: DatabaseIds | null = null;
 
   constructor(private readonly options: NotionGatewayOptions) {
     this.requester = new NotionRequester(options);
     this.client = this.requester.client;
+    this.authors = new PageAuthors(this.requester);
   }
 
   /** Requests sent (for the bench and the console). */
@@ -167,6 +170,12 @@ export class NotionGateway {
       }
     }
     return this.writeBlocks(key, rowId, kind, markdown, signal);
+  }
+
+  /** Whether a person edited a session document's page in Notion since this integration last wrote it. */
+  async documentEditedByPeople(sessionId: string, kind: NotionDocumentKind, signal?: AbortSignal): Promise<boolean> {
+    const pageId = await this.options.objects.get(documentKey(sessionId, kind));
+    return pageId ? this.authors.editedByOthers(pageId, signal) : false;
   }
 
   /** Reads a session document back from Notion as markdown; null when it was never written or vanished. */

@@ -17,6 +17,13 @@ export interface StoredDocument {
   updatedAt: Date;
 }
 
+/** One earlier version of a document: its text and what it was written with. */
+export interface DocumentVersion {
+  version: number;
+  content: string;
+  metadata: Record<string, unknown>;
+}
+
 function toDocument(row: DocumentRow): StoredDocument {
   return {
     id: Number(row.id),
@@ -35,7 +42,7 @@ function toDocument(row: DocumentRow): StoredDocument {
 export class DocumentsRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Writes a new version of a document; returns it. */
+  /** Writes a new version of a document (keeping the version's text and metadata); returns it. */
   async write(sessionId: string, kind: DocumentKind, content: string, metadata: Record<string, unknown>, now: Date): Promise<StoredDocument> {
     return this.db.transaction().execute(async (transaction) => {
       const existing = await transaction
@@ -58,7 +65,10 @@ export class DocumentsRepository {
             .values({ session_id: sessionId, kind, version: 1, content, metadata: toJson(metadata), created_at: now, updated_at: now })
             .returningAll()
             .executeTakeFirstOrThrow();
-      await transaction.insertInto('document_versions').values({ document_id: row.id, version: row.version, content, created_at: now }).execute();
+      await transaction
+        .insertInto('document_versions')
+        .values({ document_id: row.id, version: row.version, content, metadata: toJson(metadata), created_at: now })
+        .execute();
       return toDocument(row);
     });
   }
@@ -73,6 +83,17 @@ export class DocumentsRepository {
       .where('deleted_at', 'is', null)
       .executeTakeFirst();
     return row ? toDocument(row) : null;
+  }
+
+  /** One version of a document, or null when it was never written. */
+  async findVersion(id: number, version: number): Promise<DocumentVersion | null> {
+    const row = await this.db
+      .selectFrom('document_versions')
+      .select(['version', 'content', 'metadata'])
+      .where('document_id', '=', id)
+      .where('version', '=', version)
+      .executeTakeFirst();
+    return row ? { version: row.version, content: row.content, metadata: row.metadata ?? {} } : null;
   }
 
   /** Records that `version` reached the external store (Notion) under `externalId`; never moves backwards. */

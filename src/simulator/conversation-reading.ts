@@ -84,7 +84,7 @@ const STATEMENT = /^\s*(?:[-*]\s*)?(#\d+)?\s*\[([^\]\n]{1,60}?)(\s*\((?:person|h
 // Lines that end a statement instead of continuing it: headings and the section labels of an agent's input.
 // The wrap-up's steps and the extractor's request follow the last message: without a break they were read as its next lines.
 const SECTION_BREAK =
-  /^\s*(?:#{1,6}\s|(?:New messages|Previous record|There is no previous record|Write the complete|Earlier messages|Ideas by|The wrap-up is a hand-off chain|Extract the ledger entries)\b[^\n]{0,60}$)/i;
+  /^\s*(?:#{1,6}\s|(?:New messages|Previous record|There is no previous record|Write the complete|Earlier messages|Ideas by|The wrap-up is a hand-off chain|Extract the ledger entries)\b[^\n]{0,200}$)/i;
 
 /**
  * Statements of the form `[Name]: text` or `#12 [Name (person)]: text`, across every non-system message; the

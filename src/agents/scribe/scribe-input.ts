@@ -18,17 +18,20 @@ export function citedLine(message: Pick<ChatMessage, 'id' | 'number' | 'speaker'
 export type ScribeCorrection = Pick<ChatMessage, 'number' | 'speaker' | 'text' | 'deleted'>;
 
 /**
- * The user message of a Scribe pass: the subject, the previous record (if any), what people corrected in messages
- * it already holds (edited or deleted by their authors), and the new messages.
+ * The user message of a Scribe pass: the subject, the previous record (if any, and whether people edited it in
+ * Notion), what people corrected in messages it already holds (edited or deleted by their authors), and the new messages.
  */
 export function buildScribeInput(
   subject: ScribeSubject,
   previousRecord: string | null,
   messages: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text' | 'citations'>[],
   corrections: ScribeCorrection[] = [],
+  options: { editedByPeople?: boolean } = {},
 ): string {
   const objectives = subject.objectives.length > 0 ? subject.objectives.map((objective) => `- ${objective}`).join('\n') : '- (no plan yet)';
-  const keep = corrections.length > 0 ? 'keep everything in it, except what the corrections below take back' : 'keep everything in it';
+  const kept = corrections.length > 0 ? 'keep everything in it, except what the corrections below take back' : 'keep everything in it';
+  // People's own words in the record are theirs: the Scribe works the new messages in around them.
+  const keep = options.editedByPeople ? `${kept}; people edited it in Notion, so keep their wording and additions as they wrote them` : kept;
   return [
     `Topic: ${subject.topic}`,
     `Objectives:\n${objectives}`,

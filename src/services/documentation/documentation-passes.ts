@@ -12,12 +12,15 @@ import { runScribe, runTldr } from './agent-runs.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';
 import { rewriteVanished } from './document-delays.ts';
 import { documentFailure } from './notion-jobs.ts';
+import { TAKEN_FROM_NOTION, takeUpPeoplesEdits, type AdoptRecord } from './people-edits.ts';
 
 /** What a pass may do after it stored a document (the service enqueues the follow-up jobs). */
 export interface PassEffects {
   store(sessionId: string, kind: 'record' | 'tldr', markdown: string, metadata: Record<string, unknown>): Promise<void>;
   scheduleTldr(sessionId: string): Promise<void>;
   remember(sessionId: string, text: string): Promise<void>;
+  /** Stores what Notion holds as the newest record version, already synced. */
+  adopt: AdoptRecord;
 }
 
 /** Messages the record covers: what people and agents said in the room, not withheld or internal ones. */
@@ -33,7 +36,8 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
   const sessionId = String(job.payload.sessionId);
   const session = await deps.sessions.findById(sessionId);
   if (!session) return { status: 'done' };
-  const previous = await deps.documents.find(sessionId, 'record');
+  const stored = await deps.documents.find(sessionId, 'record');
+  const previous = stored ? ((await takeUpPeoplesEdits(deps, stored, effects.adopt, signal)) ?? stored) : null;
   const lastMessageId = Number(previous?.metadata.lastMessageId ?? 0);
   // Read before the messages: an edit made while this pass runs is corrected by the next one.
   const readAt = deps.clock.now();
@@ -51,7 +55,7 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
       revisedThrough: fallback ? (previous?.metadata.revisedThrough ?? null) : readAt.toISOString(),
     });
   try {
-    const input = buildScribeInput(subject, previous?.content ?? null, fresh, corrections);
+    const input = buildScribeInput(subject, previous?.content ?? null, fresh, corrections, { editedByPeople: previous?.metadata[TAKEN_FROM_NOTION] === true });
     const written = await runScribe(deps, sessionId, session.topic, input, signal, {
       store: (markdown) => store(markdown, false),
       facts: documentFacts(all),

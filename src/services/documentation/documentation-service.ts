@@ -3,6 +3,7 @@
  * `DATA_DIR/docs`, and written to Notion when it is configured. Implements `DocumentationPort`.
  */
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
+import type { StoredDocument } from '../../repositories/documents-repository.ts';
 import { MarkdownMirror } from '../../notion/markdown-mirror.ts';
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import type { JobHandler, JobOutcome } from '../jobs/job-types.ts';
@@ -13,6 +14,7 @@ import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './docum
 import { enqueueNotionJob, retryDeadline } from './document-delays.ts';
 import { runNotionRow, runNotionSync } from './notion-jobs.ts';
 import { recallSessions, rememberSession } from './recall.ts';
+import { PEOPLE_EDITED_IN_NOTION } from './people-edits.ts';
 
 /** A session document kind. */
 export type DocumentKind = 'record' | 'tldr';
@@ -44,6 +46,7 @@ export class DocumentationService implements DocumentationPort {
       store: (sessionId, kind, markdown, metadata) => this.store(sessionId, kind, markdown, metadata),
       scheduleTldr: (sessionId) => this.scheduleTldr(sessionId),
       remember: (sessionId, text) => rememberSession(this.deps, sessionId, text),
+      adopt: (sessionId, markdown, metadata) => this.adoptFromNotion(sessionId, markdown, metadata),
     };
   }
 
@@ -63,7 +66,9 @@ export class DocumentationService implements DocumentationPort {
         return runScribePass(this.deps, this.effects, job, signal);
       },
       [DOCUMENTATION_JOB_KINDS.tldr]: (job, signal) => runTldrPass(this.deps, this.effects, (sessionId) => this.mirror.read(sessionId, 'record'), job, signal),
-      [DOCUMENTATION_JOB_KINDS.notionSync]: notion ? (job: ClaimedJob, signal: AbortSignal) => runNotionSync(this.deps, notion, job, signal) : withoutNotion,
+      [DOCUMENTATION_JOB_KINDS.notionSync]: notion
+        ? (job: ClaimedJob, signal: AbortSignal) => runNotionSync(this.deps, notion, job, signal, (document) => this.takeUpPeoplesEdits(document))
+        : withoutNotion,
       [DOCUMENTATION_JOB_KINDS.notionRow]: notion ? (job: ClaimedJob, signal: AbortSignal) => runNotionRow(this.deps, notion, job, signal) : withoutNotion,
     };
   }
@@ -138,9 +143,7 @@ export class DocumentationService implements DocumentationPort {
     try {
       const remote = await this.deps.notion.readDocument(sessionId, 'record');
       if (remote === null || remote.trim() === local.content.trim()) return local.content;
-      const stored = await this.deps.documents.write(sessionId, 'record', remote, { ...local.metadata, source: 'notion' }, this.deps.clock.now());
-      await this.deps.documents.markSynced(stored.id, stored.version, null, this.deps.clock.now());
-      await this.mirror.write(sessionId, 'record', remote);
+      await this.adoptFromNotion(sessionId, remote, { ...local.metadata, source: 'notion' });
       return remote;
     } catch (error) {
       this.deps.logger.warn(
@@ -233,12 +236,32 @@ export class DocumentationService implements DocumentationPort {
   }
 
   private async runUrgentPass(sessionId: string): Promise<void> {
+    await this.queueScribePassNow(sessionId);
+    if (this.deps.runQueue) await this.deps.runQueue(scribeQueue(sessionId));
+    else this.deps.nudge?.();
+  }
+
+  private async queueScribePassNow(sessionId: string): Promise<void> {
     const now = this.deps.clock.now();
     const job = { kind: DOCUMENTATION_JOB_KINDS.scribe, payload: { sessionId }, runAt: now, dedupeKey: sessionId, queue: scribeQueue(sessionId), sessionId };
     await this.deps.jobs.enqueue(job, now);
     await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.scribe, sessionId, now, now);
-    if (this.deps.runQueue) await this.deps.runQueue(scribeQueue(sessionId));
-    else this.deps.nudge?.();
+  }
+
+  /** A record people edited in Notion: flagged, and a Scribe pass queued now to take their version up. */
+  private async takeUpPeoplesEdits(document: StoredDocument): Promise<void> {
+    await this.deps.documents.mergeMetadata(document.id, { [PEOPLE_EDITED_IN_NOTION]: true });
+    await this.queueScribePassNow(document.sessionId);
+    this.deps.nudge?.();
+  }
+
+  /** Stores what Notion holds as the newest version, already synced (a person's edits there, taken up). */
+  private async adoptFromNotion(sessionId: string, markdown: string, metadata: Record<string, unknown>): Promise<StoredDocument> {
+    const now = this.deps.clock.now();
+    const stored = await this.deps.documents.write(sessionId, 'record', markdown, { ...metadata, writtenAt: now.toISOString() }, now);
+    await this.deps.documents.markSynced(stored.id, stored.version, null, now);
+    await this.mirror.write(sessionId, 'record', markdown);
+    return stored;
   }
 
   private async store(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {

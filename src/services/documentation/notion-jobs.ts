@@ -1,5 +1,6 @@
 /** The Notion outbox jobs: write a document's newest version, and create/update a session's database row. */
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
+import type { StoredDocument } from '../../repositories/documents-repository.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
 import type { NotionGateway } from '../../notion/notion-gateway.ts';
 import type { SessionRowValues } from '../../notion/session-row.ts';
@@ -7,6 +8,7 @@ import { backoffDelayMs } from '../jobs/backoff.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import { noteDelay, noteWritten, rewriteVanished } from './document-delays.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';
+import { peoplesVersion } from './people-edits.ts';
 
 /** Default cap of the backoff between Notion retries. */
 export const DEFAULT_NOTION_MAX_BACKOFF_MS = 60_000;
@@ -54,8 +56,17 @@ export async function documentFailure(deps: DocumentationDependencies, sessionId
   return outcome;
 }
 
-/** `notion_sync`: writes the newest version of a document; an older job finding it already synced does nothing. */
-export async function runNotionSync(deps: DocumentationDependencies, notion: NotionGateway, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
+/**
+ * `notion_sync`: writes the newest version of a document; an older job finding it already synced does nothing. A
+ * record a person edited in Notion since our last write is not replaced: `onPeoplesEdits` has the Scribe take it up.
+ */
+export async function runNotionSync(
+  deps: DocumentationDependencies,
+  notion: NotionGateway,
+  job: ClaimedJob,
+  signal: AbortSignal,
+  onPeoplesEdits: (document: StoredDocument) => Promise<void>,
+): Promise<JobOutcome> {
   const sessionId = String(job.payload.sessionId);
   const kind = job.payload.kind === 'tldr' ? 'tldr' : 'record';
   const document = await deps.documents.find(sessionId, kind);
@@ -63,6 +74,10 @@ export async function runNotionSync(deps: DocumentationDependencies, notion: Not
   const row = await sessionRowValues(deps, sessionId);
   if (!row) return { status: 'done' };
   try {
+    if (await peoplesVersion(deps, notion, document, signal)) {
+      await onPeoplesEdits(document);
+      return { status: 'done' };
+    }
     const pageId = await notion.writeDocument(sessionId, kind, document.content, row, signal);
     await deps.documents.markSynced(document.id, document.version, pageId, deps.clock.now());
   } catch (error) {

@@ -3,7 +3,9 @@
  * databases and data sources (API 2025-09-03), blocks, the markdown endpoints, Notion's error shape,
  * its request limits (400 validation_error), 3 requests/s per token (429 rate_limited + Retry-After),
  * and injectable outages (503 service_unavailable, by time or by count). Pages a person trashed answer writes
- * with validation_error and still retrieve (in_trash); pages deleted for good (or unshared) answer 404. Time comes from an injected clock so rate limits are deterministic.
+ * with validation_error and still retrieve (in_trash); pages deleted for good (or unshared) answer 404. Pages name who
+ * edited them last (`last_edited_by`: the integration's bot user of `users/me`, or a person through `store.editAsPerson`).
+ * Time comes from an injected clock so rate limits are deterministic.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -69,6 +71,7 @@ const ROUTES: { method: string; pattern: RegExp; name: string }[] = [
   { method: 'PATCH', pattern: /^\/v1\/blocks\/([^/]+)\/children$/, name: 'appendChildren' },
   { method: 'GET', pattern: /^\/v1\/blocks\/([^/]+)$/, name: 'getBlock' },
   { method: 'DELETE', pattern: /^\/v1\/blocks\/([^/]+)$/, name: 'deleteBlock' },
+  { method: 'GET', pattern: /^\/v1\/users\/(me)$/, name: 'getOwnUser' },
 ];
 
 /** Blocks of a request `children` array, in the fake's stored form. */
@@ -136,6 +139,14 @@ export async function startFakeNotion(options: FakeNotionOptions): Promise<FakeN
     },
     getBlock: (id) => store.retrieveBlock(id),
     deleteBlock: (id) => store.deleteBlock(id),
+    getOwnUser: () => ({
+      object: 'user',
+      id: store.botUserId,
+      name: 'Brainstorm',
+      avatar_url: null,
+      type: 'bot',
+      bot: { owner: { type: 'workspace', workspace: true }, workspace_name: 'Test workspace' },
+    }),
   };
 
   function admit(token: string): number {

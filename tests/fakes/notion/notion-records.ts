@@ -18,6 +18,9 @@ export interface StoredPage {
   inTrash: boolean;
   createdTime: string;
   lastEditedTime: string;
+  createdBy: string;
+  /** The user who last edited the page (the integration's bot user, or a person in tests). */
+  lastEditedBy: string;
 }
 
 /** A content block (child pages and databases also appear as blocks of their parent). */

@@ -12,6 +12,8 @@ export function pageResponse(page: StoredPage): JsonObject {
     id: page.id,
     created_time: page.createdTime,
     last_edited_time: page.lastEditedTime,
+    created_by: { object: 'user', id: page.createdBy },
+    last_edited_by: { object: 'user', id: page.lastEditedBy },
     parent: page.parent,
     in_trash: page.inTrash,
     archived: page.inTrash,

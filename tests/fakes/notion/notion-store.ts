@@ -9,6 +9,9 @@ import { FakeNotionError, normaliseId, paginate, richTextResponse } from './noti
 
 export { FakeNotionError } from './notion-values.ts';
 
+/** The person who shared the parent page, and who edits pages in tests. */
+export const PERSON_USER_ID = '6f1c2e4a-0000-4000-8000-00000000a11e';
+
 /** The in-memory workspace and the operations the REST routes call. */
 export class NotionStore {
   private readonly pages = new Map<string, StoredPage>();
@@ -19,6 +22,9 @@ export class NotionStore {
   private readonly prefix = randomBytes(4).toString('hex');
 
   private readonly tree = new BlockTree({ nextId: () => this.nextId(), timestamp: () => this.timestamp() });
+
+  /** The integration's bot user: the author of every change made through the API. */
+  readonly botUserId = this.nextId();
 
   constructor(private readonly now: () => Date) {}
 
@@ -41,6 +47,8 @@ export class NotionStore {
       inTrash: false,
       createdTime: this.timestamp(),
       lastEditedTime: this.timestamp(),
+      createdBy: PERSON_USER_ID,
+      lastEditedBy: PERSON_USER_ID,
     });
     this.tree.open(id);
     return id;
@@ -73,6 +81,8 @@ export class NotionStore {
       inTrash: false,
       createdTime: this.timestamp(),
       lastEditedTime: this.timestamp(),
+      createdBy: this.botUserId,
+      lastEditedBy: this.botUserId,
     };
     this.pages.set(id, page);
     this.tree.open(id);
@@ -103,7 +113,7 @@ export class NotionStore {
         if (title) page.properties.title = { id: 'title', type: 'title', title: richTextResponse(title.title) };
       }
     }
-    page.lastEditedTime = this.timestamp();
+    this.touch(page, this.botUserId);
     return pageResponse(page);
   }
 
@@ -121,7 +131,18 @@ export class NotionStore {
     }
     this.tree.trashChildren(page.id);
     this.tree.append(page.id, 'page_id', blocks);
+    this.touch(page, this.botUserId);
+  }
+
+  /** A person replaces a page's content in Notion's editor (tests): the page is then last edited by them. */
+  editAsPerson(id: string, blocks: FakeBlockContent[], personId = PERSON_USER_ID): void {
+    this.replacePageContent(id, blocks, true);
+    this.touch(this.page(id), personId);
+  }
+
+  private touch(page: StoredPage, userId: string): void {
     page.lastEditedTime = this.timestamp();
+    page.lastEditedBy = userId;
   }
 
   // ------------------------------------------------------------------ databases and data sources
@@ -209,6 +230,8 @@ export class NotionStore {
     const parentId = this.container(id);
     const parentType = this.pages.has(parentId) ? 'page_id' : 'block_id';
     const appended = this.tree.append(parentId, parentType, blocks);
+    const page = this.pages.get(parentId);
+    if (page) this.touch(page, this.botUserId);
     return { object: 'list', results: appended.map((block) => this.tree.response(block)), next_cursor: null, has_more: false, type: 'block', block: {} };
   }
 

@@ -38,7 +38,7 @@ export function inputText(call: RecordedModelCall): string {
 /** A Scribe that writes one bullet per cited message line it was given, keeping the previous record. */
 export function scribeReply(call: RecordedModelCall): ReturnType<typeof assistantMessage>[] {
   const text = inputText(call);
-  const previous = /Previous record \(keep everything in it\):\n([\s\S]*?)\n\nNew messages/.exec(text)?.[1] ?? '# Detailed record\n## Discussion flow';
+  const previous = /Previous record \([^)]*\):\n([\s\S]*?)\n\nNew messages/.exec(text)?.[1] ?? '# Detailed record\n## Discussion flow';
   const lines = [...text.matchAll(/^#(\d+) \[([^\]]+)\]: (.*)$/gm)].map((match) => `- ${match[2]} said (#${match[1]}): ${match[3]}`);
   return [assistantMessage(`${previous}\n${lines.join('\n')}`)];
 }

@@ -34,6 +34,24 @@ describe('fake Notion through @notionhq/client', () => {
     await clock.advance(1000);
   }
 
+  it('names who edited a page last: the integration after its writes, a person after theirs', async () => {
+    await tick();
+    const me = await notion.users.me({});
+    expect(me).toMatchObject({ object: 'user', type: 'bot' });
+    const page = await notion.pages.create({ parent: { page_id: fake.parentPageId }, properties: { title: { title: [{ text: { content: 'Edited' } }] } } });
+    const lastEditor = async () => {
+      const retrieved = await notion.pages.retrieve({ page_id: page.id });
+      if (!('last_edited_by' in retrieved)) throw new Error('a full page object was expected');
+      return retrieved.last_edited_by.id;
+    };
+    expect(await lastEditor()).toBe(me.id);
+    await tick();
+    fake.store.editAsPerson(page.id, []);
+    expect(await lastEditor()).not.toBe(me.id);
+    await notion.blocks.children.append({ block_id: page.id, children: [paragraph('Written by the integration again.')] });
+    expect(await lastEditor()).toBe(me.id);
+  });
+
   it('creates a database whose properties live on its data source (2025-09-03)', async () => {
     await tick();
     const database = await notion.databases.create({
