@@ -1,13 +1,16 @@
 /**
- * The text files people share (a spec in Markdown, notes, a CSV), read so the participants can discuss what they
- * say, not only that they were shared. Only small text files are read, from Discord's CDN, within the room a message
- * has under `MAX_HUMAN_MESSAGE_CHARS`; a file that cannot be read is named as before, and the message goes on.
+ * The text files and PDFs people share (a spec in Markdown or PDF, notes, a CSV), read so the participants can discuss
+ * what they say, not only that they were shared. Only small files are read, from Discord's CDN, within the room a
+ * message has under `MAX_HUMAN_MESSAGE_CHARS`; a file that cannot be read is named as before, and the message goes on.
  */
 import type { Attachment, Collection, Message } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
+import { readPdfText } from './pdf-text.ts';
 
 /** Files larger than this are named, not read: an excerpt of a huge log says little. */
 const MAX_FILE_BYTES = 256 * 1024;
+/** PDFs carry fonts and images around their words: a larger file holds no more text than a small text file. */
+const MAX_PDF_BYTES = 8 * 1024 * 1024;
 /** How long one file may take to arrive. */
 const READ_TIMEOUT_MS = 5_000;
 /** Room kept in a message for its own words and the lines naming files. */
@@ -32,6 +35,11 @@ export function isTextFile(attachment: Pick<Attachment, 'name' | 'contentType' |
   return TEXT_TYPES.test(attachment.contentType ?? '') || TEXT_NAMES.test(attachment.name);
 }
 
+/** True for a PDF small enough to read. */
+export function isPdfFile(attachment: Pick<Attachment, 'name' | 'contentType' | 'size'>): boolean {
+  return attachment.size <= MAX_PDF_BYTES && (attachment.contentType === 'application/pdf' || /\.pdf$/i.test(attachment.name));
+}
+
 /** A file's text in a fence longer than any run of backticks inside it, so the fence holds. */
 export function fencedExcerpt(text: string, total: number): string {
   const longestRun = Math.max(2, ...[...text.matchAll(/`+/g)].map((match) => match[0].length));
@@ -46,33 +54,42 @@ export class AttachmentTexts {
 
   /** The excerpts to show under the lines naming the files (files that could not be read are left out). */
   async excerpts(message: Pick<Message, 'content' | 'attachments'>): Promise<Map<string, string>> {
-    const files = [...(message.attachments as Collection<string, Attachment>).values()].filter(isTextFile);
+    const files = [...(message.attachments as Collection<string, Attachment>).values()].filter((file) => isTextFile(file) || isPdfFile(file));
     const excerpts = new Map<string, string>();
     let room = this.options.maxMessageChars() - message.content.length - TEXT_RESERVE_CHARS;
     for (const file of files) {
       if (room < 200) break;
-      const text = await this.read(file);
-      if (text === null) continue;
-      const excerpt = fencedExcerpt(text.slice(0, room), text.length);
+      const read = await this.read(file, room);
+      if (read === null) continue;
+      const excerpt = `${fencedExcerpt(read.text.slice(0, room), read.text.length)}${read.note ?? ''}`;
       excerpts.set(file.id, excerpt);
       room -= excerpt.length;
     }
     return excerpts;
   }
 
-  private async read(file: Attachment): Promise<string | null> {
+  private async read(file: Attachment, room: number): Promise<{ text: string; note?: string } | null> {
     try {
       const address = new URL(file.url);
       const response = await this.options.fetch(`${this.options.cdnUrl.replace(/\/$/, '')}${address.pathname}${address.search}`, {
         signal: AbortSignal.timeout(READ_TIMEOUT_MS),
       });
       if (!response.ok) throw new Error(`HTTP ${response.status}`);
+      if (isPdfFile(file) && !isTextFile(file)) return await this.readPdf(new Uint8Array(await response.arrayBuffer()), room);
       const text = (await response.text()).replace(/\r\n/g, '\n').trim();
       // A file that is not text after all (NUL bytes) is named only.
-      return text === '' || text.includes('\u0000') ? null : text;
+      return text === '' || text.includes('\u0000') ? null : { text };
     } catch (error) {
-      this.options.logger.warn({ attachment: file.id, name: file.name, err: (error as Error).message }, 'could not read a shared text file; it is named only');
+      this.options.logger.warn({ attachment: file.id, name: file.name, err: (error as Error).message }, 'could not read a shared file; it is named only');
       return null;
     }
+  }
+
+  /** A PDF's text layer; a scanned PDF (no text) is named only, and pages left unread are said. */
+  private async readPdf(bytes: Uint8Array, room: number): Promise<{ text: string; note?: string } | null> {
+    const pdf = await readPdfText(bytes, room);
+    if (!pdf.text) return null;
+    const unread = pdf.pageCount - pdf.pagesRead;
+    return { text: pdf.text, ...(unread > 0 ? { note: `\n(pages 1-${pdf.pagesRead} of ${pdf.pageCount} read)` } : {}) };
   }
 }

@@ -8,6 +8,7 @@ import type { ChatMessage } from '../../src/core/domain.ts';
 import type { RecordedMessage } from '../fakes/discord/index.ts';
 import { postAndSettle, startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
 import { keySamples } from '../unit/agents/guardrails/secret-samples.ts';
+import { minimalPdf } from '../support/minimal-pdf.ts';
 
 /** A made-up OpenAI project key (built at run time, so no key-shaped text sits in the source). */
 const fileKey = keySamples().find(([kind, key]) => kind === 'openai_api_key' && key.includes('-proj-'))![1];
@@ -40,6 +41,22 @@ describe('text files people share', () => {
       /^Here is the PRD, what is missing\?\n\[attached file: prd\.md <https:\/\/cdn\.discordapp\.com\/attachments\/.+>\]\n```\n# Onboarding PRD/,
     );
     expect(lastParticipantPrompt()).toContain('invites their team within 5 minutes');
+  });
+
+  it('a PDF is read: its text layer is stored under its line, and the participants read it; a scanned one is named only', async () => {
+    const spec = minimalPdf([['Pricing proposal v2', 'Seats: 12 dollars a month each.'], ['Annual plans get two months free.']]);
+    const shared = await postAndSettle(running, roomId, running.discord.people.bob, 'The pricing proposal:', {
+      files: [
+        { name: 'pricing.pdf', contentType: 'application/pdf', content: spec },
+        { name: 'whiteboard-scan.pdf', contentType: 'application/pdf', content: minimalPdf([[]]) },
+      ],
+    });
+    const stored = await storedFrom(shared);
+    expect(stored?.text).toMatch(
+      /^The pricing proposal:\n\[attached PDF: pricing\.pdf <[^>]+>\]\n```\nPricing proposal v2\nSeats: 12 dollars a month each\.\n\nAnnual plans/,
+    );
+    expect(stored?.text).toMatch(/\[attached PDF: whiteboard-scan\.pdf <[^>]+>\]$/);
+    expect(lastParticipantPrompt()).toContain('Annual plans get two months free.');
   });
 
   it('a key inside a file is refused like a pasted key: nothing of it is stored or sent', async () => {

@@ -60,7 +60,7 @@ export class FakeDiscordState {
   readonly messages: RecordedMessage[] = [];
   readonly webhooks = new Map<string, FakeWebhook>();
   /** What the CDN serves, by path (`/attachments/{channel}/{id}/{name}`): files people shared with their content. */
-  readonly cdnFiles = new Map<string, { content: string; contentType: string }>();
+  readonly cdnFiles = new Map<string, { content: string | Uint8Array; contentType: string }>();
   readonly interactions = new Map<string, FakeInteraction>();
   readonly commands: RegisteredCommand[] = [];
   /** The guild of every bulk overwrite of guild commands, in order (who registered where, and how often). */

@@ -28,7 +28,7 @@ export interface SlashCommandInput {
 /** What a person's post carries besides its text. */
 export interface PostOptions {
   /** Files attached; each address is signed for 24 hours from now, as Discord's CDN signs them, unless `expiresAt` says. */
-  files?: { name: string; contentType: string; expiresAt?: Date; content?: string }[];
+  files?: { name: string; contentType: string; expiresAt?: Date; content?: string | Uint8Array }[];
   /** The message it replies to (Discord's reply: a `message_reference` to it). */
   replyTo?: RecordedMessage;
 }

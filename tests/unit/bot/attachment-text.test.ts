@@ -1,20 +1,22 @@
 import type { Attachment, Message } from 'discord.js';
 import { Collection } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { AttachmentTexts, fencedExcerpt, isTextFile } from '../../../src/bot/attachment-text.ts';
+import { AttachmentTexts, fencedExcerpt, isPdfFile, isTextFile } from '../../../src/bot/attachment-text.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
+import { minimalPdf } from '../../support/minimal-pdf.ts';
 
 const file = (id: string, name: string, contentType: string | null, size = 100) =>
   ({ id, name, contentType, size, url: `https://cdn.discordapp.com/attachments/1/${id}/${name}?ex=ff&is=1&hm=ab&` }) as unknown as Attachment;
 
-function reader(contents: Record<string, string | number>, maxMessageChars = 8000) {
+function reader(contents: Record<string, string | number | Uint8Array>, maxMessageChars = 8000) {
   const asked: string[] = [];
   const fetch: typeof globalThis.fetch = async (input) => {
     const address = String(input);
     asked.push(address);
     const id = address.split('/')[5]!;
     const content = contents[id];
-    return typeof content === 'number' ? new Response('gone', { status: content }) : new Response(content ?? '', { status: 200 });
+    if (typeof content === 'number') return new Response('gone', { status: content });
+    return new Response(typeof content === 'string' || content === undefined ? (content ?? '') : Buffer.from(content), { status: 200 });
   };
   const texts = new AttachmentTexts({
     cdnUrl: 'http://cdn.test/',
@@ -39,6 +41,28 @@ describe('reading the text files people share', () => {
     expect(isTextFile(file('1', 'shot.png', 'image/png'))).toBe(false);
     expect(isTextFile(file('1', 'spec.pdf', 'application/pdf'))).toBe(false);
     expect(isTextFile(file('1', 'huge.log', 'text/plain', 300 * 1024))).toBe(false);
+  });
+
+  it('reads a PDF up to 8 MB by type or name', () => {
+    expect(isPdfFile(file('1', 'spec.pdf', 'application/pdf'))).toBe(true);
+    expect(isPdfFile(file('1', 'SPEC.PDF', null))).toBe(true);
+    expect(isPdfFile(file('1', 'scan.pdf', 'application/pdf', 9 * 1024 * 1024))).toBe(false);
+    expect(isPdfFile(file('1', 'prd.md', 'text/markdown'))).toBe(false);
+  });
+
+  it("reads a PDF's text layer; a scanned or broken PDF is named only, and pages left unread are said", async () => {
+    const pages = Array.from({ length: 6 }, (_, page) => Array.from({ length: 30 }, (_, line) => `Page ${page + 1} line ${line}: retention by cohort.`));
+    const { texts } = reader(
+      { p: minimalPdf([['Pricing spec', 'Tier A: 10 dollars a month.']]), s: minimalPdf([[]]), b: '%PDF-1.4 broken', l: minimalPdf(pages) },
+      3000,
+    );
+    const attached = [file('p', 'spec.pdf', 'application/pdf'), file('s', 'scan.pdf', 'application/pdf'), file('b', 'broken.pdf', 'application/pdf')];
+    const excerpts = await texts.excerpts(message('the spec', ...attached));
+    expect(excerpts.get('p')).toBe('```\nPricing spec\nTier A: 10 dollars a month.\n```');
+    expect([...excerpts.keys()]).toEqual(['p']);
+    const long = (await texts.excerpts(message('the long one', file('l', 'long.pdf', 'application/pdf')))).get('l');
+    expect(long).toMatch(/^```\nPage 1 line 0: retention by cohort\./);
+    expect(long).toMatch(/\(pages 1-\d of 6 read\)$/);
   });
 
   it('fences an excerpt beyond any backticks inside it, and says when it was cut', () => {
