@@ -43,7 +43,7 @@ export function offeredTools(body: ChatCompletionRequest): string[] {
 }
 
 const STOP_WORDS = new Set(
-  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways'.split(
+  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps'.split(
     ' ',
   ),
 );
@@ -69,6 +69,42 @@ export function topicOf(body: ChatCompletionRequest): string {
 export function keywordsOf(text: string, count: number): string[] {
   const words = (text.toLowerCase().match(/[\p{L}\p{N}][\p{L}\p{N}-]{3,}/gu) ?? []).filter((word) => !STOP_WORDS.has(word));
   return [...new Set(words)].slice(0, count);
+}
+
+/**
+ * The most telling phrases of a text, as typed: the last two words of each run of content words, where English puts a
+ * phrase's head ("How should a 6-person team run weekly planning without it eating Monday morning?" gives "6-person
+ * team", "weekly planning", "Monday morning"). A run breaks at punctuation and at short or common words; acronyms
+ * (B2B, API) count. Two-word phrases come first, then names (capitalised inside the text), then single words.
+ */
+export function keyPhrasesOf(text: string, count: number): string[] {
+  const runs: { words: string[]; at: number }[] = [{ words: [], at: 0 }];
+  const tokens = text.match(/[\p{L}\p{N}][\p{L}\p{N}'’-]*|[^\s\p{L}\p{N}]+/gu) ?? [];
+  tokens.forEach((token, index) => {
+    const word = token.toLowerCase();
+    const acronym = /^\p{Lu}[\p{Lu}\p{N}]+$/u.test(token) || (/\p{N}/u.test(token) && /\p{L}/u.test(token));
+    const content = /^[\p{L}\p{N}]/u.test(token) && ((word.length > 3 && !STOP_WORDS.has(word)) || acronym);
+    const run = runs.at(-1);
+    // A sentence's first word is capitalised as a sentence's, not as a name's.
+    const opensSentence = index === 0 || /[.!?:]$/.test(tokens[index - 1] ?? '');
+    if (content && run) run.words.push(opensSentence && !acronym ? word : token);
+    if (content && run?.words.length === 1) run.at = index;
+    if (!content && run?.words.length) runs.push({ words: [], at: 0 });
+  });
+  const rank = (run: { words: string[]; at: number }) => (run.words.length > 1 ? 0 : run.at > 0 && /^\p{Lu}/u.test(run.words[0] ?? '') ? 1 : 2);
+  const seen = new Set<string>();
+  return runs
+    .filter((run) => run.words.length > 0)
+    .sort((left, right) => rank(left) - rank(right))
+    .map((run) => run.words.slice(-2).join(' '))
+    .filter((phrase) => !seen.has(phrase.toLowerCase()) && seen.add(phrase.toLowerCase()))
+    .slice(0, count);
+}
+
+/** A phrase as the subject of a sentence ("for the weekly planning", "for Lisbon"), or `fallback`. */
+export function subjectOf(phrase: string | undefined, fallback: string): string {
+  if (!phrase) return fallback;
+  return /^\p{Lu}/u.test(phrase) ? phrase : `the ${phrase}`;
 }
 
 /** One attributed statement found in a conversation. */

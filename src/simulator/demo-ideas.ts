@@ -1,7 +1,7 @@
 /** The demo Idea Extractor: the ledger entries a careful reader would take from the simulated participants' answers. */
 import type { IdeaExtraction } from '../agents/ideas/idea-extractor-agent.ts';
 import type { ChatCompletionRequest } from './chat-types.ts';
-import { keywordsOf, messageTextsOf, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
+import { keyPhrasesOf, keywordsOf, messageTextsOf, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
 import { ideaText, isParticipant, shortened } from './demo-writing.ts';
 
 // The extractor's own output type (types only): the demo answers exactly the schema the agent asks for.
@@ -106,7 +106,7 @@ function questionsIn(statements: Statement[]): IdeaExtraction['openQuestions'] {
 
 /** The ledger entries of one extraction pass over the new messages of the request. */
 export function demoIdeaExtraction(body: ChatCompletionRequest): IdeaExtraction {
-  const subject = keywordsOf(topicOf(body), 2).join(' ') || 'the topic';
+  const subject = subjectOf(keyPhrasesOf(topicOf(body), 1)[0], 'the topic');
   const known = knownIdeas(body);
   const entries = groupedByIdea(body, subject).map((group) => ({ group, idea: ideaOf(group, known) }));
   return {

@@ -1,15 +1,16 @@
 import { isCritiqueBallot } from '../core/critique.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
-import { keywordsOf, previousSpeaker, stableHash, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
+import { keyPhrasesOf, keywordsOf, previousSpeaker, stableHash, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
 
 const SIMULATED = '(simulated)';
 
 /** Two clarifying questions about the topic. */
 export function plannerQuestions(topic: string): string[] {
-  const [first = 'the idea', second = 'the outcome'] = keywordsOf(topic, 2);
+  const around = keyPhrasesOf(topic, 2).map((phrase) => `“${phrase}”`);
+  const focus = around.length > 0 ? ` for ${around.join(' and ')}` : '';
   return [
     `What outcome would make a discussion of "${topic}" a success for you — a decision, a shortlist of options, or open exploration? ${SIMULATED}`,
-    `Which constraints matter most around ${first} and ${second} (budget, time, audience, technology)? ${SIMULATED}`,
+    `Which constraints matter most${focus} (budget, time, audience, technology)? ${SIMULATED}`,
   ];
 }
 
@@ -59,10 +60,10 @@ const EXPLORED = 'explored from several angles before the group converges';
 export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown> {
   const topic = topicOf(body);
   const answers = answersOf(body);
-  const heard = keywordsOf(answers.text, 4);
-  const topicWords = keywordsOf(topic, 4);
+  const heard = keyPhrasesOf(answers.text, 4);
+  const topicPhrases = keyPhrasesOf(topic, 4);
   const who = answers.authors.length > 0 ? answers.authors.join(' and ') : 'the group';
-  const areas = [...new Set([...heard, ...topicWords].map(capitalised)), 'Risks', 'Next steps'].filter(
+  const areas = [...new Set([...heard, ...topicPhrases].map(capitalised)), 'Risks', 'Next steps'].filter(
     (word, index, all) => all.findIndex((other) => other.toLowerCase() === word.toLowerCase()) === index,
   );
   return {
@@ -70,7 +71,7 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
       ? `${topic} — ${PLANNED_AROUND} ${who} ${TOLD_THE_PLANNER}: “${shortened(answers.text, 180)}” ${SIMULATED}`
       : `${topic} — ${EXPLORED} ${SIMULATED}`,
     objectives: [
-      `Map the options for ${topicWords.slice(0, 2).join(' ') || 'the topic'}`,
+      `Map the options for ${subjectOf(topicPhrases[0], 'the topic')}`,
       heard.length > 0 ? `Answer what ${who} raised: ${heard.slice(0, 2).join(' and ')}` : 'Weigh the trade-offs of the strongest options',
       `Agree on one next step ${who === 'the group' ? 'the group' : who} can try`,
     ],
@@ -135,14 +136,26 @@ const LINE_WORDS = new Set([
   'everyone',
 ]);
 
+/** A word of an idea's own, not of the persona lines ("devil's" is the line's "devil"; "let's" says nothing). */
+function tellingWord(word: string): boolean {
+  const stem = word.toLowerCase().replace(/['’].*$/, '');
+  return stem.length > 3 && !LINE_WORDS.has(stem);
+}
+
 /**
- * Up to six words of `text` worth picking up as an idea: none of the persona lines' own words, nor a speaker's name,
- * nor a role's ("Agreeing with Moderator" offers no idea called "moderator").
+ * Up to six phrases of `text` worth picking up as an idea ("weekly planning", not "weekly"): none made of the persona
+ * lines' own words only, nor a speaker's name, nor a role's ("Agreeing with Moderator" offers no idea called "moderator").
  */
 function ideasIn(text: string, speakers: string[]): string[] {
   const names = new Set([...speakers.map((speaker) => speaker.toLowerCase()), ...ROLES]);
-  return keywordsOf(text, 40)
-    .filter((word) => !LINE_WORDS.has(word) && !names.has(word))
+  return keyPhrasesOf(text, 40)
+    .map((phrase) =>
+      phrase
+        .split(' ')
+        .filter((word) => !names.has(word.toLowerCase()))
+        .join(' '),
+    )
+    .filter((phrase) => phrase.split(' ').some(tellingWord))
     .slice(0, 6);
 }
 
@@ -150,11 +163,12 @@ function ideasIn(text: string, speakers: string[]): string[] {
 export function participantAnswer(name: string, body: ChatCompletionRequest): string {
   const previous = previousSpeaker(body);
   const topic = topicOf(body);
-  const subjectWords = keywordsOf(topic, 2);
-  const subject = subjectWords.length > 0 ? subjectWords.join(' ') : 'this';
+  const subject = subjectOf(keyPhrasesOf(topic, 1)[0], 'this');
   // The Moderator's welcome and notices carry no idea to pick up: then the topic does, as when an answer offers none.
   const heard = previous && previous.name !== 'Moderator' ? ideasIn(previous.text, [name, previous.name]) : [];
-  const ideas = heard.length > 0 ? heard : ideasIn(topic, [name]);
+  // The subject is named in every line already: another phrase makes the idea, when there is one.
+  const fresh = (phrases: string[]) => (phrases.length > 1 ? phrases.filter((phrase) => subject !== `the ${phrase}` && subject !== phrase) : phrases);
+  const ideas = fresh(heard.length > 0 ? heard : ideasIn(topic, [name]));
   const seed = stableHash(`${name}|${body.messages.length}|${previous?.text ?? ''}`);
   const idea = ideas[seed % Math.max(1, ideas.length)] ?? 'the core idea';
   const lines = STYLES[name.toLowerCase()] ?? STYLES.default ?? [];

@@ -103,7 +103,7 @@ describe('demo brain through the real SDK', () => {
     const chosen = user('Ana chose the preset "retrospective" (Retrospective: look back). Set "preset" to "retrospective".');
     expect((await planned(user('Topic: which feature do our users miss most?'), chosen)).preset).toBe('retrospective');
     // The plan is about the topic's subject, not its verbs ("Map the options for move jenkins").
-    expect((await planned(user('Topic: should we move our CI from Jenkins to GitHub Actions?'))).objectives[0]).toBe('Map the options for jenkins github');
+    expect((await planned(user('Topic: should we move our CI from Jenkins to GitHub Actions?'))).objectives[0]).toBe('Map the options for GitHub Actions');
   });
 
   it("scribe writes the whole conversation in order, tldr finds the participants' ideas, participants refer to the previous speaker", async () => {
@@ -149,14 +149,24 @@ describe('demo brain through the real SDK', () => {
       previous = `[${speaker.name}]: ${answer}`;
     }
     const spoken = new Set(['offline', 'mode', 'mobile', 'support', 'tickets', 'keep', 'asking', 'drafts']);
-    expect(picked.filter((word) => !spoken.has(word))).toEqual([]);
+    // Ideas are phrases ("offline drafts"), each word of them said by a person or the topic.
+    const unspoken = (phrases: string[]) =>
+      phrases.filter(
+        (phrase) =>
+          !phrase
+            .toLowerCase()
+            .split(' ')
+            .every((word) => spoken.has(word)),
+      );
+    expect(unspoken(picked)).toEqual([]);
+    expect(picked).toContain('offline drafts');
     // Answering the Moderator, they take the topic's words, not the words the demo Planner put around it.
     const fromTopic: string[] = [];
     for (let variant = 0; variant < 8; variant += 1) {
       for (const speaker of room)
         fromTopic.push(/"([^"]+)"/.exec(String((await run(speaker, `[Moderator]: Welcome, everyone (${variant}).`)).finalOutput))?.[1] ?? '');
     }
-    expect(fromTopic.filter((word) => !spoken.has(word))).toEqual([]);
+    expect(unspoken(fromTopic)).toEqual([]);
     // An answer that names a role ("Agreeing with Moderator…") offers no idea called "moderator".
     const afterRoleNamed: string[] = [];
     for (let variant = 0; variant < 8; variant += 1) {
@@ -164,7 +174,14 @@ describe('demo brain through the real SDK', () => {
       const said = `[${other.name}]: Agreeing with Moderator on the direction (${variant}), with one caveat from the Planner and the Scribe.`;
       afterRoleNamed.push(/"([^"]+)"/.exec(String((await run(speaker, said)).finalOutput))?.[1] ?? '');
     }
-    expect(afterRoleNamed.filter((word) => ['moderator', 'planner', 'scribe'].includes(word))).toEqual([]);
+    expect(
+      afterRoleNamed.filter((phrase) =>
+        phrase
+          .toLowerCase()
+          .split(' ')
+          .some((word) => ['moderator', 'planner', 'scribe'].includes(word)),
+      ),
+    ).toEqual([]);
   });
 
   it('the scribe reads cited lines and keeps the points of its previous record', async () => {

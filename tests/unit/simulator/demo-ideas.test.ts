@@ -40,13 +40,13 @@ describe("the demo Idea Extractor, through the real SDK and the app's own input"
 
     const first = await extract([], messages);
     expect(first.ideas.map((idea) => [idea.title, idea.proposer, idea.builders, idea.objectors, idea.messageIds])).toEqual([
-      ['"offline" for offline mode', 'Claude', ['ChatGPT'], ['Grok'], [3, 4, 5]],
+      ['"offline" for the offline mode', 'Claude', ['ChatGPT'], ['Grok'], [3, 4, 5]],
       // A person's message during the discussion is their idea; the answer quoting its words builds on it.
       ['What about syncing drafts only on wifi', 'Ana', ['Claude'], [], [6, 7]],
     ]);
     expect(first.disagreements).toEqual([
       {
-        topic: 'Whether "offline" for offline mode is the right move',
+        topic: 'Whether "offline" for the offline mode is the right move',
         sides: [
           {
             speakers: ['Claude', 'ChatGPT'],
@@ -67,7 +67,7 @@ describe("the demo Idea Extractor, through the real SDK and the app's own input"
       {
         sessionId: 's',
         number: 1,
-        title: '"offline" for offline mode',
+        title: '"offline" for the offline mode',
         summary: '',
         proposer: 'Claude',
         builders: [],
