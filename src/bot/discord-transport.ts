@@ -106,11 +106,15 @@ export class DiscordTransport implements Transport {
       const delivered = [...progress.deliveredExternalIds];
       for (let index = delivered.length; index < chunks.length; index += 1) {
         const text = chunks[index] as string;
-        const components = index === chunks.length - 1 ? buttons : [];
-        const id =
-          index === 0 && progress.previewExternalId
-            ? await this.poster.finishPreview(target, progress.previewExternalId, message.speaker, text, components)
-            : (await this.poster.post(target, message.speaker, text, components)).id;
+        const last = index === chunks.length - 1;
+        const components = last ? buttons : [];
+        // Files go with the last part; a streamed answer's preview is edited, so its files follow in a post of their own.
+        const files = last ? (message.files ?? []) : [];
+        const previewId = index === 0 ? progress.previewExternalId : null;
+        const id = previewId
+          ? await this.poster.finishPreview(target, previewId, message.speaker, text, components)
+          : (await this.poster.post(target, message.speaker, text, components, { files })).id;
+        if (previewId && files.length > 0) await this.poster.post(target, message.speaker, '', [], { files });
         delivered.push(id);
         if (index < chunks.length - 1) await progress.onChunkDelivered(id, this.url(target, id));
       }

@@ -4,6 +4,7 @@ import {
   RESTJSONErrorCodes,
   type APIActionRowComponent,
   type APIButtonComponent,
+  type AttachmentPayload,
   type Message,
   type NewsChannel,
   type TextChannel,
@@ -12,6 +13,7 @@ import {
 } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { Speaker } from '../core/domain.ts';
+import type { OutgoingFile } from '../core/ports.ts';
 import { DiscordTransportError, isUnknownResource, toTransportError, type DiscordFailure } from './discord-errors.ts';
 import { fallbackEmbed, personaUsername } from './message-format.ts';
 import type { WebhookChannel, WebhookRegistry } from './webhook-registry.ts';
@@ -24,6 +26,11 @@ export interface RoomTarget {
 }
 
 type Components = APIActionRowComponent<APIButtonComponent>[];
+
+/** Files as discord.js uploads them (multipart, as `files[n]`). */
+function attachmentsOf(files: OutgoingFile[] = []): AttachmentPayload[] {
+  return files.map((file) => ({ attachment: Buffer.from(file.content, 'utf8'), name: file.name }));
+}
 
 /** How a message was posted, so an edit goes the same way. */
 type PostedVia = { via: 'webhook'; webhookId: string } | { via: 'bot' };
@@ -44,18 +51,26 @@ export class PersonaPoster {
     private readonly logger: Logger,
   ) {}
 
-  /** Posts `text` as `speaker`; the system speaker posts as the bot itself. */
-  async post(target: RoomTarget, speaker: Speaker, text: string, components: Components, options: { preview?: boolean } = {}): Promise<Message> {
+  /** Posts `text` as `speaker` (with `files` attached); the system speaker posts as the bot itself. */
+  async post(
+    target: RoomTarget,
+    speaker: Speaker,
+    text: string,
+    components: Components,
+    options: { preview?: boolean; files?: OutgoingFile[] } = {},
+  ): Promise<Message> {
     const webhook = speaker.kind === 'system' ? null : await this.webhooks.forChannel(target.parent);
     if (webhook) {
-      const message = await this.postThroughWebhook(target, webhook, speaker, text, components);
+      const message = await this.postThroughWebhook(target, webhook, speaker, text, components, options.files ?? []);
       if (options.preview) this.previews.set(message.id, { via: 'webhook', webhookId: message.webhookId ?? webhook.id });
       return message;
     }
     if (speaker.kind !== 'system') await this.noticeMissingWebhookPermission(target);
-    const message = await target.room.send({ ...botBody(speaker, text), components, allowedMentions: NO_MENTIONS }).catch((error: unknown) => {
-      throw toTransportError(error, 'post in the session thread', target.threadId ? 'Send Messages in Threads' : 'Send Messages');
-    });
+    const message = await target.room
+      .send({ ...botBody(speaker, text), components, files: attachmentsOf(options.files), allowedMentions: NO_MENTIONS })
+      .catch((error: unknown) => {
+        throw toTransportError(error, 'post in the session thread', target.threadId ? 'Send Messages in Threads' : 'Send Messages');
+      });
     if (options.preview) this.previews.set(message.id, { via: 'bot' });
     return message;
   }
@@ -152,6 +167,7 @@ export class PersonaPoster {
     speaker: Speaker,
     text: string,
     components: Components,
+    files: OutgoingFile[],
     retried = false,
   ): Promise<Message> {
     try {
@@ -161,6 +177,7 @@ export class PersonaPoster {
         ...(speaker.avatarUrl ? { avatarURL: speaker.avatarUrl } : {}),
         ...(target.threadId ? { threadId: target.threadId } : {}),
         components,
+        files: attachmentsOf(files),
         allowedMentions: NO_MENTIONS,
       });
     } catch (error) {
@@ -168,8 +185,8 @@ export class PersonaPoster {
         // Someone deleted our webhook: make a new one and send through it once.
         await this.webhooks.invalidate(target.parent.id, webhook.id);
         const fresh = await this.webhooks.forChannel(target.parent);
-        if (fresh) return this.postThroughWebhook(target, fresh, speaker, text, components, true);
-        return this.post(target, speaker, text, components);
+        if (fresh) return this.postThroughWebhook(target, fresh, speaker, text, components, files, true);
+        return this.post(target, speaker, text, components, { files });
       }
       throw toTransportError(error, 'post in the session thread');
     }

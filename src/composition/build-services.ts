@@ -1,3 +1,4 @@
+import type { Session } from '../core/domain.ts';
 import { AgentDirectory } from '../agents/agent-directory.ts';
 import { participantOutputGuardrails, plannerBoundsGuardrail, screenPreview } from '../agents/guardrails/index.ts';
 import { createModeratorAgent } from '../agents/moderator/moderator-agent.ts';
@@ -22,6 +23,7 @@ import { SessionLifecycle } from '../services/sessions/session-lifecycle.ts';
 import { createToolPortsFactory } from '../services/sessions/tool-ports.ts';
 import { applyToRunningSessions } from '../services/settings/running-sessions.ts';
 import { registerWrapUpJob } from '../services/wrap-up/wrap-up-job.ts';
+import { documentFiles, handOverDocuments } from '../services/documentation/document-files.ts';
 import { buildCritique } from './build-critique.ts';
 import { buildDocumentation } from './build-documentation.ts';
 import { buildEntry } from './build-entry.ts';
@@ -62,6 +64,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     nudgeWorker: (queue) => worker.nudge(queue),
     runQueue: (queue) => worker.runQueue(queue),
     previews: { repository: repositories.previews, workerId: worker.id },
+    documentFiles: (sessionId, kinds) => documentFiles(repositories.documents, sessionId, kinds),
   });
   const leftPreviews = new LeftPreviews({ previews: repositories.previews, jobs: repositories.jobs, transports, clock, logger });
   leftPreviews.registerJobs(worker);
@@ -217,7 +220,9 @@ export function buildServices(dependencies: ServiceDependencies) {
     options: { keepTracesMs: config.environment.TRACE_RETENTION_DAYS * 24 * 60 * 60_000 },
   });
   housekeeping.registerJobs(worker);
-  registerWrapUpJob(worker, { sessions: repositories.sessions, rounds: coordinator, ideas, critique, documents: documentation, moderation, logger });
+  const handOver = (session: Session) =>
+    handOverDocuments({ documents: repositories.documents, delivery, notionConfigured: config.notion.apiKey !== undefined }, session);
+  registerWrapUpJob(worker, { sessions: repositories.sessions, rounds: coordinator, ideas, critique, documents: documentation, moderation, handOver, logger });
 
   return {
     gateway,

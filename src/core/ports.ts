@@ -19,6 +19,14 @@ export interface OutgoingMessage {
   simulated?: boolean;
   /** Web pages the answer cites (from the web search tool): transports show them as links under the text. */
   citations?: Citation[];
+  /** Files attached to the message (a session's documents as markdown), with its last part. */
+  files?: OutgoingFile[];
+}
+
+/** A text file a message carries. */
+export interface OutgoingFile {
+  name: string;
+  content: string;
 }
 
 /** A reference from a message to one it answers. */

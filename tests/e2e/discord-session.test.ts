@@ -158,4 +158,15 @@ describe('a brainstorm in Discord, end to end', () => {
     const session = await test.app.repositories.sessions.findByRoom('discord', roomId);
     expect(session?.status).toBe('stopped');
   });
+
+  it('hands the record and the TLDR over as Markdown files after the closing (no Notion here to link to)', async () => {
+    const session = (await test.app.repositories.sessions.findByRoom('discord', roomId))!;
+    const handedOver = personaMessages(roomId).at(-1)!;
+    expect(handedOver.displayName).toBe('Scribe');
+    expect(handedOver.attachments.map((file) => file.filename)).toEqual(['detailed-record.md', 'tldr.md']);
+    const record = handedOver.attachments[0]!;
+    const served = await fetch(`${discord.cdnUrl}${new URL(record.url).pathname}${new URL(record.url).search}`);
+    expect(served.status).toBe(200);
+    expect(await served.text()).toBe((await test.app.repositories.documents.find(session.id, 'record'))?.content);
+  });
 });

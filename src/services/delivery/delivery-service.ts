@@ -12,7 +12,8 @@ import { currentTraceId } from '../current-trace.ts';
 import { FINISHED_STATUSES, type ChatMessage, type Citation, type Session, type Speaker } from '../../core/domain.ts';
 import type { CostSource } from '../../core/cost.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
-import type { EventBus, MessageAction, OutgoingMessage, ReplyReference, Transport } from '../../core/ports.ts';
+import type { EventBus, MessageAction, OutgoingFile, OutgoingMessage, ReplyReference, Transport } from '../../core/ports.ts';
+import type { DocumentKind } from '../../repositories/documents-repository.ts';
 import { PostedMessages } from './posted-messages.ts';
 import { StreamDraft } from './stream-draft.ts';
 import type { TransportRegistry } from './transport-registry.ts';
@@ -39,6 +40,8 @@ export interface PostOptions {
   citations?: Citation[];
   /** Web searches OpenRouter ran for the answer. */
   webSearches?: number;
+  /** The session's documents to attach as files, read when the message is delivered (their newest versions). */
+  attachDocuments?: DocumentKind[];
 }
 
 /** Options of the delivery service. */
@@ -59,6 +62,8 @@ export interface DeliveryServiceOptions {
   runQueue: (queue: string) => Promise<void>;
   /** Where previews that outlive this process are recorded, with this process's worker instance id. */
   previews?: { repository: Pick<StreamPreviewsRepository, 'remember'>; workerId: string };
+  /** A session's documents as files, for a message that attaches them (`attachDocuments`). */
+  documentFiles?: (sessionId: string, kinds: DocumentKind[]) => Promise<OutgoingFile[]>;
 }
 
 /** A delivery is retried this often before it fails for good. */
@@ -119,7 +124,11 @@ export class DeliveryService {
           : {
               kind: DELIVER_MESSAGE_JOB,
               queue: roomQueue(session),
-              payload: { previewExternalId: options.previewExternalId ?? null, actions: options.actions ?? [] },
+              payload: {
+                previewExternalId: options.previewExternalId ?? null,
+                actions: options.actions ?? [],
+                ...(options.attachDocuments?.length ? { documents: options.attachDocuments } : {}),
+              },
               runAt: now,
               maxRetries: DELIVERY_RETRIES,
             },
@@ -203,6 +212,8 @@ export class DeliveryService {
     // Another process serves this room (its Discord shard holds the guild): leave the job to it, soon, not never.
     if (transport.handlesRoom && !(await transport.handlesRoom(session.roomId))) return { status: 'postpone', afterMs: ROOM_ELSEWHERE_RETRY_MS };
     const outgoing = this.toOutgoing(message, targets, (job.payload.actions as MessageAction[] | undefined) ?? []);
+    const documents = Array.isArray(job.payload.documents) ? (job.payload.documents as DocumentKind[]) : [];
+    if (documents.length > 0 && this.options.documentFiles) outgoing.files = await this.options.documentFiles(message.sessionId, documents);
     let delivered;
     try {
       delivered = await transport.deliver(session.roomId, outgoing, {

@@ -21,6 +21,8 @@ export interface WrapUpSteps {
   /** Stores the record and TLDR again, so a new critique round's section is in them. */
   documents: { refreshAppendix(sessionId: string): Promise<void> };
   moderation: Pick<ModerationPort, 'wrapUp'>;
+  /** Hands the documents over as files where the room has no other way to them (after the closing). */
+  handOver: (session: Session) => Promise<void>;
   logger: Logger;
 }
 
@@ -41,5 +43,6 @@ async function runWrapUp(steps: WrapUpSteps, sessionId: string, reason: string):
       .catch((error: unknown) => steps.logger.warn({ err: error, session: session.id }, 'could not store the documents with the critique round'));
   }
   await steps.moderation.wrapUp(session, reason);
+  await steps.handOver(session).catch((error: unknown) => steps.logger.warn({ err: error, session: session.id }, 'could not hand the documents over'));
   return { status: 'done' };
 }

@@ -2,6 +2,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { DiscordHttpError, notFound, unauthorized } from './discord-errors.ts';
 import type { FakeRateLimits } from './rate-limits.ts';
+import { multipartFiles, UPLOADS_KEY } from './uploads.ts';
 
 /** What a route handler gets. */
 export interface RouteContext {
@@ -131,7 +132,8 @@ async function readBody(request: IncomingMessage): Promise<Record<string, unknow
     // discord.js sends multipart only with files; the message itself is in `payload_json`.
     const form = await new Response(raw, { headers: { 'content-type': contentType } }).formData();
     const json = form.get('payload_json');
-    return typeof json === 'string' ? toObject(JSON.parse(json)) : {};
+    const payload = typeof json === 'string' ? toObject(JSON.parse(json)) : {};
+    return { ...payload, [UPLOADS_KEY]: await multipartFiles(form) };
   }
   return toObject(JSON.parse(raw.toString('utf8')));
 }

@@ -1,6 +1,7 @@
 /** Discord's validation of message bodies, webhook names and thread names, with its real error codes. */
 import type { APIAllowedMentions, APIEmbed } from 'discord.js';
 import { emptyMessage, invalidFormBody } from './discord-errors.ts';
+import { UPLOADS_KEY } from './uploads.ts';
 
 /** A message body after validation. */
 export interface ValidMessageBody {
@@ -36,7 +37,8 @@ export function validateMessageBody(body: Record<string, unknown>, options: { pa
   }
   if (typeof body['flags'] === 'number') result.flags = body['flags'];
   if (errors.length > 0) throw invalidFormBody(errors);
-  const empty = !result.content && (result.embeds ?? []).length === 0 && (result.components ?? []).length === 0;
+  const uploads = Array.isArray(body[UPLOADS_KEY]) ? body[UPLOADS_KEY].length : 0;
+  const empty = !result.content && (result.embeds ?? []).length === 0 && (result.components ?? []).length === 0 && uploads === 0;
   if (!options.partial && empty) throw emptyMessage();
   if (options.partial && result.content === '' && (result.embeds ?? []).length === 0 && body['embeds'] !== undefined) throw emptyMessage();
   return result;

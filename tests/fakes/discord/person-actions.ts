@@ -12,9 +12,7 @@ import {
 import type { FakeInteraction, FakeUser, RecordedMessage } from './fake-model.ts';
 import type { FakeDiscordState } from './fake-state.ts';
 import { channelPayload, memberPayload, messagePayload } from './payloads.ts';
-
-/** How long Discord's CDN signs an attachment's address for. */
-const CDN_SIGNATURE_SECONDS = 24 * 60 * 60;
+import { cdnAttachment, type UploadedFile } from './uploads.ts';
 
 /** A slash command invocation: `/command subcommand option:value ...`. */
 export interface SlashCommandInput {
@@ -28,7 +26,7 @@ export interface SlashCommandInput {
 /** What a person's post carries besides its text. */
 export interface PostOptions {
   /** Files attached; each address is signed for 24 hours from now, as Discord's CDN signs them, unless `expiresAt` says. */
-  files?: { name: string; contentType: string; expiresAt?: Date; content?: string | Uint8Array }[];
+  files?: UploadedFile[];
   /** The message it replies to (Discord's reply: a `message_reference` to it). */
   replyTo?: RecordedMessage;
 }
@@ -42,23 +40,7 @@ export class PersonActions {
 
   /** A person posts a message in a channel or thread: with files attached (name and type), or as a reply to a message. */
   post(channelId: string, user: FakeUser, content: string, options: PostOptions = {}): RecordedMessage {
-    const attachments = (options.files ?? []).map((file) => {
-      const id = this.state.ids.next();
-      const issued = Math.floor(Date.now() / 1000);
-      const expires = file.expiresAt ? Math.floor(file.expiresAt.getTime() / 1000) : issued + CDN_SIGNATURE_SECONDS;
-      const signature = `ex=${expires.toString(16)}&is=${issued.toString(16)}&hm=${randomBytes(32).toString('hex')}&`;
-      const path = `/attachments/${channelId}/${id}/${file.name}`;
-      if (file.content !== undefined) this.state.cdnFiles.set(path, { content: file.content, contentType: file.contentType });
-      const url = `https://cdn.discordapp.com/attachments/${channelId}/${id}/${encodeURIComponent(file.name)}?${signature}`;
-      return {
-        id,
-        filename: file.name,
-        content_type: file.contentType,
-        size: file.content === undefined ? 48_213 : Buffer.byteLength(file.content),
-        url,
-        proxy_url: url.replace('cdn.discordapp.com', 'media.discordapp.net'),
-      };
-    });
+    const attachments = (options.files ?? []).map((file) => cdnAttachment(this.state, channelId, file));
     const reply = options.replyTo ? { type: MessageType.Reply, referenceId: options.replyTo.id } : {};
     return this.state.createMessage({ channelId, origin: 'person', authorId: user.id, content, attachments, ...reply });
   }

@@ -7,6 +7,7 @@ import type { Route } from './http-router.ts';
 import { historyPage, parseHistoryQuery } from './message-history.ts';
 import { validateAutoArchive, validateMessageBody, validateThreadName } from './message-rules.ts';
 import { requireBotPermission, sendPermissionFor, type RouteDeps } from './route-deps.ts';
+import { uploadedAttachments } from './uploads.ts';
 
 /** Channel, message, thread and typing routes (bot auth). */
 export function channelRoutes(deps: RouteDeps): Route[] {
@@ -35,7 +36,8 @@ export function channelRoutes(deps: RouteDeps): Route[] {
       const channel = state.requireChannel(params['channelId'] ?? '');
       requireBotPermission(deps, sendPermissionFor(channel));
       const valid = validateMessageBody(body, { partial: false });
-      const record = state.createMessage({ channelId: channel.id, origin: 'bot', authorId: deps.botUserId, content: '', ...valid, flags: 0 });
+      const attachments = uploadedAttachments(state, channel.id, body);
+      const record = state.createMessage({ channelId: channel.id, origin: 'bot', authorId: deps.botUserId, content: '', ...valid, attachments, flags: 0 });
       return { body: messagePayload(record, state, false) };
     }),
     bot('PATCH', '/channels/:channelId/messages/:messageId', 'message.edit', ({ params, body }) => {

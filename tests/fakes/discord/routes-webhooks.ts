@@ -8,6 +8,7 @@ import { validateMessageBody, validateWebhookName } from './message-rules.ts';
 import { messagePayload, webhookPayload } from './payloads.ts';
 import { requireBotPermission, type RouteDeps } from './route-deps.ts';
 import { interactionWebhookRoutes } from './routes-interactions.ts';
+import { uploadedAttachments } from './uploads.ts';
 
 /** At most this many webhooks per channel (Discord: 15). */
 const MAX_WEBHOOKS_PER_CHANNEL = 15;
@@ -123,6 +124,7 @@ function executeWebhook(deps: RouteDeps, { params, query, body }: RouteContext):
     avatarUrl: typeof body['avatar_url'] === 'string' ? body['avatar_url'] : null,
     content: '',
     ...valid,
+    attachments: uploadedAttachments(state, target.id, body),
     flags: 0,
   });
   return query.get('wait') === 'true' ? { body: messagePayload(record, state, false) } : undefined;

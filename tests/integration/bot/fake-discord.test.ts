@@ -47,6 +47,33 @@ describe('fake Discord REST', () => {
     expect(await call('GET', `/channels/${channel}/messages/456`)).toMatchObject({ status: 404, body: { code: 10008 } });
   });
 
+  it('takes uploads as Discord does: files[n] parts on the CDN, at most 10 a message, 413 past 10 MiB', async () => {
+    // A fake of its own: the shared one allows three requests a minute.
+    const own = await startFakeDiscord({});
+    const channel = own.channels['general']!.id;
+    const upload = async (files: { name: string; bytes: number }[]) => {
+      const form = new FormData();
+      form.append('payload_json', JSON.stringify({ content: '' }));
+      files.forEach((file, index) => form.append(`files[${index}]`, new Blob([new Uint8Array(file.bytes).fill(97)], { type: 'text/markdown' }), file.name));
+      const response = await fetch(`${own.apiUrl}/v10/channels/${channel}/messages`, {
+        method: 'POST',
+        headers: { authorization: `Bot ${own.token}` },
+        body: form,
+      });
+      return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+    };
+    const posted = await upload([{ name: 'notes.md', bytes: 5 }]);
+    expect(posted.status).toBe(200);
+    const [attachment] = posted.body.attachments as { filename: string; url: string; size: number }[];
+    expect(attachment).toMatchObject({ filename: 'notes.md', size: 5 });
+    const served = await fetch(`${own.cdnUrl}${new URL(attachment!.url).pathname}${new URL(attachment!.url).search}`);
+    expect(await served.text()).toBe('aaaaa');
+    const eleven = Array.from({ length: 11 }, (_, index) => ({ name: `f${index}.md`, bytes: 1 }));
+    expect(await upload(eleven)).toMatchObject({ status: 400, body: { code: 50035, errors: { files: { _errors: [{ code: 'BASE_TYPE_MAX_LENGTH' }] } } } });
+    expect(await upload([{ name: 'huge.md', bytes: 10 * 1024 * 1024 + 1 }])).toMatchObject({ status: 413, body: { code: 40005 } });
+    await own.close();
+  });
+
   it('enforces webhook names, thread_id parents, and 10015 after a webhook is deleted', async () => {
     const channel = fake.channels['brainstorm']!.id;
     expect(await call('POST', `/channels/${channel}/webhooks`, { name: 'Clyde' })).toMatchObject({ status: 400, body: { code: 50035 } });
