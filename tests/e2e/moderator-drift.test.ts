@@ -98,7 +98,8 @@ describe('balance and goals through the app', () => {
   beforeAll(async () => {
     fake = await startFakeOpenRouter();
     test = await startTestApp(
-      fakeEnvironment(fake.url, { MODERATOR_CHECK_INTERVAL: String(CHECK_INTERVAL), MAX_AI_ROUNDS_WITHOUT_HUMAN: '3', MAX_AI_RESPONSES_PER_TURN: '3' }),
+      // Five rounds: the silent seat shows after three (six answers), and the check after the invite needs more.
+      fakeEnvironment(fake.url, { MODERATOR_CHECK_INTERVAL: String(CHECK_INTERVAL), MAX_AI_ROUNDS_WITHOUT_HUMAN: '5', MAX_AI_RESPONSES_PER_TURN: '3' }),
     );
   });
   afterAll(async () => {

@@ -25,9 +25,9 @@ export interface DocumentHandOverDependencies {
   notionConfigured: boolean;
 }
 
-/** Posts a finished session's record and TLDR as files in a room that cannot reach them otherwise (Discord without Notion). */
+/** Posts a finished session's record and TLDR as files in a Discord room without Notion (the console shows them itself). */
 export async function handOverDocuments(dependencies: DocumentHandOverDependencies, session: Session): Promise<void> {
-  if (dependencies.notionConfigured || session.transport === 'local') return;
+  if (dependencies.notionConfigured || session.transport !== 'discord') return;
   const written = await documentFiles(dependencies.documents, session.id, ['record', 'tldr']);
   if (written.length === 0) return;
   const kinds = (Object.keys(DOCUMENT_FILE_NAMES) as DocumentKind[]).filter((kind) => written.some((file) => file.name === DOCUMENT_FILE_NAMES[kind]));
