@@ -147,6 +147,20 @@ describe('a brainstorm in Discord, end to end', () => {
     expect(JSON.stringify(check.at(-1)?.body.messages)).toContain('refocus the discussion on \\"kill switches\\"');
   });
 
+  it('!record posts the detailed record so far as a Markdown file, brought up to the last message', async () => {
+    await say(roomId, discord.people.ada, 'One more point: every flag needs an owner.');
+    const command = await say(roomId, discord.people.ada, '!record');
+    const session = (await test.app.repositories.sessions.findByRoom('discord', roomId))!;
+    const posted = personaMessages(roomId).find((message) => message.displayName === 'Scribe' && message.attachments.length > 0);
+    expect(posted?.attachments.map((file) => file.filename)).toEqual(['detailed-record.md']);
+    const file = new URL(posted!.attachments[0]!.url);
+    const record = await (await fetch(`${discord.cdnUrl}${file.pathname}${file.search}`)).text();
+    expect(record).toBe((await test.app.repositories.documents.find(session.id, 'record'))?.content);
+    expect(record).toContain('every flag needs an owner');
+    expect(discord.messagesIn(roomId).some((message) => message.origin === 'bot' && message.content === 'Record posted.')).toBe(true);
+    expect(command.id).toBeTruthy();
+  });
+
   it('stops with /brainstorm stop and posts a closing message', async () => {
     const before = discord.messagesIn(roomId).length;
     const stop = discord.runSlashCommand({ channelId: roomId, user: discord.people.ada, command: 'brainstorm', subcommand: 'stop' });

@@ -58,6 +58,19 @@ export interface CommandServiceOptions {
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
 
+/**
+ * `!record`: the detailed record brought up to the last message (an urgent Scribe pass, which writes nothing when
+ * nothing new was said), posted in a Discord room as a Markdown file; the console shows it on the session's page.
+ */
+async function postRecord(o: Pick<CommandServiceOptions, 'documentation' | 'delivery'>, session: Session): Promise<string> {
+  if (PLANNING_STATUSES.includes(session.status)) return 'No record yet — the Scribe starts once the plan is approved.';
+  await o.documentation.requestRecord(session.id, { urgent: true });
+  if (!(await o.documentation.latestRecord(session.id))) return 'No record yet — nothing has been said to record.';
+  if (session.transport !== 'discord') return 'The detailed record is on the session’s page in the console (its Detailed record panel, or “Open as a page”).';
+  await o.delivery.post(session, { kind: 'scribe', name: 'Scribe' }, 'The detailed record so far, as a Markdown file.', { attachDocuments: ['record'] });
+  return 'Record posted.';
+}
+
 /** Why `!summary` has nothing to post: before the discussion there is nothing to sum up; after, it is on its way. */
 function noSummaryYet(session: Session): string {
   if (PLANNING_STATUSES.includes(session.status)) return 'No summary yet — the discussion starts once the plan is approved.';
@@ -213,6 +226,11 @@ export class CommandService {
           await o.delivery.post(need(session), { kind: 'tldr', name: 'TLDR' }, tldr);
           return 'Summary posted.';
         },
+      }),
+      define({
+        name: 'record',
+        states: COMMAND_STATES.record,
+        run: async ({ session }) => postRecord(o, need(session)),
       }),
       define({
         name: 'ideas',

@@ -36,6 +36,7 @@ export const COMMAND_STATES = {
   refresh: ['active', 'paused'] as SessionStatus[],
   focus: ['active'] as SessionStatus[],
   summary: ANY,
+  record: ANY,
   reset: ['active', 'paused'] as SessionStatus[],
 };
 

@@ -42,6 +42,7 @@ describe('DiscordBot events', () => {
       'refresh',
       'focus',
       'summary',
+      'record',
       'ideas',
       'explore',
       'config',
