@@ -61,14 +61,18 @@ export class AttachmentTexts {
       if (room < 200) break;
       const read = await this.read(file, room);
       if (read === null) continue;
-      const excerpt = `${fencedExcerpt(read.text.slice(0, room), read.text.length)}${read.note ?? ''}`;
+      const shown = read.text.slice(0, room);
+      // A PDF read only in part says which pages; the characters it holds in all are not known then.
+      const excerpt = read.pages
+        ? `${fencedExcerpt(shown, shown.length)}\n(the first ${shown.length} characters, from pages 1-${read.pages.read} of ${read.pages.count})`
+        : fencedExcerpt(shown, read.text.length);
       excerpts.set(file.id, excerpt);
       room -= excerpt.length;
     }
     return excerpts;
   }
 
-  private async read(file: Attachment, room: number): Promise<{ text: string; note?: string } | null> {
+  private async read(file: Attachment, room: number): Promise<{ text: string; pages?: { read: number; count: number } } | null> {
     try {
       const address = new URL(file.url);
       const response = await this.options.fetch(`${this.options.cdnUrl.replace(/\/$/, '')}${address.pathname}${address.search}`, {
@@ -86,10 +90,9 @@ export class AttachmentTexts {
   }
 
   /** A PDF's text layer; a scanned PDF (no text) is named only, and pages left unread are said. */
-  private async readPdf(bytes: Uint8Array, room: number): Promise<{ text: string; note?: string } | null> {
+  private async readPdf(bytes: Uint8Array, room: number): Promise<{ text: string; pages?: { read: number; count: number } } | null> {
     const pdf = await readPdfText(bytes, room);
     if (!pdf.text) return null;
-    const unread = pdf.pageCount - pdf.pagesRead;
-    return { text: pdf.text, ...(unread > 0 ? { note: `\n(pages 1-${pdf.pagesRead} of ${pdf.pageCount} read)` } : {}) };
+    return { text: pdf.text, ...(pdf.pagesRead < pdf.pageCount ? { pages: { read: pdf.pagesRead, count: pdf.pageCount } } : {}) };
   }
 }

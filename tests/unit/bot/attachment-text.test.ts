@@ -62,7 +62,7 @@ describe('reading the text files people share', () => {
     expect([...excerpts.keys()]).toEqual(['p']);
     const long = (await texts.excerpts(message('the long one', file('l', 'long.pdf', 'application/pdf')))).get('l');
     expect(long).toMatch(/^```\nPage 1 line 0: retention by cohort\./);
-    expect(long).toMatch(/\(pages 1-\d of 6 read\)$/);
+    expect(long).toMatch(/\n```\n\(the first \d+ characters, from pages 1-\d of 6\)$/);
   });
 
   it('fences an excerpt beyond any backticks inside it, and says when it was cut', () => {
