@@ -17,6 +17,7 @@ import type { Screen, SessionStarter } from '../sessions/session-starter.ts';
 import { CommandRateLimiter } from './command-rate-limiter.ts';
 import { COMMAND_STATES, findCommand, formatHelp, type CommandDefinition } from './command-table.ts';
 import { formatStatus } from './status-format.ts';
+import { receivesDocumentFiles } from '../documentation/document-files.ts';
 
 /** `!config` is served by the settings module. */
 export interface AdminSettingsPort {
@@ -66,7 +67,7 @@ async function postRecord(o: Pick<CommandServiceOptions, 'documentation' | 'deli
   if (PLANNING_STATUSES.includes(session.status)) return 'No record yet — the Scribe starts once the plan is approved.';
   await o.documentation.requestRecord(session.id, { urgent: true });
   if (!(await o.documentation.latestRecord(session.id))) return 'No record yet — nothing has been said to record.';
-  if (session.transport !== 'discord') return 'The detailed record is on the session’s page in the console (its Detailed record panel, or “Open as a page”).';
+  if (!receivesDocumentFiles(session)) return 'The detailed record is on the session’s page in the console (its Detailed record panel, or “Open as a page”).';
   await o.delivery.post(session, { kind: 'scribe', name: 'Scribe' }, 'The detailed record so far, as a Markdown file.', { attachDocuments: ['record'] });
   return 'Record posted.';
 }

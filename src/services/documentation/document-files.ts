@@ -11,10 +11,20 @@ export const DOCUMENT_FILE_NAMES: Record<DocumentKind, string> = { record: 'deta
 
 const SCRIBE: Speaker = { kind: 'scribe', name: 'Scribe' };
 
+/** A room that receives documents as files: a Discord thread (the console shows them on the session's page). */
+export function receivesDocumentFiles(session: Pick<Session, 'transport'>): boolean {
+  return session.transport === 'discord';
+}
+
+/** The kinds, among `kinds`, whose documents hold something, with their newest text. */
+async function writtenDocuments(documents: Pick<DocumentsRepository, 'find'>, sessionId: string, kinds: DocumentKind[]) {
+  const found = await Promise.all(kinds.map(async (kind) => ({ kind, content: (await documents.find(sessionId, kind))?.content ?? '' })));
+  return found.filter((document) => document.content.trim() !== '');
+}
+
 /** The newest versions of a session's documents as files (the ones written so far). */
 export async function documentFiles(documents: Pick<DocumentsRepository, 'find'>, sessionId: string, kinds: DocumentKind[]): Promise<OutgoingFile[]> {
-  const found = await Promise.all(kinds.map(async (kind) => ({ kind, document: await documents.find(sessionId, kind) })));
-  return found.flatMap(({ kind, document }) => (document?.content.trim() ? [{ name: DOCUMENT_FILE_NAMES[kind], content: document.content }] : []));
+  return (await writtenDocuments(documents, sessionId, kinds)).map(({ kind, content }) => ({ name: DOCUMENT_FILE_NAMES[kind], content }));
 }
 
 /** What handing the documents over needs. */
@@ -25,12 +35,11 @@ export interface DocumentHandOverDependencies {
   notionConfigured: boolean;
 }
 
-/** Posts a finished session's record and TLDR as files in a Discord room without Notion (the console shows them itself). */
+/** Posts a finished session's record and TLDR as files in a Discord room without Notion. */
 export async function handOverDocuments(dependencies: DocumentHandOverDependencies, session: Session): Promise<void> {
-  if (dependencies.notionConfigured || session.transport !== 'discord') return;
-  const written = await documentFiles(dependencies.documents, session.id, ['record', 'tldr']);
-  if (written.length === 0) return;
-  const kinds = (Object.keys(DOCUMENT_FILE_NAMES) as DocumentKind[]).filter((kind) => written.some((file) => file.name === DOCUMENT_FILE_NAMES[kind]));
+  if (dependencies.notionConfigured || !receivesDocumentFiles(session)) return;
+  const kinds = (await writtenDocuments(dependencies.documents, session.id, ['record', 'tldr'])).map((document) => document.kind);
+  if (kinds.length === 0) return;
   const named = kinds.map((kind) => (kind === 'record' ? 'the detailed record' : 'the TLDR')).join(' and ');
   await dependencies.delivery.post(session, SCRIBE, `Here are ${named} of this session, as Markdown files to keep.`, { attachDocuments: kinds });
 }

@@ -14,7 +14,7 @@ import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './docum
 import { enqueueNotionJob, retryDeadline } from './document-delays.ts';
 import { runNotionRow, runNotionSync } from './notion-jobs.ts';
 import { recallSessions, rememberSession } from './recall.ts';
-import { PEOPLE_EDITED_IN_NOTION } from './people-edits.ts';
+import { adoptFromNotion, PEOPLE_EDITED_IN_NOTION } from './people-edits.ts';
 
 /** A session document kind. */
 export type DocumentKind = 'record' | 'tldr';
@@ -46,7 +46,7 @@ export class DocumentationService implements DocumentationPort {
       store: (sessionId, kind, markdown, metadata) => this.store(sessionId, kind, markdown, metadata),
       scheduleTldr: (sessionId) => this.scheduleTldr(sessionId),
       remember: (sessionId, text) => rememberSession(this.deps, sessionId, text),
-      adopt: (sessionId, markdown, metadata) => this.adoptFromNotion(sessionId, markdown, metadata),
+      adopt: (sessionId, markdown, metadata) => adoptFromNotion(this.deps, this.mirror, sessionId, markdown, metadata),
     };
   }
 
@@ -67,7 +67,7 @@ export class DocumentationService implements DocumentationPort {
       },
       [DOCUMENTATION_JOB_KINDS.tldr]: (job, signal) => runTldrPass(this.deps, this.effects, (sessionId) => this.mirror.read(sessionId, 'record'), job, signal),
       [DOCUMENTATION_JOB_KINDS.notionSync]: notion
-        ? (job: ClaimedJob, signal: AbortSignal) => runNotionSync(this.deps, notion, job, signal, (document) => this.takeUpPeoplesEdits(document))
+        ? (job: ClaimedJob, signal: AbortSignal) => runNotionSync(this.deps, notion, job, signal, (document) => this.flagPeoplesEdits(document))
         : withoutNotion,
       [DOCUMENTATION_JOB_KINDS.notionRow]: notion ? (job: ClaimedJob, signal: AbortSignal) => runNotionRow(this.deps, notion, job, signal) : withoutNotion,
     };
@@ -143,7 +143,7 @@ export class DocumentationService implements DocumentationPort {
     try {
       const remote = await this.deps.notion.readDocument(sessionId, 'record');
       if (remote === null || remote.trim() === local.content.trim()) return local.content;
-      await this.adoptFromNotion(sessionId, remote, { ...local.metadata, source: 'notion' });
+      await this.effects.adopt(sessionId, remote, { ...local.metadata, source: 'notion' });
       return remote;
     } catch (error) {
       this.deps.logger.warn(
@@ -249,19 +249,10 @@ export class DocumentationService implements DocumentationPort {
   }
 
   /** A record people edited in Notion: flagged, and a Scribe pass queued now to take their version up. */
-  private async takeUpPeoplesEdits(document: StoredDocument): Promise<void> {
+  private async flagPeoplesEdits(document: StoredDocument): Promise<void> {
     await this.deps.documents.mergeMetadata(document.id, { [PEOPLE_EDITED_IN_NOTION]: true });
     await this.queueScribePassNow(document.sessionId);
     this.deps.nudge?.();
-  }
-
-  /** Stores what Notion holds as the newest version, already synced (a person's edits there, taken up). */
-  private async adoptFromNotion(sessionId: string, markdown: string, metadata: Record<string, unknown>): Promise<StoredDocument> {
-    const now = this.deps.clock.now();
-    const stored = await this.deps.documents.write(sessionId, 'record', markdown, { ...metadata, writtenAt: now.toISOString() }, now);
-    await this.deps.documents.markSynced(stored.id, stored.version, null, now);
-    await this.mirror.write(sessionId, 'record', markdown);
-    return stored;
   }
 
   private async store(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {

@@ -5,6 +5,7 @@
  * it writes nothing and flags the record. The next Scribe pass takes the person's version up as its base, carrying
  * the metadata of the version they edited, so the messages since are worked into their text.
  */
+import type { MarkdownMirror } from '../../notion/markdown-mirror.ts';
 import type { NotionGateway } from '../../notion/notion-gateway.ts';
 import type { StoredDocument } from '../../repositories/documents-repository.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
@@ -49,6 +50,21 @@ export async function peoplesVersion(
 
 /** What taking a person's version up needs from the service: storing it as the newest version, already in Notion. */
 export type AdoptRecord = (sessionId: string, markdown: string, metadata: Record<string, unknown>) => Promise<StoredDocument>;
+
+/** Stores what Notion holds as the newest record version, already synced, and mirrors it (`!refresh`, people's edits). */
+export async function adoptFromNotion(
+  deps: Pick<DocumentationDependencies, 'documents' | 'clock'>,
+  mirror: Pick<MarkdownMirror, 'write'>,
+  sessionId: string,
+  markdown: string,
+  metadata: Record<string, unknown>,
+): Promise<StoredDocument> {
+  const now = deps.clock.now();
+  const stored = await deps.documents.write(sessionId, 'record', markdown, { ...metadata, writtenAt: now.toISOString() }, now);
+  await deps.documents.markSynced(stored.id, stored.version, null, now);
+  await mirror.write(sessionId, 'record', markdown);
+  return stored;
+}
 
 /**
  * At the start of a Scribe pass on a flagged record: the person's version becomes the newest local one (synced: it is
