@@ -1,4 +1,4 @@
-/** The TLDR's plain-text fallback parser and its markdown rendering. */
+/** The TLDR's input, its plain-text fallback parser and its markdown rendering. */
 import { tldrSchema, type TldrOutput } from '../../core/schemas.ts';
 
 function fromJson(text: string): TldrOutput | null {
@@ -52,4 +52,23 @@ export function findingsOf(markdown: string): string[] {
     .split('\n')
     .map((line) => /^\s*\d+\.\s+(.*)$/.exec(line)?.[1])
     .filter((line): line is string => !!line);
+}
+
+/**
+ * The user message of a TLDR pass: the record, and before it the TLDR people edited in Notion when they did, so the
+ * new summary keeps what they wrote (a finding they corrected stays corrected) and changes only what the record changed.
+ */
+export function tldrInput(record: string, editedByPeople: string | null = null): string {
+  const recordPart = `The Scribe's detailed record:
+
+${record}`;
+  if (!editedByPeople) return recordPart;
+  return [
+    'People edited the TLDR in Notion. Keep their wording, corrections and additions as they wrote them, and change only',
+    'what the record below now says differently or adds. Their version:',
+    '',
+    editedByPeople,
+    '',
+    recordPart,
+  ].join('\n');
 }

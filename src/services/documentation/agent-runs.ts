@@ -3,6 +3,7 @@ import { runForcedAct } from '../../agents/forced-act.ts';
 import type { AgentContext, DocumentFacts } from '../../core/agent-context.ts';
 import { createScribeAgent, createScribeRecordTool } from '../../agents/scribe/scribe-agent.ts';
 import { createTldrAgent, tldrErrorHandlers } from '../../agents/tldr/tldr-agent.ts';
+import { tldrInput } from '../../agents/tldr/tldr-text.ts';
 import { repairCitations, type CitableMessage } from '../../agents/guardrails/citation-repair.ts';
 import { checkSummary, summaryGuardrail } from '../../agents/guardrails/document-guardrails.ts';
 import { createSummaryUpdateTool } from '../../tools/update-notion.ts';
@@ -81,7 +82,7 @@ export async function runScribe(
 }
 
 /**
- * One TLDR pass over a record: the TLDR must store its summary with `update_notion` (forced); a prose or JSON
+ * One TLDR pass over a record (and the TLDR people edited in Notion, when they did): the TLDR must store its summary with `update_notion` (forced); a prose or JSON
  * answer instead is parsed and kept when it passes the same checks. Throws when the model fails.
  */
 export async function runTldr(
@@ -90,6 +91,7 @@ export async function runTldr(
   record: string,
   signal: AbortSignal,
   writing: PassWriting<TldrOutput> = {},
+  editedByPeople: string | null = null,
 ): Promise<PassResult<TldrOutput>> {
   let stored: TldrOutput | null = null;
   const writeSummary = async (summary: TldrOutput): Promise<void> => {
@@ -98,7 +100,7 @@ export async function runTldr(
   };
   const context = { ...passContext(sessionId, { writeSummary }), ...(writing.facts ? { documentFacts: writing.facts } : {}) };
   const agent = createTldrAgent({ model: deps.models.role('tldr'), prompts: deps.prompts });
-  const input = `The Scribe's detailed record:\n\n${record}`;
+  const input = tldrInput(record, editedByPeople);
   const storedSummary = (): TldrOutput | null => stored;
   let uncited: TldrOutput | null = null;
   const outcome = await runForcedAct({

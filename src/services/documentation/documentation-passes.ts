@@ -12,15 +12,15 @@ import { runScribe, runTldr } from './agent-runs.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';
 import { rewriteVanished } from './document-delays.ts';
 import { documentFailure } from './notion-jobs.ts';
-import { TAKEN_FROM_NOTION, takeUpPeoplesEdits, type AdoptRecord } from './people-edits.ts';
+import { PEOPLE_EDITED_IN_NOTION, TAKEN_FROM_NOTION, takeUpPeoplesEdits, type AdoptDocument } from './people-edits.ts';
 
 /** What a pass may do after it stored a document (the service enqueues the follow-up jobs). */
 export interface PassEffects {
   store(sessionId: string, kind: 'record' | 'tldr', markdown: string, metadata: Record<string, unknown>): Promise<void>;
   scheduleTldr(sessionId: string): Promise<void>;
   remember(sessionId: string, text: string): Promise<void>;
-  /** Stores what Notion holds as the newest record version, already synced. */
-  adopt: AdoptRecord;
+  /** Stores what Notion holds as the newest version of a document, already synced. */
+  adopt: AdoptDocument;
 }
 
 /** Messages the record covers: what people and agents said in the room, not withheld or internal ones. */
@@ -96,7 +96,7 @@ export async function runTldrPass(
   const session = await deps.sessions.findById(sessionId);
   const record = await deps.documents.find(sessionId, 'record');
   if (!session || !record) return { status: 'done' };
-  const tldr = await deps.documents.find(sessionId, 'tldr');
+  const tldr = await currentTldr(deps, effects, sessionId, record.version, signal);
   if (tldr && Number(tldr.metadata.recordVersion ?? 0) >= record.version) return { status: 'done' };
   let text: string | null;
   if (deps.notion) {
@@ -127,7 +127,20 @@ export async function runTldrPass(
     await effects.remember(sessionId, `${session.topic}\n\n${summary.summary}`);
   };
   const citable = messages.map((message) => ({ number: message.number, text: `${message.speaker.name} ${message.text}` }));
-  const written = await runTldr(deps, sessionId, text, signal, { store, facts: documentFacts(messages), messages: citable });
+  const peoples = tldr?.metadata[TAKEN_FROM_NOTION] === true ? tldr.content : null;
+  const written = await runTldr(deps, sessionId, text, signal, { store, facts: documentFacts(messages), messages: citable }, peoples);
   if (!written.storedByTool) await store(written.value);
   return { status: 'done' };
+}
+
+/**
+ * The TLDR the pass builds on. When it is due to change (the record moved on, or the sync job found people's edits),
+ * a version people edited in Notion is taken up first, so the new TLDR starts from their wording: the check is one
+ * `pages.retrieve` a pass, which runs at most every `TLDR_UPDATE_INTERVAL`.
+ */
+async function currentTldr(deps: DocumentationDependencies, effects: PassEffects, sessionId: string, recordVersion: number, signal: AbortSignal) {
+  const tldr = await deps.documents.find(sessionId, 'tldr');
+  if (!tldr) return null;
+  const due = tldr.metadata[PEOPLE_EDITED_IN_NOTION] === true || Number(tldr.metadata.recordVersion ?? 0) < recordVersion;
+  return due ? ((await takeUpPeoplesEdits(deps, tldr, effects.adopt, signal, 'always')) ?? tldr) : tldr;
 }

@@ -14,7 +14,7 @@ import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './docum
 import { enqueueNotionJob, retryDeadline } from './document-delays.ts';
 import { runNotionRow, runNotionSync } from './notion-jobs.ts';
 import { recallSessions, rememberSession } from './recall.ts';
-import { adoptFromNotion, PEOPLE_EDITED_IN_NOTION } from './people-edits.ts';
+import { adoptFromNotion, PEOPLE_EDITED_IN_NOTION, takeUpEditedTldr } from './people-edits.ts';
 
 /** A session document kind. */
 export type DocumentKind = 'record' | 'tldr';
@@ -46,7 +46,7 @@ export class DocumentationService implements DocumentationPort {
       store: (sessionId, kind, markdown, metadata) => this.store(sessionId, kind, markdown, metadata),
       scheduleTldr: (sessionId) => this.scheduleTldr(sessionId),
       remember: (sessionId, text) => rememberSession(this.deps, sessionId, text),
-      adopt: (sessionId, markdown, metadata) => adoptFromNotion(this.deps, this.mirror, sessionId, markdown, metadata),
+      adopt: (sessionId, kind, markdown, metadata) => adoptFromNotion(this.deps, this.mirror, sessionId, kind, markdown, metadata),
     };
   }
 
@@ -123,7 +123,7 @@ export class DocumentationService implements DocumentationPort {
 
   /**
    * `!summary`: the newest TLDR, made afresh first when it is older than the last messages (a Scribe pass,
-   * the record's sync to Notion, then the TLDR pass, all awaited). Falls back to the stored one.
+   * the record's sync to Notion, then the TLDR pass, all awaited), else as people may have edited it in Notion.
    */
   async freshSummary(sessionId: string): Promise<string | null> {
     if (this.deps.runQueue && (await this.summaryIsStale(sessionId))) {
@@ -132,6 +132,8 @@ export class DocumentationService implements DocumentationPort {
       await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.tldr, sessionId, now, now);
       if (this.deps.notion) await this.deps.runQueue(`notion:${sessionId}`);
       await this.deps.runQueue(tldrQueue(sessionId));
+    } else {
+      await takeUpEditedTldr(this.deps, this.effects.adopt, sessionId);
     }
     return this.latestTldr(sessionId);
   }
@@ -143,7 +145,7 @@ export class DocumentationService implements DocumentationPort {
     try {
       const remote = await this.deps.notion.readDocument(sessionId, 'record');
       if (remote === null || remote.trim() === local.content.trim()) return local.content;
-      await this.effects.adopt(sessionId, remote, { ...local.metadata, source: 'notion' });
+      await this.effects.adopt(sessionId, 'record', remote, { ...local.metadata, source: 'notion' });
       return remote;
     } catch (error) {
       this.deps.logger.warn(
@@ -248,10 +250,11 @@ export class DocumentationService implements DocumentationPort {
     await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.scribe, sessionId, now, now);
   }
 
-  /** A record people edited in Notion: flagged, and a Scribe pass queued now to take their version up. */
+  /** A document people edited in Notion: flagged, and its pass (Scribe or TLDR) queued now to take their version up. */
   private async flagPeoplesEdits(document: StoredDocument): Promise<void> {
     await this.deps.documents.mergeMetadata(document.id, { [PEOPLE_EDITED_IN_NOTION]: true });
-    await this.queueScribePassNow(document.sessionId);
+    if (document.kind === 'record') await this.queueScribePassNow(document.sessionId);
+    else await this.scheduleTldr(document.sessionId, { now: true });
     this.deps.nudge?.();
   }
 
@@ -273,13 +276,13 @@ export class DocumentationService implements DocumentationPort {
   /**
    * The next TLDR: now when there is none yet, else `TLDR_UPDATE_INTERVAL` after the last one. A TLDR already pending
    * is moved in when that is earlier (the interval was just shortened with `!config`), never later, unless it is
-   * waiting out a failure's back-off.
+   * waiting out a failure's back-off. `now`: due at once (people edited the TLDR in Notion; the pass takes it up).
    */
-  private async scheduleTldr(sessionId: string): Promise<void> {
+  private async scheduleTldr(sessionId: string, options: { now?: boolean } = {}): Promise<void> {
     const now = this.deps.clock.now();
     const last = await this.deps.documents.find(sessionId, 'tldr');
     const writtenAt = last ? Date.parse(String(last.metadata.writtenAt ?? '')) || last.updatedAt.getTime() : null;
-    const due = writtenAt === null ? now.getTime() : Math.max(now.getTime(), writtenAt + this.deps.settings.tldrIntervalSeconds * 1000);
+    const due = writtenAt === null || options.now ? now.getTime() : Math.max(now.getTime(), writtenAt + this.deps.settings.tldrIntervalSeconds * 1000);
     const queued = await this.deps.jobs.enqueue(
       {
         kind: DOCUMENTATION_JOB_KINDS.tldr,

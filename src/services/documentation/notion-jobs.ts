@@ -58,7 +58,7 @@ export async function documentFailure(deps: DocumentationDependencies, sessionId
 
 /**
  * `notion_sync`: writes the newest version of a document; an older job finding it already synced does nothing. A
- * record a person edited in Notion since our last write is not replaced: `onPeoplesEdits` has the Scribe take it up.
+ * page a person edited in Notion since our last write is not replaced: `onPeoplesEdits` has the next pass take it up.
  */
 export async function runNotionSync(
   deps: DocumentationDependencies,
