@@ -1,5 +1,6 @@
 /** What the Scribe reads, and the record written without a model when the model fails. */
 import type { ChatMessage } from '../../core/domain.ts';
+import { withoutFileAddresses } from './shared-files.ts';
 
 /** The session facts the Scribe's input names. */
 export interface ScribeSubject {
@@ -11,7 +12,7 @@ export interface ScribeSubject {
 export function citedLine(message: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text' | 'citations'>): string {
   const name = message.speaker.kind === 'human' ? `${message.speaker.name} (person)` : message.speaker.name;
   const sources = (message.citations ?? []).map((citation) => `${citation.title} <${citation.url}>`);
-  return `#${message.number} [${name}]: ${message.text}${sources.length > 0 ? ` (web sources: ${sources.join('; ')})` : ''}`;
+  return `#${message.number} [${name}]: ${withoutFileAddresses(message.text)}${sources.length > 0 ? ` (web sources: ${sources.join('; ')})` : ''}`;
 }
 
 /** A person's message they edited or deleted after the record took it in. */
@@ -46,13 +47,13 @@ function correctionsSection(corrections: ScribeCorrection[]): string {
   const lines = corrections.map((correction) =>
     correction.deleted
       ? `- #${correction.number} [${correction.speaker.name} (person)] was deleted by its author: remove from the record whatever it took only from #${correction.number}, and its citation.`
-      : `- #${correction.number} [${correction.speaker.name} (person)] was edited by its author; it now says: ${correction.text}`,
+      : `- #${correction.number} [${correction.speaker.name} (person)] was edited by its author; it now says: ${withoutFileAddresses(correction.text)}`,
   );
   return `Corrections by their authors (the record must say what people now say, and nothing they deleted):\n${lines.join('\n')}`;
 }
 
 function excerpt(text: string, length = 280): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = withoutFileAddresses(text).replace(/\s+/g, ' ').trim();
   return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
 }
 

@@ -3,6 +3,7 @@ import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import { buildScribeInput, ensureEveryVoice, fallbackRecord, type ScribeCorrection } from '../../agents/scribe/scribe-input.ts';
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import { withSources } from '../../agents/scribe/record-sources.ts';
+import { withSharedFiles } from '../../agents/scribe/shared-files.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
 import { documentFacts } from '../../core/agent-context.ts';
 import type { ChatMessage } from '../../core/domain.ts';
@@ -48,7 +49,7 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
   const subject = { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
   const newest = fresh.at(-1)?.id ?? lastMessageId;
   const store = (markdown: string, fallback: boolean) =>
-    effects.store(sessionId, 'record', withSources(ensureEveryVoice(markdown, all), all), {
+    effects.store(sessionId, 'record', withSharedFiles(withSources(ensureEveryVoice(markdown, all), all), all), {
       lastMessageId: newest,
       fallback,
       // A statistics record applies no correction: the next pass is told of them again.
