@@ -20,7 +20,7 @@ export interface BlockRequest {
   [payload: string]: unknown;
 }
 
-type TextBlockType = 'paragraph' | 'heading_1' | 'heading_2' | 'heading_3' | 'bulleted_list_item' | 'numbered_list_item' | 'quote';
+type TextBlockType = 'paragraph' | 'heading_1' | 'heading_2' | 'heading_3' | 'bulleted_list_item' | 'numbered_list_item' | 'quote' | 'to_do';
 
 /** Cuts text into rich-text items of at most 2000 characters (never splitting a surrogate pair). */
 export function toRichText(text: string): TextItem[] {
@@ -64,6 +64,9 @@ function textBlocks(type: TextBlockType | 'code', text: string, extra: Record<st
   return blocks;
 }
 
+/** A task list item (`- [ ] step`, `- [x] done`): a Notion to-do, whose box people tick. */
+const TO_DO = /^[-*+] \[([ xX])\] (.*)$/;
+
 const LINE_TYPES: [RegExp, TextBlockType][] = [
   [/^### (.*)$/, 'heading_3'],
   [/^## (.*)$/, 'heading_2'],
@@ -76,6 +79,8 @@ const LINE_TYPES: [RegExp, TextBlockType][] = [
 function lineBlock(line: string): { blocks: BlockRequest[]; nested: boolean; listItem: boolean } {
   const indent = /^\s*/.exec(line)?.[0].length ?? 0;
   const trimmed = line.trimStart();
+  const task = TO_DO.exec(trimmed);
+  if (task) return { blocks: textBlocks('to_do', task[2] ?? '', { checked: task[1] !== ' ' }), nested: indent >= 2, listItem: true };
   for (const [pattern, type] of LINE_TYPES) {
     const match = pattern.exec(trimmed);
     if (match) return { blocks: textBlocks(type, match[1] ?? ''), nested: indent >= 2, listItem: type.endsWith('list_item') };
@@ -170,7 +175,6 @@ const MARKERS: Record<string, string> = {
   numbered_list_item: '1. ',
   quote: '> ',
   paragraph: '',
-  to_do: '- [ ] ',
   toggle: '- ',
   callout: '> ',
 };
@@ -198,7 +202,7 @@ export function blocksToMarkdown(blocks: (ReadBlock & { children?: ReadBlock[] }
   const indent = '  '.repeat(depth);
   const lines: string[] = [];
   for (const block of blocks) {
-    const payload = (block[block.type] ?? {}) as { rich_text?: unknown; language?: string; title?: string };
+    const payload = (block[block.type] ?? {}) as { rich_text?: unknown; language?: string; title?: string; checked?: boolean };
     if (block.type === 'divider') lines.push(`${indent}---`);
     else if (block.type === 'code')
       lines.push(
@@ -207,6 +211,7 @@ export function blocksToMarkdown(blocks: (ReadBlock & { children?: ReadBlock[] }
         `${indent}\`\`\``,
       );
     else if (block.type === 'child_page') lines.push(`${indent}[${payload.title ?? ''}]`);
+    else if (block.type === 'to_do') lines.push(`${indent}- [${payload.checked ? 'x' : ' '}] ${plain(payload.rich_text)}`);
     else lines.push(`${indent}${MARKERS[block.type] ?? ''}${plain(payload.rich_text)}`);
     if (block.children && block.children.length > 0) lines.push(blocksToMarkdown(block.children, depth + 1));
   }

@@ -1,6 +1,16 @@
 import { isCritiqueBallot } from '../core/critique.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
-import { keyPhrasesOf, keywordsOf, previousSpeaker, stableHash, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
+import {
+  keyPhrasesOf,
+  keywordsOf,
+  messageTextsOf,
+  previousSpeaker,
+  stableHash,
+  statementsOf,
+  subjectOf,
+  topicOf,
+  type Statement,
+} from './conversation-reading.ts';
 
 const SIMULATED = '(simulated)';
 
@@ -219,7 +229,21 @@ export function scribeRecord(body: ChatCompletionRequest): string {
     byParticipant.set(statement.speaker, [...(byParticipant.get(statement.speaker) ?? []), statement.reference ?? '(unnumbered)']);
   for (const [speaker, references] of byParticipant) lines.push(`- ${speaker}: ${references.join(', ')}`);
   if (byParticipant.size === 0) lines.push('- No participant has spoken yet.');
+  const steps = nextSteps(statements, messageTextsOf(body).join('\n'));
+  lines.push('', '## Next steps', '', ...(steps.length > 0 ? steps : ['- None proposed yet.']));
   return lines.join('\n');
+}
+
+/** What marks a statement as a proposed action, for the demo's next steps. */
+const ACTION_CUE = /\b(?:try|test|trial|pilot|start with|next step)\b/i;
+
+/** The record's task list: the latest statements proposing an action; a box people ticked (in the previous record) stays ticked. */
+function nextSteps(statements: Statement[], requestText: string): string[] {
+  const actions = statements.filter((statement) => (isParticipant(statement) || statement.person) && ACTION_CUE.test(statement.text)).slice(-3);
+  return actions.map((statement) => {
+    const step = `${ideaText(statement).replace(/\s+/g, ' ')}${statement.reference ? ` (${statement.reference})` : ''}`;
+    return `- [${requestText.includes(`- [x] ${step}`) ? 'x' : ' '}] ${step}`;
+  });
 }
 
 /** A participant's idea without its persona's signature (" — Claude (simulated)"). */

@@ -62,6 +62,28 @@ export interface ClosingParts {
   tldr: TldrOutput | null;
   links: DocumentLink[];
   failedSteps: string[];
+  /** The record's next steps, as the Scribe (or people, ticking them in Notion) left them. */
+  nextSteps?: NextStep[];
+}
+
+/** One line of the record's task list. */
+export interface NextStep {
+  action: string;
+  done: boolean;
+}
+
+/** The task list under the record's "Next steps" heading (`- [ ] action (#12)`, `- [x] …` when ticked); none: empty. */
+export function nextStepsIn(record: string): NextStep[] {
+  const lines = record.split('\n');
+  const start = lines.findIndex((line) => /^#{1,3}\s+Next steps\s*$/i.test(line.trim()));
+  if (start < 0) return [];
+  const steps: NextStep[] = [];
+  for (const line of lines.slice(start + 1)) {
+    if (/^#{1,3}\s/.test(line.trim())) break;
+    const task = /^\s*[-*+] \[([ xX])\] (.+)$/.exec(line);
+    if (task) steps.push({ action: task[2]!.trim(), done: task[1] !== ' ' });
+  }
+  return steps;
 }
 
 function outcomeLines(parts: ClosingParts): string[] {
@@ -85,7 +107,7 @@ export function closingGreeting(reason: string): string {
   return `**Thank you all — this session is closed** (${reason}).`;
 }
 
-/** The closing's facts (outcomes, findings, documents): posted as they are under the Moderator's words. */
+/** The closing's facts (outcomes, findings, next steps, documents): posted as they are under the Moderator's words. */
 export function closingFacts(parts: ClosingParts): string {
   const sections: string[] = [];
   const outcomes = outcomeLines(parts);
@@ -97,6 +119,9 @@ export function closingFacts(parts: ClosingParts): string {
     });
     sections.push(`**Key findings**\n${findings.join('\n')}`);
   }
+  // Discord shows no task lists: a box character says the same.
+  if (parts.nextSteps && parts.nextSteps.length > 0)
+    sections.push(`**Next steps**\n${parts.nextSteps.map((step) => `${step.done ? '☑' : '☐'} ${step.action}`).join('\n')}`);
   if (parts.links.length > 0)
     sections.push(
       `**Documents**\n${parts.links.map((link) => `- [${link.label}](${link.url})${link.file ? ` — markdown file: \`${link.file}\`` : ''}`).join('\n')}`,

@@ -11,7 +11,7 @@ import type { ModerationHost, ModeratorSettings } from './moderation-host.ts';
 import type { ModeratorVoice } from './moderator-voice.ts';
 import { runForcedAct } from '../../agents/forced-act.ts';
 import { createScribeRecordTool } from '../../agents/scribe/scribe-agent.ts';
-import { closingFacts, closingGreeting, composeClosingMessage, formatMessages, formatObjectives, parseQuality } from './moderation-messages.ts';
+import { closingFacts, closingGreeting, composeClosingMessage, formatMessages, formatObjectives, nextStepsIn, parseQuality } from './moderation-messages.ts';
 
 /** The prompt of the wrap-up run's input (`prompts/moderator-wrap-up.txt`). */
 export const WRAP_UP_PROMPT = 'moderator-wrap-up';
@@ -207,6 +207,7 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
       if (!collected.recordStored) await storeRecordThroughScribe(dependencies, context, text, () => (collected.recordStored ? 'stored' : null));
       // The closing is posted inside the wrap-up trace, so it links to the trace that wrote it.
       const links = await safely([], () => dependencies.host.documentLinks(session));
+      const finalRecord = await safely(null, () => ports.readDocument('record'));
       const parts = {
         reason,
         plan: session.plan,
@@ -216,6 +217,7 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
         tldr: collected.tldr,
         links,
         failedSteps,
+        nextSteps: nextStepsIn(finalRecord ?? ''),
       };
       closingMessage = composeClosingMessage(parts);
       // The Moderator words its farewell; why the session ended, the findings and the links are posted as they are.

@@ -70,6 +70,12 @@ export function markdownToFakeBlocks(markdown: string): FakeBlockContent[] {
       blocks.push({ type: 'divider', payload: {}, children: [] });
       continue;
     }
+    // Notion's markdown makes a task list item a to-do block, its box ticked for `[x]`.
+    const task = /^[-*] \[([ xX])\] (.*)$/.exec(line.trimStart());
+    if (task) {
+      blocks.push({ type: 'to_do', payload: { rich_text: linkedRichText(task[2] ?? ''), checked: task[1] !== ' ' }, children: [] });
+      continue;
+    }
     const match = PREFIXES.map(([pattern, type]) => [pattern.exec(line.trimStart()), type] as const).find(([found]) => found);
     blocks.push(match ? textBlock(match[1], match[0]?.[1] ?? '') : textBlock('paragraph', line));
   }
@@ -117,6 +123,7 @@ export function fakeBlocksToMarkdown(blocks: { type: string; payload: Record<str
         `${indent}\`\`\``,
       );
     else if (block.type === 'child_page') lines.push(`${indent}<page>${String(block.payload.title ?? '')}</page>`);
+    else if (block.type === 'to_do') lines.push(`${indent}- [${block.payload.checked === true ? 'x' : ' '}] ${markdownText(block.payload.rich_text)}`);
     else if (block.type === 'child_database') lines.push(`${indent}<database>${String(block.payload.title ?? '')}</database>`);
     else lines.push(`${indent}${MARKERS[block.type] ?? ''}${markdownText(block.payload.rich_text)}`);
     const children = block.children as { type: string; payload: Record<string, unknown>; children: unknown[] }[];

@@ -37,13 +37,18 @@ export function inputText(call: RecordedModelCall): string {
     .join('\n');
 }
 
-/** A Scribe that writes one bullet per cited message line it was given, keeping the previous record. */
-export function scribeReply(call: RecordedModelCall): ReturnType<typeof assistantMessage>[] {
-  const text = inputText(call);
-  const previous = /Previous record \([^)]*\):\n([\s\S]*?)\n\nNew messages/.exec(text)?.[1] ?? '# Detailed record\n## Discussion flow';
-  const lines = [...text.matchAll(/^#(\d+) \[([^\]]+)\]: (.*)$/gm)].map((match) => `- ${match[2]} said (#${match[1]}): ${match[3]}`);
-  return [assistantMessage(`${previous}\n${lines.join('\n')}`)];
+/** A Scribe that writes one bullet per cited message line it was given, keeping the previous record (else `first`). */
+export function scribeReplyOn(first: string): (call: RecordedModelCall) => ReturnType<typeof assistantMessage>[] {
+  return (call) => {
+    const text = inputText(call);
+    const previous = /Previous record \([^)]*\):\n([\s\S]*?)\n\nNew messages/.exec(text)?.[1] ?? first;
+    const lines = [...text.matchAll(/^#(\d+) \[([^\]]+)\]: (.*)$/gm)].map((match) => `- ${match[2]} said (#${match[1]}): ${match[3]}`);
+    return [assistantMessage(`${previous}\n${lines.join('\n')}`)];
+  };
 }
+
+/** The Scribe of `scribeReplyOn`, starting from an empty discussion flow. */
+export const scribeReply = scribeReplyOn('# Detailed record\n## Discussion flow');
 
 /** A TLDR that cites the first three message references of the record it read. */
 export function tldrReply(call: RecordedModelCall): ReturnType<typeof assistantMessage>[] {
@@ -56,11 +61,13 @@ export function tldrReply(call: RecordedModelCall): ReturnType<typeof assistantM
 
 /** Scripted models that answer every call (or fail first, or at the Scribe calls numbered in `scribeFailsAt`). */
 export function scriptedModels(
-  options: { scribeFailures?: number; scribeFailsAt?: number[]; embed?: (texts: string[]) => number[][] | null } = {},
+  options: { scribeFailures?: number; scribeFailsAt?: number[]; embed?: (texts: string[]) => number[][] | null; firstRecord?: string } = {},
 ): DocumentationModels & { scribe: ScriptedModel; tldr: ScriptedModel } {
   const failures: ScriptedModelInput[] = Array.from({ length: options.scribeFailures ?? 0 }, () => modelError(new Error('upstream 503')));
   const answers = Array.from({ length: 200 }, (_, index) =>
-    options.scribeFailsAt?.includes(index) ? modelError(new Error('upstream 503')) : modelResponder(scribeReply),
+    options.scribeFailsAt?.includes(index)
+      ? modelError(new Error('upstream 503'))
+      : modelResponder(options.firstRecord ? scribeReplyOn(options.firstRecord) : scribeReply),
   );
   const scribe = new ScriptedModel([...failures, ...answers]);
   const tldr = new ScriptedModel(Array.from({ length: 200 }, () => modelResponder(tldrReply)));

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Speaker } from '../../../src/core/domain.ts';
 import { fakeBlocksToMarkdown, markdownToFakeBlocks } from '../../fakes/notion/fake-markdown.ts';
-import { inputText, notionSuitePerTest } from './documentation-harness.ts';
+import { inputText, notionSuitePerTest, scriptedModels } from './documentation-harness.ts';
 
 const CLAUDE: Speaker = { kind: 'participant', name: 'Claude' };
 const GPT: Speaker = { kind: 'participant', name: 'GPT' };
@@ -89,5 +89,39 @@ describe('a record people edit in Notion', () => {
     await passes();
     expect(recordInNotion()).toContain('Collect feedback from the beta teams every week.');
     expect(suite.harness.models.scribe.calls.map(inputText).some((input) => input.includes('people edited it in Notion'))).toBe(false);
+  });
+});
+
+describe("the record's next steps in Notion", () => {
+  const FIRST_RECORD = '# Detailed record\n## Next steps\n- [ ] Ship the beta to ten teams (#1)\n## Discussion flow';
+  const suite = notionSuitePerTest({ models: scriptedModels({ firstRecord: FIRST_RECORD }) });
+
+  const recordPage = () => String(suite.notion.store.findPagesByTitle('Detailed record')[0]?.id);
+  const toDos = () => suite.notion.store.pageContent(recordPage()).filter((block) => block.type === 'to_do');
+
+  it.each([
+    ['the markdown endpoints', false],
+    ['blocks (markdown refused)', true],
+  ])('are to-dos people tick through %s, and a ticked box stays ticked through the next pass', async (_, blocks) => {
+    suite.notion.refuseMarkdown = blocks;
+    await suite.harness.newSession('ses_steps', 'Beta launch plan');
+    await suite.harness.say('ses_steps', CLAUDE, 'Ship the beta to ten teams first.');
+    await suite.clock.advance(60_000);
+    for (let round = 0; round < 4; round += 1) await suite.harness.runDue();
+    expect(toDos().map((block) => block.payload.checked)).toEqual([false]);
+
+    // Ana ticks the box in Notion; then the discussion goes on.
+    const ticked = suite.notion.store
+      .pageContent(recordPage())
+      .map((block) => (block.type === 'to_do' ? { ...block, payload: { ...block.payload, checked: true } } : block));
+    suite.notion.store.editAsPerson(recordPage(), ticked);
+    await suite.harness.say('ses_steps', GPT, 'Collect feedback from the beta teams every week.');
+    await suite.clock.advance(60_000);
+    for (let round = 0; round < 4; round += 1) await suite.harness.runDue();
+
+    expect(toDos().map((block) => block.payload.checked)).toEqual([true]);
+    const local = await suite.harness.service.latestRecord('ses_steps');
+    expect(local).toContain('- [x] Ship the beta to ten teams (#1)');
+    expect(local).toContain('Collect feedback from the beta teams every week.');
   });
 });

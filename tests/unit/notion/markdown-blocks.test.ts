@@ -29,6 +29,17 @@ describe('markdown to blocks', () => {
     for (const chunk of chunks) expect(() => checkChildren(chunk)).not.toThrow();
   });
 
+  it('makes task list items Notion to-dos, ticked for [x], and reads them back as written', () => {
+    const markdown = '## Next steps\n- [ ] Pilot the async doc — Ana (#12)\n- [x] Book the retro (#14)\n- [link](https://example.com) stays a bullet';
+    const blocks = markdownToBlocks(markdown);
+    expect(blocks.map((block) => block.type)).toEqual(['heading_2', 'to_do', 'to_do', 'bulleted_list_item']);
+    expect(blocks.slice(1, 3).map((block) => (block.to_do as { checked: boolean }).checked)).toEqual([false, true]);
+    expect(payload(blocks[1] as BlockRequest).rich_text?.[0]?.text.content).toBe('Pilot the async doc — Ana (#12)');
+    const read = blocks.map((block, index) => ({ ...block, id: String(index) }));
+    expect(blocksToMarkdown(read)).toBe(markdown);
+    expect(() => checkChildren(blocks)).not.toThrow();
+  });
+
   it('reads blocks back into the same markdown', () => {
     const markdown = '# Title\n- one\n  - nested\n> quote\n```\ncode\n```\nplain';
     const blocks = markdownToBlocks(markdown).map((block, index) => ({

@@ -27,7 +27,17 @@ export function moderatorSettings(overrides: Partial<AppConfig['moderator']> = {
 /** A scripted Scribe and TLDR: the Scribe stores a record and hands off; the TLDR answers with findings. */
 export function scriptedScribeAndTldr() {
   const scribeModel = new ScriptedModel([
-    [functionCall('update_notion', { document: 'record', markdown: '# Record\n- Claude: Redis (#1)' }, { callId: 'u1' })],
+    [
+      functionCall(
+        'update_notion',
+        {
+          document: 'record',
+          markdown:
+            '# Record\n- Claude: Redis (#1)\n## Next steps\n- [ ] Benchmark Redis against the CDN — Claude (#1)\n- [x] Agree on a TTL (#2)\n## Sources\n- [ ] not a step',
+        },
+        { callId: 'u1' },
+      ),
+    ],
     [functionCall('transfer_to_TLDR', {}, { callId: 'h2' })],
   ]);
   const tldrModel = new ScriptedModel([
