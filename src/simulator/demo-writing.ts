@@ -234,14 +234,31 @@ export function scribeRecord(body: ChatCompletionRequest): string {
   return lines.join('\n');
 }
 
-/** What marks a statement as a proposed action, for the demo's next steps. */
-const ACTION_CUE = /\b(?:try|test|trial|pilot|start with|next step)\b/i;
+/** What marks a sentence as a proposed action, for the demo's next steps. */
+const ACTION_CUE = /\b(?:try|test|pilot|start with|next step)\b/i;
 
-/** The record's task list: the latest statements proposing an action; a box people ticked (in the previous record) stays ticked. */
+/** The sentence of a statement that proposes an action, without a leading "Concretely, Claude:"; null when none does. */
+function actionSentence(statement: Statement): string | null {
+  const sentences = ideaText(statement)
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?])\s+/);
+  const sentence = sentences.find((candidate) => ACTION_CUE.test(candidate));
+  return sentence ? sentence.replace(/^[^:]{0,40}:\s+/, '').replace(/^./, (first) => first.toUpperCase()) : null;
+}
+
+/**
+ * The record's task list: the actions people proposed (theirs, with their name), then participants', three at most;
+ * a box people ticked (in the previous record) stays ticked.
+ */
 function nextSteps(statements: Statement[], requestText: string): string[] {
-  const actions = statements.filter((statement) => (isParticipant(statement) || statement.person) && ACTION_CUE.test(statement.text)).slice(-3);
-  return actions.map((statement) => {
-    const step = `${ideaText(statement).replace(/\s+/g, ' ')}${statement.reference ? ` (${statement.reference})` : ''}`;
+  const proposed = statements.flatMap((statement) => {
+    const action = isParticipant(statement) || statement.person ? actionSentence(statement) : null;
+    return action ? [{ statement, action }] : [];
+  });
+  const people = proposed.filter((entry) => entry.statement.person).slice(-3);
+  const chosen = [...people, ...proposed.filter((entry) => !entry.statement.person).reverse()].slice(0, 3);
+  return chosen.map(({ statement, action }) => {
+    const step = `${action}${statement.person ? ` — ${statement.speaker}` : ''}${statement.reference ? ` (${statement.reference})` : ''}`;
     return `- [${requestText.includes(`- [x] ${step}`) ? 'x' : ' '}] ${step}`;
   });
 }

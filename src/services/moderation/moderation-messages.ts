@@ -2,16 +2,20 @@ import type { TldrOutput } from '../../core/schemas.ts';
 import type { ChatMessage, SessionPlan } from '../../core/domain.ts';
 import type { FocusRequest } from '../../core/service-ports.ts';
 import type { DocumentLink } from './moderation-host.ts';
+import { withoutFileAddresses } from '../../agents/scribe/shared-files.ts';
 
 const MAX_MESSAGE_EXCERPT = 700;
 
-/** Messages as the Moderator reads them: `#id [Speaker]: text`, each cut to a readable length. */
+/** Messages as the Moderator and the wrap-up read them: `#id [Speaker]: text` (`[Ana (person)]`), each cut to a readable length. */
 export function formatMessages(messages: readonly ChatMessage[]): string {
   if (messages.length === 0) return '(none)';
   return messages
     .map((message) => {
-      const text = message.text.length > MAX_MESSAGE_EXCERPT ? `${message.text.slice(0, MAX_MESSAGE_EXCERPT)}…` : message.text;
-      return `#${message.number} [${message.speaker.name}]: ${text}`;
+      // As the Scribe's passes read them: people marked as such, files without their expiring addresses.
+      const full = withoutFileAddresses(message.text);
+      const text = full.length > MAX_MESSAGE_EXCERPT ? `${full.slice(0, MAX_MESSAGE_EXCERPT)}…` : full;
+      const name = message.speaker.kind === 'human' ? `${message.speaker.name} (person)` : message.speaker.name;
+      return `#${message.number} [${name}]: ${text}`;
     })
     .join('\n');
 }

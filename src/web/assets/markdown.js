@@ -108,10 +108,14 @@ function linkCitations(root, sessionId) {
   }
 }
 
+// A task list item (the record's next steps, "- [ ] action") shows its box as Notion does, ticked for "[x]".
+const TASK_ITEM = /^(\s*[-*+] )\[([ xX])\] /gm;
+const withTaskBoxes = (text) => text.replace(TASK_ITEM, (_line, bullet, mark) => `${bullet}${mark === ' ' ? '☐' : '☑'} `);
+
 /** The sanitised HTML tree of markdown text, as a fragment; `sessionId` turns "#12" citations into links to message 12. */
 export function markdown(text, options = {}) {
   const template = document.createElement('template');
-  template.innerHTML = md.render(String(text ?? ''));
+  template.innerHTML = md.render(withTaskBoxes(String(text ?? '')));
   const content = template.content;
   for (const element of [...content.querySelectorAll('*')].reverse()) cleanElement(element);
   if (options.sessionId) linkCitations(content, options.sessionId);

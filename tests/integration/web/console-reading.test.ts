@@ -77,6 +77,8 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       expect(await record.locator('table td.align-right').innerText()).toBe('1');
       expect(await record.locator('em').innerText()).toBe('The record cites messages by number.');
       expect(await record.locator('a[href^="javascript"]').count()).toBe(0);
+      // The next steps show their boxes, as in Notion, not the markdown's brackets.
+      expect((await record.locator('li').allInnerTexts()).slice(-2)).toEqual(['☐ Pilot the async doc — Ana', '☑ Agree on a TTL — Bo']);
       await record.locator('a.cite[data-number="3"]').click();
       await page.locator('.message.highlight[data-number="3"]').waitFor();
       // The header, the usage table and the limits read the same totals, and follow a new turn without a reload.

@@ -203,16 +203,16 @@ describe('demo brain through the real SDK', () => {
     expect(second).toContain('- #3 [Ana (person)]: Start with two tiers.\n- #4 [Claude]: Add an annual discount.\n- #5 [Grok]: Charge per seat instead.');
     expect(second.match(/Add an annual discount/g)).toHaveLength(1);
     // Proposed actions become the record's task list; a box people ticked in Notion stays ticked.
-    expect(first).toContain('## Next steps\n\n- [ ] Start with two tiers. (#3)');
+    expect(first).toContain('## Next steps\n\n- [ ] Start with two tiers. — Ana (#3)');
     const ticked = String(
       (
         await run(
           scribe,
-          `Topic: pricing\n\nPrevious record (keep everything in it):\n${first.replace('- [ ] Start with two tiers. (#3)', '- [x] Start with two tiers. (#3)')}\n\nNew messages (oldest first):\n#5 [Grok]: Charge per seat instead.`,
+          `Topic: pricing\n\nPrevious record (keep everything in it):\n${first.replace('- [ ] Start with two tiers. — Ana (#3)', '- [x] Start with two tiers. — Ana (#3)')}\n\nNew messages (oldest first):\n#5 [Grok]: Charge per seat instead.`,
         )
       ).finalOutput,
     );
-    expect(ticked).toContain('- [x] Start with two tiers. (#3)');
+    expect(ticked).toContain('- [x] Start with two tiers. — Ana (#3)');
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
     const summary = (await run(tldr, `The Scribe's detailed record:\n\n${second}`)).finalOutput;
     // The topic is the record's, not the first line of the TLDR's input.

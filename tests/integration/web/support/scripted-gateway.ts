@@ -252,7 +252,7 @@ export class ScriptedGateway implements SessionGateway {
     await this.deps.documents.write(
       session.id,
       'record',
-      `# Record\n\nTurn ${this.turns}: three participants spoke; Claude opened (#3).\n\n| Speaker | Messages |\n| --- | ---: |\n| Claude | ${this.turns} |\n\n_The record cites messages by number._ [javascript link](javascript:alert(1))`,
+      `# Record\n\nTurn ${this.turns}: three participants spoke; Claude opened (#3).\n\n| Speaker | Messages |\n| --- | ---: |\n| Claude | ${this.turns} |\n\n_The record cites messages by number._ [javascript link](javascript:alert(1))\n\n## Next steps\n- [ ] Pilot the async doc — Ana\n- [x] Agree on a TTL — Bo`,
       {},
       this.deps.clock.now(),
     );

@@ -2,6 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Speaker } from '../../../../src/core/domain.ts';
 import { SHARED_FILES_HEADING, sharedFilesIn, withoutFileAddresses, withSharedFiles } from '../../../../src/agents/scribe/shared-files.ts';
 import { citedLine, fallbackRecord } from '../../../../src/agents/scribe/scribe-input.ts';
+import { formatMessages } from '../../../../src/services/moderation/moderation-messages.ts';
+import { chatMessage } from '../../../support/chat-messages.ts';
 
 const ANA: Speaker = { kind: 'human', id: 'u1', name: 'Ana' };
 const CDN = 'https://cdn.discordapp.com/attachments/1/2/mockup.png?ex=6650a1b2&is=664f5032&hm=abc123';
@@ -22,6 +24,8 @@ describe('files people share, in the record', () => {
     const message = { id: 7, number: 7, speaker: ANA, text: TEXT, citations: [], createdAt: new Date('2026-11-28T10:00:00Z') };
     expect(citedLine(message)).toBe('#7 [Ana (person)]: Here is the new layout.\n[attached image: mockup.png]\n[attached PDF: Q3 plan (final).pdf]');
     expect(fallbackRecord({ topic: 'Layout', objectives: [] }, [message], 'The model failed.')).not.toContain('cdn.discordapp.com');
+    // The wrap-up's Scribe reads the last messages as the Moderator does: the same lines, people marked as people.
+    expect(formatMessages([chatMessage({ ...message, role: 'user' })])).toBe(citedLine(message));
   });
 
   it('lists each file with who shared it and the lasting link to its message; a pass replaces the section, and none means none', () => {
