@@ -65,6 +65,7 @@ export const COMMAND_CATALOG: readonly CommandSpec[] = [
   }),
   command('summary', '!summary', 'post a summary of the session so far (made afresh when needed)'),
   command('record', '!record', 'post the detailed record so far (in Discord, as a Markdown file)'),
+  command('steps', '!steps', 'list the next steps the record holds, ticked as people ticked them in Notion'),
   command('ideas', '!ideas', 'list the ideas of the session: who proposed, built on, objected'),
   command('explore', '!explore <topic>', 'open a linked sub-session on a subtopic', { args: [{ ...TOPIC, description: 'The subtopic to explore' }] }),
   command('config', '!config <setting> <value>', 'change a setting (no arguments: list them)', {

@@ -6,6 +6,7 @@ import type { DeliveryService } from '../delivery/delivery-service.ts';
 import { PLANNING_STATUSES, type Session } from '../../core/domain.ts';
 import { commandSpec, FOCUS_MAX_CHARS } from '../../core/command-catalog.ts';
 import { BrainstormError } from '../../core/errors.ts';
+import { nextStepLines, nextStepsIn } from '../../core/next-steps.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { CommandInvocation, DocumentationPort, GatewayReply } from '../../core/ports.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
@@ -70,6 +71,18 @@ async function postRecord(o: Pick<CommandServiceOptions, 'documentation' | 'deli
   if (!receivesDocumentFiles(session)) return 'The detailed record is on the session’s page in the console (its Detailed record panel, or “Open as a page”).';
   await o.delivery.post(session, { kind: 'scribe', name: 'Scribe' }, 'The detailed record so far, as a Markdown file.', { attachDocuments: ['record'] });
   return 'Record posted.';
+}
+
+/**
+ * `!steps`: the record's next steps, read back from Notion first (a box people ticked there reads as done; the
+ * record taken back is what the next Scribe pass builds on, as after `!refresh`).
+ */
+async function listNextSteps(o: Pick<CommandServiceOptions, 'documentation'>, session: Session): Promise<string> {
+  if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
+  const steps = nextStepsIn((await o.documentation.refreshRecord(session.id)) ?? '');
+  if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
+  const done = steps.filter((step) => step.done).length;
+  return `**Next steps** (${steps.length - done} open, ${done} done)\n${nextStepLines(steps)}`;
 }
 
 /** Why `!summary` has nothing to post: before the discussion there is nothing to sum up; after, it is on its way. */
@@ -233,6 +246,7 @@ export class CommandService {
         states: COMMAND_STATES.record,
         run: async ({ session }) => postRecord(o, need(session)),
       }),
+      define({ name: 'steps', states: COMMAND_STATES.steps, run: async ({ session }) => listNextSteps(o, need(session)) }),
       define({
         name: 'ideas',
         states: COMMAND_STATES.summary,

@@ -37,6 +37,7 @@ export const COMMAND_STATES = {
   focus: ['active'] as SessionStatus[],
   summary: ANY,
   record: ANY,
+  steps: ANY,
   reset: ['active', 'paused'] as SessionStatus[],
 };
 

@@ -3,6 +3,7 @@ import type { ChatMessage, SessionPlan } from '../../core/domain.ts';
 import type { FocusRequest } from '../../core/service-ports.ts';
 import type { DocumentLink } from './moderation-host.ts';
 import { withoutFileAddresses } from '../../agents/scribe/shared-files.ts';
+import { nextStepLines, type NextStep } from '../../core/next-steps.ts';
 
 const MAX_MESSAGE_EXCERPT = 700;
 
@@ -70,26 +71,6 @@ export interface ClosingParts {
   nextSteps?: NextStep[];
 }
 
-/** One line of the record's task list. */
-export interface NextStep {
-  action: string;
-  done: boolean;
-}
-
-/** The task list under the record's "Next steps" heading (`- [ ] action (#12)`, `- [x] …` when ticked); none: empty. */
-export function nextStepsIn(record: string): NextStep[] {
-  const lines = record.split('\n');
-  const start = lines.findIndex((line) => /^#{1,3}\s+Next steps\s*$/i.test(line.trim()));
-  if (start < 0) return [];
-  const steps: NextStep[] = [];
-  for (const line of lines.slice(start + 1)) {
-    if (/^#{1,3}\s/.test(line.trim())) break;
-    const task = /^\s*[-*+] \[([ xX])\] (.+)$/.exec(line);
-    if (task) steps.push({ action: task[2]!.trim(), done: task[1] !== ' ' });
-  }
-  return steps;
-}
-
 function outcomeLines(parts: ClosingParts): string[] {
   const lines: string[] = [];
   if (parts.assessment) lines.push(parts.assessment.trim());
@@ -123,9 +104,7 @@ export function closingFacts(parts: ClosingParts): string {
     });
     sections.push(`**Key findings**\n${findings.join('\n')}`);
   }
-  // Discord shows no task lists: a box character says the same.
-  if (parts.nextSteps && parts.nextSteps.length > 0)
-    sections.push(`**Next steps**\n${parts.nextSteps.map((step) => `${step.done ? '☑' : '☐'} ${step.action}`).join('\n')}`);
+  if (parts.nextSteps && parts.nextSteps.length > 0) sections.push(`**Next steps**\n${nextStepLines(parts.nextSteps)}`);
   if (parts.links.length > 0)
     sections.push(
       `**Documents**\n${parts.links.map((link) => `- [${link.label}](${link.url})${link.file ? ` — markdown file: \`${link.file}\`` : ''}`).join('\n')}`,

@@ -11,7 +11,8 @@ import type { ModerationHost, ModeratorSettings } from './moderation-host.ts';
 import type { ModeratorVoice } from './moderator-voice.ts';
 import { runForcedAct } from '../../agents/forced-act.ts';
 import { createScribeRecordTool } from '../../agents/scribe/scribe-agent.ts';
-import { closingFacts, closingGreeting, composeClosingMessage, formatMessages, formatObjectives, nextStepsIn, parseQuality } from './moderation-messages.ts';
+import { closingFacts, closingGreeting, composeClosingMessage, formatMessages, formatObjectives, parseQuality } from './moderation-messages.ts';
+import { nextStepsIn } from '../../core/next-steps.ts';
 
 /** The prompt of the wrap-up run's input (`prompts/moderator-wrap-up.txt`). */
 export const WRAP_UP_PROMPT = 'moderator-wrap-up';

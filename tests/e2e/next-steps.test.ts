@@ -1,0 +1,79 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { ManualClock } from '../../src/core/clock.ts';
+import { startFakeNotion, type FakeNotion } from '../fakes/notion/fake-notion.ts';
+import { plainText } from '../fakes/notion/fake-markdown.ts';
+import { startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { proposeSession } from '../support/session-driver.ts';
+import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+
+let openRouter: FakeOpenRouter;
+let notion: FakeNotion;
+let test: TestApp;
+const clock = new ManualClock('2026-07-01T09:00:00Z');
+const PROPOSAL = 'Let us pilot an async planning doc, due Friday.';
+
+beforeAll(async () => {
+  openRouter = await startFakeOpenRouter();
+  notion = await startFakeNotion({ clock });
+  test = await startTestApp(
+    fakeEnvironment(openRouter.url, {
+      NOTION_API_KEY: 'secret_test_token',
+      NOTION_BASE_URL: notion.url,
+      NOTION_PARENT_PAGE_ID: notion.parentPageId,
+      SESSION_PLANNER_MAX_QUESTIONS: '0',
+      MAX_AI_ROUNDS_WITHOUT_HUMAN: '1',
+      SCRIBE_UPDATE_INTERVAL: '30',
+    }),
+    { clock },
+  );
+});
+afterAll(async () => {
+  await test?.stop();
+  await notion?.close();
+  await openRouter?.close();
+});
+
+/** Lets the Scribe's interval pass and what it queues (the record's sync to Notion) run. */
+async function scribePasses(): Promise<void> {
+  for (let round = 0; round < 3; round += 1) {
+    await clock.advance(31_000);
+    await test.settle();
+  }
+}
+
+it('!steps lists the record’s next steps; a box a person ticks in Notion reads as done and stays ticked', async () => {
+  const room = await proposeSession(test, openRouter, {}, 'Weekly planning without wasting Monday');
+  expect((await test.command(room, 'steps')).content).toMatch(/No next steps yet/);
+  await test.command(room, 'approve');
+  await test.settle();
+  await test.say(room, PROPOSAL);
+  await test.settle();
+  await scribePasses();
+
+  // The simulated Scribe (the fake's model) lists the actions proposed: Alice's first, as Notion to-dos.
+  const page = String(notion.store.findPagesByTitle('Detailed record')[0]!.id);
+  const boxes = () => notion.store.pageContent(page).filter((block) => block.type === 'to_do');
+  const aliceStep = () => boxes().find((block) => plainText(block.payload.rich_text).startsWith(PROPOSAL))!;
+  expect(aliceStep().payload.checked).toBe(false);
+  const before = (await test.command(room, 'steps')).content;
+  expect(before).toMatch(new RegExp(`^\\*\\*Next steps\\*\\* \\(${boxes().length} open, 0 done\\)\\n☐ ${PROPOSAL} — Alice \\(#\\d+\\)`));
+
+  // Alice ticks her box in Notion.
+  const ticked = notion.store
+    .pageContent(page)
+    .map((block) =>
+      block.type === 'to_do' && plainText(block.payload.rich_text).startsWith(PROPOSAL) ? { ...block, payload: { ...block.payload, checked: true } } : block,
+    );
+  notion.store.editAsPerson(page, ticked);
+  const after = (await test.command(room, 'steps')).content;
+  expect(after).toMatch(new RegExp(`\\(${boxes().length - 1} open, 1 done\\)\\n☑ ${PROPOSAL} — Alice`));
+
+  // The next Scribe pass builds on the record as Alice left it, and her box stays ticked in Notion.
+  await test.say(room, 'And we review it at the retro.');
+  await test.settle();
+  await scribePasses();
+  const scribeInputs = openRouter.chats.filter((chat) => chat.agent.role === 'scribe').map((chat) => JSON.stringify(chat.body.messages));
+  expect(scribeInputs.at(-1)).toContain(`- [x] ${PROPOSAL}`);
+  expect(aliceStep().payload.checked).toBe(true);
+  expect(plainText(aliceStep().payload.rich_text)).toContain('Alice');
+});
