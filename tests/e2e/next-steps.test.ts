@@ -74,6 +74,7 @@ it('!steps lists the record’s next steps; a box a person ticks in Notion reads
   await scribePasses();
   const scribeInputs = openRouter.chats.filter((chat) => chat.agent.role === 'scribe').map((chat) => JSON.stringify(chat.body.messages));
   expect(scribeInputs.at(-1)).toContain(`- [x] ${PROPOSAL}`);
+  expect(scribeInputs.at(-1)).toContain('people edited it in Notion, so keep their wording');
   expect(aliceStep().payload.checked).toBe(true);
   expect(plainText(aliceStep().payload.rich_text)).toContain('Alice');
 });

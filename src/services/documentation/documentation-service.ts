@@ -14,7 +14,7 @@ import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './docum
 import { enqueueNotionJob, retryDeadline } from './document-delays.ts';
 import { runNotionRow, runNotionSync } from './notion-jobs.ts';
 import { recallSessions, rememberSession } from './recall.ts';
-import { adoptFromNotion, PEOPLE_EDITED_IN_NOTION, takeUpEditedTldr } from './people-edits.ts';
+import { adoptFromNotion, PEOPLE_EDITED_IN_NOTION, TAKEN_FROM_NOTION, takeUpEditedTldr } from './people-edits.ts';
 
 /** A session document kind. */
 export type DocumentKind = 'record' | 'tldr';
@@ -145,7 +145,8 @@ export class DocumentationService implements DocumentationPort {
     try {
       const remote = await this.deps.notion.readDocument(sessionId, 'record');
       if (remote === null || remote.trim() === local.content.trim()) return local.content;
-      await this.effects.adopt(sessionId, 'record', remote, { ...local.metadata, source: 'notion' });
+      // Notion says something else than we wrote: people edited it, and the next Scribe pass is told to keep their words.
+      await this.effects.adopt(sessionId, 'record', remote, { ...local.metadata, source: 'notion', [TAKEN_FROM_NOTION]: true });
       return remote;
     } catch (error) {
       this.deps.logger.warn(
