@@ -4,27 +4,66 @@
  * record is taken back from there.
  */
 
+/** A task list item: its box (` `, `x`) and its action. */
+const TASK_LINE = /^\s*[-*+] \[([ xX])\] (.+)$/;
+
 /** One line of the record's task list. */
 export interface NextStep {
   action: string;
   done: boolean;
 }
 
+/** The indexes of the task list's lines, in order: those under the "Next steps" heading, up to the next heading. */
+function stepLineIndexes(lines: readonly string[]): number[] {
+  const start = lines.findIndex((line) => /^#{1,3}\s+Next steps\s*$/i.test(line.trim()));
+  if (start < 0) return [];
+  const indexes: number[] = [];
+  for (let index = start + 1; index < lines.length; index += 1) {
+    const line = lines[index] ?? '';
+    if (/^#{1,3}\s/.test(line.trim())) break;
+    if (TASK_LINE.test(line)) indexes.push(index);
+  }
+  return indexes;
+}
+
 /** The task list under the record's "Next steps" heading (`- [ ] action (#12)`, `- [x] …` when ticked); none: empty. */
 export function nextStepsIn(record: string): NextStep[] {
   const lines = record.split('\n');
-  const start = lines.findIndex((line) => /^#{1,3}\s+Next steps\s*$/i.test(line.trim()));
-  if (start < 0) return [];
-  const steps: NextStep[] = [];
-  for (const line of lines.slice(start + 1)) {
-    if (/^#{1,3}\s/.test(line.trim())) break;
-    const task = /^\s*[-*+] \[([ xX])\] (.+)$/.exec(line);
-    if (task) steps.push({ action: task[2]!.trim(), done: task[1] !== ' ' });
-  }
-  return steps;
+  return stepLineIndexes(lines).map((index) => {
+    const [, box = ' ', action = ''] = TASK_LINE.exec(lines[index] ?? '') ?? [];
+    return { action: action.trim(), done: box !== ' ' };
+  });
 }
 
-/** Next steps as lines Discord can show (it has no task lists): ☐ open, ☑ done. */
-export function nextStepLines(steps: readonly NextStep[]): string {
-  return steps.map((step) => `${step.done ? '☑' : '☐'} ${step.action}`).join('\n');
+/**
+ * The record with its `number`th next step (1-based) ticked (`done`) or opened again; null when there is no such step.
+ * Only the box changes: the action's words, and everything else in the record, stay as written.
+ */
+export function withStepMarked(record: string, number: number, done: boolean): string | null {
+  const lines = record.split('\n');
+  const index = Number.isInteger(number) && number >= 1 ? stepLineIndexes(lines)[number - 1] : undefined;
+  if (index === undefined) return null;
+  lines[index] = (lines[index] ?? '').replace(/\[[ xX]\]/, done ? '[x]' : '[ ]');
+  return lines.join('\n');
+}
+
+/**
+ * The record with every box ticked that `earlier` had ticked for the same action: a Scribe that rewrote the record
+ * (a model may drop a tick), or wrote it while someone ticked a step, does not open a step people closed.
+ */
+export function withTicksKept(record: string, earlier: string): string {
+  const normal = (action: string) => action.replace(/\s+/g, ' ').trim().toLowerCase();
+  const ticked = new Set(nextStepsIn(earlier).flatMap((step) => (step.done ? [normal(step.action)] : [])));
+  if (ticked.size === 0) return record;
+  const lines = record.split('\n');
+  for (const index of stepLineIndexes(lines)) {
+    const [, box = ' ', action = ''] = TASK_LINE.exec(lines[index] ?? '') ?? [];
+    if (box === ' ' && ticked.has(normal(action))) lines[index] = (lines[index] ?? '').replace(/\[ \]/, '[x]');
+  }
+  return lines.join('\n');
+}
+
+/** Next steps as lines Discord can show (it has no task lists): ☐ open, ☑ done, numbered (from `first`) for `!done <n>`. */
+export function nextStepLines(steps: readonly NextStep[], first = 1): string {
+  return steps.map((step, index) => `${step.done ? '☑' : '☐'} ${first + index}. ${step.action}`).join('\n');
 }

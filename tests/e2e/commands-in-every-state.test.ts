@@ -18,7 +18,7 @@ const APPLIES: Record<string, SessionStatus[]> = {
   explore: ['active', 'paused', 'completed', 'stopped'],
   reset: ['active', 'paused'],
 };
-const ALWAYS = ['status', 'summary', 'record', 'steps', 'help'];
+const ALWAYS = ['status', 'summary', 'record', 'steps', 'done', 'reopen', 'help'];
 const STATES: SessionStatus[] = ['planning', 'awaiting_approval', 'active', 'paused', 'stopped'];
 
 beforeAll(async () => {

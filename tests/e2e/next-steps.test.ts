@@ -56,7 +56,7 @@ it('!steps lists the record’s next steps; a box a person ticks in Notion reads
   const aliceStep = () => boxes().find((block) => plainText(block.payload.rich_text).startsWith(PROPOSAL))!;
   expect(aliceStep().payload.checked).toBe(false);
   const before = (await test.command(room, 'steps')).content;
-  expect(before).toMatch(new RegExp(`^\\*\\*Next steps\\*\\* \\(${boxes().length} open, 0 done\\)\\n☐ ${PROPOSAL} — Alice \\(#\\d+\\)`));
+  expect(before).toMatch(new RegExp(`^\\*\\*Next steps\\*\\* \\(${boxes().length} open, 0 done\\)\\n☐ 1\\. ${PROPOSAL} — Alice \\(#\\d+\\)`));
 
   // Alice ticks her box in Notion.
   const ticked = notion.store
@@ -66,7 +66,7 @@ it('!steps lists the record’s next steps; a box a person ticks in Notion reads
     );
   notion.store.editAsPerson(page, ticked);
   const after = (await test.command(room, 'steps')).content;
-  expect(after).toMatch(new RegExp(`\\(${boxes().length - 1} open, 1 done\\)\\n☑ ${PROPOSAL} — Alice`));
+  expect(after).toMatch(new RegExp(`\\(${boxes().length - 1} open, 1 done\\)\\n☑ 1\\. ${PROPOSAL} — Alice`));
 
   // The next Scribe pass builds on the record as Alice left it, and her box stays ticked in Notion.
   await test.say(room, 'And we review it at the retro.');
@@ -77,4 +77,31 @@ it('!steps lists the record’s next steps; a box a person ticks in Notion reads
   expect(scribeInputs.at(-1)).toContain('people edited it in Notion, so keep their wording');
   expect(aliceStep().payload.checked).toBe(true);
   expect(plainText(aliceStep().payload.rich_text)).toContain('Alice');
+});
+
+it('!done ticks a step from the thread: the record says so, Notion shows the box ticked, and the next pass keeps it', async () => {
+  const room = await proposeSession(test, openRouter, {}, 'Release checklist for the mobile app');
+  await test.command(room, 'approve');
+  await test.settle();
+  await test.say(room, 'Let us test the release on a beta group first.');
+  await test.settle();
+  await scribePasses();
+  const sessionId = (await test.app.repositories.sessions.findByRoom('memory', room))!.id;
+  const page = String(notion.store.findPagesByTitle('Detailed record').at(-1)!.id);
+  const box = () =>
+    notion.store.pageContent(page).find((block) => block.type === 'to_do' && plainText(block.payload.rich_text).startsWith('Let us test the release'))!;
+  expect(box().payload.checked).toBe(false);
+
+  const reply = await test.command(room, 'done', '1', { id: 'u-bob', name: 'Bob', isAdmin: false });
+  expect(reply.content).toMatch(/^☑ 1\. Let us test the release on a beta group first\. — Alice \(#\d+\) — done, by Bob\.$/);
+  expect(await test.app.services.documentation.latestRecord(sessionId)).toMatch(/- \[x\] Let us test the release/);
+  await scribePasses();
+  expect(box().payload.checked).toBe(true);
+
+  // A later pass (the simulated Scribe rebuilds its task list) keeps the box ticked.
+  await test.say(room, 'And we write the release notes on Thursday.');
+  await test.settle();
+  await scribePasses();
+  expect(box().payload.checked).toBe(true);
+  expect((await test.command(room, 'steps')).content).toMatch(/☑ 1\. Let us test the release/);
 });

@@ -6,7 +6,7 @@ import type { DeliveryService } from '../delivery/delivery-service.ts';
 import { PLANNING_STATUSES, type Session } from '../../core/domain.ts';
 import { commandSpec, FOCUS_MAX_CHARS } from '../../core/command-catalog.ts';
 import { BrainstormError } from '../../core/errors.ts';
-import { nextStepLines, nextStepsIn } from '../../core/next-steps.ts';
+import { nextStepLines, nextStepsIn, withStepMarked } from '../../core/next-steps.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { CommandInvocation, DocumentationPort, GatewayReply } from '../../core/ports.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
@@ -33,6 +33,11 @@ export interface FreshSummarySource {
   freshSummary(sessionId: string): Promise<string | null>;
 }
 
+/** Where `!done` and `!reopen` store the record with a step's box changed (the documentation service fits). */
+export interface PeoplesRecordWriter {
+  writePeoplesRecord(sessionId: string, markdown: string): Promise<void>;
+}
+
 /** What the command service needs. */
 export interface CommandServiceOptions {
   sessions: SessionsRepository;
@@ -41,7 +46,7 @@ export interface CommandServiceOptions {
   delivery: DeliveryService;
   limits: LimitsService;
   context: ContextManager;
-  documentation: DocumentationPort & FreshSummarySource;
+  documentation: DocumentationPort & FreshSummarySource & PeoplesRecordWriter;
   moderation: ModerationPort;
   roster: RosterService;
   settings: AdminSettingsPort;
@@ -83,6 +88,26 @@ async function listNextSteps(o: Pick<CommandServiceOptions, 'documentation'>, se
   if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
   const done = steps.filter((step) => step.done).length;
   return `**Next steps** (${steps.length - done} open, ${done} done)\n${nextStepLines(steps)}`;
+}
+
+/**
+ * `!done <n>` / `!reopen <n>`: ticks the record's `n`th next step (or opens it again), on the record read back from
+ * Notion first, so a tick made there meanwhile is kept; stored as a person's edit, and synced to Notion.
+ */
+async function markNextStep(o: Pick<CommandServiceOptions, 'documentation'>, session: Session, invocation: CommandInvocation, done: boolean): Promise<string> {
+  const usage = `Usage: \`!${done ? 'done' : 'reopen'} <number>\` — the step's number in \`!steps\`.`;
+  if (!/^\d{1,3}$/.test(invocation.args.trim())) throw new BrainstormError('bad_input', usage);
+  if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
+  const number = Number(invocation.args.trim());
+  const record = (await o.documentation.refreshRecord(session.id)) ?? '';
+  const steps = nextStepsIn(record);
+  if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
+  const step = steps[number - 1];
+  if (!step) throw new BrainstormError('bad_input', `There is no step ${number}: the record has ${steps.length} (see \`!steps\`).`);
+  const line = nextStepLines([{ ...step, done }], number);
+  if (step.done === done) return `Already ${done ? 'done' : 'open'}: ${line}`;
+  await o.documentation.writePeoplesRecord(session.id, withStepMarked(record, number, done) ?? record);
+  return `${line} — ${done ? 'done' : 'open again'}, by ${invocation.author.name}.`;
 }
 
 /** Why `!summary` has nothing to post: before the discussion there is nothing to sum up; after, it is on its way. */
@@ -247,6 +272,8 @@ export class CommandService {
         run: async ({ session }) => postRecord(o, need(session)),
       }),
       define({ name: 'steps', states: COMMAND_STATES.steps, run: async ({ session }) => listNextSteps(o, need(session)) }),
+      define({ name: 'done', states: COMMAND_STATES.steps, run: async ({ session, invocation }) => markNextStep(o, need(session), invocation, true) }),
+      define({ name: 'reopen', states: COMMAND_STATES.steps, run: async ({ session, invocation }) => markNextStep(o, need(session), invocation, false) }),
       define({
         name: 'ideas',
         states: COMMAND_STATES.summary,

@@ -38,6 +38,8 @@ export const COMMAND_STATES = {
   summary: ANY,
   record: ANY,
   steps: ANY,
+  done: ANY,
+  reopen: ANY,
   reset: ['active', 'paused'] as SessionStatus[],
 };
 

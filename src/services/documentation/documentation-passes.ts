@@ -4,6 +4,7 @@ import { buildScribeInput, ensureEveryVoice, fallbackRecord, type ScribeCorrecti
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import { withSources } from '../../agents/scribe/record-sources.ts';
 import { withSharedFiles } from '../../agents/scribe/shared-files.ts';
+import { withTicksKept } from '../../core/next-steps.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
 import { documentFacts } from '../../core/agent-context.ts';
 import type { ChatMessage } from '../../core/domain.ts';
@@ -48,13 +49,17 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
   if (fresh.length === 0 && corrections.length === 0) return { status: 'done' };
   const subject = { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
   const newest = fresh.at(-1)?.id ?? lastMessageId;
-  const store = (markdown: string, fallback: boolean) =>
-    effects.store(sessionId, 'record', withSharedFiles(withSources(ensureEveryVoice(markdown, all), all), all), {
+  const store = async (markdown: string, fallback: boolean) => {
+    // Ticks people made are kept, read from the newest version (a `!done` may have landed while the model wrote).
+    const ticksFrom = (await deps.documents.find(sessionId, 'record'))?.content ?? '';
+    const record = withTicksKept(withSharedFiles(withSources(ensureEveryVoice(markdown, all), all), all), ticksFrom);
+    await effects.store(sessionId, 'record', record, {
       lastMessageId: newest,
       fallback,
       // A statistics record applies no correction: the next pass is told of them again.
       revisedThrough: fallback ? (previous?.metadata.revisedThrough ?? null) : readAt.toISOString(),
     });
+  };
   try {
     const input = buildScribeInput(subject, previous?.content ?? null, fresh, corrections, { editedByPeople: previous?.metadata[TAKEN_FROM_NOTION] === true });
     const written = await runScribe(deps, sessionId, session.topic, input, signal, {

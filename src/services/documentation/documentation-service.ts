@@ -15,6 +15,7 @@ import { enqueueNotionJob, retryDeadline } from './document-delays.ts';
 import { runNotionRow, runNotionSync } from './notion-jobs.ts';
 import { recallSessions, rememberSession } from './recall.ts';
 import { adoptFromNotion, PEOPLE_EDITED_IN_NOTION, TAKEN_FROM_NOTION, takeUpEditedTldr } from './people-edits.ts';
+import { withTicksKept } from '../../core/next-steps.ts';
 
 /** A session document kind. */
 export type DocumentKind = 'record' | 'tldr';
@@ -157,9 +158,16 @@ export class DocumentationService implements DocumentationPort {
     }
   }
 
-  /** Stores a document an agent wrote (`update_notion`); a record written so covers every message so far. */
-  async writeDocument(sessionId: string, kind: DocumentKind, markdown: string): Promise<void> {
+  /** A record a person changed by command (`!done`): stored as their edit, which the next Scribe pass is told to keep. */
+  async writePeoplesRecord(sessionId: string, markdown: string): Promise<void> {
+    const latest = await this.deps.documents.find(sessionId, 'record');
+    await this.store(sessionId, 'record', markdown, { ...(latest?.metadata ?? {}), source: 'person', [TAKEN_FROM_NOTION]: true });
+  }
+
+  /** Stores a document an agent wrote (`update_notion`); a record written so covers every message so far (ticks kept). */
+  async writeDocument(sessionId: string, kind: DocumentKind, written: string): Promise<void> {
     const metadata: Record<string, unknown> = { source: 'agent' };
+    const markdown = kind === 'record' ? withTicksKept(written, (await this.deps.documents.find(sessionId, 'record'))?.content ?? '') : written;
     if (kind === 'record') metadata.lastMessageId = (await this.deps.messages.listForSession(sessionId)).at(-1)?.id ?? 0;
     if (kind === 'tldr') metadata.recordVersion = (await this.deps.documents.find(sessionId, 'record'))?.version ?? 0;
     await this.store(sessionId, kind, markdown, metadata);

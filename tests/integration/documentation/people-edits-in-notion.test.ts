@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { assistantMessage, modelResponder, ScriptedModel } from '@openai/agents/testing';
 import type { Speaker } from '../../../src/core/domain.ts';
 import { fakeBlocksToMarkdown, markdownToFakeBlocks } from '../../fakes/notion/fake-markdown.ts';
 import { inputText, notionSuitePerTest, scriptedModels } from './documentation-harness.ts';
@@ -123,5 +124,43 @@ describe("the record's next steps in Notion", () => {
     const local = await suite.harness.service.latestRecord('ses_steps');
     expect(local).toContain('- [x] Ship the beta to ten teams (#1)');
     expect(local).toContain('Collect feedback from the beta teams every week.');
+  });
+});
+
+describe('a Scribe that drops ticks', () => {
+  const FIRST_RECORD = '# Detailed record\n## Next steps\n- [ ] Ship the beta to ten teams (#1)\n## Discussion flow';
+  // It never keeps its previous record: each pass writes the first record again, its box open, as a careless model may.
+  const forgetful = scriptedModels();
+  const scribe = new ScriptedModel(
+    Array.from({ length: 20 }, () =>
+      modelResponder((call) => {
+        const cited = [...inputText(call).matchAll(/^#(\d+) \[([^\]]+)\]: (.*)$/gm)].map((match) => `- ${match[2]} said (#${match[1]}): ${match[3]}`);
+        return [assistantMessage(`${FIRST_RECORD}\n- Claude said (#1): Ship the beta to ten teams first.\n${cited.join('\n')}`)];
+      }),
+    ),
+  );
+  const suite = notionSuitePerTest({ models: { ...forgetful, scribe, role: (role) => (role === 'scribe' ? scribe : forgetful.tldr) } });
+
+  it('does not open a step a person ticked in Notion', async () => {
+    await suite.harness.newSession('ses_forget', 'Beta launch plan');
+    await suite.harness.say('ses_forget', CLAUDE, 'Ship the beta to ten teams first.');
+    await suite.clock.advance(60_000);
+    for (let round = 0; round < 4; round += 1) await suite.harness.runDue();
+    const page = String(suite.notion.store.findPagesByTitle('Detailed record')[0]?.id);
+    const ticked = suite.notion.store
+      .pageContent(page)
+      .map((block) => (block.type === 'to_do' ? { ...block, payload: { ...block.payload, checked: true } } : block));
+    suite.notion.store.editAsPerson(page, ticked);
+    await suite.harness.say('ses_forget', GPT, 'Collect feedback from the beta teams every week.');
+    // Long enough for every pass and sync the edit sets off (the pass that takes it up, and its sync).
+    for (let round = 0; round < 6; round += 1) {
+      await suite.clock.advance(60_000);
+      await suite.harness.runDue();
+    }
+
+    expect(scribe.calls.length).toBeGreaterThanOrEqual(2);
+    const toDos = suite.notion.store.pageContent(page).filter((block) => block.type === 'to_do');
+    expect(toDos.map((block) => block.payload.checked)).toEqual([true]);
+    expect(await suite.harness.service.latestRecord('ses_forget')).toContain('- [x] Ship the beta to ten teams (#1)');
   });
 });

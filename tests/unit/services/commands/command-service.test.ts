@@ -4,7 +4,12 @@ import type { Author, Session, SessionStatus } from '../../../../src/core/domain
 import { BrainstormError } from '../../../../src/core/errors.ts';
 import type { CommandInvocation, DocumentationPort } from '../../../../src/core/ports.ts';
 import type { ModerationPort } from '../../../../src/core/service-ports.ts';
-import { CommandService, type AdminSettingsPort, type FreshSummarySource } from '../../../../src/services/commands/command-service.ts';
+import {
+  CommandService,
+  type AdminSettingsPort,
+  type FreshSummarySource,
+  type PeoplesRecordWriter,
+} from '../../../../src/services/commands/command-service.ts';
 import type { ContextManager } from '../../../../src/services/context/context-manager.ts';
 import type { DeliveryService } from '../../../../src/services/delivery/delivery-service.ts';
 import { LimitsService } from '../../../../src/services/limits/limits-service.ts';
@@ -25,8 +30,10 @@ afterEach(async () => {
 });
 
 /** A command service whose collaborators record what reached them; only the ports a test names may be called. */
-async function commandFixture(options: { status?: SessionStatus; perMinute?: number } = {}) {
+async function commandFixture(options: { status?: SessionStatus; perMinute?: number; record?: string } = {}) {
   const clock = new ManualClock();
+  /** The record's versions, newest last (what `!steps` reads and `!done` writes). */
+  const records: string[] = options.record ? [options.record] : [];
   const repositories = await openRepositories();
   opened.push(repositories);
   const session = await storeSession(repositories.sessions, clock, { status: options.status ?? 'active' });
@@ -66,7 +73,11 @@ async function commandFixture(options: { status?: SessionStatus; perMinute?: num
     limits: new LimitsService(repositories.messages, () => limitsConfig(), clock),
     context: stub<ContextManager>('context'),
     // No summary can be made (a pass failed, or another process is writing it).
-    documentation: stub<DocumentationPort & FreshSummarySource>('documentation', { freshSummary: async () => null }),
+    documentation: stub<DocumentationPort & FreshSummarySource & PeoplesRecordWriter>('documentation', {
+      freshSummary: async () => null,
+      refreshRecord: async () => records.at(-1) ?? null,
+      writePeoplesRecord: async (_sessionId, markdown) => void records.push(markdown),
+    }),
     moderation: stub<ModerationPort>('moderation', {
       refocus: async (focused, focus) => {
         calls.push(`focus ${focused.id}${focus ? ` on "${focus.text}" by ${focus.by}` : ''}`);
@@ -89,7 +100,7 @@ async function commandFixture(options: { status?: SessionStatus; perMinute?: num
   /** `!name args` by `author`, in the session's room (or, with `room: null`, in the brainstorm channel). */
   const run = (name: string, args = '', author: Author = alice, room: string | null = session.roomId) =>
     service.run({ transport: 'memory', roomId: room, channelId: room ?? 'channel-1', author, name, args });
-  return { clock, session, calls, run };
+  return { clock, session, calls, run, records };
 }
 
 describe('CommandService refusals', () => {
@@ -217,5 +228,43 @@ describe('CommandService !summary without a summary', () => {
     expect((await (await commandFixture({ status: 'active' })).run('summary')).content).toBe(
       'No summary yet — the first one is still being written; try `!summary` again in a minute.',
     );
+  });
+});
+
+describe('CommandService next steps', () => {
+  const RECORD = '# Record\n## Next steps\n- [ ] Pilot the async doc — Alice (#7)\n- [x] Book the retro (#9)\n## Sources\n- [ ] not a step';
+
+  it('!steps lists them numbered, open and done; !done and !reopen change one box, as a person, and say who', async () => {
+    const { run, records } = await commandFixture({ record: RECORD });
+    expect((await run('steps')).content).toBe('**Next steps** (1 open, 1 done)\n☐ 1. Pilot the async doc — Alice (#7)\n☑ 2. Book the retro (#9)');
+    expect((await run('done', '1')).content).toBe('☑ 1. Pilot the async doc — Alice (#7) — done, by Alice.');
+    expect(records.at(-1)).toBe(RECORD.replace('- [ ] Pilot', '- [x] Pilot'));
+    expect((await run('reopen', ' 2 ', ada)).content).toBe('☐ 2. Book the retro (#9) — open again, by Ada.');
+    expect(records.at(-1)).toBe(RECORD.replace('- [ ] Pilot', '- [x] Pilot').replace('- [x] Book', '- [ ] Book'));
+    expect(records).toHaveLength(3);
+  });
+
+  it('refuses a missing, malformed or unknown number (bad input, for the transport to explain), changing nothing', async () => {
+    const { run, records } = await commandFixture({ record: RECORD });
+    const refusal = (attempt: Promise<unknown>) =>
+      attempt.then(
+        () => null,
+        (reason: unknown) => (BrainstormError.isInstance(reason) ? `${reason.code}: ${reason.message}` : reason),
+      );
+    for (const args of ['', 'first', '1.5', '-1', '1234'])
+      expect(await refusal(run('done', args))).toBe("bad_input: Usage: `!done <number>` — the step's number in `!steps`.");
+    expect(await refusal(run('reopen', ''))).toBe("bad_input: Usage: `!reopen <number>` — the step's number in `!steps`.");
+    expect(await refusal(run('done', '3'))).toBe('bad_input: There is no step 3: the record has 2 (see `!steps`).');
+    expect(await refusal(run('done', '0'))).toBe('bad_input: There is no step 0: the record has 2 (see `!steps`).');
+    expect((await run('done', '2')).content).toBe('Already done: ☑ 2. Book the retro (#9)');
+    expect(records).toEqual([RECORD]);
+  });
+
+  it('before the plan is approved, or without steps in the record, says there are none', async () => {
+    expect((await (await commandFixture({ status: 'awaiting_approval', record: RECORD })).run('done', '1')).content).toMatch(/No next steps yet/);
+    const { run, records } = await commandFixture({ record: '# Record\n## Discussion flow\n- nothing agreed' });
+    expect((await run('steps')).content).toMatch(/No next steps in the record yet/);
+    expect((await run('done', '1')).content).toMatch(/No next steps in the record yet/);
+    expect(records).toHaveLength(1);
   });
 });

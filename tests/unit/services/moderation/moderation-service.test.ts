@@ -229,7 +229,7 @@ describe('ModerationService wrap-up', () => {
     expect(closing).toContain('Quality: 4/10');
     expect(closing).toContain('1. Redis as the cache layer (#1)');
     // The final record's next steps, as boxes Discord can show; a box ticked in the record stays ticked.
-    expect(closing).toContain('**Next steps**\n☐ Benchmark Redis against the CDN — Claude (#1)\n☑ Agree on a TTL (#2)\n\n');
+    expect(closing).toContain('**Next steps**\n☐ 1. Benchmark Redis against the CDN — Claude (#1)\n☑ 2. Agree on a TTL (#2)\n\n');
     expect(closing).toContain('[TLDR](https://notion.test/tldr)');
     expect(host.documents.map((document) => document.kind)).toEqual(['record', 'tldr']);
     const wrapUpInput = JSON.stringify(model.lastCall?.request.input);

@@ -1,0 +1,41 @@
+import { describe, expect, it } from 'vitest';
+import { nextStepLines, nextStepsIn, withStepMarked, withTicksKept } from '../../../src/core/next-steps.ts';
+
+const RECORD = [
+  '# Record',
+  '- [x] a task line outside the section is no next step',
+  '## Next steps',
+  '- [ ] Pilot the async doc — Alice (#7)',
+  '  * [X] Book the retro (#9)',
+  'A line of prose between them.',
+  '- [ ] Measure planning time',
+  '### Notes',
+  '- [ ] not a step either',
+].join('\n');
+
+describe("the record's next steps", () => {
+  it('are the task lines under the heading, up to the next heading, ticked for [x] or [X]', () => {
+    expect(nextStepsIn(RECORD)).toEqual([
+      { action: 'Pilot the async doc — Alice (#7)', done: false },
+      { action: 'Book the retro (#9)', done: true },
+      { action: 'Measure planning time', done: false },
+    ]);
+    expect(nextStepsIn('# Record\n- [ ] no heading, no steps')).toEqual([]);
+    expect(nextStepLines(nextStepsIn(RECORD))).toBe('☐ 1. Pilot the async doc — Alice (#7)\n☑ 2. Book the retro (#9)\n☐ 3. Measure planning time');
+  });
+
+  it('a step is marked by its number, changing its box alone; an unknown number changes nothing', () => {
+    const marked = withStepMarked(RECORD, 3, true)!;
+    expect(marked).toBe(RECORD.replace('- [ ] Measure', '- [x] Measure'));
+    expect(withStepMarked(marked, 2, false)).toBe(marked.replace('* [X] Book', '* [ ] Book'));
+    for (const number of [0, 4, 1.5, Number.NaN]) expect(withStepMarked(RECORD, number, true)).toBeNull();
+  });
+
+  it('a rewritten record keeps the ticks of the version before it, for the same actions, and opens nothing', () => {
+    const rewritten = '# Record\n## Next steps\n- [ ] pilot the  async doc — Alice (#7)\n- [ ] Book the retro (#9)\n- [x] A step the Scribe closed';
+    expect(withTicksKept(rewritten, RECORD)).toBe(
+      '# Record\n## Next steps\n- [ ] pilot the  async doc — Alice (#7)\n- [x] Book the retro (#9)\n- [x] A step the Scribe closed',
+    );
+    expect(withTicksKept(rewritten, '# Record')).toBe(rewritten);
+  });
+});
