@@ -59,9 +59,7 @@ export function findingsOf(markdown: string): string[] {
  * new summary keeps what they wrote (a finding they corrected stays corrected) and changes only what the record changed.
  */
 export function tldrInput(record: string, editedByPeople: string | null = null): string {
-  const recordPart = `The Scribe's detailed record:
-
-${record}`;
+  const recordPart = `The Scribe's detailed record:\n\n${record}`;
   if (!editedByPeople) return recordPart;
   return [
     'People edited the TLDR in Notion. Keep their wording, corrections and additions as they wrote them, and change only',

@@ -272,8 +272,8 @@ export class CommandService {
         run: async ({ session }) => postRecord(o, need(session)),
       }),
       define({ name: 'steps', states: COMMAND_STATES.steps, run: async ({ session }) => listNextSteps(o, need(session)) }),
-      define({ name: 'done', states: COMMAND_STATES.steps, run: async ({ session, invocation }) => markNextStep(o, need(session), invocation, true) }),
-      define({ name: 'reopen', states: COMMAND_STATES.steps, run: async ({ session, invocation }) => markNextStep(o, need(session), invocation, false) }),
+      define({ name: 'done', states: COMMAND_STATES.done, run: async ({ session, invocation }) => markNextStep(o, need(session), invocation, true) }),
+      define({ name: 'reopen', states: COMMAND_STATES.reopen, run: async ({ session, invocation }) => markNextStep(o, need(session), invocation, false) }),
       define({
         name: 'ideas',
         states: COMMAND_STATES.summary,

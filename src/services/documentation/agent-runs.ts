@@ -82,8 +82,9 @@ export async function runScribe(
 }
 
 /**
- * One TLDR pass over a record (and the TLDR people edited in Notion, when they did): the TLDR must store its summary with `update_notion` (forced); a prose or JSON
- * answer instead is parsed and kept when it passes the same checks. Throws when the model fails.
+ * One TLDR pass over a record (and the TLDR people edited in Notion, when they did): the TLDR must store its summary
+ * with `update_notion` (forced); a prose or JSON answer instead is parsed and kept when it passes the same checks.
+ * Throws when the model fails.
  */
 export async function runTldr(
   deps: Pick<DocumentationDependencies, 'models' | 'prompts'>,
