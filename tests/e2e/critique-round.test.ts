@@ -5,8 +5,7 @@ import { scriptedPlan } from '../support/scripted-plans.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
 import type { Session } from '../../src/core/domain.ts';
 import { ConsoleQueries } from '../../src/services/console/console-queries.ts';
-import { ManualClock } from '../../src/core/clock.ts';
-import { startFakeNotion, type FakeNotion } from '../fakes/notion/fake-notion.ts';
+import { notionAppPerSuite } from '../support/notion-app-suite.ts';
 import { messageText } from '../../src/simulator/chat-types.ts';
 
 const NAMES = /Claude|ChatGPT|Grok|Alice/;
@@ -221,32 +220,11 @@ describe('the critique round through the app', () => {
 });
 
 describe('the critique round in Notion', () => {
-  let fake: FakeOpenRouter;
-  let notion: FakeNotion;
-  let test: TestApp;
-  const clock = new ManualClock('2026-07-01T09:00:00Z');
-
-  beforeAll(async () => {
-    fake = await startFakeOpenRouter();
-    notion = await startFakeNotion({ clock });
-    test = await startTestApp(
-      fakeEnvironment(fake.url, {
-        ...ENVIRONMENT,
-        NOTION_API_KEY: 'secret_test_token',
-        NOTION_BASE_URL: notion.url,
-        NOTION_PARENT_PAGE_ID: notion.parentPageId,
-      }),
-      { clock },
-    );
-  });
-  afterAll(async () => {
-    await test?.stop();
-    await notion?.close();
-    await fake?.close();
-  });
+  const suite = notionAppPerSuite(ENVIRONMENT);
 
   it('the detailed record page carries the aggregate ranking', async () => {
-    await sessionWithIdeas(test, fake, true);
+    const { test, notion, clock } = suite;
+    await sessionWithIdeas(test, suite.openRouter, true);
     await timeRunsOut(test);
     for (let round = 0; round < 3; round += 1) {
       await clock.advance(60_000);
