@@ -22,6 +22,7 @@ import { PresetService } from '../services/sessions/session-presets.ts';
 import { SessionLifecycle } from '../services/sessions/session-lifecycle.ts';
 import { createToolPortsFactory } from '../services/sessions/tool-ports.ts';
 import { applyToRunningSessions } from '../services/settings/running-sessions.ts';
+import { NextStepsReminder } from '../services/follow-up/next-steps-reminder.ts';
 import { registerWrapUpJob } from '../services/wrap-up/wrap-up-job.ts';
 import { documentFiles, handOverDocuments } from '../services/documentation/document-files.ts';
 import { buildCritique } from './build-critique.ts';
@@ -222,7 +223,28 @@ export function buildServices(dependencies: ServiceDependencies) {
   housekeeping.registerJobs(worker);
   const handOver = (session: Session) =>
     handOverDocuments({ documents: repositories.documents, delivery, notionConfigured: config.notion.apiKey !== undefined }, session);
-  registerWrapUpJob(worker, { sessions: repositories.sessions, rounds: coordinator, ideas, critique, documents: documentation, moderation, handOver, logger });
+  const reminder = new NextStepsReminder({
+    sessions: repositories.sessions,
+    jobs: repositories.jobs,
+    documentation,
+    delivery,
+    clock,
+    reminderDays: config.followUp.reminderDays,
+    logger,
+  });
+  reminder.registerJobs(worker);
+  const followUp = (session: Session) => reminder.schedule(session);
+  registerWrapUpJob(worker, {
+    sessions: repositories.sessions,
+    rounds: coordinator,
+    ideas,
+    critique,
+    documents: documentation,
+    moderation,
+    handOver,
+    followUp,
+    logger,
+  });
 
   return {
     gateway,

@@ -75,6 +75,8 @@ export interface AppConfig {
   limits: LimitsConfig;
   scribe: { intervalSeconds: number };
   tldr: { intervalSeconds: number };
+  /** The one reminder of a session's open next steps, days after it ended (0: none). */
+  followUp: { reminderDays: number };
   planner: { timeoutMinutes: number; maxQuestions: number; autoStart: boolean };
   /** The session presets (built-in and PRESETS_FILE). */
   presets: SessionPreset[];

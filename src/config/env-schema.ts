@@ -106,6 +106,8 @@ export const environmentSchema = z.object({
   // TLDR
   TLDR_UPDATE_INTERVAL: integer(600, 1),
   TLDR_MODEL: z.string().min(1).default('chatgpt'),
+  /** Days after a session ends when its room is reminded of the next steps still open; 0: never. */
+  NEXT_STEPS_REMINDER_DAYS: integer(7, 0, 90),
 
   // Session planner
   SESSION_PLANNER_MODEL: z.string().min(1).default('claude'),

@@ -134,6 +134,7 @@ export function buildConfig(source: Record<string, string | undefined>): AppConf
     },
     scribe: { intervalSeconds: environment.SCRIBE_UPDATE_INTERVAL },
     tldr: { intervalSeconds: environment.TLDR_UPDATE_INTERVAL },
+    followUp: { reminderDays: environment.NEXT_STEPS_REMINDER_DAYS },
     planner: {
       timeoutMinutes: environment.SESSION_PLANNER_TIMEOUT_MINUTES,
       maxQuestions: environment.SESSION_PLANNER_MAX_QUESTIONS,

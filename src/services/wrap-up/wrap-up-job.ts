@@ -23,6 +23,8 @@ export interface WrapUpSteps {
   moderation: Pick<ModerationPort, 'wrapUp'>;
   /** Hands the documents over as files where the room has no other way to them (after the closing). */
   handOver: (session: Session) => Promise<void>;
+  /** Schedules what follows the session (the reminder of its open next steps). */
+  followUp: (session: Session) => Promise<void>;
   logger: Logger;
 }
 
@@ -44,5 +46,6 @@ async function runWrapUp(steps: WrapUpSteps, sessionId: string, reason: string):
   }
   await steps.moderation.wrapUp(session, reason);
   await steps.handOver(session).catch((error: unknown) => steps.logger.warn({ err: error, session: session.id }, 'could not hand the documents over'));
+  await steps.followUp(session).catch((error: unknown) => steps.logger.warn({ err: error, session: session.id }, 'could not schedule the follow-up'));
   return { status: 'done' };
 }
