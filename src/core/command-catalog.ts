@@ -33,7 +33,7 @@ export interface CommandSpec {
 export const FOCUS_MAX_CHARS = 300;
 
 const TOPIC: CommandArgument = { name: 'topic', description: 'What to brainstorm about', maxLength: 4000 };
-const STEP: CommandArgument = { name: 'number', description: 'The step’s number in !steps', maxLength: 3 };
+const STEP: CommandArgument = { name: 'step', description: 'The step’s number in !steps, or words of it', maxLength: 200 };
 const PRESET: CommandArgument = { name: 'preset', description: 'The kind of session (roster, roles, phases, limits)', optional: true, presetChoices: true };
 
 function command(name: string, usage: string, description: string, extra: Partial<Omit<CommandSpec, 'name' | 'usage' | 'description'>> = {}): CommandSpec {
@@ -67,8 +67,8 @@ export const COMMAND_CATALOG: readonly CommandSpec[] = [
   command('summary', '!summary', 'post a summary of the session so far (made afresh when needed)'),
   command('record', '!record', 'post the detailed record so far (in Discord, as a Markdown file)'),
   command('steps', '!steps', 'list the next steps the record holds, ticked as people ticked them in Notion'),
-  command('done', '!done <number>', 'tick a next step in the record (and in Notion)', { args: [STEP] }),
-  command('reopen', '!reopen <number>', 'open a ticked next step again', { args: [STEP] }),
+  command('done', '!done <number or words>', 'tick a next step in the record (and in Notion)', { args: [STEP] }),
+  command('reopen', '!reopen <number or words>', 'open a ticked next step again', { args: [STEP] }),
   command('ideas', '!ideas', 'list the ideas of the session: who proposed, built on, objected'),
   command('explore', '!explore <topic>', 'open a linked sub-session on a subtopic', { args: [{ ...TOPIC, description: 'The subtopic to explore' }] }),
   command('config', '!config <setting> <value>', 'change a setting (no arguments: list them)', {

@@ -63,6 +63,23 @@ export function withTicksKept(record: string, earlier: string): string {
   return lines.join('\n');
 }
 
+/**
+ * The step `wanted` names (`!done 2`, `!done pilot doc`): its number, or words all found in one step's action; the
+ * step's 1-based number, or why it names none or several.
+ */
+export function stepNamed(steps: readonly NextStep[], wanted: string): { number: number } | { problem: string } {
+  const words = wanted.trim().toLowerCase();
+  if (/^\d+$/.test(words)) {
+    const number = Number(words);
+    return number >= 1 && number <= steps.length ? { number } : { problem: `There is no step ${number}: the record has ${steps.length} (see \`!steps\`).` };
+  }
+  const parts = words.split(/\s+/);
+  const matching = steps.flatMap((step, index) => (parts.every((part) => step.action.toLowerCase().includes(part)) ? [index + 1] : []));
+  if (matching.length === 1) return { number: matching[0]! };
+  if (matching.length === 0) return { problem: `No step says “${wanted.trim()}” (see \`!steps\`).` };
+  return { problem: `Steps ${matching.join(', ')} all say “${wanted.trim()}”: name one by its number.` };
+}
+
 /** Next steps as lines Discord can show (it has no task lists): ☐ open, ☑ done, numbered (from `first`) for `!done <n>`. */
 export function nextStepLines(steps: readonly NextStep[], first = 1): string {
   return steps.map((step, index) => `${step.done ? '☑' : '☐'} ${first + index}. ${step.action}`).join('\n');

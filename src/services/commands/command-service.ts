@@ -6,7 +6,7 @@ import type { DeliveryService } from '../delivery/delivery-service.ts';
 import { PLANNING_STATUSES, type Session } from '../../core/domain.ts';
 import { commandSpec, FOCUS_MAX_CHARS } from '../../core/command-catalog.ts';
 import { BrainstormError } from '../../core/errors.ts';
-import { nextStepLines, nextStepsIn, withStepMarked } from '../../core/next-steps.ts';
+import { nextStepLines, nextStepsIn, stepNamed, withStepMarked } from '../../core/next-steps.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { CommandInvocation, DocumentationPort, GatewayReply } from '../../core/ports.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
@@ -91,22 +91,23 @@ async function listNextSteps(o: Pick<CommandServiceOptions, 'documentation'>, se
 }
 
 /**
- * `!done <n>` / `!reopen <n>`: ticks the record's `n`th next step (or opens it again), on the record read back from
- * Notion first, so a tick made there meanwhile is kept; stored as a person's edit, and synced to Notion.
+ * `!done <n>` / `!reopen <n>`: ticks the record's `n`th next step, or the one its words name (or opens it again), on
+ * the record read back from Notion first, so a tick made there meanwhile is kept; stored as a person's edit, synced.
  */
 async function markNextStep(o: Pick<CommandServiceOptions, 'documentation'>, session: Session, invocation: CommandInvocation, done: boolean): Promise<string> {
-  const usage = `Usage: \`!${done ? 'done' : 'reopen'} <number>\` — the step's number in \`!steps\`.`;
-  if (!/^\d{1,3}$/.test(invocation.args.trim())) throw new BrainstormError('bad_input', usage);
+  const wanted = invocation.args.trim();
+  if (!wanted)
+    throw new BrainstormError('bad_input', `Usage: \`!${done ? 'done' : 'reopen'} <number or words>\` — the step's number in \`!steps\`, or words of it.`);
   if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
-  const number = Number(invocation.args.trim());
   const record = (await o.documentation.refreshRecord(session.id)) ?? '';
   const steps = nextStepsIn(record);
   if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
-  const step = steps[number - 1];
-  if (!step) throw new BrainstormError('bad_input', `There is no step ${number}: the record has ${steps.length} (see \`!steps\`).`);
-  const line = nextStepLines([{ ...step, done }], number);
+  const named = stepNamed(steps, wanted);
+  if ('problem' in named) throw new BrainstormError('bad_input', named.problem);
+  const step = steps[named.number - 1]!;
+  const line = nextStepLines([{ ...step, done }], named.number);
   if (step.done === done) return `Already ${done ? 'done' : 'open'}: ${line}`;
-  await o.documentation.writePeoplesRecord(session.id, withStepMarked(record, number, done) ?? record);
+  await o.documentation.writePeoplesRecord(session.id, withStepMarked(record, named.number, done) ?? record);
   return `${line} — ${done ? 'done' : 'open again'}, by ${invocation.author.name}.`;
 }
 

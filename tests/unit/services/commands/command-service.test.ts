@@ -244,20 +244,23 @@ describe('CommandService next steps', () => {
     expect(records).toHaveLength(3);
   });
 
-  it('refuses a missing, malformed or unknown number (bad input, for the transport to explain), changing nothing', async () => {
-    const { run, records } = await commandFixture({ record: RECORD });
+  it('takes words of a step for its number; refuses none, an unknown number or words that name none or several, changing nothing', async () => {
+    const { run, records } = await commandFixture({ record: RECORD.replace('## Sources', '- [ ] Pilot the retro format (#11)\n## Sources') });
     const refusal = (attempt: Promise<unknown>) =>
       attempt.then(
         () => null,
         (reason: unknown) => (BrainstormError.isInstance(reason) ? `${reason.code}: ${reason.message}` : reason),
       );
-    for (const args of ['', 'first', '1.5', '-1', '1234'])
-      expect(await refusal(run('done', args))).toBe("bad_input: Usage: `!done <number>` — the step's number in `!steps`.");
-    expect(await refusal(run('reopen', ''))).toBe("bad_input: Usage: `!reopen <number>` — the step's number in `!steps`.");
-    expect(await refusal(run('done', '3'))).toBe('bad_input: There is no step 3: the record has 2 (see `!steps`).');
-    expect(await refusal(run('done', '0'))).toBe('bad_input: There is no step 0: the record has 2 (see `!steps`).');
-    expect((await run('done', '2')).content).toBe('Already done: ☑ 2. Book the retro (#9)');
-    expect(records).toEqual([RECORD]);
+    expect(await refusal(run('done', '  '))).toBe("bad_input: Usage: `!done <number or words>` — the step's number in `!steps`, or words of it.");
+    expect(await refusal(run('reopen', ''))).toBe("bad_input: Usage: `!reopen <number or words>` — the step's number in `!steps`, or words of it.");
+    expect(await refusal(run('done', '4'))).toBe('bad_input: There is no step 4: the record has 3 (see `!steps`).');
+    expect(await refusal(run('done', '0'))).toBe('bad_input: There is no step 0: the record has 3 (see `!steps`).');
+    expect(await refusal(run('done', 'budget'))).toBe('bad_input: No step says “budget” (see `!steps`).');
+    expect(await refusal(run('done', 'pilot'))).toBe('bad_input: Steps 1, 3 all say “pilot”: name one by its number.');
+    expect((await run('done', 'the retro (#9)')).content).toBe('Already done: ☑ 2. Book the retro (#9)');
+    expect(records).toHaveLength(1);
+    expect((await run('done', 'PILOT async')).content).toBe('☑ 1. Pilot the async doc — Alice (#7) — done, by Alice.');
+    expect(records).toHaveLength(2);
   });
 
   it('before the plan is approved, or without steps in the record, says there are none', async () => {
