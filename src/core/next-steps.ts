@@ -4,6 +4,9 @@
  * record is taken back from there.
  */
 
+/** The section's heading, at any of the record's heading levels. */
+const NEXT_STEPS_HEADING = /^#{1,3}\s+Next steps\s*$/i;
+
 /** A task list item: its box (` `, `x`) and its action. */
 const TASK_LINE = /^\s*[-*+] \[([ xX])\] (.+)$/;
 
@@ -15,7 +18,7 @@ export interface NextStep {
 
 /** The indexes of the task list's lines, in order: those under the "Next steps" heading, up to the next heading. */
 function stepLineIndexes(lines: readonly string[]): number[] {
-  const start = lines.findIndex((line) => /^#{1,3}\s+Next steps\s*$/i.test(line.trim()));
+  const start = lines.findIndex((line) => NEXT_STEPS_HEADING.test(line.trim()));
   if (start < 0) return [];
   const indexes: number[] = [];
   for (let index = start + 1; index < lines.length; index += 1) {
@@ -48,18 +51,28 @@ export function withStepMarked(record: string, number: number, done: boolean): s
 }
 
 /**
- * The record with every box ticked that `earlier` had ticked for the same action: a Scribe that rewrote the record
- * (a model may drop a tick), or wrote it while someone ticked a step, does not open a step people closed.
+ * The record with every step `earlier` had ticked still there and ticked: a Scribe that rewrote the record (a model may
+ * drop a tick, or the whole line), or wrote it while someone ticked a step, neither opens nor loses a step people closed.
+ * A ticked step the new record lacks goes back at the end of its list (its section is added when it has none).
  */
 export function withTicksKept(record: string, earlier: string): string {
   const normal = (action: string) => action.replace(/\s+/g, ' ').trim().toLowerCase();
-  const ticked = new Set(nextStepsIn(earlier).flatMap((step) => (step.done ? [normal(step.action)] : [])));
-  if (ticked.size === 0) return record;
+  const ticked = nextStepsIn(earlier).filter((step) => step.done);
+  if (ticked.length === 0) return record;
+  const tickedActions = new Set(ticked.map((step) => normal(step.action)));
   const lines = record.split('\n');
-  for (const index of stepLineIndexes(lines)) {
+  const indexes = stepLineIndexes(lines);
+  const present = new Set<string>();
+  for (const index of indexes) {
     const [, box = ' ', action = ''] = TASK_LINE.exec(lines[index] ?? '') ?? [];
-    if (box === ' ' && ticked.has(normal(action))) lines[index] = (lines[index] ?? '').replace(/\[ \]/, '[x]');
+    present.add(normal(action));
+    if (box === ' ' && tickedActions.has(normal(action))) lines[index] = (lines[index] ?? '').replace(/\[ \]/, '[x]');
   }
+  const missing = ticked.filter((step) => !present.has(normal(step.action))).map((step) => `- [x] ${step.action}`);
+  if (missing.length === 0) return lines.join('\n');
+  const heading = lines.findIndex((line) => NEXT_STEPS_HEADING.test(line.trim()));
+  if (heading < 0) return `${record.trimEnd()}\n\n## Next steps\n${missing.join('\n')}\n`;
+  lines.splice((indexes.at(-1) ?? heading) + 1, 0, ...missing);
   return lines.join('\n');
 }
 

@@ -38,4 +38,13 @@ describe("the record's next steps", () => {
     );
     expect(withTicksKept(rewritten, '# Record')).toBe(rewritten);
   });
+
+  it('a ticked step the rewritten record left out goes back at the end of its list, or in a section of its own', () => {
+    const dropped = '# Record\n## Next steps\n- [ ] Pilot the async doc — Alice (#7)\n- [ ] Measure planning time\n## Discussion flow\n- more';
+    expect(withTicksKept(dropped, RECORD)).toBe(
+      '# Record\n## Next steps\n- [ ] Pilot the async doc — Alice (#7)\n- [ ] Measure planning time\n- [x] Book the retro (#9)\n## Discussion flow\n- more',
+    );
+    expect(withTicksKept('# Record\n## Next steps\n## Flow', RECORD)).toBe('# Record\n## Next steps\n- [x] Book the retro (#9)\n## Flow');
+    expect(withTicksKept('# Record\n## Flow\n- more', RECORD)).toBe('# Record\n## Flow\n- more\n\n## Next steps\n- [x] Book the retro (#9)\n');
+  });
 });
