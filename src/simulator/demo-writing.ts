@@ -1,18 +1,9 @@
 import { isCritiqueBallot } from '../core/critique.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
-import {
-  keyPhrasesOf,
-  keywordsOf,
-  messageTextsOf,
-  previousSpeaker,
-  stableHash,
-  statementsOf,
-  subjectOf,
-  topicOf,
-  type Statement,
-} from './conversation-reading.ts';
+import { keyPhrasesOf, keywordsOf, previousSpeaker, stableHash, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
 
-const SIMULATED = '(simulated)';
+/** The mark every simulated text carries. */
+export const SIMULATED = '(simulated)';
 
 /** Two clarifying questions about the topic. */
 export function plannerQuestions(topic: string): string[] {
@@ -197,7 +188,7 @@ function numberOf(statement: Statement): number {
 }
 
 /** Every statement once, oldest first: by message number where there is one, else in the order read. */
-function chronological(statements: Statement[]): Statement[] {
+export function chronological(statements: Statement[]): Statement[] {
   const seen = new Set<string>();
   const unique = statements.filter((statement) => {
     const key = statement.reference ?? `${statement.speaker}|${statement.text}`;
@@ -209,58 +200,6 @@ function chronological(statements: Statement[]): Statement[] {
     .map((statement, index) => ({ statement, index }))
     .sort((a, b) => numberOf(a.statement) - numberOf(b.statement) || a.index - b.index)
     .map((entry) => entry.statement);
-}
-
-function timelineLine(statement: Statement): string {
-  const [first = '', ...rest] = statement.text.split('\n');
-  const who = `[${statement.speaker}${statement.person ? ' (person)' : ''}]`;
-  return [`- ${statement.reference ? `${statement.reference} ` : ''}${who}: ${first}`, ...rest.map((line) => `  ${line}`)].join('\n');
-}
-
-/** A markdown record of the whole conversation in order (nothing cut), then who contributed what; keeps a previous record. */
-export function scribeRecord(body: ChatCompletionRequest): string {
-  const topic = topicOf(body);
-  const statements = chronological(statementsOf(body));
-  const lines = [`# Detailed record: ${topic}`, '', `_Simulated record written by the demo Scribe ${SIMULATED}._`, ''];
-  if (statements.length === 0) return [...lines, 'No discussion has been recorded yet.'].join('\n');
-  lines.push('## Timeline', '', ...statements.map(timelineLine), '', '## Ideas by participant', '');
-  const byParticipant = new Map<string, string[]>();
-  for (const statement of statements.filter(isParticipant))
-    byParticipant.set(statement.speaker, [...(byParticipant.get(statement.speaker) ?? []), statement.reference ?? '(unnumbered)']);
-  for (const [speaker, references] of byParticipant) lines.push(`- ${speaker}: ${references.join(', ')}`);
-  if (byParticipant.size === 0) lines.push('- No participant has spoken yet.');
-  const steps = nextSteps(statements, messageTextsOf(body).join('\n'));
-  lines.push('', '## Next steps', '', ...(steps.length > 0 ? steps : ['- None proposed yet.']));
-  return lines.join('\n');
-}
-
-/** What marks a sentence as a proposed action, for the demo's next steps. */
-const ACTION_CUE = /\b(?:try|test|pilot|start with|next step)\b/i;
-
-/** The sentence of a statement that proposes an action, without a leading "Concretely, Claude:"; null when none does. */
-function actionSentence(statement: Statement): string | null {
-  const sentences = ideaText(statement)
-    .replace(/\s+/g, ' ')
-    .split(/(?<=[.!?])\s+/);
-  const sentence = sentences.find((candidate) => ACTION_CUE.test(candidate));
-  return sentence ? sentence.replace(/^[^:]{0,40}:\s+/, '').replace(/^./, (first) => first.toUpperCase()) : null;
-}
-
-/**
- * The record's task list: the actions people proposed (theirs, with their name), then participants', three at most;
- * a box people ticked (in the previous record) stays ticked.
- */
-function nextSteps(statements: Statement[], requestText: string): string[] {
-  const proposed = statements.flatMap((statement) => {
-    const action = isParticipant(statement) || statement.person ? actionSentence(statement) : null;
-    return action ? [{ statement, action }] : [];
-  });
-  const people = proposed.filter((entry) => entry.statement.person).slice(-3);
-  const chosen = [...people, ...proposed.filter((entry) => !entry.statement.person).reverse()].slice(0, 3);
-  return chosen.map(({ statement, action }) => {
-    const step = `${action}${statement.person ? ` — ${statement.speaker}` : ''}${statement.reference ? ` (${statement.reference})` : ''}`;
-    return `- [${requestText.includes(`- [x] ${step}`) ? 'x' : ' '}] ${step}`;
-  });
 }
 
 /** A participant's idea without its persona's signature (" — Claude (simulated)"). */

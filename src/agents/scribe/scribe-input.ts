@@ -1,5 +1,5 @@
 /** What the Scribe reads, and the record written without a model when the model fails. */
-import type { ChatMessage } from '../../core/domain.ts';
+import type { ChatMessage, Speaker } from '../../core/domain.ts';
 import { withoutFileAddresses } from './shared-files.ts';
 
 /** The session facts the Scribe's input names. */
@@ -8,9 +8,14 @@ export interface ScribeSubject {
   objectives: string[];
 }
 
+/** A speaker as the agents read them: a person is marked as such (`Ana (person)`), so no model takes them for a peer. */
+export function speakerLabel(speaker: Pick<Speaker, 'kind' | 'name'>): string {
+  return speaker.kind === 'human' ? `${speaker.name} (person)` : speaker.name;
+}
+
 /** One message as the Scribe reads it: `#12 [Claude]: text`, so findings can cite it (and the web pages it drew on). */
 export function citedLine(message: Pick<ChatMessage, 'id' | 'number' | 'speaker' | 'text' | 'citations'>): string {
-  const name = message.speaker.kind === 'human' ? `${message.speaker.name} (person)` : message.speaker.name;
+  const name = speakerLabel(message.speaker);
   const sources = (message.citations ?? []).map((citation) => `${citation.title} <${citation.url}>`);
   return `#${message.number} [${name}]: ${withoutFileAddresses(message.text)}${sources.length > 0 ? ` (web sources: ${sources.join('; ')})` : ''}`;
 }

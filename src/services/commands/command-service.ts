@@ -6,7 +6,6 @@ import type { DeliveryService } from '../delivery/delivery-service.ts';
 import { PLANNING_STATUSES, type Session } from '../../core/domain.ts';
 import { commandSpec, FOCUS_MAX_CHARS } from '../../core/command-catalog.ts';
 import { BrainstormError } from '../../core/errors.ts';
-import { nextStepLines, nextStepsIn, stepNamed, withStepMarked } from '../../core/next-steps.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { CommandInvocation, DocumentationPort, GatewayReply } from '../../core/ports.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
@@ -18,6 +17,9 @@ import type { Screen, SessionStarter } from '../sessions/session-starter.ts';
 import { CommandRateLimiter } from './command-rate-limiter.ts';
 import { COMMAND_STATES, findCommand, formatHelp, type CommandDefinition } from './command-table.ts';
 import { formatStatus } from './status-format.ts';
+import { listNextSteps, markNextStep, type PeoplesRecordWriter } from './next-steps-commands.ts';
+
+export type { PeoplesRecordWriter } from './next-steps-commands.ts';
 import { receivesDocumentFiles } from '../documentation/document-files.ts';
 
 /** `!config` is served by the settings module. */
@@ -31,11 +33,6 @@ export interface AdminSettingsPort {
 /** Where `!summary` gets a summary that covers the latest messages (the documentation service fits). */
 export interface FreshSummarySource {
   freshSummary(sessionId: string): Promise<string | null>;
-}
-
-/** Where `!done` and `!reopen` store the record with a step's box changed (the documentation service fits). */
-export interface PeoplesRecordWriter {
-  writePeoplesRecord(sessionId: string, markdown: string): Promise<void>;
 }
 
 /** What the command service needs. */
@@ -76,39 +73,6 @@ async function postRecord(o: Pick<CommandServiceOptions, 'documentation' | 'deli
   if (!receivesDocumentFiles(session)) return 'The detailed record is on the session’s page in the console (its Detailed record panel, or “Open as a page”).';
   await o.delivery.post(session, { kind: 'scribe', name: 'Scribe' }, 'The detailed record so far, as a Markdown file.', { attachDocuments: ['record'] });
   return 'Record posted.';
-}
-
-/**
- * `!steps`: the record's next steps, read back from Notion first (a box people ticked there reads as done; the
- * record taken back is what the next Scribe pass builds on, as after `!refresh`).
- */
-async function listNextSteps(o: Pick<CommandServiceOptions, 'documentation'>, session: Session): Promise<string> {
-  if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
-  const steps = nextStepsIn((await o.documentation.refreshRecord(session.id)) ?? '');
-  if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
-  const done = steps.filter((step) => step.done).length;
-  return `**Next steps** (${steps.length - done} open, ${done} done)\n${nextStepLines(steps)}`;
-}
-
-/**
- * `!done <n>` / `!reopen <n>`: ticks the record's `n`th next step, or the one its words name (or opens it again), on
- * the record read back from Notion first, so a tick made there meanwhile is kept; stored as a person's edit, synced.
- */
-async function markNextStep(o: Pick<CommandServiceOptions, 'documentation'>, session: Session, invocation: CommandInvocation, done: boolean): Promise<string> {
-  const wanted = invocation.args.trim();
-  if (!wanted)
-    throw new BrainstormError('bad_input', `Usage: \`!${done ? 'done' : 'reopen'} <number or words>\` — the step's number in \`!steps\`, or words of it.`);
-  if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
-  const record = (await o.documentation.refreshRecord(session.id)) ?? '';
-  const steps = nextStepsIn(record);
-  if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
-  const named = stepNamed(steps, wanted);
-  if ('problem' in named) throw new BrainstormError('bad_input', named.problem);
-  const step = steps[named.number - 1]!;
-  const line = nextStepLines([{ ...step, done }], named.number);
-  if (step.done === done) return `Already ${done ? 'done' : 'open'}: ${line}`;
-  await o.documentation.writePeoplesRecord(session.id, withStepMarked(record, named.number, done) ?? record);
-  return `${line} — ${done ? 'done' : 'open again'}, by ${invocation.author.name}.`;
 }
 
 /** Why `!summary` has nothing to post: before the discussion there is nothing to sum up; after, it is on its way. */

@@ -4,7 +4,6 @@ import { buildScribeInput, ensureEveryVoice, fallbackRecord, type ScribeCorrecti
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import { withSources } from '../../agents/scribe/record-sources.ts';
 import { withSharedFiles } from '../../agents/scribe/shared-files.ts';
-import { withTicksKept } from '../../core/next-steps.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
 import { documentFacts } from '../../core/agent-context.ts';
 import type { ChatMessage } from '../../core/domain.ts';
@@ -18,6 +17,7 @@ import { PEOPLE_EDITED_IN_NOTION, TAKEN_FROM_NOTION, takeUpPeoplesEdits, type Ad
 
 /** What a pass may do after it stored a document (the service enqueues the follow-up jobs). */
 export interface PassEffects {
+  /** Stores what an agent wrote (a record keeps the ticks people made, whatever the model wrote). */
   store(sessionId: string, kind: 'record' | 'tldr', markdown: string, metadata: Record<string, unknown>): Promise<void>;
   scheduleTldr(sessionId: string): Promise<void>;
   remember(sessionId: string, text: string): Promise<void>;
@@ -49,17 +49,13 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
   if (fresh.length === 0 && corrections.length === 0) return { status: 'done' };
   const subject = { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
   const newest = fresh.at(-1)?.id ?? lastMessageId;
-  const store = async (markdown: string, fallback: boolean) => {
-    // Ticks people made are kept, read from the newest version (a `!done` may have landed while the model wrote).
-    const ticksFrom = (await deps.documents.find(sessionId, 'record'))?.content ?? '';
-    const record = withTicksKept(withSharedFiles(withSources(ensureEveryVoice(markdown, all), all), all), ticksFrom);
-    await effects.store(sessionId, 'record', record, {
+  const store = (markdown: string, fallback: boolean) =>
+    effects.store(sessionId, 'record', withSharedFiles(withSources(ensureEveryVoice(markdown, all), all), all), {
       lastMessageId: newest,
       fallback,
       // A statistics record applies no correction: the next pass is told of them again.
       revisedThrough: fallback ? (previous?.metadata.revisedThrough ?? null) : readAt.toISOString(),
     });
-  };
   try {
     const input = buildScribeInput(subject, previous?.content ?? null, fresh, corrections, { editedByPeople: previous?.metadata[TAKEN_FROM_NOTION] === true });
     const written = await runScribe(deps, sessionId, session.topic, input, signal, {

@@ -11,10 +11,11 @@ import { PendingDueTimes } from '../jobs/pending-due-times.ts';
 import type { DocumentationPort, RecalledSession, ToolPorts } from '../../core/ports.ts';
 import { recordable, runScribePass, runTldrPass, type PassEffects } from './documentation-passes.ts';
 import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './documentation-types.ts';
-import { enqueueNotionJob, retryDeadline } from './document-delays.ts';
+import { enqueueNotionJob } from './document-delays.ts';
+import { scheduleTldr, tldrQueue } from './tldr-schedule.ts';
 import { runNotionRow, runNotionSync } from './notion-jobs.ts';
 import { recallSessions, rememberSession } from './recall.ts';
-import { adoptFromNotion, PEOPLE_EDITED_IN_NOTION, TAKEN_FROM_NOTION, takeUpEditedTldr } from './people-edits.ts';
+import { adoptFromNotion, PEOPLE_EDITED_IN_NOTION, refreshFromNotion, TAKEN_FROM_NOTION, takeUpEditedTldr } from './people-edits.ts';
 import { withTicksKept } from '../../core/next-steps.ts';
 
 /** A session document kind. */
@@ -30,7 +31,6 @@ const SCRIBE_MAX_WAIT_INTERVALS = 3;
 
 /** Scribe (and TLDR) passes of a session have their own queue, so one can be run (and awaited) on its own. */
 const scribeQueue = (sessionId: string) => `scribe:${sessionId}`;
-const tldrQueue = (sessionId: string) => `tldr:${sessionId}`;
 
 /** The documentation service. */
 export class DocumentationService implements DocumentationPort {
@@ -44,8 +44,8 @@ export class DocumentationService implements DocumentationPort {
   constructor(private readonly deps: DocumentationDependencies) {
     this.mirror = new MarkdownMirror(deps.settings.dataDir);
     this.effects = {
-      store: (sessionId, kind, markdown, metadata) => this.store(sessionId, kind, markdown, metadata),
-      scheduleTldr: (sessionId) => this.scheduleTldr(sessionId),
+      store: (sessionId, kind, markdown, metadata) => this.storeWritten(sessionId, kind, markdown, metadata),
+      scheduleTldr: (sessionId) => scheduleTldr(this.deps, sessionId),
       remember: (sessionId, text) => rememberSession(this.deps, sessionId, text),
       adopt: (sessionId, kind, markdown, metadata) => adoptFromNotion(this.deps, this.mirror, sessionId, kind, markdown, metadata),
     };
@@ -141,21 +141,7 @@ export class DocumentationService implements DocumentationPort {
 
   /** Re-reads the record from Notion (`!refresh`); a person's edits there become the newest local version. */
   async refreshRecord(sessionId: string): Promise<string | null> {
-    const local = await this.deps.documents.find(sessionId, 'record');
-    if (!this.deps.notion || !local || local.syncedVersion < local.version) return this.latestRecord(sessionId);
-    try {
-      const remote = await this.deps.notion.readDocument(sessionId, 'record');
-      if (remote === null || remote.trim() === local.content.trim()) return local.content;
-      // Notion says something else than we wrote: people edited it, and the next Scribe pass is told to keep their words.
-      await this.effects.adopt(sessionId, 'record', remote, { ...local.metadata, source: 'notion', [TAKEN_FROM_NOTION]: true });
-      return remote;
-    } catch (error) {
-      this.deps.logger.warn(
-        { sessionId, err: error instanceof Error ? error.message : String(error) },
-        'could not re-read the record from Notion; using the local copy',
-      );
-      return local.content;
-    }
+    return (await refreshFromNotion(this.deps, this.effects.adopt, sessionId)) ?? this.latestRecord(sessionId);
   }
 
   /** A record a person changed by command (`!done`): stored as their edit, which the next Scribe pass is told to keep. */
@@ -164,14 +150,13 @@ export class DocumentationService implements DocumentationPort {
     await this.store(sessionId, 'record', markdown, { ...(latest?.metadata ?? {}), source: 'person', [TAKEN_FROM_NOTION]: true });
   }
 
-  /** Stores a document an agent wrote (`update_notion`); a record written so covers every message so far (ticks kept). */
+  /** Stores a document an agent wrote (`update_notion`); a record written so covers every message so far. */
   async writeDocument(sessionId: string, kind: DocumentKind, written: string): Promise<void> {
     const metadata: Record<string, unknown> = { source: 'agent' };
-    const markdown = kind === 'record' ? withTicksKept(written, (await this.deps.documents.find(sessionId, 'record'))?.content ?? '') : written;
     if (kind === 'record') metadata.lastMessageId = (await this.deps.messages.listForSession(sessionId)).at(-1)?.id ?? 0;
     if (kind === 'tldr') metadata.recordVersion = (await this.deps.documents.find(sessionId, 'record'))?.version ?? 0;
-    await this.store(sessionId, kind, markdown, metadata);
-    if (kind === 'tldr') await rememberSession(this.deps, sessionId, `${(await this.deps.sessions.findById(sessionId))?.topic ?? ''}\n\n${markdown}`);
+    await this.storeWritten(sessionId, kind, written, metadata);
+    if (kind === 'tldr') await rememberSession(this.deps, sessionId, `${(await this.deps.sessions.findById(sessionId))?.topic ?? ''}\n\n${written}`);
   }
 
   /** Reads a document for an agent (`read_notion`): from Notion when it holds the newest version, else locally. */
@@ -263,8 +248,17 @@ export class DocumentationService implements DocumentationPort {
   private async flagPeoplesEdits(document: StoredDocument): Promise<void> {
     await this.deps.documents.mergeMetadata(document.id, { [PEOPLE_EDITED_IN_NOTION]: true });
     if (document.kind === 'record') await this.queueScribePassNow(document.sessionId);
-    else await this.scheduleTldr(document.sessionId, { now: true });
+    else await scheduleTldr(this.deps, document.sessionId, { now: true });
     this.deps.nudge?.();
+  }
+
+  /**
+   * Stores what an agent wrote (a pass, the wrap-up's `update_notion`). A record keeps every tick of the newest version,
+   * read now: a model may drop one, and a `!done` may have landed while it wrote.
+   */
+  private async storeWritten(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {
+    const newest = kind === 'record' ? ((await this.deps.documents.find(sessionId, 'record'))?.content ?? '') : '';
+    await this.store(sessionId, kind, kind === 'record' ? withTicksKept(written, newest) : written, metadata);
   }
 
   private async store(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {
@@ -280,32 +274,6 @@ export class DocumentationService implements DocumentationPort {
   /** Notion jobs of a session share one queue, so an outage catches up in the order things happened. */
   private async enqueueNotion(kind: string, sessionId: string, payload: Record<string, unknown>, dedupeKey: string): Promise<void> {
     await enqueueNotionJob(this.deps, kind, sessionId, payload, dedupeKey);
-  }
-
-  /**
-   * The next TLDR: now when there is none yet, else `TLDR_UPDATE_INTERVAL` after the last one. A TLDR already pending
-   * is moved in when that is earlier (the interval was just shortened with `!config`), never later, unless it is
-   * waiting out a failure's back-off. `now`: due at once (people edited the TLDR in Notion; the pass takes it up).
-   */
-  private async scheduleTldr(sessionId: string, options: { now?: boolean } = {}): Promise<void> {
-    const now = this.deps.clock.now();
-    const last = await this.deps.documents.find(sessionId, 'tldr');
-    const writtenAt = last ? Date.parse(String(last.metadata.writtenAt ?? '')) || last.updatedAt.getTime() : null;
-    const due = writtenAt === null || options.now ? now.getTime() : Math.max(now.getTime(), writtenAt + this.deps.settings.tldrIntervalSeconds * 1000);
-    const queued = await this.deps.jobs.enqueue(
-      {
-        kind: DOCUMENTATION_JOB_KINDS.tldr,
-        payload: { sessionId },
-        runAt: new Date(due),
-        dedupeKey: sessionId,
-        queue: tldrQueue(sessionId),
-        sessionId,
-        retryUntil: retryDeadline(this.deps),
-      },
-      now,
-    );
-    if (queued === null) await this.deps.jobs.expedite(DOCUMENTATION_JOB_KINDS.tldr, sessionId, new Date(due), now, { skipRetrying: true });
-    if (due <= now.getTime()) this.deps.nudge?.();
   }
 }
 

@@ -115,3 +115,30 @@ export async function takeUpEditedTldr(
   if (!tldr || tldr.syncedVersion < tldr.version) return;
   await takeUpPeoplesEdits(deps, tldr, adopt, new AbortController().signal, 'always');
 }
+
+/**
+ * `!refresh`, `!steps`, `!done`: the record as Notion holds it, when its newest version reached Notion. A page that says
+ * something else than we wrote was edited by people: their version becomes the newest, and the next Scribe pass is
+ * told to keep their words. Null when there is no Notion, no record yet, a newer version still on its way, or Notion
+ * could not be read (the local copy is the answer then).
+ */
+export async function refreshFromNotion(
+  deps: Pick<DocumentationDependencies, 'documents' | 'logger' | 'notion'>,
+  adopt: AdoptDocument,
+  sessionId: string,
+): Promise<string | null> {
+  const local = await deps.documents.find(sessionId, 'record');
+  if (!deps.notion || !local || local.syncedVersion < local.version) return null;
+  try {
+    const remote = await deps.notion.readDocument(sessionId, 'record');
+    if (remote === null || remote.trim() === local.content.trim()) return local.content;
+    await adopt(sessionId, 'record', remote, { ...local.metadata, source: 'notion', [TAKEN_FROM_NOTION]: true });
+    return remote;
+  } catch (error) {
+    deps.logger.warn(
+      { sessionId, err: error instanceof Error ? error.message : String(error) },
+      'could not re-read the record from Notion; using the local copy',
+    );
+    return local.content;
+  }
+}

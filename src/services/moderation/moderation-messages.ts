@@ -3,6 +3,7 @@ import type { ChatMessage, SessionPlan } from '../../core/domain.ts';
 import type { FocusRequest } from '../../core/service-ports.ts';
 import type { DocumentLink } from './moderation-host.ts';
 import { withoutFileAddresses } from '../../agents/scribe/shared-files.ts';
+import { speakerLabel } from '../../agents/scribe/scribe-input.ts';
 import { nextStepLines, type NextStep } from '../../core/next-steps.ts';
 
 const MAX_MESSAGE_EXCERPT = 700;
@@ -15,8 +16,7 @@ export function formatMessages(messages: readonly ChatMessage[]): string {
       // As the Scribe's passes read them: people marked as such, files without their expiring addresses.
       const full = withoutFileAddresses(message.text);
       const text = full.length > MAX_MESSAGE_EXCERPT ? `${full.slice(0, MAX_MESSAGE_EXCERPT)}…` : full;
-      const name = message.speaker.kind === 'human' ? `${message.speaker.name} (person)` : message.speaker.name;
-      return `#${message.number} [${name}]: ${text}`;
+      return `#${message.number} [${speakerLabel(message.speaker)}]: ${text}`;
     })
     .join('\n');
 }

@@ -1,0 +1,48 @@
+/** `!steps`, `!done` and `!reopen`: the record's next steps, read and ticked from the room. */
+import { PLANNING_STATUSES, type Session } from '../../core/domain.ts';
+import { BrainstormError } from '../../core/errors.ts';
+import { nextStepLines, nextStepsIn, stepNamed, withStepMarked } from '../../core/next-steps.ts';
+import type { CommandInvocation, DocumentationPort } from '../../core/ports.ts';
+
+/** Where `!done` and `!reopen` store the record with a step's box changed (the documentation service fits). */
+export interface PeoplesRecordWriter {
+  writePeoplesRecord(sessionId: string, markdown: string): Promise<void>;
+}
+
+/** What the next-steps commands need: the record, read back from Notion, and a way to store a person's edit of it. */
+export interface NextStepsCommandOptions {
+  documentation: Pick<DocumentationPort, 'refreshRecord'> & PeoplesRecordWriter;
+}
+
+/**
+ * `!steps`: the record's next steps, read back from Notion first (a box people ticked there reads as done; the
+ * record taken back is what the next Scribe pass builds on, as after `!refresh`).
+ */
+export async function listNextSteps(o: NextStepsCommandOptions, session: Session): Promise<string> {
+  if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
+  const steps = nextStepsIn((await o.documentation.refreshRecord(session.id)) ?? '');
+  if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
+  const done = steps.filter((step) => step.done).length;
+  return `**Next steps** (${steps.length - done} open, ${done} done)\n${nextStepLines(steps)}`;
+}
+
+/**
+ * `!done <n>` / `!reopen <n>`: ticks the record's `n`th next step, or the one its words name (or opens it again), on
+ * the record read back from Notion first, so a tick made there meanwhile is kept; stored as a person's edit, synced.
+ */
+export async function markNextStep(o: NextStepsCommandOptions, session: Session, invocation: CommandInvocation, done: boolean): Promise<string> {
+  const wanted = invocation.args.trim();
+  if (!wanted)
+    throw new BrainstormError('bad_input', `Usage: \`!${done ? 'done' : 'reopen'} <number or words>\` — the step's number in \`!steps\`, or words of it.`);
+  if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
+  const record = (await o.documentation.refreshRecord(session.id)) ?? '';
+  const steps = nextStepsIn(record);
+  if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
+  const named = stepNamed(steps, wanted);
+  if ('problem' in named) throw new BrainstormError('bad_input', named.problem);
+  const step = steps[named.number - 1]!;
+  const line = nextStepLines([{ ...step, done }], named.number);
+  if (step.done === done) return `Already ${done ? 'done' : 'open'}: ${line}`;
+  await o.documentation.writePeoplesRecord(session.id, withStepMarked(record, named.number, done) ?? record);
+  return `${line} — ${done ? 'done' : 'open again'}, by ${invocation.author.name}.`;
+}

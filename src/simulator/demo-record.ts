@@ -1,0 +1,56 @@
+/** The demo Scribe's record: the whole conversation in order, who said what, and the next steps proposed. */
+import type { ChatCompletionRequest } from './chat-types.ts';
+import { messageTextsOf, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
+import { chronological, ideaText, isParticipant, SIMULATED } from './demo-writing.ts';
+
+function timelineLine(statement: Statement): string {
+  const [first = '', ...rest] = statement.text.split('\n');
+  const who = `[${statement.speaker}${statement.person ? ' (person)' : ''}]`;
+  return [`- ${statement.reference ? `${statement.reference} ` : ''}${who}: ${first}`, ...rest.map((line) => `  ${line}`)].join('\n');
+}
+
+/** A markdown record of the whole conversation in order (nothing cut), then who contributed what; keeps a previous record. */
+export function scribeRecord(body: ChatCompletionRequest): string {
+  const topic = topicOf(body);
+  const statements = chronological(statementsOf(body));
+  const lines = [`# Detailed record: ${topic}`, '', `_Simulated record written by the demo Scribe ${SIMULATED}._`, ''];
+  if (statements.length === 0) return [...lines, 'No discussion has been recorded yet.'].join('\n');
+  lines.push('## Timeline', '', ...statements.map(timelineLine), '', '## Ideas by participant', '');
+  const byParticipant = new Map<string, string[]>();
+  for (const statement of statements.filter(isParticipant))
+    byParticipant.set(statement.speaker, [...(byParticipant.get(statement.speaker) ?? []), statement.reference ?? '(unnumbered)']);
+  for (const [speaker, references] of byParticipant) lines.push(`- ${speaker}: ${references.join(', ')}`);
+  if (byParticipant.size === 0) lines.push('- No participant has spoken yet.');
+  const steps = nextSteps(statements, messageTextsOf(body).join('\n'));
+  lines.push('', '## Next steps', '', ...(steps.length > 0 ? steps : ['- None proposed yet.']));
+  return lines.join('\n');
+}
+
+/** What marks a sentence as a proposed action, for the demo's next steps. */
+const ACTION_CUE = /\b(?:try|test|pilot|start with|next step)\b/i;
+
+/** The sentence of a statement that proposes an action, without a leading "Concretely, Claude:"; null when none does. */
+function actionSentence(statement: Statement): string | null {
+  const sentences = ideaText(statement)
+    .replace(/\s+/g, ' ')
+    .split(/(?<=[.!?])\s+/);
+  const sentence = sentences.find((candidate) => ACTION_CUE.test(candidate));
+  return sentence ? sentence.replace(/^[^:]{0,40}:\s+/, '').replace(/^./, (first) => first.toUpperCase()) : null;
+}
+
+/**
+ * The record's task list: the actions people proposed (theirs, with their name), then participants', three at most;
+ * a box people ticked (in the previous record) stays ticked.
+ */
+function nextSteps(statements: Statement[], requestText: string): string[] {
+  const proposed = statements.flatMap((statement) => {
+    const action = isParticipant(statement) || statement.person ? actionSentence(statement) : null;
+    return action ? [{ statement, action }] : [];
+  });
+  const people = proposed.filter((entry) => entry.statement.person).slice(-3);
+  const chosen = [...people, ...proposed.filter((entry) => !entry.statement.person).reverse()].slice(0, 3);
+  return chosen.map(({ statement, action }) => {
+    const step = `${action}${statement.person ? ` — ${statement.speaker}` : ''}${statement.reference ? ` (${statement.reference})` : ''}`;
+    return `- [${requestText.includes(`- [x] ${step}`) ? 'x' : ' '}] ${step}`;
+  });
+}
