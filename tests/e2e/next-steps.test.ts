@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import { plainText } from '../fakes/notion/fake-markdown.ts';
 import { notionAppPerSuite } from '../support/notion-app-suite.ts';
 import { proposeSession } from '../support/session-driver.ts';
+import { settleWithClock } from '../support/settle-with-clock.ts';
 
 const PROPOSAL = 'Let us pilot an async planning doc, due Friday.';
 const suite = notionAppPerSuite({ SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', SCRIBE_UPDATE_INTERVAL: '30' });
@@ -38,7 +39,7 @@ it('!steps lists the record’s next steps; a box a person ticks in Notion reads
       block.type === 'to_do' && plainText(block.payload.rich_text).startsWith(PROPOSAL) ? { ...block, payload: { ...block.payload, checked: true } } : block,
     );
   suite.notion.store.editAsPerson(page, ticked);
-  const after = (await suite.test.command(room, 'steps')).content;
+  const after = (await settleWithClock(suite.test.command(room, 'steps'), suite.clock)).content;
   expect(after).toMatch(new RegExp(`\\(${boxes().length - 1} open, 1 done\\)\\n☑ 1\\. ${PROPOSAL} — Alice`));
 
   // The next Scribe pass builds on the record as Alice left it, and her box stays ticked in Notion.
@@ -77,4 +78,35 @@ it('!done ticks a step from the thread: the record says so, Notion shows the box
   await scribePasses();
   expect(box().payload.checked).toBe(true);
   expect((await suite.test.command(room, 'steps')).content).toMatch(/☑ 1\. Let us test the release/);
+});
+
+it('!steps and !refresh take nothing back from a page only we wrote: Notion’s rendering of our markdown is no person’s edit', async () => {
+  const room = await proposeSession(suite.test, suite.openRouter, {}, 'Quarterly offsite agenda');
+  await suite.test.command(room, 'approve');
+  await suite.test.settle();
+  await suite.test.say(room, 'Let us book the venue by March.');
+  await suite.test.settle();
+  await scribePasses();
+  const sessionId = (await suite.test.app.repositories.sessions.findByRoom('memory', room))!.id;
+  const record = async () => (await suite.test.app.repositories.documents.find(sessionId, 'record'))!;
+  const written = await record();
+  const page = String(suite.notion.store.findPagesByTitle('Detailed record').at(-1)!.id);
+  expect(written.syncedVersion).toBe(written.version);
+
+  // Notion gives our markdown back in its own form (blank lines dropped, a numbered list renumbered 1. 1. 1.).
+
+  await settleWithClock(suite.test.command(room, 'steps'), suite.clock);
+  await settleWithClock(suite.test.command(room, 'refresh'), suite.clock);
+  expect((await record()).version).toBe(written.version);
+  expect((await record()).content).toBe(written.content);
+  expect((await record()).metadata.editedInNotion).toBeUndefined();
+
+  // A box a person ticks is their edit: taken back, and the next pass is told to keep their words.
+  const ticked = suite.notion.store
+    .pageContent(page)
+    .map((block) => (block.type === 'to_do' ? { ...block, payload: { ...block.payload, checked: true } } : block));
+  suite.notion.store.editAsPerson(page, ticked);
+  expect((await settleWithClock(suite.test.command(room, 'steps'), suite.clock)).content).toMatch(/ open, [1-9]\d* done\)/);
+  expect((await record()).version).toBe(written.version + 1);
+  expect((await record()).metadata.editedInNotion).toBe(true);
 });

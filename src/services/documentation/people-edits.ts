@@ -117,10 +117,11 @@ export async function takeUpEditedTldr(
 }
 
 /**
- * `!refresh`, `!steps`, `!done`: the record as Notion holds it, when its newest version reached Notion. A page that says
- * something else than we wrote was edited by people: their version becomes the newest, and the next Scribe pass is
- * told to keep their words. Null when there is no Notion, no record yet, a newer version still on its way, or Notion
- * could not be read (the local copy is the answer then).
+ * `!refresh`, `!steps`, `!done`: the record as Notion holds it, when its newest version reached Notion. A page a person
+ * edited since we wrote it, and that now says something else, becomes the newest version, and the next Scribe pass is
+ * told to keep their words. A page only this integration wrote is never taken back: Notion's rendering of our own
+ * markdown (blank lines, list numbers, indents) is not a person's edit. Null when there is no Notion, no record yet, or
+ * a newer version still on its way; the local copy when Notion could not be read.
  */
 export async function refreshFromNotion(
   deps: Pick<DocumentationDependencies, 'documents' | 'logger' | 'notion'>,
@@ -130,10 +131,10 @@ export async function refreshFromNotion(
   const local = await deps.documents.find(sessionId, 'record');
   if (!deps.notion || !local || local.syncedVersion < local.version) return null;
   try {
-    const remote = await deps.notion.readDocument(sessionId, 'record');
-    if (remote === null || remote.trim() === local.content.trim()) return local.content;
-    await adopt(sessionId, 'record', remote, { ...local.metadata, source: 'notion', [TAKEN_FROM_NOTION]: true });
-    return remote;
+    const edited = await peoplesVersion(deps, deps.notion, local);
+    if (!edited) return local.content;
+    await adopt(sessionId, 'record', edited.text, { ...local.metadata, source: 'notion', [TAKEN_FROM_NOTION]: true });
+    return edited.text;
   } catch (error) {
     deps.logger.warn(
       { sessionId, err: error instanceof Error ? error.message : String(error) },
