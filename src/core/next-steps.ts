@@ -50,25 +50,48 @@ export function withStepMarked(record: string, number: number, done: boolean): s
   return lines.join('\n');
 }
 
+/** An action as compared across versions: spacing and case aside. */
+const normalAction = (action: string) => action.replace(/\s+/g, ' ').trim().toLowerCase();
+
+/** The messages a step cites at its end (`(#12)`, `(#4, #7)`), as one key; null when it cites none. */
+function citationOf(action: string): string | null {
+  const cited = /\((#\d+(?:\s*,\s*#\d+)*)\)\s*$/.exec(action)?.[1];
+  return cited ? cited.replace(/\s+/g, '') : null;
+}
+
+/**
+ * The step of `record` that rewords a ticked step of `earlier`: the one step citing the same messages, when the
+ * ticked step was the only one of `earlier` to cite them. A Scribe often rephrases an
+ * action; its citation is what stays. Anything less certain is no match: ticking the wrong step would be worse.
+ */
+function rewordingOf(ticked: NextStep, earlier: readonly NextStep[], steps: readonly NextStep[]): number | null {
+  const citation = citationOf(ticked.action);
+  if (citation === null || earlier.filter((step) => citationOf(step.action) === citation).length !== 1) return null;
+  const citing = steps.flatMap((step, index) => (citationOf(step.action) === citation ? [index] : []));
+  return citing.length === 1 ? citing[0]! : null;
+}
+
 /**
  * The record with every step `earlier` had ticked still there and ticked: a Scribe that rewrote the record (a model may
- * drop a tick, or the whole line), or wrote it while someone ticked a step, neither opens nor loses a step people closed.
- * A ticked step the new record lacks goes back at the end of its list (its section is added when it has none).
+ * drop a tick, reword the action, or drop the whole line), or wrote it while someone ticked a step, neither opens nor
+ * loses a step people closed. A reworded step (`rewordingOf`) is ticked in its new words; a ticked step the new record
+ * lacks goes back at the end of its list (its section is added when it has none).
  */
 export function withTicksKept(record: string, earlier: string): string {
-  const normal = (action: string) => action.replace(/\s+/g, ' ').trim().toLowerCase();
-  const ticked = nextStepsIn(earlier).filter((step) => step.done);
+  const earlierSteps = nextStepsIn(earlier);
+  const ticked = earlierSteps.filter((step) => step.done);
   if (ticked.length === 0) return record;
-  const tickedActions = new Set(ticked.map((step) => normal(step.action)));
   const lines = record.split('\n');
   const indexes = stepLineIndexes(lines);
-  const present = new Set<string>();
-  for (const index of indexes) {
-    const [, box = ' ', action = ''] = TASK_LINE.exec(lines[index] ?? '') ?? [];
-    present.add(normal(action));
-    if (box === ' ' && tickedActions.has(normal(action))) lines[index] = (lines[index] ?? '').replace(/\[ \]/, '[x]');
+  const steps = nextStepsIn(record);
+  const tick = (position: number) => (lines[indexes[position]!] = (lines[indexes[position]!] ?? '').replace(/\[ \]/, '[x]'));
+  const missing: string[] = [];
+  for (const step of ticked) {
+    const same = steps.findIndex((candidate) => normalAction(candidate.action) === normalAction(step.action));
+    const position = same >= 0 ? same : rewordingOf(step, earlierSteps, steps);
+    if (position === null) missing.push(`- [x] ${step.action}`);
+    else tick(position);
   }
-  const missing = ticked.filter((step) => !present.has(normal(step.action))).map((step) => `- [x] ${step.action}`);
   if (missing.length === 0) return lines.join('\n');
   const heading = lines.findIndex((line) => NEXT_STEPS_HEADING.test(line.trim()));
   if (heading < 0) return `${record.trimEnd()}\n\n## Next steps\n${missing.join('\n')}\n`;

@@ -47,4 +47,31 @@ describe("the record's next steps", () => {
     expect(withTicksKept('# Record\n## Next steps\n## Flow', RECORD)).toBe('# Record\n## Next steps\n- [x] Book the retro (#9)\n## Flow');
     expect(withTicksKept('# Record\n## Flow\n- more', RECORD)).toBe('# Record\n## Flow\n- more\n\n## Next steps\n- [x] Book the retro (#9)\n');
   });
+
+  it('a ticked step the Scribe reworded is ticked in its new words when only it cites the same messages', () => {
+    const earlier = '## Next steps\n- [x] Pilot the async doc — Alice (#7)\n- [ ] Measure planning time (#9, #11)';
+    const reworded = '## Next steps\n- [ ] Run a two-week pilot of the async planning doc — Alice (#7)\n- [ ] Measure planning time (#9, #11)';
+    expect(withTicksKept(reworded, earlier)).toBe(reworded.replace('- [ ] Run', '- [x] Run'));
+    expect(withTicksKept(reworded.replace('- [ ] Run', '- [x] Run'), earlier)).toBe(reworded.replace('- [ ] Run', '- [x] Run'));
+    expect(withTicksKept(reworded.replace('(#7)', '( #7 )'), earlier)).toContain('- [x] Pilot the async doc');
+  });
+
+  it('a rewording that is not certain ticks nothing new: the ticked step goes back in its own words', () => {
+    const cases = [
+      // Two new steps cite the message.
+      ['## Next steps\n- [ ] Pilot it (#7)\n- [ ] Write it up (#7)', '## Next steps\n- [x] Pilot the async doc — Alice (#7)'],
+      // Two earlier steps cited it.
+      ['## Next steps\n- [ ] Pilot it (#7)', '## Next steps\n- [x] Pilot the async doc — Alice (#7)\n- [ ] Another (#7)'],
+      // No citation to go by.
+      ['## Next steps\n- [ ] Pilot it', '## Next steps\n- [x] Pilot the async doc — Alice'],
+    ];
+    for (const [record, earlier] of cases) {
+      const result = withTicksKept(record!, earlier!);
+      expect(
+        nextStepsIn(result)
+          .filter((step) => step.done)
+          .map((step) => step.action),
+      ).toEqual([nextStepsIn(earlier!).find((step) => step.done)!.action]);
+    }
+  });
 });
