@@ -4,6 +4,18 @@ import { h, safeLink } from './dom.js';
 import { formatClock, formatCostWithSource, formatTokens } from './format.js';
 import { markdown } from './markdown.js';
 
+// A file a person attached in Discord arrives as "[attached image: mockup.png <address>]". That address is signed and
+// dies within a day ("This content is no longer available"); the message in Discord lasts and shows the file afresh.
+const FILE_LINE = /^\[attached ([^:\]\n]+): ([^\n]*?) <(https?:\/\/[^\s>]+)>\]$/gm;
+
+/** The text with each file line as the file's name and kind, linked to its Discord message (when there is one). */
+export function withFileLinks(text, messageUrl) {
+  return text.replace(FILE_LINE, (_line, kind, name) => {
+    const label = `📎 \`${name.trim().replace(/`/g, "'") || 'file'}\` (${kind.trim()})`;
+    return messageUrl ? `${label} — [open in Discord](${messageUrl.replace(/\(/g, '%28').replace(/\)/g, '%29')})` : label;
+  });
+}
+
 const STATUS_LABELS = { withheld: 'withheld by a guardrail', internal: 'internal', pending: 'sending…' };
 
 /** The link to a message by its number in the session. */
@@ -12,6 +24,11 @@ export function messageHref(sessionId, number) {
 }
 
 const copyButton = () => h('button', { type: 'button', class: 'copy', 'data-copy': 'message', title: 'Copy the text' }, 'Copy');
+
+/** The message's address in Discord; null for one said in the console (its address is the console's own room). */
+function discordUrl(message) {
+  return message.externalUrl && !message.externalUrl.includes('/#/rooms/') ? message.externalUrl : null;
+}
 
 function messageMeta(message, simulated) {
   const parts = [
@@ -37,7 +54,7 @@ function messageMeta(message, simulated) {
   if (STATUS_LABELS[message.deliveryStatus])
     parts.push(h('span', { class: `badge delivery-${message.deliveryStatus}` }, STATUS_LABELS[message.deliveryStatus]));
   if (message.traceId) parts.push(h('a', { class: 'trace-link', href: `#/traces/${encodeURIComponent(message.traceId)}?message=${message.id}` }, 'trace'));
-  if (message.externalUrl && !message.externalUrl.includes('/#/rooms/')) parts.push(safeLink(message.externalUrl, 'open in Discord'));
+  if (discordUrl(message)) parts.push(safeLink(message.externalUrl, 'open in Discord'));
   parts.push(copyButton());
   return h('div', { class: 'meta' }, parts);
 }
@@ -67,7 +84,7 @@ function messageItem(item, context) {
       'data-speaker': message.speaker.name,
     },
     h('header', {}, h('strong', { class: 'speaker' }, message.speaker.name), messageMeta(message, simulated)),
-    h('div', { class: 'text md', 'data-source': message.text }, markdown(message.text, { sessionId: message.sessionId })),
+    h('div', { class: 'text md', 'data-source': message.text }, markdown(withFileLinks(message.text, discordUrl(message)), { sessionId: message.sessionId })),
     sourcesList(message.citations),
     approve,
   );

@@ -187,5 +187,31 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       await page.locator(`#m-${deleted.id}`).waitFor({ state: 'detached' });
       expect(errors).toEqual([]);
     });
+
+    it('shows a file shared in Discord by its name, linked to its message there, never to its address that expires', async () => {
+      const { page } = browser;
+      const session = (await harness.sessions.listRecent(1))[0]!;
+      const address = 'https://cdn.discordapp.com/attachments/1/2/mockup_v2.png?ex=1&is=2&hm=3';
+      const messageUrl = 'https://discord.com/channels/1/2/3';
+      const { message } = await harness.messages.insert(
+        {
+          sessionId: session.id,
+          speaker: { kind: 'human', name: 'Ana', id: 'u-ana' },
+          role: 'user',
+          text: `Here is the mockup.\n[attached image: mockup_v2.png <${address}>]`,
+          deliveryStatus: 'delivered',
+          externalUrl: messageUrl,
+        },
+        harness.clock.now(),
+      );
+      await page.goto(`${harness.server.url}/#/sessions/${session.id}`);
+      await page.reload();
+      const text = page.locator(`#m-${message.id} .text`);
+      await text.waitFor();
+      expect(await text.innerText()).toMatch(/^Here is the mockup\.\n📎 mockup_v2\.png \(image\) — open in Discord$/);
+      expect(await text.locator('a').evaluateAll((links) => links.map((link) => (link as HTMLAnchorElement).href))).toEqual([messageUrl]);
+      expect(await page.locator(`#m-${message.id} a[href*="cdn.discordapp.com"]`).count()).toBe(0);
+      expect(errors).toEqual([]);
+    });
   });
 });
