@@ -48,21 +48,24 @@ const STOP_WORDS = new Set(
   ),
 );
 
+/** `text` on one line, cut at a word boundary to at most `length` characters (with an ellipsis when cut). */
+export function shortened(text: string, length: number): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= length) return flat;
+  const cut = flat.slice(0, length);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), length / 2))}…`;
+}
+
 /** The topic of the session: a `Topic:` line (or the record heading's) if there is one, else the first person's message. */
 export function topicOf(body: ChatCompletionRequest): string {
   const texts = [systemText(body), ...body.messages.filter((message) => message.role === 'user').map(messageText)];
   for (const text of texts) {
     // The TLDR reads the Scribe's record, whose heading carries the topic.
     const match = /(?:^|\n)\s*(?:Expanded topic|Topic|#\s*Detailed record)\s*:\s*(.+)/i.exec(text);
-    if (match?.[1]) return match[1].trim().slice(0, 200);
+    if (match?.[1]) return shortened(match[1], 200);
   }
   const firstUser = body.messages.find((message) => message.role === 'user');
-  return (
-    (firstUser ? messageText(firstUser) : 'the topic')
-      .replace(/^\[[^\]]+\]:\s*/, '')
-      .trim()
-      .slice(0, 200) || 'the topic'
-  );
+  return shortened((firstUser ? messageText(firstUser) : '').replace(/^\[[^\]]+\]:\s*/, ''), 200) || 'the topic';
 }
 
 /** The most telling words of a text, in order of first appearance. */

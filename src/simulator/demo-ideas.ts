@@ -1,8 +1,8 @@
 /** The demo Idea Extractor: the ledger entries a careful reader would take from the simulated participants' answers. */
 import type { IdeaExtraction } from '../agents/ideas/idea-extractor-agent.ts';
 import type { ChatCompletionRequest } from './chat-types.ts';
-import { keyPhrasesOf, keywordsOf, messageTextsOf, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
-import { ideaText, isParticipant, shortened } from './demo-writing.ts';
+import { keyPhrasesOf, keywordsOf, messageTextsOf, shortened, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
+import { ideaText, isParticipant } from './demo-writing.ts';
 
 // The extractor's own output type (types only): the demo answers exactly the schema the agent asks for.
 type DemoIdea = IdeaExtraction['ideas'][number];

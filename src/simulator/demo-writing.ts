@@ -1,6 +1,6 @@
 import { isCritiqueBallot } from '../core/critique.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
-import { keyPhrasesOf, keywordsOf, previousSpeaker, stableHash, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
+import { keyPhrasesOf, keywordsOf, previousSpeaker, shortened, stableHash, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
 
 /** The mark every simulated text carries. */
 export const SIMULATED = '(simulated)';
@@ -26,14 +26,6 @@ function answersOf(body: ChatCompletionRequest): { authors: string[]; text: stri
 }
 
 const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-
-/** `text` on one line, cut at a word boundary to at most `length` characters (with an ellipsis when cut). */
-export function shortened(text: string, length: number): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
-  if (flat.length <= length) return flat;
-  const cut = flat.slice(0, length);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), length / 2))}…`;
-}
 
 const PRESET_HINTS: [RegExp, string][] = [
   [/retro|post-?mortem|incident|went wrong|lessons/i, 'retrospective'],

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { keyPhrasesOf, subjectOf } from '../../../src/simulator/conversation-reading.ts';
+import { keyPhrasesOf, subjectOf, topicOf } from '../../../src/simulator/conversation-reading.ts';
 
 describe("the demo's key phrases of a topic", () => {
   it('are the heads of its noun phrases, two-word ones first, then names, as typed', () => {
@@ -19,5 +19,21 @@ describe("the demo's key phrases of a topic", () => {
     expect(subjectOf('weekly planning', 'this')).toBe('the weekly planning');
     expect(subjectOf('Lisbon', 'this')).toBe('Lisbon');
     expect(subjectOf(undefined, 'this')).toBe('this');
+  });
+
+  it('come from a topic cut at a word, never in the middle of one ("anything outs")', () => {
+    const long = `Async standups across 3 timezones, planned around what Ana said: “${'We need a decision to try next week. '.repeat(4)}Nobody attends anything outside 9-17 local time.”`;
+    // Two hundred characters end inside a word.
+    expect(long.slice(0, 200)).toMatch(/\p{L}$/u);
+    expect(long[200]).toMatch(/\p{L}/u);
+    const topic = topicOf({ model: 'demo', messages: [{ role: 'system', content: `Topic: ${long}` }] });
+    expect(topic).toMatch(/…$/);
+    const words = new Set(long.split(/\s+/));
+    expect(
+      topic
+        .slice(0, -1)
+        .split(/\s+/)
+        .every((word) => words.has(word)),
+    ).toBe(true);
   });
 });
