@@ -38,19 +38,38 @@ function actionSentence(statement: Statement): string | null {
   return sentence ? sentence.replace(/^[^:]{0,40}:\s+/, '').replace(/^./, (first) => first.toUpperCase()) : null;
 }
 
+/** Capitalised words that open such a clause without naming anyone ("It takes that…"). */
+const NOT_NAMES = new Set(['It', 'This', 'That', 'Who', 'Nobody', 'Everyone', 'Someone', 'Somebody', 'Anyone', 'One']);
+
+/** Who a statement names as taking the action on ("Bo owns it", "Bo will take it"), else a person's own name. */
+function ownerOf(statement: Statement): string | null {
+  const named = /\b(\p{Lu}[\p{L}'-]{1,30})\s+(?:owns|will own|takes|will take|is on|will do|will drive|drives)\s+(?:it|this|that)\b/u.exec(statement.text)?.[1];
+  return named && !NOT_NAMES.has(named) ? named : statement.person ? statement.speaker : null;
+}
+
 /**
- * The record's task list: the actions people proposed (theirs, with their name), then participants', three at most;
- * a box people ticked (in the previous record) stays ticked.
+ * What the discussion said: from the Moderator's welcome, once the plan is approved (the answers to the Planner's
+ * questions, "a decision we can try next week", are no proposals); everything when there is no welcome.
+ */
+function discussion(statements: Statement[]): Statement[] {
+  const welcome = statements.findIndex((statement) => statement.speaker === 'Moderator' && /plan is approved/i.test(statement.text));
+  return welcome < 0 ? statements : statements.slice(welcome + 1);
+}
+
+/**
+ * The record's task list: the actions people proposed (theirs first), then participants', three at most, each with its
+ * owner when one was named; a box people ticked (in the previous record) stays ticked.
  */
 function nextSteps(statements: Statement[], requestText: string): string[] {
-  const proposed = statements.flatMap((statement) => {
+  const proposed = discussion(statements).flatMap((statement) => {
     const action = isParticipant(statement) || statement.person ? actionSentence(statement) : null;
     return action ? [{ statement, action }] : [];
   });
   const people = proposed.filter((entry) => entry.statement.person).slice(-3);
   const chosen = [...people, ...proposed.filter((entry) => !entry.statement.person).reverse()].slice(0, 3);
   return chosen.map(({ statement, action }) => {
-    const step = `${action}${statement.person ? ` — ${statement.speaker}` : ''}${statement.reference ? ` (${statement.reference})` : ''}`;
+    const owner = ownerOf(statement);
+    const step = `${action}${owner ? ` — ${owner}` : ''}${statement.reference ? ` (${statement.reference})` : ''}`;
     return `- [${requestText.includes(`- [x] ${step}`) ? 'x' : ' '}] ${step}`;
   });
 }

@@ -213,6 +213,33 @@ describe('demo brain through the real SDK', () => {
       ).finalOutput,
     );
     expect(ticked).toContain('- [x] Start with two tiers. — Ana (#3)');
+    // Once a plan was approved, the answers to the Planner are no proposals; an owner named in the step is its owner.
+    const approved = String(
+      (
+        await run(
+          scribe,
+          [
+            'Topic: standups',
+            '',
+            'New messages (oldest first):',
+            '#3 [Ana (person)]: A decision we can try next week.',
+            '#4 [Moderator]: Welcome, everyone — the plan is approved.',
+            '#5 [Ana (person)]: Let us pilot written updates for two weeks, Bo owns it.',
+            '#6 [Claude]: Try it with one team first.',
+            '#7 [Grok]: It takes that long anyway. Test the async doc with the night shift.',
+          ].join('\n'),
+        )
+      ).finalOutput,
+    );
+    expect(approved.slice(approved.indexOf('## Next steps'))).toBe(
+      [
+        '## Next steps',
+        '',
+        '- [ ] Let us pilot written updates for two weeks, Bo owns it. — Bo (#5)',
+        '- [ ] Test the async doc with the night shift. (#7)',
+        '- [ ] Try it with one team first. (#6)',
+      ].join('\n'),
+    );
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
     const summary = (await run(tldr, `The Scribe's detailed record:\n\n${second}`)).finalOutput;
     // The topic is the record's, not the first line of the TLDR's input.
