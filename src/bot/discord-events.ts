@@ -27,6 +27,7 @@ import {
   type MemberFacts,
 } from './inbound.ts';
 import { APPROVE_BUTTON_ID } from './message-format.ts';
+import { commandButtonRows, commandOfButton } from './command-buttons.ts';
 import { splitMessage } from './message-splitter.ts';
 import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
 
@@ -128,6 +129,35 @@ export class DiscordEvents {
       );
     }
     if (interaction.isButton() && interaction.customId === APPROVE_BUTTON_ID) return this.command(interaction, 'approve', '');
+    const pressed = interaction.isButton() ? commandOfButton(interaction.customId) : null;
+    if (interaction.isButton() && pressed) return this.commandButton(interaction, pressed);
+  }
+
+  /**
+   * A command button ("Done 2" under `!steps`): its answer is posted for the room (a refusal only to the person who
+   * pressed it), then the message it is on is replaced by the answer of `then` (the list, with the box ticked).
+   */
+  private async commandButton(interaction: ButtonInteraction, pressed: { command: string; args: string; then: string | null }): Promise<void> {
+    const place = placeOf(interaction.channel, this.options.brainstormChannelIds);
+    if (!place) return;
+    const invocation = { transport: 'discord' as const, roomId: place.roomId, channelId: place.channelId, args: pressed.args };
+    try {
+      await interaction.deferUpdate();
+      const author = authorFrom(interaction.user, interactionMember(interaction), this.options.adminRoleId);
+      const reply = await this.options.gateway.runCommand({ ...invocation, author, name: pressed.command });
+      await this.inPlaceOrder(place.roomId, async () => {
+        for (const chunk of splitMessage(reply.content))
+          await interaction.followUp({ content: chunk, allowedMentions: NO_MENTIONS, ...(reply.private ? { flags: MessageFlags.Ephemeral } : {}) });
+      });
+      if (!pressed.then || reply.private) return;
+      const shown = await this.options.gateway.runCommand({ ...invocation, author, name: pressed.then, args: '' });
+      // A list that no longer fits one message is left as it was: the follow-up above said what changed.
+      const [only, ...more] = splitMessage(shown.content);
+      if (!shown.private && only && more.length === 0) await interaction.editReply({ content: only, components: commandButtonRows(shown.buttons) });
+    } catch (error) {
+      this.options.logger.error({ err: error, command: pressed.command }, 'handling a Discord button failed');
+      await interaction.followUp({ content: describeForPerson(error), flags: MessageFlags.Ephemeral }).catch(() => undefined);
+    }
   }
 
   private async command(interaction: CommandInteraction, requested: string, args: string): Promise<void> {
@@ -194,8 +224,10 @@ export class DiscordEvents {
       for (const chunk of [first, ...rest]) await interaction.followUp({ content: chunk, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
       return;
     }
-    await interaction.editReply({ content: first, allowedMentions: NO_MENTIONS });
-    for (const chunk of rest) await interaction.followUp({ content: chunk, allowedMentions: NO_MENTIONS });
+    const components = commandButtonRows(reply.buttons);
+    await interaction.editReply({ content: first, allowedMentions: NO_MENTIONS, ...(rest.length === 0 ? { components } : {}) });
+    for (const [index, chunk] of rest.entries())
+      await interaction.followUp({ content: chunk, allowedMentions: NO_MENTIONS, ...(index === rest.length - 1 ? { components } : {}) });
   }
 
   /**
@@ -213,8 +245,12 @@ export class DiscordEvents {
   private async replyToMessage(message: Message, reply: GatewayReply): Promise<void> {
     const [first, ...rest] = splitMessage(reply.content);
     if (!first) return;
-    await message.reply({ content: first, allowedMentions: NO_MENTIONS, failIfNotExists: false });
-    for (const chunk of rest) if (message.channel.isSendable()) await message.channel.send({ content: chunk, allowedMentions: NO_MENTIONS });
+    // Buttons go under the last part, where the list they act on ends.
+    const components = commandButtonRows(reply.buttons);
+    await message.reply({ content: first, allowedMentions: NO_MENTIONS, failIfNotExists: false, ...(rest.length === 0 ? { components } : {}) });
+    for (const [index, chunk] of rest.entries())
+      if (message.channel.isSendable())
+        await message.channel.send({ content: chunk, allowedMentions: NO_MENTIONS, ...(index === rest.length - 1 ? { components } : {}) });
   }
 
   /** In a session thread, a reply waits for the messages written before it; elsewhere it goes at once. */

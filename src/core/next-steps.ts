@@ -100,11 +100,30 @@ export function withTicksKept(record: string, earlier: string): string {
 }
 
 /**
- * The step `wanted` names (`!done 2`, `!done pilot doc`): its number, or words all found in one step's action; the
- * step's 1-based number, or why it names none or several.
+ * A short, stable key of a step's action (8 hex digits of FNV-1a over its normal form): a button made for step 2 names
+ * it as `2@key`, so a click after the Scribe rewrote the list still ticks the step the person saw, or none.
+ */
+export function stepKey(action: string): string {
+  let hash = 0x811c9dc5;
+  for (const character of normalAction(action)) hash = Math.imul(hash ^ (character.codePointAt(0) ?? 0), 0x01000193) >>> 0;
+  return hash.toString(16).padStart(8, '0');
+}
+
+/** `2@1a2b3c4d` (a button's): the step with that key, at that number when it is still there. */
+function stepKeyed(steps: readonly NextStep[], number: number, key: string): { number: number } | { problem: string } {
+  if (steps[number - 1] && stepKey(steps[number - 1]!.action) === key) return { number };
+  const moved = steps.findIndex((step) => stepKey(step.action) === key);
+  return moved >= 0 ? { number: moved + 1 } : { problem: 'That step is no longer in the record: the Scribe rewrote the list (see `!steps`).' };
+}
+
+/**
+ * The step `wanted` names (`!done 2`, `!done pilot doc`, a button's `2@1a2b3c4d`): its number, or words all found in
+ * one step's action; the step's 1-based number, or why it names none or several.
  */
 export function stepNamed(steps: readonly NextStep[], wanted: string): { number: number } | { problem: string } {
   const words = wanted.trim().toLowerCase();
+  const keyed = /^(\d+)@([0-9a-f]{8})$/.exec(words);
+  if (keyed) return stepKeyed(steps, Number(keyed[1]), keyed[2]!);
   if (/^\d+$/.test(words)) {
     const number = Number(words);
     return number >= 1 && number <= steps.length ? { number } : { problem: `There is no step ${number}: the record has ${steps.length} (see \`!steps\`).` };

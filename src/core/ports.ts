@@ -128,6 +128,18 @@ export interface GatewayReply {
   content: string;
   /** Only the person who acted should see it (interactions can do that). */
   private: boolean;
+  /** Buttons under the reply (`!steps`: one per open step), where the transport has them; the text says the same. */
+  buttons?: ReplyButton[];
+}
+
+/** A button that runs a command for whoever presses it (permissions and states as if they typed it). */
+export interface ReplyButton {
+  label: string;
+  command: string;
+  /** No colon: transports pack command, arguments and `then` into one identifier. */
+  args: string;
+  /** A command whose answer then replaces the message the button is on (`steps`: the list, with the box ticked). */
+  then?: string;
 }
 
 /** What transports call: the one entry point into the services. */

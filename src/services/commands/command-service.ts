@@ -127,9 +127,9 @@ export class CommandService {
     if (command.states && session && !command.states.includes(session.status)) {
       return reply(`\`!${command.name}\` does not apply now: the session is ${session.status.replace('_', ' ')}.`, true);
     }
-    const content = await command.run({ invocation, session });
+    const answer = await command.run({ invocation, session });
     this.options.logger.info({ command: command.name, by: invocation.author.id, session: session?.id }, 'command');
-    return reply(content, false);
+    return typeof answer === 'string' ? reply(answer, false) : { ...answer, private: false };
   }
 
   private buildTable(): CommandDefinition[] {

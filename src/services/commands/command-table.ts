@@ -1,6 +1,6 @@
 import { ALL_STATUSES, SESSION_TRANSITIONS, type Session, type SessionStatus } from '../../core/domain.ts';
 import { COMMAND_CATALOG } from '../../core/command-catalog.ts';
-import type { CommandInvocation } from '../../core/ports.ts';
+import type { CommandInvocation, ReplyButton } from '../../core/ports.ts';
 
 /** What a command handler receives. */
 export interface CommandCall {
@@ -20,7 +20,13 @@ export interface CommandDefinition {
   states: SessionStatus[] | null;
   /** Exempt from the per-person rate limit (a stop always wins). */
   unlimited?: boolean;
-  run(call: CommandCall): Promise<string>;
+  run(call: CommandCall): Promise<string | CommandAnswer>;
+}
+
+/** A command's answer with buttons (`!steps`); most answer with text alone. */
+export interface CommandAnswer {
+  content: string;
+  buttons: ReplyButton[];
 }
 
 const ANY: SessionStatus[] = [...ALL_STATUSES];

@@ -1,7 +1,8 @@
 /** `!steps`, `!done` and `!reopen`: the record's next steps, read and ticked from the room. */
 import { PLANNING_STATUSES, type Session } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
-import { nextStepLines, nextStepsIn, stepNamed, withStepMarked } from '../../core/next-steps.ts';
+import { nextStepLines, nextStepsIn, stepKey, stepNamed, withStepMarked, type NextStep } from '../../core/next-steps.ts';
+import type { CommandAnswer } from './command-table.ts';
 import type { CommandInvocation, DocumentationPort } from '../../core/ports.ts';
 
 /** Where `!done` and `!reopen` store the record with a step's box changed (the documentation service fits). */
@@ -18,12 +19,22 @@ export interface NextStepsCommandOptions {
  * `!steps`: the record's next steps, read back from Notion first (a box people ticked there reads as done; the
  * record taken back is what the next Scribe pass builds on, as after `!refresh`).
  */
-export async function listNextSteps(o: NextStepsCommandOptions, session: Session): Promise<string> {
+export async function listNextSteps(o: NextStepsCommandOptions, session: Session): Promise<string | CommandAnswer> {
   if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
   const steps = nextStepsIn((await o.documentation.refreshRecord(session.id)) ?? '');
   if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
   const done = steps.filter((step) => step.done).length;
-  return `**Next steps** (${steps.length - done} open, ${done} done)\n${nextStepLines(steps)}`;
+  return { content: `**Next steps** (${steps.length - done} open, ${done} done)\n${nextStepLines(steps)}`, buttons: doneButtons(steps) };
+}
+
+/** Discord shows at most 25 buttons under a message. */
+const MAX_STEP_BUTTONS = 25;
+
+/** A button per open step: it ticks that step (by number and key, so a rewritten list never ticks another) and shows the list again. */
+function doneButtons(steps: readonly NextStep[]) {
+  return steps
+    .flatMap((step, index) => (step.done ? [] : [{ label: `Done ${index + 1}`, command: 'done', args: `${index + 1}@${stepKey(step.action)}`, then: 'steps' }]))
+    .slice(0, MAX_STEP_BUTTONS);
 }
 
 /**

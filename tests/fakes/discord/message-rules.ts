@@ -98,11 +98,19 @@ function embedErrors(embeds: APIEmbed[]): FieldError[] {
 function componentErrors(rows: unknown[]): FieldError[] {
   const errors: FieldError[] = [];
   if (rows.length > 5) errors.push({ path: 'components', code: 'BASE_TYPE_MAX_LENGTH', message: 'Must be 5 or fewer in length.' });
+  const customIds = new Set<string>();
   rows.forEach((row, rowIndex) => {
     const children = (row as { components?: { custom_id?: string; label?: string }[] }).components ?? [];
     if (children.length < 1 || children.length > 5)
       errors.push({ path: `components.${rowIndex}.components`, code: 'BASE_TYPE_BAD_LENGTH', message: 'Must be between 1 and 5 in length.' });
     children.forEach((child, childIndex) => {
+      if (child.custom_id !== undefined && customIds.has(child.custom_id))
+        errors.push({
+          path: `components.${rowIndex}.components.${childIndex}.custom_id`,
+          code: 'COMPONENT_CUSTOM_ID_DUPLICATED',
+          message: 'Component custom id cannot be duplicated',
+        });
+      if (child.custom_id !== undefined) customIds.add(child.custom_id);
       if ((child.custom_id?.length ?? 0) > 100)
         errors.push({
           path: `components.${rowIndex}.components.${childIndex}.custom_id`,

@@ -1,6 +1,6 @@
 /** Interaction callbacks (`/interactions/{id}/{token}/callback`) and the interaction webhook (`@original`, follow-ups). */
 import { InteractionResponseType, InteractionType, MessageFlags, MessageType } from 'discord.js';
-import { alreadyAcknowledged, unknownInteraction, unknownMessage, unknownWebhook } from './discord-errors.ts';
+import { alreadyAcknowledged, invalidFormBody, unknownInteraction, unknownMessage, unknownWebhook } from './discord-errors.ts';
 import type { FakeInteraction, RecordedMessage } from './fake-model.ts';
 import type { Route, RouteContext, RouteResult } from './http-router.ts';
 import { validateMessageBody } from './message-rules.ts';
@@ -77,11 +77,15 @@ function respond(deps: RouteDeps, { params, body, query }: RouteContext): RouteR
       interactionId: interaction.id,
     });
     interaction.originalMessageId = record.id;
-  } else if (type === InteractionResponseType.UpdateMessage) {
+  } else if (type === InteractionResponseType.UpdateMessage || type === InteractionResponseType.DeferredMessageUpdate) {
+    // A component's interaction: `@original` is then the message the component is on (Discord's docs).
+    if (interaction.payload.type !== InteractionType.MessageComponent)
+      throw invalidFormBody([{ path: 'type', code: 'INTERACTION_RESPONSE_TYPE_INVALID', message: 'Invalid interaction response type' }]);
     const messageId = interaction.payload.message?.id ?? '';
     const target = deps.state.findMessage(messageId);
     if (!target) throw unknownMessage();
-    deps.state.editMessage(target, validateMessageBody(data, { partial: true }));
+    interaction.originalMessageId = target.id;
+    if (type === InteractionResponseType.UpdateMessage) deps.state.editMessage(target, validateMessageBody(data, { partial: true }));
   }
   interaction.responses.push({ kind: 'callback', callbackType: type, content: record?.content ?? '', ephemeral: interaction.ephemeral, atMs: Date.now() });
   deps.state.changed();
@@ -109,7 +113,8 @@ function byToken(deps: RouteDeps, token: string): FakeInteraction {
 function responseMessage(deps: RouteDeps, interaction: FakeInteraction, messageId: string): RecordedMessage {
   const id = messageId === '@original' ? interaction.originalMessageId : messageId;
   const record = id ? deps.state.findMessage(id) : undefined;
-  if (!record || record.deleted || record.interactionId !== interaction.id) throw unknownMessage();
+  const componentMessage = messageId === '@original' && record?.id === interaction.payload.message?.id;
+  if (!record || record.deleted || (record.interactionId !== interaction.id && !componentMessage)) throw unknownMessage();
   return record;
 }
 

@@ -164,6 +164,61 @@ describe('DiscordBot events', () => {
     expect(click.responses.map((response) => response.kind)).toEqual(['callback', 'edit_original']);
   });
 
+  it('ticks a next step by its button: the room hears who did, and the list under the button shows the box ticked', async () => {
+    const { fake } = harness;
+    const roomId = await openThread('Steps');
+    const button = { label: 'Done 2', command: 'done', args: '2@0a1b2c3d', then: 'steps' };
+    const list = (ticked: boolean) => ({
+      content: `**Next steps**\n☑ 1. Book the venue\n${ticked ? '☑' : '☐'} 2. Ask for dates`,
+      private: false,
+      buttons: ticked ? [] : [button],
+    });
+    harness.gateway.messageReply = () => list(false);
+    const typed = fake.post(roomId, fake.people.bob, '!steps');
+    await harness.bot.handled(typed.id);
+    const shown = fake.messagesIn(roomId).at(-1)!;
+    expect(shown.components).toEqual([
+      { type: 1, components: [expect.objectContaining({ type: 2, custom_id: 'brainstorm:run:done:2@0a1b2c3d:steps', label: 'Done 2' })] },
+    ]);
+
+    harness.gateway.commandReply = (invocation) =>
+      invocation.name === 'steps' ? list(true) : { content: '☑ 2. Ask for dates — done, by bob.', private: false };
+    const click = fake.clickButton(shown, 'brainstorm:run:done:2@0a1b2c3d:steps', fake.people.bob);
+    await harness.bot.handled(click.id);
+    expect(harness.gateway.commands.map(({ name, args, roomId: room }) => ({ name, args, room }))).toEqual([
+      { name: 'done', args: '2@0a1b2c3d', room: roomId },
+      { name: 'steps', args: '', room: roomId },
+    ]);
+    expect(fake.messagesIn(roomId).at(-1)?.content).toBe('☑ 2. Ask for dates — done, by bob.');
+    const edited = fake.state.findMessage(shown.id)!;
+    expect(edited.content).toContain('☑ 2. Ask for dates');
+    expect(edited.components ?? []).toEqual([]);
+
+    // A refusal is shown only to the person who pressed, and the list stays as it was.
+    harness.gateway.commands.length = 0;
+    harness.gateway.messageReply = () => list(false);
+    const again = fake.post(roomId, fake.people.bob, '!steps');
+    await harness.bot.handled(again.id);
+    const stale = fake.messagesIn(roomId).at(-1)!;
+    harness.gateway.commandReply = () => ({ content: 'That step is no longer in the record.', private: true });
+    const refused = fake.clickButton(stale, 'brainstorm:run:done:2@0a1b2c3d:steps', fake.people.ada);
+    await harness.bot.handled(refused.id);
+    expect(harness.gateway.commands.map((command) => command.name)).toEqual(['done']);
+    expect(refused.responses.map((response) => [response.kind, response.ephemeral])).toEqual([
+      ['callback', false],
+      ['followup', true],
+    ]);
+    expect(fake.state.findMessage(stale.id)?.components).toEqual([{ type: 1, components: [expect.objectContaining({ label: 'Done 2' })] }]);
+
+    // `/brainstorm steps` shows the same buttons under its reply.
+    harness.gateway.commandReply = () => list(false);
+    const slash = fake.runSlashCommand({ channelId: roomId, user: fake.people.bob, command: 'brainstorm', subcommand: 'steps' });
+    await harness.bot.handled(slash.id);
+    expect(fake.state.findMessage(slash.originalMessageId!)?.components).toEqual([
+      { type: 1, components: [expect.objectContaining({ custom_id: 'brainstorm:run:done:2@0a1b2c3d:steps' })] },
+    ]);
+  });
+
   it('starts a session from /brainstorm start: the reply is the topic message the thread opens on', async () => {
     const { fake } = harness;
     let openedRoom = '';

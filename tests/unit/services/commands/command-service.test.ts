@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
+import { stepKey } from '../../../../src/core/next-steps.ts';
 import { ManualClock } from '../../../../src/core/clock.ts';
 import type { Author, Session, SessionStatus } from '../../../../src/core/domain.ts';
 import { BrainstormError } from '../../../../src/core/errors.ts';
@@ -261,6 +262,20 @@ describe('CommandService next steps', () => {
     expect(records).toHaveLength(1);
     expect((await run('done', 'PILOT async')).content).toBe('☑ 1. Pilot the async doc — Alice (#7) — done, by Alice.');
     expect(records).toHaveLength(2);
+  });
+
+  it('!steps offers a button per open step, naming it by number and key: a click after the list changed ticks the step the person saw, or none', async () => {
+    const { run, records } = await commandFixture({ record: RECORD });
+    const { buttons } = await run('steps');
+    expect(buttons).toEqual([{ label: 'Done 1', command: 'done', args: `1@${stepKey('Pilot the async doc — Alice (#7)')}`, then: 'steps' }]);
+    // The Scribe puts a new step first: the button's step is now number 2, and that is the one ticked.
+    records.push(RECORD.replace('## Next steps\n', '## Next steps\n- [ ] Write the brief (#12)\n'));
+    expect((await run('done', buttons![0]!.args)).content).toBe('☑ 2. Pilot the async doc — Alice (#7) — done, by Alice.');
+    expect(records.at(-1)).toContain('- [ ] Write the brief (#12)\n- [x] Pilot the async doc');
+    // A step the Scribe dropped is ticked nowhere.
+    records.push('# Record\n## Next steps\n- [ ] Write the brief (#12)');
+    await expect(run('done', buttons![0]!.args)).rejects.toThrow('That step is no longer in the record');
+    expect(records.at(-1)).toBe('# Record\n## Next steps\n- [ ] Write the brief (#12)');
   });
 
   it('before the plan is approved, or without steps in the record, says there are none', async () => {
