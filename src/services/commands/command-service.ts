@@ -18,6 +18,7 @@ import { CommandRateLimiter } from './command-rate-limiter.ts';
 import { COMMAND_STATES, findCommand, formatHelp, type CommandDefinition } from './command-table.ts';
 import { formatStatus } from './status-format.ts';
 import { listNextSteps, markNextStep, type PeoplesRecordWriter } from './next-steps-commands.ts';
+import { KeyedSerialQueue } from '../../core/keyed-serial-queue.ts';
 
 export type { PeoplesRecordWriter } from './next-steps-commands.ts';
 import { receivesDocumentFiles } from '../documentation/document-files.ts';
@@ -104,6 +105,8 @@ function focusRequest(args: string, by: string): FocusRequest | null {
 export class CommandService {
   readonly table: CommandDefinition[];
   private readonly rateLimiter: CommandRateLimiter;
+  /** `!done` and `!reopen` of a session one at a time: each reads the record and writes it back, and two at once would undo one. */
+  private readonly stepEdits = new KeyedSerialQueue();
 
   constructor(private readonly options: CommandServiceOptions) {
     this.rateLimiter = new CommandRateLimiter(options.clock, options.commandsPerMinute);
@@ -130,6 +133,10 @@ export class CommandService {
     const answer = await command.run({ invocation, session });
     this.options.logger.info({ command: command.name, by: invocation.author.id, session: session?.id }, 'command');
     return typeof answer === 'string' ? reply(answer, false) : { ...answer, private: false };
+  }
+
+  private markStep(session: Session, invocation: CommandInvocation, done: boolean): Promise<string> {
+    return this.stepEdits.run(session.id, () => markNextStep(this.options, session, invocation, done));
   }
 
   private buildTable(): CommandDefinition[] {
@@ -237,8 +244,8 @@ export class CommandService {
         run: async ({ session }) => postRecord(o, need(session)),
       }),
       define({ name: 'steps', states: COMMAND_STATES.steps, run: async ({ session }) => listNextSteps(o, need(session)) }),
-      define({ name: 'done', states: COMMAND_STATES.done, run: async ({ session, invocation }) => markNextStep(o, need(session), invocation, true) }),
-      define({ name: 'reopen', states: COMMAND_STATES.reopen, run: async ({ session, invocation }) => markNextStep(o, need(session), invocation, false) }),
+      define({ name: 'done', states: COMMAND_STATES.done, run: async ({ session, invocation }) => this.markStep(need(session), invocation, true) }),
+      define({ name: 'reopen', states: COMMAND_STATES.reopen, run: async ({ session, invocation }) => this.markStep(need(session), invocation, false) }),
       define({
         name: 'ideas',
         states: COMMAND_STATES.summary,

@@ -53,8 +53,11 @@ export class PersonActions {
     return this.state.createMessage({ id: thread.id, channelId: thread.id, origin: 'person', authorId: user.id, content });
   }
 
-  /** A person clicks a button on a message. */
+  /** A person clicks a button on a message (Discord shows only the buttons the message has now). */
   clickButton(message: RecordedMessage, customId: string, user: FakeUser): FakeInteraction {
+    const current = this.state.findMessage(message.id) ?? message;
+    const buttons = (current.components ?? []).flatMap((row) => (row as { components?: { custom_id?: string }[] }).components ?? []);
+    if (!buttons.some((button) => button.custom_id === customId)) throw new Error(`fake discord: message ${message.id} has no button ${customId}`);
     return this.dispatchInteraction(user, message.channelId, (base) => ({
       ...base,
       type: InteractionType.MessageComponent,

@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it } from 'vitest';
-import { stepKey } from '../../../../src/core/next-steps.ts';
+import { nextStepsIn, stepKey } from '../../../../src/core/next-steps.ts';
 import { ManualClock } from '../../../../src/core/clock.ts';
 import type { Author, Session, SessionStatus } from '../../../../src/core/domain.ts';
 import { BrainstormError } from '../../../../src/core/errors.ts';
@@ -77,7 +77,11 @@ async function commandFixture(options: { status?: SessionStatus; perMinute?: num
     documentation: stub<DocumentationPort & FreshSummarySource & PeoplesRecordWriter>('documentation', {
       freshSummary: async () => null,
       refreshRecord: async () => records.at(-1) ?? null,
-      writePeoplesRecord: async (_sessionId, markdown) => void records.push(markdown),
+      // Storing takes a moment, as a database write does: a second edit that read the record meanwhile would undo this one.
+      writePeoplesRecord: async (_sessionId, markdown) => {
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        records.push(markdown);
+      },
     }),
     moderation: stub<ModerationPort>('moderation', {
       refocus: async (focused, focus) => {
@@ -276,6 +280,12 @@ describe('CommandService next steps', () => {
     records.push('# Record\n## Next steps\n- [ ] Write the brief (#12)');
     await expect(run('done', buttons![0]!.args)).rejects.toThrow('That step is no longer in the record');
     expect(records.at(-1)).toBe('# Record\n## Next steps\n- [ ] Write the brief (#12)');
+  });
+
+  it('two steps ticked at the same moment (two people pressing their buttons) both stay ticked', async () => {
+    const { run, records } = await commandFixture({ record: RECORD.replace('## Sources', '- [ ] Pilot the retro format (#11)\n## Sources') });
+    await Promise.all([run('done', '1'), run('done', '3', ada), run('reopen', '2')]);
+    expect(nextStepsIn(records.at(-1)!).map((step) => step.done)).toEqual([true, false, true]);
   });
 
   it('before the plan is approved, or without steps in the record, says there are none', async () => {

@@ -1,0 +1,59 @@
+/**
+ * Next steps ticked by a button in Discord, end to end: a real discord.js client against the fake Discord, the whole
+ * app behind it. A person proposes an action, the Scribe lists it, `!steps` shows it with a "Done" button, and a
+ * press ticks it in the record, tells the room who did, and shows the list again with the box ticked.
+ */
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { FakeUser, RecordedMessage } from '../fakes/discord/index.ts';
+import { postAndSettle, startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
+
+const PROPOSAL = 'Let us pilot an async planning doc, due Friday.';
+let running: DiscordApp;
+
+beforeAll(async () => {
+  running = await startDiscordApp({ SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', SCRIBE_UPDATE_INTERVAL: '30' });
+});
+afterAll(async () => running?.stop());
+
+const say = (channelId: string, person: FakeUser, content: string) => postAndSettle(running, channelId, person, content);
+const buttonsOf = (message: RecordedMessage | undefined) =>
+  (message?.components ?? []).flatMap((row) => (row as { components: { custom_id: string; label: string }[] }).components);
+
+it('a Done button under !steps ticks the step for whoever presses it, and the list shows it ticked', async () => {
+  const { discord, bot, test } = running;
+  const topic = await say(discord.channels['brainstorm']!.id, discord.people.ada, 'Weekly planning without wasting Monday');
+  const roomId = topic.threadId!;
+  await say(roomId, discord.people.ada, '!approve');
+  await say(roomId, discord.people.ada, PROPOSAL);
+  for (let pass = 0; pass < 3; pass += 1) {
+    await test.clock.advance(31_000);
+    await test.settle();
+  }
+
+  await say(roomId, discord.people.bob, '!steps');
+  const list = discord.messagesIn(roomId).at(-1)!;
+  expect(list.origin).toBe('bot');
+  expect(list.content).toMatch(new RegExp(`☐ 1\\. ${PROPOSAL} — ada`));
+  const [first] = buttonsOf(list);
+  expect(first?.label).toBe('Done 1');
+
+  // Bob and Ada press it at the same moment: one ticks it, the other hears it is done already.
+  const click = discord.clickButton(list, first!.custom_id, discord.people.bob);
+  const again = discord.clickButton(list, first!.custom_id, discord.people.ada);
+  await Promise.all([bot.handled(click.id), bot.handled(again.id)]);
+  await test.settle();
+  expect(click.responses.map((response) => response.kind)).toEqual(['callback', 'followup', 'edit_original']);
+  const said = discord
+    .messagesIn(roomId)
+    .slice(-2)
+    .map((message) => message.content)
+    .sort();
+  expect(said[0]).toMatch(/^Already done: ☑ 1\./);
+  expect(said[1]).toMatch(new RegExp(`^☑ 1\\. ${PROPOSAL} — ada \\(#\\d+\\) — done, by (bob|ada)\\.$`));
+  const shown = discord.state.findMessage(list.id)!;
+  expect(shown.content).toMatch(new RegExp(`☑ 1\\. ${PROPOSAL}`));
+  expect(buttonsOf(shown).map((button) => button.label)).not.toContain('Done 1');
+  expect(() => discord.clickButton(shown, first!.custom_id, discord.people.bob)).toThrow(/has no button/);
+  const session = await test.app.repositories.sessions.findByRoom('discord', roomId);
+  expect(await test.app.services.documentation.latestRecord(session!.id)).toContain(`- [x] ${PROPOSAL}`);
+});
