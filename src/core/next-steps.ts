@@ -117,6 +117,15 @@ function stepKeyed(steps: readonly NextStep[], number: number, key: string): { n
 }
 
 /**
+ * `record` with the step `key` names (see `stepKey`) ticked or opened again: at `number` when that step is still there,
+ * else wherever the Scribe moved it; null when it is gone. How a person's tick lands on a record written meanwhile.
+ */
+export function withKeyedStepMarked(record: string, number: number, key: string, done: boolean): string | null {
+  const found = stepKeyed(nextStepsIn(record), number, key);
+  return 'number' in found ? withStepMarked(record, found.number, done) : null;
+}
+
+/**
  * The step `wanted` names (`!done 2`, `!done pilot doc`, a button's `2@1a2b3c4d`): its number, or words all found in
  * one step's action; the step's 1-based number, or why it names none or several.
  */

@@ -1,13 +1,17 @@
 /** `!steps`, `!done` and `!reopen`: the record's next steps, read and ticked from the room. */
 import { PLANNING_STATUSES, type Session } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
-import { nextStepLines, nextStepsIn, stepKey, stepNamed, withStepMarked, type NextStep } from '../../core/next-steps.ts';
+import { nextStepLines, nextStepsIn, stepKey, stepNamed, withKeyedStepMarked, type NextStep } from '../../core/next-steps.ts';
 import type { CommandAnswer } from './command-table.ts';
 import type { CommandInvocation, DocumentationPort } from '../../core/ports.ts';
 
 /** Where `!done` and `!reopen` store the record with a step's box changed (the documentation service fits). */
 export interface PeoplesRecordWriter {
-  writePeoplesRecord(sessionId: string, markdown: string): Promise<void>;
+  /**
+   * Applies `edit` to the newest record, one write at a time with the Scribe's, and stores the result as a person's
+   * edit; false when there is no record or `edit` returns null (the step is no longer there).
+   */
+  editPeoplesRecord(sessionId: string, edit: (record: string) => string | null): Promise<boolean>;
 }
 
 /** What the next-steps commands need: the record, read back from Notion, and a way to store a person's edit of it. */
@@ -54,6 +58,9 @@ export async function markNextStep(o: NextStepsCommandOptions, session: Session,
   const step = steps[named.number - 1]!;
   const line = nextStepLines([{ ...step, done }], named.number);
   if (step.done === done) return `Already ${done ? 'done' : 'open'}: ${line}`;
-  await o.documentation.writePeoplesRecord(session.id, withStepMarked(record, named.number, done) ?? record);
+  // The box changes on the newest record: a Scribe pass that landed since the read above keeps what it wrote.
+  const key = stepKey(step.action);
+  if (!(await o.documentation.editPeoplesRecord(session.id, (newest) => withKeyedStepMarked(newest, named.number, key, done))))
+    throw new BrainstormError('not_found', 'That step is no longer in the record: the Scribe rewrote the list (see `!steps`).');
   return `${line} — ${done ? 'done' : 'open again'}, by ${invocation.author.name}.`;
 }

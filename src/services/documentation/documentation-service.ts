@@ -17,6 +17,7 @@ import { runNotionRow, runNotionSync } from './notion-jobs.ts';
 import { recallSessions, rememberSession } from './recall.ts';
 import { adoptFromNotion, PEOPLE_EDITED_IN_NOTION, refreshFromNotion, TAKEN_FROM_NOTION, takeUpEditedTldr } from './people-edits.ts';
 import { withTicksKept } from '../../core/next-steps.ts';
+import { KeyedSerialQueue } from '../../core/keyed-serial-queue.ts';
 
 /** A session document kind. */
 export type DocumentKind = 'record' | 'tldr';
@@ -40,6 +41,8 @@ export class DocumentationService implements DocumentationPort {
   private readonly urgent = new Map<string, Promise<void>>();
   /** The last debounce this process sent for each session's Scribe pass: when, and when the pass was then due. */
   private readonly pendingPasses = new PendingDueTimes();
+  /** A session's record is read and written back by one writer at a time (a Scribe pass, a person's `!done`). */
+  private readonly recordWrites = new KeyedSerialQueue();
 
   constructor(private readonly deps: DocumentationDependencies) {
     this.mirror = new MarkdownMirror(deps.settings.dataDir);
@@ -145,9 +148,14 @@ export class DocumentationService implements DocumentationPort {
   }
 
   /** A record a person changed by command (`!done`): stored as their edit, which the next Scribe pass is told to keep. */
-  async writePeoplesRecord(sessionId: string, markdown: string): Promise<void> {
-    const latest = await this.deps.documents.find(sessionId, 'record');
-    await this.store(sessionId, 'record', markdown, { ...(latest?.metadata ?? {}), source: 'person', [TAKEN_FROM_NOTION]: true });
+  async editPeoplesRecord(sessionId: string, edit: (record: string) => string | null): Promise<boolean> {
+    return this.recordWrites.run(sessionId, async () => {
+      const latest = await this.deps.documents.find(sessionId, 'record');
+      const edited = latest ? edit(latest.content) : null;
+      if (!latest || edited === null) return false;
+      await this.store(sessionId, 'record', edited, { ...latest.metadata, source: 'person', [TAKEN_FROM_NOTION]: true });
+      return true;
+    });
   }
 
   /** Stores a document an agent wrote (`update_notion`); a record written so covers every message so far. */
@@ -257,8 +265,11 @@ export class DocumentationService implements DocumentationPort {
    * read now: a model may drop one, and a `!done` may have landed while it wrote.
    */
   private async storeWritten(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {
-    const newest = kind === 'record' ? ((await this.deps.documents.find(sessionId, 'record'))?.content ?? '') : '';
-    await this.store(sessionId, kind, kind === 'record' ? withTicksKept(written, newest) : written, metadata);
+    if (kind !== 'record') return void (await this.store(sessionId, kind, written, metadata));
+    await this.recordWrites.run(sessionId, async () => {
+      const newest = (await this.deps.documents.find(sessionId, 'record'))?.content ?? '';
+      await this.store(sessionId, kind, withTicksKept(written, newest), metadata);
+    });
   }
 
   private async store(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {

@@ -136,6 +136,24 @@ describe('documentation service', () => {
     expect(await harness.service.refreshRecord('ses_e')).toContain('mirrored');
   });
 
+  it('a person’s tick and a record the Scribe writes at the same moment both land: one writer of the record at a time', async () => {
+    const harness = createDocumentationHarness(handle, { notion: null });
+    await harness.newSession('ses_t', 'Ticks');
+    await harness.service.writeDocument('ses_t', 'record', '# Record\n## Next steps\n- [ ] Book the venue (#3)');
+    const rewritten = '# Record\n- #4 [Ada (person)]: new point\n## Next steps\n- [ ] Book the venue (#3)\n- [ ] Ask for dates (#4)';
+    const tick = (record: string) => record.replace('- [ ] Book', '- [x] Book');
+    // Either order: the Scribe's words and the person's tick are both in the newest record.
+    await Promise.all([harness.service.writeDocument('ses_t', 'record', rewritten), harness.service.editPeoplesRecord('ses_t', tick)]);
+    expect(await harness.service.latestRecord('ses_t')).toBe(tick(rewritten));
+    await Promise.all([
+      harness.service.editPeoplesRecord('ses_t', (record) => record.replace('- [ ] Ask', '- [x] Ask')),
+      harness.service.writeDocument('ses_t', 'record', rewritten),
+    ]);
+    expect(await harness.service.latestRecord('ses_t')).toBe(tick(rewritten).replace('- [ ] Ask', '- [x] Ask'));
+    expect(await harness.service.editPeoplesRecord('ses_none', tick)).toBe(false);
+    expect(await harness.service.editPeoplesRecord('ses_t', () => null)).toBe(false);
+  });
+
   it('recalls past sessions on similar topics from their summaries', async () => {
     const harness = createDocumentationHarness(handle, { notion: null });
     await harness.newSession('ses_f', 'Caching strategies for a REST API');

@@ -31,7 +31,7 @@ afterEach(async () => {
 });
 
 /** A command service whose collaborators record what reached them; only the ports a test names may be called. */
-async function commandFixture(options: { status?: SessionStatus; perMinute?: number; record?: string } = {}) {
+async function commandFixture(options: { status?: SessionStatus; perMinute?: number; record?: string; afterRead?: (records: string[]) => void } = {}) {
   const clock = new ManualClock();
   /** The record's versions, newest last (what `!steps` reads and `!done` writes). */
   const records: string[] = options.record ? [options.record] : [];
@@ -76,11 +76,17 @@ async function commandFixture(options: { status?: SessionStatus; perMinute?: num
     // No summary can be made (a pass failed, or another process is writing it).
     documentation: stub<DocumentationPort & FreshSummarySource & PeoplesRecordWriter>('documentation', {
       freshSummary: async () => null,
-      refreshRecord: async () => records.at(-1) ?? null,
+      refreshRecord: async () => {
+        const read = records.at(-1) ?? null;
+        options.afterRead?.(records);
+        return read;
+      },
       // Storing takes a moment, as a database write does: a second edit that read the record meanwhile would undo this one.
-      writePeoplesRecord: async (_sessionId, markdown) => {
+      editPeoplesRecord: async (_sessionId, edit) => {
+        const edited = records.length > 0 ? edit(records.at(-1)!) : null;
         await new Promise<void>((resolve) => setImmediate(resolve));
-        records.push(markdown);
+        if (edited !== null) records.push(edited);
+        return edited !== null;
       },
     }),
     moderation: stub<ModerationPort>('moderation', {
@@ -280,6 +286,17 @@ describe('CommandService next steps', () => {
     records.push('# Record\n## Next steps\n- [ ] Write the brief (#12)');
     await expect(run('done', buttons![0]!.args)).rejects.toThrow('That step is no longer in the record');
     expect(records.at(-1)).toBe('# Record\n## Next steps\n- [ ] Write the brief (#12)');
+  });
+
+  it('a tick lands on the record the Scribe wrote since the command read it: the new words stay, a moved step is found', async () => {
+    const rewritten = RECORD.replace('# Record\n', '# Record\n- #12 [Ada (person)]: a new point\n').replace(
+      '## Next steps\n',
+      '## Next steps\n- [ ] Write the brief (#12)\n',
+    );
+    let passes = 0;
+    const { run, records } = await commandFixture({ record: RECORD, afterRead: (versions) => void (passes++ === 0 && versions.push(rewritten)) });
+    expect((await run('done', '1')).content).toBe('☑ 1. Pilot the async doc — Alice (#7) — done, by Alice.');
+    expect(records.at(-1)).toBe(rewritten.replace('- [ ] Pilot', '- [x] Pilot'));
   });
 
   it('two steps ticked at the same moment (two people pressing their buttons) both stay ticked', async () => {
