@@ -44,6 +44,21 @@ export class DocumentsRepository {
 
   /** Writes a new version of a document (keeping the version's text and metadata); returns it. */
   async write(sessionId: string, kind: DocumentKind, content: string, metadata: Record<string, unknown>, now: Date): Promise<StoredDocument> {
+    return (await this.writeAfter(sessionId, kind, content, metadata, now, null))!;
+  }
+
+  /**
+   * Writes a new version only when the newest is still `after` (0: none yet), as a compare-and-set for a version made
+   * from the newest one; null when another writer got in between. `null` for `after`: whatever the newest is.
+   */
+  async writeAfter(
+    sessionId: string,
+    kind: DocumentKind,
+    content: string,
+    metadata: Record<string, unknown>,
+    now: Date,
+    after: number | null,
+  ): Promise<StoredDocument | null> {
     return this.db.transaction().execute(async (transaction) => {
       const existing = await transaction
         .selectFrom('documents')
@@ -53,6 +68,7 @@ export class DocumentsRepository {
         .where('deleted_at', 'is', null)
         .forUpdate()
         .executeTakeFirst();
+      if (after !== null && (existing?.version ?? 0) !== after) return null;
       const row = existing
         ? await transaction
             .updateTable('documents')

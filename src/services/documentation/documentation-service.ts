@@ -17,7 +17,7 @@ import { runNotionRow, runNotionSync } from './notion-jobs.ts';
 import { recallSessions, rememberSession } from './recall.ts';
 import { adoptFromNotion, PEOPLE_EDITED_IN_NOTION, refreshFromNotion, TAKEN_FROM_NOTION, takeUpEditedTldr } from './people-edits.ts';
 import { withTicksKept } from '../../core/next-steps.ts';
-import { KeyedSerialQueue } from '../../core/keyed-serial-queue.ts';
+import { DocumentWrites } from './document-writes.ts';
 
 /** A session document kind. */
 export type DocumentKind = 'record' | 'tldr';
@@ -36,16 +36,16 @@ const scribeQueue = (sessionId: string) => `scribe:${sessionId}`;
 /** The documentation service. */
 export class DocumentationService implements DocumentationPort {
   private readonly mirror: MarkdownMirror;
+  private readonly writes: DocumentWrites;
   private readonly effects: PassEffects;
   /** Urgent passes under way, so callers asking at once all wait for the same pass. */
   private readonly urgent = new Map<string, Promise<void>>();
   /** The last debounce this process sent for each session's Scribe pass: when, and when the pass was then due. */
   private readonly pendingPasses = new PendingDueTimes();
-  /** A session's record is read and written back by one writer at a time (a Scribe pass, a person's `!done`). */
-  private readonly recordWrites = new KeyedSerialQueue();
 
   constructor(private readonly deps: DocumentationDependencies) {
     this.mirror = new MarkdownMirror(deps.settings.dataDir);
+    this.writes = new DocumentWrites(deps, this.mirror);
     this.effects = {
       store: (sessionId, kind, markdown, metadata) => this.storeWritten(sessionId, kind, markdown, metadata),
       scheduleTldr: (sessionId) => scheduleTldr(this.deps, sessionId),
@@ -149,13 +149,11 @@ export class DocumentationService implements DocumentationPort {
 
   /** A record a person changed by command (`!done`): stored as their edit, which the next Scribe pass is told to keep. */
   async editPeoplesRecord(sessionId: string, edit: (record: string) => string | null): Promise<boolean> {
-    return this.recordWrites.run(sessionId, async () => {
-      const latest = await this.deps.documents.find(sessionId, 'record');
+    const stored = await this.writes.onNewestRecord(sessionId, (latest) => {
       const edited = latest ? edit(latest.content) : null;
-      if (!latest || edited === null) return false;
-      await this.store(sessionId, 'record', edited, { ...latest.metadata, source: 'person', [TAKEN_FROM_NOTION]: true });
-      return true;
+      return latest && edited !== null ? { content: edited, metadata: { ...latest.metadata, source: 'person', [TAKEN_FROM_NOTION]: true } } : null;
     });
+    return stored !== null;
   }
 
   /** Stores a document an agent wrote (`update_notion`); a record written so covers every message so far. */
@@ -187,7 +185,7 @@ export class DocumentationService implements DocumentationPort {
   async refreshAppendix(sessionId: string): Promise<void> {
     for (const kind of ['record', 'tldr'] as const) {
       const current = await this.deps.documents.find(sessionId, kind);
-      if (current) await this.store(sessionId, kind, current.content, current.metadata);
+      if (current) await this.writes.store(sessionId, kind, current.content, current.metadata);
     }
   }
 
@@ -265,21 +263,8 @@ export class DocumentationService implements DocumentationPort {
    * read now: a model may drop one, and a `!done` may have landed while it wrote.
    */
   private async storeWritten(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {
-    if (kind !== 'record') return void (await this.store(sessionId, kind, written, metadata));
-    await this.recordWrites.run(sessionId, async () => {
-      const newest = (await this.deps.documents.find(sessionId, 'record'))?.content ?? '';
-      await this.store(sessionId, kind, withTicksKept(written, newest), metadata);
-    });
-  }
-
-  private async store(sessionId: string, kind: DocumentKind, written: string, metadata: Record<string, unknown>): Promise<void> {
-    const markdown = this.deps.appendix ? await this.deps.appendix(sessionId, kind, written) : written;
-    const now = this.deps.clock.now();
-    await this.deps.documents.write(sessionId, kind, markdown, { ...metadata, writtenAt: now.toISOString() }, now);
-    await this.mirror.write(sessionId, kind, markdown);
-    if (!this.deps.notion) return;
-    await this.enqueueNotion(DOCUMENTATION_JOB_KINDS.notionSync, sessionId, { sessionId, kind }, `${sessionId}:${kind}`);
-    if (kind === 'tldr') await this.enqueueNotion(DOCUMENTATION_JOB_KINDS.notionRow, sessionId, { sessionId }, sessionId);
+    if (kind === 'tldr') await this.writes.store(sessionId, kind, written, metadata);
+    else await this.writes.onNewestRecord(sessionId, (latest) => ({ content: withTicksKept(written, latest?.content ?? ''), metadata }));
   }
 
   /** Notion jobs of a session share one queue, so an outage catches up in the order things happened. */

@@ -46,7 +46,7 @@ export interface DocumentationDependencies {
   settings: DocumentationSettings;
   clock: Clock;
   logger: Logger;
-  documents: Pick<DocumentsRepository, 'write' | 'find' | 'findVersion' | 'markSynced' | 'mergeMetadata' | 'resetSynced'>;
+  documents: Pick<DocumentsRepository, 'write' | 'writeAfter' | 'find' | 'findVersion' | 'markSynced' | 'mergeMetadata' | 'resetSynced'>;
   jobs: Pick<JobsRepository, 'enqueue' | 'expedite' | 'debounce' | 'enqueueOrDebounce'>;
   messages: Pick<MessagesRepository, 'listForSession' | 'countBySpeaker'>;
   /** People's edits and deletions of messages a record already holds. */
