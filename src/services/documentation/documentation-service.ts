@@ -50,7 +50,7 @@ export class DocumentationService implements DocumentationPort {
       store: (sessionId, kind, markdown, metadata) => this.storeWritten(sessionId, kind, markdown, metadata),
       scheduleTldr: (sessionId) => scheduleTldr(this.deps, sessionId),
       remember: (sessionId, text) => rememberSession(this.deps, sessionId, text),
-      adopt: (sessionId, kind, markdown, metadata) => adoptFromNotion(this.deps, this.mirror, sessionId, kind, markdown, metadata),
+      adopt: (sessionId, kind, markdown, metadata, after) => adoptFromNotion(this.deps, this.mirror, sessionId, kind, markdown, metadata, after),
     };
   }
 

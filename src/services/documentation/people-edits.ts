@@ -48,10 +48,22 @@ export async function peoplesVersion(
   return { text, editedVersion: document.syncedVersion, metadata: edited?.metadata ?? {} };
 }
 
-/** What taking a person's version up needs from the service: storing it as the newest version, already in Notion. */
-export type AdoptDocument = (sessionId: string, kind: 'record' | 'tldr', markdown: string, metadata: Record<string, unknown>) => Promise<StoredDocument>;
+/**
+ * What taking a person's version up needs from the service: storing it as the newest version, already in Notion, when
+ * the newest is still `after` (the version the person's edit was weighed against); null when a newer one came first.
+ */
+export type AdoptDocument = (
+  sessionId: string,
+  kind: 'record' | 'tldr',
+  markdown: string,
+  metadata: Record<string, unknown>,
+  after: number,
+) => Promise<StoredDocument | null>;
 
-/** Stores what Notion holds as the newest version, already synced, and mirrors it (`!refresh`, people's edits). */
+/**
+ * Stores what Notion holds as the newest version, already synced, and mirrors it (`!refresh`, people's edits), unless a
+ * version newer than `after` was written meanwhile (a Scribe pass): that one stays, and its sync meets the person's edit.
+ */
 export async function adoptFromNotion(
   deps: Pick<DocumentationDependencies, 'documents' | 'clock'>,
   mirror: Pick<MarkdownMirror, 'write'>,
@@ -59,9 +71,11 @@ export async function adoptFromNotion(
   kind: 'record' | 'tldr',
   markdown: string,
   metadata: Record<string, unknown>,
-): Promise<StoredDocument> {
+  after: number,
+): Promise<StoredDocument | null> {
   const now = deps.clock.now();
-  const stored = await deps.documents.write(sessionId, kind, markdown, { ...metadata, writtenAt: now.toISOString() }, now);
+  const stored = await deps.documents.writeAfter(sessionId, kind, markdown, { ...metadata, writtenAt: now.toISOString() }, now, after);
+  if (!stored) return null;
   await deps.documents.markSynced(stored.id, stored.version, null, now);
   await mirror.write(sessionId, kind, markdown);
   return stored;
@@ -101,7 +115,7 @@ export async function takeUpPeoplesEdits(
     { sessionId: previous.sessionId, kind: previous.kind, editedVersion: version.editedVersion },
     'people edited the page in Notion; their version is the base',
   );
-  return adopt(previous.sessionId, previous.kind, version.text, { ...version.metadata, source: 'notion', [TAKEN_FROM_NOTION]: true });
+  return adopt(previous.sessionId, previous.kind, version.text, { ...version.metadata, source: 'notion', [TAKEN_FROM_NOTION]: true }, previous.version);
 }
 
 /** `!summary` on a TLDR that is up to date: a version people edited in Notion since is taken up, so the room reads it. */
@@ -133,8 +147,8 @@ export async function refreshFromNotion(
   try {
     const edited = await peoplesVersion(deps, deps.notion, local);
     if (!edited) return local.content;
-    await adopt(sessionId, 'record', edited.text, { ...local.metadata, source: 'notion', [TAKEN_FROM_NOTION]: true });
-    return edited.text;
+    const adopted = await adopt(sessionId, 'record', edited.text, { ...local.metadata, source: 'notion', [TAKEN_FROM_NOTION]: true }, local.version);
+    return adopted ? edited.text : ((await deps.documents.find(sessionId, 'record'))?.content ?? local.content);
   } catch (error) {
     deps.logger.warn(
       { sessionId, err: error instanceof Error ? error.message : String(error) },
