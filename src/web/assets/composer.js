@@ -5,7 +5,7 @@ import { h } from './dom.js';
 import { personName } from './person.js';
 
 const COMMANDS =
-  '!approve · !start · !pause · !continue · !stop · !status · !summary · !focus [what] · !refresh · !explore <topic> · !enable <ai> · !disable <ai> · !config <setting> <value> · !reset';
+  '!approve · !pause · !continue · !stop · !status · !summary · !record · !steps · !done <n> · !ideas · !focus [what] · !refresh · !explore <topic> · !preset [name] · !help (all of them)';
 
 /** Builds the composer of a room; `onReply` shows a reply only the person sees. */
 export function composer(roomId, onReply) {
