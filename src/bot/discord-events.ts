@@ -224,10 +224,9 @@ export class DiscordEvents {
       for (const chunk of [first, ...rest]) await interaction.followUp({ content: chunk, flags: MessageFlags.Ephemeral, allowedMentions: NO_MENTIONS });
       return;
     }
-    const components = commandButtonRows(reply.buttons);
-    await interaction.editReply({ content: first, allowedMentions: NO_MENTIONS, ...(rest.length === 0 ? { components } : {}) });
-    for (const [index, chunk] of rest.entries())
-      await interaction.followUp({ content: chunk, allowedMentions: NO_MENTIONS, ...(index === rest.length - 1 ? { components } : {}) });
+    const underLast = buttonsUnderLast(reply, rest.length + 1);
+    await interaction.editReply({ content: first, allowedMentions: NO_MENTIONS, ...underLast(0) });
+    for (const [index, chunk] of rest.entries()) await interaction.followUp({ content: chunk, allowedMentions: NO_MENTIONS, ...underLast(index + 1) });
   }
 
   /**
@@ -245,12 +244,10 @@ export class DiscordEvents {
   private async replyToMessage(message: Message, reply: GatewayReply): Promise<void> {
     const [first, ...rest] = splitMessage(reply.content);
     if (!first) return;
-    // Buttons go under the last part, where the list they act on ends.
-    const components = commandButtonRows(reply.buttons);
-    await message.reply({ content: first, allowedMentions: NO_MENTIONS, failIfNotExists: false, ...(rest.length === 0 ? { components } : {}) });
+    const underLast = buttonsUnderLast(reply, rest.length + 1);
+    await message.reply({ content: first, allowedMentions: NO_MENTIONS, failIfNotExists: false, ...underLast(0) });
     for (const [index, chunk] of rest.entries())
-      if (message.channel.isSendable())
-        await message.channel.send({ content: chunk, allowedMentions: NO_MENTIONS, ...(index === rest.length - 1 ? { components } : {}) });
+      if (message.channel.isSendable()) await message.channel.send({ content: chunk, allowedMentions: NO_MENTIONS, ...underLast(index + 1) });
   }
 
   /** In a session thread, a reply waits for the messages written before it; elsewhere it goes at once. */
@@ -263,6 +260,12 @@ export class DiscordEvents {
     this.warnedAboutEmptyContent = true;
     this.options.logger.warn('a message arrived without content: enable the Message Content intent for the bot in the Discord developer portal');
   }
+}
+
+/** The reply's buttons for its `part`th message of `parts`: under the last, where the list they act on ends. */
+function buttonsUnderLast(reply: GatewayReply, parts: number): (part: number) => { components?: ReturnType<typeof commandButtonRows> } {
+  const components = commandButtonRows(reply.buttons);
+  return (part) => (part === parts - 1 && components.length > 0 ? { components } : {});
 }
 
 /** The member facts of an interaction, whether discord.js gave a cached member or the raw API one. */

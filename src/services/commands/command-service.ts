@@ -105,7 +105,7 @@ function focusRequest(args: string, by: string): FocusRequest | null {
 export class CommandService {
   readonly table: CommandDefinition[];
   private readonly rateLimiter: CommandRateLimiter;
-  /** `!done` and `!reopen` of a session one at a time: each reads the record and writes it back, and two at once would undo one. */
+  /** `!done` and `!reopen` of a session one at a time: two presses of one button get one "done" and one "Already done". */
   private readonly stepEdits = new KeyedSerialQueue();
 
   constructor(private readonly options: CommandServiceOptions) {

@@ -8,8 +8,8 @@ import type { CommandInvocation, DocumentationPort } from '../../core/ports.ts';
 /** Where `!done` and `!reopen` store the record with a step's box changed (the documentation service fits). */
 export interface PeoplesRecordWriter {
   /**
-   * Applies `edit` to the newest record, one write at a time with the Scribe's, and stores the result as a person's
-   * edit; false when there is no record or `edit` returns null (the step is no longer there).
+   * Applies `edit` to the newest record and stores the result as a person's edit, again on a newer record when a Scribe
+   * pass wrote one meanwhile; false when there is no record or `edit` returns null (the step is no longer there).
    */
   editPeoplesRecord(sessionId: string, edit: (record: string) => string | null): Promise<boolean>;
 }
@@ -31,14 +31,11 @@ export async function listNextSteps(o: NextStepsCommandOptions, session: Session
   return { content: `**Next steps** (${steps.length - done} open, ${done} done)\n${nextStepLines(steps)}`, buttons: doneButtons(steps) };
 }
 
-/** Discord shows at most 25 buttons under a message. */
-const MAX_STEP_BUTTONS = 25;
-
 /** A button per open step: it ticks that step (by number and key, so a rewritten list never ticks another) and shows the list again. */
 function doneButtons(steps: readonly NextStep[]) {
-  return steps
-    .flatMap((step, index) => (step.done ? [] : [{ label: `Done ${index + 1}`, command: 'done', args: `${index + 1}@${stepKey(step.action)}`, then: 'steps' }]))
-    .slice(0, MAX_STEP_BUTTONS);
+  return steps.flatMap((step, index) =>
+    step.done ? [] : [{ label: `Done ${index + 1}`, command: 'done', args: `${index + 1}@${stepKey(step.action)}`, then: 'steps' }],
+  );
 }
 
 /**
