@@ -15,7 +15,7 @@ import type { FocusRequest, ModerationPort } from '../../core/service-ports.ts';
 import type { SessionLifecycle } from '../sessions/session-lifecycle.ts';
 import type { Screen, SessionStarter } from '../sessions/session-starter.ts';
 import { CommandRateLimiter } from './command-rate-limiter.ts';
-import { COMMAND_STATES, findCommand, formatHelp, type CommandDefinition } from './command-table.ts';
+import { COMMAND_STATES, findCommand, formatHelp, type CommandAnswer, type CommandDefinition } from './command-table.ts';
 import { formatStatus } from './status-format.ts';
 import { listNextSteps, markNextStep, type PeoplesRecordWriter } from './next-steps-commands.ts';
 import { KeyedSerialQueue } from '../../core/keyed-serial-queue.ts';
@@ -132,10 +132,10 @@ export class CommandService {
     }
     const answer = await command.run({ invocation, session });
     this.options.logger.info({ command: command.name, by: invocation.author.id, session: session?.id }, 'command');
-    return typeof answer === 'string' ? reply(answer, false) : { ...answer, private: false };
+    return typeof answer === 'string' ? reply(answer, false) : { private: false, ...answer };
   }
 
-  private markStep(session: Session, invocation: CommandInvocation, done: boolean): Promise<string> {
+  private markStep(session: Session, invocation: CommandInvocation, done: boolean): Promise<string | CommandAnswer> {
     return this.stepEdits.run(session.id, () => markNextStep(this.options, session, invocation, done));
   }
 

@@ -23,10 +23,11 @@ export interface CommandDefinition {
   run(call: CommandCall): Promise<string | CommandAnswer>;
 }
 
-/** A command's answer with buttons (`!steps`); most answer with text alone. */
+/** A command's answer with buttons (`!steps`), or for the person alone (`Already done`); most answer with text alone. */
 export interface CommandAnswer {
   content: string;
-  buttons: ReplyButton[];
+  buttons?: ReplyButton[];
+  private?: boolean;
 }
 
 const ANY: SessionStatus[] = [...ALL_STATUSES];

@@ -42,7 +42,12 @@ function doneButtons(steps: readonly NextStep[]) {
  * `!done <n>` / `!reopen <n>`: ticks the record's `n`th next step, or the one its words name (or opens it again), on
  * the record read back from Notion first, so a tick made there meanwhile is kept; stored as a person's edit, synced.
  */
-export async function markNextStep(o: NextStepsCommandOptions, session: Session, invocation: CommandInvocation, done: boolean): Promise<string> {
+export async function markNextStep(
+  o: NextStepsCommandOptions,
+  session: Session,
+  invocation: CommandInvocation,
+  done: boolean,
+): Promise<string | CommandAnswer> {
   const wanted = invocation.args.trim();
   if (!wanted)
     throw new BrainstormError('bad_input', `Usage: \`!${done ? 'done' : 'reopen'} <number or words>\` — the step's number in \`!steps\`, or words of it.`);
@@ -54,7 +59,8 @@ export async function markNextStep(o: NextStepsCommandOptions, session: Session,
   if ('problem' in named) throw new BrainstormError('bad_input', named.problem);
   const step = steps[named.number - 1]!;
   const line = nextStepLines([{ ...step, done }], named.number);
-  if (step.done === done) return `Already ${done ? 'done' : 'open'}: ${line}`;
+  // Nothing changed, so nothing for the room: only the person hears it (a second press of one button, say).
+  if (step.done === done) return { content: `Already ${done ? 'done' : 'open'}: ${line}`, private: true };
   // The box changes on the newest record: a Scribe pass that landed since the read above keeps what it wrote.
   const key = stepKey(step.action);
   if (!(await o.documentation.editPeoplesRecord(session.id, (newest) => withKeyedStepMarked(newest, named.number, key, done))))
