@@ -66,7 +66,11 @@ function nextSteps(statements: Statement[], requestText: string): string[] {
     return action ? [{ statement, action }] : [];
   });
   const people = proposed.filter((entry) => entry.statement.person).slice(-3);
-  const chosen = [...people, ...proposed.filter((entry) => !entry.statement.person).reverse()].slice(0, 3);
+  // The demo personas repeat their lines: an action already listed is not listed again.
+  const actions = new Set<string>();
+  const chosen = [...people, ...proposed.filter((entry) => !entry.statement.person).reverse()]
+    .filter((entry) => !actions.has(entry.action) && actions.add(entry.action))
+    .slice(0, 3);
   return chosen.map(({ statement, action }) => {
     const owner = ownerOf(statement);
     const step = `${action}${owner ? ` — ${owner}` : ''}${statement.reference ? ` (${statement.reference})` : ''}`;

@@ -16,15 +16,17 @@ export interface PeoplesRecordWriter {
 
 /** What the next-steps commands need: the record, read back from Notion, and a way to store a person's edit of it. */
 export interface NextStepsCommandOptions {
-  documentation: Pick<DocumentationPort, 'refreshRecord'> & PeoplesRecordWriter;
+  documentation: Pick<DocumentationPort, 'refreshRecord' | 'requestRecord'> & PeoplesRecordWriter;
 }
 
 /**
- * `!steps`: the record's next steps, read back from Notion first (a box people ticked there reads as done; the
- * record taken back is what the next Scribe pass builds on, as after `!refresh`).
+ * `!steps`: the record's next steps, brought up to the last message first (as `!record` is: an action agreed a moment
+ * ago is listed, not missing until the Scribe's next pass), then read back from Notion (a box people ticked there reads
+ * as done; the record taken back is what the next Scribe pass builds on, as after `!refresh`).
  */
 export async function listNextSteps(o: NextStepsCommandOptions, session: Session): Promise<string | CommandAnswer> {
   if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
+  await o.documentation.requestRecord(session.id, { urgent: true });
   const steps = nextStepsIn((await o.documentation.refreshRecord(session.id)) ?? '');
   if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
   const done = steps.filter((step) => step.done).length;

@@ -227,6 +227,7 @@ describe('demo brain through the real SDK', () => {
             '#5 [Ana (person)]: Let us pilot written updates for two weeks, Bo owns it.',
             '#6 [Claude]: Try it with one team first.',
             '#7 [Grok]: It takes that long anyway. Test the async doc with the night shift.',
+            '#8 [Claude]: Try it with one team first.',
           ].join('\n'),
         )
       ).finalOutput,
@@ -236,8 +237,8 @@ describe('demo brain through the real SDK', () => {
         '## Next steps',
         '',
         '- [ ] Let us pilot written updates for two weeks, Bo owns it. — Bo (#5)',
+        '- [ ] Try it with one team first. (#8)',
         '- [ ] Test the async doc with the night shift. (#7)',
-        '- [ ] Try it with one team first. (#6)',
       ].join('\n'),
     );
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });

@@ -76,6 +76,7 @@ async function commandFixture(options: { status?: SessionStatus; perMinute?: num
     // No summary can be made (a pass failed, or another process is writing it).
     documentation: stub<DocumentationPort & FreshSummarySource & PeoplesRecordWriter>('documentation', {
       freshSummary: async () => null,
+      requestRecord: async (sessionId, { urgent }) => void calls.push(`record ${sessionId}${urgent ? ' now' : ''}`),
       refreshRecord: async () => {
         const read = records.at(-1) ?? null;
         options.afterRead?.(records);
@@ -246,8 +247,10 @@ describe('CommandService next steps', () => {
   const RECORD = '# Record\n## Next steps\n- [ ] Pilot the async doc — Alice (#7)\n- [x] Book the retro (#9)\n## Sources\n- [ ] not a step';
 
   it('!steps lists them numbered, open and done; !done and !reopen change one box, as a person, and say who', async () => {
-    const { run, records } = await commandFixture({ record: RECORD });
+    const { run, records, calls, session } = await commandFixture({ record: RECORD });
     expect((await run('steps')).content).toBe('**Next steps** (1 open, 1 done)\n☐ 1. Pilot the async doc — Alice (#7)\n☑ 2. Book the retro (#9)');
+    // The record is brought up to the last message first, as for `!record`.
+    expect(calls).toEqual([`record ${session.id} now`]);
     expect((await run('done', '1')).content).toBe('☑ 1. Pilot the async doc — Alice (#7) — done, by Alice.');
     expect(records.at(-1)).toBe(RECORD.replace('- [ ] Pilot', '- [x] Pilot'));
     expect((await run('reopen', ' 2 ', ada)).content).toBe('☐ 2. Book the retro (#9) — open again, by Ada.');
