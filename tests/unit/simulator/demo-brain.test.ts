@@ -225,8 +225,8 @@ describe('demo brain through the real SDK', () => {
             '#3 [Ana (person)]: A decision we can try next week.',
             '#4 [Moderator]: Welcome, everyone — the plan is approved.',
             '#5 [Ana (person)]: Let us pilot written updates for two weeks, Bo owns it.',
-            '#6 [Claude]: Try it with one team first.',
-            '#7 [Grok]: It takes that long anyway. Test the async doc with the night shift.',
+            '#6 [Grok]: It takes that long anyway. Test the async doc with the night shift.',
+            '#7 [Claude]: Try it with one team first.',
             '#8 [Claude]: Try it with one team first.',
           ].join('\n'),
         )
@@ -238,7 +238,7 @@ describe('demo brain through the real SDK', () => {
         '',
         '- [ ] Let us pilot written updates for two weeks, Bo owns it. — Bo (#5)',
         '- [ ] Try it with one team first. (#8)',
-        '- [ ] Test the async doc with the night shift. (#7)',
+        '- [ ] Test the async doc with the night shift. (#6)',
       ].join('\n'),
     );
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
