@@ -19,9 +19,9 @@ import { COMMAND_STATES, findCommand, formatHelp, type CommandAnswer, type Comma
 import { formatStatus } from './status-format.ts';
 import { listNextSteps, markNextStep, type PeoplesRecordWriter } from './next-steps-commands.ts';
 import { KeyedSerialQueue } from '../../core/keyed-serial-queue.ts';
+import { receivesDocumentFiles } from '../documentation/document-files.ts';
 
 export type { PeoplesRecordWriter } from './next-steps-commands.ts';
-import { receivesDocumentFiles } from '../documentation/document-files.ts';
 
 /** `!config` is served by the settings module. */
 export interface AdminSettingsPort {

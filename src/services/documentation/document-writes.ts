@@ -1,11 +1,8 @@
 /** How a session document is stored: a new version, its markdown mirror, and its sync to Notion queued. */
-import type { StoredDocument } from '../../repositories/documents-repository.ts';
+import type { DocumentKind, StoredDocument } from '../../repositories/documents-repository.ts';
 import type { MarkdownMirror } from '../../notion/markdown-mirror.ts';
 import { enqueueNotionJob } from './document-delays.ts';
 import { DOCUMENTATION_JOB_KINDS, type DocumentationDependencies } from './documentation-types.ts';
-
-/** A session document kind. */
-type DocumentKind = 'record' | 'tldr';
 
 /** Tries at a record version made from the newest one, when other writers keep getting in between. */
 const MAX_RECORD_WRITE_ATTEMPTS = 5;
