@@ -2,7 +2,7 @@
  * Buttons that run a command (`!steps`: "Done 2" under the list). Discord hands back only the button's custom id, so
  * the command, its arguments and the command whose answer then replaces the message are packed into it.
  */
-import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent } from 'discord.js';
+import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIComponentInActionRow } from 'discord.js';
 import type { ReplyButton } from '../core/ports.ts';
 
 /** What a command button's custom id starts with. */
@@ -38,4 +38,15 @@ export function commandOfButton(customId: string): { command: string; args: stri
   if (!customId.startsWith(PREFIX)) return null;
   const [command = '', args = '', then = ''] = customId.slice(PREFIX.length).split(':');
   return command ? { command, args, then: then || null } : null;
+}
+
+/** The button rows of a message without the button `customId` (a pressed "Done n" under the closing); a row left empty goes. */
+export function rowsWithoutButton<Child extends APIComponentInActionRow>(
+  rows: readonly APIActionRowComponent<Child>[],
+  customId: string,
+): APIActionRowComponent<Child>[] {
+  return rows.flatMap((row) => {
+    const components = row.components.filter((child) => !('custom_id' in child) || child.custom_id !== customId);
+    return components.length > 0 ? [{ ...row, components }] : [];
+  });
 }

@@ -1,6 +1,7 @@
 /** Discord events in: people's messages, slash commands and the approve button, handed to the SessionGateway. */
 import {
   GuildMember,
+  ComponentType,
   MessageFlags,
   MessageType,
   type ButtonInteraction,
@@ -27,7 +28,7 @@ import {
   type MemberFacts,
 } from './inbound.ts';
 import { APPROVE_BUTTON_ID } from './message-format.ts';
-import { commandButtonRows, commandOfButton } from './command-buttons.ts';
+import { commandButtonRows, commandOfButton, rowsWithoutButton } from './command-buttons.ts';
 import { splitMessage } from './message-splitter.ts';
 import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
 
@@ -149,7 +150,8 @@ export class DiscordEvents {
         for (const chunk of splitMessage(reply.content))
           await interaction.followUp({ content: chunk, allowedMentions: NO_MENTIONS, ...(reply.private ? { flags: MessageFlags.Ephemeral } : {}) });
       });
-      if (!pressed.then || reply.private) return;
+      if (reply.private) return;
+      if (!pressed.then) return await this.withoutPressedButton(interaction);
       const shown = await this.options.gateway.runCommand({ ...invocation, author, name: pressed.then, args: '' });
       // A list that no longer fits one message is left as it was: the follow-up above said what changed.
       const [only, ...more] = splitMessage(shown.content);
@@ -158,6 +160,14 @@ export class DiscordEvents {
       this.options.logger.error({ err: error, command: pressed.command }, 'handling a Discord button failed');
       await interaction.followUp({ content: describeForPerson(error), flags: MessageFlags.Ephemeral }).catch(() => undefined);
     }
+  }
+
+  /** The message keeps its text (a closing, a reminder) and loses the button that did its work; cosmetic, so only logged. */
+  private async withoutPressedButton(interaction: ButtonInteraction): Promise<void> {
+    const rows = interaction.message.components.flatMap((component) => (component.type === ComponentType.ActionRow ? [component.toJSON()] : []));
+    await interaction.editReply({ components: rowsWithoutButton(rows, interaction.customId) }).catch((error: unknown) => {
+      this.options.logger.warn({ err: error, customId: interaction.customId }, 'could not take a pressed button off its message');
+    });
   }
 
   private async command(interaction: CommandInteraction, requested: string, args: string): Promise<void> {

@@ -22,6 +22,7 @@ import { readConversation } from './conversation-history.ts';
 import { DiscordTransportError, isMissingPermissions, isUnknownResource, toTransportError } from './discord-errors.ts';
 import { KeyedSerialQueue } from '../core/keyed-serial-queue.ts';
 import { approveButtonRow, composeChunks, messageUrl, threadName } from './message-format.ts';
+import { commandButtonRows } from './command-buttons.ts';
 import { PersonaPoster, type RoomTarget } from './persona-poster.ts';
 import { PreviewPacer } from './preview-pacer.ts';
 import { WebhookRegistry } from './webhook-registry.ts';
@@ -102,7 +103,7 @@ export class DiscordTransport implements Transport {
     return this.queue.run(roomId, async () => {
       const target = await this.room(roomId);
       const chunks = composeChunks(message);
-      const buttons = message.actions?.includes('approve_plan') ? [approveButtonRow()] : [];
+      const buttons = [...(message.actions?.includes('approve_plan') ? [approveButtonRow()] : []), ...commandButtonRows(message.buttons)].slice(0, 5);
       const delivered = [...progress.deliveredExternalIds];
       for (let index = delivered.length; index < chunks.length; index += 1) {
         const text = chunks[index] as string;

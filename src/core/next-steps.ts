@@ -3,6 +3,7 @@
  * shows as to-do boxes people tick. Read from the record's text, so a box ticked in Notion reads as done once the
  * record is taken back from there.
  */
+import type { ReplyButton } from './ports.ts';
 
 /** The section's heading, at any of the record's heading levels. */
 const NEXT_STEPS_HEADING = /^#{1,3}\s+Next steps\s*$/i;
@@ -147,4 +148,15 @@ export function stepNamed(steps: readonly NextStep[], wanted: string): { number:
 /** Next steps as lines Discord can show (it has no task lists): ☐ open, ☑ done, numbered (from `first`) for `!done <n>`. */
 export function nextStepLines(steps: readonly NextStep[], first = 1): string {
   return steps.map((step, index) => `${step.done ? '☑' : '☐'} ${first + index}. ${step.action}`).join('\n');
+}
+
+/**
+ * A "Done n" button per open step: it ticks that step by number and key (so a list rewritten meanwhile never has another
+ * ticked), then shows the answer of `then` in place of the message (`!steps`: the list, ticked); with no `then` the
+ * message stays and loses the pressed button (the closing, the reminder).
+ */
+export function doneButtons(steps: readonly NextStep[], then?: string): ReplyButton[] {
+  return steps.flatMap((step, index) =>
+    step.done ? [] : [{ label: `Done ${index + 1}`, command: 'done', args: `${index + 1}@${stepKey(step.action)}`, ...(then ? { then } : {}) }],
+  );
 }

@@ -15,6 +15,8 @@ export interface OutgoingMessage {
   replyTo: ReplyReference[];
   /** Buttons to attach (the plan message gets an approve button). */
   actions?: MessageAction[];
+  /** Command buttons under its last part (the closing's and the reminder's "Done n"), where the transport has them. */
+  buttons?: ReplyButton[];
   /** True when the text came from the demo simulator; transports mark it plainly. */
   simulated?: boolean;
   /** Web pages the answer cites (from the web search tool): transports show them as links under the text. */
@@ -142,6 +144,11 @@ export interface ReplyButton {
   then?: string;
 }
 
+/** What a service may add to a post in the room besides its text. */
+export interface RoomPostExtras {
+  buttons?: ReplyButton[];
+}
+
 /** What transports call: the one entry point into the services. */
 export interface SessionGateway {
   /** A person said something; commands (`!x`) inside it are run. Returns a reply to show, if any. */
@@ -214,7 +221,8 @@ export interface RecalledSession {
 /** What the agents' tools may do; carried in the SDK RunContext. Implemented by the services. */
 export interface ToolPorts {
   sessionId: string;
-  postToRoom(speaker: Speaker, content: string): Promise<void>;
+  /** Posts in the room; `extras` are the service's own (buttons), never a model's. */
+  postToRoom(speaker: Speaker, content: string, extras?: RoomPostExtras): Promise<void>;
   checkLimits(): Promise<LimitsReport>;
   startSession(plan: SessionPlan): Promise<void>;
   endSession(reason: string): Promise<void>;

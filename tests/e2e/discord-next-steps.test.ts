@@ -5,13 +5,19 @@
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { FakeUser, RecordedMessage } from '../fakes/discord/index.ts';
+import { nextStepsIn } from '../../src/core/next-steps.ts';
 import { postAndSettle, startDiscordApp, type DiscordApp } from '../support/discord-app.ts';
 
 const PROPOSAL = 'Let us pilot an async planning doc, due Friday.';
 let running: DiscordApp;
 
 beforeAll(async () => {
-  running = await startDiscordApp({ SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', SCRIBE_UPDATE_INTERVAL: '30' });
+  running = await startDiscordApp({
+    SESSION_PLANNER_MAX_QUESTIONS: '0',
+    MAX_AI_ROUNDS_WITHOUT_HUMAN: '1',
+    SCRIBE_UPDATE_INTERVAL: '30',
+    NEXT_STEPS_REMINDER_DAYS: '2',
+  });
 });
 afterAll(async () => running?.stop());
 
@@ -55,4 +61,49 @@ it('a Done button under !steps ticks the step for whoever presses it, and the li
   expect(() => discord.clickButton(shown, first!.custom_id, discord.people.bob)).toThrow(/has no button/);
   const session = await test.app.repositories.sessions.findByRoom('discord', roomId);
   expect(await test.app.services.documentation.latestRecord(session!.id)).toContain(`- [x] ${PROPOSAL}`);
+});
+
+it('the closing and the reminder carry a Done button per open step; a press ticks it and takes that button off', async () => {
+  const { discord, bot, test } = running;
+  const topic = await say(discord.channels['brainstorm']!.id, discord.people.ada, 'Quarterly offsite without the slide marathon');
+  const roomId = topic.threadId!;
+  await say(roomId, discord.people.ada, '!approve');
+  await say(roomId, discord.people.ada, 'Let us cap every talk at ten minutes, due next week.');
+  await say(roomId, discord.people.bob, 'Bob owns it: book a room with whiteboards by Monday.');
+  await say(roomId, discord.people.ada, '!stop');
+
+  const closing = discord.messagesIn(roomId).find((message) => message.content.includes('this session is closed'))!;
+  expect(closing.origin).toBe('webhook');
+  const open = (closing.content.match(/☐ \d+\./g) ?? []).length;
+  expect(open).toBeGreaterThanOrEqual(2);
+  expect(buttonsOf(closing).map((button) => button.label)).toEqual(Array.from({ length: open }, (_, index) => `Done ${index + 1}`));
+
+  const press = discord.clickButton(closing, buttonsOf(closing)[0]!.custom_id, discord.people.bob);
+  await bot.handled(press.id);
+  await test.settle();
+  expect(press.responses.filter((response) => response.kind === 'followup').map((response) => response.content)).toEqual([
+    expect.stringMatching(/^☑ 1\. .+ — done, by bob\.$/),
+  ]);
+  const closed = discord.state.findMessage(closing.id)!;
+  expect(closed.content).toBe(closing.content);
+  expect(buttonsOf(closed).map((button) => button.label)).toEqual(Array.from({ length: open - 1 }, (_, index) => `Done ${index + 2}`));
+
+  await test.clock.advance(2 * 24 * 60 * 60_000 + 60_000);
+  await test.settle();
+  const reminder = discord.messagesIn(roomId).find((message) => message.content.includes('still open'))!;
+  expect(reminder.content).toContain(`**${open - 1} of ${open} next steps`);
+  const [second] = buttonsOf(reminder);
+  expect(buttonsOf(reminder)).toHaveLength(open - 1);
+  expect(second?.label).toBe('Done 2');
+  const later = discord.clickButton(reminder, second!.custom_id, discord.people.ada);
+  await bot.handled(later.id);
+  await test.settle();
+  expect(later.responses.find((response) => response.kind === 'followup')?.content).toMatch(/^☑ 2\. .+ — done, by ada\.$/);
+  expect(buttonsOf(discord.state.findMessage(reminder.id)!).map((button) => button.label)).not.toContain('Done 2');
+  const session = await test.app.repositories.sessions.findByRoom('discord', roomId);
+  expect(
+    nextStepsIn((await test.app.services.documentation.latestRecord(session!.id)) ?? '')
+      .slice(0, 2)
+      .map((step) => step.done),
+  ).toEqual([true, true]);
 });

@@ -1,7 +1,7 @@
 /** `!steps`, `!done` and `!reopen`: the record's next steps, read and ticked from the room. */
 import { PLANNING_STATUSES, type Session } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
-import { nextStepLines, nextStepsIn, stepKey, stepNamed, withKeyedStepMarked, type NextStep } from '../../core/next-steps.ts';
+import { doneButtons, nextStepLines, nextStepsIn, stepKey, stepNamed, withKeyedStepMarked } from '../../core/next-steps.ts';
 import type { CommandAnswer } from './command-table.ts';
 import type { CommandInvocation, DocumentationPort } from '../../core/ports.ts';
 
@@ -30,14 +30,7 @@ export async function listNextSteps(o: NextStepsCommandOptions, session: Session
   const steps = nextStepsIn((await o.documentation.refreshRecord(session.id)) ?? '');
   if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
   const done = steps.filter((step) => step.done).length;
-  return { content: `**Next steps** (${steps.length - done} open, ${done} done)\n${nextStepLines(steps)}`, buttons: doneButtons(steps) };
-}
-
-/** A button per open step: it ticks that step (by number and key, so a rewritten list never ticks another) and shows the list again. */
-function doneButtons(steps: readonly NextStep[]) {
-  return steps.flatMap((step, index) =>
-    step.done ? [] : [{ label: `Done ${index + 1}`, command: 'done', args: `${index + 1}@${stepKey(step.action)}`, then: 'steps' }],
-  );
+  return { content: `**Next steps** (${steps.length - done} open, ${done} done)\n${nextStepLines(steps)}`, buttons: doneButtons(steps, 'steps') };
 }
 
 /**

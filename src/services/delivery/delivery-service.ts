@@ -12,7 +12,7 @@ import { currentTraceId } from '../current-trace.ts';
 import { FINISHED_STATUSES, type ChatMessage, type Citation, type Session, type Speaker } from '../../core/domain.ts';
 import type { CostSource } from '../../core/cost.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
-import type { EventBus, MessageAction, OutgoingFile, OutgoingMessage, ReplyReference, Transport } from '../../core/ports.ts';
+import type { EventBus, MessageAction, OutgoingFile, OutgoingMessage, ReplyButton, ReplyReference, Transport } from '../../core/ports.ts';
 import type { DocumentKind } from '../../repositories/documents-repository.ts';
 import { PostedMessages } from './posted-messages.ts';
 import { StreamDraft } from './stream-draft.ts';
@@ -26,6 +26,8 @@ export interface PostOptions {
   /** The messages it answers, as the caller holds them (at most five are shown). */
   replyTo?: readonly ChatMessage[];
   actions?: MessageAction[];
+  /** Command buttons under the message (the closing's "Done n"). */
+  buttons?: ReplyButton[];
   model?: string | null;
   usage?: { inputTokens: number; outputTokens: number; costUsd: number; costSource?: CostSource };
   traceId?: string | null;
@@ -127,6 +129,7 @@ export class DeliveryService {
               payload: {
                 previewExternalId: options.previewExternalId ?? null,
                 actions: options.actions ?? [],
+                ...(options.buttons?.length ? { buttons: options.buttons } : {}),
                 ...(options.attachDocuments?.length ? { documents: options.attachDocuments } : {}),
               },
               runAt: now,
@@ -212,6 +215,8 @@ export class DeliveryService {
     // Another process serves this room (its Discord shard holds the guild): leave the job to it, soon, not never.
     if (transport.handlesRoom && !(await transport.handlesRoom(session.roomId))) return { status: 'postpone', afterMs: ROOM_ELSEWHERE_RETRY_MS };
     const outgoing = this.toOutgoing(message, targets, (job.payload.actions as MessageAction[] | undefined) ?? []);
+    const buttons = buttonsOf(job.payload.buttons);
+    if (buttons.length > 0) outgoing.buttons = buttons;
     const documents = Array.isArray(job.payload.documents) ? (job.payload.documents as DocumentKind[]) : [];
     if (documents.length > 0 && this.options.documentFiles) outgoing.files = await this.options.documentFiles(message.sessionId, documents);
     let delivered;
@@ -280,4 +285,15 @@ export class DeliveryService {
       ...(message.citations?.length ? { citations: message.citations } : {}),
     };
   }
+}
+
+/** The command buttons a delivery job carries (its payload is JSON: anything not shaped as one is left out). */
+function buttonsOf(stored: unknown): ReplyButton[] {
+  if (!Array.isArray(stored)) return [];
+  return stored.flatMap((entry: unknown): ReplyButton[] => {
+    if (typeof entry !== 'object' || entry === null) return [];
+    const { label, command, args, then } = entry as Record<string, unknown>;
+    if (typeof label !== 'string' || typeof command !== 'string' || typeof args !== 'string') return [];
+    return [{ label, command, args, ...(typeof then === 'string' ? { then } : {}) }];
+  });
 }

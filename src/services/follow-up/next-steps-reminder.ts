@@ -8,8 +8,8 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import { FINISHED_STATUSES, type Session, type Speaker } from '../../core/domain.ts';
-import { nextStepLines, nextStepsIn } from '../../core/next-steps.ts';
-import type { DocumentationPort } from '../../core/ports.ts';
+import { doneButtons, nextStepLines, nextStepsIn } from '../../core/next-steps.ts';
+import type { DocumentationPort, ReplyButton } from '../../core/ports.ts';
 import type { NewJob } from '../../repositories/jobs-repository.ts';
 import type { JobOutcome, JobRegistry } from '../jobs/job-types.ts';
 
@@ -23,7 +23,7 @@ export interface NextStepsReminderOptions {
   sessions: { findById(sessionId: string): Promise<Session | null> };
   jobs: { enqueue(job: NewJob, now: Date): Promise<number | null> };
   documentation: Pick<DocumentationPort, 'refreshRecord'>;
-  delivery: { post(session: Session, speaker: Speaker, text: string): Promise<unknown> };
+  delivery: { post(session: Session, speaker: Speaker, text: string, options?: { buttons?: ReplyButton[] }): Promise<unknown> };
   clock: Clock;
   /** Days after the end; 0 sends none. */
   reminderDays: number;
@@ -62,9 +62,9 @@ export class NextStepsReminder {
     const text = [
       `**${open.length} of ${steps.length} next steps from this brainstorm ${open.length === 1 ? 'is' : 'are'} still open** (${days} day${days === 1 ? '' : 's'} on)`,
       lines,
-      'Tick one with `!done <number>` (or in the Detailed record in Notion); `!steps` lists them all.',
+      'Tick one with its button, `!done <number>` or in the Detailed record in Notion; `!steps` lists them all.',
     ].join('\n');
-    await this.options.delivery.post(session, MODERATOR, text);
+    await this.options.delivery.post(session, MODERATOR, text, { buttons: doneButtons(steps) });
     this.options.logger.info({ sessionId, open: open.length }, 'reminded the room of its open next steps');
     return { status: 'done' };
   }

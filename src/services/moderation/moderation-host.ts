@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../config/app-config.ts';
 import type { ChatMessage, ModerationState, Session } from '../../core/domain.ts';
-import type { LimitsReport, ToolPorts } from '../../core/ports.ts';
+import type { LimitsReport, RoomPostExtras, ToolPorts } from '../../core/ports.ts';
 import type { DocumentLink } from '../../core/service-ports.ts';
 
 export type { DocumentLink, EmbedFunction } from '../../core/service-ports.ts';
@@ -12,7 +12,7 @@ export interface ModerationHost {
   /** The latest `limit` discussion messages (people, participants, moderator), oldest first. */
   recentMessages(sessionId: string, limit: number): Promise<ChatMessage[]>;
   /** Posts (stores, then delivers) a message in the room as the Moderator. */
-  postAsModerator(session: Session, content: string): Promise<void>;
+  postAsModerator(session: Session, content: string, extras?: RoomPostExtras): Promise<void>;
   /** Stores the Moderator's state between checks (`sessions.moderation_state`). */
   saveModerationState(sessionId: string, state: ModerationState): Promise<void>;
   /** Ends the session (status first, then the wrap-up job that calls `ModerationService.wrapUp`). */

@@ -7,7 +7,7 @@ import { createPostToDiscordTool } from '../../tools/post-to-discord.ts';
 import { AGENT_NAMES } from '../../core/agent-context.ts';
 import type { Session } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
-import type { ToolPorts } from '../../core/ports.ts';
+import type { ReplyButton, ToolPorts } from '../../core/ports.ts';
 import type { ModerationHost } from './moderation-host.ts';
 
 /** The prompt of a post the Moderator must make (`prompts/moderator-post.txt`). */
@@ -36,6 +36,8 @@ export interface PostRequirements {
   mustMention?: { needle: string; line: string }[];
   /** Facts posted under the Moderator's words as they are (findings, document links): never reworded. */
   appendix?: string;
+  /** Command buttons under the post (the closing's "Done n" for the open next steps), whoever words it. */
+  buttons?: ReplyButton[];
   /** A post in its own trace (checks); the closing is already inside the wrap-up trace. */
   ownTrace?: boolean;
 }
@@ -56,13 +58,14 @@ export class ModeratorVoice {
     if (purpose !== 'closing' && !(await this.stillActive(session.id))) return null;
     let posted: string | null = null;
     const base = this.options.host.toolPorts(session);
+    const extras = requirements.buttons?.length ? { buttons: requirements.buttons } : {};
     const ports: ToolPorts = {
       ...base,
       postToRoom: async (speaker, content) => {
         if (purpose !== 'closing' && !(await this.stillActive(session.id)))
           throw new BrainstormError('wrong_state', 'The session has ended; nothing more is posted.');
         const complete = withRequired(content, requirements);
-        await base.postToRoom(speaker, complete);
+        await base.postToRoom(speaker, complete, extras);
         posted = complete;
       },
     };
@@ -85,7 +88,7 @@ export class ModeratorVoice {
       'the Moderator did not post through post_to_discord; the service posts its draft',
     );
     const complete = withRequired(draft, requirements);
-    await this.options.host.postAsModerator(session, complete);
+    await this.options.host.postAsModerator(session, complete, extras);
     return { content: complete, via: 'service' };
   }
 

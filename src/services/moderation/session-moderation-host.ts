@@ -37,8 +37,8 @@ export function createSessionModerationHost(dependencies: SessionModerationHostD
       const recent = await dependencies.messages.listRecent(sessionId, limit * 2 + 10);
       return recent.filter((message) => DISCUSSION_KINDS.has(message.speaker.kind) && message.deliveryStatus !== 'withheld').slice(-limit);
     },
-    postAsModerator: async (session, content) => {
-      await dependencies.delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content);
+    postAsModerator: async (session, content, extras) => {
+      await dependencies.delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content, extras?.buttons?.length ? { buttons: extras.buttons } : {});
     },
     saveModerationState: async (sessionId, state) => {
       await dependencies.sessions.update(sessionId, { moderationState: state }, dependencies.clock.now());

@@ -12,7 +12,7 @@ import type { ModeratorVoice } from './moderator-voice.ts';
 import { runForcedAct } from '../../agents/forced-act.ts';
 import { createScribeRecordTool } from '../../agents/scribe/scribe-agent.ts';
 import { closingFacts, closingGreeting, composeClosingMessage, formatMessages, formatObjectives, parseQuality } from './moderation-messages.ts';
-import { nextStepsIn } from '../../core/next-steps.ts';
+import { doneButtons, nextStepsIn } from '../../core/next-steps.ts';
 
 /** The prompt of the wrap-up run's input (`prompts/moderator-wrap-up.txt`). */
 export const WRAP_UP_PROMPT = 'moderator-wrap-up';
@@ -226,6 +226,7 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
       const spoken = await dependencies.voice.say(session, greeting, 'closing', {
         mustMention: [{ needle: reason, line: greeting }],
         appendix: closingFacts(parts),
+        buttons: doneButtons(parts.nextSteps),
       });
       closingMessage = spoken?.content ?? closingMessage;
     },

@@ -39,8 +39,8 @@ export function createToolPortsFactory(dependencies: {
   };
   return (session) => ({
     sessionId: session.id,
-    postToRoom: async (speaker, content) => {
-      await dependencies.delivery.post(await load(session.id), speaker, content);
+    postToRoom: async (speaker, content, extras) => {
+      await dependencies.delivery.post(await load(session.id), speaker, content, extras?.buttons?.length ? { buttons: extras.buttons } : {});
     },
     checkLimits: async () => dependencies.limits.report(await load(session.id)),
     startSession: async (plan) => {

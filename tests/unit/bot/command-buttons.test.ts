@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { commandButtonRows, commandOfButton } from '../../../src/bot/command-buttons.ts';
+import { commandButtonRows, commandOfButton, rowsWithoutButton } from '../../../src/bot/command-buttons.ts';
 
 const done = (number: number) => ({ label: `Done ${number}`, command: 'done', args: `${number}@0a1b2c3d`, then: 'steps' });
 
@@ -24,5 +24,13 @@ describe('command buttons', () => {
     expect(commandButtonRows([...unpackable, done(1)]).flatMap((row) => row.components.map((button) => ('label' in button ? button.label : null)))).toEqual([
       'Done 1',
     ]);
+  });
+
+  it('take a pressed button off its message, and a row it leaves empty with it', () => {
+    const rows = commandButtonRows(Array.from({ length: 6 }, (_, index) => done(index + 1)));
+    const labels = (kept: typeof rows) => kept.map((row) => row.components.map((button) => ('label' in button ? button.label : null)));
+    expect(labels(rowsWithoutButton(rows, 'brainstorm:run:done:2@0a1b2c3d:steps'))).toEqual([['Done 1', 'Done 3', 'Done 4', 'Done 5'], ['Done 6']]);
+    expect(labels(rowsWithoutButton(rows, 'brainstorm:run:done:6@0a1b2c3d:steps'))).toEqual([['Done 1', 'Done 2', 'Done 3', 'Done 4', 'Done 5']]);
+    expect(rowsWithoutButton(rows, 'brainstorm:approve')).toEqual(rows);
   });
 });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { nextStepLines, nextStepsIn, withStepMarked, withTicksKept } from '../../../src/core/next-steps.ts';
+import { doneButtons, nextStepLines, nextStepsIn, stepKey, stepNamed, withStepMarked, withTicksKept } from '../../../src/core/next-steps.ts';
 
 const RECORD = [
   '# Record',
@@ -73,5 +73,19 @@ describe("the record's next steps", () => {
           .map((step) => step.action),
       ).toEqual([nextStepsIn(earlier!).find((step) => step.done)!.action]);
     }
+  });
+
+  it('a Done button is made for each open step, naming it by number and key, with the command that shows it after', () => {
+    const steps = [
+      { action: 'Pilot the doc — Ada', done: false },
+      { action: 'Book the room — Bo', done: true },
+      { action: 'Cap talks at ten minutes', done: false },
+    ];
+    expect(doneButtons(steps)).toEqual([
+      { label: 'Done 1', command: 'done', args: `1@${stepKey('Pilot the doc — Ada')}` },
+      { label: 'Done 3', command: 'done', args: `3@${stepKey('Cap talks at ten minutes')}` },
+    ]);
+    expect(doneButtons(steps, 'steps').map((button) => button.then)).toEqual(['steps', 'steps']);
+    expect(stepNamed(steps, doneButtons(steps)[1]!.args)).toEqual({ number: 3 });
   });
 });
