@@ -103,6 +103,7 @@ export class DiscordTransport implements Transport {
     return this.queue.run(roomId, async () => {
       const target = await this.room(roomId);
       const chunks = composeChunks(message);
+      // Discord takes at most five rows of buttons a message.
       const buttons = [...(message.actions?.includes('approve_plan') ? [approveButtonRow()] : []), ...commandButtonRows(message.buttons)].slice(0, 5);
       const delivered = [...progress.deliveredExternalIds];
       for (let index = delivered.length; index < chunks.length; index += 1) {
