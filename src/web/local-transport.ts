@@ -1,7 +1,7 @@
 /** The console's local channel: a full Transport whose rooms live in this process and show in the browser. */
 import type { Clock } from '../core/clock.ts';
 import type { IdGenerator } from '../core/ids.ts';
-import type { DeliveredMessage, DeliveryProgress, MessageAction, OutgoingMessage, ReplyReference, Transport } from '../core/ports.ts';
+import type { DeliveredMessage, DeliveryProgress, MessageAction, OutgoingMessage, ReplyButton, ReplyReference, Transport } from '../core/ports.ts';
 import type { Speaker } from '../core/domain.ts';
 
 /** A room of the local channel (one per session). */
@@ -21,6 +21,8 @@ export interface LocalDelivery {
   content: string;
   replyTo: ReplyReference[];
   actions: MessageAction[];
+  /** Command buttons under it (the closing's "Done n"); the console runs them as the person. */
+  buttons: ReplyButton[];
   simulated: boolean;
   deliveredAt: string;
 }
@@ -102,6 +104,7 @@ export class LocalTransport implements Transport {
       content: message.content,
       replyTo: message.replyTo,
       actions: message.actions ?? [],
+      buttons: message.buttons ?? [],
       simulated: message.simulated === true,
       deliveredAt: this.options.clock.now().toISOString(),
     };

@@ -1,11 +1,12 @@
 /** Merges a local room's deliveries into a session's stored transcript, so each message shows once. */
 import type { TranscriptMessage } from '../services/console/console-types.ts';
-import type { MessageAction } from '../core/ports.ts';
+import type { MessageAction, ReplyButton } from '../core/ports.ts';
 import type { LocalDelivery } from './local-transport.ts';
 
 /** One entry of a session page's transcript. */
 export type FeedItem =
-  { kind: 'message'; message: TranscriptMessage; actions: MessageAction[]; externalId: string | null } | { kind: 'notice'; delivery: LocalDelivery };
+  | { kind: 'message'; message: TranscriptMessage; actions: MessageAction[]; buttons: ReplyButton[]; externalId: string | null }
+  | { kind: 'notice'; delivery: LocalDelivery };
 
 function sameWords(message: TranscriptMessage, delivery: LocalDelivery): boolean {
   return message.speaker.name === delivery.speaker.name && message.text.trim() === delivery.content.trim();
@@ -17,7 +18,7 @@ function sameWords(message: TranscriptMessage, delivery: LocalDelivery): boolean
  * no stored message (notices) are kept in time order.
  */
 export function mergeRoomFeed(messages: TranscriptMessage[], deliveries: LocalDelivery[]): FeedItem[] {
-  const items: FeedItem[] = messages.map((message) => ({ kind: 'message', message, actions: [], externalId: null }));
+  const items: FeedItem[] = messages.map((message) => ({ kind: 'message', message, actions: [], buttons: [], externalId: null }));
   const byExternalId = new Map<string, number>();
   messages.forEach((message, index) => message.externalIds.forEach((externalId) => byExternalId.set(externalId, index)));
   const paired = new Set<number>();
@@ -33,6 +34,7 @@ export function mergeRoomFeed(messages: TranscriptMessage[], deliveries: LocalDe
     }
     paired.add(index as number);
     item.actions = delivery.actions;
+    item.buttons = delivery.buttons;
     item.externalId = delivery.externalId;
   }
   return insertNotices(items, notices);

@@ -106,6 +106,17 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     expect(await page.evaluate(() => document.documentElement.scrollWidth <= document.documentElement.clientWidth)).toBe(true);
     await page.screenshot({ path: join(SCREENSHOTS, 'console-session-phone-dark.png') });
 
+    await page.locator('#message-input').fill('Let us pilot a no-meeting Wednesday next sprint; Ada owns it.');
+    await page.locator('#message-input').press('Enter');
+    await page.locator('.message.speaker-human', { hasText: 'no-meeting Wednesday' }).waitFor();
+    // `!steps` answers with a Done button per open step; a press ticks it and lists the steps again, that one ticked.
+    await page.locator('#message-input').fill('!steps');
+    await page.locator('#message-input').press('Enter');
+    const list = page.locator('.message.note', { hasText: 'Next steps' }).last();
+    await list.locator('.command-button', { hasText: /^Done 1$/ }).click();
+    await page.locator('.message.note', { hasText: /☑ 1\. .+ — done, by / }).waitFor();
+    await page.locator('.message.note', { hasText: /Next steps.+ 1 done\)/ }).waitFor();
+    expect(await page.locator('.message.note .command-button', { hasText: /^Done 1$/ }).count()).toBe(0);
     // A decision topic plans a critique round; stopped before it, the panel says so and counts nothing.
     await page.locator('#message-input').fill('!stop');
     await page.locator('#message-input').press('Enter');
@@ -120,6 +131,20 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
       )
       .toContain('Skipped: the session was stopped.');
     expect(await page.locator('#critique').innerText()).not.toContain('Borda count');
+
+    // The closing lists the next steps with a Done button each, as in Discord: a press ticks the step and the button goes.
+    const closing = page.locator('.message[data-speaker="Moderator"]', { hasText: 'this session is closed' });
+    await closing.locator('.command-button').first().waitFor();
+    const label = await closing.locator('.command-button').first().innerText();
+    expect(label).toMatch(/^Done [2-9]$/);
+    const buttons = await closing.locator('.command-button').count();
+    await closing.locator('.command-button').first().click();
+    await page.locator('.message.note', { hasText: new RegExp(`☑ ${label.slice(5)}\\. .+ — done, by `) }).waitFor();
+    await expect.poll(() => closing.locator('.command-button').count()).toBe(buttons - 1);
+    // Gone after a reload too, as the notes are kept.
+    await page.reload();
+    await closing.locator('.text').waitFor();
+    expect(await closing.locator('.command-button', { hasText: new RegExp(`^${label}$`) }).count()).toBe(0);
     expect(errors).toEqual([]);
   }, 600_000);
 });

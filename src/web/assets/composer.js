@@ -45,12 +45,17 @@ export function composer(roomId, onReply) {
   return form;
 }
 
-/** Runs a command as the person (the approve button). */
-export async function runCommand(roomId, command, onReply) {
+/**
+ * Runs a command as the person (the approve button, a "Done n" button) and shows its reply as a note; resolves with
+ * the reply (null when the request failed: the note says why).
+ */
+export async function runCommand(roomId, command, onReply, args = '') {
   try {
-    const answer = await postJson(`/api/rooms/${encodeURIComponent(roomId)}/commands`, { command, args: '', name: personName() });
-    if (answer.reply) onReply(answer.reply.content);
+    const answer = await postJson(`/api/rooms/${encodeURIComponent(roomId)}/commands`, { command, args, name: personName() });
+    if (answer.reply) onReply(answer.reply.content, { buttons: answer.reply.buttons });
+    return answer.reply ?? null;
   } catch (error) {
     onReply(error.message);
+    return null;
   }
 }

@@ -2,35 +2,51 @@
 // in the transcript where they were said (after the item that was last when they arrived), not piled at the end.
 const MAX_NOTES = 200;
 
-function storageKey(roomId) {
-  return `brainstorm.notes.${roomId}`;
+function storageKey(roomId, kind = 'notes') {
+  return `brainstorm.${kind}.${roomId}`;
 }
 
-function load(roomId) {
+function load(roomId, kind) {
   try {
-    const stored = JSON.parse(localStorage.getItem(storageKey(roomId)) ?? '[]');
-    return Array.isArray(stored) ? stored.filter((note) => typeof note?.content === 'string') : [];
+    const stored = JSON.parse(localStorage.getItem(storageKey(roomId, kind)) ?? '[]');
+    return Array.isArray(stored) ? stored : [];
   } catch {
     return [];
   }
 }
 
-/** The notes of one room. */
+function save(roomId, kind, value) {
+  try {
+    localStorage.setItem(storageKey(roomId, kind), JSON.stringify(value));
+  } catch {
+    // a full or disabled storage only costs the notes their survival across reloads
+  }
+}
+
+/** The key of a command button: pressed once with effect, it is not shown again. */
+export function buttonKey(button) {
+  return `${button.command} ${button.args}`;
+}
+
+/** The notes of one room, and the command buttons pressed in it. */
 export class Notes {
   constructor(roomId) {
     this.roomId = roomId;
-    this.list = load(roomId);
+    this.list = load(roomId, 'notes').filter((note) => typeof note?.content === 'string');
+    this.pressed = new Set(load(roomId, 'pressed').filter((key) => typeof key === 'string'));
   }
 
-  /** Keeps a note; `afterKey` is the transcript item it follows, `at` when it was said. */
-  add(content, afterKey, at = new Date().toISOString()) {
+  /** Keeps a note; `afterKey` is the transcript item it follows, `at` when it was said, `buttons` those under it. */
+  add(content, afterKey, at = new Date().toISOString(), buttons = []) {
     const key = `${Date.now().toString(36)}-${this.list.length}`;
-    this.list = [...this.list, { key, content, afterKey, at }].slice(-MAX_NOTES);
-    try {
-      localStorage.setItem(storageKey(this.roomId), JSON.stringify(this.list));
-    } catch {
-      // a full or disabled storage only costs the notes their survival across reloads
-    }
+    this.list = [...this.list, { key, content, afterKey, at, buttons: Array.isArray(buttons) ? buttons : [] }].slice(-MAX_NOTES);
+    save(this.roomId, 'notes', this.list);
+  }
+
+  /** A button that did its work (a step ticked): taken off wherever it shows. */
+  press(button) {
+    this.pressed.add(buttonKey(button));
+    save(this.roomId, 'pressed', [...this.pressed].slice(-MAX_NOTES));
   }
 }
 

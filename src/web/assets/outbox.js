@@ -58,7 +58,7 @@ export function createOutbox(roomId, { send, onReply, onChange }) {
           items = items.slice(1);
           attempt = 0;
           changed();
-          if (answer?.reply) onReply(answer.reply.content);
+          if (answer?.reply) onReply(answer.reply.content, { buttons: answer.reply.buttons });
         } catch (error) {
           if (!isUnreachable(error)) {
             items = items.slice(1);

@@ -88,8 +88,8 @@ export async function renderSessionPage(main, sessionId, context) {
   const local = session.transport === 'local';
   const notes = new Notes(session.roomId);
   let draw = () => undefined;
-  const showReply = (text, at) => {
-    notes.add(text, feed.items.length ? itemKey(feed.items[feed.items.length - 1]) : null, at);
+  const showReply = (text, { at, buttons } = {}) => {
+    notes.add(text, feed.items.length ? itemKey(feed.items[feed.items.length - 1]) : null, at, buttons);
     replies.textContent = text;
     draw();
     scroller.scrollTop = scroller.scrollHeight;
@@ -99,8 +99,21 @@ export async function renderSessionPage(main, sessionId, context) {
   const ended = h('div', { id: 'ended-slot' });
   const tools = transcriptTools(session, list);
   main.replaceChildren(h('div', { class: 'session-page' }, h('section', { class: 'conversation card' }, title, tools.node, scroller, input, ended), side));
+  // A "Done n" button: its command runs as the person; when it did its work the button goes, and `then` shows anew.
+  const runButton = async (control) => {
+    const button = { command: control.dataset.run, args: control.dataset.args };
+    control.disabled = true;
+    const reply = await runCommand(session.roomId, button.command, showReply, button.args);
+    control.disabled = false;
+    if (!reply || reply.private) return;
+    notes.press(button);
+    if (control.dataset.then) await runCommand(session.roomId, control.dataset.then, showReply);
+    draw();
+  };
   list.addEventListener('click', (event) => {
     if (event.target.closest('[data-action="approve"]')) approve();
+    const command = event.target.closest('[data-run]');
+    if (command && !command.disabled) runButton(command);
   });
 
   let highlighted = false;
@@ -119,6 +132,7 @@ export async function renderSessionPage(main, sessionId, context) {
         demoMode: status.demoMode,
         simulatedNames: status.simulatedNames ?? null,
         awaitingApproval: detail.session.status === 'awaiting_approval',
+        pressed: notes.pressed,
       }),
     );
     tools.refilter();
@@ -165,7 +179,7 @@ export async function renderSessionPage(main, sessionId, context) {
     { sessionId, roomId: local ? session.roomId : null },
     (type, event) => {
       if (type === 'local-preview') return pinned(() => drafts.show(`preview:${event.preview.externalId}`, event.preview.speaker.name, event.preview.content));
-      if (type === 'local-notice') return showReply(event.content, event.at);
+      if (type === 'local-notice') return showReply(event.content, { at: event.at });
       if (type === 'local-typing') return;
       refresh();
     },

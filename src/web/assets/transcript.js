@@ -3,6 +3,7 @@
 import { h, safeLink } from './dom.js';
 import { formatClock, formatCostWithSource, formatTokens } from './format.js';
 import { markdown } from './markdown.js';
+import { buttonKey } from './notes.js';
 
 // A file a person attached in Discord arrives as "[attached image: mockup.png <address>]". That address is signed and
 // dies within a day ("This content is no longer available"); the message in Discord lasts and shows the file afresh.
@@ -66,6 +67,28 @@ function sourcesList(citations) {
   return h('p', { class: 'sources' }, h('span', { class: 'sources-label' }, 'Sources: '), ...links);
 }
 
+/** The command buttons not yet pressed (a pressed one that did its work is gone, as in Discord). */
+function openButtons(buttons, context) {
+  return (buttons ?? []).filter((button) => !context.pressed?.has(buttonKey(button)));
+}
+
+/** "Done n" buttons under a closing, a reminder or a `!steps` list: each runs its command as the person. */
+function commandButtons(buttons, context) {
+  const open = openButtons(buttons, context);
+  if (open.length === 0) return null;
+  return h(
+    'div',
+    { class: 'command-buttons' },
+    ...open.map((button) =>
+      h(
+        'button',
+        { type: 'button', class: 'command-button', 'data-run': button.command, 'data-args': button.args, 'data-then': button.then ?? '' },
+        button.label,
+      ),
+    ),
+  );
+}
+
 function messageItem(item, context) {
   const { message } = item;
   // With some keys set, only the participants without one are simulated; in full demo mode every model is.
@@ -87,6 +110,7 @@ function messageItem(item, context) {
     h('div', { class: 'text md', 'data-source': message.text }, markdown(withFileLinks(message.text, discordUrl(message)), { sessionId: message.sessionId })),
     sourcesList(message.citations),
     approve,
+    commandButtons(item.buttons, context),
   );
 }
 
@@ -110,7 +134,8 @@ function noticeItem(delivery, sessionId) {
   );
 }
 
-function noteItem(note, sessionId) {
+function noteItem(note, context) {
+  const sessionId = context.sessionId;
   return h(
     'article',
     { class: 'message note', 'data-note': note.key, role: 'note' },
@@ -121,6 +146,7 @@ function noteItem(note, sessionId) {
       h('div', { class: 'meta' }, h('time', { datetime: note.at }, formatClock(note.at)), copyButton()),
     ),
     h('div', { class: 'text md', 'data-source': note.content }, markdown(note.content, { sessionId })),
+    commandButtons(note.buttons, context),
   );
 }
 
@@ -132,14 +158,14 @@ export function itemKey(item) {
 
 function itemNode(item, context) {
   if (item.kind === 'message') return messageItem(item, context);
-  return item.kind === 'note' ? noteItem(item.note, context.sessionId) : noticeItem(item.delivery, context.sessionId);
+  return item.kind === 'note' ? noteItem(item.note, context) : noticeItem(item.delivery, context.sessionId);
 }
 
 function signature(item, context) {
-  if (item.kind === 'note') return `o|${item.note.key}`;
+  if (item.kind === 'note') return `o|${item.note.key}|${openButtons(item.note.buttons, context).map(buttonKey).join()}`;
   if (item.kind === 'notice') return `n|${item.delivery.externalId}`;
   const message = item.message;
-  return `m|${message.id}|${message.deliveryStatus}|${message.traceId}|${message.externalUrl}|${item.actions.join()}|${context.awaitingApproval}|${message.text.length}|${message.edited ? message.text : ''}`;
+  return `m|${message.id}|${message.deliveryStatus}|${message.traceId}|${message.externalUrl}|${item.actions.join()}|${openButtons(item.buttons, context).map(buttonKey).join()}|${context.awaitingApproval}|${message.text.length}|${message.edited ? message.text : ''}`;
 }
 
 /** Keeps a transcript list in step with the feed, reusing the nodes of items that did not change. */

@@ -9,7 +9,7 @@ function stored(id: number, name: string, text: string, at: string, externalIds:
 }
 
 function delivery(externalId: string, name: string, content: string, at: string): LocalDelivery {
-  return { externalId, roomId: 'r', speaker: { kind: 'system', name }, content, replyTo: [], actions: [], simulated: false, deliveredAt: at };
+  return { externalId, roomId: 'r', speaker: { kind: 'system', name }, content, replyTo: [], actions: [], buttons: [], simulated: false, deliveredAt: at };
 }
 
 describe('mergeRoomFeed', () => {
@@ -23,7 +23,7 @@ describe('mergeRoomFeed', () => {
       { ...delivery('x1', 'Planner', 'Plan (edited for the room)', '2026-01-01T00:00:01Z'), actions: ['approve_plan' as const] },
       delivery('n1', 'Brainstorm', 'Session paused.', '2026-01-01T00:00:04Z'),
       delivery('x2', 'Claude', 'Idea', '2026-01-01T00:00:03Z'),
-      delivery('x3', 'Claude', 'Idea', '2026-01-01T00:00:05Z'),
+      { ...delivery('x3', 'Claude', 'Idea', '2026-01-01T00:00:05Z'), buttons: [{ label: 'Done 1', command: 'done', args: '1@0a1b2c3d' }] },
       delivery('n2', 'Brainstorm', 'Bye.', '2026-01-01T00:00:09Z'),
     ];
     const feed = mergeRoomFeed(messages, deliveries);
@@ -35,6 +35,7 @@ describe('mergeRoomFeed', () => {
       'n:n2',
     ]);
     expect(feed[0]?.kind === 'message' && feed[0].actions).toEqual(['approve_plan']);
+    expect(feed.map((item) => (item.kind === 'message' ? item.buttons.map((button) => button.label) : null))).toEqual([[], [], null, ['Done 1'], null]);
   });
 
   it('shows stored messages alone when nothing was delivered locally (a Discord session)', () => {
