@@ -52,7 +52,8 @@ describeInBrowser('console (scripted services)', () => {
     expect(await answer.innerText()).toContain('<img src=x');
     expect(await answer.locator('img').count()).toBe(0);
     expect(await page.evaluate(() => (window as unknown as { __injected?: number }).__injected)).toBeUndefined();
-    expect(await page.locator('#replies').innerText()).toContain('Plan approved by Ada.');
+    // The approval's reply comes with its request's answer, which a loaded machine may send after the answers are drawn.
+    await expect.poll(() => page.locator('#replies').innerText()).toContain('Plan approved by Ada.');
     // Limits and usage come with the session's own refresh, which may land just after the last answer is drawn.
     await expect.poll(() => page.locator('[data-limit="messages"]').innerText()).toContain('7 / 30');
     // Ada's two messages count with the participants' answers; the roles' messages do not, and the label says so.
