@@ -117,6 +117,17 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     await page.locator('.message.note', { hasText: /☑ 1\. .+ — done, by / }).waitFor();
     await page.locator('.message.note', { hasText: /Next steps.+ 1 done\)/ }).waitFor();
     expect(await page.locator('.message.note .command-button', { hasText: /^Done 1$/ }).count()).toBe(0);
+    // Opened again, the step has its button in the next list, and a press there ticks it once more.
+    for (const command of ['!reopen 1', '!steps']) {
+      await page.locator('#message-input').fill(command);
+      await page.locator('#message-input').press('Enter');
+    }
+    const reopened = page.locator('.message.note', { hasText: /Next steps.+ 0 done\)/ }).last();
+    await reopened.locator('.command-button', { hasText: /^Done 1$/ }).click();
+    await page
+      .locator('.message.note', { hasText: /Next steps.+ 1 done\)/ })
+      .nth(1)
+      .waitFor();
     // A decision topic plans a critique round; stopped before it, the panel says so and counts nothing.
     await page.locator('#message-input').fill('!stop');
     await page.locator('#message-input').press('Enter');

@@ -23,9 +23,12 @@ function save(roomId, kind, value) {
   }
 }
 
-/** The key of a command button: pressed once with effect, it is not shown again. */
-export function buttonKey(button) {
-  return `${button.command} ${button.args}`;
+/**
+ * The key of a command button on one transcript item: pressed once with effect, it is not shown there again (a list
+ * shown later, after `!reopen`, has its own).
+ */
+export function buttonKey(itemKey, button) {
+  return `${itemKey}|${button.command} ${button.args}`;
 }
 
 /** The notes of one room, and the command buttons pressed in it. */
@@ -43,9 +46,9 @@ export class Notes {
     save(this.roomId, 'notes', this.list);
   }
 
-  /** A button that did its work (a step ticked): taken off wherever it shows. */
-  press(button) {
-    this.pressed.add(buttonKey(button));
+  /** A button that did its work (a step ticked): taken off the item it is on. */
+  press(itemKey, button) {
+    this.pressed.add(buttonKey(itemKey, button));
     save(this.roomId, 'pressed', [...this.pressed].slice(-MAX_NOTES));
   }
 }

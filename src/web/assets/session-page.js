@@ -106,7 +106,7 @@ export async function renderSessionPage(main, sessionId, context) {
     const reply = await runCommand(session.roomId, button.command, showReply, button.args);
     control.disabled = false;
     if (!reply || reply.private) return;
-    notes.press(button);
+    notes.press(control.closest('[data-item]').dataset.item, button);
     if (control.dataset.then) await runCommand(session.roomId, control.dataset.then, showReply);
     draw();
   };

@@ -67,18 +67,18 @@ function sourcesList(citations) {
   return h('p', { class: 'sources' }, h('span', { class: 'sources-label' }, 'Sources: '), ...links);
 }
 
-/** The command buttons not yet pressed (a pressed one that did its work is gone, as in Discord). */
-function openButtons(buttons, context) {
-  return (buttons ?? []).filter((button) => !context.pressed?.has(buttonKey(button)));
+/** The command buttons of an item not yet pressed there (a pressed one that did its work is gone, as in Discord). */
+function openButtons(key, buttons, context) {
+  return (buttons ?? []).filter((button) => !context.pressed?.has(buttonKey(key, button)));
 }
 
 /** "Done n" buttons under a closing, a reminder or a `!steps` list: each runs its command as the person. */
-function commandButtons(buttons, context) {
-  const open = openButtons(buttons, context);
+function commandButtons(key, buttons, context) {
+  const open = openButtons(key, buttons, context);
   if (open.length === 0) return null;
   return h(
     'div',
-    { class: 'command-buttons' },
+    { class: 'command-buttons', 'data-item': key },
     ...open.map((button) =>
       h(
         'button',
@@ -110,7 +110,7 @@ function messageItem(item, context) {
     h('div', { class: 'text md', 'data-source': message.text }, markdown(withFileLinks(message.text, discordUrl(message)), { sessionId: message.sessionId })),
     sourcesList(message.citations),
     approve,
-    commandButtons(item.buttons, context),
+    commandButtons(itemKey(item), item.buttons, context),
   );
 }
 
@@ -146,7 +146,7 @@ function noteItem(note, context) {
       h('div', { class: 'meta' }, h('time', { datetime: note.at }, formatClock(note.at)), copyButton()),
     ),
     h('div', { class: 'text md', 'data-source': note.content }, markdown(note.content, { sessionId })),
-    commandButtons(note.buttons, context),
+    commandButtons(itemKey({ kind: 'note', note }), note.buttons, context),
   );
 }
 
@@ -162,10 +162,10 @@ function itemNode(item, context) {
 }
 
 function signature(item, context) {
-  if (item.kind === 'note') return `o|${item.note.key}|${openButtons(item.note.buttons, context).map(buttonKey).join()}`;
+  if (item.kind === 'note') return `o|${item.note.key}|${openButtons(itemKey(item), item.note.buttons, context).length}`;
   if (item.kind === 'notice') return `n|${item.delivery.externalId}`;
   const message = item.message;
-  return `m|${message.id}|${message.deliveryStatus}|${message.traceId}|${message.externalUrl}|${item.actions.join()}|${openButtons(item.buttons, context).map(buttonKey).join()}|${context.awaitingApproval}|${message.text.length}|${message.edited ? message.text : ''}`;
+  return `m|${message.id}|${message.deliveryStatus}|${message.traceId}|${message.externalUrl}|${item.actions.join()}|${openButtons(itemKey(item), item.buttons, context).length}|${context.awaitingApproval}|${message.text.length}|${message.edited ? message.text : ''}`;
 }
 
 /** Keeps a transcript list in step with the feed, reusing the nodes of items that did not change. */
