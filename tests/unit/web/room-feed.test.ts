@@ -40,6 +40,6 @@ describe('mergeRoomFeed', () => {
 
   it('shows stored messages alone when nothing was delivered locally (a Discord session)', () => {
     const feed = mergeRoomFeed([stored(1, 'Ada', 'hi', '2026-01-01T00:00:00Z')], []);
-    expect(feed).toEqual([{ kind: 'message', message: expect.objectContaining({ id: 1 }), actions: [], externalId: null }]);
+    expect(feed).toEqual([{ kind: 'message', message: expect.objectContaining({ id: 1 }), actions: [], buttons: [], externalId: null }]);
   });
 });
