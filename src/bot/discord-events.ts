@@ -30,6 +30,7 @@ import {
 import { APPROVE_BUTTON_ID } from './message-format.ts';
 import { commandButtonRows, commandOfButton, rowsWithoutButton } from './command-buttons.ts';
 import { splitMessage } from './message-splitter.ts';
+import { withShownStepTicked } from '../core/next-steps.ts';
 import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
 
 /** What the handlers need. */
@@ -151,7 +152,7 @@ export class DiscordEvents {
           await interaction.followUp({ content: chunk, allowedMentions: NO_MENTIONS, ...(reply.private ? { flags: MessageFlags.Ephemeral } : {}) });
       });
       if (reply.private) return;
-      if (!pressed.then) return await this.withoutPressedButton(interaction);
+      if (!pressed.then) return await this.withoutPressedButton(interaction, pressed.args);
       const shown = await this.options.gateway.runCommand({ ...invocation, author, name: pressed.then, args: '' });
       // A list that no longer fits one message is left as it was: the follow-up above said what changed.
       const [only, ...more] = splitMessage(shown.content);
@@ -162,10 +163,16 @@ export class DiscordEvents {
     }
   }
 
-  /** The message keeps its text (a closing, a reminder) and loses the button that did its work; cosmetic, so only logged. */
-  private async withoutPressedButton(interaction: ButtonInteraction): Promise<void> {
+  /**
+   * The message (a closing, a reminder) shows the step ticked and loses the button that did its work; the rest of its
+   * text stays. Cosmetic, so a failure is only logged.
+   */
+  private async withoutPressedButton(interaction: ButtonInteraction, args: string): Promise<void> {
     const rows = interaction.message.components.flatMap((component) => (component.type === ComponentType.ActionRow ? [component.toJSON()] : []));
-    await interaction.editReply({ components: rowsWithoutButton(rows, interaction.customId) }).catch((error: unknown) => {
+    const number = /^(\d+)@/.exec(args)?.[1];
+    const ticked = number ? withShownStepTicked(interaction.message.content, Number(number)) : null;
+    const edit = { components: rowsWithoutButton(rows, interaction.customId), ...(ticked !== null ? { content: ticked } : {}) };
+    await interaction.editReply(edit).catch((error: unknown) => {
       this.options.logger.warn({ err: error, customId: interaction.customId }, 'could not take a pressed button off its message');
     });
   }

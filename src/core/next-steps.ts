@@ -145,6 +145,15 @@ export function stepNamed(steps: readonly NextStep[], wanted: string): { number:
   return { problem: `Steps ${matching.join(', ')} all say “${wanted.trim()}”: name one by its number.` };
 }
 
+/**
+ * `text` (a closing, a reminder) with its shown line of step `number` ticked (`☐ 2.` -> `☑ 2.`), as the person who
+ * pressed its Done button saw it; null when the text shows no such open line.
+ */
+export function withShownStepTicked(text: string, number: number): string | null {
+  const line = new RegExp(`^☐ ${number}\\. `, 'm');
+  return line.test(text) ? text.replace(line, `☑ ${number}. `) : null;
+}
+
 /** Next steps as lines Discord can show (it has no task lists): ☐ open, ☑ done, numbered (from `first`) for `!done <n>`. */
 export function nextStepLines(steps: readonly NextStep[], first = 1): string {
   return steps.map((step, index) => `${step.done ? '☑' : '☐'} ${first + index}. ${step.action}`).join('\n');

@@ -1,5 +1,14 @@
 import { describe, expect, it } from 'vitest';
-import { doneButtons, nextStepLines, nextStepsIn, stepKey, stepNamed, withStepMarked, withTicksKept } from '../../../src/core/next-steps.ts';
+import {
+  doneButtons,
+  nextStepLines,
+  withShownStepTicked,
+  nextStepsIn,
+  stepKey,
+  stepNamed,
+  withStepMarked,
+  withTicksKept,
+} from '../../../src/core/next-steps.ts';
 
 const RECORD = [
   '# Record',
@@ -87,5 +96,13 @@ describe("the record's next steps", () => {
     ]);
     expect(doneButtons(steps, 'steps').map((button) => button.then)).toEqual(['steps', 'steps']);
     expect(stepNamed(steps, doneButtons(steps)[1]!.args)).toEqual({ number: 3 });
+  });
+
+  it('a shown list has the line of a pressed step ticked, and nothing else changed', () => {
+    const shown = '**Next steps**\n☐ 1. Pilot the doc (#3)\n☑ 2. Book the room\n☐ 12. Cap talks';
+    expect(withShownStepTicked(shown, 1)).toBe('**Next steps**\n☑ 1. Pilot the doc (#3)\n☑ 2. Book the room\n☐ 12. Cap talks');
+    expect(withShownStepTicked(shown, 12)).toBe('**Next steps**\n☐ 1. Pilot the doc (#3)\n☑ 2. Book the room\n☑ 12. Cap talks');
+    expect(withShownStepTicked(shown, 2)).toBeNull();
+    expect(withShownStepTicked(shown, 3)).toBeNull();
   });
 });
