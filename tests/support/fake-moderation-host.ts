@@ -1,7 +1,7 @@
 import { renderTldrMarkdown } from '../../src/agents/tldr/tldr-text.ts';
 import type { ChatMessage, ModerationState, Session, SessionPlan } from '../../src/core/domain.ts';
 import type { ModerationHost } from '../../src/services/moderation/moderation-host.ts';
-import type { LimitsReport, ToolPorts } from '../../src/core/ports.ts';
+import type { LimitsReport, RoomPostExtras, ToolPorts } from '../../src/core/ports.ts';
 import { chatMessage } from './chat-messages.ts';
 
 /** A plan about caching. */
@@ -20,6 +20,10 @@ export class FakeHost implements ModerationHost {
   session: Session;
   messages: ChatMessage[] = [];
   posts: string[] = [];
+  /** The labels of each post's command buttons, by post (through either path). */
+  postButtons: string[][] = [];
+  /** How each post came: the Moderator's tool (`tool`) or the service's own post (`service`). */
+  postPaths: ('tool' | 'service')[] = [];
   ended: { status: string; reason: string }[] = [];
   documents: { kind: string; markdown: string }[] = [];
   invited: string[] = [];
@@ -73,8 +77,13 @@ export class FakeHost implements ModerationHost {
   async recentMessages(_sessionId: string, limit: number): Promise<ChatMessage[]> {
     return this.messages.slice(-limit);
   }
-  async postAsModerator(_session: Session, content: string): Promise<void> {
+  async postAsModerator(_session: Session, content: string, extras?: RoomPostExtras): Promise<void> {
+    this.record(content, 'service', extras);
+  }
+  private record(content: string, path: 'tool' | 'service', extras?: RoomPostExtras): void {
     this.posts.push(content);
+    this.postPaths.push(path);
+    this.postButtons.push((extras?.buttons ?? []).map((button) => button.label));
   }
   async saveModerationState(_sessionId: string, state: ModerationState): Promise<void> {
     this.session = { ...this.session, moderationState: state };
@@ -100,7 +109,7 @@ export class FakeHost implements ModerationHost {
   toolPorts(): ToolPorts {
     return {
       sessionId: this.session.id,
-      postToRoom: async (_speaker, content) => void this.posts.push(content),
+      postToRoom: async (_speaker, content, extras) => this.record(content, 'tool', extras),
       checkLimits: () => this.limitsReport(),
       startSession: async () => undefined,
       endSession: async (reason) => this.endSession(this.session.id, 'completed', reason),

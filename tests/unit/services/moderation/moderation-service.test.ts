@@ -249,6 +249,8 @@ describe('ModerationService wrap-up', () => {
     expect(result.tldr).toBeNull();
     expect(host.posts.at(-1)).toContain('stopped by Ada');
     expect(host.posts.at(-1)).toContain('did not finish (TLDR)');
+    // The record's one open step has its Done button under the closing, whichever way the closing was posted.
+    expect(host.postButtons.at(-1)).toEqual(['Done 1']);
     expect(host.documents.map((document) => document.kind)).toEqual(['record']);
   });
 });
