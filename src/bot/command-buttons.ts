@@ -11,7 +11,7 @@ const PREFIX = 'brainstorm:run:';
 const CUSTOM_ID_LIMIT = 100;
 const LABEL_LIMIT = 80;
 const BUTTONS_PER_ROW = 5;
-const ROWS_PER_MESSAGE = 5;
+export const ROWS_PER_MESSAGE = 5;
 
 /** The custom id of a button, or null when it would not fit (or its parts could not be read back). */
 function customIdOf(button: ReplyButton): string | null {

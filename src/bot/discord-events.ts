@@ -30,7 +30,7 @@ import {
 import { APPROVE_BUTTON_ID } from './message-format.ts';
 import { commandButtonRows, commandOfButton, rowsWithoutButton } from './command-buttons.ts';
 import { splitMessage } from './message-splitter.ts';
-import { withShownStepTicked } from '../core/next-steps.ts';
+import { keyedStep, withShownStepTicked } from '../core/next-steps.ts';
 import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
 
 /** What the handlers need. */
@@ -169,8 +169,8 @@ export class DiscordEvents {
    */
   private async withoutPressedButton(interaction: ButtonInteraction, args: string): Promise<void> {
     const rows = interaction.message.components.flatMap((component) => (component.type === ComponentType.ActionRow ? [component.toJSON()] : []));
-    const number = /^(\d+)@/.exec(args)?.[1];
-    const ticked = number ? withShownStepTicked(interaction.message.content, Number(number)) : null;
+    const keyed = keyedStep(args);
+    const ticked = keyed ? withShownStepTicked(interaction.message.content, keyed.number) : null;
     const edit = { components: rowsWithoutButton(rows, interaction.customId), ...(ticked !== null ? { content: ticked } : {}) };
     await interaction.editReply(edit).catch((error: unknown) => {
       this.options.logger.warn({ err: error, customId: interaction.customId }, 'could not take a pressed button off its message');

@@ -22,7 +22,7 @@ import { readConversation } from './conversation-history.ts';
 import { DiscordTransportError, isMissingPermissions, isUnknownResource, toTransportError } from './discord-errors.ts';
 import { KeyedSerialQueue } from '../core/keyed-serial-queue.ts';
 import { approveButtonRow, composeChunks, messageUrl, threadName } from './message-format.ts';
-import { commandButtonRows } from './command-buttons.ts';
+import { commandButtonRows, ROWS_PER_MESSAGE } from './command-buttons.ts';
 import { PersonaPoster, type RoomTarget } from './persona-poster.ts';
 import { PreviewPacer } from './preview-pacer.ts';
 import { WebhookRegistry } from './webhook-registry.ts';
@@ -103,8 +103,8 @@ export class DiscordTransport implements Transport {
     return this.queue.run(roomId, async () => {
       const target = await this.room(roomId);
       const chunks = composeChunks(message);
-      // Discord takes at most five rows of buttons a message.
-      const buttons = [...(message.actions?.includes('approve_plan') ? [approveButtonRow()] : []), ...commandButtonRows(message.buttons)].slice(0, 5);
+      const rows = [...(message.actions?.includes('approve_plan') ? [approveButtonRow()] : []), ...commandButtonRows(message.buttons)];
+      const buttons = rows.slice(0, ROWS_PER_MESSAGE);
       const delivered = [...progress.deliveredExternalIds];
       for (let index = delivered.length; index < chunks.length; index += 1) {
         const text = chunks[index] as string;

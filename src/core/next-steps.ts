@@ -126,14 +126,20 @@ export function withKeyedStepMarked(record: string, number: number, key: string,
   return 'number' in found ? withStepMarked(record, found.number, done) : null;
 }
 
+/** A Done button's arguments (`2@1a2b3c4d`): the step's number as shown, and its key; null for anything else. */
+export function keyedStep(args: string): { number: number; key: string } | null {
+  const keyed = /^(\d+)@([0-9a-f]{8})$/.exec(args.trim().toLowerCase());
+  return keyed ? { number: Number(keyed[1]), key: keyed[2]! } : null;
+}
+
 /**
  * The step `wanted` names (`!done 2`, `!done pilot doc`, a button's `2@1a2b3c4d`): its number, or words all found in
  * one step's action; the step's 1-based number, or why it names none or several.
  */
 export function stepNamed(steps: readonly NextStep[], wanted: string): { number: number } | { problem: string } {
   const words = wanted.trim().toLowerCase();
-  const keyed = /^(\d+)@([0-9a-f]{8})$/.exec(words);
-  if (keyed) return stepKeyed(steps, Number(keyed[1]), keyed[2]!);
+  const keyed = keyedStep(words);
+  if (keyed) return stepKeyed(steps, keyed.number, keyed.key);
   if (/^\d+$/.test(words)) {
     const number = Number(words);
     return number >= 1 && number <= steps.length ? { number } : { problem: `There is no step ${number}: the record has ${steps.length} (see \`!steps\`).` };

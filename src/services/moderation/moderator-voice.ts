@@ -58,7 +58,7 @@ export class ModeratorVoice {
     if (purpose !== 'closing' && !(await this.stillActive(session.id))) return null;
     let posted: string | null = null;
     const base = this.options.host.toolPorts(session);
-    const extras = requirements.buttons?.length ? { buttons: requirements.buttons } : {};
+    const extras = { buttons: requirements.buttons ?? [] };
     const ports: ToolPorts = {
       ...base,
       postToRoom: async (speaker, content) => {

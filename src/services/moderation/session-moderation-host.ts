@@ -38,7 +38,7 @@ export function createSessionModerationHost(dependencies: SessionModerationHostD
       return recent.filter((message) => DISCUSSION_KINDS.has(message.speaker.kind) && message.deliveryStatus !== 'withheld').slice(-limit);
     },
     postAsModerator: async (session, content, extras) => {
-      await dependencies.delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content, extras?.buttons?.length ? { buttons: extras.buttons } : {});
+      await dependencies.delivery.post(session, { kind: 'moderator', name: 'Moderator' }, content, extras);
     },
     saveModerationState: async (sessionId, state) => {
       await dependencies.sessions.update(sessionId, { moderationState: state }, dependencies.clock.now());

@@ -40,7 +40,7 @@ export function createToolPortsFactory(dependencies: {
   return (session) => ({
     sessionId: session.id,
     postToRoom: async (speaker, content, extras) => {
-      await dependencies.delivery.post(await load(session.id), speaker, content, extras?.buttons?.length ? { buttons: extras.buttons } : {});
+      await dependencies.delivery.post(await load(session.id), speaker, content, extras);
     },
     checkLimits: async () => dependencies.limits.report(await load(session.id)),
     startSession: async (plan) => {
