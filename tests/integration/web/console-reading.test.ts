@@ -84,15 +84,16 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       // The header, the usage table and the limits read the same totals, and follow a new turn without a reload.
       const agree = async () => {
         // Each of the three follows the session's events on its own, so a read during a turn can catch one a step
-        // ahead: read them once they show one total (a page whose three never agree still fails, on this wait).
-        await page.waitForFunction(() => {
+        // ahead: read all three in one evaluation, once they show one total (a page whose three never agree still
+        // fails, on this wait). Reading them again afterwards, one by one, would race the turn that goes on.
+        const agreed = await page.waitForFunction(() => {
           const text = (selector: string) => (document.querySelector(selector) as HTMLElement | null)?.innerText ?? '';
           const total = /([\d,]+) tokens/.exec(text('#session-counts'))?.[1];
-          return total !== undefined && text('#usage-total-tokens') === total && text('[data-limit="tokens"]').includes(`${total} /`);
+          const same = total !== undefined && text('#usage-total-tokens') === total && text('[data-limit="tokens"]').includes(`${total} /`);
+          return same ? total : undefined;
         });
-        const tokens = /([\d,]+) tokens/.exec(await page.locator('#session-counts').innerText())?.[1];
-        expect(await page.locator('#usage-total-tokens').innerText()).toBe(tokens);
-        expect(await page.locator('[data-limit="tokens"]').innerText()).toContain(`${tokens} /`);
+        const tokens = await agreed.jsonValue();
+        expect(tokens).toMatch(/^[\d,]+$/);
         return tokens;
       };
       const before = await agree();
