@@ -149,13 +149,21 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     const label = await closing.locator('.command-button').first().innerText();
     expect(label).toMatch(/^Done [2-9]$/);
     const buttons = await closing.locator('.command-button').count();
+    const step = label.slice(5);
+    expect(await closing.locator('.text').innerText()).toContain(`☐ ${step}. `);
     await closing.locator('.command-button').first().click();
-    await page.locator('.message.note', { hasText: new RegExp(`☑ ${label.slice(5)}\\. .+ — done, by `) }).waitFor();
+    await page.locator('.message.note', { hasText: new RegExp(`☑ ${step}\\. .+ — done, by `) }).waitFor();
     await expect.poll(() => closing.locator('.command-button').count()).toBe(buttons - 1);
+    // The closing shows that step's line ticked, as Discord's copy is edited; the other lines stay open.
+    const ticked = await closing.locator('.text').innerText();
+    expect(ticked).toContain(`☑ ${step}. `);
+    expect(ticked).not.toContain(`☐ ${step}. `);
+    expect(ticked.match(/☐ \d+\. /g)?.length ?? 0).toBe(buttons - 1);
     // Gone after a reload too, as the notes are kept.
     await page.reload();
     await closing.locator('.text').waitFor();
     expect(await closing.locator('.command-button', { hasText: new RegExp(`^${label}$`) }).count()).toBe(0);
+    expect(await closing.locator('.text').innerText()).toContain(`☑ ${step}. `);
     expect(errors).toEqual([]);
   }, 600_000);
 });

@@ -72,6 +72,19 @@ function openButtons(key, buttons, context) {
   return (buttons ?? []).filter((button) => !context.pressed?.has(buttonKey(key, button)));
 }
 
+/**
+ * The item's text with the line of each step ticked by its Done button there shown ticked (`☐ 2.` -> `☑ 2.`), as
+ * Discord edits the message (core's withShownStepTicked): the stored text stays as posted. A button with `then`
+ * (a `!steps` list) is followed by a fresh list instead.
+ */
+function withPressedStepsTicked(text, key, buttons, context) {
+  return (buttons ?? []).reduce((shown, button) => {
+    if (button.command !== 'done' || button.then || !context.pressed?.has(buttonKey(key, button))) return shown;
+    const number = Number.parseInt(button.args, 10);
+    return Number.isInteger(number) ? shown.replace(new RegExp(`^☐ ${number}\\. `, 'm'), `☑ ${number}. `) : shown;
+  }, text);
+}
+
 /** "Done n" buttons under a closing, a reminder or a `!steps` list: each runs its command as the person. */
 function commandButtons(key, buttons, context) {
   const open = openButtons(key, buttons, context);
@@ -91,6 +104,7 @@ function commandButtons(key, buttons, context) {
 
 function messageItem(item, context) {
   const { message } = item;
+  const text = withPressedStepsTicked(message.text, itemKey(item), item.buttons, context);
   // With some keys set, only the participants without one are simulated; in full demo mode every model is.
   const simulatedSpeaker = !context.simulatedNames || context.simulatedNames.includes(message.speaker.name);
   const simulated = context.demoMode && message.speaker.kind !== 'human' && message.speaker.kind !== 'system' && simulatedSpeaker;
@@ -107,7 +121,7 @@ function messageItem(item, context) {
       'data-speaker': message.speaker.name,
     },
     h('header', {}, h('strong', { class: 'speaker' }, message.speaker.name), messageMeta(message, simulated)),
-    h('div', { class: 'text md', 'data-source': message.text }, markdown(withFileLinks(message.text, discordUrl(message)), { sessionId: message.sessionId })),
+    h('div', { class: 'text md', 'data-source': text }, markdown(withFileLinks(text, discordUrl(message)), { sessionId: message.sessionId })),
     sourcesList(message.citations),
     approve,
     commandButtons(itemKey(item), item.buttons, context),
