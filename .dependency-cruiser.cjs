@@ -18,6 +18,14 @@ module.exports = {
       from: { orphan: true, path: '^src/services' },
       to: {},
     },
+    {
+      name: 'bench-without-vitest',
+      severity: 'error',
+      comment:
+        '`npm run bench` runs outside vitest, where importing vitest throws ("Vitest failed to access its internal state") and the bench prints that group as an error: keep vitest hooks out of what bench/ reaches (a suite helper of their own).',
+      from: { path: '^bench' },
+      to: { path: '^node_modules/vitest/', reachable: true },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

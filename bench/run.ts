@@ -23,6 +23,7 @@ const GROUPS = [
   'load-postgres',
 ];
 const wanted = process.argv.slice(2).filter((name) => GROUPS.includes(name));
+const failed: string[] = [];
 
 for (const group of wanted.length > 0 ? wanted : GROUPS) {
   const child = spawnSync(process.execPath, [...RUNTIME_V8_FLAGS, '--import', 'tsx', new URL('./run-group.ts', import.meta.url).pathname, group], {
@@ -32,9 +33,16 @@ for (const group of wanted.length > 0 ? wanted : GROUPS) {
   });
   const lines = (child.stdout ?? '').split('\n').filter((line) => line.startsWith('{'));
   for (const line of lines) process.stdout.write(`${line}\n`);
+  if (child.status !== 0) failed.push(group);
   if (child.status !== 0 && lines.length === 0) {
     process.stdout.write(
       `${JSON.stringify({ name: `${group}_error`, value: 0, unit: 'error', message: (child.stderr ?? '').split('\n').slice(-3).join(' ') })}\n`,
     );
   }
+}
+// A group that failed still printed its `<group>_error` line among the figures; the exit status says so too, so a
+// broken group is not read as a quiet one.
+if (failed.length > 0) {
+  process.stderr.write(`bench: ${failed.length} group(s) failed: ${failed.join(', ')}\n`);
+  process.exitCode = 1;
 }

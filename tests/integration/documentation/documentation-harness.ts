@@ -1,6 +1,5 @@
 /** Test harness: the documentation service on a real database, the real job worker, fake Notion and scripted models. */
 import type { Model } from '@openai/agents';
-import { afterEach, beforeEach } from 'vitest';
 import { assistantMessage, modelError, modelResponder, ScriptedModel, type RecordedModelCall, type ScriptedModelInput } from '@openai/agents/testing';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -25,8 +24,7 @@ import type { AdminNotice } from '../../../src/services/notifications/admin-noti
 import { createTerminalFailureNotifier } from '../../../src/services/notifications/admin-notifier.ts';
 import type { Speaker } from '../../../src/core/domain.ts';
 import { settleWithClock } from '../../support/settle-with-clock.ts';
-import { startFakeNotion, type FakeNotion } from '../../fakes/notion/fake-notion.ts';
-import { openAppTestDatabase } from '../../support/databases.ts';
+import type { FakeNotion } from '../../fakes/notion/fake-notion.ts';
 
 /** The text a scripted model was given (its user messages). */
 export function inputText(call: RecordedModelCall): string {
@@ -222,36 +220,4 @@ export function createDocumentationHarness(handle: DatabaseHandle, options: Docu
       await service.onSessionChanged(id);
     },
   };
-}
-
-/** What each test of a Notion suite gets afresh: a database, a manual clock, a fake Notion and the harness on them. */
-export interface NotionSuite {
-  handle: DatabaseHandle;
-  clock: ManualClock;
-  notion: FakeNotion;
-  harness: DocumentationHarness;
-}
-
-/** Set before each test (vitest runs `beforeEach` first), as a suite's `let` variables are. */
-class NotionSuiteFields implements NotionSuite {
-  handle!: DatabaseHandle;
-  clock!: ManualClock;
-  notion!: FakeNotion;
-  harness!: DocumentationHarness;
-}
-
-/** Registers the per-test setup and teardown of a Notion suite; read its fields inside the tests. */
-export function notionSuitePerTest(options: Omit<DocumentationHarnessOptions, 'notion' | 'clock'> = {}): NotionSuite {
-  const suite = new NotionSuiteFields();
-  beforeEach(async () => {
-    suite.handle = await openAppTestDatabase();
-    suite.clock = new ManualClock();
-    suite.notion = await startFakeNotion({ clock: suite.clock });
-    suite.harness = createDocumentationHarness(suite.handle, { ...options, notion: suite.notion, clock: suite.clock });
-  });
-  afterEach(async () => {
-    await suite.notion.close();
-    await suite.handle.close();
-  });
-  return suite;
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { Speaker } from '../../../src/core/domain.ts';
-import { notionSuitePerTest } from './documentation-harness.ts';
+import { notionSuitePerTest } from './notion-suite.ts';
 
 const CLAUDE: Speaker = { kind: 'participant', name: 'Claude' };
 const GPT: Speaker = { kind: 'participant', name: 'GPT' };

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import { assistantMessage, modelResponder, ScriptedModel } from '@openai/agents/testing';
 import type { Speaker } from '../../../src/core/domain.ts';
 import { fakeBlocksToMarkdown, markdownToFakeBlocks } from '../../fakes/notion/fake-markdown.ts';
-import { inputText, notionSuitePerTest, scriptedModels } from './documentation-harness.ts';
+import { inputText, scriptedModels } from './documentation-harness.ts';
+import { notionSuitePerTest } from './notion-suite.ts';
 
 const CLAUDE: Speaker = { kind: 'participant', name: 'Claude' };
 const GPT: Speaker = { kind: 'participant', name: 'GPT' };

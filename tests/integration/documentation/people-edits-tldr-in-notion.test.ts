@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import type { Speaker } from '../../../src/core/domain.ts';
 import { fakeBlocksToMarkdown, markdownToFakeBlocks } from '../../fakes/notion/fake-markdown.ts';
 import { settleWithClock } from '../../support/settle-with-clock.ts';
-import { inputText, notionSuitePerTest } from './documentation-harness.ts';
+import { inputText } from './documentation-harness.ts';
+import { notionSuitePerTest } from './notion-suite.ts';
 
 const CLAUDE: Speaker = { kind: 'participant', name: 'Claude' };
 const GPT: Speaker = { kind: 'participant', name: 'GPT' };
