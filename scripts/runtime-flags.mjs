@@ -58,26 +58,33 @@ export function smallHostFlagsToAdd({ setting, memoryBytes, execArgv }) {
 }
 
 /**
- * glibc's malloc, as `npm start` sets it on Linux: blocks of 16 KB and more are mapped on their own and unmapped
- * when freed, instead of coming from the heap that glibc seldom gives back. V8's compiler zones (the ~600 MB transient
- * above, in segments of up to 32 KB) and large buffers are such blocks: freed, they leave the process instead of
- * holding its resident memory up. Measured with `npm run bench -- memory`: 100 sessions on PGlite in 406-418 MB
- * instead of 520-537, settled 257-305 instead of 369-387, the small-host mode 236 MB instead of 270-281; the turn
- * figures moved within their noise. The price is at start: PGlite's WebAssembly is compiled through many such blocks,
- * and `startup_ready_ms` went from 2158-2319 to 2782-2872 ms on the same slow machine. A person's own
- * MALLOC_MMAP_THRESHOLD_ (or glibc.malloc tunables in GLIBC_TUNABLES) is kept: 131072 is glibc's own default.
- * Only with the embedded database: with Postgres there is no such compiler transient, and the burst of 100 turns
- * held more, not less (`memory-postgres`: 343-348 MB against 285, settled 163 against 179).
+ * glibc's malloc in the small-host mode, as `npm start` sets it on Linux: blocks of 16 KB and more are mapped on their
+ * own and unmapped when freed, instead of coming from the heap that glibc seldom gives back, so memory freed by V8
+ * leaves the process. Measured with `npm run bench -- memory`: the small-host mode held 236 MB with 100 sessions
+ * instead of 270-281.
+ *
+ * Not in the default mode any more. There V8's optimising compiler works through PGlite's WebAssembly in many such
+ * blocks, and on Node 24 the setting cost every start 1.5-1.9 s for ~10 MB. Alternating runs, 2026-11-28:
+ * - start to ready 3.9-4.7 s with it, 2.2-2.4 s without;
+ * - `rss_mb_100_sessions` 312-319 MB with it, 323-330 without;
+ * - settled 250-279 MB with it, 261-262 without.
+ * The small-host mode has no such compiler (`--liftoff-only`), so it keeps the setting. A person's own
+ * MALLOC_MMAP_THRESHOLD_ (or glibc.malloc tunables in GLIBC_TUNABLES) is kept; 131072 is glibc's own default.
  */
 export const RUNTIME_MALLOC_ENV = Object.freeze({ MALLOC_MMAP_THRESHOLD_: '16384' });
 
 /**
- * The settings of RUNTIME_MALLOC_ENV that `env` lacks, with the embedded database on glibc only (musl and the others
- * ignore them); none when the person tuned glibc's malloc themselves.
- * @param {{ env: Record<string, string | undefined>, glibc: boolean, embeddedDatabase: boolean }} host
+ * The settings of RUNTIME_MALLOC_ENV that `env` lacks, in the small-host mode with the embedded database on glibc only
+ * (musl and the others ignore them); none when the person tuned glibc's malloc themselves.
+ * @param {{ env: Record<string, string | undefined>, glibc: boolean, embeddedDatabase: boolean, smallHost: boolean }} host
  * @returns {Record<string, string>}
  */
-export function mallocSettingsToAdd({ env, glibc, embeddedDatabase }) {
-  if (!glibc || !embeddedDatabase || env['GLIBC_TUNABLES']?.includes('glibc.malloc.')) return {};
+export function mallocSettingsToAdd({ env, glibc, embeddedDatabase, smallHost }) {
+  if (!smallHost || !glibc || !embeddedDatabase || env['GLIBC_TUNABLES']?.includes('glibc.malloc.')) return {};
   return Object.fromEntries(Object.entries(RUNTIME_MALLOC_ENV).filter(([name]) => env[name] === undefined));
+}
+
+/** Whether a process started with `execArgv` and given `added` runs in the small-host mode (all its flags on). */
+export function inSmallHostMode(/** @type {readonly string[]} */ execArgv, /** @type {readonly string[]} */ added) {
+  return SMALL_HOST_V8_FLAGS.every((flag) => execArgv.includes(flag) || added.includes(flag));
 }

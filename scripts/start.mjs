@@ -14,7 +14,7 @@ import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import { parseEnv } from 'node:util';
 import { bundledEntry } from './bundle.mjs';
 import { enableOwnSourceMaps } from './source-maps.mjs';
-import { mallocSettingsToAdd, smallHostFlagsToAdd } from './runtime-flags.mjs';
+import { inSmallHostMode, mallocSettingsToAdd, smallHostFlagsToAdd } from './runtime-flags.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = join(ROOT, 'src');
@@ -54,7 +54,8 @@ function restartWithRuntimeSettingsWhenDue() {
   const setting = startSetting('SMALL_HOST');
   const flags = smallHostFlagsToAdd({ setting, memoryBytes, execArgv: process.execArgv });
   const embeddedDatabase = !startSetting('DATABASE_URL')?.trim();
-  const malloc = mallocSettingsToAdd({ env: process.env, glibc: onGlibc(), embeddedDatabase });
+  const smallHost = inSmallHostMode(process.execArgv, flags);
+  const malloc = mallocSettingsToAdd({ env: process.env, glibc: smallHost && onGlibc(), embeddedDatabase, smallHost });
   if (flags.length === 0 && Object.keys(malloc).length === 0) return;
   if (flags.length > 0) {
     process.stderr.write(

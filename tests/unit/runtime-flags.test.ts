@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import {
+  inSmallHostMode,
   mallocSettingsToAdd,
   RUNTIME_MALLOC_ENV,
   RUNTIME_V8_FLAGS,
@@ -40,18 +41,27 @@ describe('the runtime flags', () => {
     ]);
   });
 
-  it('npm start sets glibc to map blocks of 16 KB and more on their own, once, and keeps the malloc settings a person chose; with PGlite only', () => {
+  it('npm start sets glibc to map blocks of 16 KB and more on their own in the small-host mode only, once, and keeps the malloc settings a person chose; with PGlite only', () => {
+    const small = { glibc: true, embeddedDatabase: true, smallHost: true };
     expect(RUNTIME_MALLOC_ENV).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
-    expect(mallocSettingsToAdd({ env: {}, glibc: true, embeddedDatabase: true })).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
+    expect(mallocSettingsToAdd({ env: {}, ...small })).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
+    // The default mode leaves glibc as it is: there the setting cost every start 1.5-1.9 s for ~10 MB.
+    expect(mallocSettingsToAdd({ env: {}, ...small, smallHost: false })).toEqual({});
     // Already set (the replaced process, or the person's choice): nothing to add, so no second replacement.
-    expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '16384' }, glibc: true, embeddedDatabase: true })).toEqual({});
-    expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '131072' }, glibc: true, embeddedDatabase: true })).toEqual({});
-    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, glibc: true, embeddedDatabase: true })).toEqual({});
-    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.rtld.optional_static_tls=512' }, glibc: true, embeddedDatabase: true })).toEqual({
-      MALLOC_MMAP_THRESHOLD_: '16384',
-    });
-    expect(mallocSettingsToAdd({ env: {}, glibc: false, embeddedDatabase: true })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '16384' }, ...small })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '131072' }, ...small })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=2' }, ...small })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.rtld.optional_static_tls=512' }, ...small })).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
+    expect(mallocSettingsToAdd({ env: {}, ...small, glibc: false })).toEqual({});
     // With Postgres there is no WebAssembly compiler transient to give back, and the burst held more.
-    expect(mallocSettingsToAdd({ env: {}, glibc: true, embeddedDatabase: false })).toEqual({});
+    expect(mallocSettingsToAdd({ env: {}, ...small, embeddedDatabase: false })).toEqual({});
+  });
+
+  it('knows the small-host mode by its flags, given on the command line or about to be added', () => {
+    const added = SMALL_HOST_V8_FLAGS.filter((flag) => !RUNTIME_V8_FLAGS.includes(flag));
+    expect(inSmallHostMode(SMALL_HOST_V8_FLAGS, [])).toBe(true);
+    expect(inSmallHostMode(RUNTIME_V8_FLAGS, added)).toBe(true);
+    expect(inSmallHostMode(RUNTIME_V8_FLAGS, [])).toBe(false);
+    expect(inSmallHostMode(['--liftoff-only'], [])).toBe(false);
   });
 });
