@@ -55,6 +55,7 @@ function restartWithRuntimeSettingsWhenDue() {
   const flags = smallHostFlagsToAdd({ setting, memoryBytes, execArgv: process.execArgv });
   const embeddedDatabase = !startSetting('DATABASE_URL')?.trim();
   const smallHost = inSmallHostMode(process.execArgv, flags);
+  // Only the small-host mode sets malloc, so only it pays for asking whether this is glibc (a process report).
   const malloc = mallocSettingsToAdd({ env: process.env, glibc: smallHost && onGlibc(), embeddedDatabase, smallHost });
   if (flags.length === 0 && Object.keys(malloc).length === 0) return;
   if (flags.length > 0) {
