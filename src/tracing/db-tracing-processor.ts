@@ -44,6 +44,20 @@ interface QueuedSpan {
   endedAt: Date | null;
 }
 
+/** A trace's extent so far; `start` is the injected clock's until a span is seen. */
+interface TraceExtent {
+  trace: Trace;
+  start: Date;
+  end: Date | null;
+  spanSeen: boolean;
+}
+
+/** A trace waiting for the next write; its start is read from its extent then, so the write has the earliest span seen. */
+interface QueuedTrace {
+  extent: TraceExtent;
+  endedAt: Date | null;
+}
+
 /** Most spans one statement writes (see `write`). */
 export const SPANS_PER_STATEMENT = 25;
 
@@ -62,10 +76,10 @@ export interface GenerationUsage {
  * a span is written when it starts (so the viewer sees work in flight) and again when it ends.
  */
 export class DbTracingProcessor implements TracingProcessor {
-  /** Trace extents: the SDK stamps spans with the wall clock, so a trace's start and end follow its spans. */
-  private readonly extents = new Map<string, { start: Date; end: Date | null; spanSeen?: boolean }>();
+  /** Open traces and their extents: the SDK stamps spans with the wall clock, so a trace's start and end follow its spans. */
+  private readonly extents = new Map<string, TraceExtent>();
   private readonly ancestry = new AgentAncestry();
-  private queuedTraces = new Map<string, TraceRecord>();
+  private queuedTraces = new Map<string, QueuedTrace>();
   private queuedSpans = new Map<string, QueuedSpan>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
@@ -80,24 +94,30 @@ export class DbTracingProcessor implements TracingProcessor {
     this.clock = options.clock ?? systemClock;
   }
 
-  /** Records a trace; its group id is the session id. */
+  /**
+   * Notes a trace; its group id is the session id. Its row is queued with its first span: written earlier, it would
+   * carry the injected clock's start, and the stored start only moves earlier (see `upsertTraces`).
+   */
   async onTraceStart(trace: Trace): Promise<void> {
-    this.extents.set(trace.traceId, { start: this.clock.now(), end: null });
+    this.extents.set(trace.traceId, { trace, start: this.clock.now(), end: null, spanSeen: false });
     this.ancestry.traceStarted(trace.traceId, trace.groupId ?? null);
-    this.queueTrace(trace, null);
   }
 
   /** Marks a trace ended and forgets its bookkeeping. */
   async onTraceEnd(trace: Trace): Promise<void> {
-    const extent = this.extents.get(trace.traceId);
-    this.queueTrace(trace, extent?.end ?? this.clock.now());
+    const extent = this.extents.get(trace.traceId) ?? { trace, start: this.clock.now(), end: null, spanSeen: false };
+    this.queuedTraces.set(trace.traceId, { extent, endedAt: extent.end ?? this.clock.now() });
+    this.scheduleFlush();
     this.ancestry.traceEnded(trace.traceId);
     this.extents.delete(trace.traceId);
   }
 
-  /** Records a span as started. */
+  /** Records a span as started, and its trace with the first. */
   async onSpanStart(span: Span<SpanData>): Promise<void> {
     this.ancestry.spanStarted(span);
+    const extent = this.extents.get(span.traceId);
+    if (extent && !extent.spanSeen) this.queuedTraces.set(span.traceId, { extent, endedAt: null });
+    this.widenExtent(span);
     this.queueSpan(span, { inputTokens: 0, outputTokens: 0, costUsd: 0, costSource: null });
   }
 
@@ -141,7 +161,7 @@ export class DbTracingProcessor implements TracingProcessor {
   async forceFlush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const traces = [...this.queuedTraces.values()];
+    const traces = [...this.queuedTraces.values()].map((queued) => this.traceRecord(queued));
     const spans = [...this.queuedSpans.values()].map((queued) => this.spanRecord(queued));
     this.queuedTraces = new Map();
     this.queuedSpans = new Map();
@@ -181,18 +201,17 @@ export class DbTracingProcessor implements TracingProcessor {
     if (written.size > 0) this.options.onStored([...written].map(([traceId, sessionId]) => ({ traceId, sessionId })));
   }
 
-  private queueTrace(trace: Trace, endedAt: Date | null): void {
-    this.queuedTraces.set(trace.traceId, {
+  private traceRecord({ extent: { trace, start }, endedAt }: QueuedTrace): TraceRecord {
+    return {
       id: trace.traceId,
       sessionId: trace.groupId ?? null,
       name: trace.name,
       groupId: trace.groupId ?? null,
       metadata: (sanitise(trace.metadata ?? {}, this.secrets) ?? {}) as Record<string, unknown>,
-      startedAt: this.extents.get(trace.traceId)?.start ?? this.clock.now(),
+      startedAt: start,
       endedAt,
       workerId: this.options.workerId ?? null,
-    });
-    this.scheduleFlush();
+    };
   }
 
   /**

@@ -86,6 +86,7 @@ describe('DbTracingProcessor', () => {
     store.failing = true;
     const second = getGlobalTraceProvider().createTrace({ name: 'lost', groupId: 'ses_9' });
     await second.start();
+    createCustomSpan({ data: { name: 'step', data: {} } }, second).start();
     await expect(processor.forceFlush()).resolves.toBeUndefined();
   });
 
@@ -150,5 +151,24 @@ describe('DbTracingProcessor', () => {
     await processor.forceFlush();
     expect(batches).toEqual([SPANS_PER_STATEMENT, SPANS_PER_STATEMENT, 3]);
     expect(new Set(store.spans.map((span) => span.name)).size).toBe(count);
+  });
+
+  it("stores a trace's start as its first span's, whenever a flush comes, whatever clock is injected", async () => {
+    const store = new MemoryTraces();
+    const processor = processorWith(store);
+    installTracing([processor]);
+    const trace = getGlobalTraceProvider().createTrace({ name: 'slow turn', groupId: 'ses_9' });
+    await trace.start();
+    // The flush timer may fire before the run's first span starts, and again while it runs.
+    await processor.forceFlush();
+    const span = createCustomSpan({ data: { name: 'step', data: {} } }, trace);
+    span.start();
+    await processor.forceFlush();
+    span.end();
+    await trace.end();
+    await processor.forceFlush();
+    const spanStart = new Date(span.startedAt ?? 0).getTime();
+    expect(store.traces.map((stored) => stored.startedAt.getTime())).toEqual([spanStart, spanStart]);
+    expect(store.traces.at(-1)?.endedAt?.getTime()).toBe(new Date(span.endedAt ?? 0).getTime());
   });
 });
