@@ -64,42 +64,49 @@ describe('two real processes on one Postgres', () => {
     const first = await member();
     const second = await member();
     const drill = await startActiveSession(handle.db, fake, first.url, 'Failover: who picks the room up?');
-    const owner = (await leaseHolderPid(handle.db, drill.sessionId)) === first.pid ? first : second;
+    let holder: number | null = null;
+    await waitUntil(async () => (holder = await leaseHolderPid(handle.db, drill.sessionId)) !== null, 'a process to hold the session');
+    const owner = holder === first.pid ? first : second;
     const survivor = owner === first ? second : first;
+    expect(owner.pid).toBe(holder);
+    const explain = () => explainFailover(drill.sessionId, owner, survivor);
 
-    // The owner is killed in the middle of answering a person who wrote to it.
-    for (const participant of ['Claude', 'ChatGPT', 'Grok']) fake.script({ participant }, replies.hang());
-    const midTurn = await say(handle.db, owner.url, drill, 'Bob writes to the owner just before it dies');
-    await waitUntil(
-      async () => fake.pending({ participant: 'Grok' }) + fake.pending({ participant: 'Claude' }) + fake.pending({ participant: 'ChatGPT' }) === 0,
-      'the owner to start answering',
-    );
-    // Its turn's trace is stored, waiting on the models, when it dies.
-    await waitUntil(async () => (await openGenerations(drill.sessionId)) >= 1, 'the turn in flight to be traced');
-    expect(await owner.signal('SIGKILL')).toBeNull();
-    const question = await say(handle.db, survivor.url, drill, 'Bob writes while the owner is dead');
-    await waitAnswered(handle.db, drill, midTurn);
-    await waitAnswered(handle.db, drill, question);
-    await waitUntil(async () => (await leaseHolderPid(handle.db, drill.sessionId)) === survivor.pid, 'the lease to move');
+    await withDiagnosis(explain, async () => {
+      // The owner is killed in the middle of answering a person who wrote to it.
+      for (const participant of ['Claude', 'ChatGPT', 'Grok']) fake.script({ participant }, replies.hang());
+      const midTurn = await say(handle.db, owner.url, drill, 'Bob writes to the owner just before it dies');
+      await waitUntil(
+        async () => fake.pending({ participant: 'Grok' }) + fake.pending({ participant: 'Claude' }) + fake.pending({ participant: 'ChatGPT' }) === 0,
+        'the owner to start answering',
+      );
+      // Its turn's model calls are stored, waiting on the models, when it dies: the three of this turn, not an earlier
+      // call whose end the owner had not written yet.
+      await waitUntil(async () => (await openGenerations(drill.sessionId, owner.pid, midTurn)) >= 3, 'the turn in flight to be traced');
+      expect(await leaseHolderPid(handle.db, drill.sessionId)).toBe(owner.pid);
+      expect(await owner.signal('SIGKILL')).toBeNull();
+      const question = await say(handle.db, survivor.url, drill, 'Bob writes while the owner is dead');
+      await waitAnswered(handle.db, drill, midTurn);
+      await waitAnswered(handle.db, drill, question);
+      await waitUntil(async () => (await leaseHolderPid(handle.db, drill.sessionId)) === survivor.pid, 'the lease to move');
 
-    const audit = await auditConversation(handle.db, drill.sessionId);
-    expect({ lost: audit.lost, duplicated: audit.duplicated }).toEqual({ lost: 0, duplicated: 0 });
-    // The trace viewer does not show the dead process's turn as running for ever: it was cut short when it died.
-    // Only the dead process's spans: the survivor's own are written open when they start and closed by a later flush.
-    await waitUntil(async () => (await openGenerations(drill.sessionId, owner.pid)) === 0, 'the dead turn to be closed');
-    const cut = await handle.db
-      .selectFrom('spans')
-      .select('id')
-      .where('session_id', '=', drill.sessionId)
-      .where(sql<boolean>`error->'data'->>'reason' = 'process_stopped'`)
-      .execute();
-    expect(cut.length).toBeGreaterThanOrEqual(1);
+      const audit = await auditConversation(handle.db, drill.sessionId);
+      expect({ lost: audit.lost, duplicated: audit.duplicated }).toEqual({ lost: 0, duplicated: 0 });
+      // The trace viewer does not show the dead process's turn as running for ever: it was cut short when it died.
+      // Only the dead process's spans: the survivor's own are written open when they start and closed by a later flush.
+      await waitUntil(async () => (await openGenerations(drill.sessionId, owner.pid)) === 0, 'the dead turn to be closed');
+      const cut = await handle.db
+        .selectFrom('spans')
+        .select('id')
+        .where('session_id', '=', drill.sessionId)
+        .where(sql<boolean>`error->'data'->>'reason' = 'process_stopped'`)
+        .execute();
+      expect(cut.length).toBeGreaterThanOrEqual(3);
+    });
   }, 300_000);
 });
 
-/** Model calls of a session whose spans are stored and not ended. */
-/** The session's generation spans still open, of every process or of the one with `pid`. */
-async function openGenerations(sessionId: string, pid?: number): Promise<number> {
+/** The session's generation spans still open, of the process with `pid`, started after message `afterMessageId` was stored when given. */
+async function openGenerations(sessionId: string, pid: number, afterMessageId?: number): Promise<number> {
   let query = handle.db
     .selectFrom('spans')
     .innerJoin('traces', 'traces.id', 'spans.trace_id')
@@ -107,7 +114,57 @@ async function openGenerations(sessionId: string, pid?: number): Promise<number>
     .select('spans.id')
     .where('spans.session_id', '=', sessionId)
     .where('spans.type', '=', 'generation')
-    .where('spans.ended_at', 'is', null);
-  if (pid !== undefined) query = query.where('worker_instances.pid', '=', pid);
+    .where('spans.ended_at', 'is', null)
+    .where('worker_instances.pid', '=', pid);
+  if (afterMessageId !== undefined) {
+    // The SDK stamps spans to the millisecond.
+    const stored = sql<Date>`(SELECT date_trunc('milliseconds', created_at) FROM messages WHERE id = ${afterMessageId})`;
+    query = query.where('spans.started_at', '>=', stored);
+  }
   return (await query.execute()).length;
+}
+
+/** Runs `steps`; when they fail, prints what the database and both processes say about the failover first. */
+async function withDiagnosis(explain: () => Promise<string>, steps: () => Promise<void>): Promise<void> {
+  try {
+    await steps();
+  } catch (error) {
+    console.error(await explain().catch((failure: unknown) => `(no diagnosis: ${String(failure)})`));
+    throw error;
+  }
+}
+
+/** The lease, the session's open generations with their traces and instances, and each process's log about ownership. */
+async function explainFailover(sessionId: string, owner: ClusterProcess, survivor: ClusterProcess): Promise<string> {
+  const open = await handle.db
+    .selectFrom('spans')
+    .innerJoin('traces', 'traces.id', 'spans.trace_id')
+    .leftJoin('worker_instances', 'worker_instances.id', 'traces.worker_id')
+    .select([
+      'spans.id',
+      'spans.name',
+      'spans.started_at',
+      'traces.name as trace',
+      'traces.ended_at as trace_ended',
+      'worker_instances.pid',
+      'worker_instances.stopped_at',
+    ])
+    .where('spans.session_id', '=', sessionId)
+    .where('spans.type', '=', 'generation')
+    .where('spans.ended_at', 'is', null)
+    .execute();
+  const instances = await handle.db.selectFrom('worker_instances').select(['id', 'pid', 'heartbeat_at', 'stopped_at']).execute();
+  const ownership = (output: string) =>
+    output
+      .split('\n')
+      .filter((line) => /lease|gone|reclaim|closed the traces|took/.test(line))
+      .slice(-20)
+      .join('\n');
+  return [
+    `owner ${owner.pid}, survivor ${survivor.pid}, lease held by ${await leaseHolderPid(handle.db, sessionId)}`,
+    `open generations: ${JSON.stringify(open)}`,
+    `instances: ${JSON.stringify(instances)}`,
+    `owner's log:\n${ownership(owner.output())}`,
+    `survivor's log:\n${ownership(survivor.output())}`,
+  ].join('\n');
 }
