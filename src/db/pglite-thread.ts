@@ -1,6 +1,10 @@
 import { Worker } from 'node:worker_threads';
 import { BrainstormError } from '../core/errors.ts';
 import type { PgliteEngine } from './pglite-dialect.ts';
+import { takePrestartedPgliteWorker } from './pglite-worker-prestart.mjs';
+
+/** The worker's module; plain JavaScript: no TypeScript loader hooks needed there. */
+const WORKER_URL = new URL('./pglite-worker.mjs', import.meta.url);
 
 /** Where PGlite on its thread keeps its data, and what it starts with. */
 export interface PgliteThreadOptions {
@@ -53,8 +57,8 @@ export class PgliteThread implements PgliteEngine {
   readonly waitReady: Promise<void>;
 
   constructor(options: PgliteThreadOptions = {}) {
-    // The worker's module is plain JavaScript: no TypeScript loader hooks needed there.
-    this.worker = new Worker(new URL('./pglite-worker.mjs', import.meta.url), { execArgv: [] });
+    // npm start starts one before it loads the app (see pglite-worker-prestart.mjs).
+    this.worker = takePrestartedPgliteWorker(WORKER_URL) ?? new Worker(WORKER_URL, { execArgv: [] });
     // Like an embedded PGlite, an idle open database does not keep the process alive; a statement in flight does.
     this.worker.unref();
     this.worker.on('error', (error) => this.fail(error));

@@ -10,8 +10,6 @@
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parentPort } from 'node:worker_threads';
-import { PGlite, types } from '@electric-sql/pglite';
-import { NamedStatements } from './named-statements.mjs';
 import { copyTemplate } from './template-copy.mjs';
 
 const INT8 = 20;
@@ -26,19 +24,26 @@ function describe(error) {
 }
 
 /**
- * A first start copies the template (~0.1-0.3 s of file system calls on this thread) while V8 compiles PGlite's
- * WebAssembly on its own threads, instead of one after the other. The compile is started before the copy blocks this
- * thread, so the file is read synchronously.
+ * PGlite's WebAssembly, compiled by V8 on its own threads from the moment this thread starts: under npm start that is
+ * before the app has loaded (see pglite-worker-prestart.mjs), and a first start's template copy runs meanwhile
+ * (~0.1-0.3 s of file system calls on this thread). Undefined when it fails: PGlite then compiles it itself.
+ * @type {Promise<WebAssembly.Module | undefined>}
+ */
+const compiledWasm = globalThis.WebAssembly.compile(readFileSync(fileURLToPath(import.meta.resolve('@electric-sql/pglite/pglite.wasm')))).catch(
+  () => undefined,
+);
+// Imported once the compile has started: loading PGlite's JavaScript takes this thread a while too.
+const [{ PGlite, types }, { NamedStatements }] = await Promise.all([import('@electric-sql/pglite'), import('./named-statements.mjs')]);
+
+/**
+ * Copies the template into a fresh data directory when asked to, and hands over the compiled WebAssembly.
  * @param {{ dataDir?: string, seedFrom?: string }} message
  * @returns {Promise<{ pgliteWasmModule?: WebAssembly.Module }>}
  */
-async function seedDataDirectory(message) {
-  if (!message.seedFrom || !message.dataDir) return {};
-  const compiling = globalThis.WebAssembly.compile(readFileSync(fileURLToPath(import.meta.resolve('@electric-sql/pglite/pglite.wasm'))));
-  // Settled below in any case; without this a failed copy would leave it unhandled.
-  compiling.catch(() => undefined);
-  copyTemplate(message.seedFrom, message.dataDir);
-  return { pgliteWasmModule: await compiling };
+async function prepare(message) {
+  if (message.seedFrom && message.dataDir) copyTemplate(message.seedFrom, message.dataDir);
+  const pgliteWasmModule = await compiledWasm;
+  return pgliteWasmModule ? { pgliteWasmModule } : {};
 }
 
 /** @type {import('@electric-sql/pglite').PGlite | null} */
@@ -56,7 +61,7 @@ port.on(
   ) => {
     try {
       if (message.type === 'open') {
-        const compiled = await seedDataDirectory(message);
+        const compiled = await prepare(message);
         database = new PGlite(message.dataDir, {
           ...compiled,
           parsers: { [INT8]: (/** @type {string} */ value) => Number(value), [NUMERIC]: (/** @type {string} */ value) => Number(value) },
