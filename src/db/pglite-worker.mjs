@@ -25,8 +25,9 @@ function describe(error) {
 
 /**
  * PGlite's WebAssembly, compiled by V8 on its own threads from the moment this thread starts: under npm start that is
- * before the app has loaded (see pglite-worker-prestart.mjs), and a first start's template copy runs meanwhile
- * (~0.1-0.3 s of file system calls on this thread). Undefined when it fails: PGlite then compiles it itself.
+ * before the app has loaded (see pglite-worker-prestart.mjs). When the open comes sooner, a first start's template
+ * copy (~500 files: 0.1-0.6 s of file system calls here, by how fast the disk creates them) runs meanwhile.
+ * Undefined when it fails: PGlite then compiles it itself.
  * @type {Promise<WebAssembly.Module | undefined>}
  */
 const compiledWasm = globalThis.WebAssembly.compile(readFileSync(fileURLToPath(import.meta.resolve('@electric-sql/pglite/pglite.wasm')))).catch(
