@@ -1,7 +1,8 @@
 import { ConfigError } from './config/config-error.ts';
+import { startedByNpm } from './config/launch.ts';
 import { loadConfigFromProcess } from './config/load-config.ts';
 import { databaseLocationFor, openDatabase } from './db/create-database.ts';
-import { listenForStopSignal } from './stop-signals.ts';
+import { listenForStopSignal, npmParentWatch } from './stop-signals.ts';
 
 /**
  * Starts Brainstorm. Only the configuration and the database are loaded first: the database starts opening on its own
@@ -10,7 +11,7 @@ import { listenForStopSignal } from './stop-signals.ts';
  */
 async function main(): Promise<void> {
   const startedAt = Date.now();
-  const stopSignal = listenForStopSignal();
+  const stopSignal = listenForStopSignal(process, npmParentWatch(startedByNpm()));
   let config;
   try {
     config = loadConfigFromProcess();

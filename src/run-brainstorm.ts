@@ -7,6 +7,7 @@ import { ConsoleQueries } from './services/console/console-queries.ts';
 import { systemClock } from './core/clock.ts';
 import { randomIds } from './core/ids.ts';
 import type { DatabaseHandle } from './db/create-database.ts';
+import type { StopReason } from './stop-signals.ts';
 import { createWebServer, LocalTransport } from './web/index.ts';
 
 /** What `main` settled before the rest of the app loaded. */
@@ -17,7 +18,7 @@ export interface RunOptions {
   /** When the process began to start, for the readyMs it logs. */
   startedAt: number;
   /** The first stop signal, heard since the process began to start (see stop-signals.ts). */
-  stopSignal: Promise<NodeJS.Signals>;
+  stopSignal: Promise<StopReason>;
 }
 
 /** Runs Brainstorm: logging, transports, the app and the web console; stops cleanly on a signal. */

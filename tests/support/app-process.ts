@@ -57,13 +57,8 @@ export interface AppProcessOptions {
   v8Flags?: readonly string[];
 }
 
-/**
- * Spawns `node scripts/start.mjs` (what `npm start` runs) with no keys at all, a fresh DATA_DIR and a free
- * WEB_PORT: the first-run experience of a newcomer without a `.env`.
- */
-export async function startAppProcess(options: AppProcessOptions = {}): Promise<AppProcess> {
-  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'brainstorm-data-'));
-  const port = options.port ?? (await freePort());
+/** This process's environment without any key, with `DATA_DIR` and `WEB_PORT` set, then `extra`. */
+export function newcomerEnvironment(dataDir: string, port: number, extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   const environment: NodeJS.ProcessEnv = {
     ...process.env,
     DATA_DIR: dataDir,
@@ -73,7 +68,17 @@ export async function startAppProcess(options: AppProcessOptions = {}): Promise<
     LOG_LEVEL: 'info',
   };
   for (const key of MODEL_AND_SERVICE_KEYS) delete environment[key];
-  Object.assign(environment, options.environment ?? {});
+  return Object.assign(environment, extra);
+}
+
+/**
+ * Spawns `node scripts/start.mjs` (what `npm start` runs) with no keys at all, a fresh DATA_DIR and a free
+ * WEB_PORT: the first-run experience of a newcomer without a `.env`.
+ */
+export async function startAppProcess(options: AppProcessOptions = {}): Promise<AppProcess> {
+  const dataDir = options.dataDir ?? mkdtempSync(join(tmpdir(), 'brainstorm-data-'));
+  const port = options.port ?? (await freePort());
+  const environment = newcomerEnvironment(dataDir, port, options.environment);
   // npm itself is left out: its own start-up is not the app's.
   const child = spawn(process.execPath, [...(options.v8Flags ?? RUNTIME_V8_FLAGS), 'scripts/start.mjs'], {
     cwd: REPOSITORY_ROOT,
