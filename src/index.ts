@@ -6,8 +6,8 @@ import { listenForStopSignal, npmParentWatch } from './stop-signals.ts';
 
 /**
  * Starts Brainstorm. Only the configuration and the database are loaded first: the database starts opening on its own
- * thread (a first start copies the template, then PGlite compiles its WebAssembly and starts Postgres, ~0.5 s) while
- * this thread loads the rest of the app (~0.6 s), instead of after it.
+ * thread (which npm start began before it loaded the app; a first start copies the template, ~0.1-0.6 s, then PGlite
+ * starts Postgres, ~0.7 s) while this thread loads the rest of the app (~0.4 s), instead of after it.
  */
 async function main(): Promise<void> {
   const startedAt = Date.now();
