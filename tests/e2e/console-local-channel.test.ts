@@ -11,10 +11,29 @@ import {
   type BrowserSession,
 } from '../support/browser.ts';
 import { describeInBrowser } from '../support/browser-suite.ts';
+import type { Locator } from 'playwright-core';
 
 // `npm run screenshots` sets SCREENSHOT_DIR=docs/screenshots to refresh the README's pictures; tests alone never touch them.
 const SCREENSHOTS = SCREENSHOT_DIRECTORY;
 const STEP_MS = 90_000;
+
+/**
+ * Presses `button` until `effect` shows. Answers still arrive while the test presses, and the view follows them, so a
+ * click can land where the button was a moment before. A press that ran disables the button and then removes it, so
+ * no press runs twice.
+ */
+async function pressUntil(button: Locator, effect: Locator): Promise<void> {
+  const deadline = Date.now() + STEP_MS;
+  for (;;) {
+    if ((await button.count()) > 0 && (await button.isEnabled().catch(() => false))) await button.click({ timeout: 5_000 }).catch(() => undefined);
+    const shown = await effect.waitFor({ timeout: 5_000 }).then(
+      () => true,
+      () => false,
+    );
+    if (shown) return;
+    if (Date.now() > deadline) throw new Error(`pressing ${String(button)} never showed ${String(effect)}`);
+  }
+}
 
 describeInBrowser('first run: npm start with no .env, then a brainstorm in the console', () => {
   let app: AppProcess;
@@ -113,8 +132,8 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     await page.locator('#message-input').fill('!steps');
     await page.locator('#message-input').press('Enter');
     const list = page.locator('.message.note', { hasText: 'Next steps' }).last();
-    await list.locator('.command-button', { hasText: /^Done 1$/ }).click();
-    await page.locator('.message.note', { hasText: /☑ 1\. .+ — done, by / }).waitFor();
+    await list.locator('.command-button', { hasText: /^Done 1$/ }).waitFor();
+    await pressUntil(list.locator('.command-button', { hasText: /^Done 1$/ }), page.locator('.message.note', { hasText: /☑ 1\. .+ — done, by / }));
     await page.locator('.message.note', { hasText: /Next steps.+ 1 done\)/ }).waitFor();
     expect(await page.locator('.message.note .command-button', { hasText: /^Done 1$/ }).count()).toBe(0);
     // Opened again, the step has its button in the next list, and a press there ticks it once more.
@@ -123,11 +142,8 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
       await page.locator('#message-input').press('Enter');
     }
     const reopened = page.locator('.message.note', { hasText: /Next steps.+ 0 done\)/ }).last();
-    await reopened.locator('.command-button', { hasText: /^Done 1$/ }).click();
-    await page
-      .locator('.message.note', { hasText: /Next steps.+ 1 done\)/ })
-      .nth(1)
-      .waitFor();
+    await reopened.locator('.command-button', { hasText: /^Done 1$/ }).waitFor();
+    await pressUntil(reopened.locator('.command-button', { hasText: /^Done 1$/ }), page.locator('.message.note', { hasText: /Next steps.+ 1 done\)/ }).nth(1));
     // A decision topic plans a critique round; stopped before it, the panel says so and counts nothing.
     await page.locator('#message-input').fill('!stop');
     await page.locator('#message-input').press('Enter');
@@ -151,8 +167,10 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     const buttons = await closing.locator('.command-button').count();
     const step = label.slice(5);
     expect(await closing.locator('.text').innerText()).toContain(`☐ ${step}. `);
-    await closing.locator('.command-button').first().click();
-    await page.locator('.message.note', { hasText: new RegExp(`☑ ${step}\\. .+ — done, by `) }).waitFor();
+    await pressUntil(
+      closing.locator('.command-button', { hasText: new RegExp(`^${label}$`) }),
+      page.locator('.message.note', { hasText: new RegExp(`☑ ${step}\\. .+ — done, by `) }),
+    );
     await expect.poll(() => closing.locator('.command-button').count()).toBe(buttons - 1);
     // The closing shows that step's line ticked, as Discord's copy is edited; the other lines stay open.
     const ticked = await closing.locator('.text').innerText();
