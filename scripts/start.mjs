@@ -44,6 +44,9 @@ function onGlibc() {
   return Boolean(header?.glibcVersionRuntime);
 }
 
+/** Whether the app will run on embedded PGlite (no DATABASE_URL): the malloc settings and the early thread are for it. */
+const embeddedDatabase = !startSetting('DATABASE_URL')?.trim();
+
 /**
  * V8 takes its flags only at start (not from NODE_OPTIONS, and setting them later has no effect on WebAssembly), and
  * glibc reads its malloc settings only then too, so this process replaces itself with one that has them when they
@@ -54,7 +57,6 @@ function restartWithRuntimeSettingsWhenDue() {
   const memoryBytes = hostMemoryBytes();
   const setting = startSetting('SMALL_HOST');
   const flags = smallHostFlagsToAdd({ setting, memoryBytes, execArgv: process.execArgv });
-  const embeddedDatabase = !startSetting('DATABASE_URL')?.trim();
   const smallHost = inSmallHostMode(process.execArgv, flags);
   // Only the small-host mode sets malloc, so only it pays for asking whether this is glibc (a process report).
   const malloc = mallocSettingsToAdd({ env: process.env, glibc: smallHost && onGlibc(), embeddedDatabase, smallHost });
@@ -69,7 +71,7 @@ function restartWithRuntimeSettingsWhenDue() {
 
 restartWithRuntimeSettingsWhenDue();
 // The embedded database's thread loads PGlite while this one loads the app (~0.5 s each, on two cores).
-if (!startSetting('DATABASE_URL')?.trim()) prestartPgliteWorker(new URL('../src/db/pglite-worker.mjs', import.meta.url));
+if (embeddedDatabase) prestartPgliteWorker(new URL('../src/db/pglite-worker.mjs', import.meta.url));
 // V8 keeps the compiled code of every module on disk: later starts skip most parsing and compiling.
 module.enableCompileCache?.(join(ROOT, 'node_modules', '.cache', 'brainstorm', 'v8'));
 const entry = await bundledEntry();

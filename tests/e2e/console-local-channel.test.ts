@@ -132,8 +132,9 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
     await page.locator('#message-input').fill('!steps');
     await page.locator('#message-input').press('Enter');
     const list = page.locator('.message.note', { hasText: 'Next steps' }).last();
-    await list.locator('.command-button', { hasText: /^Done 1$/ }).waitFor();
-    await pressUntil(list.locator('.command-button', { hasText: /^Done 1$/ }), page.locator('.message.note', { hasText: /☑ 1\. .+ — done, by / }));
+    const doneOne = list.locator('.command-button', { hasText: /^Done 1$/ });
+    await doneOne.waitFor();
+    await pressUntil(doneOne, page.locator('.message.note', { hasText: /☑ 1\. .+ — done, by / }));
     await page.locator('.message.note', { hasText: /Next steps.+ 1 done\)/ }).waitFor();
     expect(await page.locator('.message.note .command-button', { hasText: /^Done 1$/ }).count()).toBe(0);
     // Opened again, the step has its button in the next list, and a press there ticks it once more.
@@ -142,8 +143,9 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
       await page.locator('#message-input').press('Enter');
     }
     const reopened = page.locator('.message.note', { hasText: /Next steps.+ 0 done\)/ }).last();
-    await reopened.locator('.command-button', { hasText: /^Done 1$/ }).waitFor();
-    await pressUntil(reopened.locator('.command-button', { hasText: /^Done 1$/ }), page.locator('.message.note', { hasText: /Next steps.+ 1 done\)/ }).nth(1));
+    const doneOneAgain = reopened.locator('.command-button', { hasText: /^Done 1$/ });
+    await doneOneAgain.waitFor();
+    await pressUntil(doneOneAgain, page.locator('.message.note', { hasText: /Next steps.+ 1 done\)/ }).nth(1));
     // A decision topic plans a critique round; stopped before it, the panel says so and counts nothing.
     await page.locator('#message-input').fill('!stop');
     await page.locator('#message-input').press('Enter');
