@@ -34,7 +34,7 @@ export class ScriptedTurns {
   /** The double the coordinator is given. */
   runner(): TurnRunner {
     return stub<TurnRunner>('turns', {
-      run: (session, participant, _roster, answering, control) =>
+      run: ({ session, participant, answering, control }) =>
         new Promise<TurnOutcome>((resolve) => {
           const call: TurnCall = {
             session,

@@ -234,7 +234,14 @@ export class Coordinator implements TurnTaking {
       const done = new Promise<TurnOutcome>((settle) => (resolve = settle));
       const start = () =>
         this.options.turns
-          .run(session, speaker.participant, this.options.roster.all(), speaker.answering, control, round.history)
+          .run({
+            session,
+            participant: speaker.participant,
+            roster: this.options.roster.all(),
+            answering: speaker.answering,
+            control,
+            ...(round.history ? { history: round.history } : {}),
+          })
           .then(async (outcome) => {
             await this.afterTurn(session, speaker.participant, outcome, runtime).catch((error: unknown) =>
               this.options.logger.warn({ err: error, session: session.id }, 'could not announce a turn'),

@@ -66,16 +66,23 @@ type FirstAttempt = Attempt | { status: 'images_refused'; error: unknown };
 /** Statuses with which an endpoint refuses a request's content (an image it cannot read or fetch), not its key or pace. */
 const CONTENT_REFUSALS = new Set([400, 404, 413, 415, 422]);
 
-/** One attempt's fixed inputs. */
-interface TurnInput {
+/** One participant's turn, as the coordinator asks for it. */
+export interface TurnRequest {
   session: Session;
   participant: ParticipantConfig;
+  /** Everyone seated, so a participant's instructions can name the others. */
   roster: ParticipantConfig[];
+  /** The messages it answers (its reply references). */
   answering: ChatMessage[];
   control: TurnControl;
+  /** The round's history, read once for all its speakers (absent: the turn reads its own). */
+  history?: RecentHistory;
+}
+
+/** One attempt's fixed inputs. */
+interface TurnInput extends TurnRequest {
   speaker: Speaker;
   draft: StreamDraft | null;
-  history: RecentHistory | undefined;
   /** Whether the input shows the images people attached. */
   images: boolean;
 }
@@ -93,33 +100,21 @@ export class TurnRunner {
   constructor(private readonly options: TurnRunnerOptions) {}
 
   /** One turn; never throws (one participant failing must not block the others). */
-  async run(
-    session: Session,
-    participant: ParticipantConfig,
-    roster: ParticipantConfig[],
-    answering: ChatMessage[],
-    control: TurnControl,
-    history?: RecentHistory,
-  ): Promise<TurnOutcome> {
-    const turn = () => runAsTurn(control, () => this.runTurn(session, participant, roster, answering, control, history));
+  async run(request: TurnRequest): Promise<TurnOutcome> {
+    const { session, participant, control } = request;
+    const turn = () => runAsTurn(control, () => this.runTurn(request));
     // The coordinator traces a round as one trace; a turn run on its own gets its own, as its answer's span needs one.
     if (getCurrentTrace()) return turn();
     return withTrace(`Turn: ${participant.name}`, turn, { groupId: session.id, metadata: { sessionId: session.id, kind: 'turn' } });
   }
 
-  private async runTurn(
-    session: Session,
-    participant: ParticipantConfig,
-    roster: ParticipantConfig[],
-    answering: ChatMessage[],
-    control: TurnControl,
-    history?: RecentHistory,
-  ): Promise<TurnOutcome> {
+  private async runTurn(request: TurnRequest): Promise<TurnOutcome> {
+    const { session, participant, control } = request;
     const speaker = speakerOf(participant);
     void this.options.typing(session).catch(() => undefined);
     const images = (await this.options.images?.accepts(participant).catch(() => false)) ?? false;
     const draft = this.options.delivery.startStream(session, speaker);
-    const input: TurnInput = { session, participant, roster, answering, control, speaker, draft, history, images };
+    const input: TurnInput = { ...request, speaker, draft, images };
     try {
       const first = await this.attemptShowingImages(input);
       if (first.status !== 'retry') return first;

@@ -1,10 +1,6 @@
 /** A TurnRunner that records each turn's latency and each model failure for `/metrics`. */
-import type { RecentHistory } from '../context/context-manager.ts';
-import type { ParticipantConfig } from '../../config/roster.ts';
 import type { Clock } from '../../core/clock.ts';
-import type { TurnControl } from '../coordinator/turn-control.ts';
-import { TurnRunner, type TurnOutcome, type TurnRunnerOptions } from '../coordinator/turn-runner.ts';
-import type { ChatMessage, Session } from '../../core/domain.ts';
+import { TurnRunner, type TurnOutcome, type TurnRequest, type TurnRunnerOptions } from '../coordinator/turn-runner.ts';
 import type { Counter, Histogram } from './metrics-registry.ts';
 
 /** Where a turn's figures go. */
@@ -35,16 +31,10 @@ export class MeasuredTurnRunner extends TurnRunner {
   }
 
   /** Runs one participant's turn and records its latency and, when its model failed, the error. */
-  override async run(
-    session: Session,
-    participant: ParticipantConfig,
-    roster: ParticipantConfig[],
-    answering: ChatMessage[],
-    control: TurnControl,
-    history?: RecentHistory,
-  ): Promise<TurnOutcome> {
+  override async run(request: TurnRequest): Promise<TurnOutcome> {
+    const { participant } = request;
     const started = this.metrics.clock.now().getTime();
-    const outcome = await super.run(session, participant, roster, answering, control, history);
+    const outcome = await super.run(request);
     this.metrics.latency.observe({ outcome: outcome.status }, (this.metrics.clock.now().getTime() - started) / 1000);
     if (outcome.status === 'failed') this.metrics.modelErrors.inc({ endpoint: endpointLabel(participant.baseUrl), model: participant.model });
     return outcome;

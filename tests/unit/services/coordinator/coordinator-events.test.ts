@@ -63,7 +63,7 @@ beforeEach(async () => {
     messages: repositories.messages,
     roster,
     turns: {
-      run: (_session, participant, _roster, _answering, control) =>
+      run: ({ participant, control }) =>
         new Promise<TurnOutcome>((resolve) => {
           control.signal.addEventListener('abort', () => resolve({ status: 'interrupted', message: null, cut: 'stopped' }));
           turns.push({

@@ -77,7 +77,7 @@ async function turnFixture(models: Record<string, Model>) {
     countsAsMessage: true,
   });
   const run = (control = new TurnControl(new AbortController().signal, clock, null), answering: ChatMessage[] = [question]) =>
-    runner.run(session, CLAUDE, ROSTER, answering, control, undefined);
+    runner.run({ session, participant: CLAUDE, roster: ROSTER, answering, control });
   const stored = () => repositories.messages.listForSession(session.id);
   return {
     clock,
