@@ -101,7 +101,8 @@ export class PlannerRuns {
     // A resumed RunState continues its original trace (grouped by session already); no new trace here.
     const outcome = await this.outcomeOf(session, mode, async () => {
       const result = await this.options.runner.run(agent, state, { maxTurns: MAX_TURNS[mode] });
-      opening = result.finalOutput;
+      // A revision pauses again for approval: a paused run has no output, and the SDK warns on the console if read.
+      if (result.interruptions.length === 0) opening = result.finalOutput;
       return result;
     });
     // The resumed run ran in the stored run's trace (outside any trace of ours): name it for the messages that follow.

@@ -292,6 +292,8 @@ describe('demo brain through the real SDK', () => {
       instructions: 'You are the Scribe of a Brainstorm session.\nThis is the wrap-up.',
       model: model(),
       handoffs: [tldr],
+      // Each step has its own output, as in the app's chain (wrap-up-chain.ts): the SDK's console warning is noise.
+      handoffOutputTypeWarningEnabled: false,
     });
     const moderator = new Agent({
       name: 'Moderator',
@@ -299,6 +301,7 @@ describe('demo brain through the real SDK', () => {
       model: model(),
       outputType: moderationVerdictSchema,
       handoffs: [scribe],
+      handoffOutputTypeWarningEnabled: false,
     });
     const result = await run(moderator, '[Ana]: Let us pilot it.');
     expect(result.lastAgent?.name).toBe('TLDR');

@@ -58,7 +58,7 @@ describe('Scribe and TLDR agents', () => {
   it('clones with extra handoffs for the wrap-up chain', () => {
     const model = new ScriptedModel([]);
     const tldr = createTldrAgent({ model, prompts });
-    const scribe = createScribeAgent({ model, prompts }).clone({ handoffs: [tldr] });
+    const scribe = createScribeAgent({ model, prompts }).clone({ handoffs: [tldr], handoffOutputTypeWarningEnabled: false });
     expect(scribe.handoffs).toHaveLength(1);
     expect(scribe.name).toBe('Scribe');
   });
