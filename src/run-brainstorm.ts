@@ -9,6 +9,7 @@ import { randomIds } from './core/ids.ts';
 import type { DatabaseHandle } from './db/create-database.ts';
 import type { StopReason } from './stop-signals.ts';
 import { createWebServer, LocalTransport } from './web/index.ts';
+import { LocalDeliveriesRepository } from './repositories/local-deliveries-repository.ts';
 
 /** What `main` settled before the rest of the app loaded. */
 export interface RunOptions {
@@ -33,7 +34,8 @@ export async function runBrainstorm({ config, database, startedAt, stopSignal }:
   const notices = webSearchNotices(config.models.roster);
   for (const line of notices) logger.warn(line);
 
-  const localTransport = new LocalTransport({ clock: systemClock, ids: randomIds });
+  // The console's rooms are kept in the database, as Discord keeps a thread: a restart shows them as they were.
+  const localTransport = new LocalTransport({ clock: systemClock, ids: randomIds, store: new LocalDeliveriesRepository(database.db) });
   // discord.js is loaded only when a bot token is set: it is most of the start-up time otherwise. Its connection is
   // built before the app (which needs its transport) and its event handlers after (they call the app's gateway).
   const discord = config.discord.token ? await import('./bot/discord-bot.ts') : null;

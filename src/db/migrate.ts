@@ -14,6 +14,7 @@ import * as ledgerPasses from './migrations/0020-ledger-passes.ts';
 import * as tracesStarted from './migrations/0021-traces-started.ts';
 import * as deadProcessLeftovers from './migrations/0022-dead-process-leftovers.ts';
 import * as documentVersionMetadata from './migrations/0023-document-version-metadata.ts';
+import * as localDeliveries from './migrations/0024-local-deliveries.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -32,6 +33,7 @@ const migrations: Record<string, Migration> = {
   '0021-traces-started': tracesStarted,
   '0022-dead-process-leftovers': deadProcessLeftovers,
   '0023-document-version-metadata': documentVersionMetadata,
+  '0024-local-deliveries': localDeliveries,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

@@ -183,6 +183,20 @@ export interface StreamPreviewsTable {
   posted_at: Timestamp;
 }
 
+/** A message the console's local channel showed in a room (see migrations/0024-local-deliveries.ts). */
+export interface LocalDeliveriesTable {
+  position: Generated<number>;
+  external_id: string;
+  room_id: string;
+  speaker: Json<unknown>;
+  content: string;
+  reply_to: Json<unknown>;
+  actions: Json<unknown>;
+  buttons: Json<unknown>;
+  simulated: boolean;
+  delivered_at: Timestamp;
+}
+
 /** One attempt at a job. */
 export interface JobRunsTable {
   id: Generated<number>;
@@ -273,6 +287,7 @@ export interface Database {
   read_cursors: ReadCursorsTable;
   session_leases: SessionLeasesTable;
   stream_previews: StreamPreviewsTable;
+  local_deliveries: LocalDeliveriesTable;
 }
 
 export type SessionRow = Selectable<SessionsTable>;

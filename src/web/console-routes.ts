@@ -35,7 +35,7 @@ export function registerConsoleRoutes(app: Hono, queries: ConsoleQueries, localT
   app.get('/api/sessions/:id/feed', async (c) => {
     const detail = found(await queries.getSession(c.req.param('id')), 'session');
     const messages = await queries.listMessages(detail.session.id);
-    const room = detail.session.transport === 'local' ? localTransport?.roomContents(detail.session.roomId) : null;
+    const room = detail.session.transport === 'local' ? await localTransport?.roomContents(detail.session.roomId) : null;
     return jsonResponse(200, {
       detail,
       items: mergeRoomFeed(messages, room?.deliveries ?? []),

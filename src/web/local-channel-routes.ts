@@ -78,7 +78,7 @@ export function registerLocalChannelRoutes(app: Hono, dependencies: LocalChannel
   app.get('/api/rooms/:roomId', async (c) => {
     const room = await requireRoom(dependencies, c.req.param('roomId'));
     const detail = await queries.getSessionByRoom(transport.name, room.roomId);
-    return jsonResponse(200, { room, sessionId: detail?.session.id ?? null, ...transport.roomContents(room.roomId) });
+    return jsonResponse(200, { room, sessionId: detail?.session.id ?? null, ...(await transport.roomContents(room.roomId)) });
   });
   app.post('/api/local/sessions', jsonBody, async (c) => {
     const body = await readJsonBody(c);

@@ -1,8 +1,12 @@
 /** The console's local channel: a full Transport whose rooms live in this process and show in the browser. */
 import type { Clock } from '../core/clock.ts';
 import type { IdGenerator } from '../core/ids.ts';
-import type { DeliveredMessage, DeliveryProgress, MessageAction, OutgoingMessage, ReplyButton, ReplyReference, Transport } from '../core/ports.ts';
+import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../core/ports.ts';
 import type { Speaker } from '../core/domain.ts';
+import type { LocalDelivery, LocalDeliveryStore } from '../core/local-channel.ts';
+import { MemoryLocalDeliveries } from './memory-local-deliveries.ts';
+
+export type { LocalDelivery } from '../core/local-channel.ts';
 
 /** A room of the local channel (one per session). */
 export interface LocalRoom {
@@ -11,20 +15,6 @@ export interface LocalRoom {
   originMessageId: string | null;
   url: string | null;
   openedAt: string;
-}
-
-/** A message shown in a local room, as the services delivered it. */
-export interface LocalDelivery {
-  externalId: string;
-  roomId: string;
-  speaker: Speaker;
-  content: string;
-  replyTo: ReplyReference[];
-  actions: MessageAction[];
-  /** Command buttons under it (the closing's "Done n"); the console runs them as the person. */
-  buttons: ReplyButton[];
-  simulated: boolean;
-  deliveredAt: string;
 }
 
 /** A message still being written (streaming), replaced by its delivery. */
@@ -49,13 +39,14 @@ export type LocalChannelEvent =
 export interface LocalTransportOptions {
   clock: Clock;
   ids: IdGenerator;
-  /** Deliveries kept per room for the page (older ones are in the transcript store anyway). */
+  /** Deliveries a room's page shows (older ones are in the transcript store anyway). */
   maxDeliveriesPerRoom?: number;
+  /** Where deliveries are kept (the database, so a restart keeps the rooms); absent: this process's memory. */
+  store?: LocalDeliveryStore;
 }
 
 interface RoomState {
   room: LocalRoom;
-  deliveries: LocalDelivery[];
   previews: Map<string, LocalPreview>;
 }
 
@@ -66,10 +57,12 @@ export class LocalTransport implements Transport {
   private readonly listeners = new Set<(event: LocalChannelEvent) => void>();
   private readonly roomWaiters = new Map<string, ((room: LocalRoom) => void)[]>();
   private readonly maxDeliveries: number;
+  private readonly store: LocalDeliveryStore;
   private consoleUrl: string | null = null;
 
   constructor(private readonly options: LocalTransportOptions) {
     this.maxDeliveries = options.maxDeliveriesPerRoom ?? 2_000;
+    this.store = options.store ?? new MemoryLocalDeliveries(this.maxDeliveries);
   }
 
   /** Tells the transport where the console lives, so room links are absolute. */
@@ -81,7 +74,7 @@ export class LocalTransport implements Transport {
     const roomId = this.options.ids.next('room');
     const url = this.consoleUrl ? `${this.consoleUrl}/#/rooms/${encodeURIComponent(roomId)}` : null;
     const room: LocalRoom = { roomId, title: request.title, originMessageId: request.originMessageId, url, openedAt: this.options.clock.now().toISOString() };
-    this.rooms.set(roomId, { room, deliveries: [], previews: new Map() });
+    this.rooms.set(roomId, { room, previews: new Map() });
     this.emit({ type: 'room', room });
     if (request.originMessageId) {
       for (const waiter of this.roomWaiters.get(request.originMessageId) ?? []) waiter(room);
@@ -95,7 +88,6 @@ export class LocalTransport implements Transport {
     // A retried delivery whose one chunk already went out must not show twice.
     if (progress.deliveredExternalIds.length > 0)
       return { externalIds: progress.deliveredExternalIds, url: this.messageUrl(roomId, progress.deliveredExternalIds[0] as string) };
-    const replacedPreview = progress.previewExternalId !== null && state.previews.delete(progress.previewExternalId);
     const externalId = progress.previewExternalId ?? this.options.ids.next('lmsg');
     const delivery: LocalDelivery = {
       externalId,
@@ -108,8 +100,9 @@ export class LocalTransport implements Transport {
       simulated: message.simulated === true,
       deliveredAt: this.options.clock.now().toISOString(),
     };
-    state.deliveries.push(delivery);
-    if (state.deliveries.length > this.maxDeliveries) state.deliveries.splice(0, state.deliveries.length - this.maxDeliveries);
+    // Kept before it shows: a delivery that could not be kept fails, and its job delivers it again.
+    await this.store.save(delivery);
+    const replacedPreview = progress.previewExternalId !== null && state.previews.delete(progress.previewExternalId);
     const url = this.messageUrl(roomId, externalId);
     this.emit({ type: 'delivery', delivery, replacedPreview });
     return { externalIds: [externalId], url };
@@ -149,11 +142,13 @@ export class LocalTransport implements Transport {
     return this.rooms.get(roomId)?.room ?? null;
   }
 
-  /** What a room shows now: its deliveries (oldest first) and the previews still streaming. */
-  roomContents(roomId: string): { deliveries: LocalDelivery[]; previews: LocalPreview[] } | null {
-    const state = this.rooms.get(roomId);
-    if (!state) return null;
-    return { deliveries: [...state.deliveries], previews: [...state.previews.values()] };
+  /**
+   * What a room shows now: its deliveries (oldest first) and the previews still streaming. A room this process has
+   * not seen since it started (a restart, another process's room) shows what its store kept.
+   */
+  async roomContents(roomId: string): Promise<{ deliveries: LocalDelivery[]; previews: LocalPreview[] }> {
+    const previews = [...(this.rooms.get(roomId)?.previews.values() ?? [])];
+    return { deliveries: await this.store.listForRoom(roomId, this.maxDeliveries), previews };
   }
 
   /** Resolves with the room opened for a person's message (its origin), or null when `signal` aborts first. */
@@ -208,7 +203,7 @@ export class LocalTransport implements Transport {
     if (state) return state;
     const url = this.consoleUrl ? `${this.consoleUrl}/#/rooms/${encodeURIComponent(roomId)}` : null;
     const room: LocalRoom = { roomId, title, originMessageId: null, url, openedAt: this.options.clock.now().toISOString() };
-    const created: RoomState = { room, deliveries: [], previews: new Map() };
+    const created: RoomState = { room, previews: new Map() };
     this.rooms.set(roomId, created);
     return created;
   }

@@ -57,7 +57,7 @@ describe("the console's start from a room", () => {
     const request = JSON.stringify(fake.chats.filter((chat) => chat.agent.role === 'planner').at(-1)!.body.messages);
     expect(request).toContain('[Ada]: Calmer releases');
     expect(request).toContain('[Bob]: Fridays are the worst');
-    const opening = local.roomContents(started.roomId!)!.deliveries.find((delivery) => delivery.speaker.name === 'Planner');
+    const opening = (await local.roomContents(started.roomId!))!.deliveries.find((delivery) => delivery.speaker.name === 'Planner');
     expect(opening?.content).toMatch(/^From the conversation above \(\d+ messages from Ada, .*Bob/);
   });
 });

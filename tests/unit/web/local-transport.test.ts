@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { sequentialIds } from '../../../src/core/ids.ts';
 import type { DeliveryProgress, OutgoingMessage } from '../../../src/core/ports.ts';
+import type { LocalDelivery, LocalDeliveryStore } from '../../../src/core/local-channel.ts';
 import { LocalTransport, type LocalChannelEvent } from '../../../src/web/local-transport.ts';
 
 const message = (content: string): OutgoingMessage => ({ speaker: { kind: 'participant', name: 'Claude' }, content, replyTo: [], simulated: true });
@@ -46,7 +47,7 @@ describe('LocalTransport', () => {
     expect(first.chunks).toEqual([]);
     const retried = await local.deliver(roomId, message('Hello'), progress(['lmsg_1']));
     expect(retried.externalIds).toEqual(['lmsg_1']);
-    expect(local.roomContents(roomId)?.deliveries.map((entry) => [entry.externalId, entry.content, entry.actions])).toEqual([
+    expect((await local.roomContents(roomId))?.deliveries.map((entry) => [entry.externalId, entry.content, entry.actions])).toEqual([
       ['lmsg_1', 'Hello', ['approve_plan']],
     ]);
     expect(events.filter((event) => event.type === 'delivery')).toHaveLength(1);
@@ -57,23 +58,63 @@ describe('LocalTransport', () => {
     const { roomId } = await local.openRoom({ originChannelId: 'local', originMessageId: null, title: 'T' });
     const previewId = await local.postPreview(roomId, message('Hel'));
     await local.editPreview(roomId, previewId, message('Hello wor'));
-    expect(local.roomContents(roomId)?.previews.map((preview) => preview.content)).toEqual(['Hello wor']);
+    expect((await local.roomContents(roomId))?.previews.map((preview) => preview.content)).toEqual(['Hello wor']);
     const delivered = await local.deliver(roomId, message('Hello world'), progress([], previewId));
     expect(delivered.externalIds).toEqual([previewId]);
     await local.editPreview(roomId, previewId, message('stale'));
-    expect(local.roomContents(roomId)).toMatchObject({ previews: [], deliveries: [{ externalId: previewId, content: 'Hello world' }] });
+    expect(await local.roomContents(roomId)).toMatchObject({ previews: [], deliveries: [{ externalId: previewId, content: 'Hello world' }] });
   });
 
   it('keeps delivering to a room it has not seen (a session resumed after a restart)', async () => {
     const { local } = transport();
     await local.deliver('room_from_before', message('still here'), progress());
-    expect(local.roomContents('room_from_before')?.deliveries).toHaveLength(1);
+    expect((await local.roomContents('room_from_before'))?.deliveries).toHaveLength(1);
+  });
+
+  it('shows a delivery only once its store kept it: one the store refused fails (its job retries) and leaves the preview', async () => {
+    let refuse = true;
+    const kept: LocalDelivery[] = [];
+    const store: LocalDeliveryStore = {
+      save: async (delivery) => {
+        if (refuse) throw new Error('database unreachable');
+        kept.push(delivery);
+      },
+      listForRoom: async (roomId) => kept.filter((delivery) => delivery.roomId === roomId),
+    };
+    const local = new LocalTransport({ clock: new ManualClock(), ids: sequentialIds(), store });
+    const events: LocalChannelEvent[] = [];
+    local.subscribe((event) => events.push(event));
+    const { roomId } = await local.openRoom({ originChannelId: 'local', originMessageId: null, title: 'T' });
+    const previewId = await local.postPreview(roomId, message('Hel'));
+    await expect(local.deliver(roomId, message('Hello'), progress([], previewId))).rejects.toThrow('database unreachable');
+    expect(events.some((event) => event.type === 'delivery')).toBe(false);
+    expect(await local.roomContents(roomId)).toMatchObject({ deliveries: [], previews: [{ externalId: previewId }] });
+    refuse = false;
+    await local.deliver(roomId, message('Hello'), progress([], previewId));
+    expect(await local.roomContents(roomId)).toMatchObject({ deliveries: [{ externalId: previewId, content: 'Hello' }], previews: [] });
+  });
+
+  it('shows a room it has not seen since it started from its store (after a restart, another process)', async () => {
+    const kept: LocalDelivery = {
+      externalId: 'lmsg_9',
+      roomId: 'room_before',
+      speaker: { kind: 'planner', name: 'Planner' },
+      content: 'Proposed plan',
+      replyTo: [],
+      actions: ['approve_plan'],
+      buttons: [],
+      simulated: false,
+      deliveredAt: '2026-03-01T10:00:00.000Z',
+    };
+    const store: LocalDeliveryStore = { save: async () => undefined, listForRoom: async (roomId) => (roomId === kept.roomId ? [kept] : []) };
+    const local = new LocalTransport({ clock: new ManualClock(), ids: sequentialIds(), store });
+    expect(await local.roomContents('room_before')).toEqual({ deliveries: [kept], previews: [] });
   });
 
   it('caps the deliveries kept per room', async () => {
     const local = new LocalTransport({ clock: new ManualClock(), ids: sequentialIds(), maxDeliveriesPerRoom: 2 });
     const { roomId } = await local.openRoom({ originChannelId: 'local', originMessageId: null, title: 'T' });
     for (const text of ['a', 'b', 'c']) await local.deliver(roomId, message(text), progress());
-    expect(local.roomContents(roomId)?.deliveries.map((entry) => entry.content)).toEqual(['b', 'c']);
+    expect((await local.roomContents(roomId))?.deliveries.map((entry) => entry.content)).toEqual(['b', 'c']);
   });
 });
