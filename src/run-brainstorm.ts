@@ -2,6 +2,7 @@ import type { AppConfig } from './config/app-config.ts';
 import { createApp } from './app.ts';
 import { collectSecrets } from './config/load-config.ts';
 import { createLogger } from './logging/logger.ts';
+import { routeConsoleToLogger } from './logging/console-bridge.ts';
 import { webSearchNotices } from './config/web-search.ts';
 import { ConsoleQueries } from './services/console/console-queries.ts';
 import { systemClock } from './core/clock.ts';
@@ -25,6 +26,7 @@ export interface RunOptions {
 /** Runs Brainstorm: logging, transports, the app and the web console; stops cleanly on a signal. */
 export async function runBrainstorm({ config, database, startedAt, stopSignal }: RunOptions): Promise<void> {
   const logger = createLogger({ level: config.runtime.logLevel, secrets: collectSecrets(config) });
+  routeConsoleToLogger(logger);
   // Set once the bot is connected, the last step of the start.
   let botStarted = false;
   void stopSignal.then((signal) => {

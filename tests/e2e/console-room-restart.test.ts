@@ -16,6 +16,15 @@ interface Feed {
   items: FeedItem[];
 }
 
+function isJson(line: string): boolean {
+  try {
+    JSON.parse(line);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 const getJson = async <Body>(url: string): Promise<Body> => (await (await fetch(url)).json()) as Body;
 
 /** Asks the app (a separate program: there is no event to await) until `check` gives a value, or fails after 60 s. */
@@ -51,6 +60,12 @@ it('a restart keeps what the console showed in a local room: the plan keeps its 
       return planMessage(feed)?.actions?.includes('approve_plan') ? feed : null;
     }, 'the plan with its Approve button');
     expect(await app.signal('SIGTERM')).toBe(0);
+    // Everything the app printed is a JSON log line (a library's console output goes through the logger too).
+    const stray = app
+      .output()
+      .split('\n')
+      .filter((line) => line.trim() !== '' && !isJson(line));
+    expect(stray).toEqual([]);
 
     app = await startAppProcess({ dataDir, environment });
     await waitForHealthy(app.url);
