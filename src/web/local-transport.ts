@@ -1,4 +1,4 @@
-/** The console's local channel: a full Transport whose rooms live in this process and show in the browser. */
+/** The console's local channel: a full Transport whose rooms show in the browser; what it delivered is kept in its store. */
 import type { Clock } from '../core/clock.ts';
 import type { IdGenerator } from '../core/ids.ts';
 import type { DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../core/ports.ts';

@@ -19,8 +19,8 @@ const STEP_MS = 90_000;
 
 /**
  * Presses `button` until `effect` shows. Answers still arrive while the test presses, and the view follows them, so a
- * click can land where the button was a moment before. A press that ran disables the button and then removes it, so
- * no press runs twice.
+ * click can land where the button was a moment before. A press that ran disables the button and then removes it, and a
+ * link that ran leaves the page, so no press runs twice.
  */
 async function pressUntil(button: Locator, effect: Locator): Promise<void> {
   const deadline = Date.now() + STEP_MS;
@@ -90,8 +90,8 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
 
     const answer = page.locator('.message.speaker-participant:has(.trace-link)').first();
     const speaker = (await answer.getAttribute('data-speaker')) as string;
-    await answer.locator('.trace-link').click();
-    await page.locator('#waterfall[data-rendered="true"]').waitFor();
+    // The transcript redraws as the next answers arrive: a click can land on the link it replaced (CI on d35ecfc).
+    await pressUntil(answer.locator('.trace-link'), page.locator('#waterfall[data-rendered="true"]'));
     const generations = page.locator('.wf-row.kind-generation');
     expect(await generations.count()).toBeGreaterThan(0);
     expect((await generations.locator('.wf-tokens').allInnerTexts()).some((text) => /\d+\/\d+/.test(text))).toBe(true);
@@ -103,8 +103,7 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
 
     await page.locator('#span-message-link').click();
     await page.locator(`.message.highlight[data-speaker="${speaker}"]`).waitFor();
-    await page.locator('.message.highlight .trace-link').click();
-    await page.locator('.wf-row.selected').waitFor();
+    await pressUntil(page.locator('.message.highlight .trace-link'), page.locator('.wf-row.selected'));
 
     await page.locator('#trace-session-link').click();
     await page.locator('#session-traces').click();

@@ -24,6 +24,19 @@ export function append(parent, children) {
   return parent;
 }
 
+/**
+ * Makes `nodes` (elements) the container's children, keeping each child that reads the same as its replacement: a
+ * panel redrawn while answers stream in would otherwise lose the click a person was making on it.
+ */
+export function updateChildren(container, nodes) {
+  nodes.forEach((node, index) => {
+    const current = container.children[index];
+    if (!current) container.append(node);
+    else if (current.outerHTML !== node.outerHTML) container.replaceChild(node, current);
+  });
+  while (container.children.length > nodes.length) container.lastElementChild.remove();
+}
+
 /** A link only to http(s) addresses; anything else (javascript:, data:) becomes plain text. */
 export function safeLink(url, label) {
   try {

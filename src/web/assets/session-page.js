@@ -1,7 +1,7 @@
 // A session: live transcript (SSE), plan, limits, record, TLDR, and the local channel's composer.
 import { getJson, openEvents } from './api.js';
 import { composer, runCommand } from './composer.js';
-import { h } from './dom.js';
+import { h, updateChildren } from './dom.js';
 import { formatCost, formatCount, plural } from './format.js';
 import { sessionPanels } from './session-panels.js';
 import { ideasPanel } from './ideas-panel.js';
@@ -140,14 +140,14 @@ export async function renderSessionPage(main, sessionId, context) {
     drafts.keepPreviews(new Set(feed.previews.map((preview) => `preview:${preview.externalId}`)));
     for (const preview of feed.previews) drafts.show(`preview:${preview.externalId}`, preview.speaker.name, preview.content);
     const numbers = new Map(feed.items.filter((item) => item.kind === 'message').map((item) => [item.message.id, item.message.number]));
-    side.replaceChildren(
+    updateChildren(side, [
       ...sessionPanels(
         detail,
         approve,
         feed.items.filter((item) => item.kind === 'message').map((item) => item.message),
       ),
       ...[critiquePanel(feed.critique), ideasPanel(feed.ideas, numbers)].filter(Boolean),
-    );
+    ]);
     const finished = FINISHED.includes(detail.session.status);
     // An ended session keeps its composer in view, switched off, with a line saying why.
     if (local) for (const control of input.querySelectorAll('textarea, button')) control.disabled = finished;

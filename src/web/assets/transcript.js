@@ -201,8 +201,21 @@ export class Transcript {
       return node;
     });
     this.nodes = next;
-    this.list.replaceChildren(...ordered);
+    placeInOrder(this.list, ordered);
   }
+}
+
+/**
+ * Puts `nodes` in `list` in order, touching only those not in place already. Replacing every child on each update
+ * detached the message a person was clicking while answers streamed in: the click was lost.
+ */
+function placeInOrder(list, nodes) {
+  const wanted = new Set(nodes);
+  for (const child of [...list.children]) if (!wanted.has(child)) child.remove();
+  nodes.forEach((node, index) => {
+    const current = list.children[index] ?? null;
+    if (current !== node) list.insertBefore(node, current);
+  });
 }
 
 /** The drafts (answers still being written) under the transcript. */

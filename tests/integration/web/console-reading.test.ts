@@ -178,6 +178,16 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       const [edited, deleted] = [people[0]!, people[1]!];
       await page.goto(`${harness.server.url}/#/sessions/${session.id}`);
       await page.locator(`#m-${deleted.id}`).waitFor();
+      // Every message node the update takes out of the transcript; only the two that changed may be among them.
+      await page.evaluate(() => {
+        const removed: string[] = [];
+        (window as unknown as { __removed: string[] }).__removed = removed;
+        new MutationObserver((records) => {
+          for (const record of records) record.removedNodes.forEach((node) => removed.push((node as HTMLElement).id || '(no id)'));
+        }).observe(document.querySelector('#transcript')!, { childList: true });
+        // The plan's panel does not change with a person's edit: it must be the same element after the redraw.
+        (document.querySelector('#side')!.firstElementChild as unknown as { kept?: boolean }).kept = true;
+      });
       const revisions = new PersonRevisionsRepository(harness.database.db);
       const revised = (await revisions.revise(edited.id, `${edited.text} (edited: weekly, not daily)`, harness.clock.now()))!;
       harness.events.publish({ type: 'message', message: revised });
@@ -186,6 +196,11 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       await page.locator(`#m-${edited.id} .meta .edited`).waitFor();
       expect(await page.locator(`#m-${edited.id} .text`).innerText()).toContain('(edited: weekly, not daily)');
       await page.locator(`#m-${deleted.id}`).waitFor({ state: 'detached' });
+      // A message that did not change stays in place: taken out and put back, a click on it was lost.
+      const takenOut = await page.evaluate(() => (window as unknown as { __removed: string[] }).__removed);
+      expect(takenOut.length).toBeGreaterThan(0);
+      expect(takenOut.filter((id) => id !== `m-${edited.id}` && id !== `m-${deleted.id}`)).toEqual([]);
+      expect(await page.evaluate(() => (document.querySelector('#side')!.firstElementChild as unknown as { kept?: boolean }).kept)).toBe(true);
       expect(errors).toEqual([]);
     });
 
