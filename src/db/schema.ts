@@ -1,10 +1,16 @@
 import type { ColumnType, Generated, Insertable, Selectable, Updateable } from 'kysely';
 import type { Citation } from '../core/domain.ts';
+import type { Json, NullableTimestamp, Timestamp } from './column-types.ts';
+import type {
+  InboundClaimsTable,
+  LocalDeliveriesTable,
+  ReadCursorsTable,
+  SessionLeasesTable,
+  StreamPreviewsTable,
+  WorkerInstancesTable,
+} from './schema-rooms-and-workers.ts';
 
-type Timestamp = ColumnType<Date, Date | string, Date | string>;
-type NullableTimestamp = ColumnType<Date | null, Date | string | null | undefined, Date | string | null>;
-/** A JSONB column: written as JSON text (see `toJson`), read back as a parsed value. */
-type Json<T> = ColumnType<T, string, string>;
+export type { LocalDeliveriesTable } from './schema-rooms-and-workers.ts';
 
 /** A brainstorm session: one per thread (Discord) or room (local channel). */
 export interface SessionsTable {
@@ -137,64 +143,6 @@ export interface JobsTable {
   deleted_at: NullableTimestamp;
   /** Failures before this time are retried whatever `max_retries` says (null: the count decides). */
   retry_until: NullableTimestamp;
-}
-
-/** A person's message claimed before it is acted on (one row per transport message). */
-export interface InboundClaimsTable {
-  transport: string;
-  external_id: string;
-  claimed_at: Date;
-}
-
-/** The last transport message seen in a channel: where catch-up resumes. */
-export interface ReadCursorsTable {
-  transport: string;
-  channel_id: string;
-  last_external_id: string;
-  updated_at: Date;
-}
-
-/** A running job worker: its heartbeat tells whether the jobs it leased are still being worked on. */
-export interface WorkerInstancesTable {
-  id: string;
-  host: string;
-  pid: number;
-  started_at: Timestamp;
-  heartbeat_at: Timestamp;
-  stopped_at: NullableTimestamp;
-}
-
-/** Which worker instance runs a live session's turns, until when (see migration 0013). */
-export interface SessionLeasesTable {
-  session_id: string;
-  owner_id: string;
-  lease_until: Timestamp;
-  acquired_at: Timestamp;
-  kick_requested: Generated<boolean>;
-}
-
-/** A streaming preview posted by a worker instance (see migration 0022): removed if its process dies before the answer is stored. */
-export interface StreamPreviewsTable {
-  external_id: string;
-  session_id: string;
-  transport: string;
-  room_id: string;
-  worker_id: string;
-  posted_at: Timestamp;
-}
-
-/** A message the console's local channel showed in a room (see migrations/0024-local-deliveries.ts). */
-export interface LocalDeliveriesTable {
-  position: Generated<number>;
-  external_id: string;
-  room_id: string;
-  speaker: Json<unknown>;
-  content: string;
-  reply_to: Json<unknown>;
-  actions: Json<unknown>;
-  buttons: Json<unknown>;
-  simulated: boolean;
-  delivered_at: Timestamp;
 }
 
 /** One attempt at a job. */

@@ -234,14 +234,7 @@ export class Coordinator implements TurnTaking {
       const done = new Promise<TurnOutcome>((settle) => (resolve = settle));
       const start = () =>
         this.options.turns
-          .run({
-            session,
-            participant: speaker.participant,
-            roster: this.options.roster.all(),
-            answering: speaker.answering,
-            control,
-            ...(round.history ? { history: round.history } : {}),
-          })
+          .run({ session, ...speaker, roster: this.options.roster.all(), control, history: round.history })
           .then(async (outcome) => {
             await this.afterTurn(session, speaker.participant, outcome, runtime).catch((error: unknown) =>
               this.options.logger.warn({ err: error, session: session.id }, 'could not announce a turn'),
