@@ -7,9 +7,10 @@
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
 import { isPermanentFailure } from '../../core/errors.ts';
-import type { StreamPreviewsRepository } from '../../repositories/stream-previews-repository.ts';
+import type { LeftPreview, StreamPreviewsRepository } from '../../repositories/stream-previews-repository.ts';
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { JobOutcome, JobRegistry } from '../jobs/job-types.ts';
+import type { Transport } from '../../core/ports.ts';
 import type { TransportRegistry } from './transport-registry.ts';
 
 /** The job that removes left previews soon after a start (the room transport may still be connecting). */
@@ -53,35 +54,39 @@ export class LeftPreviews {
     await this.options.jobs.enqueueOnce({ kind: REMOVE_LEFT_PREVIEWS_JOB, payload: {}, runAt: now, dedupeKey: REMOVE_LEFT_PREVIEWS_JOB, maxRetries: 20 }, now);
   }
 
-  /** One sweep: each left preview whose answer never came is removed from its room; rows long finished are forgotten. */
+  /**
+   * One sweep: each left preview whose answer never came is removed from its room, and its row forgotten at once (the
+   * rows then say what the rooms still hold, also while the sweep goes on); rows long finished are forgotten.
+   */
   async sweep(): Promise<SweepResult> {
     const { previews, transports, logger } = this.options;
-    const handled: string[] = [];
     let failed = 0;
     let removed = 0;
     for (const preview of await previews.leftByGoneInstances(SWEEP_BATCH)) {
       const transport = transports.has(preview.transport) ? transports.get(preview.transport) : null;
       // A room of a transport this process lacks waits for a process that has it.
       if (!transport) continue;
-      if (preview.answered || !transport.removePreview) {
-        handled.push(preview.externalId);
-        continue;
-      }
-      try {
-        await transport.removePreview(preview.roomId, preview.externalId);
-        handled.push(preview.externalId);
-        removed += 1;
-      } catch (error) {
-        // A room that is gone for good (its thread deleted, the bot removed from the server) has nothing left to clean.
-        if (isPermanentFailure(error)) handled.push(preview.externalId);
-        else failed += 1;
-        logger.warn({ err: error, session: preview.sessionId }, 'could not remove a half-written answer a stopped process left');
-      }
+      const outcome = await this.clear(preview, transport);
+      if (outcome === 'failed') failed += 1;
+      else await previews.forget([preview.externalId]);
+      if (outcome === 'removed') removed += 1;
     }
-    await previews.forget(handled);
     await previews.forgetOlderThan(new Date(this.options.clock.now().getTime() - KEEP_PREVIEW_ROWS_MS), 5_000);
     if (removed > 0) logger.info({ previews: removed }, 'removed the half-written answers a stopped process left in its rooms');
     return { removed, failed };
+  }
+
+  /** Takes one left preview out of its room: `kept` when its answer will replace it (or the room keeps none). */
+  private async clear(preview: LeftPreview, transport: Transport): Promise<'removed' | 'kept' | 'gone' | 'failed'> {
+    if (preview.answered || !transport.removePreview) return 'kept';
+    try {
+      await transport.removePreview(preview.roomId, preview.externalId);
+      return 'removed';
+    } catch (error) {
+      this.options.logger.warn({ err: error, session: preview.sessionId }, 'could not remove a half-written answer a stopped process left');
+      // A room that is gone for good (its thread deleted, the bot removed from the server) has nothing left to clean.
+      return isPermanentFailure(error) ? 'gone' : 'failed';
+    }
   }
 
   private async runJob(): Promise<JobOutcome> {

@@ -16,7 +16,10 @@ const logger = createLogger({ level: 'silent', secrets: [] });
 class KeptPreviewsTransport extends MemoryTransport implements Transport {
   readonly removed: string[] = [];
   failRemovals = 0;
+  /** Called before each removal (a test reads the rows the sweep left so far). */
+  beforeRemoval: () => Promise<void> = async () => undefined;
   async removePreview(roomId: string, externalId: string): Promise<void> {
+    await this.beforeRemoval();
     if (roomId === 'thread-deleted') throw Object.assign(new Error('Unknown Channel'), { retryable: false });
     if (this.failRemovals > 0) {
       this.failRemovals -= 1;
@@ -73,5 +76,14 @@ describe.each(ENGINES)('previews a dead process left, on %s', (engine) => {
     await clock.advance(25 * 60 * 60_000);
     await sweeper.sweep();
     expect(await rows()).toEqual([]);
+  });
+
+  it('forgets each preview as soon as it left its room, not at the end of the sweep (CI: its row outlived it there)', async () => {
+    for (const id of ['p-1', 'p-2', 'p-3']) await preview(id, 'worker-dead');
+    const seen: string[][] = [];
+    transport.beforeRemoval = async () => void seen.push(await rows());
+    expect(await sweeper.sweep()).toEqual({ removed: 3, failed: 0 });
+    // Before each removal, the rows of the previews already removed are gone.
+    expect(seen.map((remaining) => remaining.length)).toEqual([3, 2, 1]);
   });
 });
