@@ -37,6 +37,33 @@ export function updateChildren(container, nodes) {
   while (container.children.length > nodes.length) container.lastElementChild.remove();
 }
 
+/**
+ * Makes `nodes` the container's children by changing only what differs, down to a text node: a line whose counts
+ * change with every answer keeps its links, so a click on one is not lost to the redraw. For nodes without event
+ * listeners (an element kept in place keeps its own, not its replacement's).
+ */
+export function morphChildren(container, nodes) {
+  nodes.forEach((node, index) => {
+    const current = container.childNodes[index];
+    if (!current) container.append(node);
+    else morph(current, node);
+  });
+  while (container.childNodes.length > nodes.length) container.lastChild.remove();
+}
+
+function morph(current, next) {
+  if (current.nodeType === Node.TEXT_NODE && next.nodeType === Node.TEXT_NODE) {
+    if (current.data !== next.data) current.data = next.data;
+  } else if (current.nodeName !== next.nodeName || !sameAttributes(current, next)) current.replaceWith(next);
+  else if (current.outerHTML !== next.outerHTML) morphChildren(current, [...next.childNodes]);
+}
+
+function sameAttributes(current, next) {
+  if (current.nodeType !== Node.ELEMENT_NODE) return current.isEqualNode(next);
+  if (current.attributes.length !== next.attributes.length) return false;
+  return [...next.attributes].every((attribute) => current.getAttribute(attribute.name) === attribute.value);
+}
+
 /** A link only to http(s) addresses; anything else (javascript:, data:) becomes plain text. */
 export function safeLink(url, label) {
   try {

@@ -1,7 +1,7 @@
 // A session: live transcript (SSE), plan, limits, record, TLDR, and the local channel's composer.
 import { getJson, openEvents } from './api.js';
 import { composer, runCommand } from './composer.js';
-import { h, updateChildren } from './dom.js';
+import { h, morphChildren, updateChildren } from './dom.js';
 import { formatCost, formatCount, plural } from './format.js';
 import { sessionPanels } from './session-panels.js';
 import { ideasPanel } from './ideas-panel.js';
@@ -125,7 +125,7 @@ export async function renderSessionPage(main, sessionId, context) {
   };
   draw = () => {
     const detail = feed.detail;
-    title.replaceChildren(...header(feed).filter(Boolean));
+    morphChildren(title, header(feed).filter(Boolean));
     pinned(() =>
       transcript.update(withNotes(feed.items, notes.list, itemKey), {
         sessionId: detail.session.id,

@@ -1,6 +1,6 @@
 // The sessions list and, with the local channel, the form that starts a session.
 import { getJson, openEvents, postJson } from './api.js';
-import { fill, h } from './dom.js';
+import { fill, h, morphChildren } from './dom.js';
 import { formatCost, formatCount, formatTime } from './format.js';
 import { personName } from './person.js';
 import { searchBox } from './search.js';
@@ -74,11 +74,26 @@ export async function renderSessionsPage(main, context) {
   const list = h('section', { class: 'card' }, h('h2', {}, 'Sessions'), h('p', { class: 'muted' }, 'Loading…'));
   const status = await context.status();
   fill(main, status.localChannel ? startForm() : null, searchBox(context.query), list);
-  const refresh = async () => list.replaceChildren(h('h2', {}, 'Sessions'), sessionsTable(await getJson('/api/sessions')));
+  // Only what changed is redrawn: a click on a session's link is not lost to a refresh.
+  const refresh = async () => morphChildren(list, [h('h2', {}, 'Sessions'), sessionsTable(await getJson('/api/sessions'))]);
   await refresh();
+  // A session's status and its counts change with its messages: one refresh at a time, and one more after it when
+  // something changed meanwhile, so the list ends up current without a query per message.
   let pending = null;
+  let again = false;
+  const refreshSoon = () => {
+    if (pending) return void (again = true);
+    pending = refresh()
+      .catch(() => undefined)
+      .finally(() => {
+        pending = null;
+        if (again && context.isCurrent()) {
+          again = false;
+          refreshSoon();
+        }
+      });
+  };
   return openEvents({}, (type) => {
-    if (type !== 'session' || pending) return;
-    pending = refresh().finally(() => (pending = null));
+    if (type === 'session' || type === 'message') refreshSoon();
   });
 }

@@ -187,7 +187,10 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
         }).observe(document.querySelector('#transcript')!, { childList: true });
         // The plan's panel does not change with a person's edit: it must be the same element after the redraw.
         (document.querySelector('#side')!.firstElementChild as unknown as { kept?: boolean }).kept = true;
+        // The header's counts change with the deletion; its link to the traces must stay the same element.
+        (document.querySelector('#session-traces') as unknown as { kept?: boolean }).kept = true;
       });
+      const countsBefore = await page.locator('#session-counts').innerText();
       const revisions = new PersonRevisionsRepository(harness.database.db);
       const revised = (await revisions.revise(edited.id, `${edited.text} (edited: weekly, not daily)`, harness.clock.now()))!;
       harness.events.publish({ type: 'message', message: revised });
@@ -201,6 +204,30 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       expect(takenOut.length).toBeGreaterThan(0);
       expect(takenOut.filter((id) => id !== `m-${edited.id}` && id !== `m-${deleted.id}`)).toEqual([]);
       expect(await page.evaluate(() => (document.querySelector('#side')!.firstElementChild as unknown as { kept?: boolean }).kept)).toBe(true);
+      await expect.poll(() => page.locator('#session-counts').innerText()).not.toBe(countsBefore);
+      expect(await page.evaluate(() => (document.querySelector('#session-traces') as unknown as { kept?: boolean }).kept)).toBe(true);
+      expect(errors).toEqual([]);
+    });
+
+    it('keeps the sessions list current as messages come, its links staying the same elements', async () => {
+      const { page } = browser;
+      const session = (await harness.sessions.listRecent(1))[0]!;
+      await page.goto(`${harness.server.url}/#/`);
+      const row = page.locator(`#sessions-table tr[data-session-id="${session.id}"]`);
+      await row.waitFor();
+      const countsBefore = await row.locator('td.number').first().innerText();
+      await page.evaluate(() => document.querySelectorAll('#sessions-table a').forEach((link) => ((link as unknown as { kept?: boolean }).kept = true)));
+      const { message } = await harness.messages.insert(
+        { sessionId: session.id, speaker: { kind: 'human', name: 'Ana', id: 'u-ana' }, role: 'user', text: 'One more thought.', deliveryStatus: 'delivered' },
+        harness.clock.now(),
+      );
+      harness.events.publish({ type: 'message', message });
+      await expect.poll(() => row.locator('td.number').first().innerText()).not.toBe(countsBefore);
+      const kept = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('#sessions-table a'), (link) => (link as unknown as { kept?: boolean }).kept === true),
+      );
+      expect(kept.length).toBeGreaterThan(0);
+      expect(kept.every(Boolean)).toBe(true);
       expect(errors).toEqual([]);
     });
 
