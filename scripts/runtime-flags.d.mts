@@ -8,6 +8,8 @@ export declare const SMALL_HOST_BELOW_BYTES: number;
 export declare function smallHostFlagsToAdd(host: { setting: string | undefined; memoryBytes: number; execArgv: readonly string[] }): string[];
 /** glibc's malloc settings `npm start` runs with on Linux in the small-host mode (see runtime-flags.mjs). */
 export declare const RUNTIME_MALLOC_ENV: Readonly<Record<string, string>>;
+/** glibc's malloc settings `npm start` runs with on Linux in the default mode with PGlite (see runtime-flags.mjs). */
+export declare const DEFAULT_MODE_MALLOC_ENV: Readonly<Record<string, string>>;
 /** The malloc settings `npm start` adds to its environment, none when not due (see runtime-flags.mjs). */
 export declare function mallocSettingsToAdd(host: {
   env: Record<string, string | undefined>;

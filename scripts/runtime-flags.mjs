@@ -74,14 +74,28 @@ export function smallHostFlagsToAdd({ setting, memoryBytes, execArgv }) {
 export const RUNTIME_MALLOC_ENV = Object.freeze({ MALLOC_MMAP_THRESHOLD_: '16384' });
 
 /**
- * The settings of RUNTIME_MALLOC_ENV that `env` lacks, in the small-host mode with the embedded database on glibc only
- * (musl and the others ignore them); none when the person tuned glibc's malloc themselves.
+ * glibc's malloc in the default mode with PGlite: two arenas instead of up to eight per core. V8's optimising compiler
+ * works through PGlite's WebAssembly on its background threads at every start (the ~800 MB peak above); each thread
+ * takes an arena of its own, and what the compiler freed stays in them, fragmented, for the life of the process. With
+ * two arenas most of it is reused by the app. Measured with `npm run bench -- memory`, alternating runs on one machine
+ * (2026-12-05): `rss_mb_100_sessions` 405-418 MB without it, 372-377 with it (353-372 with one arena); settled 348-368
+ * without, 306-311 with. Start to ready and the turn (`npm run bench -- session`, alternating) moved within their noise:
+ * turn overhead p50 39-43 ms without, 40-44 with. With Postgres it saved nothing measurable (221-227 MB either way),
+ * so there `npm start` does not replace its process for it.
+ */
+export const DEFAULT_MODE_MALLOC_ENV = Object.freeze({ MALLOC_ARENA_MAX: '2' });
+
+/**
+ * The malloc settings `npm start` adds that `env` lacks, with the embedded database on glibc only (musl and the others
+ * ignore them): RUNTIME_MALLOC_ENV in the small-host mode, DEFAULT_MODE_MALLOC_ENV otherwise; none when the person
+ * tuned glibc's malloc themselves.
  * @param {{ env: Record<string, string | undefined>, glibc: boolean, embeddedDatabase: boolean, smallHost: boolean }} host
  * @returns {Record<string, string>}
  */
 export function mallocSettingsToAdd({ env, glibc, embeddedDatabase, smallHost }) {
-  if (!smallHost || !glibc || !embeddedDatabase || env['GLIBC_TUNABLES']?.includes('glibc.malloc.')) return {};
-  return Object.fromEntries(Object.entries(RUNTIME_MALLOC_ENV).filter(([name]) => env[name] === undefined));
+  if (!glibc || !embeddedDatabase || env['GLIBC_TUNABLES']?.includes('glibc.malloc.')) return {};
+  const settings = smallHost ? RUNTIME_MALLOC_ENV : DEFAULT_MODE_MALLOC_ENV;
+  return Object.fromEntries(Object.entries(settings).filter(([name]) => env[name] === undefined));
 }
 
 /** Whether a process started with `execArgv` and given `added` runs in the small-host mode (all its flags on). */

@@ -58,8 +58,8 @@ function restartWithRuntimeSettingsWhenDue() {
   const setting = startSetting('SMALL_HOST');
   const flags = smallHostFlagsToAdd({ setting, memoryBytes, execArgv: process.execArgv });
   const smallHost = inSmallHostMode(process.execArgv, flags);
-  // Only the small-host mode sets malloc, so only it pays for asking whether this is glibc (a process report).
-  const malloc = mallocSettingsToAdd({ env: process.env, glibc: smallHost && onGlibc(), embeddedDatabase, smallHost });
+  // Only PGlite's runs set malloc, so only they pay for asking whether this is glibc (a process report, ~2 ms).
+  const malloc = mallocSettingsToAdd({ env: process.env, glibc: embeddedDatabase && onGlibc(), embeddedDatabase, smallHost });
   if (flags.length === 0 && Object.keys(malloc).length === 0) return;
   if (flags.length > 0) {
     process.stderr.write(

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import {
   inSmallHostMode,
   mallocSettingsToAdd,
+  DEFAULT_MODE_MALLOC_ENV,
   RUNTIME_MALLOC_ENV,
   RUNTIME_V8_FLAGS,
   SMALL_HOST_BELOW_BYTES,
@@ -41,12 +42,18 @@ describe('the runtime flags', () => {
     ]);
   });
 
-  it('npm start sets glibc to map blocks of 16 KB and more on their own in the small-host mode only, once, and keeps the malloc settings a person chose; with PGlite only', () => {
+  it('npm start sets glibc to map blocks of 16 KB and more on their own in the small-host mode, to two arenas otherwise, once, and keeps the malloc settings a person chose; with PGlite only', () => {
     const small = { glibc: true, embeddedDatabase: true, smallHost: true };
     expect(RUNTIME_MALLOC_ENV).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
     expect(mallocSettingsToAdd({ env: {}, ...small })).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
-    // The default mode leaves glibc as it is: there the setting cost every start 1.5-1.9 s for ~10 MB.
-    expect(mallocSettingsToAdd({ env: {}, ...small, smallHost: false })).toEqual({});
+    // The default mode maps no blocks on their own (that cost every start 1.5-1.9 s for ~10 MB); it keeps two arenas.
+    expect(DEFAULT_MODE_MALLOC_ENV).toEqual({ MALLOC_ARENA_MAX: '2' });
+    expect(mallocSettingsToAdd({ env: {}, ...small, smallHost: false })).toEqual({ MALLOC_ARENA_MAX: '2' });
+    expect(mallocSettingsToAdd({ env: { MALLOC_ARENA_MAX: '2' }, ...small, smallHost: false })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { MALLOC_ARENA_MAX: '8' }, ...small, smallHost: false })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' }, ...small, smallHost: false })).toEqual({});
+    expect(mallocSettingsToAdd({ env: {}, ...small, smallHost: false, glibc: false })).toEqual({});
+    expect(mallocSettingsToAdd({ env: {}, ...small, smallHost: false, embeddedDatabase: false })).toEqual({});
     // Already set (the replaced process, or the person's choice): nothing to add, so no second replacement.
     expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '16384' }, ...small })).toEqual({});
     expect(mallocSettingsToAdd({ env: { MALLOC_MMAP_THRESHOLD_: '131072' }, ...small })).toEqual({});
