@@ -71,10 +71,24 @@ async function requireRoom(dependencies: LocalChannelDependencies, roomId: strin
   return dependencies.transport.adoptRoom(roomId, detail.session.topic.slice(0, 100));
 }
 
+/**
+ * The local channel's rooms, newest first: those this process opened or served, and those of the sessions the
+ * database keeps (opened before a restart, or by another process), as Discord lists a thread whoever created it.
+ */
+async function listRooms(dependencies: LocalChannelDependencies): Promise<LocalRoom[]> {
+  const { transport, queries } = dependencies;
+  const served = transport.listRooms();
+  const known = new Set(served.map((room) => room.roomId));
+  const kept = (await queries.listSessions())
+    .filter((session) => session.transport === transport.name && !known.has(session.roomId))
+    .map((session) => transport.describeRoom(session.roomId, session.topic.slice(0, 100), session.createdAt));
+  return [...served, ...kept].sort((first, second) => second.openedAt.localeCompare(first.openedAt));
+}
+
 /** Registers the local channel routes. */
 export function registerLocalChannelRoutes(app: Hono, dependencies: LocalChannelDependencies): void {
   const { transport, queries } = dependencies;
-  app.get('/api/rooms', () => jsonResponse(200, transport.listRooms()));
+  app.get('/api/rooms', async () => jsonResponse(200, await listRooms(dependencies)));
   app.get('/api/rooms/:roomId', async (c) => {
     const room = await requireRoom(dependencies, c.req.param('roomId'));
     const detail = await queries.getSessionByRoom(transport.name, room.roomId);

@@ -193,16 +193,21 @@ export class LocalTransport implements Transport {
     this.emit({ type: 'preview', preview });
   }
 
-  /** A room known from the store (a session from before a restart): it comes back empty rather than failing. */
+  /** A room known from the store (a session from before a restart, or another process's): this process serves it too. */
   adoptRoom(roomId: string, title: string): LocalRoom {
     return this.requireRoom(roomId, title).room;
+  }
+
+  /** How a room known only from the store reads, without this process taking it on. */
+  describeRoom(roomId: string, title: string, openedAt: string): LocalRoom {
+    const url = this.consoleUrl ? `${this.consoleUrl}/#/rooms/${encodeURIComponent(roomId)}` : null;
+    return { roomId, title, originMessageId: null, url, openedAt };
   }
 
   private requireRoom(roomId: string, title = roomId): RoomState {
     const state = this.rooms.get(roomId);
     if (state) return state;
-    const url = this.consoleUrl ? `${this.consoleUrl}/#/rooms/${encodeURIComponent(roomId)}` : null;
-    const room: LocalRoom = { roomId, title, originMessageId: null, url, openedAt: this.options.clock.now().toISOString() };
+    const room = this.describeRoom(roomId, title, this.options.clock.now().toISOString());
     const created: RoomState = { room, previews: new Map() };
     this.rooms.set(roomId, created);
     return created;

@@ -69,6 +69,10 @@ it('a restart keeps what the console showed in a local room: the plan keeps its 
 
     app = await startAppProcess({ dataDir, environment });
     await waitForHealthy(app.url);
+    // The channel lists the room as it did, before anyone opened it in this process.
+    expect(await getJson<{ roomId: string; title: string }[]>(`${app.url}/api/rooms`)).toEqual([
+      expect.objectContaining({ roomId, title: 'Name our internal CLI tool' }),
+    ]);
     const after = await getJson<Feed>(`${app.url}/api/sessions/${sessionId}/feed`);
     expect(after.detail.session.status).toBe('awaiting_approval');
     // Before the fix the room came back empty: the plan lost its button and every message its link into the room.
