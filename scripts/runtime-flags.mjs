@@ -79,9 +79,10 @@ export const RUNTIME_MALLOC_ENV = Object.freeze({ MALLOC_MMAP_THRESHOLD_: '16384
  * takes an arena of its own, and what the compiler freed stays in them, fragmented, for the life of the process. With
  * two arenas most of it is reused by the app. Measured with `npm run bench -- memory`, alternating runs on one machine
  * (2026-12-05): `rss_mb_100_sessions` 405-418 MB without it, 372-377 with it (353-372 with one arena); settled 348-368
- * without, 306-311 with. Start to ready and the turn (`npm run bench -- session`, alternating) moved within their noise:
- * turn overhead p50 39-43 ms without, 40-44 with. With Postgres it saved nothing measurable (221-227 MB either way),
- * so there `npm start` does not replace its process for it.
+ * without, 306-311 with. Start to ready (1.54-1.75 s either way, six alternating starts) and the turn moved within
+ * their noise: PGlite turn overhead p50 33-45 ms without, 33-43 with (three alternating rounds of 60 turns on Node 24,
+ * the bench's turn with the models in a process of their own). With Postgres it saved nothing measurable (221-227 MB
+ * without, 216-235 with), so there `npm start` does not replace its process for it.
  */
 export const DEFAULT_MODE_MALLOC_ENV = Object.freeze({ MALLOC_ARENA_MAX: '2' });
 
