@@ -69,6 +69,9 @@ function sessionsTable(sessions) {
   return h('table', { class: 'sessions', id: 'sessions-table' }, h('thead', {}, head), h('tbody', {}, sessions.map(sessionRow)));
 }
 
+/** The least time between two refreshes of the list while sessions talk (each is one query of every session's counts). */
+const REFRESH_GAP_MS = 1000;
+
 /** Renders the sessions page; returns its cleanup. */
 export async function renderSessionsPage(main, context) {
   const list = h('section', { class: 'card' }, h('h2', {}, 'Sessions'), h('p', { class: 'muted' }, 'Loading…'));
@@ -77,13 +80,19 @@ export async function renderSessionsPage(main, context) {
   // Only what changed is redrawn: a click on a session's link is not lost to a refresh.
   const refresh = async () => morphChildren(list, [h('h2', {}, 'Sessions'), sessionsTable(await getJson('/api/sessions'))]);
   await refresh();
-  // A session's status and its counts change with its messages: one refresh at a time, and one more after it when
-  // something changed meanwhile, so the list ends up current without a query per message.
+  // A session's status and its counts change with its messages: one refresh at a time, at most one a second, and one
+  // more after it when something changed meanwhile, so the list ends up current without a query per message.
   let pending = null;
   let again = false;
+  let lastRefresh = 0;
   const refreshSoon = () => {
     if (pending) return void (again = true);
-    pending = refresh()
+    const wait = Math.max(0, lastRefresh + REFRESH_GAP_MS - Date.now());
+    pending = new Promise((resolve) => setTimeout(resolve, wait))
+      .then(() => {
+        lastRefresh = Date.now();
+        return context.isCurrent() ? refresh() : undefined;
+      })
       .catch(() => undefined)
       .finally(() => {
         pending = null;
