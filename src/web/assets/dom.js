@@ -45,10 +45,21 @@ export function updateChildren(container, nodes) {
 export function morphChildren(container, nodes) {
   nodes.forEach((node, index) => {
     const current = container.childNodes[index];
-    if (!current) container.append(node);
-    else morph(current, node);
+    const key = keyOf(node);
+    if (!current) return void container.append(node);
+    if (key === undefined || keyOf(current) === key) return morph(current, node);
+    // A keyed node (a session's row) is moved to its place or inserted there, so a new row above the others does not
+    // redraw every row below it.
+    const keyed = [...container.childNodes].slice(index + 1).find((child) => keyOf(child) === key);
+    container.insertBefore(keyed ?? node, current);
+    if (keyed) morph(keyed, node);
   });
   while (container.childNodes.length > nodes.length) container.lastChild.remove();
+}
+
+/** The `data-key` that names an element across redraws. */
+function keyOf(node) {
+  return node.nodeType === Node.ELEMENT_NODE ? node.dataset.key : undefined;
 }
 
 function morph(current, next) {

@@ -51,7 +51,7 @@ function startForm() {
 function sessionRow(session) {
   return h(
     'tr',
-    { 'data-session-id': session.id },
+    { 'data-session-id': session.id, 'data-key': session.id },
     h('td', {}, h('a', { href: `#/sessions/${encodeURIComponent(session.id)}` }, session.topic)),
     h('td', {}, h('span', { class: `status status-${session.status}` }, session.status.replace('_', ' '))),
     h('td', {}, session.participants.join(', ') || '–'),

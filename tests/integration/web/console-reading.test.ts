@@ -300,5 +300,38 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       expect(await page.locator(`#m-${message.id} a[href*="cdn.discordapp.com"]`).count()).toBe(0);
       expect(errors).toEqual([]);
     });
+
+    it('keeps every row of the sessions list in place when a new session comes first', async () => {
+      const { page } = browser;
+      await page.goto(`${harness.server.url}/#/`);
+      await page.locator('#sessions-table').waitFor();
+      const rows = await page.locator('#sessions-table tbody tr').count();
+      await page.evaluate(() => document.querySelectorAll('#sessions-table a').forEach((link) => ((link as unknown as { kept?: boolean }).kept = true)));
+      const later = new Date(harness.clock.now().getTime() + 3_600_000);
+      const session = await harness.sessions.create(
+        {
+          id: 'ses_newest',
+          parentId: null,
+          transport: 'local',
+          roomId: 'room-newest',
+          roomUrl: null,
+          originChannelId: null,
+          originMessageId: null,
+          topic: 'A newer question',
+          status: 'planning',
+          createdBy: { id: 'u-ana', name: 'Ana' },
+        },
+        later,
+      );
+      harness.events.publish({ type: 'session', session });
+      await expect.poll(() => page.locator('#sessions-table tbody tr').count()).toBe(rows + 1);
+      expect(await page.locator('#sessions-table tbody tr').first().getAttribute('data-session-id')).toBe('ses_newest');
+      const kept = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('#sessions-table tbody tr:not(:first-child) a'), (link) => (link as unknown as { kept?: boolean }).kept === true),
+      );
+      expect(kept.length).toBe(rows);
+      expect(kept.every(Boolean)).toBe(true);
+      expect(errors).toEqual([]);
+    });
   });
 });
