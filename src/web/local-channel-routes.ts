@@ -62,13 +62,16 @@ async function callGateway<T>(action: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A room's title from its session's topic, as long as a Discord thread's name may be. */
+const roomTitle = (topic: string): string => topic.slice(0, 100);
+
 /** The room, also one whose session outlived a restart of this process (the store knows it, the transport not yet). */
 async function requireRoom(dependencies: LocalChannelDependencies, roomId: string): Promise<LocalRoom> {
   const known = dependencies.transport.getRoom(roomId);
   if (known) return known;
   const detail = await dependencies.queries.getSessionByRoom(dependencies.transport.name, roomId);
   if (!detail) throw new HttpError(404, 'No such room in the local channel.');
-  return dependencies.transport.adoptRoom(roomId, detail.session.topic.slice(0, 100));
+  return dependencies.transport.adoptRoom(roomId, roomTitle(detail.session.topic));
 }
 
 /**
@@ -81,7 +84,7 @@ async function listRooms(dependencies: LocalChannelDependencies): Promise<LocalR
   const known = new Set(served.map((room) => room.roomId));
   const kept = (await queries.listSessions())
     .filter((session) => session.transport === transport.name && !known.has(session.roomId))
-    .map((session) => transport.describeRoom(session.roomId, session.topic.slice(0, 100), session.createdAt));
+    .map((session) => transport.describeRoom(session.roomId, roomTitle(session.topic), session.createdAt));
   return [...served, ...kept].sort((first, second) => second.openedAt.localeCompare(first.openedAt));
 }
 

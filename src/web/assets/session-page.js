@@ -1,5 +1,6 @@
 // A session: live transcript (SSE), plan, limits, record, TLDR, and the local channel's composer.
 import { getJson, openEvents } from './api.js';
+import { coalesced } from './coalesced.js';
 import { composer, runCommand } from './composer.js';
 import { h, morphChildren, updateChildren } from './dom.js';
 import { formatCost, formatCount, plural } from './format.js';
@@ -157,24 +158,12 @@ export async function renderSessionPage(main, sessionId, context) {
   draw();
   if (!highlighted) scroller.scrollTop = scroller.scrollHeight;
 
-  let refreshing = null;
-  let again = false;
-  const refresh = async () => {
-    if (refreshing) return void (again = true);
-    refreshing = getJson(path)
-      .then((next) => {
-        feed = next;
-        if (context.isCurrent()) draw();
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        refreshing = null;
-        if (again) {
-          again = false;
-          refresh();
-        }
-      });
-  };
+  const refresh = coalesced(() =>
+    getJson(path).then((next) => {
+      feed = next;
+      if (context.isCurrent()) draw();
+    }),
+  );
   const close = openEvents(
     { sessionId, roomId: local ? session.roomId : null },
     (type, event) => {

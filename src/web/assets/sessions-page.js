@@ -1,5 +1,6 @@
 // The sessions list and, with the local channel, the form that starts a session.
 import { getJson, openEvents, postJson } from './api.js';
+import { coalesced } from './coalesced.js';
 import { fill, h, morphChildren } from './dom.js';
 import { formatCost, formatCount, formatTime } from './format.js';
 import { personName } from './person.js';
@@ -80,28 +81,9 @@ export async function renderSessionsPage(main, context) {
   // Only what changed is redrawn: a click on a session's link is not lost to a refresh.
   const refresh = async () => morphChildren(list, [h('h2', {}, 'Sessions'), sessionsTable(await getJson('/api/sessions'))]);
   await refresh();
-  // A session's status and its counts change with its messages: one refresh at a time, at most one a second, and one
-  // more after it when something changed meanwhile, so the list ends up current without a query per message.
-  let pending = null;
-  let again = false;
-  let lastRefresh = 0;
-  const refreshSoon = () => {
-    if (pending) return void (again = true);
-    const wait = Math.max(0, lastRefresh + REFRESH_GAP_MS - Date.now());
-    pending = new Promise((resolve) => setTimeout(resolve, wait))
-      .then(() => {
-        lastRefresh = Date.now();
-        return context.isCurrent() ? refresh() : undefined;
-      })
-      .catch(() => undefined)
-      .finally(() => {
-        pending = null;
-        if (again && context.isCurrent()) {
-          again = false;
-          refreshSoon();
-        }
-      });
-  };
+  // A session's status and its counts change with its messages: at most one refresh a second, and one more after it
+  // when something changed meanwhile, so the list ends up current without a query per message.
+  const refreshSoon = coalesced(refresh, { gapMs: REFRESH_GAP_MS, isCurrent: context.isCurrent });
   return openEvents({}, (type) => {
     if (type === 'session' || type === 'message') refreshSoon();
   });

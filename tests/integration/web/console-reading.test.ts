@@ -15,6 +15,12 @@ const VIEWPORTS = [
 
 /** True when the page scrolls sideways (the thing a phone reader hates most). */
 const scrollsSideways = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth > document.documentElement.clientWidth);
+/** Marks the elements `selector` finds, so a later look tells whether a redraw kept them or put new ones in their place. */
+const markElements = (page: Page, selector: string) =>
+  page.evaluate((found) => document.querySelectorAll(found).forEach((element) => ((element as unknown as { kept?: boolean }).kept = true)), selector);
+/** For each element `selector` finds, whether it is one that `markElements` marked. */
+const markedElements = (page: Page, selector: string) =>
+  page.evaluate((found) => Array.from(document.querySelectorAll(found), (element) => (element as unknown as { kept?: boolean }).kept === true), selector);
 
 describeInBrowser('console: what a person reads, at 400 and 1440 px, light and dark', () => {
   describe.each(VIEWPORTS)('at $width px', (viewport) => {
@@ -187,9 +193,9 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
         }).observe(document.querySelector('#transcript')!, { childList: true });
         // The plan's panel does not change with a person's edit: it must be the same element after the redraw.
         (document.querySelector('#side')!.firstElementChild as unknown as { kept?: boolean }).kept = true;
-        // The header's counts change with the deletion; its link to the traces must stay the same element.
-        (document.querySelector('#session-traces') as unknown as { kept?: boolean }).kept = true;
       });
+      // The header's counts change with the deletion; its link to the traces must stay the same element.
+      await markElements(page, '#session-traces');
       const countsBefore = await page.locator('#session-counts').innerText();
       const revisions = new PersonRevisionsRepository(harness.database.db);
       const revised = (await revisions.revise(edited.id, `${edited.text} (edited: weekly, not daily)`, harness.clock.now()))!;
@@ -205,7 +211,7 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       expect(takenOut.filter((id) => id !== `m-${edited.id}` && id !== `m-${deleted.id}`)).toEqual([]);
       expect(await page.evaluate(() => (document.querySelector('#side')!.firstElementChild as unknown as { kept?: boolean }).kept)).toBe(true);
       await expect.poll(() => page.locator('#session-counts').innerText()).not.toBe(countsBefore);
-      expect(await page.evaluate(() => (document.querySelector('#session-traces') as unknown as { kept?: boolean }).kept)).toBe(true);
+      expect(await markedElements(page, '#session-traces')).toEqual([true]);
       expect(errors).toEqual([]);
     });
 
@@ -216,16 +222,14 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       const row = page.locator(`#sessions-table tr[data-session-id="${session.id}"]`);
       await row.waitFor();
       const countsBefore = await row.locator('td.number').first().innerText();
-      await page.evaluate(() => document.querySelectorAll('#sessions-table a').forEach((link) => ((link as unknown as { kept?: boolean }).kept = true)));
+      await markElements(page, '#sessions-table a');
       const { message } = await harness.messages.insert(
         { sessionId: session.id, speaker: { kind: 'human', name: 'Ana', id: 'u-ana' }, role: 'user', text: 'One more thought.', deliveryStatus: 'delivered' },
         harness.clock.now(),
       );
       harness.events.publish({ type: 'message', message });
       await expect.poll(() => row.locator('td.number').first().innerText()).not.toBe(countsBefore);
-      const kept = await page.evaluate(() =>
-        Array.from(document.querySelectorAll('#sessions-table a'), (link) => (link as unknown as { kept?: boolean }).kept === true),
-      );
+      const kept = await markedElements(page, '#sessions-table a');
       expect(kept.length).toBeGreaterThan(0);
       expect(kept.every(Boolean)).toBe(true);
       expect(errors).toEqual([]);
@@ -306,7 +310,7 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       await page.goto(`${harness.server.url}/#/`);
       await page.locator('#sessions-table').waitFor();
       const rows = await page.locator('#sessions-table tbody tr').count();
-      await page.evaluate(() => document.querySelectorAll('#sessions-table a').forEach((link) => ((link as unknown as { kept?: boolean }).kept = true)));
+      await markElements(page, '#sessions-table a');
       const later = new Date(harness.clock.now().getTime() + 3_600_000);
       const session = await harness.sessions.create(
         {
@@ -326,9 +330,7 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       harness.events.publish({ type: 'session', session });
       await expect.poll(() => page.locator('#sessions-table tbody tr').count()).toBe(rows + 1);
       expect(await page.locator('#sessions-table tbody tr').first().getAttribute('data-session-id')).toBe('ses_newest');
-      const kept = await page.evaluate(() =>
-        Array.from(document.querySelectorAll('#sessions-table tbody tr:not(:first-child) a'), (link) => (link as unknown as { kept?: boolean }).kept === true),
-      );
+      const kept = await markedElements(page, '#sessions-table tbody tr:not(:first-child) a');
       expect(kept.length).toBe(rows);
       expect(kept.every(Boolean)).toBe(true);
       expect(errors).toEqual([]);
