@@ -38,4 +38,10 @@ export interface SimulatorOptions {
   models?: readonly SimulatedModel[];
   /** When set, every request must carry `Authorization: Bearer <apiKey>` (401 otherwise, like OpenRouter). */
   apiKey?: string;
+  /**
+   * False: response and tool call ids are numbered from 1 by each server, so two servers (or one restarted) give the
+   * same ids, as some OpenAI-compatible servers do (Ollama's `chatcmpl-` ids run from 0 to 998). Default true: ids
+   * unique across servers, as OpenRouter's are.
+   */
+  uniqueIds?: boolean;
 }

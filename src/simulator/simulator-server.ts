@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { randomUUID } from 'node:crypto';
 import { systemClock } from '../core/clock.ts';
 import type { SimulatorOptions } from './simulator-options.ts';
 import type { ChatCompletionRequest, SimulatedReply } from './chat-types.ts';
@@ -57,7 +58,8 @@ export async function startSimulator(options: SimulatorOptions = {}): Promise<Si
   const clock = options.clock ?? systemClock;
   let chatRequests = 0;
   let counter = 0;
-  const ids = { next: (prefix: string) => `${prefix}-${(counter += 1)}` };
+  const instance = options.uniqueIds === false ? '' : `${randomUUID().slice(0, 8)}-`;
+  const ids = { next: (prefix: string) => `${prefix}-${instance}${(counter += 1)}` };
 
   const chooseReply = (body: ChatCompletionRequest, headers: Record<string, string>): SimulatedReply =>
     options.responder?.({ body, agent: identify(body), headers }) ?? demoReply(body, options.participantPace);

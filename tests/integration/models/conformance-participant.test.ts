@@ -17,10 +17,10 @@ const rows = conformanceRows({ tool: 'post_to_discord', toolArgs: { content: 'hi
 const { recovers, fails } = partition(ROW_NAMES, ['refusal', '400 context length exceeded', '402 out of credits', '404 model not found']);
 
 /** One participant turn as the coordinator runs it: streamed, at most 2 turns. */
-async function turn(row: RowName) {
-  const { clock, models } = conformanceCatalog(fake);
+async function turn(row: RowName, server: FakeOpenRouter = fake) {
+  const { clock, models } = conformanceCatalog(server);
   const agent = new Agent({ name: 'Grok', instructions: 'You are Grok, a participant in a Brainstorm session.', model: models.participant('grok') });
-  fake.script({ participant: 'Grok' }, ...rows[row]);
+  server.script({ participant: 'Grok' }, ...rows[row]);
   const outcome = await driveClock(
     clock,
     (async () => {
@@ -61,6 +61,21 @@ describe('participant conformance: every turn ends with an answer or a typed fai
   it('a stream without a usage chunk still answers, with zero usage recorded and its cost unknown', async () => {
     const { value } = await turn('stream without a usage chunk');
     expect(value?.usage).toEqual({ inputTokens: 0, outputTokens: 0, costUsd: 0, costSource: 'unknown' });
+  });
+
+  it('a stream without a usage chunk is not charged an earlier answer that had its id (a server that reuses ids)', async () => {
+    const servers = [
+      await startFakeOpenRouter({ fallback: 'literal', uniqueIds: false }),
+      await startFakeOpenRouter({ fallback: 'literal', uniqueIds: false }),
+    ];
+    try {
+      const earlier = await turn('ignores the tool', servers[0]);
+      expect(earlier.value?.usage.costSource).toBe('provider');
+      const { value } = await turn('stream without a usage chunk', servers[1]);
+      expect(value?.usage).toEqual({ inputTokens: 0, outputTokens: 0, costUsd: 0, costSource: 'unknown' });
+    } finally {
+      for (const server of servers) await server.close();
+    }
   });
 
   it('a 429 waits for Retry-After; a 400 is never retried and never benches the participant', async () => {

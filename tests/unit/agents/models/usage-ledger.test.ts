@@ -21,4 +21,10 @@ describe('usage ledger', () => {
     expect(recalledRawUsage('no-usage')).toBeUndefined();
     expect(recalledRawUsage(undefined)).toBeUndefined();
   });
+
+  it('forgets the usage of an id when a later response with that id brings none (servers that reuse ids)', () => {
+    rememberRawUsage('chatcmpl-7', { prompt_tokens: 12, cost: 0.003 });
+    rememberRawUsage('chatcmpl-7', undefined);
+    expect(recalledRawUsage('chatcmpl-7')).toBeUndefined();
+  });
 });
