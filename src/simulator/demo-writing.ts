@@ -152,6 +152,13 @@ function ideasIn(text: string, speakers: string[]): string[] {
     .slice(0, 6);
 }
 
+/** The demo plan's topic without the names of those the Planner heard from ("what Dana told"), which are no idea. */
+function withoutWhoToldThePlanner(topic: string): string {
+  const start = topic.indexOf(PLANNED_AROUND);
+  const end = topic.indexOf(TOLD_THE_PLANNER, start);
+  return start >= 0 && end > start ? `${topic.slice(0, start + PLANNED_AROUND.length)} ${topic.slice(end)}` : topic;
+}
+
 /** A short, on-topic participant answer in the participant's style, answering the previous speaker. */
 export function participantAnswer(name: string, body: ChatCompletionRequest): string {
   const previous = previousSpeaker(body);
@@ -161,7 +168,7 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   const heard = previous && previous.name !== 'Moderator' ? ideasIn(previous.text, [name, previous.name]) : [];
   // The subject is named in every line already: another phrase makes the idea, when there is one.
   const fresh = (phrases: string[]) => (phrases.length > 1 ? phrases.filter((phrase) => subject !== `the ${phrase}` && subject !== phrase) : phrases);
-  const ideas = fresh(heard.length > 0 ? heard : ideasIn(topic, [name]));
+  const ideas = fresh(heard.length > 0 ? heard : ideasIn(withoutWhoToldThePlanner(topic), [name]));
   const seed = stableHash(`${name}|${body.messages.length}|${previous?.text ?? ''}`);
   const idea = ideas[seed % Math.max(1, ideas.length)] ?? 'the core idea';
   const lines = STYLES[name.toLowerCase()] ?? STYLES.default ?? [];

@@ -1,0 +1,25 @@
+import { describe, expect, it } from 'vitest';
+import type { ChatCompletionRequest } from '../../../src/simulator/chat-types.ts';
+import { participantAnswer } from '../../../src/simulator/demo-writing.ts';
+
+/** A participant's request as the app sends it: the demo plan's topic in its instructions, the Moderator's welcome last. */
+function request(name: string, variant: number): ChatCompletionRequest {
+  const topic = 'How should a small team run weekly retrospectives? — planned around what Dana and Jonas told the Planner: “remote, 45 minutes”';
+  return {
+    model: 'demo',
+    messages: [
+      { role: 'system', content: `You are ${name}, a participant in a Brainstorm session.\nTopic: ${topic}` },
+      { role: 'user', content: `[Moderator]: Welcome, everyone (${variant}). Share your first ideas.` },
+    ],
+  };
+}
+
+describe('demo participants', () => {
+  it('take ideas from the topic, never the names of the people the Planner heard from ("Dana told")', () => {
+    const picked = ['Claude', 'ChatGPT', 'Grok'].flatMap((name) =>
+      Array.from({ length: 12 }, (_, variant) => /"([^"]+)"/.exec(participantAnswer(name, request(name, variant)))?.[1] ?? ''),
+    );
+    expect(picked.filter((idea) => /dana|jonas|told/i.test(idea))).toEqual([]);
+    expect(picked.some((idea) => /retrospectives|small team/i.test(idea))).toBe(true);
+  });
+});
