@@ -35,9 +35,7 @@ const UPSERT_SPANS = new PreparedStatement(
     compile: () =>
       sql`insert into spans (${sql.raw(SPAN_NAMES)})
       select ${sql.raw(SPAN_NAMES)} from jsonb_to_recordset(${rows}::jsonb) as batch(${sql.raw(SPAN_COLUMNS)})
-      on conflict (id) do update set name = excluded.name, ended_at = excluded.ended_at,
-        data = case when excluded.type = 'generation' and excluded.data -> 'input' is null and spans.data -> 'input' is not null
-          then spans.data || excluded.data else excluded.data end,
+      on conflict (id) do update set name = excluded.name, ended_at = excluded.ended_at, data = excluded.data,
         error = excluded.error, model = excluded.model, input_tokens = excluded.input_tokens,
         output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, cost_source = excluded.cost_source,
         message_id = coalesce(excluded.message_id, spans.message_id)`.compile(db),
@@ -88,8 +86,7 @@ export class TracesRepository {
   }
 
   /**
-   * Inserts spans or replaces their contents when they exist (a span is written at start and at end). A generation
-   * written again without its input keeps the input stored with it (its end is sent without it). The batch goes
+   * Inserts spans or replaces their contents when they exist (a span is written at start and at end). The batch goes
    * as one JSON value unpacked by the server: one statement text whatever its size (prepared once), where a VALUES
    * list of 16 placeholders a row was a new text for every batch size, compiled by Kysely and bound value by value.
    */

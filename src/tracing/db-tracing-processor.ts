@@ -58,9 +58,6 @@ interface QueuedTrace {
   endedAt: Date | null;
 }
 
-/** More open spans with a stored input than this means some were never ended: the set is let go (see `noteStoredInputs`). */
-const MAX_OPEN_SPANS_WITH_INPUT = 10_000;
-
 /** Most spans one statement writes (see `write`). */
 export const SPANS_PER_STATEMENT = 25;
 
@@ -86,8 +83,6 @@ export class DbTracingProcessor implements TracingProcessor {
   private queuedSpans = new Map<string, QueuedSpan>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
-  /** Open generations whose stored row already carries their input (written when they started). */
-  private readonly inputStored = new Set<string>();
   private readonly secrets: readonly string[];
   private readonly clock: Clock;
 
@@ -166,12 +161,10 @@ export class DbTracingProcessor implements TracingProcessor {
   async forceFlush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const traces = [...this.queuedTraces.values()];
-    const spans = [...this.queuedSpans.values()];
+    const traces = [...this.queuedTraces.values()].map((queued) => this.traceRecord(queued));
+    const spans = [...this.queuedSpans.values()].map((queued) => this.spanRecord(queued));
     this.queuedTraces = new Map();
     this.queuedSpans = new Map();
-    // The rows are made once the writes before them are done: whether a span's stored row already has its input is
-    // known then (see `spanRecord`).
     const write = this.flushing.then(() => this.write(traces, spans));
     this.flushing = write.catch(() => undefined);
     await write;
@@ -182,31 +175,17 @@ export class DbTracingProcessor implements TracingProcessor {
     await this.forceFlush();
   }
 
-  private async write(queuedTraces: QueuedTrace[], queuedSpans: QueuedSpan[]): Promise<void> {
+  private async write(traces: TraceRecord[], spans: SpanRecord[]): Promise<void> {
     try {
-      const traces = queuedTraces.map((queued) => this.traceRecord(queued));
-      const spans = queuedSpans.map((queued) => this.spanRecord(queued));
       await this.repository.upsertTraces(traces);
       // In statements of a few dozen rows: on embedded PGlite every statement waits for the one before it, and a turn's
       // next statement would wait behind a batch of 200 spans (~8 ms) instead of a slice of it (~1 ms).
       for (let first = 0; first < spans.length; first += SPANS_PER_STATEMENT) {
-        const slice = spans.slice(first, first + SPANS_PER_STATEMENT);
-        await this.repository.upsertSpans(slice);
-        this.noteStoredInputs(slice);
+        await this.repository.upsertSpans(spans.slice(first, first + SPANS_PER_STATEMENT));
       }
       this.announce(traces, spans);
     } catch (error) {
-      this.options.logger?.error({ err: (error as Error).message, traces: queuedTraces.length, spans: queuedSpans.length }, 'could not store traces');
-    }
-  }
-
-  /** Remembers which open generations' stored rows carry their input; an ended span's row is written for the last time. */
-  private noteStoredInputs(written: readonly SpanRecord[]): void {
-    // Only open spans are kept, a few per running turn; a span the SDK never ended is let go with the rest here.
-    if (this.inputStored.size > MAX_OPEN_SPANS_WITH_INPUT) this.inputStored.clear();
-    for (const span of written) {
-      if (span.endedAt) this.inputStored.delete(span.id);
-      else if (span.type === 'generation' && 'input' in span.data) this.inputStored.add(span.id);
+      this.options.logger?.error({ err: (error as Error).message, traces: traces.length, spans: spans.length }, 'could not store traces');
     }
   }
 
@@ -252,15 +231,8 @@ export class DbTracingProcessor implements TracingProcessor {
     this.scheduleFlush();
   }
 
-  /**
-   * A span's row. A generation's input (its whole conversation, most of the bytes of a turn's spans) is sent once: a
-   * generation written when it started, input included, is written at its end without it, and the store keeps the
-   * input it has (`upsertSpans`). With a model that answers in seconds, the two writes fall in different flushes.
-   * Generations only: the SDK sets their input once, where it may blank a tool call's input after it was stored.
-   */
   private spanRecord({ span, usage, sessionId, agent, startedAt, endedAt }: QueuedSpan): SpanRecord {
     const data = span.spanData;
-    const inputStored = endedAt !== null && this.inputStored.has(span.spanId);
     return {
       id: span.spanId,
       traceId: span.traceId,
@@ -270,7 +242,7 @@ export class DbTracingProcessor implements TracingProcessor {
       name: spanName(data),
       startedAt,
       endedAt,
-      data: storedData(span, agent, this.secrets, inputStored),
+      data: storedData(span, agent, this.secrets),
       error: span.error ? (sanitise(span.error, this.secrets) as Record<string, unknown>) : null,
       model: data.type === 'generation' ? (data.model ?? null) : null,
       ...usage,

@@ -79,14 +79,10 @@ export function messageIdOf(data: SpanData): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-/**
- * The span's data for storage: without its type, inputs trimmed to the latest messages, secrets masked. `withoutInput`
- * leaves the input out, for a span whose stored row already carries it (see `upsertSpans`, which keeps it).
- */
-export function storedData(span: Span<SpanData>, agent: string | undefined, secrets: readonly string[], withoutInput = false): Record<string, unknown> {
+/** The span's data for storage: without its type, inputs trimmed to the latest messages, secrets masked. */
+export function storedData(span: Span<SpanData>, agent: string | undefined, secrets: readonly string[]): Record<string, unknown> {
   const { type: _type, ...rest } = span.spanData as SpanData & Record<string, unknown>;
   const data: Record<string, unknown> = { ...rest };
-  if (withoutInput) delete data.input;
   if (Array.isArray(data.input) && data.input.length > MAX_INPUT_MESSAGES) {
     data.inputOmitted = data.input.length - MAX_INPUT_MESSAGES;
     data.input = data.input.slice(-MAX_INPUT_MESSAGES);
