@@ -123,6 +123,31 @@ async function memory(engine: 'pglite-single' | 'postgres'): Promise<BenchResult
   }
 }
 
+/** How long the idle figure watches a quiet app. */
+const IDLE_MS = 10_000;
+
+/**
+ * idle_main_thread_cpu_ms_per_s: what a quiet app costs the thread our code runs on, per second, a session live and
+ * nobody speaking (the job worker's and the session leases' polls, the event-loop delay sampling): a host's bill
+ * between turns, and what a turn whose model thinks for seconds carries besides its own work.
+ */
+async function idle(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
+  const bench = await startRemoteModelsBenchApp(0, engine);
+  try {
+    const session = await activeSession(bench);
+    for (let turn = 0; turn < 3; turn += 1) await timedTurn(bench, session);
+    await new Promise((resolve) => setTimeout(resolve, 2_000));
+    const before = mainThreadCpuMs();
+    await new Promise((resolve) => setTimeout(resolve, IDLE_MS));
+    const after = mainThreadCpuMs();
+    if (before === null || after === null) return [];
+    const name = engine === 'postgres' ? 'idle_main_thread_cpu_ms_per_s_postgres' : 'idle_main_thread_cpu_ms_per_s';
+    return [{ name, value: round((after - before) / (IDLE_MS / 1000), 1), unit: 'ms/s' }];
+  } finally {
+    await stopBenchApp(bench);
+  }
+}
+
 const HUMAN_ROUND_LATENCIES = { Claude: 400, ChatGPT: 1500, Grok: 3000 } as const;
 const participantRequests = (fake: FakeOpenRouter) => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
 
@@ -200,6 +225,8 @@ export async function runSessionBench(): Promise<BenchResult[]> {
     ...(await overhead('postgres')),
     ...(await overhead('pglite', true)),
     ...(await overhead('postgres', true)),
+    ...(await idle('pglite')),
+    ...(await idle('postgres')),
     ...(await promptGrowth()),
     ...(await humanDuringRound()),
   ];
