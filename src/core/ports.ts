@@ -132,6 +132,11 @@ export interface GatewayReply {
   private: boolean;
   /** Buttons under the reply (`!steps`: one per open step), where the transport has them; the text says the same. */
   buttons?: ReplyButton[];
+  /**
+   * The person's message was refused (too long, a secret, a mass mention...): nothing of it was stored, shown or sent,
+   * so a client that holds its text gives it back to them to change (the console puts it back in its message box).
+   */
+  notPosted?: boolean;
 }
 
 /** A button that runs a command for whoever presses it (permissions and states as if they typed it). */

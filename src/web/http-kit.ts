@@ -39,7 +39,7 @@ export function textResponse(type: string, body: string, headers: Record<string,
   return new Response(body, { status: 200, headers: { 'Content-Type': type, 'Cache-Control': 'no-store', ...headers } });
 }
 
-const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(413, 'The request body is too large.') });
+const limitBody = bodyLimit({ maxSize: MAX_BODY_BYTES, onError: () => errorResponse(413, 'The request body is too large (64 KiB at most).') });
 
 /** Middleware for a route taking a JSON body: the type first (415), then at most 64 KiB (413). */
 export const jsonBody: MiddlewareHandler = createMiddleware(async (c, next) => {

@@ -14,7 +14,11 @@ import { HttpError } from './web-errors.ts';
 export const LOCAL_CHANNEL_ID = 'local';
 
 const MAX_TOPIC_CHARS = 4_000;
-const MAX_MESSAGE_CHARS = 8_000;
+/**
+ * What the route takes of a message: a bound on the request, not the room's limit. The gateway's screen applies
+ * MAX_HUMAN_MESSAGE_CHARS (changeable with `!config`) and says how long the message was and what the limit is.
+ */
+const MAX_MESSAGE_CHARS = 60_000;
 const DEFAULT_PERSON = 'You';
 
 const STATUS_BY_CODE: Partial<Record<BrainstormErrorCode, number>> = {

@@ -87,7 +87,7 @@ export class SessionGatewayService implements SessionGateway {
       if (message.roomId && !session && command?.name !== 'brainstorm') return null;
       // Commands are screened too: a key pasted as a `!config` argument must not be stored or echoed.
       const refusal = await this.screenPerson(message.author, text, session?.id ?? null);
-      if (refusal) return this.refused(refusal, message);
+      if (refusal) return { ...(await this.refused(refusal, message)), notPosted: true };
       if (command)
         return this.execute({
           transport: message.transport,

@@ -9,10 +9,11 @@ const COMMANDS =
 
 /** Builds the composer of a room; `onReply` shows a reply only the person sees. */
 export function composer(roomId, onReply) {
+  // No maxlength: a browser cuts a longer paste silently. The server says how long is too long, and a refused
+  // message comes back here (`onRefused`).
   const input = h('textarea', {
     id: 'message-input',
     rows: 2,
-    maxlength: 8000,
     placeholder: 'Say something ("Grok, …" asks Grok alone), answer the Planner, or type a command such as !approve',
   });
   const button = h('button', { type: 'submit', id: 'send-message' }, 'Send');
@@ -28,6 +29,12 @@ export function composer(roomId, onReply) {
   const outbox = createOutbox(roomId, {
     send: (item) => postJson(`/api/rooms/${encodeURIComponent(roomId)}/messages`, { content: item.content, name: item.name, clientId: item.clientId }),
     onReply,
+    // Refused, nothing of it kept: back in the box to be changed, unless the person is already writing something else.
+    onRefused: (item) => {
+      if (input.value.trim() !== '') return;
+      input.value = item.content;
+      input.focus();
+    },
     onChange: (count) => {
       waiting.hidden = count === 0;
       waiting.textContent =

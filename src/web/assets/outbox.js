@@ -32,9 +32,10 @@ export function isUnreachable(error) {
 
 /**
  * A room's outbox. `send(item)` posts one message and returns the server's answer; `onReply` shows it;
- * `onChange(count)` says how many are waiting.
+ * `onChange(count)` says how many are waiting; `onRefused(item)` is told of a message the server refused (its answer
+ * says so, or it refused the request), so its text can go back to the person.
  */
-export function createOutbox(roomId, { send, onReply, onChange }) {
+export function createOutbox(roomId, { send, onReply, onChange, onRefused = () => undefined }) {
   let items = load(roomId);
   let attempt = 0;
   let timer = null;
@@ -59,11 +60,13 @@ export function createOutbox(roomId, { send, onReply, onChange }) {
           attempt = 0;
           changed();
           if (answer?.reply) onReply(answer.reply.content, { buttons: answer.reply.buttons });
+          if (answer?.reply?.notPosted) onRefused(next);
         } catch (error) {
           if (!isUnreachable(error)) {
             items = items.slice(1);
             changed();
             onReply(`${error.message} (your message: “${next.content.slice(0, 200)}”)`);
+            onRefused(next);
             continue;
           }
           reportConnection(false);

@@ -139,7 +139,7 @@ describe('answers and their shapes', () => {
   it('refuses bodies that are not a JSON object of at most 64 KiB', async () => {
     const cases: Array<[Response, number, string]> = [
       [await post(app, '/api/local/sessions', 'topic=x', 'application/x-www-form-urlencoded'), 415, 'Send a JSON body (Content-Type: application/json).'],
-      [await post(app, '/api/local/sessions', JSON.stringify({ topic: 'x'.repeat(70_000) })), 413, 'The request body is too large.'],
+      [await post(app, '/api/local/sessions', JSON.stringify({ topic: 'x'.repeat(70_000) })), 413, 'The request body is too large (64 KiB at most).'],
       [await post(app, '/api/local/sessions', '{"topic":'), 400, 'The request body is not valid JSON.'],
       [await post(app, '/api/local/sessions', '["topic"]'), 400, 'The request body must be a JSON object.'],
       [await post(app, '/api/local/sessions', '{}'), 400, '"topic" must be a non-empty string.'],

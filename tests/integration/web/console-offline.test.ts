@@ -3,7 +3,7 @@ import { collectPageErrors, launchBrowser, type BrowserSession } from '../../sup
 import { describeInBrowser } from '../../support/browser-suite.ts';
 import { openConsoleHarness, type ConsoleHarness } from './support/console-harness.ts';
 
-describeInBrowser('console: a send that fails is kept and sent when the server is back', () => {
+describeInBrowser('console: nothing typed is lost (a send that fails waits, a refused one comes back)', () => {
   let harness: ConsoleHarness;
   let browser: BrowserSession;
   let errors: string[];
@@ -52,5 +52,50 @@ describeInBrowser('console: a send that fails is kept and sent when the server i
     expect(said.filter((text) => text.includes('And a second one'))).toHaveLength(1);
     expect(await page.locator('#connection').innerText()).toContain('connected');
     expect(errors.filter((error) => !error.includes('ERR_CONNECTION_REFUSED') && !error.includes('Failed to fetch'))).toEqual([]);
+  });
+
+  it('gives a refused message back to the message box, whole, and leaves a sent one out of it', async () => {
+    const { page } = browser;
+    await page.goto(harness.server.url);
+    await page.locator('#topic').fill('Reading long notes together');
+    await page.locator('#topic').press('Enter');
+    await page.waitForURL(/#\/sessions\//);
+    await page.locator('.message[data-speaker="Planner"]').first().waitFor();
+    const box = page.locator('#message-input');
+
+    // A long paste is kept whole in the box: the server, not the browser, says what is too long.
+    const long = 'A point worth making at length. '.repeat(300).trim();
+    await box.fill(long);
+    expect((await box.inputValue()).length).toBe(long.length);
+
+    // The room refuses it (as the gateway's screen answers a message over MAX_HUMAN_MESSAGE_CHARS): it comes back.
+    const refusal = `Your message has ${long.length} characters; the limit is 8000. Please split it or share the key part.`;
+    await page.route('**/api/rooms/*/messages', (route) =>
+      route.fulfill({ status: 200, contentType: 'application/json', body: JSON.stringify({ reply: { content: refusal, private: true, notPosted: true } }) }),
+    );
+    await box.press('Enter');
+    await page.locator('.message.note', { hasText: 'the limit is 8000' }).waitFor();
+    await expect.poll(() => box.inputValue()).toBe(long);
+
+    // A request the server refuses outright comes back too.
+    await page.unroute('**/api/rooms/*/messages');
+    await page.route('**/api/rooms/*/messages', (route) =>
+      route.fulfill({
+        status: 400,
+        contentType: 'application/json',
+        body: JSON.stringify({ error: { status: 400, message: '"content" is longer than 60000 characters.' } }),
+      }),
+    );
+    await box.fill('Refused by the route');
+    await box.press('Enter');
+    await page.locator('.message.note', { hasText: 'longer than 60000' }).waitFor();
+    await expect.poll(() => box.inputValue()).toBe('Refused by the route');
+
+    // A message the room takes leaves the box for good.
+    await page.unroute('**/api/rooms/*/messages');
+    await box.fill('Short and taken');
+    await box.press('Enter');
+    await page.locator('.message.speaker-human', { hasText: 'Short and taken' }).waitFor();
+    expect(await box.inputValue()).toBe('');
   });
 });

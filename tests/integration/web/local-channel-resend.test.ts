@@ -1,4 +1,7 @@
-/** A page that resends a message after a lost answer (same clientId) gets it acted on once, through the real gateway. */
+/**
+ * Through the real gateway: a page that resends a message after a lost answer (same clientId) gets it acted on once,
+ * and a message the screen refuses is answered as not posted, so the page can give its text back.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { sequentialIds } from '../../../src/core/ids.ts';
@@ -51,5 +54,30 @@ describe('local channel resends', () => {
     expect(stored.filter((message) => message.text === body.content)).toHaveLength(1);
     const refused = await post(`/api/rooms/${started.roomId}/messages`, { ...body, clientId: '../../etc' });
     expect(refused.status).toBe(400);
+  });
+
+  it("answers a refused message as not posted (too long, a secret), and the room's own limit decides how long is too long", async () => {
+    const started = (await (await post('/api/local/sessions', { topic: 'Long reads', name: 'Ada' })).json()) as { roomId: string };
+    await test.settle();
+    const session = await test.app.repositories.sessions.findByRoom(local.name, started.roomId);
+    const say = async (content: string) => {
+      const response = await post(`/api/rooms/${started.roomId}/messages`, { content, name: 'Ada' });
+      expect(response.status).toBe(200);
+      return ((await response.json()) as { reply: { content: string; notPosted?: boolean } | null }).reply;
+    };
+    const long = `${'A point worth making at length. '.repeat(300)}`.trim();
+    expect(long.length).toBeGreaterThan(8000);
+    expect(await say(long)).toMatchObject({ notPosted: true, content: expect.stringContaining(`${long.length} characters; the limit is 8000`) });
+    const key = `sk-or-v1-${'a1B2c3D4'.repeat(8)}`;
+    expect(await say(`Here is my key ${key}, try it`)).toMatchObject({ notPosted: true, content: expect.stringContaining('looks like it contains a secret') });
+    await test.settle();
+    const texts = (await test.app.repositories.messages.listForSession(session!.id)).map((message) => message.text);
+    expect(texts.some((text) => text.startsWith('A point worth making') || text.includes(key))).toBe(false);
+
+    // An admin's larger limit holds in the console too: the route takes what the room takes.
+    expect((await say('!config MAX_HUMAN_MESSAGE_CHARS 20000'))?.notPosted).toBeUndefined();
+    expect(await say(long)).toBeNull();
+    await test.settle();
+    expect((await test.app.repositories.messages.listForSession(session!.id)).some((message) => message.text === long)).toBe(true);
   });
 });

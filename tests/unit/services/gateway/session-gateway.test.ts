@@ -167,7 +167,7 @@ describe('SessionGatewayService: what is not taken in', () => {
     const { gateway, inbound, storedMessages, answered, deleted, session } = await gatewayFixture();
     const message = inbound(`my key is ${BLOCKED}`);
     const reply = await gateway.handleMessage(message);
-    expect(reply).toEqual({ content: 'Refused your message. I deleted your message so the key is no longer visible here.', private: false });
+    expect(reply).toEqual({ content: 'Refused your message. I deleted your message so the key is no longer visible here.', private: false, notPosted: true });
     expect(deleted).toEqual([`${session.roomId}/${message.externalId}`]);
     expect(await storedMessages()).toEqual([]);
     expect(answered).toEqual([]);
@@ -176,7 +176,7 @@ describe('SessionGatewayService: what is not taken in', () => {
   it('refuses a blocked display name before it looks at the text', async () => {
     const { gateway, inbound, storedMessages, screened, deleted } = await gatewayFixture();
     const reply = await gateway.handleMessage(inbound('Hello', { author: { id: 'u-bob', name: `Bob ${BLOCKED}`, isAdmin: false } }));
-    expect(reply).toEqual({ content: 'Refused your display_name.', private: false });
+    expect(reply).toEqual({ content: 'Refused your display_name.', private: false, notPosted: true });
     expect(screened).toEqual([`display_name: Bob ${BLOCKED}`]);
     expect(deleted).toEqual([]);
     expect(await storedMessages()).toEqual([]);
