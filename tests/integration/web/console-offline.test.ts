@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { collectPageErrors, launchBrowser, type BrowserSession } from '../../support/browser.ts';
 import { describeInBrowser } from '../../support/browser-suite.ts';
-import { openConsoleHarness, type ConsoleHarness } from './support/console-harness.ts';
+import { openConsoleHarness, openSessionPage, type ConsoleHarness } from './support/console-harness.ts';
 
 describeInBrowser('console: nothing typed is lost (a send that fails waits, a refused one comes back)', () => {
   let harness: ConsoleHarness;
@@ -21,11 +21,7 @@ describeInBrowser('console: nothing typed is lost (a send that fails waits, a re
 
   it('shows "disconnected — will send when back", keeps the text across a reload, then delivers it once, in order', async () => {
     const { page } = browser;
-    await page.goto(harness.server.url);
-    await page.locator('#topic').fill('Keeping a shared on-call calm');
-    await page.locator('#topic').press('Enter');
-    await page.waitForURL(/#\/sessions\//);
-    await page.locator('.message[data-speaker="Planner"]').first().waitFor();
+    await openSessionPage(page, harness.server.url, 'Keeping a shared on-call calm');
 
     // The server becomes unreachable for sends (as when it restarts): the requests fail at the network level.
     await page.route('**/api/rooms/*/messages', (route) => route.abort('connectionrefused'));
@@ -56,11 +52,7 @@ describeInBrowser('console: nothing typed is lost (a send that fails waits, a re
 
   it('gives a refused message back to the message box, whole, and leaves a sent one out of it', async () => {
     const { page } = browser;
-    await page.goto(harness.server.url);
-    await page.locator('#topic').fill('Reading long notes together');
-    await page.locator('#topic').press('Enter');
-    await page.waitForURL(/#\/sessions\//);
-    await page.locator('.message[data-speaker="Planner"]').first().waitFor();
+    await openSessionPage(page, harness.server.url, 'Reading long notes together');
     const box = page.locator('#message-input');
 
     // A long paste is kept whole in the box: the server, not the browser, says what is too long.

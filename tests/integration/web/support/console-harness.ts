@@ -12,6 +12,7 @@ import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
 import { sequentialIds } from '../../../../src/core/ids.ts';
 import { LocalTransport } from '../../../../src/web/local-transport.ts';
 import { createWebServer, type WebServer, type WebServerOptions } from '../../../../src/web/web-server.ts';
+import type { Page } from 'playwright-core';
 import { ScriptedGateway } from './scripted-gateway.ts';
 
 /** Everything a console test touches. */
@@ -81,4 +82,13 @@ export async function openConsoleHarness(overrides: Partial<WebServerOptions> = 
       if (!shared) await database.close();
     },
   };
+}
+
+/** Starts a session from the console's topic box (Enter submits it) and waits for its page and the Planner's first message. */
+export async function openSessionPage(page: Page, url: string, topic: string): Promise<void> {
+  await page.goto(url);
+  await page.locator('#topic').fill(topic);
+  await page.locator('#topic').press('Enter');
+  await page.waitForURL(/#\/sessions\//);
+  await page.locator('.message[data-speaker="Planner"]').first().waitFor();
 }
