@@ -7,11 +7,11 @@ import { personName } from './person.js';
 import { searchBox } from './search.js';
 
 function startForm() {
+  // No maxlength: a browser cuts a longer paste silently. The server says what is too long, and the text stays here.
   const topic = h('textarea', {
     id: 'topic',
     name: 'topic',
     rows: 3,
-    maxlength: 4000,
     required: true,
     placeholder: 'What should the models brainstorm about?',
   });

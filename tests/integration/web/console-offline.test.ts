@@ -90,4 +90,16 @@ describeInBrowser('console: nothing typed is lost (a send that fails waits, a re
     await page.locator('.message.speaker-human', { hasText: 'Short and taken' }).waitFor();
     expect(await box.inputValue()).toBe('');
   });
+
+  it('keeps a topic too long to start a session whole in its box, with the reason beside it', async () => {
+    const { page } = browser;
+    await page.goto(harness.server.url);
+    const topic = `How we should run our quarterly planning: ${'context worth keeping. '.repeat(200)}`.trim();
+    await page.locator('#topic').fill(topic);
+    expect((await page.locator('#topic').inputValue()).length).toBe(topic.length);
+    await page.locator('#topic').press('Enter');
+    await page.locator('#start-form .reply', { hasText: 'longer than 4000 characters' }).waitFor();
+    expect(await page.locator('#topic').inputValue()).toBe(topic);
+    expect(page.url()).not.toContain('#/rooms/');
+  });
 });
