@@ -11,7 +11,8 @@ export default defineConfig({
     // waiting on sockets, child processes and Chromium: two forks there took the suite from 1,087 s to 632 s.
     maxWorkers: Math.max(2, availableParallelism() - 1),
     // Test files in one fork share its loaded modules instead of importing the app, discord.js and the Agents SDK
-    // afresh for each of ~225 files: 209 s of the suite's time was spent importing. Each test builds its own app, databases and fakes, so nothing a test sees is shared but the modules.
+    // afresh for each of ~225 files: 209 s of the suite's time was spent importing. Each test builds its own app,
+    // databases and fakes, so nothing a test sees is shared but the modules.
     isolate: false,
     // The closing reporter prints last: which suites this machine skipped, then a plain pass/fail line.
     reporters: ['default', './tests/support/closing-line-reporter.ts'],

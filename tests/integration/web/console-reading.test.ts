@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { collectPageErrors, launchBrowser, SCREENSHOT_DIRECTORY, type BrowserSession } from '../../support/browser.ts';
 import { describeInBrowser } from '../../support/browser-suite.ts';
 import { PersonRevisionsRepository } from '../../../src/repositories/person-revisions-repository.ts';
-import { openConsoleHarness, type ConsoleHarness } from './support/console-harness.ts';
+import { openConsoleHarness, openSessionPage, type ConsoleHarness } from './support/console-harness.ts';
 
 const SHOTS = join(SCREENSHOT_DIRECTORY, 'reading');
 const VIEWPORTS = [
@@ -42,13 +42,9 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
 
     it('renders markdown everywhere, keeps notes in place across a reload, numbers messages per session and links citations', async () => {
       const { page } = browser;
-      await page.goto(harness.server.url);
-      await page.locator('#topic').fill('Shipping weekly without burning out');
       // Enter submits the topic, as in a chat app.
-      await page.locator('#topic').press('Enter');
-      await page.waitForURL(/#\/sessions\//);
+      await openSessionPage(page, harness.server.url, 'Shipping weekly without burning out');
       const planner = page.locator('.message[data-speaker="Planner"]').first();
-      await planner.waitFor();
       expect(await planner.locator('.text ol li').count()).toBe(2);
       expect(await scrollsSideways(page)).toBe(false);
 

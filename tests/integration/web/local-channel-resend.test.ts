@@ -65,7 +65,7 @@ describe('local channel resends', () => {
       expect(response.status).toBe(200);
       return ((await response.json()) as { reply: { content: string; notPosted?: boolean } | null }).reply;
     };
-    const long = `${'A point worth making at length. '.repeat(300)}`.trim();
+    const long = 'A point worth making at length. '.repeat(300).trim();
     expect(long.length).toBeGreaterThan(8000);
     expect(await say(long)).toMatchObject({ notPosted: true, content: expect.stringContaining(`${long.length} characters; the limit is 8000`) });
     const key = `sk-or-v1-${'a1B2c3D4'.repeat(8)}`;
