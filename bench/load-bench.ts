@@ -183,12 +183,9 @@ async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
   // Another number of sessions (BENCH_LOAD_SESSIONS) is named so: its figures are not the 500-session ones.
   const prefix = `sessions_${LOAD.sessions}`;
   const lagSuffix = LOAD.sessions === 500 ? suffix : `${suffix}_${prefix}`;
-  // As `npm start` runs: one PGlite in a DATA_DIR, the job worker's production poll (deliveries wake it anyway).
+  // As `npm start` runs: one PGlite in a DATA_DIR, the job worker's default poll (deliveries wake it anyway).
   const appEngine = engine === 'pglite' ? 'pglite-single' : engine;
-  const options = { workerPollMs: 250 };
-  const bench = MODELS_IN_PROCESS
-    ? await startBenchApp(LOAD.modelLatencyMs, appEngine, 0, options)
-    : await startRemoteModelsBenchApp(LOAD.modelLatencyMs, appEngine, options);
+  const bench = MODELS_IN_PROCESS ? await startBenchApp(LOAD.modelLatencyMs, appEngine) : await startRemoteModelsBenchApp(LOAD.modelLatencyMs, appEngine);
   try {
     const sessions = await activeSessions(bench, LOAD.sessions, 'Load');
     progress(`${LOAD.sessions} sessions active`);

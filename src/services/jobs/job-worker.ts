@@ -2,9 +2,13 @@ import type { Logger } from 'pino';
 import type { ClaimedJob, JobsRepository, SuccessorClaim } from '../../repositories/jobs-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { backoffDelayMs } from './backoff.ts';
+import { DueTimes } from './due-times.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
 import { LocalQueueRuns } from './local-queue-runs.ts';
 import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
+
+/** How often an idle worker looks for jobs nobody told it of, by default (real time). */
+export const JOB_POLL_MS = 1_000;
 
 /** A queue's jobs run one after another in one slot: the last one run and the nudge count when it was claimed. */
 interface QueueChain {
@@ -28,7 +32,11 @@ export interface JobWorkerOptions {
   leaseMs?: number;
   /** How many jobs run at once. */
   concurrency?: number;
-  /** How often the loop looks for due jobs when idle (real time). */
+  /**
+   * How often the idle loop looks for jobs nobody told it of (real time): those another process stored, and timers
+   * stored here to run later. Work stored here to run now nudges the loop, and a job this worker retries or postpones
+   * wakes it when due, so only those wait up to this long.
+   */
   pollMs?: number;
   onTerminalFailure?: TerminalFailureListener;
   /** Heartbeat timing and process identity of this worker's instance row (defaults: 5 s, 20 s, this process). */
@@ -49,6 +57,8 @@ export class JobWorker {
   private running = false;
   private loop: Promise<void> | null = null;
   private wake: (() => void) | null = null;
+  /** Sets the sleeping loop's timer again, for a due time learnt while it sleeps. */
+  private rearm: (() => void) | null = null;
   /** Work that is not a queue's was queued, or a job ended, since the last claim began: the loop claims again before it sleeps. */
   private nudged = false;
   /**
@@ -66,6 +76,8 @@ export class JobWorker {
   /** The chain running here for each queue (the loop's or a `runQueue`'s), so `runQueue` can wait for it. */
   private readonly localRuns = new LocalQueueRuns();
   private readonly inFlight = new Set<Promise<void>>();
+  /** When (clock ms) the jobs this worker retried or postponed fall due: the idle loop wakes for the earliest. */
+  private readonly dueTimes = new DueTimes();
   private readonly stopController = new AbortController();
   private readonly instance: WorkerInstanceKeeper;
 
@@ -73,7 +85,7 @@ export class JobWorker {
     this.instance = new WorkerInstanceKeeper({ ...options.instance, id: options.workerId, jobs: options.jobs, clock: options.clock, logger: options.logger });
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.concurrency = options.concurrency ?? 8;
-    this.pollMs = options.pollMs ?? 250;
+    this.pollMs = options.pollMs ?? JOB_POLL_MS;
   }
 
   /** This worker's instance id (live sessions are leased to it too). */
@@ -182,7 +194,10 @@ export class JobWorker {
         this.lastClaimFull = free === 0;
         if (free > 0) {
           const nudgesBefore = this.nudges;
-          const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, free, [...this.handlers.keys()]);
+          const now = this.options.clock.now();
+          // This claim takes whatever of them is due by now (or another worker took it).
+          this.dueTimes.passed(now.getTime());
+          const claimed = await this.options.jobs.claimDue(this.options.workerId, now, this.leaseMs, free, [...this.handlers.keys()]);
           for (const job of claimed) this.track(job, nudgesBefore);
           // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.
           this.lastClaimFull = claimed.length === free;
@@ -192,15 +207,37 @@ export class JobWorker {
         this.options.logger.error({ err: error }, 'job worker could not claim jobs');
       }
       if (this.mayClaimMore()) continue;
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, this.pollMs);
-        this.wake = () => {
-          clearTimeout(timer);
-          resolve();
-        };
-      });
-      this.wake = null;
+      await this.sleep();
     }
+  }
+
+  /**
+   * Sleeps until the earliest known due time or the poll, whichever comes first; `wake` ends it at once, and a due
+   * time learnt meanwhile (a job this worker postponed) shortens it.
+   */
+  private async sleep(): Promise<void> {
+    const pollEnd = performance.now() + this.pollMs;
+    await new Promise<void>((resolve) => {
+      let timer: NodeJS.Timeout | undefined;
+      this.rearm = () => {
+        clearTimeout(timer);
+        const pollLeft = Math.max(0, pollEnd - performance.now());
+        timer = setTimeout(resolve, this.dueTimes.waitMs(this.options.clock.now().getTime(), pollLeft));
+      };
+      this.rearm();
+      this.wake = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    this.wake = null;
+    this.rearm = null;
+  }
+
+  /** Remembers when a job this worker retried or postponed falls due, and has a sleeping loop wake then. */
+  private expectDue(time: Date): void {
+    this.dueTimes.add(time.getTime());
+    this.rearm?.();
   }
 
   /**
@@ -281,9 +318,14 @@ export class JobWorker {
     if (outcome.status === 'settled') return;
     const now = this.options.clock.now();
     if (outcome.status === 'done') return this.options.jobs.complete(job, now);
-    if (outcome.status === 'postpone') return this.options.jobs.postpone(job, new Date(now.getTime() + outcome.afterMs), now);
+    if (outcome.status === 'postpone') {
+      const runAt = new Date(now.getTime() + outcome.afterMs);
+      await this.options.jobs.postpone(job, runAt, now);
+      return this.expectDue(runAt);
+    }
     const retryAt = outcome.status === 'retry' ? new Date(now.getTime() + (outcome.afterMs ?? backoffDelayMs(job.retryCount + 1))) : null;
     const terminal = await this.options.jobs.fail(job, outcome.error, retryAt, now);
+    if (!terminal && retryAt) this.expectDue(retryAt);
     if (!terminal) {
       this.options.logger.warn({ job: job.id, kind: job.kind, attempt: job.retryCount + 1, error: outcome.error }, 'job failed, will retry');
       return;

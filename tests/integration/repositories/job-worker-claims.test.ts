@@ -162,4 +162,26 @@ describe.each(ENGINES)('when a job worker claims on %s', (engine) => {
     expect(ran).toEqual(['first', 'second']);
     expect(await jobs.countByStatus('deliver')).toEqual({ done: 2 });
   });
+
+  it.each([
+    ['postpones', { status: 'postpone', afterMs: 300 }],
+    ['retries', { status: 'retry', error: 'HTTP 429', afterMs: 300 }],
+  ] as const)('wakes when a job it %s falls due, without waiting for the poll', async (_name, outcome) => {
+    worker.register('deliver', async (job) => {
+      ran.push(String(job.payload.text));
+      return ran.length === 1 ? outcome : { status: 'done' };
+    });
+    await started();
+    await deliver('waits');
+    worker.nudge();
+    await expect.poll(() => ran).toEqual(['waits']);
+    await expect.poll(() => jobs.countByStatus('deliver')).toEqual({ pending: 1 });
+    // Not due yet: the worker looks again and finds nothing.
+    const claims = jobs.claims;
+    await expect.poll(() => jobs.claims).toBeGreaterThan(claims);
+    expect(ran).toEqual(['waits']);
+    await clock.advance(300);
+    await expect.poll(() => jobs.countByStatus('deliver')).toEqual({ done: 1 });
+    expect(ran).toEqual(['waits', 'waits']);
+  });
 });
