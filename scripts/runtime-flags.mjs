@@ -74,7 +74,8 @@ export function smallHostFlagsToAdd({ setting, memoryBytes, execArgv }) {
 export const RUNTIME_MALLOC_ENV = Object.freeze({ MALLOC_MMAP_THRESHOLD_: '16384' });
 
 /**
- * glibc's malloc in the default mode with PGlite: two arenas instead of up to eight per core. V8's optimising compiler
+ * glibc's malloc in the default mode with PGlite: two arenas instead of up to eight per core, and free memory at the
+ * top of an arena given back to the system above 8 MB. V8's optimising compiler
  * works through PGlite's WebAssembly on its background threads at every start (the ~800 MB peak above); each thread
  * takes an arena of its own, and what the compiler freed stays in them, fragmented, for the life of the process. With
  * two arenas most of it is reused by the app. Measured with `npm run bench -- memory`, alternating runs on one machine
@@ -83,8 +84,17 @@ export const RUNTIME_MALLOC_ENV = Object.freeze({ MALLOC_MMAP_THRESHOLD_: '16384
  * their noise: PGlite turn overhead p50 33-45 ms without, 33-43 with (three alternating rounds of 60 turns on Node 24,
  * the bench's turn with the models in a process of their own). With Postgres it saved nothing measurable (221-227 MB
  * without, 216-235 with), so there `npm start` does not replace its process for it.
+ *
+ * The trim threshold: glibc raises its own (to twice the largest block it mapped on its own and freed, up to 64 MB)
+ * once the compiler frees its large blocks, and from then on keeps up to that much free memory at the top of each
+ * arena. Set, it stays where it is put. Measured with `npm run bench -- memory`, alternating runs (2026-12-05):
+ * `rss_mb_100_sessions` 380-382 MB without, 328-333 with 8 MB (321-334 with glibc's 128 KB default set explicitly);
+ * settled 314-318 without, 271-272 with. Start to ready: 1505-2038 ms without, 1568-2088 with 8 MB (six alternating
+ * starts each, within the noise), but 1732-1888 with 128 KB against 1505-1542: giving back and taking again pages
+ * the compiler keeps using cost every start ~250 ms. The turn's CPU and the 500-session load run moved within their
+ * noise.
  */
-export const DEFAULT_MODE_MALLOC_ENV = Object.freeze({ MALLOC_ARENA_MAX: '2' });
+export const DEFAULT_MODE_MALLOC_ENV = Object.freeze({ MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: String(8 * 1024 * 1024) });
 
 /**
  * The malloc settings `npm start` adds that `env` lacks, with the embedded database on glibc only (musl and the others

@@ -42,15 +42,18 @@ describe('the runtime flags', () => {
     ]);
   });
 
-  it('npm start sets glibc to map blocks of 16 KB and more on their own in the small-host mode, to two arenas otherwise, once, and keeps the malloc settings a person chose; with PGlite only', () => {
+  it('npm start sets glibc to map blocks of 16 KB and more on their own in the small-host mode, to two arenas and an 8 MB trim threshold otherwise, once, and keeps the malloc settings a person chose; with PGlite only', () => {
     const small = { glibc: true, embeddedDatabase: true, smallHost: true };
     expect(RUNTIME_MALLOC_ENV).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
     expect(mallocSettingsToAdd({ env: {}, ...small })).toEqual({ MALLOC_MMAP_THRESHOLD_: '16384' });
-    // The default mode maps no blocks on their own (that cost every start 1.5-1.9 s for ~10 MB); it keeps two arenas.
-    expect(DEFAULT_MODE_MALLOC_ENV).toEqual({ MALLOC_ARENA_MAX: '2' });
-    expect(mallocSettingsToAdd({ env: {}, ...small, smallHost: false })).toEqual({ MALLOC_ARENA_MAX: '2' });
-    expect(mallocSettingsToAdd({ env: { MALLOC_ARENA_MAX: '2' }, ...small, smallHost: false })).toEqual({});
-    expect(mallocSettingsToAdd({ env: { MALLOC_ARENA_MAX: '8' }, ...small, smallHost: false })).toEqual({});
+    // The default mode maps no blocks on their own (that cost every start 1.5-1.9 s for ~10 MB); it keeps two arenas,
+    // and gives back free memory above 8 MB at an arena's top (glibc would keep up to 64 MB once V8's compiler ran).
+    const defaultMode = { MALLOC_ARENA_MAX: '2', MALLOC_TRIM_THRESHOLD_: '8388608' };
+    expect(DEFAULT_MODE_MALLOC_ENV).toEqual(defaultMode);
+    expect(mallocSettingsToAdd({ env: {}, ...small, smallHost: false })).toEqual(defaultMode);
+    expect(mallocSettingsToAdd({ env: defaultMode, ...small, smallHost: false })).toEqual({});
+    expect(mallocSettingsToAdd({ env: { MALLOC_ARENA_MAX: '8' }, ...small, smallHost: false })).toEqual({ MALLOC_TRIM_THRESHOLD_: '8388608' });
+    expect(mallocSettingsToAdd({ env: { MALLOC_TRIM_THRESHOLD_: '131072' }, ...small, smallHost: false })).toEqual({ MALLOC_ARENA_MAX: '2' });
     expect(mallocSettingsToAdd({ env: { GLIBC_TUNABLES: 'glibc.malloc.arena_max=4' }, ...small, smallHost: false })).toEqual({});
     expect(mallocSettingsToAdd({ env: {}, ...small, smallHost: false, glibc: false })).toEqual({});
     expect(mallocSettingsToAdd({ env: {}, ...small, smallHost: false, embeddedDatabase: false })).toEqual({});
