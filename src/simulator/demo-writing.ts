@@ -129,6 +129,9 @@ const LINE_WORDS = new Set([
   'everyone',
 ]);
 
+/** Italic notes in parentheses that the room adds to a message (an answer cut short ends `— *(interrupted)*`). */
+const ROOM_MARKS = /—?\s*\*\([^)\n]{1,60}\)\*/g;
+
 /** A word of an idea's own, not of the persona lines ("devil's" is the line's "devil"; "let's" says nothing). */
 function tellingWord(word: string): boolean {
   const stem = word.toLowerCase().replace(/['’].*$/, '');
@@ -141,7 +144,8 @@ function tellingWord(word: string): boolean {
  */
 function ideasIn(text: string, speakers: string[]): string[] {
   const names = new Set([...speakers.map((speaker) => speaker.toLowerCase()), ...ROLES]);
-  return keyPhrasesOf(text, 40)
+  // The room's own marks on a message ("— *(interrupted)*") are no idea of the speaker's.
+  return keyPhrasesOf(text.replace(ROOM_MARKS, ' '), 40)
     .map((phrase) =>
       phrase
         .split(' ')

@@ -174,6 +174,14 @@ describe('demo brain through the real SDK', () => {
       const said = `[${other.name}]: Agreeing with Moderator on the direction (${variant}), with one caveat from the Planner and the Scribe.`;
       afterRoleNamed.push(/"([^"]+)"/.exec(String((await run(speaker, said)).finalOutput))?.[1] ?? '');
     }
+    // An answer cut short ends with the room's mark: "interrupted" is no idea of the speaker's.
+    const afterInterrupted: string[] = [];
+    for (let variant = 0; variant < 8; variant += 1) {
+      const [speaker, other] = [room[variant % 3]!, room[(variant + 1) % 3]!];
+      const said = `[${other.name}]: Offline drafts (${variant}) need a clear way to roll\n\n— *(interrupted)*`;
+      afterInterrupted.push(/"([^"]+)"/.exec(String((await run(speaker, said)).finalOutput))?.[1] ?? '');
+    }
+    expect(afterInterrupted.filter((phrase) => /interrupted/i.test(phrase))).toEqual([]);
     expect(
       afterRoleNamed.filter((phrase) =>
         phrase
