@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import type { ClaimedJob, JobsRepository, SuccessorClaim } from '../../repositories/jobs-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { backoffDelayMs } from './backoff.ts';
-import { DueTimes } from './due-times.ts';
+import { IdleSleep } from './idle-sleep.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
 import { LocalQueueRuns } from './local-queue-runs.ts';
 import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
@@ -53,12 +53,8 @@ export class JobWorker {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly leaseMs: number;
   private readonly concurrency: number;
-  private readonly pollMs: number;
   private running = false;
   private loop: Promise<void> | null = null;
-  private wake: (() => void) | null = null;
-  /** Sets the sleeping loop's timer again, for a due time learnt while it sleeps. */
-  private rearm: (() => void) | null = null;
   /** Work that is not a queue's was queued, or a job ended, since the last claim began: the loop claims again before it sleeps. */
   private nudged = false;
   /**
@@ -76,8 +72,8 @@ export class JobWorker {
   /** The chain running here for each queue (the loop's or a `runQueue`'s), so `runQueue` can wait for it. */
   private readonly localRuns = new LocalQueueRuns();
   private readonly inFlight = new Set<Promise<void>>();
-  /** When (clock ms) the jobs this worker retried or postponed fall due: the idle loop wakes for the earliest. */
-  private readonly dueTimes = new DueTimes();
+  /** The idle loop's sleep: it wakes when a job this worker retried or postponed falls due. */
+  private readonly idle: IdleSleep;
   private readonly stopController = new AbortController();
   private readonly instance: WorkerInstanceKeeper;
 
@@ -85,7 +81,7 @@ export class JobWorker {
     this.instance = new WorkerInstanceKeeper({ ...options.instance, id: options.workerId, jobs: options.jobs, clock: options.clock, logger: options.logger });
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.concurrency = options.concurrency ?? 8;
-    this.pollMs = options.pollMs ?? JOB_POLL_MS;
+    this.idle = new IdleSleep(options.clock, options.pollMs ?? JOB_POLL_MS);
   }
 
   /** This worker's instance id (live sessions are leased to it too). */
@@ -165,7 +161,7 @@ export class JobWorker {
   private claimSoon(queue?: string): void {
     if (queue === undefined) this.nudged = true;
     else this.nudgedQueues.add(queue);
-    this.wake?.();
+    this.idle.wake();
   }
 
   /** Whether something queued since the last claim began may be claimable now. */
@@ -177,7 +173,7 @@ export class JobWorker {
   async stop(): Promise<void> {
     this.running = false;
     this.stopController.abort();
-    this.wake?.();
+    this.idle.wake();
     await this.loop;
     // A queue's chain runs as one promise, so this waits for the successors its jobs claimed too.
     await Promise.allSettled([...this.inFlight]);
@@ -196,7 +192,7 @@ export class JobWorker {
           const nudgesBefore = this.nudges;
           const now = this.options.clock.now();
           // This claim takes whatever of them is due by now (or another worker took it).
-          this.dueTimes.passed(now.getTime());
+          this.idle.passed(now);
           const claimed = await this.options.jobs.claimDue(this.options.workerId, now, this.leaseMs, free, [...this.handlers.keys()]);
           for (const job of claimed) this.track(job, nudgesBefore);
           // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.
@@ -207,37 +203,8 @@ export class JobWorker {
         this.options.logger.error({ err: error }, 'job worker could not claim jobs');
       }
       if (this.mayClaimMore()) continue;
-      await this.sleep();
+      await this.idle.sleep();
     }
-  }
-
-  /**
-   * Sleeps until the earliest known due time or the poll, whichever comes first; `wake` ends it at once, and a due
-   * time learnt meanwhile (a job this worker postponed) shortens it.
-   */
-  private async sleep(): Promise<void> {
-    const pollEnd = performance.now() + this.pollMs;
-    await new Promise<void>((resolve) => {
-      let timer: NodeJS.Timeout | undefined;
-      this.rearm = () => {
-        clearTimeout(timer);
-        const pollLeft = Math.max(0, pollEnd - performance.now());
-        timer = setTimeout(resolve, this.dueTimes.waitMs(this.options.clock.now().getTime(), pollLeft));
-      };
-      this.rearm();
-      this.wake = () => {
-        clearTimeout(timer);
-        resolve();
-      };
-    });
-    this.wake = null;
-    this.rearm = null;
-  }
-
-  /** Remembers when a job this worker retried or postponed falls due, and has a sleeping loop wake then. */
-  private expectDue(time: Date): void {
-    this.dueTimes.add(time.getTime());
-    this.rearm?.();
   }
 
   /**
@@ -321,11 +288,11 @@ export class JobWorker {
     if (outcome.status === 'postpone') {
       const runAt = new Date(now.getTime() + outcome.afterMs);
       await this.options.jobs.postpone(job, runAt, now);
-      return this.expectDue(runAt);
+      return this.idle.expect(runAt);
     }
     const retryAt = outcome.status === 'retry' ? new Date(now.getTime() + (outcome.afterMs ?? backoffDelayMs(job.retryCount + 1))) : null;
     const terminal = await this.options.jobs.fail(job, outcome.error, retryAt, now);
-    if (!terminal && retryAt) this.expectDue(retryAt);
+    if (!terminal && retryAt) this.idle.expect(retryAt);
     if (!terminal) {
       this.options.logger.warn({ job: job.id, kind: job.kind, attempt: job.retryCount + 1, error: outcome.error }, 'job failed, will retry');
       return;
