@@ -7,9 +7,6 @@ import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-type
 import { LocalQueueRuns } from './local-queue-runs.ts';
 import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
 
-/** How often an idle worker looks for jobs nobody told it of, by default (real time). */
-export const JOB_POLL_MS = 1_000;
-
 /** A queue's jobs run one after another in one slot: the last one run and the nudge count when it was claimed. */
 interface QueueChain {
   last: ClaimedJob;
@@ -33,9 +30,8 @@ export interface JobWorkerOptions {
   /** How many jobs run at once. */
   concurrency?: number;
   /**
-   * How often the idle loop looks for jobs nobody told it of (real time): those another process stored, and timers
-   * stored here to run later. Work stored here to run now nudges the loop, and a job this worker retries or postpones
-   * wakes it when due, so only those wait up to this long.
+   * How often the idle loop looks for jobs nobody told it of: timers due later, other processes' jobs (real time,
+   * default 1 s). Work stored to run now nudges it, and the jobs it retries or postpones wake it when due.
    */
   pollMs?: number;
   onTerminalFailure?: TerminalFailureListener;
@@ -81,7 +77,7 @@ export class JobWorker {
     this.instance = new WorkerInstanceKeeper({ ...options.instance, id: options.workerId, jobs: options.jobs, clock: options.clock, logger: options.logger });
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.concurrency = options.concurrency ?? 8;
-    this.idle = new IdleSleep(options.clock, options.pollMs ?? JOB_POLL_MS);
+    this.idle = new IdleSleep(options.clock, options.pollMs ?? 1_000);
   }
 
   /** This worker's instance id (live sessions are leased to it too). */
@@ -292,8 +288,8 @@ export class JobWorker {
     }
     const retryAt = outcome.status === 'retry' ? new Date(now.getTime() + (outcome.afterMs ?? backoffDelayMs(job.retryCount + 1))) : null;
     const terminal = await this.options.jobs.fail(job, outcome.error, retryAt, now);
-    if (!terminal && retryAt) this.idle.expect(retryAt);
     if (!terminal) {
+      if (retryAt) this.idle.expect(retryAt);
       this.options.logger.warn({ job: job.id, kind: job.kind, attempt: job.retryCount + 1, error: outcome.error }, 'job failed, will retry');
       return;
     }
