@@ -43,7 +43,7 @@ describeInBrowser('first run: npm start with no .env, then a brainstorm in the c
   beforeAll(async () => {
     mkdirSync(SCREENSHOTS, { recursive: true });
     app = await startAppProcess();
-    await waitForHealthy(app.url, 180_000);
+    await waitForHealthy(app, 180_000);
     browser = await launchBrowser();
     browser.page.setDefaultTimeout(STEP_MS);
     errors = collectPageErrors(browser.page);

@@ -46,7 +46,7 @@ it('a restart keeps what the console showed in a local room: the plan keeps its 
   let app: AppProcess | null = null;
   try {
     app = await startAppProcess({ dataDir, environment });
-    await waitForHealthy(app.url);
+    await waitForHealthy(app);
     const started = await fetch(`${app.url}/api/local/sessions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -68,7 +68,7 @@ it('a restart keeps what the console showed in a local room: the plan keeps its 
     expect(stray).toEqual([]);
 
     app = await startAppProcess({ dataDir, environment });
-    await waitForHealthy(app.url);
+    await waitForHealthy(app);
     // The channel lists the room as it did, before anyone opened it in this process.
     expect(await getJson<{ roomId: string; title: string }[]>(`${app.url}/api/rooms`)).toEqual([
       expect.objectContaining({ roomId, title: 'Name our internal CLI tool' }),

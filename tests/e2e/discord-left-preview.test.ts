@@ -35,7 +35,7 @@ async function botProcess(): Promise<ClusterProcess> {
     clusterEnvironment(models.url, database.url, { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_CHANNEL_ID: channel.id }),
   );
   cluster.processes.push(started);
-  await waitForHealthy(started.url, 120_000);
+  await waitForHealthy(started, 120_000);
   await waitUntil(async () => discord.gateway.stats.identifies > identified, 'the bot identified');
   return started;
 }

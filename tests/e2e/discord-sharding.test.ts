@@ -48,7 +48,7 @@ async function shardProcess(index: number): Promise<ClusterProcess> {
   );
   cluster.processes.push(started);
   everyProcess.push(started);
-  await waitForHealthy(started.url, 120_000);
+  await waitForHealthy(started, 120_000);
   await waitUntil(async () => discord.gateway.stats.identifies > identified, `shard ${index} identified`);
   return started;
 }

@@ -29,7 +29,7 @@ afterAll(async () => {
 async function member(): Promise<ClusterProcess> {
   const started = await startClusterProcess(clusterEnvironment(fake.url, database.url));
   processes.push(started);
-  await waitForHealthy(started.url, 120_000);
+  await waitForHealthy(started, 120_000);
   handle ??= openDatabase({ kind: 'postgres', url: database.url });
   return started;
 }

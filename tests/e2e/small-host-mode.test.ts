@@ -14,7 +14,7 @@ describe.runIf(process.platform === 'linux')('npm start on a small host', () => 
   it('SMALL_HOST=yes replaces the process with one that has the small-host flags: same pid, and it serves', async () => {
     const app = await startAppProcess({ environment: { SMALL_HOST: 'yes', LOG_LEVEL: 'info' } });
     try {
-      await waitForHealthy(app.url);
+      await waitForHealthy(app);
       expect(commandLine(app.pid)).toEqual(expect.arrayContaining([...SMALL_HOST_V8_FLAGS]));
       expect(app.output()).toMatch(/brainstorm: small-host mode \(\d+ MB of memory, SMALL_HOST=yes\): --optimize-for-size --liftoff-only/);
       if (onGlibc) expect(environmentOf(app.pid)).toContain('MALLOC_MMAP_THRESHOLD_=16384');
@@ -28,7 +28,7 @@ describe.runIf(process.platform === 'linux')('npm start on a small host', () => 
   it('SMALL_HOST=no keeps the default flags whatever the memory, with glibc kept to two arenas and an 8 MB trim threshold', async () => {
     const app = await startAppProcess({ environment: { SMALL_HOST: 'no' } });
     try {
-      await waitForHealthy(app.url);
+      await waitForHealthy(app);
       expect(commandLine(app.pid)).not.toContain('--liftoff-only');
       expect(app.output()).not.toMatch(/small-host mode/);
       // The default mode maps no 16 KB blocks on their own (that cost every start 1.5-1.9 s there); it keeps two arenas.
@@ -42,7 +42,7 @@ describe.runIf(process.platform === 'linux')('npm start on a small host', () => 
   it('keeps a malloc setting the person chose', async () => {
     const app = await startAppProcess({ environment: { SMALL_HOST: 'yes', MALLOC_MMAP_THRESHOLD_: '131072' } });
     try {
-      await waitForHealthy(app.url);
+      await waitForHealthy(app);
       expect(environmentOf(app.pid)).toContain('MALLOC_MMAP_THRESHOLD_=131072');
       expect(environmentOf(app.pid)).not.toContain('MALLOC_MMAP_THRESHOLD_=16384');
     } finally {
@@ -54,7 +54,7 @@ describe.runIf(process.platform === 'linux')('npm start on a small host', () => 
     const database = await createThrowawayPostgres();
     const app = await startAppProcess({ environment: { SMALL_HOST: 'yes', DATABASE_URL: database.url } });
     try {
-      await waitForHealthy(app.url);
+      await waitForHealthy(app);
       expect(environmentOf(app.pid).some((entry) => entry.startsWith('MALLOC_MMAP_THRESHOLD_='))).toBe(false);
     } finally {
       await app.stop();

@@ -10,7 +10,7 @@ it('npm start with no .env starts on the defaults, stops cleanly on SIGTERM and 
   const dataDir = mkdtempSync(join(tmpdir(), 'brainstorm-lifecycle-'));
   try {
     const first = await startAppProcess({ dataDir });
-    await waitForHealthy(first.url);
+    await waitForHealthy(first);
     expect(first.output()).toMatch(/default chosen — storage: embedded PGlite/);
     expect(first.output()).toMatch(/default chosen — models: SIMULATED/);
     const started = await fetch(`${first.url}/api/local/sessions`, {
@@ -24,7 +24,7 @@ it('npm start with no .env starts on the defaults, stops cleanly on SIGTERM and 
     expect(first.output()).toMatch(/stopped cleanly/);
 
     const second = await startAppProcess({ dataDir });
-    await waitForHealthy(second.url);
+    await waitForHealthy(second);
     expect((await sessions(second.url)).map((session) => session.topic)).toContain('Does a restart keep this?');
     expect(await second.signal('SIGINT')).toBe(0);
   } finally {
@@ -46,7 +46,7 @@ it('a SIGTERM while it is still starting lets the start finish, then stops clean
     // No half-made copy of the embedded database is left beside the data directory.
     expect(readdirSync(parent)).toEqual(['data']);
     const second = await startAppProcess({ dataDir });
-    await waitForHealthy(second.url);
+    await waitForHealthy(second);
     expect(await sessions(second.url)).toEqual([]);
     expect(await second.signal('SIGTERM')).toBe(0);
   } finally {

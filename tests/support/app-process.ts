@@ -114,11 +114,16 @@ export async function startAppProcess(options: AppProcessOptions = {}): Promise<
   };
 }
 
+/** How much of a process's output a failed wait shows: its last lines say where the start stood. */
+const OUTPUT_SHOWN_CHARS = 4_000;
+
 /**
  * Waits until `GET /healthz` answers 200 (the process is a separate program: there is no event to await,
- * so this polls until a deadline). Returns the milliseconds it took.
+ * so this polls until a deadline). Returns the milliseconds it took. Given the process rather than its address, a
+ * wait that times out shows the end of what it printed.
  */
-export async function waitForHealthy(url: string, timeoutMs = 60_000, intervalMs = 25): Promise<number> {
+export async function waitForHealthy(target: string | Pick<AppProcess, 'url' | 'output'>, timeoutMs = 60_000, intervalMs = 25): Promise<number> {
+  const url = typeof target === 'string' ? target : target.url;
   const started = performance.now();
   for (;;) {
     const healthy = await fetch(`${url}/healthz`).then(
@@ -126,7 +131,10 @@ export async function waitForHealthy(url: string, timeoutMs = 60_000, intervalMs
       () => false,
     );
     if (healthy) return performance.now() - started;
-    if (performance.now() - started > timeoutMs) throw new Error(`${url}/healthz did not answer 200 within ${timeoutMs} ms`);
+    if (performance.now() - started > timeoutMs) {
+      const printed = typeof target === 'string' ? '' : `; it printed, last:\n${target.output().slice(-OUTPUT_SHOWN_CHARS)}`;
+      throw new Error(`${url}/healthz did not answer 200 within ${timeoutMs} ms${printed}`);
+    }
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

@@ -89,7 +89,7 @@ describe('brainstorm channels the bot cannot use', () => {
     fake = await startFakeDiscord({ voiceNames: ['standup'] });
     const environment = { ...discordEnvironment(fake), DISCORD_CHANNEL_ID: fake.channels['standup']!.id, LOG_LEVEL: 'info', NODE_ENV: 'development' };
     app = await startAppProcess({ port: await freePort(), environment });
-    await waitForHealthy(app.url);
+    await waitForHealthy(app);
     const status = (await (await fetch(`${app.url}/api/status`)).json()) as { notices: string[] };
     expect(status.notices).toEqual([expect.stringMatching(/#standup\) is a voice channel/)]);
     expect(app.output()).toMatch(/is a voice channel/);
