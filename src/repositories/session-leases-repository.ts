@@ -7,6 +7,26 @@ export interface HumanMessageRef {
   sessionId: string;
 }
 
+/** What one owner's pass reads (and the kick flags it clears) in a single statement. */
+export interface OwnerPass {
+  /** The status of each of the owner's sessions that still exists. */
+  statuses: Map<string, string>;
+  /** Sessions whose rounds another process asked the owner to start (`!continue` handled there); the flags are cleared. */
+  kicks: string[];
+  /** People's messages in the owner's sessions stored after the given id, oldest first. */
+  humanMessages: HumanMessageRef[];
+  /** Active sessions nobody holds, oldest first. */
+  orphans: string[];
+}
+
+/** One row of the owner's pass: what it is, its session, and a status, a message id or an order. */
+interface OwnerPassRow {
+  kind: 'status' | 'kick' | 'human' | 'orphan';
+  session_id: string;
+  status: string | null;
+  ordinal: string | number | null;
+}
+
 /** Which worker instance runs each live session's turns: leases that expire unless renewed. */
 export class SessionLeasesRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -59,18 +79,6 @@ export class SessionLeasesRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
-  /** The sessions of `ownerId` whose kick was requested, clearing the requests. */
-  async takeKicks(ownerId: string): Promise<string[]> {
-    const rows = await this.db
-      .updateTable('session_leases')
-      .set({ kick_requested: false })
-      .where('owner_id', '=', ownerId)
-      .where('kick_requested', '=', true)
-      .returning('session_id')
-      .execute();
-    return rows.map((row) => row.session_id);
-  }
-
   /** Active sessions that nobody holds: no lease, an expired lease, or an owner that is gone. Oldest first. */
   async orphans(now: Date, limit: number): Promise<string[]> {
     const rows = await this.db
@@ -90,22 +98,6 @@ export class SessionLeasesRepository {
       .limit(limit)
       .execute();
     return rows.map((row) => row.id);
-  }
-
-  /** People's messages in `sessionIds` stored after `afterId`, oldest first (an owner picks up what others stored). */
-  async humanMessagesAfter(sessionIds: string[], afterId: number): Promise<HumanMessageRef[]> {
-    if (sessionIds.length === 0) return [];
-    const rows = await this.db
-      .selectFrom('messages')
-      .select(['id', 'session_id'])
-      .where('session_id', 'in', sessionIds)
-      .where('speaker_kind', '=', 'human')
-      .where('id', '>', afterId)
-      .where('deleted_at', 'is', null)
-      .orderBy('id')
-      .limit(500)
-      .execute();
-    return rows.map((row) => ({ id: Number(row.id), sessionId: row.session_id }));
   }
 
   /** The newest message id of a session (0 when none): where an owner starts watching. */
@@ -128,10 +120,54 @@ export class SessionLeasesRepository {
     return Object.fromEntries(rows.map((row) => [row.owner_id, Number(row.count)]));
   }
 
-  /** The status of each of `sessionIds` that still exists (an owner drops the others). */
-  async statusesOf(sessionIds: string[]): Promise<Map<string, string>> {
-    if (sessionIds.length === 0) return new Map();
-    const rows = await this.db.selectFrom('sessions').select(['id', 'status']).where('id', 'in', sessionIds).where('deleted_at', 'is', null).execute();
-    return new Map(rows.map((row) => [row.id, row.status]));
+  /**
+   * An owner's once-a-second pass in one round trip instead of four (an idle process sends it all day, and several
+   * processes send it to one Postgres): its sessions' statuses, the kicks asked of it (cleared), people's messages in
+   * its sessions after `afterId` (at most 500), and up to `orphanLimit` active sessions nobody holds.
+   */
+  async ownerPass(ownerId: string, sessionIds: string[], afterId: number, now: Date, orphanLimit: number): Promise<OwnerPass> {
+    const { rows } = await sql<OwnerPassRow>`
+      WITH kicks AS (
+        UPDATE session_leases SET kick_requested = false
+        WHERE owner_id = ${ownerId} AND kick_requested = true
+        RETURNING session_id
+      ),
+      statuses AS (
+        SELECT id, status FROM sessions WHERE id = any(${sessionIds}::text[]) AND deleted_at IS NULL
+      ),
+      humans AS (
+        SELECT id, session_id FROM messages
+        WHERE session_id = any(${sessionIds}::text[]) AND speaker_kind = 'human' AND id > ${afterId} AND deleted_at IS NULL
+        ORDER BY id LIMIT 500
+      ),
+      orphans AS (
+        SELECT session.id, row_number() OVER (ORDER BY session.updated_at) AS ordinal
+        FROM sessions AS session LEFT JOIN session_leases AS lease ON lease.session_id = session.id
+        WHERE session.status = 'active' AND session.deleted_at IS NULL
+          AND (lease.session_id IS NULL OR lease.lease_until < ${now}
+            OR lease.owner_id IN (SELECT id FROM worker_instances WHERE stopped_at IS NOT NULL))
+        ORDER BY session.updated_at LIMIT ${orphanLimit}
+      )
+      SELECT 'kick' AS kind, session_id, NULL::text AS status, NULL::bigint AS ordinal FROM kicks
+      UNION ALL SELECT 'status', id, status, NULL FROM statuses
+      UNION ALL SELECT 'human', session_id, NULL, id FROM humans
+      UNION ALL SELECT 'orphan', id, NULL, ordinal FROM orphans
+    `.execute(this.db);
+    return ownerPassOf(rows);
   }
+}
+
+/** Sorts the pass's rows into its parts, in the order each part promises (UNION ALL keeps none). */
+function ownerPassOf(rows: OwnerPassRow[]): OwnerPass {
+  const ordered = (kind: OwnerPassRow['kind']) =>
+    rows
+      .filter((row) => row.kind === kind)
+      .map((row) => ({ sessionId: row.session_id, ordinal: Number(row.ordinal) }))
+      .sort((left, right) => left.ordinal - right.ordinal);
+  return {
+    statuses: new Map(rows.filter((row) => row.kind === 'status').map((row) => [row.session_id, row.status ?? ''])),
+    kicks: rows.filter((row) => row.kind === 'kick').map((row) => row.session_id),
+    humanMessages: ordered('human').map((row) => ({ id: row.ordinal, sessionId: row.sessionId })),
+    orphans: ordered('orphan').map((row) => row.sessionId),
+  };
 }

@@ -1,7 +1,7 @@
 /** Ownership of live sessions by lease: a session's turns run in one process; another takes over when it is gone. */
 import type { Logger } from 'pino';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
-import type { SessionLeasesRepository } from '../../repositories/session-leases-repository.ts';
+import type { HumanMessageRef, SessionLeasesRepository } from '../../repositories/session-leases-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { OpeningWatch } from './opening-watch.ts';
@@ -22,10 +22,7 @@ export interface SessionOwnershipOptions {
   ownerId: string;
   /** The rounds of this process: a session this process holds is run there. */
   rounds: LocalRounds;
-  leases: Pick<
-    SessionLeasesRepository,
-    'acquire' | 'renew' | 'release' | 'requestKick' | 'takeKicks' | 'orphans' | 'humanMessagesAfter' | 'lastMessageId' | 'statusesOf'
-  >;
+  leases: Pick<SessionLeasesRepository, 'acquire' | 'renew' | 'release' | 'requestKick' | 'ownerPass' | 'orphans' | 'lastMessageId'>;
   sessions: Pick<SessionsRepository, 'findById'>;
   messages: Pick<MessagesRepository, 'findById' | 'listRecent'>;
   clock: Clock;
@@ -51,6 +48,9 @@ interface Owned {
 
 /** Default lease length and poll interval. */
 export const OWNERSHIP_TIMING = { leaseMs: 15_000, pollMs: 1_000 } as const;
+
+/** Orphans adopted per pass at most (the rest in the next pass, a second later). */
+const ORPHANS_PER_PASS = 50;
 
 /** Handed ids older than this are folded into the floor: no commit lands that much out of order. */
 const SETTLED_MS = 60_000;
@@ -135,8 +135,13 @@ export class SessionOwnership {
   /** Adopts every active session nobody holds and resumes it (a restart, or the owner died). */
   async adoptOrphans(): Promise<number> {
     if (this.stopping) return 0;
+    return this.adopt(await this.options.leases.orphans(this.options.clock.now(), ORPHANS_PER_PASS));
+  }
+
+  private async adopt(orphans: string[]): Promise<number> {
     let adopted = 0;
-    for (const sessionId of await this.options.leases.orphans(this.options.clock.now(), 50)) {
+    for (const sessionId of orphans) {
+      if (this.stopping) break;
       const session = await this.options.sessions.findById(sessionId);
       if (session && (await this.claim(session, null))) adopted += 1;
     }
@@ -147,12 +152,15 @@ export class SessionOwnership {
   async tick(): Promise<void> {
     if (this.stopping) return;
     await this.renewIfDue();
-    await this.dropEnded();
-    for (const sessionId of await this.options.leases.takeKicks(this.options.ownerId)) {
-      if (this.owned.has(sessionId)) this.options.rounds.kick(sessionId);
-    }
-    await this.pickUpMessages();
-    await this.adoptOrphans();
+    const mine = [...this.owned.entries()];
+    const floor = mine.length === 0 ? 0 : Math.min(...mine.map(([, owned]) => owned.floor));
+    const ids = mine.map(([sessionId]) => sessionId);
+    // What the pass reads comes in one statement: an idle process sends one a second, not four.
+    const pass = await this.options.leases.ownerPass(this.options.ownerId, ids, floor, this.options.clock.now(), ORPHANS_PER_PASS);
+    await this.dropEnded(ids, pass.statuses);
+    for (const sessionId of pass.kicks) if (this.owned.has(sessionId)) this.options.rounds.kick(sessionId);
+    await this.pickUpMessages(pass.humanMessages);
+    await this.adopt(pass.orphans);
     await this.openings.check((sessionId) => this.owned.has(sessionId));
   }
 
@@ -246,9 +254,7 @@ export class SessionOwnership {
    * A session paused or ended, maybe by a command another process handled: stop its rounds here; an ended one is
    * freed, a paused one kept for its `!continue`.
    */
-  private async dropEnded(): Promise<void> {
-    const mine = this.ownedSessions();
-    const statuses = await this.options.leases.statusesOf(mine);
+  private async dropEnded(mine: string[], statuses: Map<string, string>): Promise<void> {
     const ended: string[] = [];
     for (const sessionId of mine) {
       const owned = this.owned.get(sessionId);
@@ -266,22 +272,16 @@ export class SessionOwnership {
     await this.options.leases.release(this.options.ownerId, ended);
   }
 
-  /** People's messages that another process stored for our sessions. */
-  private async pickUpMessages(): Promise<void> {
-    const mine = [...this.owned.entries()];
-    if (mine.length === 0) return;
-    const floor = Math.min(...mine.map(([, owned]) => owned.floor));
-    for (const ref of await this.options.leases.humanMessagesAfter(
-      mine.map(([id]) => id),
-      floor,
-    )) {
+  /** People's messages that another process stored for our sessions (found by the pass). */
+  private async pickUpMessages(found: HumanMessageRef[]): Promise<void> {
+    for (const ref of found) {
       const owned = this.owned.get(ref.sessionId);
       if (!owned || ref.id <= owned.floor || owned.handed.has(ref.id)) continue;
       const [session, message] = await Promise.all([this.options.sessions.findById(ref.sessionId), this.options.messages.findById(ref.id)]);
       if (session?.status === 'active' && message && this.mark(owned, message.id)) this.options.rounds.onHumanMessage(session, message);
     }
     const settled = this.options.clock.now().getTime() - SETTLED_MS;
-    for (const [, owned] of mine) {
+    for (const owned of this.owned.values()) {
       for (const [id, at] of owned.handed) {
         if (at >= settled) continue;
         owned.floor = Math.max(owned.floor, id);

@@ -160,6 +160,32 @@ describe('sessions leased to one process among several', () => {
     }
   });
 
+  it('!continue handled by another process starts the rounds in the owner, once', async () => {
+    const { first, second, transport } = await twoProcesses('continue');
+    try {
+      const { room, sessionId } = await activeSession(first, transport, 'Continue drill: who goes on?');
+      // One AI round, then the loop guard waits for a person.
+      await first.app.services.coordinator.idle(sessionId);
+      const participantCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
+      const before = participantCalls();
+      await second.command(room, 'continue');
+      await second.settle();
+      expect(second.app.services.ownership.holds(sessionId)).toBe(false);
+      expect(participantCalls()).toBe(before);
+      await first.app.services.ownership.tick();
+      await first.settle();
+      const after = participantCalls();
+      expect(after).toBeGreaterThan(before);
+      // The request was taken: a later pass starts nothing more.
+      await first.app.services.ownership.tick();
+      await first.settle();
+      expect(participantCalls()).toBe(after);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+
   it('a session adopted while its approval still writes the opening gets no round before it, and one if it never comes', async () => {
     const { first, second, transport, clock } = await twoProcesses('opening');
     try {
