@@ -19,7 +19,8 @@ const MAX_TOPIC_CHARS = 4_000;
  * MAX_HUMAN_MESSAGE_CHARS (changeable with `!config`) and says how long the message was and what the limit is.
  */
 const MAX_MESSAGE_CHARS = 60_000;
-const DEFAULT_PERSON = 'You';
+/** The person's name until they give one. Models and the Notion record speak of the person by it: "You" read as "stopped by You". */
+const DEFAULT_PERSON = 'Host';
 
 const STATUS_BY_CODE: Partial<Record<BrainstormErrorCode, number>> = {
   bad_input: 400,

@@ -68,7 +68,7 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       const order = await page
         .locator('#transcript > .message')
         .evaluateAll((nodes) => nodes.map((node) => (node.classList.contains('note') ? 'note' : ((node as HTMLElement).dataset.speaker ?? '?'))));
-      expect(order.slice(0, 4)).toEqual(['You', 'Planner', 'note', 'You']);
+      expect(order.slice(0, 4)).toEqual(['Host', 'Planner', 'note', 'Host']);
 
       const numbers = await page.locator('#transcript .message[data-number] .number').allInnerTexts();
       expect(numbers).toEqual(numbers.map((_, index) => `#${index + 1}`));
@@ -152,14 +152,14 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       const id = session?.id ?? '';
       const markdown = await (await fetch(`${harness.server.url}/api/sessions/${id}/export?format=md`)).text();
       expect(markdown).toMatch(/^# Shipping weekly without burning out/);
-      expect(markdown).toContain('### #1 You');
+      expect(markdown).toContain('### #1 Host');
       const json = (await (await fetch(`${harness.server.url}/api/sessions/${id}/export?format=json`)).json()) as { messages: { number: number }[] };
       expect(json.messages.map((message) => message.number)).toEqual(json.messages.map((_, index) => index + 1));
 
       await page.goto(`${harness.server.url}/#/?q=late%20nights`);
       await page.locator('#search-messages .search-hit').first().waitFor();
       await page.locator('#search-messages .search-hit a').first().click();
-      await page.locator('.message.highlight[data-speaker="You"]').waitFor();
+      await page.locator('.message.highlight[data-speaker="Host"]').waitFor();
 
       await page.locator('#find-in-transcript').fill('Friday demo');
       expect(await page.locator('#find-count').innerText()).toBe('6 found');

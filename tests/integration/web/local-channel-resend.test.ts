@@ -56,6 +56,20 @@ describe('local channel resends', () => {
     expect(refused.status).toBe(400);
   });
 
+  it('names a person who gave no name the Host, in the store and in what the models read', async () => {
+    const started = (await (await post('/api/local/sessions', { topic: 'Nameless visitors' })).json()) as { roomId: string };
+    await test.settle();
+    const session = await test.app.repositories.sessions.findByRoom(local.name, started.roomId);
+    expect(session?.createdBy.name).toBe('Host');
+    expect((await post(`/api/rooms/${started.roomId}/messages`, { content: 'Who am I to you?' })).status).toBe(200);
+    await test.settle();
+    const stored = await test.app.repositories.messages.listForSession(session!.id);
+    expect(stored.find((message) => message.text === 'Who am I to you?')?.speaker.name).toBe('Host');
+    const plannerInput = JSON.stringify(fake.chats.filter((chat) => chat.agent.role === 'planner').at(-1)?.body);
+    expect(plannerInput).toContain('Answers from Host: Who am I to you?');
+    expect(plannerInput).not.toMatch(/from You\b/);
+  });
+
   it("answers a refused message as not posted (too long, a secret), and the room's own limit decides how long is too long", async () => {
     const started = (await (await post('/api/local/sessions', { topic: 'Long reads', name: 'Ada' })).json()) as { roomId: string };
     await test.settle();
