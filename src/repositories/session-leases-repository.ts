@@ -19,6 +19,20 @@ export interface OwnerPass {
   orphans: string[];
 }
 
+/** What an owner's pass asks about. */
+export interface OwnerPassQuery {
+  ownerId: string;
+  /** The sessions it holds. */
+  sessionIds: string[];
+  /** People's messages at or below this id were seen. */
+  afterId: number;
+  /** Messages above `afterId` it was handed already: left out, so they never crowd out the ones it has not seen. */
+  seenIds: number[];
+  now: Date;
+  /** Orphans to return at most. */
+  orphanLimit: number;
+}
+
 /** One row of the owner's pass: what it is, its session, and a status, a message id or an order. */
 interface OwnerPassRow {
   kind: 'status' | 'kick' | 'human' | 'orphan';
@@ -123,9 +137,10 @@ export class SessionLeasesRepository {
   /**
    * An owner's once-a-second pass in one round trip instead of four (an idle process sends it all day, and several
    * processes send it to one Postgres): its sessions' statuses, the kicks asked of it (cleared), people's messages in
-   * its sessions after `afterId` (at most 500), and up to `orphanLimit` active sessions nobody holds.
+   * its sessions after `afterId` that it has not seen (at most 500), and up to `orphanLimit` active sessions nobody holds.
    */
-  async ownerPass(ownerId: string, sessionIds: string[], afterId: number, now: Date, orphanLimit: number): Promise<OwnerPass> {
+  async ownerPass(query: OwnerPassQuery): Promise<OwnerPass> {
+    const { ownerId, sessionIds, afterId, seenIds, now, orphanLimit } = query;
     const { rows } = await sql<OwnerPassRow>`
       WITH kicks AS (
         UPDATE session_leases SET kick_requested = false
@@ -138,6 +153,7 @@ export class SessionLeasesRepository {
       humans AS (
         SELECT id, session_id FROM messages
         WHERE session_id = any(${sessionIds}::text[]) AND speaker_kind = 'human' AND id > ${afterId} AND deleted_at IS NULL
+          AND NOT (id = any(${seenIds}::bigint[]))
         ORDER BY id LIMIT 500
       ),
       orphans AS (

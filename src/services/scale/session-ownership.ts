@@ -153,11 +153,13 @@ export class SessionOwnership {
     if (this.stopping) return;
     await this.renewIfDue();
     const mine = [...this.owned.entries()];
-    const floor = mine.length === 0 ? 0 : Math.min(...mine.map(([, owned]) => owned.floor));
-    const ids = mine.map(([sessionId]) => sessionId);
-    // What the pass reads comes in one statement: an idle process sends one a second, not four.
-    const pass = await this.options.leases.ownerPass(this.options.ownerId, ids, floor, this.options.clock.now(), ORPHANS_PER_PASS);
-    await this.dropEnded(ids, pass.statuses);
+    const sessionIds = mine.map(([sessionId]) => sessionId);
+    const afterId = mine.length === 0 ? 0 : Math.min(...mine.map(([, owned]) => owned.floor));
+    const seenIds = mine.flatMap(([, owned]) => [...owned.handed.keys()]);
+    // One statement: an idle process sends one a second, not four; the messages it was handed are not sent back.
+    const query = { ownerId: this.options.ownerId, sessionIds, afterId, seenIds, now: this.options.clock.now(), orphanLimit: ORPHANS_PER_PASS };
+    const pass = await this.options.leases.ownerPass(query);
+    await this.dropEnded(sessionIds, pass.statuses);
     for (const sessionId of pass.kicks) if (this.owned.has(sessionId)) this.options.rounds.kick(sessionId);
     await this.pickUpMessages(pass.humanMessages);
     await this.adopt(pass.orphans);
@@ -250,10 +252,7 @@ export class SessionOwnership {
     }
   }
 
-  /**
-   * A session paused or ended, maybe by a command another process handled: stop its rounds here; an ended one is
-   * freed, a paused one kept for its `!continue`.
-   */
+  /** Stops the rounds of sessions paused or ended (maybe by a command handled elsewhere): frees the ended, keeps the paused. */
   private async dropEnded(mine: string[], statuses: Map<string, string>): Promise<void> {
     const ended: string[] = [];
     for (const sessionId of mine) {

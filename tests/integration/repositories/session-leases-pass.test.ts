@@ -45,6 +45,8 @@ describe.each(ENGINES)("an owner's pass over its sessions on %s", (engine) => {
     return stored.message.id;
   };
   const mine = ['mine-1', 'mine-2', 'mine-paused'];
+  const pass = (ownerId: string, sessionIds: string[], afterId: number, orphanLimit = 50, seenIds: number[] = []) =>
+    leases.ownerPass({ ownerId, sessionIds, afterId, seenIds, now, orphanLimit });
 
   it("reads its sessions' statuses, people's messages after a point in order, and the orphans oldest first", async () => {
     const first = await say('mine-2', 'human');
@@ -53,31 +55,39 @@ describe.each(ENGINES)("an owner's pass over its sessions on %s", (engine) => {
     await say('other', 'human');
     const third = await say('mine-2', 'human');
 
-    const pass = await leases.ownerPass('owner-a', [...mine, 'gone'], 0, now, 50);
-    expect(Object.fromEntries(pass.statuses)).toEqual({ 'mine-1': 'active', 'mine-2': 'active', 'mine-paused': 'paused' });
-    expect(pass.humanMessages).toEqual([
+    const found = await pass('owner-a', [...mine, 'gone'], 0);
+    expect(Object.fromEntries(found.statuses)).toEqual({ 'mine-1': 'active', 'mine-2': 'active', 'mine-paused': 'paused' });
+    expect(found.humanMessages).toEqual([
       { id: first, sessionId: 'mine-2' },
       { id: second, sessionId: 'mine-1' },
       { id: third, sessionId: 'mine-2' },
     ]);
-    expect(pass.orphans).toEqual(['free-older', 'lapsed', 'free-newer']);
-    expect(pass.kicks).toEqual([]);
+    expect(found.orphans).toEqual(['free-older', 'lapsed', 'free-newer']);
+    expect(found.kicks).toEqual([]);
 
-    expect((await leases.ownerPass('owner-a', mine, second, now, 2)).humanMessages).toEqual([{ id: third, sessionId: 'mine-2' }]);
-    expect((await leases.ownerPass('owner-a', mine, second, now, 2)).orphans).toEqual(['free-older', 'lapsed']);
+    expect((await pass('owner-a', mine, second, 2)).humanMessages).toEqual([{ id: third, sessionId: 'mine-2' }]);
+    expect((await pass('owner-a', mine, second, 2)).orphans).toEqual(['free-older', 'lapsed']);
+  });
+
+  it('leaves out the messages it was handed already, so they never crowd out one it has not seen', async () => {
+    const handed: number[] = [];
+    for (let index = 0; index < 501; index += 1) handed.push(await say('mine-1', 'human'));
+    const storedElsewhere = await say('mine-2', 'human');
+    expect((await pass('owner-a', mine, 0)).humanMessages).toHaveLength(500);
+    expect((await pass('owner-a', mine, 0, 50, handed)).humanMessages).toEqual([{ id: storedElsewhere, sessionId: 'mine-2' }]);
   });
 
   it('takes the kicks asked of this owner once, and leaves the kicks of others', async () => {
     expect(await leases.requestKick('mine-2')).toBe(true);
     expect(await leases.requestKick('other')).toBe(true);
-    expect((await leases.ownerPass('owner-a', mine, 0, now, 50)).kicks).toEqual(['mine-2']);
-    expect((await leases.ownerPass('owner-a', mine, 0, now, 50)).kicks).toEqual([]);
-    expect((await leases.ownerPass('owner-b', ['other'], 0, now, 50)).kicks).toEqual(['other']);
+    expect((await pass('owner-a', mine, 0)).kicks).toEqual(['mine-2']);
+    expect((await pass('owner-a', mine, 0)).kicks).toEqual([]);
+    expect((await pass('owner-b', ['other'], 0)).kicks).toEqual(['other']);
   });
 
   it('with no session of its own still finds the orphans and its kicks', async () => {
     await say('mine-1', 'human');
-    const pass = await leases.ownerPass('owner-c', [], 0, now, 50);
-    expect(pass).toEqual({ statuses: new Map(), kicks: [], humanMessages: [], orphans: ['free-older', 'lapsed', 'free-newer'] });
+    const found = await pass('owner-c', [], 0);
+    expect(found).toEqual({ statuses: new Map(), kicks: [], humanMessages: [], orphans: ['free-older', 'lapsed', 'free-newer'] });
   });
 });
