@@ -66,14 +66,17 @@ export class SessionLeasesRepository {
     return result.rows.length > 0;
   }
 
-  /** Extends the leases `ownerId` still holds among `sessionIds`; returns those it still holds. */
+  /**
+   * Extends the leases `ownerId` still holds among `sessionIds`; returns those it still holds. `= any(array)`, not an
+   * IN list: one text however many sessions, so renewals never fill the named-statement cache with a text per count.
+   */
   async renew(ownerId: string, sessionIds: string[], until: Date): Promise<string[]> {
     if (sessionIds.length === 0) return [];
     const rows = await this.db
       .updateTable('session_leases')
       .set({ lease_until: until })
       .where('owner_id', '=', ownerId)
-      .where('session_id', 'in', sessionIds)
+      .where('session_id', '=', sql<string>`any(${sessionIds}::text[])`)
       .returning('session_id')
       .execute();
     return rows.map((row) => row.session_id);

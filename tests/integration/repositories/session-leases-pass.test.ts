@@ -77,6 +77,13 @@ describe.each(ENGINES)("an owner's pass over its sessions on %s", (engine) => {
     expect((await pass('owner-a', mine, 0, 50, handed)).humanMessages).toEqual([{ id: storedElsewhere, sessionId: 'mine-2' }]);
   });
 
+  it('renews the leases it still holds among those it names, and no other', async () => {
+    expect((await leases.renew('owner-a', ['mine-1'], minutes(2))).sort()).toEqual(['mine-1']);
+    expect((await leases.renew('owner-a', [...mine, 'other', 'free-older'], minutes(2))).sort()).toEqual([...mine].sort());
+    // The lease owner-b holds was not extended: it lapses as it would have.
+    expect(await leases.acquire('other', 'owner-a', minutes(1.5), minutes(3))).toBe(true);
+  });
+
   it('takes the kicks asked of this owner once, and leaves the kicks of others', async () => {
     expect(await leases.requestKick('mine-2')).toBe(true);
     expect(await leases.requestKick('other')).toBe(true);
