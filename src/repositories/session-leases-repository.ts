@@ -141,6 +141,8 @@ export class SessionLeasesRepository {
    * An owner's once-a-second pass in one round trip instead of four (an idle process sends it all day, and several
    * processes send it to one Postgres): its sessions' statuses, the kicks asked of it (cleared), people's messages in
    * its sessions after `afterId` that it has not seen (at most 500), and up to `orphanLimit` active sessions nobody holds.
+   * The seen ids are left out with `NOT IN (SELECT unnest(…))`, which Postgres hashes; `<> all(…)` compared each row
+   * with every id once the prepared statement's plan went generic (10 ms against 3 for 2,000 of 8,000 rows).
    */
   async ownerPass(query: OwnerPassQuery): Promise<OwnerPass> {
     const { ownerId, sessionIds, afterId, seenIds, now, orphanLimit } = query;
@@ -156,7 +158,7 @@ export class SessionLeasesRepository {
       humans AS (
         SELECT id, session_id FROM messages
         WHERE session_id = any(${sessionIds}::text[]) AND speaker_kind = 'human' AND id > ${afterId} AND deleted_at IS NULL
-          AND NOT (id = any(${seenIds}::bigint[]))
+          AND id NOT IN (SELECT unnest(${seenIds}::bigint[]))
         ORDER BY id LIMIT 500
       ),
       orphans AS (
