@@ -43,7 +43,7 @@ export function offeredTools(body: ChatCompletionRequest): string[] {
 }
 
 const STOP_WORDS = new Set(
-  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps'.split(
+  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps mostly usually often always never sometimes'.split(
     ' ',
   ),
 );
@@ -56,16 +56,19 @@ export function shortened(text: string, length: number): string {
   return `${cut.slice(0, Math.max(cut.lastIndexOf(' '), length / 2))}…`;
 }
 
-/** The topic of the session: a `Topic:` line (or the record heading's) if there is one, else the first person's message. */
-export function topicOf(body: ChatCompletionRequest): string {
+/**
+ * The topic of the session: a `Topic:` line (or the record heading's) if there is one, else the first person's message;
+ * at most `length` characters (200: what a line quotes of it).
+ */
+export function topicOf(body: ChatCompletionRequest, length = 200): string {
   const texts = [systemText(body), ...body.messages.filter((message) => message.role === 'user').map(messageText)];
   for (const text of texts) {
     // The TLDR reads the Scribe's record, whose heading carries the topic.
     const match = /(?:^|\n)\s*(?:Expanded topic|Topic|#\s*Detailed record)\s*:\s*(.+)/i.exec(text);
-    if (match?.[1]) return shortened(match[1], 200);
+    if (match?.[1]) return shortened(match[1], length);
   }
   const firstUser = body.messages.find((message) => message.role === 'user');
-  return shortened((firstUser ? messageText(firstUser) : '').replace(/^\[[^\]]+\]:\s*/, ''), 200) || 'the topic';
+  return shortened((firstUser ? messageText(firstUser) : '').replace(/^\[[^\]]+\]:\s*/, ''), length) || 'the topic';
 }
 
 /** The most telling words of a text, in order of first appearance. */

@@ -1,5 +1,6 @@
 import { isCritiqueBallot } from '../core/critique.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
+import { chooseIdea } from './idea-choice.ts';
 import { keyPhrasesOf, keywordsOf, previousSpeaker, shortened, stableHash, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
 
 /** The mark every simulated text carries. */
@@ -172,9 +173,14 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   const heard = previous && previous.name !== 'Moderator' ? ideasIn(previous.text, [name, previous.name]) : [];
   // The subject is named in every line already: another phrase makes the idea, when there is one.
   const fresh = (phrases: string[]) => (phrases.length > 1 ? phrases.filter((phrase) => subject !== `the ${phrase}` && subject !== phrase) : phrases);
-  const ideas = fresh(heard.length > 0 ? heard : ideasIn(withoutWhoToldThePlanner(topic), [name]));
   const seed = stableHash(`${name}|${body.messages.length}|${previous?.text ?? ''}`);
-  const idea = ideas[seed % Math.max(1, ideas.length)] ?? 'the core idea';
+  const conversation = body.messages
+    .filter((message) => message.role === 'user' || message.role === 'assistant')
+    .map(messageText)
+    .join('\n');
+  // The whole topic: what a person told the Planner can run past the 200 characters a line quotes.
+  const fromTopic = fresh(ideasIn(withoutWhoToldThePlanner(topicOf(body, 1_000)), [name]));
+  const idea = chooseIdea({ heard: fresh(heard), fromTopic, conversation, seed }) ?? 'the core idea';
   const lines = STYLES[name.toLowerCase()] ?? STYLES.default ?? [];
   const line = lines[(seed >>> 3) % Math.max(1, lines.length)];
   const to = previous && previous.name !== name && previous.name !== 'the group' ? previous.name : 'everyone';

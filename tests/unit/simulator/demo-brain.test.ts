@@ -192,6 +192,16 @@ describe('demo brain through the real SDK', () => {
     ).toEqual([]);
   });
 
+  it('the room moves on through the topic once a phrase is worn, instead of circling it', async () => {
+    const instructions =
+      'You are Claude, a participant in a Brainstorm session.\nTopic: offline mode for the mobile app — planned around what Ana told the Planner: “offline drafts, sync conflicts and battery life”';
+    const claude = new Agent({ name: 'Claude', instructions, model: model() });
+    const worn = ['Grok', 'ChatGPT', 'Grok'].map((name, index) => `[${name}]: Building on it: "offline drafts" (${index}).`).join('\n\n');
+    const answer = String((await run(claude, worn)).finalOutput);
+    expect(answer).not.toContain('"offline drafts"');
+    expect(answer).toMatch(/"(sync conflicts|battery life|mobile app)"/);
+  });
+
   it('the scribe reads cited lines and keeps the points of its previous record', async () => {
     const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.', model: model() });
     const first = String(
