@@ -43,7 +43,7 @@ export function offeredTools(body: ChatCompletionRequest): string[] {
 }
 
 const STOP_WORDS = new Set(
-  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps mostly usually often always never sometimes'.split(
+  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps mostly usually often always never sometimes sounds sound looks look seems seem feels feel said says think thinks promising great nice interesting'.split(
     ' ',
   ),
 );

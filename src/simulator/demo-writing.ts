@@ -1,7 +1,18 @@
 import { isCritiqueBallot } from '../core/critique.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
 import { chooseIdea } from './idea-choice.ts';
-import { keyPhrasesOf, keywordsOf, previousSpeaker, shortened, stableHash, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
+import {
+  keyPhrasesOf,
+  keywordsOf,
+  messageTextsOf,
+  previousSpeaker,
+  shortened,
+  stableHash,
+  statementsOf,
+  subjectOf,
+  topicOf,
+  type Statement,
+} from './conversation-reading.ts';
 
 /** The mark every simulated text carries. */
 export const SIMULATED = '(simulated)';
@@ -169,17 +180,16 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   const previous = previousSpeaker(body);
   const topic = topicOf(body);
   const subject = subjectOf(keyPhrasesOf(topic, 1)[0], 'this');
+  // Anyone who spoke is no idea ("what Maya said" offers no "Maya said"), whoever is answered.
+  const speakers = [name, ...new Set(statementsOf(body).map((statement) => statement.speaker))];
   // The Moderator's welcome and notices carry no idea to pick up: then the topic does, as when an answer offers none.
-  const heard = previous && previous.name !== 'Moderator' ? ideasIn(previous.text, [name, previous.name]) : [];
+  const heard = previous && previous.name !== 'Moderator' ? ideasIn(previous.text, [...speakers, previous.name]) : [];
   // The subject is named in every line already: another phrase makes the idea, when there is one.
   const fresh = (phrases: string[]) => (phrases.length > 1 ? phrases.filter((phrase) => subject !== `the ${phrase}` && subject !== phrase) : phrases);
   const seed = stableHash(`${name}|${body.messages.length}|${previous?.text ?? ''}`);
-  const conversation = body.messages
-    .filter((message) => message.role === 'user' || message.role === 'assistant')
-    .map(messageText)
-    .join('\n');
+  const conversation = messageTextsOf(body).join('\n');
   // The whole topic: what a person told the Planner can run past the 200 characters a line quotes.
-  const fromTopic = fresh(ideasIn(withoutWhoToldThePlanner(topicOf(body, 1_000)), [name]));
+  const fromTopic = fresh(ideasIn(withoutWhoToldThePlanner(topicOf(body, 1_000)), speakers));
   const idea = chooseIdea({ heard: fresh(heard), fromTopic, conversation, seed }) ?? 'the core idea';
   const lines = STYLES[name.toLowerCase()] ?? STYLES.default ?? [];
   const line = lines[(seed >>> 3) % Math.max(1, lines.length)];

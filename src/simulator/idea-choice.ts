@@ -19,9 +19,9 @@ export interface IdeaChoice {
   seed: number;
 }
 
-/** Phrases of two words or more when there are any: "rotation designs" says more than "burning". */
+/** Phrases of two words or more (or joined by hyphens: "follow-the-sun") when there are any: "rotation designs" says more than "burning". */
 function phrasesFirst(ideas: string[]): string[] {
-  const phrases = ideas.filter((idea) => idea.includes(' '));
+  const phrases = ideas.filter((idea) => /[\s-]/.test(idea));
   return phrases.length > 0 ? phrases : ideas;
 }
 
@@ -33,12 +33,13 @@ export function timesNamed(idea: string, conversation: string): number {
 /** The idea to take up, or undefined when neither the speaker nor the topic offers one. */
 export function chooseIdea(choice: IdeaChoice): string | undefined {
   const named = (idea: string) => timesNamed(idea, choice.conversation);
-  const offered = phrasesFirst(choice.heard.length > 0 ? choice.heard : choice.fromTopic);
-  let pool = offered.filter((idea) => named(idea) < WORN_AFTER);
-  if (pool.length === 0) {
-    const topic = phrasesFirst(choice.fromTopic.length > 0 ? choice.fromTopic : offered);
-    const fewest = Math.min(...topic.map(named));
-    pool = topic.filter((idea) => named(idea) === fewest);
-  }
+  const unworn = (ideas: string[]) => ideas.filter((idea) => named(idea) < WORN_AFTER);
+  const offered = choice.heard.length > 0 ? choice.heard : choice.fromTopic;
+  const topic = phrasesFirst(choice.fromTopic.length > 0 ? choice.fromTopic : offered);
+  const fewest = Math.min(...topic.map(named));
+  // The speaker's phrases, else the speaker's single words (a person's "handover" is theirs to hear), else the topic's
+  // least named.
+  const pools = [unworn(phrasesFirst(offered)), unworn(offered), topic.filter((idea) => named(idea) === fewest)];
+  const pool = pools.find((ideas) => ideas.length > 0) ?? [];
   return pool.length > 0 ? pool[choice.seed % pool.length] : undefined;
 }

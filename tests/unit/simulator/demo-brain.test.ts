@@ -200,6 +200,13 @@ describe('demo brain through the real SDK', () => {
     const answer = String((await run(claude, worn)).finalOutput);
     expect(answer).not.toContain('"offline drafts"');
     expect(answer).toMatch(/"(sync conflicts|battery life|mobile app)"/);
+    // A person's name in an answer ("what Maya said") is no idea, nor a verb of saying.
+    const namedPerson: string[] = [];
+    for (let variant = 0; variant < 8; variant += 1) {
+      const said = `[Maya (person)]: We keep losing drafts (${variant}).\n\n[Grok]: Unpopular take on what Maya said: it sounds safe.`;
+      namedPerson.push(/"([^"]+)"/.exec(String((await run(claude, said)).finalOutput))?.[1] ?? '');
+    }
+    expect(namedPerson.filter((phrase) => /maya|said|sounds/i.test(phrase))).toEqual([]);
   });
 
   it('the scribe reads cited lines and keeps the points of its previous record', async () => {

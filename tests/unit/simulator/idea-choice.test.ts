@@ -22,7 +22,12 @@ describe("a simulated participant's choice of idea", () => {
   it('prefers phrases to single words: "rotation designs" says more than "burning"', () => {
     const choice = { heard: [], fromTopic: ['burning', 'rotation designs', 'on-call', 'pager alerts'], conversation: '' };
     const chosen = new Set(Array.from({ length: 8 }, (_, seed) => chooseIdea({ ...choice, seed })));
-    expect([...chosen].sort()).toEqual(['pager alerts', 'rotation designs']);
+    expect([...chosen].sort()).toEqual(['on-call', 'pager alerts', 'rotation designs']);
+  });
+
+  it("takes a person's single word when it is all they offered that the room has not worn", () => {
+    const choice = { heard: ['time zones', 'handover'], fromTopic: ['rotation designs'], conversation: named('time zones', WORN_AFTER), seed: 2 };
+    expect(chooseIdea(choice)).toBe('handover');
   });
 
   it('offers nothing when neither the speaker nor the topic does', () => {
