@@ -226,19 +226,34 @@ export function ideaText(statement: Statement): string {
   return shortened(statement.text.replace(new RegExp(`\\s*—\\s*${statement.speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\(simulated\\)\\s*$`), ''), 220);
 }
 
+/**
+ * The latest statement naming each of the three ideas the room named most (in quotes, as the simulated lines name
+ * them): a discussion's findings are what it kept coming back to, not whatever was said last.
+ */
+function mostDiscussed(ideas: Statement[]): Statement[] {
+  const latest = new Map<string, { statement: Statement; count: number }>();
+  for (const statement of ideas) {
+    const idea = /"([^"]+)"/.exec(statement.text)?.[1]?.toLowerCase();
+    if (idea) latest.set(idea, { statement, count: (latest.get(idea)?.count ?? 0) + 1 });
+  }
+  return [...latest.values()]
+    .sort((left, right) => right.count - left.count)
+    .slice(0, 3)
+    .map((entry) => entry.statement);
+}
+
 /** A summary and three findings drawn from the participants' ideas in the record, each with its speaker and message. */
 export function tldrSummary(body: ChatCompletionRequest): { summary: string; keyFindings: Array<{ finding: string; sources: string[] }> } {
   const topic = topicOf(body);
   const statements = chronological(statementsOf(body));
   // A critique ballot ("My ranking: Proposal B > …", posted under a participant's name) ranks ideas; it is none.
   const ideas = statements.filter((statement) => isParticipant(statement) && !isCritiqueBallot(statement.text.trim()));
-  // The latest idea of each participant is the most developed one; then earlier ones, until there are three.
-  const picked: Statement[] = [];
-  for (const statement of [...ideas].reverse()) if (!picked.some((chosen) => chosen.speaker === statement.speaker)) picked.push(statement);
+  // The ideas named most; else the latest of each participant (the most developed), then earlier ones, up to three.
+  const picked = mostDiscussed(ideas);
+  for (const statement of [...ideas].reverse()) if (picked.length < 3 && !picked.some((chosen) => chosen.speaker === statement.speaker)) picked.push(statement);
   for (const statement of [...ideas].reverse()) if (picked.length < 3 && !picked.includes(statement)) picked.push(statement);
-  const chosen = picked.slice(0, 3);
   const findings = ideas
-    .filter((statement) => chosen.includes(statement))
+    .filter((statement) => picked.includes(statement))
     .map((statement) => ({
       finding: `${statement.speaker}: ${ideaText(statement)}`,
       sources: statement.reference ? [statement.speaker, statement.reference] : [statement.speaker],

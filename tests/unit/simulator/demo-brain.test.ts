@@ -278,6 +278,28 @@ describe('demo brain through the real SDK', () => {
     ]);
   });
 
+  it('the TLDR finds what the room kept coming back to, not whatever was said last', async () => {
+    const said = [
+      ['Claude', 'pager alerts', 1],
+      ['Grok', 'time zones', 2],
+      ['ChatGPT', 'pager alerts', 3],
+      ['Claude', 'time zones', 4],
+      ['Grok', 'pager alerts', 5],
+      ['ChatGPT', 'SaaS team', 6],
+      ['Claude', 'handover', 7],
+      ['Grok', 'on-call', 8],
+    ] as const;
+    const record = said.map(([speaker, idea, number]) => `- #${number} [${speaker}]: Consider "${idea}" (${number}).`).join('\n');
+    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+    const summary = (await run(tldr, `The Scribe's detailed record:\n\n# Detailed record: on-call\n\n${record}`)).finalOutput;
+    // The two ideas named most, each at its latest, and the first of those named once.
+    expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([
+      ['Claude', '#4'],
+      ['Grok', '#5'],
+      ['ChatGPT', '#6'],
+    ]);
+  });
+
   it('the TLDR takes no critique ballot for a finding: a ranking is no idea', async () => {
     const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
     const record = [
