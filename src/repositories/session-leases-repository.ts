@@ -41,6 +41,21 @@ interface OwnerPassRow {
   ordinal: string | number | null;
 }
 
+/**
+ * Active sessions nobody holds (no lease, an expired one, or one whose owner is gone), oldest first, numbered in that
+ * order (`ordinal`): read alone at start-up and inside an owner's pass.
+ */
+function orphanSessions(now: Date, limit: number) {
+  return sql`
+    SELECT session.id, row_number() OVER (ORDER BY session.updated_at) AS ordinal
+    FROM sessions AS session LEFT JOIN session_leases AS lease ON lease.session_id = session.id
+    WHERE session.status = 'active' AND session.deleted_at IS NULL
+      AND (lease.session_id IS NULL OR lease.lease_until < ${now}
+        OR lease.owner_id IN (SELECT id FROM worker_instances WHERE stopped_at IS NOT NULL))
+    ORDER BY session.updated_at LIMIT ${limit}
+  `;
+}
+
 /** Which worker instance runs each live session's turns: leases that expire unless renewed. */
 export class SessionLeasesRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -98,22 +113,7 @@ export class SessionLeasesRepository {
 
   /** Active sessions that nobody holds: no lease, an expired lease, or an owner that is gone. Oldest first. */
   async orphans(now: Date, limit: number): Promise<string[]> {
-    const rows = await this.db
-      .selectFrom('sessions as session')
-      .leftJoin('session_leases as lease', 'lease.session_id', 'session.id')
-      .select('session.id')
-      .where('session.status', '=', 'active')
-      .where('session.deleted_at', 'is', null)
-      .where((eb) =>
-        eb.or([
-          eb('lease.session_id', 'is', null),
-          eb('lease.lease_until', '<', now),
-          eb('lease.owner_id', 'in', eb.selectFrom('worker_instances').select('id').where('stopped_at', 'is not', null)),
-        ]),
-      )
-      .orderBy('session.updated_at')
-      .limit(limit)
-      .execute();
+    const { rows } = await sql<{ id: string }>`${orphanSessions(now, limit)}`.execute(this.db);
     return rows.map((row) => row.id);
   }
 
@@ -161,14 +161,7 @@ export class SessionLeasesRepository {
           AND id NOT IN (SELECT unnest(${seenIds}::bigint[]))
         ORDER BY id LIMIT 500
       ),
-      orphans AS (
-        SELECT session.id, row_number() OVER (ORDER BY session.updated_at) AS ordinal
-        FROM sessions AS session LEFT JOIN session_leases AS lease ON lease.session_id = session.id
-        WHERE session.status = 'active' AND session.deleted_at IS NULL
-          AND (lease.session_id IS NULL OR lease.lease_until < ${now}
-            OR lease.owner_id IN (SELECT id FROM worker_instances WHERE stopped_at IS NOT NULL))
-        ORDER BY session.updated_at LIMIT ${orphanLimit}
-      )
+      orphans AS (${orphanSessions(now, orphanLimit)})
       SELECT 'kick' AS kind, session_id, NULL::text AS status, NULL::bigint AS ordinal FROM kicks
       UNION ALL SELECT 'status', id, status, NULL FROM statuses
       UNION ALL SELECT 'human', session_id, NULL, id FROM humans
