@@ -1,6 +1,6 @@
 import { isCritiqueBallot } from '../core/critique.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
-import { chooseIdea } from './idea-choice.ts';
+import { chooseIdea, ideaNamedIn } from './idea-choice.ts';
 import {
   keyPhrasesOf,
   keywordsOf,
@@ -233,7 +233,7 @@ export function ideaText(statement: Statement): string {
 function mostDiscussed(ideas: Statement[]): Statement[] {
   const latest = new Map<string, { statement: Statement; count: number }>();
   for (const statement of ideas) {
-    const idea = /"([^"]+)"/.exec(statement.text)?.[1]?.toLowerCase();
+    const idea = ideaNamedIn(statement.text)?.toLowerCase();
     if (idea) latest.set(idea, { statement, count: (latest.get(idea)?.count ?? 0) + 1 });
   }
   return [...latest.values()]

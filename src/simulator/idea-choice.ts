@@ -25,6 +25,11 @@ function phrasesFirst(ideas: string[]): string[] {
   return phrases.length > 0 ? phrases : ideas;
 }
 
+/** The idea a simulated line names, in quotes (`try "pager alerts" with…`), or undefined. */
+export function ideaNamedIn(text: string): string | undefined {
+  return /"([^"]+)"/.exec(text)?.[1];
+}
+
 /** How many times `idea` was named in `conversation`, in quotes, as the simulated lines name their ideas. */
 export function timesNamed(idea: string, conversation: string): number {
   return conversation.toLowerCase().split(`"${idea.toLowerCase()}"`).length - 1;
