@@ -71,7 +71,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // `services.load()`.
   const migrated = migrateToLatest(database.db);
   migrated.catch(() => undefined);
-  const repositories = buildRepositories(database.db, database.engine);
+  const repositories = buildRepositories(database);
 
   let simulator: SimulatorHandle | null = null;
   if (config.models.anySimulated && options.demoSimulator !== false) {
@@ -101,7 +101,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       .catch((error: unknown) => logger.warn({ err: error }, 'could not count a model call toward its session'));
   };
   const workerId = ids.next('worker');
-  const tracing = new DbTracingProcessor(new TracesRepository(database.db), {
+  const tracing = new DbTracingProcessor(new TracesRepository(database.background), {
     secrets,
     clock,
     logger,

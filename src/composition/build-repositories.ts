@@ -1,5 +1,4 @@
-import type { Kysely } from 'kysely';
-import type { Database } from '../db/schema.ts';
+import type { DatabaseHandle } from '../db/create-database.ts';
 import { DocumentsRepository } from '../repositories/documents-repository.ts';
 import { CritiqueRepository } from '../repositories/critique-repository.ts';
 import { EmbeddingsRepository } from '../repositories/embeddings-repository.ts';
@@ -39,8 +38,12 @@ export interface Repositories {
   revisions: PersonRevisionsRepository;
 }
 
-/** Builds the repositories; `engine` picks how many rows are read at once (see MessagesRepositoryOptions). */
-export function buildRepositories(db: Kysely<Database>, engine: 'postgres' | 'pglite' = 'postgres'): Repositories {
+/**
+ * Builds the repositories over an open database: its engine picks how many rows are read at once (see
+ * MessagesRepositoryOptions), and the owner's once-a-second poll runs on its background queue.
+ */
+export function buildRepositories(database: Pick<DatabaseHandle, 'db' | 'background' | 'engine'>): Repositories {
+  const { db, engine } = database;
   return {
     sessions: new SessionsRepository(db),
     messages: new MessagesRepository(db, { manyRowsAs: engine === 'pglite' ? 'json' : 'rows' }),
@@ -53,7 +56,7 @@ export function buildRepositories(db: Kysely<Database>, engine: 'postgres' | 'pg
     notionObjects: new NotionObjectsRepository(db),
     ideas: new IdeasRepository(db),
     inbound: new InboundRepository(db),
-    leases: new SessionLeasesRepository(db),
+    leases: new SessionLeasesRepository(db, database.background),
     metrics: new MetricsRepository(db),
     critiques: new CritiqueRepository(db),
     maintenance: new MaintenanceRepository(db, engine),

@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { NamedStatements } from './named-statements.mjs';
 import { namingPool } from './postgres-statement-names.ts';
-import { PgliteDialect, type PgliteEngine } from './pglite-dialect.ts';
+import { PgliteDialect, SingleConnectionLock, type PgliteEngine } from './pglite-dialect.ts';
 import { PgliteThread, type PgliteThreadOptions } from './pglite-thread.ts';
 import { templateSeedFor } from './pglite-template.ts';
 import type { QueryCounter } from './query-counter.ts';
@@ -16,6 +16,11 @@ export type DatabaseLocation = { kind: 'postgres'; url: string } | { kind: 'pgli
 /** An open database and how to close it. */
 export interface DatabaseHandle {
   db: Kysely<Database>;
+  /**
+   * The same database for writes nobody waits on (trace rows, the owner's poll): on PGlite's one connection they
+   * yield to every waiting turn statement; on a Postgres server it is `db` (a pool has no such queue).
+   */
+  background: Kysely<Database>;
   engine: 'postgres' | 'pglite';
   close(): Promise<void>;
 }
@@ -53,8 +58,20 @@ function withNamedStatements(database: PGlite): PgliteEngine {
 /** Wraps an open PGlite instance (e.g. a clone of a migrated template, or one on its own thread) as a database handle. */
 export function pgliteHandle(database: PgliteEngine, options: DatabaseOptions = {}): DatabaseHandle {
   const engine = database instanceof PGlite ? withNamedStatements(database) : database;
-  const db = new Kysely<Database>({ dialect: new PgliteDialect(engine), ...(options.counter ? { log: options.counter.record } : {}) });
-  return { db, engine: 'pglite', close: () => db.destroy() };
+  const lock = new SingleConnectionLock();
+  const log = options.counter ? { log: options.counter.record } : {};
+  // Two Kysely instances over one connection; the handle closes PGlite itself (Kysely skips a driver never used).
+  const db = new Kysely<Database>({ dialect: new PgliteDialect(engine, { lock, priority: 'turn', closesEngine: false }), ...log });
+  const background = new Kysely<Database>({ dialect: new PgliteDialect(engine, { lock, priority: 'background', closesEngine: false }), ...log });
+  return {
+    db,
+    background,
+    engine: 'pglite',
+    close: async () => {
+      await Promise.all([db.destroy(), background.destroy()]);
+      if (!engine.closed) await engine.close();
+    },
+  };
 }
 
 /**
@@ -91,7 +108,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     dialect: new PostgresDialect({ pool: namingPool(pool), controlClient: pg.Client }),
     ...(options.counter ? { log: options.counter.record } : {}),
   });
-  return { db, engine: 'postgres', close: () => db.destroy() };
+  return { db, background: db, engine: 'postgres', close: () => db.destroy() };
 }
 
 /** Opens the database at `location`. */

@@ -20,16 +20,38 @@ export interface PgliteEngine {
   close(): Promise<void>;
 }
 
-/** PGlite has one connection: callers queue for it, so a transaction never interleaves with another query. */
-class SingleConnectionLock {
-  private tail: Promise<void> = Promise.resolve();
+/** Who waits for a statement: a person or a turn (`turn`), or nobody (`background`: trace rows, the owner's poll). */
+export type StatementPriority = 'turn' | 'background';
 
-  acquire(): Promise<() => void> {
-    let release!: () => void;
-    const next = new Promise<void>((resolve) => (release = resolve));
-    const ready = this.tail.then(() => release);
-    this.tail = this.tail.then(() => next);
-    return ready;
+/**
+ * PGlite has one connection: callers queue for it, so a transaction never interleaves with another query. A waiting
+ * turn's statement goes before every waiting background one: under load, trace rows took a quarter of the
+ * connection's time, and a turn's insert queued behind them.
+ */
+export class SingleConnectionLock {
+  private held = false;
+  private readonly waiting: Record<StatementPriority, (() => void)[]> = { turn: [], background: [] };
+
+  /** Resolves with the release once the connection is the caller's. */
+  acquire(priority: StatementPriority = 'turn'): Promise<() => void> {
+    return new Promise((resolve) => {
+      const grant = () => {
+        this.held = true;
+        let released = false;
+        resolve(() => {
+          if (released) return;
+          released = true;
+          this.release();
+        });
+      };
+      if (this.held) this.waiting[priority].push(grant);
+      else grant();
+    });
+  }
+
+  private release(): void {
+    this.held = false;
+    (this.waiting.turn.shift() ?? this.waiting.background.shift())?.();
   }
 }
 
@@ -52,13 +74,26 @@ class PgliteConnection implements DatabaseConnection {
   }
 }
 
+/** How a dialect shares its PGlite: the lock of the one connection, and its statements' place in the queue. */
+export interface PgliteDialectOptions {
+  /** Shared by every dialect over one PGlite (see pgliteHandle); absent: a lock of its own. */
+  lock?: SingleConnectionLock;
+  priority?: StatementPriority;
+  /** Whether destroying the Kysely instance closes PGlite (false for a second instance over the same one). */
+  closesEngine?: boolean;
+}
+
 class PgliteDriver implements Driver {
-  private readonly lock = new SingleConnectionLock();
+  private readonly lock: SingleConnectionLock;
   private readonly releases = new WeakMap<DatabaseConnection, () => void>();
   private readonly connection: PgliteConnection;
 
-  constructor(private readonly database: PgliteEngine) {
+  constructor(
+    private readonly database: PgliteEngine,
+    private readonly options: PgliteDialectOptions,
+  ) {
     this.connection = new PgliteConnection(database);
+    this.lock = options.lock ?? new SingleConnectionLock();
   }
 
   async init(): Promise<void> {
@@ -66,7 +101,7 @@ class PgliteDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.lock.acquire();
+    const release = await this.lock.acquire(this.options.priority);
     // One connection object per acquisition, so each release is tied to its own holder.
     const handle = Object.create(this.connection) as PgliteConnection;
     this.releases.set(handle, release);
@@ -91,18 +126,21 @@ class PgliteDriver implements Driver {
   }
 
   async destroy(): Promise<void> {
-    if (!this.database.closed) await this.database.close();
+    if (this.options.closesEngine !== false && !this.database.closed) await this.database.close();
   }
 }
 
 /** A Kysely dialect over an in-process PGlite database. */
 export class PgliteDialect implements Dialect {
-  constructor(private readonly database: PgliteEngine) {}
+  constructor(
+    private readonly database: PgliteEngine,
+    private readonly options: PgliteDialectOptions = {},
+  ) {}
   createAdapter() {
     return new PostgresAdapter();
   }
   createDriver(): Driver {
-    return new PgliteDriver(this.database);
+    return new PgliteDriver(this.database, this.options);
   }
   createQueryCompiler() {
     return new PostgresQueryCompiler();

@@ -81,12 +81,14 @@ export class PgliteThread implements PgliteEngine {
   }
 
   async query<R>(sql: string, params: unknown[] = []): Promise<{ rows: R[]; affectedRows?: number }> {
+    this.assertOpen();
     await this.waitReady;
     const reply = await this.send({ type: 'query', sql, params });
     return { rows: (reply.rows ?? []) as R[], affectedRows: reply.affectedRows ?? 0 };
   }
 
   async exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]> {
+    this.assertOpen();
     await this.waitReady;
     const reply = await this.send({ type: 'exec', sql });
     return [{ rows: reply.rows ?? [], affectedRows: reply.affectedRows ?? 0 }];
@@ -101,6 +103,11 @@ export class PgliteThread implements PgliteEngine {
     } finally {
       await this.worker.terminate();
     }
+  }
+
+  /** A statement after `close` fails at once: the thread would never answer it. */
+  private assertOpen(): void {
+    if (this.isClosed) throw new BrainstormError('internal', 'the database is closed');
   }
 
   private send(message: Record<string, unknown>): Promise<Reply> {

@@ -58,7 +58,11 @@ function orphanSessions(now: Date, limit: number) {
 
 /** Which worker instance runs each live session's turns: leases that expire unless renewed. */
 export class SessionLeasesRepository {
-  constructor(private readonly db: Kysely<Database>) {}
+  /** `pollDb` runs the owner's pass (see DatabaseHandle.background): nobody waits on it, so it yields to turns. */
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly pollDb: Kysely<Database> = db,
+  ) {}
 
   /**
    * Takes (or extends) the lease of a session for `ownerId` when it is free: no lease, an expired one, or one
@@ -166,7 +170,7 @@ export class SessionLeasesRepository {
       UNION ALL SELECT 'status', id, status, NULL FROM statuses
       UNION ALL SELECT 'human', session_id, NULL, id FROM humans
       UNION ALL SELECT 'orphan', id, NULL, ordinal FROM orphans
-    `.execute(this.db);
+    `.execute(this.pollDb);
     return ownerPassOf(rows);
   }
 }

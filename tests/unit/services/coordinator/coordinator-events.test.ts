@@ -40,7 +40,7 @@ let session: Session;
 
 beforeEach(async () => {
   database = await openTestDatabase('pglite');
-  repositories = buildRepositories(database.db, database.engine);
+  repositories = buildRepositories(database);
   bus = new InMemoryEventBus();
   hints = new SpeakerHints();
   turns = [];

@@ -22,7 +22,7 @@ const plan = { expandedTopic: 'Names for a tea shop', objectives: ['ten names'],
 
 beforeEach(async () => {
   database = await openTestDatabase('pglite');
-  repositories = buildRepositories(database.db, database.engine);
+  repositories = buildRepositories(database);
   const bus = new InMemoryEventBus();
   events = [];
   bus.subscribe((event) => events.push(event));
