@@ -140,6 +140,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     worker,
     secrets,
     notifier,
+    ...(database.connectionUse ? { databaseConnectionUse: database.connectionUse } : {}),
   });
   try {
     await migrated;

@@ -171,6 +171,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     modelQueueDepths: () => models.queueDepths(),
     memory: () => process.memoryUsage(),
     eventLoopDelay: measureEventLoopDelay(),
+    ...(dependencies.databaseConnectionUse ? { databaseConnection: dependencies.databaseConnectionUse } : {}),
   });
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({

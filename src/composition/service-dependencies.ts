@@ -10,6 +10,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { TransportRegistry } from '../services/delivery/transport-registry.ts';
 import type { JobWorker } from '../services/jobs/job-worker.ts';
 import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
+import type { DatabaseConnectionUse } from '../services/scale/app-metrics.ts';
 import type { Repositories } from './build-repositories.ts';
 
 /** What the services are built from. */
@@ -27,4 +28,6 @@ export interface ServiceDependencies {
   worker: JobWorker;
   secrets: string[];
   notifier: AdminNotifier;
+  /** How embedded PGlite's one connection is used (`/metrics`); absent on Postgres. */
+  databaseConnectionUse?: () => DatabaseConnectionUse;
 }

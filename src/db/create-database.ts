@@ -4,7 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { NamedStatements } from './named-statements.mjs';
 import { namingPool } from './postgres-statement-names.ts';
-import { PgliteDialect, SingleConnectionLock, type PgliteEngine } from './pglite-dialect.ts';
+import { PgliteDialect, SingleConnectionLock, type ConnectionUse, type PgliteEngine } from './pglite-dialect.ts';
 import { PgliteThread, type PgliteThreadOptions } from './pglite-thread.ts';
 import { templateSeedFor } from './pglite-template.ts';
 import type { QueryCounter } from './query-counter.ts';
@@ -21,6 +21,8 @@ export interface DatabaseHandle {
    * yield to every waiting turn statement; on a Postgres server it is `db` (a pool has no such queue).
    */
   background: Kysely<Database>;
+  /** How embedded PGlite's one connection was used so far (absent on Postgres, whose server has its own statistics). */
+  connectionUse?: () => ConnectionUse;
   engine: 'postgres' | 'pglite';
   close(): Promise<void>;
 }
@@ -66,6 +68,7 @@ export function pgliteHandle(database: PgliteEngine, options: DatabaseOptions = 
   return {
     db,
     background,
+    connectionUse: () => lock.use(),
     engine: 'pglite',
     close: async () => {
       await Promise.all([db.destroy(), background.destroy()]);

@@ -23,20 +23,36 @@ export interface PgliteEngine {
 /** Who waits for a statement: a person or a turn (`turn`), or nobody (`background`: trace rows, the owner's poll). */
 export type StatementPriority = 'turn' | 'background';
 
+/** How PGlite's one connection was used since the database opened (`/metrics` shows it). */
+export interface ConnectionUse {
+  /** Seconds the connection was held by a statement or a transaction. */
+  busySeconds: number;
+  /** Acquisitions of the connection and the seconds they waited for it, by priority. */
+  waits: Record<StatementPriority, { count: number; seconds: number }>;
+}
+
 /**
  * PGlite has one connection: callers queue for it, so a transaction never interleaves with another query. A waiting
  * turn's statement goes before every waiting background one: under load, trace rows took a quarter of the
- * connection's time, and a turn's insert queued behind them.
+ * connection's time, and a turn's insert queued behind them. `now` (milliseconds) times its use.
  */
 export class SingleConnectionLock {
-  private held = false;
+  private heldSince: number | null = null;
+  private busyMs = 0;
   private readonly waiting: Record<StatementPriority, (() => void)[]> = { turn: [], background: [] };
+  private readonly waited: Record<StatementPriority, { count: number; ms: number }> = { turn: { count: 0, ms: 0 }, background: { count: 0, ms: 0 } };
+
+  constructor(private readonly now: () => number = () => performance.now()) {}
 
   /** Resolves with the release once the connection is the caller's. */
   acquire(priority: StatementPriority = 'turn'): Promise<() => void> {
+    const asked = this.now();
     return new Promise((resolve) => {
       const grant = () => {
-        this.held = true;
+        const granted = this.now();
+        this.heldSince = granted;
+        this.waited[priority].count += 1;
+        this.waited[priority].ms += granted - asked;
         let released = false;
         resolve(() => {
           if (released) return;
@@ -44,13 +60,21 @@ export class SingleConnectionLock {
           this.release();
         });
       };
-      if (this.held) this.waiting[priority].push(grant);
+      if (this.heldSince !== null) this.waiting[priority].push(grant);
       else grant();
     });
   }
 
+  /** The connection's use so far, a hold under way counted up to now. */
+  use(): ConnectionUse {
+    const holding = this.heldSince === null ? 0 : this.now() - this.heldSince;
+    const seconds = (priority: StatementPriority) => ({ count: this.waited[priority].count, seconds: this.waited[priority].ms / 1000 });
+    return { busySeconds: (this.busyMs + holding) / 1000, waits: { turn: seconds('turn'), background: seconds('background') } };
+  }
+
   private release(): void {
-    this.held = false;
+    if (this.heldSince !== null) this.busyMs += this.now() - this.heldSince;
+    this.heldSince = null;
     (this.waiting.turn.shift() ?? this.waiting.background.shift())?.();
   }
 }

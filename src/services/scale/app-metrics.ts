@@ -21,6 +21,14 @@ export interface AppMetricsSources {
   memory?: () => Pick<NodeJS.MemoryUsage, 'rss' | 'heapTotal' | 'heapUsed' | 'external'>;
   /** The event loop's delay since the last scrape (a stalled loop delays every session's stream). */
   eventLoopDelay?: EventLoopDelaySource;
+  /** How embedded PGlite's one connection was used so far (absent on Postgres). */
+  databaseConnection?: () => DatabaseConnectionUse;
+}
+
+/** Use of embedded PGlite's one connection since it opened: held seconds, and waits for it by priority. */
+export interface DatabaseConnectionUse {
+  busySeconds: number;
+  waits: Record<'turn' | 'background', { count: number; seconds: number }>;
 }
 
 /** Measures the event loop's delay until closed; `read` returns the window since the last read and starts a new one. */
@@ -91,6 +99,7 @@ export function createAppMetrics(registry: MetricsRegistry, turns: TurnMetrics, 
     (await sources.repository.sessionsByStatus()).map((row) => ({ labels: { status: row.status }, value: row.count })),
   );
   if (sources.memory) registerMemoryMetrics(registry, sources.memory);
+  if (sources.databaseConnection) registerConnectionMetrics(registry, sources.databaseConnection);
   const loopDelay = sources.eventLoopDelay;
   if (loopDelay) registerLoopMetrics(registry, () => loopDelay.read());
   return {
@@ -109,6 +118,33 @@ function registerMemoryMetrics(registry: MetricsRegistry, memory: NonNullable<Ap
     ['nodejs_external_memory_bytes', 'Memory of C++ objects bound to JavaScript objects (buffers) in bytes.', 'external'],
   ] as const;
   for (const [name, help, field] of families) registry.collected(name, help, async () => [{ labels: {}, value: memory()[field] }]);
+}
+
+/**
+ * Embedded PGlite's one connection: every statement of the process queues for it, so its busy share is how near the
+ * process is to the most it can carry; waits show who queued (a turn's statements go before background ones).
+ */
+function registerConnectionMetrics(registry: MetricsRegistry, use: () => DatabaseConnectionUse): void {
+  const byPriority = (read: (wait: { count: number; seconds: number }) => number) => async () =>
+    Object.entries(use().waits).map(([priority, wait]) => ({ labels: { priority }, value: read(wait) }));
+  registry.collected(
+    'brainstorm_database_connection_busy_seconds_total',
+    "Seconds embedded PGlite's one connection was held by a statement or transaction, in this process.",
+    async () => [{ labels: {}, value: use().busySeconds }],
+    'counter',
+  );
+  registry.collected(
+    'brainstorm_database_connection_waits_total',
+    "Times a statement or transaction took embedded PGlite's one connection, by priority (turn, background).",
+    byPriority((wait) => wait.count),
+    'counter',
+  );
+  registry.collected(
+    'brainstorm_database_connection_wait_seconds_total',
+    "Seconds statements waited for embedded PGlite's one connection, by priority (turn, background).",
+    byPriority((wait) => wait.seconds),
+    'counter',
+  );
 }
 
 /**

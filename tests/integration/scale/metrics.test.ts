@@ -64,6 +64,12 @@ describe('/metrics', () => {
     expect(loop[0]).toBeGreaterThanOrEqual(0);
     expect(loop[0]).toBeLessThanOrEqual(loop[1] ?? 0);
     expect(loop[1]).toBeLessThanOrEqual(loop[2] ?? 0);
+    // The app's embedded PGlite: its one connection's use, waits by priority.
+    expect(text).toContain('# TYPE brainstorm_database_connection_busy_seconds_total counter');
+    expect(series(text, 'brainstorm_database_connection_busy_seconds_total')).toBeGreaterThan(0);
+    expect(series(text, 'brainstorm_database_connection_waits_total', { priority: 'turn' })).toBeGreaterThan(10);
+    expect(series(text, 'brainstorm_database_connection_waits_total', { priority: 'background' })).toBeGreaterThanOrEqual(0);
+    expect(series(text, 'brainstorm_database_connection_wait_seconds_total', { priority: 'turn' })).toBeGreaterThanOrEqual(0);
   });
 
   it('is served behind the console token while /healthz stays public', async () => {

@@ -60,3 +60,23 @@ describe('SingleConnectionLock', () => {
     expect(order).toEqual(['first', 'second']);
   });
 });
+
+describe('SingleConnectionLock use', () => {
+  it('counts the seconds the connection was held, a hold under way up to now, and the waits by priority', async () => {
+    let now = 1000;
+    const lock = new SingleConnectionLock(() => now);
+    const first = await lock.acquire('turn');
+    const trace = lock.acquire('background');
+    now += 40;
+    first();
+    const traceRelease = await trace;
+    now += 10;
+    expect(lock.use()).toEqual({
+      busySeconds: 0.05,
+      waits: { turn: { count: 1, seconds: 0 }, background: { count: 1, seconds: 0.04 } },
+    });
+    traceRelease();
+    now += 100;
+    expect(lock.use().busySeconds).toBe(0.05);
+  });
+});
