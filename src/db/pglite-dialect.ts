@@ -10,6 +10,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
+import { SingleConnectionLock, type StatementPriority } from './single-connection-lock.ts';
 
 /** What the dialect needs of PGlite: an instance on this thread, or one on a thread of its own (`PgliteThread`). */
 export interface PgliteEngine {
@@ -18,71 +19,48 @@ export interface PgliteEngine {
   query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[]; affectedRows?: number }>;
   exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]>;
   close(): Promise<void>;
+  /**
+   * True when statements run in the order they were sent, each sent at once (PgliteThread): a statement may then
+   * be sent before the one ahead of it has answered. Absent: each waits for the one before (PGlite on this thread).
+   */
+  readonly runsInSendOrder?: boolean;
 }
 
-/** Who waits for a statement: a person or a turn (`turn`), or nobody (`background`: trace rows, the owner's poll). */
-export type StatementPriority = 'turn' | 'background';
-
-/** How PGlite's one connection was used since the database opened (`/metrics` shows it). */
-export interface ConnectionUse {
-  /** Seconds the connection was held by a statement or a transaction. */
-  busySeconds: number;
-  /** Acquisitions of the connection and the seconds they waited for it, by priority. */
-  waits: Record<StatementPriority, { count: number; seconds: number }>;
-}
-
-/**
- * PGlite has one connection: callers queue for it, so a transaction never interleaves with another query. A waiting
- * turn's statement goes before every waiting background one: under load, trace rows took a quarter of the
- * connection's time, and a turn's insert queued behind them. `now` (milliseconds) times its use.
- */
-export class SingleConnectionLock {
-  private heldSince: number | null = null;
-  private busyMs = 0;
-  private readonly waiting: Record<StatementPriority, (() => void)[]> = { turn: [], background: [] };
-  private readonly waited: Record<StatementPriority, { count: number; ms: number }> = { turn: { count: 0, ms: 0 }, background: { count: 0, ms: 0 } };
-
-  constructor(private readonly now: () => number = () => performance.now()) {}
-
-  /** Resolves with the release once the connection is the caller's. */
-  acquire(priority: StatementPriority = 'turn'): Promise<() => void> {
-    const asked = this.now();
-    return new Promise((resolve) => {
-      const grant = () => {
-        const granted = this.now();
-        this.heldSince = granted;
-        this.waited[priority].count += 1;
-        this.waited[priority].ms += granted - asked;
-        let released = false;
-        resolve(() => {
-          if (released) return;
-          released = true;
-          this.release();
-        });
-      };
-      if (this.heldSince !== null) this.waiting[priority].push(grant);
-      else grant();
-    });
-  }
-
-  /** The connection's use so far, a hold under way counted up to now. */
-  use(): ConnectionUse {
-    const holding = this.heldSince === null ? 0 : this.now() - this.heldSince;
-    const seconds = (priority: StatementPriority) => ({ count: this.waited[priority].count, seconds: this.waited[priority].ms / 1000 });
-    return { busySeconds: (this.busyMs + holding) / 1000, waits: { turn: seconds('turn'), background: seconds('background') } };
-  }
-
-  private release(): void {
-    if (this.heldSince !== null) this.busyMs += this.now() - this.heldSince;
-    this.heldSince = null;
-    (this.waiting.turn.shift() ?? this.waiting.background.shift())?.();
-  }
-}
-
+/** A hold on the connection by one Kysely acquisition: a statement, a transaction, or a reserved connection. */
 class PgliteConnection implements DatabaseConnection {
-  constructor(private readonly database: PgliteEngine) {}
+  /** Between `begin` and `commit`/`rollback`: the hold is kept, so no other statement lands inside. */
+  inTransaction = false;
+
+  constructor(
+    private readonly database: PgliteEngine,
+    private readonly lock: SingleConnectionLock,
+    private readonly priority: StatementPriority,
+    private hold: (() => void) | null,
+  ) {}
 
   async executeQuery<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
+    // Given up after an earlier statement was sent: this one waits its turn again.
+    this.hold ??= await this.lock.acquire(this.priority);
+    const running = this.lock.track(this.send<R>(compiledQuery));
+    // PGlite's thread runs statements in the order they were sent: a turn's statement outside a transaction needs
+    // the connection only to be sent, and the next one is sent while it runs instead of after its rows came back.
+    // A background statement keeps the connection until it is done, so no turn's statement queues behind it there.
+    if (this.database.runsInSendOrder && this.priority === 'turn' && !this.inTransaction) this.giveUp();
+    return running;
+  }
+
+  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
+    throw new Error('PGlite does not stream query results');
+  }
+
+  /** Lets the next caller send. */
+  giveUp(): void {
+    const release = this.hold;
+    this.hold = null;
+    release?.();
+  }
+
+  private async send<R>(compiledQuery: CompiledQuery): Promise<QueryResult<R>> {
     if (compiledQuery.parameters.length === 0 && compiledQuery.sql.includes(';')) {
       // Migrations send several statements at once; only the simple protocol (exec) accepts that.
       const results = await this.database.exec(compiledQuery.sql);
@@ -91,10 +69,6 @@ class PgliteConnection implements DatabaseConnection {
     }
     const result = await this.database.query<R>(compiledQuery.sql, [...compiledQuery.parameters]);
     return { rows: result.rows, numAffectedRows: BigInt(result.affectedRows ?? 0) };
-  }
-
-  streamQuery<R>(): AsyncIterableIterator<QueryResult<R>> {
-    throw new Error('PGlite does not stream query results');
   }
 }
 
@@ -107,16 +81,18 @@ export interface PgliteDialectOptions {
   closesEngine?: boolean;
 }
 
+function pgliteConnection(connection: DatabaseConnection): PgliteConnection {
+  if (!(connection instanceof PgliteConnection)) throw new Error('not a PGlite connection');
+  return connection;
+}
+
 class PgliteDriver implements Driver {
   private readonly lock: SingleConnectionLock;
-  private readonly releases = new WeakMap<DatabaseConnection, () => void>();
-  private readonly connection: PgliteConnection;
 
   constructor(
     private readonly database: PgliteEngine,
     private readonly options: PgliteDialectOptions,
   ) {
-    this.connection = new PgliteConnection(database);
     this.lock = options.lock ?? new SingleConnectionLock();
   }
 
@@ -125,32 +101,37 @@ class PgliteDriver implements Driver {
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const release = await this.lock.acquire(this.options.priority);
-    // One connection object per acquisition, so each release is tied to its own holder.
-    const handle = Object.create(this.connection) as PgliteConnection;
-    this.releases.set(handle, release);
-    return handle;
+    const priority = this.options.priority ?? 'turn';
+    return new PgliteConnection(this.database, this.lock, priority, await this.lock.acquire(priority));
   }
 
   async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
+    pgliteConnection(connection).inTransaction = true;
     await connection.executeQuery(CompiledQuery.raw('begin'));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('commit'));
+    await this.endTransaction(connection, 'commit');
   }
 
   async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('rollback'));
+    await this.endTransaction(connection, 'rollback');
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    this.releases.get(connection)?.();
-    this.releases.delete(connection);
+    pgliteConnection(connection).giveUp();
   }
 
   async destroy(): Promise<void> {
     if (this.options.closesEngine !== false && !this.database.closed) await this.database.close();
+  }
+
+  private async endTransaction(connection: DatabaseConnection, statement: 'commit' | 'rollback'): Promise<void> {
+    try {
+      await connection.executeQuery(CompiledQuery.raw(statement));
+    } finally {
+      pgliteConnection(connection).inTransaction = false;
+    }
   }
 }
 

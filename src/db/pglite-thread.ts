@@ -80,16 +80,18 @@ export class PgliteThread implements PgliteEngine {
     return this.isClosed;
   }
 
+  /** The thread runs messages one at a time in the order they came, its start first: see `runsInSendOrder`. */
+  readonly runsInSendOrder = true;
+
   async query<R>(sql: string, params: unknown[] = []): Promise<{ rows: R[]; affectedRows?: number }> {
     this.assertOpen();
-    await this.waitReady;
+    // Sent now, before any await: the order of calls is the order the thread runs them in.
     const reply = await this.send({ type: 'query', sql, params });
     return { rows: (reply.rows ?? []) as R[], affectedRows: reply.affectedRows ?? 0 };
   }
 
   async exec(sql: string): Promise<{ rows: unknown[]; affectedRows?: number }[]> {
     this.assertOpen();
-    await this.waitReady;
     const reply = await this.send({ type: 'exec', sql });
     return [{ rows: reply.rows ?? [], affectedRows: reply.affectedRows ?? 0 }];
   }

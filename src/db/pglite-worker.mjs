@@ -55,42 +55,55 @@ let statements = null;
 const port = parentPort;
 if (!port) throw new Error('pglite-worker.mjs runs as a worker thread');
 
-port.on(
-  'message',
-  async (
-    /** @type {{ id: number, type: string, sql?: string, params?: unknown[], dataDir?: string, loadDataDir?: Blob, seedFrom?: string, startParams?: string[] }} */ message,
-  ) => {
-    try {
-      if (message.type === 'open') {
-        const compiled = await prepare(message);
-        database = new PGlite(message.dataDir, {
-          ...compiled,
-          parsers: { [INT8]: (/** @type {string} */ value) => Number(value), [NUMERIC]: (/** @type {string} */ value) => Number(value) },
-          serializers: { [types.INT8]: (/** @type {unknown} */ value) => String(value) },
-          ...(message.loadDataDir ? { loadDataDir: message.loadDataDir } : {}),
-          startParams: [...PGlite.defaultStartParams, ...(message.startParams ?? [])],
-        });
-        await database.waitReady;
-        statements = new NamedStatements(database);
-        port.postMessage({ id: message.id, rows: [], affectedRows: 0 });
-        return;
-      }
-      if (!database || !statements) throw new Error('the database is not open');
-      if (message.type === 'close') {
-        if (!database.closed) await database.close();
-        port.postMessage({ id: message.id, rows: [], affectedRows: 0 });
-        return;
-      }
-      if (message.type === 'exec') {
-        const results = await statements.exec(message.sql ?? '');
-        const last = results[results.length - 1];
-        port.postMessage({ id: message.id, rows: last?.rows ?? [], affectedRows: last?.affectedRows ?? 0 });
-        return;
-      }
-      const result = await statements.query(message.sql ?? '', message.params ?? []);
-      port.postMessage({ id: message.id, rows: result.rows, affectedRows: result.affectedRows ?? 0 });
-    } catch (error) {
-      port.postMessage({ id: message.id, error: describe(error) });
+/** Why the open failed: every later message is answered with it. @type {unknown} */
+let openFailure = null;
+
+/**
+ * One message, answered.
+ * @param {{ id: number, type: string, sql?: string, params?: unknown[], dataDir?: string, loadDataDir?: Blob, seedFrom?: string, startParams?: string[] }} message
+ */
+async function handle(message) {
+  try {
+    if (message.type === 'open') {
+      const compiled = await prepare(message);
+      database = new PGlite(message.dataDir, {
+        ...compiled,
+        parsers: { [INT8]: (/** @type {string} */ value) => Number(value), [NUMERIC]: (/** @type {string} */ value) => Number(value) },
+        serializers: { [types.INT8]: (/** @type {unknown} */ value) => String(value) },
+        ...(message.loadDataDir ? { loadDataDir: message.loadDataDir } : {}),
+        startParams: [...PGlite.defaultStartParams, ...(message.startParams ?? [])],
+      });
+      await database.waitReady;
+      statements = new NamedStatements(database);
+      port?.postMessage({ id: message.id, rows: [], affectedRows: 0 });
+      return;
     }
-  },
-);
+    if (openFailure) throw openFailure;
+    if (!database || !statements) throw new Error('the database is not open');
+    if (message.type === 'close') {
+      if (!database.closed) await database.close();
+      port?.postMessage({ id: message.id, rows: [], affectedRows: 0 });
+      return;
+    }
+    if (message.type === 'exec') {
+      const results = await statements.exec(message.sql ?? '');
+      const last = results[results.length - 1];
+      port?.postMessage({ id: message.id, rows: last?.rows ?? [], affectedRows: last?.affectedRows ?? 0 });
+      return;
+    }
+    const result = await statements.query(message.sql ?? '', message.params ?? []);
+    port?.postMessage({ id: message.id, rows: result.rows, affectedRows: result.affectedRows ?? 0 });
+  } catch (error) {
+    if (message.type === 'open') openFailure = error;
+    port?.postMessage({ id: message.id, error: describe(error) });
+  }
+}
+
+/**
+ * Messages run one at a time, in the order they came (the open first): the app sends a statement before the one
+ * ahead of it has answered, and a transaction's `begin` must not overtake a statement sent before it.
+ */
+let running = Promise.resolve();
+port.on('message', (/** @type {Parameters<typeof handle>[0]} */ message) => {
+  running = running.then(() => handle(message));
+});

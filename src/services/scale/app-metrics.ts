@@ -28,6 +28,7 @@ export interface AppMetricsSources {
 /** Use of embedded PGlite's one connection since it opened: held seconds, and waits for it by priority. */
 export interface DatabaseConnectionUse {
   busySeconds: number;
+  inFlight: number;
   waits: Record<'turn' | 'background', { count: number; seconds: number }>;
 }
 
@@ -129,19 +130,22 @@ function registerConnectionMetrics(registry: MetricsRegistry, use: () => Databas
     Object.entries(use().waits).map(([priority, wait]) => ({ labels: { priority }, value: read(wait) }));
   registry.collected(
     'brainstorm_database_connection_busy_seconds_total',
-    "Seconds embedded PGlite's one connection was held by a statement or transaction, in this process.",
+    "Seconds in which embedded PGlite's one connection had a statement to run, in this process.",
     async () => [{ labels: {}, value: use().busySeconds }],
     'counter',
   );
+  registry.collected('brainstorm_database_statements_in_flight', 'Statements sent to embedded PGlite and not yet answered (running or queued).', async () => [
+    { labels: {}, value: use().inFlight },
+  ]);
   registry.collected(
     'brainstorm_database_connection_waits_total',
-    "Times a statement or transaction took embedded PGlite's one connection, by priority (turn, background).",
+    "Times a statement or transaction was let through to embedded PGlite's one connection, by priority (turn, background).",
     byPriority((wait) => wait.count),
     'counter',
   );
   registry.collected(
     'brainstorm_database_connection_wait_seconds_total',
-    "Seconds statements waited for embedded PGlite's one connection, by priority (turn, background).",
+    "Seconds statements waited to be let through to embedded PGlite's one connection, by priority (turn, background).",
     byPriority((wait) => wait.seconds),
     'counter',
   );

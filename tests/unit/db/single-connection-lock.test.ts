@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SingleConnectionLock, type StatementPriority } from '../../../src/db/pglite-dialect.ts';
+import { SingleConnectionLock, type StatementPriority } from '../../../src/db/single-connection-lock.ts';
 
 /** Takes the lock, notes the holder's name, and gives it back when the returned function is called. */
 function holder(lock: SingleConnectionLock, order: string[], name: string, priority: StatementPriority): Promise<() => void> {
@@ -62,21 +62,30 @@ describe('SingleConnectionLock', () => {
 });
 
 describe('SingleConnectionLock use', () => {
-  it('counts the seconds the connection was held, a hold under way up to now, and the waits by priority', async () => {
+  it('counts the waits by priority, and the connection busy while any statement is in flight, one under way up to now', async () => {
     let now = 1000;
     const lock = new SingleConnectionLock(() => now);
     const first = await lock.acquire('turn');
     const trace = lock.acquire('background');
     now += 40;
     first();
-    const traceRelease = await trace;
+    (await trace)();
+    expect(lock.use().waits).toEqual({ turn: { count: 1, seconds: 0 }, background: { count: 1, seconds: 0.04 } });
+
+    let finishFirst = () => {};
+    let finishSecond = () => {};
+    void lock.track(new Promise<void>((resolve) => (finishFirst = resolve)));
     now += 10;
-    expect(lock.use()).toEqual({
-      busySeconds: 0.05,
-      waits: { turn: { count: 1, seconds: 0 }, background: { count: 1, seconds: 0.04 } },
-    });
-    traceRelease();
+    void lock.track(new Promise<void>((resolve) => (finishSecond = resolve)));
+    now += 20;
+    finishFirst();
+    await Promise.resolve();
+    now += 5;
+    expect(lock.use().busySeconds).toBeCloseTo(0.035, 6);
+    finishSecond();
+    await Promise.resolve();
     now += 100;
-    expect(lock.use().busySeconds).toBe(0.05);
+    // Overlapping statements count once; idle time not at all.
+    expect(lock.use().busySeconds).toBeCloseTo(0.035, 6);
   });
 });
