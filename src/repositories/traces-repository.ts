@@ -28,14 +28,17 @@ const SPAN_NAMES = SPAN_COLUMNS.split(', ')
   .map((column) => column.split(' ')[0])
   .join(', ');
 
-/** Spans from a JSON array of rows, inserted or, when written before, given their newer contents. */
+/**
+ * Spans from a JSON array of rows, inserted or, when written before, given their newer contents. Data is merged key
+ * by key: a span's end may leave out what its start wrote (a generation's input, see DbTracingProcessor).
+ */
 const UPSERT_SPANS = new PreparedStatement(
   'upsert spans',
   (db: Kysely<Database>, rows: string) => ({
     compile: () =>
       sql`insert into spans (${sql.raw(SPAN_NAMES)})
       select ${sql.raw(SPAN_NAMES)} from jsonb_to_recordset(${rows}::jsonb) as batch(${sql.raw(SPAN_COLUMNS)})
-      on conflict (id) do update set name = excluded.name, ended_at = excluded.ended_at, data = excluded.data,
+      on conflict (id) do update set name = excluded.name, ended_at = excluded.ended_at, data = spans.data || excluded.data,
         error = excluded.error, model = excluded.model, input_tokens = excluded.input_tokens,
         output_tokens = excluded.output_tokens, cost_usd = excluded.cost_usd, cost_source = excluded.cost_source,
         message_id = coalesce(excluded.message_id, spans.message_id)`.compile(db),

@@ -81,6 +81,12 @@ export class DbTracingProcessor implements TracingProcessor {
   private readonly ancestry = new AgentAncestry();
   private queuedTraces = new Map<string, QueuedTrace>();
   private queuedSpans = new Map<string, QueuedSpan>();
+  /**
+   * Open spans whose stored row holds their input (a generation's whole conversation): their end is written without
+   * it, and the row's data is merged (see `upsertSpans`). A model call spans several flushes, so its input was
+   * copied, masked, serialised and written twice.
+   */
+  private readonly inputStored = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
   private readonly secrets: readonly string[];
@@ -181,7 +187,12 @@ export class DbTracingProcessor implements TracingProcessor {
       // In statements of a few dozen rows: on embedded PGlite every statement waits for the one before it, and a turn's
       // next statement would wait behind a batch of 200 spans (~8 ms) instead of a slice of it (~1 ms).
       for (let first = 0; first < spans.length; first += SPANS_PER_STATEMENT) {
-        await this.repository.upsertSpans(spans.slice(first, first + SPANS_PER_STATEMENT));
+        const batch = spans.slice(first, first + SPANS_PER_STATEMENT);
+        await this.repository.upsertSpans(batch);
+        for (const span of batch) {
+          if (span.endedAt === null && 'input' in span.data) this.inputStored.add(span.id);
+          else if (span.endedAt !== null) this.inputStored.delete(span.id);
+        }
       }
       this.announce(traces, spans);
     } catch (error) {
@@ -242,7 +253,7 @@ export class DbTracingProcessor implements TracingProcessor {
       name: spanName(data),
       startedAt,
       endedAt,
-      data: storedData(span, agent, this.secrets),
+      data: storedData(span, agent, this.secrets, endedAt !== null && this.inputStored.has(span.spanId)),
       error: span.error ? (sanitise(span.error, this.secrets) as Record<string, unknown>) : null,
       model: data.type === 'generation' ? (data.model ?? null) : null,
       ...usage,

@@ -79,10 +79,11 @@ export function messageIdOf(data: SpanData): number | null {
   return Number.isSafeInteger(id) ? id : null;
 }
 
-/** The span's data for storage: without its type, inputs trimmed to the latest messages, secrets masked. */
-export function storedData(span: Span<SpanData>, agent: string | undefined, secrets: readonly string[]): Record<string, unknown> {
-  const { type: _type, ...rest } = span.spanData as SpanData & Record<string, unknown>;
-  const data: Record<string, unknown> = { ...rest };
+/** The span's data for storage: without its type, inputs trimmed to the latest messages, secrets masked; `withoutInput` leaves the input out. */
+export function storedData(span: Span<SpanData>, agent: string | undefined, secrets: readonly string[], withoutInput = false): Record<string, unknown> {
+  const { type: _type, input, ...rest } = span.spanData as SpanData & Record<string, unknown>;
+  // Without: its row holds it from the span's start (see DbTracingProcessor), and the stored data is merged.
+  const data: Record<string, unknown> = withoutInput || input === undefined ? { ...rest } : { ...rest, input };
   if (Array.isArray(data.input) && data.input.length > MAX_INPUT_MESSAGES) {
     data.inputOmitted = data.input.length - MAX_INPUT_MESSAGES;
     data.input = data.input.slice(-MAX_INPUT_MESSAGES);

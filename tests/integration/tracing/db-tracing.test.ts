@@ -1,10 +1,10 @@
-import { Agent, run, tool, withCustomSpan, withTrace } from '@openai/agents';
+import { Agent, createGenerationSpan, getGlobalTraceProvider, run, tool, withCustomSpan, withTrace } from '@openai/agents';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ModelCatalog } from '../../../src/agents/models/index.ts';
 import { buildConfig } from '../../../src/config/load-config.ts';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
-import { TracesRepository } from '../../../src/repositories/traces-repository.ts';
+import { TracesRepository, type SpanRecord } from '../../../src/repositories/traces-repository.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { DbTracingProcessor } from '../../../src/tracing/db-tracing-processor.ts';
 import { installTracing } from '../../../src/tracing/install-tracing.ts';
@@ -12,6 +12,16 @@ import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/o
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 
 const SECRET = 'known-secret-value-123456';
+
+/** The traces store, keeping every batch of span rows it was asked to write. */
+class RecordingTraces extends TracesRepository {
+  readonly batches: SpanRecord[][] = [];
+
+  override async upsertSpans(spans: SpanRecord[]): Promise<void> {
+    this.batches.push(spans);
+    await super.upsertSpans(spans);
+  }
+}
 
 describe.each(ENGINES)('DB tracing on %s', (engine) => {
   let database: DatabaseHandle;
@@ -92,6 +102,31 @@ describe.each(ENGINES)('DB tracing on %s', (engine) => {
     expect(await repository.totalsForTrace(traceId)).toEqual({ inputTokens: 320, outputTokens: 40, costUsd: 0.0035 });
     expect(await repository.totalsByAgent('ses_trace_1')).toEqual([{ agent: 'Claude', generations: 2, inputTokens: 320, outputTokens: 40, costUsd: 0.0035 }]);
     expect((await repository.spansForMessage(42)).map((span) => span.name)).toEqual(['deliver_message']);
+  });
+
+  it("writes a long model call's input once: its end leaves it out, and the stored row keeps it beside the output", async () => {
+    const recording = new RecordingTraces(database.db);
+    const own = new DbTracingProcessor(recording, { clock: new ManualClock() });
+    const trace = getGlobalTraceProvider().createTrace({ name: 'long call', groupId: 'ses_trace_3' });
+    await own.onTraceStart(trace);
+    const input = [{ role: 'user', content: 'the whole conversation so far' }];
+    const generation = createGenerationSpan({ data: { model: 'm', input } }, trace);
+    generation.start();
+    await own.onSpanStart(generation);
+    await own.forceFlush();
+    generation.spanData.output = [{ role: 'assistant', content: 'the answer' }];
+    generation.end();
+    await own.onSpanEnd(generation);
+    await own.onTraceEnd(trace);
+    await own.forceFlush();
+
+    const [started, ended] = recording.batches.map((batch) => batch.find((span) => span.id === generation.spanId));
+    expect(started?.data).toHaveProperty('input', input);
+    expect(ended?.endedAt).not.toBeNull();
+    expect(ended?.data).not.toHaveProperty('input');
+    const stored = (await recording.getTrace(trace.traceId))?.spans.find((span) => span.id === generation.spanId);
+    expect(stored?.data).toMatchObject({ input, output: [{ role: 'assistant', content: 'the answer' }], model: 'm' });
+    expect(stored?.endedAt).not.toBeNull();
   });
 
   it('records cost of a streamed generation and errors of a failed one, and filters traces', async () => {
