@@ -64,8 +64,8 @@ export function pgliteHandle(database: PgliteEngine, options: DatabaseOptions = 
   const lock = new SingleConnectionLock();
   const log = options.counter ? { log: options.counter.record } : {};
   // Two Kysely instances over one connection; the handle closes PGlite itself (Kysely skips a driver never used).
-  const db = new Kysely<Database>({ dialect: new PgliteDialect(engine, { lock, priority: 'turn', closesEngine: false }), ...log });
-  const background = new Kysely<Database>({ dialect: new PgliteDialect(engine, { lock, priority: 'background', closesEngine: false }), ...log });
+  const db = new Kysely<Database>({ dialect: new PgliteDialect(engine, { lock, priority: 'turn' }), ...log });
+  const background = new Kysely<Database>({ dialect: new PgliteDialect(engine, { lock, priority: 'background' }), ...log });
   return {
     db,
     background,

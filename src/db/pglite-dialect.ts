@@ -10,7 +10,7 @@ import {
   type QueryResult,
   type TransactionSettings,
 } from 'kysely';
-import { SingleConnectionLock, type StatementPriority } from './single-connection-lock.ts';
+import type { SingleConnectionLock, StatementPriority } from './single-connection-lock.ts';
 
 /** What the dialect needs of PGlite: an instance on this thread, or one on a thread of its own (`PgliteThread`). */
 export interface PgliteEngine {
@@ -72,13 +72,10 @@ class PgliteConnection implements DatabaseConnection {
   }
 }
 
-/** How a dialect shares its PGlite: the lock of the one connection, and its statements' place in the queue. */
+/** How a dialect shares its PGlite: the lock of the one connection (one per PGlite), and its statements' priority. */
 export interface PgliteDialectOptions {
-  /** Shared by every dialect over one PGlite (see pgliteHandle); absent: a lock of its own. */
-  lock?: SingleConnectionLock;
-  priority?: StatementPriority;
-  /** Whether destroying the Kysely instance closes PGlite (false for a second instance over the same one). */
-  closesEngine?: boolean;
+  lock: SingleConnectionLock;
+  priority: StatementPriority;
 }
 
 function pgliteConnection(connection: DatabaseConnection): PgliteConnection {
@@ -87,22 +84,18 @@ function pgliteConnection(connection: DatabaseConnection): PgliteConnection {
 }
 
 class PgliteDriver implements Driver {
-  private readonly lock: SingleConnectionLock;
-
   constructor(
     private readonly database: PgliteEngine,
     private readonly options: PgliteDialectOptions,
-  ) {
-    this.lock = options.lock ?? new SingleConnectionLock();
-  }
+  ) {}
 
   async init(): Promise<void> {
     await this.database.waitReady;
   }
 
   async acquireConnection(): Promise<DatabaseConnection> {
-    const priority = this.options.priority ?? 'turn';
-    return new PgliteConnection(this.database, this.lock, priority, await this.lock.acquire(priority));
+    const { lock, priority } = this.options;
+    return new PgliteConnection(this.database, lock, priority, await lock.acquire(priority));
   }
 
   async beginTransaction(connection: DatabaseConnection, _settings: TransactionSettings): Promise<void> {
@@ -122,9 +115,8 @@ class PgliteDriver implements Driver {
     pgliteConnection(connection).giveUp();
   }
 
-  async destroy(): Promise<void> {
-    if (this.options.closesEngine !== false && !this.database.closed) await this.database.close();
-  }
+  /** PGlite outlives its Kysely instances: the database handle closes it (see pgliteHandle). */
+  async destroy(): Promise<void> {}
 
   private async endTransaction(connection: DatabaseConnection, statement: 'commit' | 'rollback'): Promise<void> {
     try {
@@ -139,7 +131,7 @@ class PgliteDriver implements Driver {
 export class PgliteDialect implements Dialect {
   constructor(
     private readonly database: PgliteEngine,
-    private readonly options: PgliteDialectOptions = {},
+    private readonly options: PgliteDialectOptions,
   ) {}
   createAdapter() {
     return new PostgresAdapter();

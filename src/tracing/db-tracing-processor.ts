@@ -190,8 +190,8 @@ export class DbTracingProcessor implements TracingProcessor {
         const batch = spans.slice(first, first + SPANS_PER_STATEMENT);
         await this.repository.upsertSpans(batch);
         for (const span of batch) {
-          if (span.endedAt === null && 'input' in span.data) this.inputStored.add(span.id);
-          else if (span.endedAt !== null) this.inputStored.delete(span.id);
+          if (span.endedAt !== null) this.inputStored.delete(span.id);
+          else if ('input' in span.data) this.inputStored.add(span.id);
         }
       }
       this.announce(traces, spans);
