@@ -13,6 +13,7 @@ import {
   type BenchApp,
   type BenchResult,
 } from './bench-app.ts';
+import { sdkFloor } from './sdk-floor-bench.ts';
 import { mainThreadCpuMs, ownCpuMs, postgresCpuSince, postgresCpuSnapshot, type PostgresCpuSnapshot } from './process-cpu.ts';
 
 export type { BenchResult } from './bench-app.ts';
@@ -221,11 +222,14 @@ async function humanDuringRound(): Promise<BenchResult[]> {
 
 /** The session figures of `npm run bench`. */
 export async function runSessionBench(): Promise<BenchResult[]> {
+  const overheads = [...(await overhead('pglite')), ...(await overhead('postgres'))];
+  const floor = await sdkFloor();
   return [
     ...(await fanout('pglite')),
     ...(await fanout('postgres')),
-    ...(await overhead('pglite')),
-    ...(await overhead('postgres')),
+    ...overheads,
+    ...floor,
+    ...ownShare(overheads, floor),
     ...(await overhead('pglite', true)),
     ...(await overhead('postgres', true)),
     ...(await idle('pglite')),
@@ -233,6 +237,19 @@ export async function runSessionBench(): Promise<BenchResult[]> {
     ...(await promptGrowth()),
     ...(await humanDuringRound()),
   ];
+}
+
+/**
+ * turn_overhead_own_ms_p50: what our code adds to a turn's median beyond the Agents SDK's own floor (the overhead
+ * figure's p50 minus `turn_sdk_floor_ms_p50`), on each engine.
+ */
+function ownShare(overheads: BenchResult[], floor: BenchResult[]): BenchResult[] {
+  const floorP50 = floor.find((result) => result.name === 'turn_sdk_floor_ms_p50')?.value;
+  if (floorP50 === undefined) return [];
+  return (['', '_postgres'] as const).flatMap((suffix) => {
+    const p50 = overheads.find((result) => result.name === `turn_overhead_ms_p50${suffix}`)?.value;
+    return p50 === undefined ? [] : [{ name: `turn_overhead_own_ms_p50${suffix}`, value: round(p50 - floorP50, 1), unit: 'ms' }];
+  });
 }
 
 /** rss_mb_100_sessions_bench_process with embedded PGlite in a DATA_DIR (as `npm start` runs it). */
