@@ -15,6 +15,7 @@ import * as tracesStarted from './migrations/0021-traces-started.ts';
 import * as deadProcessLeftovers from './migrations/0022-dead-process-leftovers.ts';
 import * as documentVersionMetadata from './migrations/0023-document-version-metadata.ts';
 import * as localDeliveries from './migrations/0024-local-deliveries.ts';
+import * as messageChanges from './migrations/0025-message-changes.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -34,6 +35,7 @@ const migrations: Record<string, Migration> = {
   '0022-dead-process-leftovers': deadProcessLeftovers,
   '0023-document-version-metadata': documentVersionMetadata,
   '0024-local-deliveries': localDeliveries,
+  '0025-message-changes': messageChanges,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

@@ -4,6 +4,7 @@ import type { ChatMessage, DeliveryStatus, Session, SpeakerKind } from '../core/
 import type { DeliveredMessage } from '../core/ports.ts';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import { claimParameters, claimQuery, successorClaimInput, toClaimedJob, type ClaimedJob, type ClaimInput, type SuccessorClaim } from './job-claims.ts';
+import { changesSince, recentAtHorizon, type MessageChanges, type RecentMessagesRead } from './message-changes.ts';
 import { MessageNumbering } from './message-numbering.ts';
 import { insertCountingTurn, insertNumbered, insertWithEffects, type MessageEffects } from './message-inserts.ts';
 import { jsonRowToSession } from './sessions-repository.ts';
@@ -197,6 +198,16 @@ export class MessagesRepository {
       .orderBy('id', 'desc')
       .limit(count);
     return this.readMany(query);
+  }
+
+  /** `listRecent` with the horizon its snapshot leaves for `changesSince` (see message-changes.ts). */
+  recentAtHorizon(sessionId: string, count: number): Promise<RecentMessagesRead> {
+    return recentAtHorizon(this.db, sessionId, count);
+  }
+
+  /** The session's messages stored, changed or deleted since a read's horizon, and the next horizon. */
+  changesSince(sessionId: string, horizon: string): Promise<MessageChanges> {
+    return changesSince(this.db, sessionId, horizon);
   }
 
   /** The messages a query selects, oldest first, read as `manyRowsAs` says. */

@@ -18,15 +18,10 @@ import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
 import { noticeAfterTurn, waitingNotice } from './turn-notices.ts';
 import type { TurnOutcome, TurnRunner } from './turn-runner.ts';
+import { RecentHistorySource, ROUND_HISTORY_WINDOW } from './recent-history.ts';
 
 /** A planned round with the history it was planned on. */
 type RoundPlan = PlannedRound & { history: RecentHistory };
-
-/**
- * A round reads the session's newest messages, not its whole history: planning needs only what each participant
- * has not answered yet, and the context the sizes of older messages, which it keeps (see HistoryTokens).
- */
-export const ROUND_HISTORY_WINDOW = 200;
 
 /** What the coordinator needs. */
 export interface CoordinatorOptions {
@@ -58,13 +53,16 @@ export interface CoordinatorOptions {
  */
 export class Coordinator implements TurnTaking {
   private readonly runtimes = new Map<string, Runtime>();
+  private readonly history: RecentHistorySource;
 
   constructor(private readonly options: CoordinatorOptions) {
+    this.history = new RecentHistorySource({ messages: options.messages, window: ROUND_HISTORY_WINDOW });
     // An end cuts this process's turns wherever it was decided; a resume is heard by the entry point (restartRoundsOnResume).
     options.events.subscribe((event) => {
       if (event.type !== 'session_ended') return;
       this.abort(event.sessionId);
       options.hints.spend(event.sessionId);
+      this.history.forget(event.sessionId);
     });
   }
 
@@ -206,8 +204,8 @@ export class Coordinator implements TurnTaking {
     const live = [...runtime.turns].filter((turn) => !turn.control.signal.aborted);
     const busy = new Set(live.map((turn) => turn.participantId));
     const seats = this.options.limits.seatsLeft(session, live.length);
-    const messages = await this.options.messages.listRecent(session.id, ROUND_HISTORY_WINDOW);
-    const history = { messages, complete: messages.length < ROUND_HISTORY_WINDOW };
+    const history = await this.history.read(session.id);
+    const { messages } = history;
     const participants = this.options.roster.active(session).filter((participant) => !busy.has(participant.id));
     const round = planRound({
       session,

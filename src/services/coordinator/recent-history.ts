@@ -1,0 +1,124 @@
+import type { ChatMessage } from '../../core/domain.ts';
+import type { MessagesRepository } from '../../repositories/messages-repository.ts';
+import type { RecentHistory } from '../context/history-tokens.ts';
+
+/**
+ * A round reads the session's newest messages, not its whole history: planning needs only what each participant
+ * has not answered yet, and the context the sizes of older messages, which it keeps (see HistoryTokens).
+ */
+export const ROUND_HISTORY_WINDOW = 200;
+
+/** Messages held for all sessions together: about 15 MB at their largest, whatever the number of sessions. */
+export const RECENT_HISTORY_MESSAGES_HELD = 10_000;
+
+/** Options of the recent history. */
+export interface RecentHistoryOptions {
+  messages: Pick<MessagesRepository, 'recentAtHorizon' | 'changesSince'>;
+  /** Messages a round reads (its newest, oldest first). */
+  window: number;
+  /** Messages held across sessions; the least recently read session is forgotten first. */
+  capacity?: number;
+}
+
+/** What is held for one session. */
+interface Held {
+  sessionId: string;
+  messages: ChatMessage[];
+  /** True while `messages` are every live message of the session. */
+  complete: boolean;
+  /** Where the next read of changes starts; null until the first read. */
+  horizon: string | null;
+  /** The read in progress: reads of one session apply their changes one after another. */
+  reading: Promise<unknown>;
+}
+
+/**
+ * The newest messages of each session a round reads, kept between rounds: a round reads only the rows written since
+ * the last (a person's message, the answers, their delivery: a few rows instead of 200). The database's transaction
+ * horizon makes this safe: a write of another process, or one that commits late, comes with a later read (see
+ * repositories/message-changes.ts). Deleted messages leave; a session's holding is dropped when it ends, and the
+ * least recently read sessions when the messages held pass the capacity.
+ */
+export class RecentHistorySource {
+  private readonly held = new Map<string, Held>();
+  private messagesHeld = 0;
+
+  constructor(private readonly options: RecentHistoryOptions) {}
+
+  /** The session's newest `window` live messages, oldest first, and whether they are all it has. */
+  read(sessionId: string): Promise<RecentHistory> {
+    let held = this.held.get(sessionId);
+    if (!held) {
+      held = { sessionId, messages: [], complete: false, horizon: null, reading: Promise.resolve() };
+      this.held.set(sessionId, held);
+    }
+    const entry = held;
+    const next = entry.reading.then(() => this.update(entry));
+    entry.reading = next.catch(() => undefined);
+    return next;
+  }
+
+  /** Forgets a session (it ended): its next read, if any, starts afresh. */
+  forget(sessionId: string): void {
+    const held = this.held.get(sessionId);
+    if (!held) return;
+    this.messagesHeld -= held.messages.length;
+    this.held.delete(sessionId);
+  }
+
+  /** Messages held now, across sessions (for tests and the capacity). */
+  get size(): number {
+    return this.messagesHeld;
+  }
+
+  private async update(held: Held): Promise<RecentHistory> {
+    const { messages } = this.options;
+    const { window } = this.options;
+    let next: { messages: ChatMessage[]; complete: boolean };
+    if (held.horizon === null) {
+      const read = await messages.recentAtHorizon(held.sessionId, window);
+      next = { messages: read.messages, complete: read.messages.length < window };
+      held.horizon = read.horizon;
+    } else {
+      const changes = await messages.changesSince(held.sessionId, held.horizon);
+      const applied = applyChanges(held, changes.changed, changes.deletedIds, window);
+      next = { messages: applied.messages, complete: held.complete && !applied.trimmed };
+      held.horizon = changes.horizon;
+    }
+    const result: RecentHistory = { messages: [...next.messages], complete: next.complete };
+    // A session forgotten meanwhile (it ended) is not taken back.
+    if (this.held.get(held.sessionId) !== held) return result;
+    this.messagesHeld += next.messages.length - held.messages.length;
+    held.messages = next.messages;
+    held.complete = next.complete;
+    this.touch(held);
+    return result;
+  }
+
+  /** Marks the session as the most recently read, forgetting the least recently read ones past the capacity. */
+  private touch(held: Held): void {
+    this.held.delete(held.sessionId);
+    this.held.set(held.sessionId, held);
+    const capacity = this.options.capacity ?? RECENT_HISTORY_MESSAGES_HELD;
+    for (const oldest of this.held.values()) {
+      if (this.messagesHeld <= capacity || oldest === held) break;
+      this.forget(oldest.sessionId);
+    }
+  }
+}
+
+/**
+ * The held messages with `changed` put in (replacing a held one of the same id) and `deletedIds` taken out, oldest
+ * first, at most `window` of them (`trimmed` when older ones had to go). A changed message older than every held one
+ * is outside the window and stays out, unless the holding is the whole session (then it committed late).
+ */
+function applyChanges(held: Held, changed: ChatMessage[], deletedIds: number[], window: number): { messages: ChatMessage[]; trimmed: boolean } {
+  if (changed.length === 0 && deletedIds.length === 0) return { messages: held.messages, trimmed: false };
+  const byId = new Map(held.messages.map((message) => [message.id, message]));
+  const oldest = held.messages[0]?.id ?? Number.NEGATIVE_INFINITY;
+  for (const id of deletedIds) byId.delete(id);
+  for (const message of changed) if (held.complete || message.id > oldest || byId.has(message.id)) byId.set(message.id, message);
+  const merged = [...byId.values()].sort((a, b) => a.id - b.id);
+  if (merged.length <= window) return { messages: merged, trimmed: false };
+  return { messages: merged.slice(merged.length - window), trimmed: true };
+}
