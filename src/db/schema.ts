@@ -83,8 +83,8 @@ export interface MessagesTable {
   external_url: string | null;
   created_at: Timestamp;
   deleted_at: NullableTimestamp;
-  /** The transaction that last wrote the row (`xid8` as text; see migrations/0025-message-changes.ts). */
-  changed_xid: Generated<string>;
+  /** The transaction that last wrote the row (`xid8` as text; null for rows not written since migration 0025). */
+  changed_xid: Generated<string | null>;
 }
 
 /** A paused SDK run (human-in-the-loop), serialised so it survives a restart. */

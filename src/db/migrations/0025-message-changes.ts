@@ -5,10 +5,13 @@ import { sql, type Kysely } from 'kysely';
  * recent messages reads only the rows written since its last read instead of all of them every round. A transaction
  * id, not a time or a sequence: ids of transactions still running when a read began are at or above that read's
  * snapshot horizon (`pg_snapshot_xmin`), so the next read, from that horizon, sees whatever they commit later.
+ * The default is set after the column is added, so older rows stay null instead of the table being rewritten under
+ * a lock while other processes run (a rolling restart): a null row is older than any read, and a write names it.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
   await sql`
-    ALTER TABLE messages ADD COLUMN changed_xid xid8 NOT NULL DEFAULT pg_current_xact_id();
+    ALTER TABLE messages ADD COLUMN changed_xid xid8;
+    ALTER TABLE messages ALTER COLUMN changed_xid SET DEFAULT pg_current_xact_id();
     CREATE FUNCTION messages_changed() RETURNS trigger LANGUAGE plpgsql AS $$
     BEGIN
       NEW.changed_xid := pg_current_xact_id();

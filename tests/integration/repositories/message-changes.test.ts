@@ -5,6 +5,7 @@ import { MessagesRepository } from '../../../src/repositories/messages-repositor
 import { PersonRevisionsRepository } from '../../../src/repositories/person-revisions-repository.ts';
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
 import type { NewMessage } from '../../../src/repositories/message-rows.ts';
+import { down, up } from '../../../src/db/migrations/0025-message-changes.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 
 const now = new Date('2026-03-01T10:00:00.000Z');
@@ -53,6 +54,17 @@ describe.each(ENGINES)('reading what changed in a session since a horizon on %s'
     const afterDelete = await messages.changesSince('s1', changes.horizon);
     expect(afterDelete.deletedIds).toEqual([first.message.id]);
     expect(texts(afterDelete.changed)).toEqual([]);
+  });
+
+  it('leaves rows stored before the migration unnamed until a write names them', async () => {
+    await down(handle.db);
+    const old = await messages.insert(said('before the migration'), now);
+    await up(handle.db);
+    const recent = await messages.recentAtHorizon('s1', 200);
+    expect(texts(recent.messages)).toEqual(['before the migration']);
+    expect(texts((await messages.changesSince('s1', '0')).changed)).toEqual([]);
+    await messages.setDeliveryStatus(old.message.id, 'delivered');
+    expect(texts((await messages.changesSince('s1', recent.horizon)).changed)).toEqual(['before the migration']);
   });
 
   it('answers a horizon for a session without messages, and the first message after it', async () => {
