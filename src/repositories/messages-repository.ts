@@ -265,9 +265,10 @@ export class MessagesRepository {
   }
 
   /** How many messages each participant wrote in a session, and the id of its latest (fair turn-taking). */
-  async spokenBy(sessionId: string): Promise<Map<string, { count: number; lastId: number }>> {
-    const rows = await this.db
-      .selectFrom('messages')
+  async spokenBy(sessionId: string, options: { beforeId?: number } = {}): Promise<Map<string, { count: number; lastId: number }>> {
+    let query = this.db.selectFrom('messages');
+    if (options.beforeId !== undefined) query = query.where('id', '<', options.beforeId);
+    const rows = await query
       .select(['speaker_name', (eb) => eb.fn.countAll<number>().as('count'), (eb) => eb.fn.max('id').as('last_id')])
       .where('session_id', '=', sessionId)
       .where('speaker_kind', '=', 'participant')

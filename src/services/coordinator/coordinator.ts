@@ -212,7 +212,7 @@ export class Coordinator implements TurnTaking {
       participants,
       history: messages,
       // Beyond the window, fairness needs how much each participant said in the whole session.
-      spoken: history.complete ? undefined : await this.options.messages.spokenBy(session.id),
+      spoken: history.spoken,
       humans,
       maxSpeakers: Math.min(settings.maxAiResponsesPerTurn, seats),
       batchWindowMs: settings.batchWindowSeconds * 1000,

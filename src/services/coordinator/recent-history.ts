@@ -13,11 +13,22 @@ export const RECENT_HISTORY_MESSAGES_HELD = 10_000;
 
 /** Options of the recent history. */
 export interface RecentHistoryOptions {
-  messages: Pick<MessagesRepository, 'recentAtHorizon' | 'changesSince'>;
+  messages: Pick<MessagesRepository, 'recentAtHorizon' | 'changesSince' | 'spokenBy'>;
   /** Messages a round reads (its newest, oldest first). */
   window: number;
   /** Messages held across sessions; the least recently read session is forgotten first. */
   capacity?: number;
+}
+
+/** How much a participant said in a session, and its latest message. */
+export interface Spoken {
+  count: number;
+  lastId: number;
+}
+
+/** A round's history: the newest messages and, when they are not the whole session, what each participant said in all. */
+export interface RoundHistory extends RecentHistory {
+  spoken?: ReadonlyMap<string, Spoken>;
 }
 
 /** What is held for one session. */
@@ -26,6 +37,8 @@ interface Held {
   messages: ChatMessage[];
   /** True while `messages` are every live message of the session. */
   complete: boolean;
+  /** What each participant said before the held messages (null while they are the whole session). */
+  olderSpoken: Map<string, Spoken> | null;
   /** Where the next read of changes starts; null until the first read. */
   horizon: string | null;
   /** The read in progress: reads of one session apply their changes one after another. */
@@ -45,11 +58,15 @@ export class RecentHistorySource {
 
   constructor(private readonly options: RecentHistoryOptions) {}
 
-  /** The session's newest `window` live messages, oldest first, and whether they are all it has. */
-  read(sessionId: string): Promise<RecentHistory> {
+  /**
+   * The session's newest `window` live messages, oldest first, whether they are all it has, and when they are not,
+   * what each participant said in the whole session (counted once from the database, then from the messages that
+   * leave the window: a participant's message is never deleted, nor withheld after it was stored).
+   */
+  read(sessionId: string): Promise<RoundHistory> {
     let held = this.held.get(sessionId);
     if (!held) {
-      held = { sessionId, messages: [], complete: false, horizon: null, reading: Promise.resolve() };
+      held = { sessionId, messages: [], complete: false, olderSpoken: null, horizon: null, reading: Promise.resolve() };
       this.held.set(sessionId, held);
     }
     const entry = held;
@@ -71,26 +88,31 @@ export class RecentHistorySource {
     return this.messagesHeld;
   }
 
-  private async update(held: Held): Promise<RecentHistory> {
-    const { messages } = this.options;
-    const { window } = this.options;
-    let next: { messages: ChatMessage[]; complete: boolean };
+  private async update(held: Held): Promise<RoundHistory> {
+    const { messages, window } = this.options;
+    let next: { messages: ChatMessage[]; complete: boolean; horizon: string; dropped: ChatMessage[] };
     if (held.horizon === null) {
       const read = await messages.recentAtHorizon(held.sessionId, window);
-      next = { messages: read.messages, complete: read.messages.length < window };
-      held.horizon = read.horizon;
+      next = { messages: read.messages, complete: read.messages.length < window, horizon: read.horizon, dropped: [] };
     } else {
       const changes = await messages.changesSince(held.sessionId, held.horizon);
       const applied = applyChanges(held, changes.changed, changes.deletedIds, window);
-      next = { messages: applied.messages, complete: held.complete && !applied.trimmed };
-      held.horizon = changes.horizon;
+      next = { ...applied, complete: held.complete && applied.dropped.length === 0, horizon: changes.horizon };
     }
-    const result: RecentHistory = { messages: [...next.messages], complete: next.complete };
+    const olderSpoken = next.complete
+      ? null
+      : held.olderSpoken
+        ? countSpoken(next.dropped, held.olderSpoken)
+        : await messages.spokenBy(held.sessionId, { beforeId: next.messages[0]?.id ?? Number.MAX_SAFE_INTEGER });
+    const result: RoundHistory = {
+      messages: [...next.messages],
+      complete: next.complete,
+      ...(olderSpoken ? { spoken: countSpoken(next.messages, olderSpoken) } : {}),
+    };
     // A session forgotten meanwhile (it ended) is not taken back.
     if (this.held.get(held.sessionId) !== held) return result;
     this.messagesHeld += next.messages.length - held.messages.length;
-    held.messages = next.messages;
-    held.complete = next.complete;
+    Object.assign(held, { messages: next.messages, complete: next.complete, horizon: next.horizon, olderSpoken });
     this.touch(held);
     return result;
   }
@@ -109,16 +131,27 @@ export class RecentHistorySource {
 
 /**
  * The held messages with `changed` put in (replacing a held one of the same id) and `deletedIds` taken out, oldest
- * first, at most `window` of them (`trimmed` when older ones had to go). A changed message older than every held one
+ * first, at most `window` of them (`dropped`: the older ones that had to go). A changed message older than every held one
  * is outside the window and stays out, unless the holding is the whole session (then it committed late).
  */
-function applyChanges(held: Held, changed: ChatMessage[], deletedIds: number[], window: number): { messages: ChatMessage[]; trimmed: boolean } {
-  if (changed.length === 0 && deletedIds.length === 0) return { messages: held.messages, trimmed: false };
+function applyChanges(held: Held, changed: ChatMessage[], deletedIds: number[], window: number): { messages: ChatMessage[]; dropped: ChatMessage[] } {
+  if (changed.length === 0 && deletedIds.length === 0) return { messages: held.messages, dropped: [] };
   const byId = new Map(held.messages.map((message) => [message.id, message]));
   const oldest = held.messages[0]?.id ?? Number.NEGATIVE_INFINITY;
   for (const id of deletedIds) byId.delete(id);
   for (const message of changed) if (held.complete || message.id > oldest || byId.has(message.id)) byId.set(message.id, message);
   const merged = [...byId.values()].sort((a, b) => a.id - b.id);
-  if (merged.length <= window) return { messages: merged, trimmed: false };
-  return { messages: merged.slice(merged.length - window), trimmed: true };
+  if (merged.length <= window) return { messages: merged, dropped: [] };
+  return { messages: merged.slice(merged.length - window), dropped: merged.slice(0, merged.length - window) };
+}
+
+/** `counted` plus the participants' messages among `messages` (those withheld are not counted, as in spokenBy). */
+function countSpoken(messages: readonly ChatMessage[], counted: ReadonlyMap<string, Spoken>): Map<string, Spoken> {
+  const spoken = new Map(counted);
+  for (const message of messages) {
+    if (message.speaker.kind !== 'participant' || message.deliveryStatus === 'withheld') continue;
+    const before = spoken.get(message.speaker.name);
+    spoken.set(message.speaker.name, { count: (before?.count ?? 0) + 1, lastId: Math.max(before?.lastId ?? 0, message.id) });
+  }
+  return spoken;
 }

@@ -7,12 +7,13 @@ import { RecentHistorySource } from '../../../../src/services/coordinator/recent
 class FakeMessages {
   private rows: { message: ChatMessage; deleted: boolean; written: number }[] = [];
   private writes = 0;
-  reads = { recent: 0, changes: 0 };
+  reads = { recent: 0, changes: 0, spoken: 0 };
   failNext = false;
 
-  store(sessionId: string, id: number, text = `message ${id}`): void {
+  store(sessionId: string, id: number, text = `message ${id}`, speaker = 'Ada'): void {
     this.writes += 1;
-    const message = { id, sessionId, text, speaker: { kind: 'human', name: 'Ada' } } as ChatMessage;
+    const kind = speaker === 'Ada' ? 'human' : 'participant';
+    const message = { id, sessionId, text, speaker: { kind, name: speaker }, deliveryStatus: 'delivered' } as ChatMessage;
     this.rows = [...this.rows.filter((row) => row.message.id !== id), { message, deleted: false, written: this.writes }];
   }
 
@@ -41,6 +42,17 @@ class FakeMessages {
     };
   }
 
+  async spokenBy(sessionId: string, options: { beforeId?: number } = {}): Promise<Map<string, { count: number; lastId: number }>> {
+    this.reads.spoken += 1;
+    const spoken = new Map<string, { count: number; lastId: number }>();
+    for (const { message, deleted } of this.live(sessionId)) {
+      if (deleted || message.speaker.kind !== 'participant' || message.id >= (options.beforeId ?? Infinity)) continue;
+      const before = spoken.get(message.speaker.name);
+      spoken.set(message.speaker.name, { count: (before?.count ?? 0) + 1, lastId: message.id });
+    }
+    return spoken;
+  }
+
   private live(sessionId: string) {
     return this.rows.filter((row) => row.message.sessionId === sessionId).sort((a, b) => a.message.id - b.message.id);
   }
@@ -61,7 +73,7 @@ describe('RecentHistorySource', () => {
     expect(ids(next)).toEqual([2, 3, 4]);
     expect(next.messages[0]?.text).toBe('message 2, edited');
     expect(next.complete).toBe(true);
-    expect(messages.reads).toEqual({ recent: 2, changes: 1 });
+    expect(messages.reads).toEqual({ recent: 2, changes: 1, spoken: 0 });
   });
 
   it('keeps the newest `window` messages and says when older ones exist', async () => {
@@ -73,6 +85,27 @@ describe('RecentHistorySource', () => {
     messages.store('s1', 5);
     expect(await history.read('s1')).toMatchObject({ complete: false });
     expect(ids(await history.read('s1'))).toEqual([3, 4, 5]);
+  });
+
+  it('counts what each participant said in the whole session once, then from the messages leaving the window', async () => {
+    const messages = new FakeMessages();
+    for (const [id, speaker] of [
+      [1, 'Claude'],
+      [2, 'Ada'],
+      [3, 'Claude'],
+      [4, 'Grok'],
+    ] as const)
+      messages.store('s1', id, `message ${id}`, speaker);
+    const history = new RecentHistorySource({ messages, window: 3 });
+    expect((await history.read('s1')).spoken).toEqual(await messages.spokenBy('s1'));
+    messages.store('s1', 5, 'message 5', 'Claude');
+    messages.store('s1', 6, 'message 6', 'Grok');
+    messages.store('s1', 7, 'message 7', 'Ada');
+    const later = await history.read('s1');
+    expect(ids(later)).toEqual([5, 6, 7]);
+    expect(later.spoken).toEqual(await messages.spokenBy('s1'));
+    expect(later.spoken?.get('Claude')).toEqual({ count: 3, lastId: 5 });
+    expect(messages.reads.spoken).toBe(3);
   });
 
   it('takes in a message that committed after a newer one, and leaves out changes older than its window', async () => {
