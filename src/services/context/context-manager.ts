@@ -66,6 +66,12 @@ export class ContextManager {
   private readonly sizes = new HistoryTokens();
   /** The record each round's participants read, once per round: they share the round's history object. */
   private readonly roundRecords = new WeakMap<RecentHistory, Promise<string | null>>();
+  /**
+   * Each message's attributed line in raw tokens, by message object: a round's history holds the same objects from one
+   * round to the next (an edited message comes as a new one), so a turn counts only what is new instead of building
+   * and hashing every line of its window again for every participant.
+   */
+  private readonly lineTokens = new WeakMap<ChatMessage, number>();
 
   constructor(private readonly options: ContextManagerOptions) {}
 
@@ -126,12 +132,21 @@ export class ContextManager {
     const source = loaded ?? { messages: await this.options.messages.listForSession(sessionId), complete: true };
     const history = source.messages.filter((message) => DISCUSSION_SPEAKERS.has(message.speaker.kind) && message.deliveryStatus !== 'withheld');
     if (!source.complete && !this.sizes.covers(sessionId, history)) return this.measure(sessionId, model, undefined);
-    const tokens = this.options.tokens;
-    this.sizes.extend(sessionId, history, (message) => tokens.count(attributedLine(message)), source.complete);
-    const costs = history.map((message) => tokens.countFor(model, attributedLine(message)));
-    const correction = tokens.correctionFor(model);
+    this.sizes.extend(sessionId, history, (message) => this.rawTokens(message), source.complete);
+    const correction = this.options.tokens.correctionFor(model);
+    // As `countFor` counts: each line's raw count corrected for the model, rounded up.
+    const costs = history.map((message) => Math.ceil(this.rawTokens(message) * correction));
     const older = source.complete ? 0 : this.sizes.olderThan(sessionId, history[0]?.id ?? 0, (raw) => Math.ceil(raw * correction));
     return { history, costs, total: older + sum(costs), complete: source.complete };
+  }
+
+  private rawTokens(message: ChatMessage): number {
+    let tokens = this.lineTokens.get(message);
+    if (tokens === undefined) {
+      tokens = this.options.tokens.count(attributedLine(message));
+      this.lineTokens.set(message, tokens);
+    }
+    return tokens;
   }
 
   /** The images shown with the messages a prompt reads as chat turns (none unless asked for). */

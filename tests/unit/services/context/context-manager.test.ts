@@ -6,6 +6,7 @@ import { TokenCounter } from '../../../../src/services/context/token-counter.ts'
 import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
 import type { DocumentationPort } from '../../../../src/core/ports.ts';
 import { chatMessage } from '../../../support/chat-messages.ts';
+import { attributedLine, turnCue } from '../../../../src/agents/participants/conversation-input.ts';
 
 const limits = { contextRefreshPercent: 50, maxContextPercent: 80 } as LimitsConfig;
 const speakers = ['Claude', 'ChatGPT', 'Grok', 'Alice'];
@@ -19,7 +20,7 @@ const history = (count: number): ChatMessage[] =>
     }),
   );
 
-function manager(messages: ChatMessage[], record: string | null, window = 128_000) {
+function manager(messages: ChatMessage[], record: string | null, window = 128_000, tokens = new TokenCounter()) {
   const urgent: string[] = [];
   const documentation: DocumentationPort = {
     latestRecord: async () => record,
@@ -32,7 +33,7 @@ function manager(messages: ChatMessage[], record: string | null, window = 128_00
   const context = new ContextManager({
     messages: { listForSession: async () => messages } as unknown as MessagesRepository,
     documentation,
-    tokens: new TokenCounter(),
+    tokens,
     contextWindow: async () => window,
     limits: () => limits,
     historyBudgetTokens: 4000,
@@ -44,6 +45,22 @@ const session = { id: 's' } as Session;
 const record = Array.from({ length: 200 }, (_, index) => `- decision ${index}: keep kill switches per risky path`).join('\n');
 
 describe('ContextManager', () => {
+  it("counts a message again when it changes, and sizes each turn for the model's correction", async () => {
+    const messages = history(8);
+    const tokens = new TokenCounter();
+    const { context } = manager(messages, null, 128_000, tokens);
+    const loaded = { messages, complete: true };
+    const before = (await context.build(session, 'Claude', 'm', [], loaded)).estimatedTokens;
+    // An edit comes as a new message object with the same id (a round's history is read from the database).
+    const edited = messages.map((message) => (message.id === 3 ? { ...message, text: `${message.text} ${'Much longer now. '.repeat(20)}` } : message));
+    const after = (await context.build(session, 'Claude', 'm', [], { messages: edited, complete: true })).estimatedTokens;
+    expect(after).toBeGreaterThan(before + 60);
+    tokens.observe('m', 1000, 2000);
+    const corrected = (await context.build(session, 'Claude', 'm', [], { messages: edited, complete: true })).estimatedTokens;
+    const lines = edited.map((message) => tokens.countFor('m', attributedLine(message)));
+    expect(corrected - 600).toBe(lines.reduce((total, count) => total + count, 0) + tokens.countFor('m', turnCue('Claude', [])));
+  });
+
   it('sends the whole attributed history while it is small', async () => {
     const built = await manager(history(8), null).context.build(session, 'Claude', 'm', []);
     expect(built.compressed).toBe(false);
