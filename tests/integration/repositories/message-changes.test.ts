@@ -1,13 +1,16 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { sql } from 'kysely';
+import { ManualClock } from '../../../src/core/clock.ts';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { MessagesRepository } from '../../../src/repositories/messages-repository.ts';
 import { PersonRevisionsRepository } from '../../../src/repositories/person-revisions-repository.ts';
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
 import type { NewMessage } from '../../../src/repositories/message-rows.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
+import { storeSession } from '../../support/service-doubles.ts';
 
 const now = new Date('2026-03-01T10:00:00.000Z');
+const clock = new ManualClock(now);
 const said = (text: string, sessionId = 's1'): NewMessage => ({
   sessionId,
   speaker: { kind: 'human', name: 'Ada', id: 'u-ada' },
@@ -25,10 +28,7 @@ describe.each(ENGINES)('reading what changed in a session since a horizon on %s'
     handle = await openTestDatabase(engine);
     messages = new MessagesRepository(handle.db);
     const sessions = new SessionsRepository(handle.db);
-    for (const id of ['s1', 's2']) {
-      const room = { id, parentId: null, transport: 'local', roomId: `r-${id}`, roomUrl: null, originChannelId: null, originMessageId: null };
-      await sessions.create({ ...room, topic: 't', status: 'active', createdBy: { id: 'u', name: 'U' } }, now);
-    }
+    for (const id of ['s1', 's2']) await storeSession(sessions, clock, { id });
   });
   afterEach(async () => handle.close());
 
@@ -83,8 +83,7 @@ describe('a write that commits after a read of changes on postgres', () => {
   beforeEach(async () => {
     handle = await openTestDatabase('postgres');
     messages = new MessagesRepository(handle.db);
-    const room = { id: 's1', parentId: null, transport: 'local', roomId: 'r-s1', roomUrl: null, originChannelId: null, originMessageId: null };
-    await new SessionsRepository(handle.db).create({ ...room, topic: 't', status: 'active', createdBy: { id: 'u', name: 'U' } }, now);
+    await storeSession(new SessionsRepository(handle.db), clock);
   });
   afterEach(async () => handle.close());
 
