@@ -25,6 +25,10 @@ describe('SecretScanCache', () => {
     const text = 'the deployment key is local-deploy-key-42';
     expect(cache.scan(text, []).count).toBe(0);
     expect(cache.scan(text, ['local-deploy-key-42']).kinds).toEqual(['configured_secret']);
+    // Back to no known secrets (another array with the same keys counts as the same set).
+    expect(cache.scan(text, []).count).toBe(0);
+    expect(cache.scan(text, ['local-deploy-key-42']).count).toBe(1);
+    expect(cache.scan(text, [...['local-deploy-key-42']]).count).toBe(1);
   });
 
   it('forgets the oldest texts beyond its capacity, and never keeps a text larger than all of it', () => {
