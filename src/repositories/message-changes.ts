@@ -1,4 +1,4 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type SelectQueryBuilder } from 'kysely';
 import type { ChatMessage } from '../core/domain.ts';
 import { BrainstormError } from '../core/errors.ts';
 import type { Database, MessageRow } from '../db/schema.ts';
@@ -29,29 +29,42 @@ type RowAtHorizon = { horizon: string } & ({ [Column in keyof MessageRow]: Messa
 
 const isMessageRow = (row: RowAtHorizon): row is { horizon: string } & MessageRow => row.id !== null;
 
+/** The newest `count` live messages of a session, newest first (what `listRecent` reads). */
+export function recentMessagesQuery(db: Kysely<Database>, sessionId: string, count: number): SelectQueryBuilder<Database, 'messages', MessageRow> {
+  return db.selectFrom('messages').selectAll().where('session_id', '=', sessionId).where('deleted_at', 'is', null).orderBy('id', 'desc').limit(count);
+}
+
 /** The newest `count` live messages of a session, oldest first, with the horizon of the same snapshot. */
 export async function recentAtHorizon(db: Kysely<Database>, sessionId: string, count: number): Promise<RecentMessagesRead> {
-  const { rows } = await sql<RowAtHorizon>`
-    select horizon.horizon, message.* from (select pg_snapshot_xmin(pg_current_snapshot())::text as horizon) as horizon
-    left join lateral (
-      select * from messages where session_id = ${sessionId} and deleted_at is null order by id desc limit ${count}
-    ) as message on true`.execute(db);
-  return { horizon: horizonOf(rows), messages: rows.filter(isMessageRow).map(toMessage).reverse() };
+  const read = await readAtHorizon(db, recentMessagesQuery(db, sessionId, count));
+  return { horizon: read.horizon, messages: read.rows.map(toMessage).reverse() };
 }
 
 /** The messages of a session written (stored, changed or deleted) by transactions at or above `horizon`. */
 export async function changesSince(db: Kysely<Database>, sessionId: string, horizon: string): Promise<MessageChanges> {
+  const written = db
+    .selectFrom('messages')
+    .selectAll()
+    .where('session_id', '=', sessionId)
+    .where('changed_xid', '>=', sql<string>`${horizon}::xid8`)
+    .orderBy('id');
+  const read = await readAtHorizon(db, written);
+  return {
+    horizon: read.horizon,
+    changed: read.rows.filter((row) => row.deleted_at === null).map(toMessage),
+    deletedIds: read.rows.filter((row) => row.deleted_at !== null).map((row) => Number(row.id)),
+  };
+}
+
+/** The rows `query` selects and the horizon of the same snapshot (one statement, one snapshot). */
+async function readAtHorizon(
+  db: Kysely<Database>,
+  query: SelectQueryBuilder<Database, 'messages', MessageRow>,
+): Promise<{ horizon: string; rows: MessageRow[] }> {
   const { rows } = await sql<RowAtHorizon>`
     select horizon.horizon, message.* from (select pg_snapshot_xmin(pg_current_snapshot())::text as horizon) as horizon
-    left join lateral (
-      select * from messages where session_id = ${sessionId} and changed_xid >= ${horizon}::xid8 order by id
-    ) as message on true`.execute(db);
-  const written = rows.filter(isMessageRow);
-  return {
-    horizon: horizonOf(rows),
-    changed: written.filter((row) => row.deleted_at === null).map(toMessage),
-    deletedIds: written.filter((row) => row.deleted_at !== null).map((row) => Number(row.id)),
-  };
+    left join lateral (${query}) as message on true`.execute(db);
+  return { horizon: horizonOf(rows), rows: rows.filter(isMessageRow) };
 }
 
 function horizonOf(rows: RowAtHorizon[]): string {

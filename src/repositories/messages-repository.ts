@@ -4,7 +4,7 @@ import type { ChatMessage, DeliveryStatus, Session, SpeakerKind } from '../core/
 import type { DeliveredMessage } from '../core/ports.ts';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import { claimParameters, claimQuery, successorClaimInput, toClaimedJob, type ClaimedJob, type ClaimInput, type SuccessorClaim } from './job-claims.ts';
-import { changesSince, recentAtHorizon, type MessageChanges, type RecentMessagesRead } from './message-changes.ts';
+import { changesSince, recentAtHorizon, recentMessagesQuery, type MessageChanges, type RecentMessagesRead } from './message-changes.ts';
 import { MessageNumbering } from './message-numbering.ts';
 import { insertCountingTurn, insertNumbered, insertWithEffects, type MessageEffects } from './message-inserts.ts';
 import { jsonRowToSession } from './sessions-repository.ts';
@@ -190,14 +190,7 @@ export class MessagesRepository {
 
   /** The last `count` messages of a session, oldest first. */
   async listRecent(sessionId: string, count: number): Promise<ChatMessage[]> {
-    const query = this.db
-      .selectFrom('messages')
-      .selectAll()
-      .where('session_id', '=', sessionId)
-      .where('deleted_at', 'is', null)
-      .orderBy('id', 'desc')
-      .limit(count);
-    return this.readMany(query);
+    return this.readMany(recentMessagesQuery(this.db, sessionId, count));
   }
 
   /** `listRecent` with the horizon its snapshot leaves for `changesSince` (see message-changes.ts). */
