@@ -54,7 +54,6 @@ interface Held {
  */
 export class RecentHistorySource {
   private readonly held = new Map<string, Held>();
-  private messagesHeld = 0;
 
   constructor(private readonly options: RecentHistoryOptions) {}
 
@@ -64,28 +63,28 @@ export class RecentHistorySource {
    * leave the window: a participant's message is never deleted, nor withheld after it was stored).
    */
   read(sessionId: string): Promise<RoundHistory> {
-    let held = this.held.get(sessionId);
-    if (!held) {
-      held = { sessionId, messages: [], complete: false, olderSpoken: null, horizon: null, reading: Promise.resolve() };
-      this.held.set(sessionId, held);
-    }
-    const entry = held;
-    const next = entry.reading.then(() => this.update(entry));
-    entry.reading = next.catch(() => undefined);
+    const held = this.held.get(sessionId) ?? this.start(sessionId);
+    const next = held.reading.then(() => this.update(held));
+    held.reading = next.catch(() => undefined);
     return next;
   }
 
   /** Forgets a session (it ended): its next read, if any, starts afresh. */
   forget(sessionId: string): void {
-    const held = this.held.get(sessionId);
-    if (!held) return;
-    this.messagesHeld -= held.messages.length;
     this.held.delete(sessionId);
   }
 
   /** Messages held now, across sessions (for tests and the capacity). */
   get size(): number {
-    return this.messagesHeld;
+    let size = 0;
+    for (const held of this.held.values()) size += held.messages.length;
+    return size;
+  }
+
+  private start(sessionId: string): Held {
+    const held: Held = { sessionId, messages: [], complete: false, olderSpoken: null, horizon: null, reading: Promise.resolve() };
+    this.held.set(sessionId, held);
+    return held;
   }
 
   private async update(held: Held): Promise<RoundHistory> {
@@ -111,7 +110,6 @@ export class RecentHistorySource {
     };
     // A session forgotten meanwhile (it ended) is not taken back.
     if (this.held.get(held.sessionId) !== held) return result;
-    this.messagesHeld += next.messages.length - held.messages.length;
     Object.assign(held, { messages: next.messages, complete: next.complete, horizon: next.horizon, olderSpoken });
     this.touch(held);
     return result;
@@ -122,8 +120,10 @@ export class RecentHistorySource {
     this.held.delete(held.sessionId);
     this.held.set(held.sessionId, held);
     const capacity = this.options.capacity ?? RECENT_HISTORY_MESSAGES_HELD;
+    let size = this.size;
     for (const oldest of this.held.values()) {
-      if (this.messagesHeld <= capacity || oldest === held) break;
+      if (size <= capacity || oldest === held) break;
+      size -= oldest.messages.length;
       this.forget(oldest.sessionId);
     }
   }
