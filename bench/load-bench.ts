@@ -7,6 +7,7 @@ import { measureEventLoopDelay } from '../src/services/scale/event-loop-delay.ts
 import {
   activeSession,
   activeSessions,
+  asStartRunsIt,
   participantMessages,
   percentile,
   round,
@@ -179,13 +180,13 @@ async function queryCounts(engine: BenchEngine): Promise<BenchResult[]> {
  * turn's overhead is its wall time beyond the model's 2 s. event_loop_lag_ms_p99 is the event loop's delay meanwhile,
  * sampled every 10 ms and read as `/metrics` reads it: beyond the sampling period (an idle loop reads 0, not 10).
  */
-async function loadRun(engine: BenchEngine): Promise<BenchResult[]> {
+async function loadRun(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
   const suffix = `${engine === 'postgres' ? '_postgres' : ''}${MODELS_IN_PROCESS ? '_models_in_process' : ''}`;
   // Another number of sessions (BENCH_LOAD_SESSIONS) is named so: its figures are not the 500-session ones.
   const prefix = `sessions_${LOAD.sessions}`;
   const lagSuffix = LOAD.sessions === 500 ? suffix : `${suffix}_${prefix}`;
   // As `npm start` runs: one PGlite in a DATA_DIR, the job worker's default poll (deliveries wake it anyway).
-  const appEngine = engine === 'pglite' ? 'pglite-single' : engine;
+  const appEngine = asStartRunsIt(engine);
   const bench = MODELS_IN_PROCESS ? await startBenchApp(LOAD.modelLatencyMs, appEngine) : await startRemoteModelsBenchApp(LOAD.modelLatencyMs, appEngine);
   try {
     const sessions = await activeSessions(bench, LOAD.sessions, 'Load');

@@ -2,6 +2,7 @@ import { replies, type FakeOpenRouter } from '../tests/fakes/openrouter/fake-ope
 import {
   activeSession,
   activeSessions,
+  asStartRunsIt,
   BENCH_PERSON,
   nextExternalId,
   percentile,
@@ -26,7 +27,7 @@ const TURNS = 200;
 
 /** turn_fanout_ratio: wall time of a 3-participant turn over the 400 ms one model takes (models in a process of their own). */
 async function fanout(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
-  const bench = await startRemoteModelsBenchApp(400, engine);
+  const bench = await startRemoteModelsBenchApp(400, asStartRunsIt(engine));
   try {
     const session = await activeSession(bench);
     const ratios: number[] = [];
@@ -45,7 +46,7 @@ async function fanout(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
  * thread our code runs on, and `turn_postgres_cpu_ms` for the Postgres server, where /proc shows them.
  */
 async function overhead(engine: 'pglite' | 'postgres', inProcess = false): Promise<BenchResult[]> {
-  const bench = inProcess ? await startBenchApp(0, engine) : await startRemoteModelsBenchApp(0, engine);
+  const bench = inProcess ? await startBenchApp(0, asStartRunsIt(engine)) : await startRemoteModelsBenchApp(0, asStartRunsIt(engine));
   const suffix = `${engine === 'postgres' ? '_postgres' : ''}${inProcess ? '_models_in_process' : ''}`;
   try {
     const session = await activeSession(bench);
@@ -136,7 +137,7 @@ const IDLE_MS = 10_000;
  * between turns, and what a turn whose model thinks for seconds carries besides its own work.
  */
 async function idle(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
-  const bench = await startRemoteModelsBenchApp(0, engine);
+  const bench = await startRemoteModelsBenchApp(0, asStartRunsIt(engine));
   try {
     const session = await activeSession(bench);
     for (let turn = 0; turn < 3; turn += 1) await timedTurn(bench, session);
