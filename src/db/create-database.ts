@@ -4,6 +4,7 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { NamedStatements } from './named-statements.mjs';
 import { namingPool } from './postgres-statement-names.ts';
+import { PgliteCheckpointer, type CheckpointPolicy } from './pglite-checkpoints.ts';
 import { PgliteDialect, type PgliteEngine } from './pglite-dialect.ts';
 import { SingleConnectionLock, type ConnectionUse } from './single-connection-lock.ts';
 import { PgliteThread, type PgliteThreadOptions } from './pglite-thread.ts';
@@ -24,6 +25,8 @@ export interface DatabaseHandle {
   background: Kysely<Database>;
   /** How embedded PGlite's one connection was used so far (absent on Postgres, whose server has its own statistics). */
   connectionUse?: () => ConnectionUse;
+  /** Embedded PGlite's checkpoints (absent on Postgres, whose server has a checkpointer of its own). */
+  checkpoints?: PgliteCheckpointer;
   engine: 'postgres' | 'pglite';
   close(): Promise<void>;
 }
@@ -40,6 +43,8 @@ export const PGLITE_TYPE_OPTIONS = {
 /** Optional instrumentation of a handle (the bench counts statements). */
 export interface DatabaseOptions {
   counter?: QueryCounter;
+  /** When embedded PGlite checkpoints (DEFAULT_CHECKPOINT_POLICY if absent), and who hears that a checkpoint failed. */
+  checkpoints?: { policy?: CheckpointPolicy; now?: () => number; onError?: (error: unknown) => void };
 }
 
 /** A PGlite on this thread, its statements named as the PGlite thread names them (see named-statements.mjs). */
@@ -66,12 +71,16 @@ export function pgliteHandle(database: PgliteEngine, options: DatabaseOptions = 
   // Two Kysely instances over one connection; the handle closes PGlite itself (Kysely skips a driver never used).
   const db = new Kysely<Database>({ dialect: new PgliteDialect(engine, { lock, priority: 'turn' }), ...log });
   const background = new Kysely<Database>({ dialect: new PgliteDialect(engine, { lock, priority: 'background' }), ...log });
+  const checkpoints = new PgliteCheckpointer(background, options.checkpoints);
+  checkpoints.start();
   return {
     db,
     background,
     connectionUse: () => lock.use(),
+    checkpoints,
     engine: 'pglite',
     close: async () => {
+      await checkpoints.stop();
       await Promise.all([db.destroy(), background.destroy()]);
       if (!engine.closed) await engine.close();
     },
