@@ -4,8 +4,10 @@ import type { Database } from '../db/schema.ts';
 /**
  * The tables whose rows change all day (a job is written three times, a lease every few seconds): every change leaves a
  * dead row version and, where an indexed column changed, a dead index entry that each scan of that index still reads.
- * Not `messages`: a message changes once (delivered), in columns no index holds, so its page reclaims the old version
- * by itself; and a first vacuum of a table that large would hold the database for seconds.
+ * Not `messages`: a message changes about once (delivered), so it leaves one dead version, which its page reclaims by
+ * itself, and one dead entry in each index (its change stamp, `changed_xid`, is indexed since migration 0025), which
+ * the first index scan to pass it marks dead; and a first vacuum of a table that large would hold the database for
+ * seconds.
  */
 const CHURNING_TABLES = ['jobs', 'job_runs', 'session_leases', 'sessions', 'worker_instances'] as const;
 
