@@ -142,6 +142,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     secrets,
     notifier,
     ...(database.connectionUse ? { databaseConnectionUse: database.connectionUse } : {}),
+    ...(database.checkpoints ? { databaseCheckpoints: database.checkpoints.stats.bind(database.checkpoints) } : {}),
   });
   try {
     await migrated;

@@ -172,6 +172,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     memory: () => process.memoryUsage(),
     eventLoopDelay: measureEventLoopDelay(),
     ...(dependencies.databaseConnectionUse ? { databaseConnection: dependencies.databaseConnectionUse } : {}),
+    ...(dependencies.databaseCheckpoints ? { databaseCheckpoints: dependencies.databaseCheckpoints } : {}),
   });
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({

@@ -27,12 +27,20 @@ const IDLE_LOG_BYTES = 64 * 1024;
 /** What a checkpoint check did. */
 export type CheckpointOutcome = 'checkpointed' | 'not_due';
 
+/** What `/metrics` shows of the checkpoints: how many were made, and the log written since the last one. */
+export interface CheckpointStats {
+  checkpoints: number;
+  /** As of the last poll (a scrape sends no statement of its own). */
+  logBytesSinceCheckpoint: number;
+}
+
 /** Checkpoints an embedded PGlite when enough log was written, or some was and enough time passed. */
 export class PgliteCheckpointer {
   private timer: ReturnType<typeof setInterval> | undefined;
   private running: Promise<unknown> = Promise.resolve();
   private lastCheckpointAt: number;
   private onError: ((error: unknown) => void) | undefined;
+  private readonly counts: CheckpointStats = { checkpoints: 0, logBytesSinceCheckpoint: 0 };
 
   constructor(
     /** Statements nobody waits on: on PGlite's one connection they yield to every waiting turn statement. */
@@ -73,11 +81,19 @@ export class PgliteCheckpointer {
   /** Checkpoints when due (see `CheckpointPolicy`). */
   async checkpointIfDue(): Promise<CheckpointOutcome> {
     const written = await this.logSinceCheckpoint();
+    this.counts.logBytesSinceCheckpoint = written;
     const timedOut = this.now() - this.lastCheckpointAt >= this.policy.intervalMs;
     if (written < this.policy.walBytes && !(timedOut && written >= IDLE_LOG_BYTES)) return 'not_due';
     await sql`checkpoint`.execute(this.db);
     this.lastCheckpointAt = this.now();
+    this.counts.checkpoints += 1;
+    this.counts.logBytesSinceCheckpoint = 0;
     return 'checkpointed';
+  }
+
+  /** The checkpoints made so far, and the log written since the last one as the last poll read it. */
+  stats(): CheckpointStats {
+    return { ...this.counts };
   }
 
   /** Bytes of log written since the redo point of the last checkpoint. */

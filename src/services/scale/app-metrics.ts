@@ -23,6 +23,14 @@ export interface AppMetricsSources {
   eventLoopDelay?: EventLoopDelaySource;
   /** How embedded PGlite's one connection was used so far (absent on Postgres). */
   databaseConnection?: () => DatabaseConnectionUse;
+  /** Embedded PGlite's checkpoints (absent on Postgres, whose server checkpoints itself). */
+  databaseCheckpoints?: () => DatabaseCheckpoints;
+}
+
+/** Embedded PGlite's checkpoints so far, and its write-ahead log written since the last one (as last polled). */
+export interface DatabaseCheckpoints {
+  checkpoints: number;
+  logBytesSinceCheckpoint: number;
 }
 
 /** Use of embedded PGlite's one connection since it opened: held seconds, and waits for it by priority. */
@@ -101,6 +109,7 @@ export function createAppMetrics(registry: MetricsRegistry, turns: TurnMetrics, 
   );
   if (sources.memory) registerMemoryMetrics(registry, sources.memory);
   if (sources.databaseConnection) registerConnectionMetrics(registry, sources.databaseConnection);
+  if (sources.databaseCheckpoints) registerCheckpointMetrics(registry, sources.databaseCheckpoints);
   const loopDelay = sources.eventLoopDelay;
   if (loopDelay) registerLoopMetrics(registry, () => loopDelay.read());
   return {
@@ -148,6 +157,21 @@ function registerConnectionMetrics(registry: MetricsRegistry, use: () => Databas
     "Seconds statements waited to be let through to embedded PGlite's one connection, by priority (turn, background).",
     byPriority((wait) => wait.seconds),
     'counter',
+  );
+}
+
+/** Embedded PGlite's checkpoints: a log that only grows means they stopped, and the data directory grows with it. */
+function registerCheckpointMetrics(registry: MetricsRegistry, read: () => DatabaseCheckpoints): void {
+  registry.collected(
+    'brainstorm_database_checkpoints_total',
+    'Checkpoints this process made of embedded PGlite (it has no checkpointer of its own).',
+    async () => [{ labels: {}, value: read().checkpoints }],
+    'counter',
+  );
+  registry.collected(
+    'brainstorm_database_log_since_checkpoint_bytes',
+    "Bytes of embedded PGlite's write-ahead log written since its last checkpoint, as last polled (every 30 s).",
+    async () => [{ labels: {}, value: read().logBytesSinceCheckpoint }],
   );
 }
 

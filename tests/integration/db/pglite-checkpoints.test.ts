@@ -49,6 +49,7 @@ describe('checkpoints of embedded PGlite, which has no checkpointer process of i
     }
     // 60 MB of log were written: without checkpoints they stay, four segments of 16 MB and more.
     expect(segments(join(directory, 'db')).length).toBeLessThanOrEqual(2);
+    expect(handle.checkpoints!.stats()).toEqual({ checkpoints: 12, logBytesSinceCheckpoint: 0 });
   });
 
   it('leaves a quiet database alone, and checkpoints a little log once the interval has passed', async () => {
@@ -66,6 +67,8 @@ describe('checkpoints of embedded PGlite, which has no checkpointer process of i
     // Less than the volume, and the interval not passed again since that checkpoint.
     now += POLICY.intervalMs - 1;
     expect(await handle.checkpoints!.checkpointIfDue()).toBe('not_due');
+    // What `/metrics` shows: the log that poll read, not yet checkpointed.
+    expect(handle.checkpoints!.stats().logBytesSinceCheckpoint).toBeGreaterThan(256 * 1024);
     now += 1;
     expect(await handle.checkpoints!.checkpointIfDue()).toBe('checkpointed');
   });

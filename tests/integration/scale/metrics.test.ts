@@ -70,6 +70,10 @@ describe('/metrics', () => {
     expect(series(text, 'brainstorm_database_connection_waits_total', { priority: 'turn' })).toBeGreaterThan(10);
     expect(series(text, 'brainstorm_database_connection_waits_total', { priority: 'background' })).toBeGreaterThanOrEqual(0);
     expect(series(text, 'brainstorm_database_connection_wait_seconds_total', { priority: 'turn' })).toBeGreaterThanOrEqual(0);
+    // Its checkpoints, which no process of its own makes (none yet: the first poll comes after 30 s).
+    expect(text).toContain('# TYPE brainstorm_database_checkpoints_total counter');
+    expect(series(text, 'brainstorm_database_checkpoints_total')).toBe(0);
+    expect(text).toContain('# TYPE brainstorm_database_log_since_checkpoint_bytes gauge');
   });
 
   it('is served behind the console token while /healthz stays public', async () => {
