@@ -50,6 +50,9 @@ describe('checkpoints of embedded PGlite, which has no checkpointer process of i
     // 60 MB of log were written: without checkpoints they stay, four segments of 16 MB and more.
     expect(segments(join(directory, 'db')).length).toBeLessThanOrEqual(2);
     expect(handle.checkpoints!.stats()).toEqual({ checkpoints: 12, logBytesSinceCheckpoint: 0 });
+    // Old segments are kept for reuse up to the same volume that makes the app checkpoint.
+    const { rows } = await sql<{ max_wal_size: string }>`show max_wal_size`.execute(handle.db);
+    expect(rows[0]?.max_wal_size).toBe('256MB');
   });
 
   it('leaves a quiet database alone, and checkpoints a little log once the interval has passed', async () => {
