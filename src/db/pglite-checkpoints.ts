@@ -38,7 +38,7 @@ export interface CheckpointStats {
 /** Checkpoints an embedded PGlite when enough log was written, or some was and enough time passed. */
 export class PgliteCheckpointer {
   private timer: ReturnType<typeof setInterval> | undefined;
-  private running: Promise<unknown> = Promise.resolve();
+  private running: Promise<unknown> | null = null;
   private lastCheckpointAt: number;
   private onError: ((error: unknown) => void) | undefined;
   private readonly counts: CheckpointStats = { checkpoints: 0, logBytesSinceCheckpoint: 0 };
@@ -66,7 +66,13 @@ export class PgliteCheckpointer {
   start(): void {
     if (this.timer) return;
     this.timer = setInterval(() => {
-      this.running = this.checkpointIfDue().catch((error: unknown) => this.onError?.(error));
+      // A poll waits behind a transaction or a checkpoint that holds the connection: the next one does not queue too.
+      if (this.running) return;
+      this.running = this.checkpointIfDue()
+        .catch((error: unknown) => this.onError?.(error))
+        .finally(() => {
+          this.running = null;
+        });
     }, this.policy.pollMs);
     // A poll never keeps the process alive.
     this.timer.unref();

@@ -3,8 +3,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Kysely, PostgresDialect, sql } from 'kysely';
 import pg from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../src/db/create-database.ts';
+import { QueryCounter } from '../../../src/db/query-counter.ts';
 import type { Database } from '../../../src/db/schema.ts';
 import { PgliteCheckpointer, type CheckpointPolicy } from '../../../src/db/pglite-checkpoints.ts';
 
@@ -74,6 +75,29 @@ describe('checkpoints of embedded PGlite, which has no checkpointer process of i
     expect(handle.checkpoints!.stats().logBytesSinceCheckpoint).toBeGreaterThan(256 * 1024);
     now += 1;
     expect(await handle.checkpoints!.checkpointIfDue()).toBe('checkpointed');
+  });
+
+  it('sends one poll at a time: polls that come while the connection is held do not queue behind it', async () => {
+    const counter = new QueryCounter();
+    directory = mkdtempSync(join(tmpdir(), 'brainstorm-checkpoints-'));
+    const handle = openDatabase({ kind: 'pglite', directory: join(directory, 'db') }, { counter, checkpoints: { policy: POLICY } });
+    database = handle;
+    await sql`select 1`.execute(handle.db);
+    vi.useFakeTimers({ toFake: ['setInterval', 'clearInterval'] });
+    const polling = new PgliteCheckpointer(handle.background, { policy: { ...POLICY, pollMs: 10 } });
+    try {
+      polling.start();
+      await handle.db.transaction().execute(async (transaction) => {
+        await sql`select 1`.execute(transaction);
+        // Ten poll times pass while a transaction holds PGlite's one connection.
+        for (let poll = 0; poll < 10; poll += 1) vi.advanceTimersByTime(10);
+      });
+      await polling.stop();
+    } finally {
+      vi.useRealTimers();
+    }
+    const polls = counter.top(50).filter((row) => row.sql.includes('pg_control_checkpoint'));
+    expect(polls).toEqual([{ sql: expect.any(String), count: 1 }]);
   });
 
   it('polls by itself, and reports a check that failed instead of dropping it', async () => {
