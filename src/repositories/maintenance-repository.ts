@@ -2,14 +2,19 @@ import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
 /**
- * The tables whose rows change all day (a job is written three times, a lease every few seconds): every change leaves a
- * dead row version and, where an indexed column changed, a dead index entry that each scan of that index still reads.
+ * The tables whose rows change all day (a job is written three times, a lease every few seconds, a span when it starts
+ * and when it ends, a preview row lives while its answer streams): every change leaves a dead row version and, where an
+ * indexed column changed, a dead index entry that each scan of that index still reads. Deleted rows too (old jobs,
+ * traces past `TRACE_RETENTION_DAYS`): until a vacuum marks their space free, new rows never take it, so on PGlite a
+ * table that deletes as much as it adds grew as if it deleted nothing (10,000 span rows: 10 MB, 30 MB after ten rounds
+ * of deleting and adding 2,000). A minute's vacuum of `spans` takes a few ms; its first, on a table a bot filled before
+ * this release, reads it all once (0.4 s for 170 MB here).
  * Not `messages`: a message changes about once (delivered), so it leaves one dead version, which its page reclaims by
  * itself, and one dead entry in each index (its change stamp, `changed_xid`, is indexed since migration 0025), which
  * the first index scan to pass it marks dead; and a first vacuum of a table that large would hold the database for
  * seconds.
  */
-const CHURNING_TABLES = ['jobs', 'job_runs', 'session_leases', 'sessions', 'worker_instances'] as const;
+const CHURNING_TABLES = ['jobs', 'job_runs', 'session_leases', 'sessions', 'worker_instances', 'spans', 'traces', 'stream_previews'] as const;
 
 /** Keeping the database as fast on its hundredth day as on its first. */
 export class MaintenanceRepository {

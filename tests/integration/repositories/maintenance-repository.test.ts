@@ -3,6 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
 import { MaintenanceRepository } from '../../../src/repositories/maintenance-repository.ts';
+import { TracesRepository } from '../../../src/repositories/traces-repository.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 
 const start = new Date('2026-03-01T10:00:00Z');
@@ -55,6 +56,35 @@ describe.each(ENGINES)('MaintenanceRepository on %s', (engine) => {
     expect(await maintenance.deleteFinishedJobs(later(24), 2)).toBe(1);
     expect(await maintenance.deleteFinishedJobs(later(24), 2)).toBe(0);
   });
+
+  // PGlite only: on a Postgres server the space comes back when its autovacuum comes by, in its own time.
+  if (engine === 'pglite')
+    it('keeps the trace tables to the size of what is kept, as traces past their retention go (PGlite has no autovacuum)', async () => {
+      const traces = new TracesRepository(handle.db);
+      const size = async () =>
+        Number((await sql<{ bytes: number }>`select pg_total_relation_size('spans')::float8 as bytes`.execute(handle.db)).rows[0]?.bytes);
+      /** A day of traces: 20 traces of 100 spans, each span's data ~1 KB that compresses badly, as a conversation's. */
+      const day = (index: number) =>
+        sql`
+      with added as (
+        insert into traces (id, name, started_at) select 'trace_' || ${index} || '_' || t, 'Turn', ${later(24 * index)}::timestamptz
+        from generate_series(1, 20) t returning id)
+      insert into spans (id, trace_id, type, name, started_at, data)
+      select added.id || '_' || s, added.id, 'generation', 'model', ${later(24 * index)}::timestamptz,
+        jsonb_build_object('input', repeat(md5(random()::text), 30))
+      from added, generate_series(1, 100) s`.execute(handle.db);
+      for (let index = 0; index < 5; index += 1) await day(index);
+      await maintenance.vacuum();
+      const kept = await size();
+      // Ten more days, each deleting the oldest day as retention does and vacuuming as housekeeping does.
+      for (let index = 5; index < 15; index += 1) {
+        expect(await traces.deleteOlderThan(later(24 * (index - 4)), 1000)).toBe(20);
+        await maintenance.vacuum();
+        await day(index);
+      }
+      // Without the vacuum PGlite's spans grew to three times their size (their freed space never taken again).
+      expect(await size()).toBeLessThan(kept * 1.5);
+    });
 
   it(engine === 'pglite' ? 'vacuums the churning tables (PGlite has no autovacuum)' : 'leaves vacuuming to the server', async () => {
     for (let index = 0; index < 20; index += 1) await ranJob('churn', start);
