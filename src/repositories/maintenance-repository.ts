@@ -11,8 +11,8 @@ import type { Database } from '../db/schema.ts';
  * this release, reads it all once (0.4 s for 170 MB here).
  * Not `messages`: a message changes about once (delivered), so it leaves one dead version, which its page reclaims by
  * itself, and one dead entry in each index (its change stamp, `changed_xid`, is indexed since migration 0025), which
- * the first index scan to pass it marks dead; and a first vacuum of a table that large would hold the database for
- * seconds.
+ * the first index scan to pass it marks dead. No message row is deleted (a removed message is marked): nothing there
+ * waits for a vacuum to free it, and the first vacuum would read the whole table for that little.
  */
 const CHURNING_TABLES = ['jobs', 'job_runs', 'session_leases', 'sessions', 'worker_instances', 'spans', 'traces', 'stream_previews'] as const;
 
