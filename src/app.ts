@@ -66,7 +66,6 @@ export async function createApp(options: AppOptions): Promise<App> {
   const secrets = collectSecrets(config);
   const logger = options.logger ?? createLogger({ level: config.runtime.logLevel, secrets });
   const database = openDatabaseFor(options.database, config);
-  database.checkpoints?.reportFailuresTo((error) => logger.warn({ err: error }, 'could not checkpoint the embedded database; the next poll tries again'));
   // The schema is checked while this thread builds the app (~0.2 s): embedded PGlite is still starting on its own
   // thread, so waiting for it first would put the two one after the other. Nothing below reads the database before
   // `services.load()`.
@@ -142,7 +141,6 @@ export async function createApp(options: AppOptions): Promise<App> {
     secrets,
     notifier,
     ...(database.connectionUse ? { databaseConnectionUse: database.connectionUse } : {}),
-    ...(database.checkpoints ? { databaseCheckpoints: database.checkpoints.stats.bind(database.checkpoints) } : {}),
   });
   try {
     await migrated;

@@ -59,7 +59,7 @@ export function buildRepositories(database: Pick<DatabaseHandle, 'db' | 'backgro
     leases: new SessionLeasesRepository(db, database.background),
     metrics: new MetricsRepository(db),
     critiques: new CritiqueRepository(db),
-    maintenance: new MaintenanceRepository(db, engine),
+    maintenance: new MaintenanceRepository(db, engine, database.background),
     previews: new StreamPreviewsRepository(db),
     revisions: new PersonRevisionsRepository(db),
   };

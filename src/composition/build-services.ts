@@ -34,6 +34,7 @@ import type { ServiceDependencies } from './service-dependencies.ts';
 import { createSettingsPort } from './settings-port.ts';
 import { isSimulatedSpeaker } from './simulated-speakers.ts';
 import { Housekeeping } from '../services/jobs/housekeeping.ts';
+import { PgliteCheckpoints } from '../services/jobs/pglite-checkpoints.ts';
 import { LeftPreviews } from '../services/delivery/left-previews.ts';
 
 export type { ServiceDependencies } from './service-dependencies.ts';
@@ -163,6 +164,8 @@ export function buildServices(dependencies: ServiceDependencies) {
     leaseMs: config.environment.SESSION_LEASE_SECONDS * 1000,
   });
   const coordinator = new OwnedCoordinator(rounds, ownership, events);
+  // Embedded PGlite has no checkpointer: housekeeping checkpoints it, /metrics shows how that goes.
+  const checkpoints = repositories.maintenance.engine === 'pglite' ? new PgliteCheckpoints({ maintenance: repositories.maintenance, clock }) : undefined;
   const metrics = createAppMetrics(metricsRegistry, turnMetrics, {
     clock,
     logger,
@@ -172,7 +175,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     memory: () => process.memoryUsage(),
     eventLoopDelay: measureEventLoopDelay(),
     ...(dependencies.databaseConnectionUse ? { databaseConnection: dependencies.databaseConnectionUse } : {}),
-    ...(dependencies.databaseCheckpoints ? { databaseCheckpoints: dependencies.databaseCheckpoints } : {}),
+    ...(checkpoints ? { databaseCheckpoints: () => checkpoints.stats() } : {}),
   });
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({
@@ -216,6 +219,7 @@ export function buildServices(dependencies: ServiceDependencies) {
   const housekeeping = new Housekeeping({
     jobs: repositories.jobs,
     maintenance: repositories.maintenance,
+    ...(checkpoints ? { checkpoints } : {}),
     traces: repositories.traces,
     leftPreviews,
     clock,

@@ -10,7 +10,7 @@ import type { Logger } from '../logging/logger.ts';
 import type { TransportRegistry } from '../services/delivery/transport-registry.ts';
 import type { JobWorker } from '../services/jobs/job-worker.ts';
 import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
-import type { DatabaseCheckpoints, DatabaseConnectionUse } from '../services/scale/app-metrics.ts';
+import type { DatabaseConnectionUse } from '../services/scale/app-metrics.ts';
 import type { Repositories } from './build-repositories.ts';
 
 /** What the services are built from. */
@@ -30,6 +30,4 @@ export interface ServiceDependencies {
   notifier: AdminNotifier;
   /** How embedded PGlite's one connection is used (`/metrics`); absent on Postgres. */
   databaseConnectionUse?: () => DatabaseConnectionUse;
-  /** Embedded PGlite's checkpoints (`/metrics`); absent on Postgres. */
-  databaseCheckpoints?: () => DatabaseCheckpoints;
 }

@@ -4,7 +4,6 @@ import { Kysely, PostgresDialect } from 'kysely';
 import pg from 'pg';
 import { NamedStatements } from './named-statements.mjs';
 import { namingPool } from './postgres-statement-names.ts';
-import { PgliteCheckpointer, type CheckpointPolicy } from './pglite-checkpoints.ts';
 import { PgliteDialect, type PgliteEngine } from './pglite-dialect.ts';
 import { SingleConnectionLock, type ConnectionUse } from './single-connection-lock.ts';
 import { PgliteThread, type PgliteThreadOptions } from './pglite-thread.ts';
@@ -25,8 +24,6 @@ export interface DatabaseHandle {
   background: Kysely<Database>;
   /** How embedded PGlite's one connection was used so far (absent on Postgres, whose server has its own statistics). */
   connectionUse?: () => ConnectionUse;
-  /** Embedded PGlite's checkpoints (absent on Postgres, whose server has a checkpointer of its own). */
-  checkpoints?: PgliteCheckpointer;
   engine: 'postgres' | 'pglite';
   close(): Promise<void>;
 }
@@ -43,8 +40,6 @@ export const PGLITE_TYPE_OPTIONS = {
 /** Optional instrumentation of a handle (the bench counts statements). */
 export interface DatabaseOptions {
   counter?: QueryCounter;
-  /** When embedded PGlite checkpoints (DEFAULT_CHECKPOINT_POLICY if absent), and who hears that a checkpoint failed. */
-  checkpoints?: { policy?: CheckpointPolicy; now?: () => number; onError?: (error: unknown) => void };
 }
 
 /** A PGlite on this thread, its statements named as the PGlite thread names them (see named-statements.mjs). */
@@ -71,16 +66,12 @@ export function pgliteHandle(database: PgliteEngine, options: DatabaseOptions = 
   // Two Kysely instances over one connection; the handle closes PGlite itself (Kysely skips a driver never used).
   const db = new Kysely<Database>({ dialect: new PgliteDialect(engine, { lock, priority: 'turn' }), ...log });
   const background = new Kysely<Database>({ dialect: new PgliteDialect(engine, { lock, priority: 'background' }), ...log });
-  const checkpoints = new PgliteCheckpointer(background, options.checkpoints);
-  checkpoints.start();
   return {
     db,
     background,
     connectionUse: () => lock.use(),
-    checkpoints,
     engine: 'pglite',
     close: async () => {
-      await checkpoints.stop();
       await Promise.all([db.destroy(), background.destroy()]);
       if (!engine.closed) await engine.close();
     },
@@ -90,9 +81,9 @@ export function pgliteHandle(database: PgliteEngine, options: DatabaseOptions = 
 /**
  * Postgres's default buffer pool (128 MB) lives in PGlite's WebAssembly memory, in the bot's process: the bot's data
  * is a few MB and PGlite's files are in the OS page cache anyway, so a small pool costs no speed and ~110 MB less RSS.
- * `max_wal_size` as the volume that makes the app checkpoint (see pglite-checkpoints.ts): a checkpoint keeps old log
- * segments for reuse up to about it (a directory that had gathered 17 before its first checkpoint kept all 17 with
- * Postgres's 1 GB, 16 with this), so one that gathered a gigabyte before this release keeps at most this much.
+ * `max_wal_size` as the volume that makes the app checkpoint (see services/jobs/pglite-checkpoints.ts): a checkpoint
+ * keeps old log segments for reuse up to about it (a directory that had gathered 17 before its first checkpoint kept
+ * all 17 with Postgres's 1 GB, 16 with this), so one that gathered a gigabyte before this release keeps at most this.
  */
 const PGLITE_EXTRA_PARAMS = ['-c', 'shared_buffers=16MB', '-c', 'max_wal_size=256MB'];
 /** PGlite's start parameters with the small buffer pool. */

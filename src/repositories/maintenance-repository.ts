@@ -20,8 +20,29 @@ const CHURNING_TABLES = ['jobs', 'job_runs', 'session_leases', 'sessions', 'work
 export class MaintenanceRepository {
   constructor(
     private readonly db: Kysely<Database>,
-    private readonly engine: 'postgres' | 'pglite',
+    /** Which engine: PGlite has no autovacuum and no checkpointer, so this repository does their work there. */
+    readonly engine: 'postgres' | 'pglite',
+    /** Statements nobody waits on: on PGlite's one connection they yield to every waiting turn statement. */
+    private readonly background: Kysely<Database> = db,
   ) {}
+
+  /**
+   * Bytes of write-ahead log written since the redo point of the last checkpoint, on PGlite (see
+   * services/jobs/pglite-checkpoints.ts); null on a Postgres server, which checkpoints itself.
+   */
+  async logSinceCheckpoint(): Promise<number | null> {
+    if (this.engine !== 'pglite') return null;
+    const { rows } = await sql<{ bytes: number }>`
+      select pg_wal_lsn_diff(pg_current_wal_insert_lsn(), redo_lsn)::float8 as bytes from pg_control_checkpoint()`.execute(this.background);
+    return Number(rows[0]?.bytes ?? 0);
+  }
+
+  /** A checkpoint of embedded PGlite; false (nothing done) on a Postgres server. */
+  async checkpoint(): Promise<boolean> {
+    if (this.engine !== 'pglite') return false;
+    await sql`checkpoint`.execute(this.background);
+    return true;
+  }
 
   /**
    * Deletes up to `limit` jobs done before `before`, with their runs. A job with a failed or retried run is kept: the

@@ -34,6 +34,8 @@ export interface HousekeepingDependencies {
   jobs: Pick<JobsRepository, 'enqueueOnce'>;
   maintenance: Pick<MaintenanceRepository, 'deleteFinishedJobs' | 'vacuum'>;
   traces: Pick<TracesRepository, 'deleteOlderThan'>;
+  /** Checkpoints embedded PGlite when due (absent: nothing to checkpoint). */
+  checkpoints?: { checkpointIfDue(): Promise<unknown> };
   /** Removes the half-written answers of processes found dead since the last run (their heartbeat went stale). */
   leftPreviews?: { sweep(): Promise<unknown> };
   clock: Clock;
@@ -42,7 +44,8 @@ export interface HousekeepingDependencies {
 }
 
 /**
- * Deletes old finished jobs and old traces and, on embedded PGlite, vacuums the tables that change all day. Without it a
+ * Deletes old finished jobs and old traces and, on embedded PGlite, vacuums the tables that change all day and
+ * checkpoints when due (see PgliteCheckpoints). Without it a
  * bot that runs for weeks keeps every job and every span it ever had, and on PGlite every claim reads more dead index
  * entries each day.
  */
@@ -76,6 +79,10 @@ export class Housekeeping {
     const deletedTraces = keepTracesMs > 0 ? await traces.deleteOlderThan(new Date(now - keepTracesMs), traceBatch) : 0;
     await this.dependencies.leftPreviews?.sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not look for left previews'));
     const vacuumed = await maintenance.vacuum();
+    // After the vacuum, which writes log of its own. A failed checkpoint is tried again at the next run.
+    await this.dependencies.checkpoints
+      ?.checkpointIfDue()
+      .catch((error: unknown) => logger.warn({ err: error }, 'could not checkpoint the embedded database; the next housekeeping tries again'));
     logger.debug({ deletedJobs: deleted, deletedTraces, vacuumed }, 'housekeeping done');
     return { status: 'done' };
   }

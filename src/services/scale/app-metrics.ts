@@ -27,7 +27,7 @@ export interface AppMetricsSources {
   databaseCheckpoints?: () => DatabaseCheckpoints;
 }
 
-/** Embedded PGlite's checkpoints so far, and its write-ahead log written since the last one (as last polled). */
+/** Embedded PGlite's checkpoints so far, and its write-ahead log written since the last one (as housekeeping last read it). */
 export interface DatabaseCheckpoints {
   checkpoints: number;
   logBytesSinceCheckpoint: number;
@@ -170,7 +170,7 @@ function registerCheckpointMetrics(registry: MetricsRegistry, read: () => Databa
   );
   registry.collected(
     'brainstorm_database_log_since_checkpoint_bytes',
-    "Bytes of embedded PGlite's write-ahead log written since its last checkpoint, as last polled (every 30 s).",
+    "Bytes of embedded PGlite's write-ahead log written since its last checkpoint, as housekeeping last read it (every minute).",
     async () => [{ labels: {}, value: read().logBytesSinceCheckpoint }],
   );
 }

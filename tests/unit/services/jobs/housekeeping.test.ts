@@ -79,4 +79,29 @@ describe('Housekeeping', () => {
     await handlers.get(HOUSEKEEPING_JOB)?.();
     expect(calls).toContain('vacuum');
   });
+
+  it('checkpoints embedded PGlite after its vacuum, and a failed checkpoint waits for the next run instead of failing this one', async () => {
+    const calls: string[] = [];
+    const warnings: string[] = [];
+    const logger = pino({ level: 'warn' }, { write: (line: string) => void warnings.push(String(JSON.parse(line).msg)) });
+    const housekeeping = new Housekeeping({
+      clock: new ManualClock(new Date('2026-03-02T10:00:00Z')),
+      logger,
+      jobs: { enqueueOnce: async (job) => job.runAt },
+      maintenance: {
+        deleteFinishedJobs: async () => 0,
+        vacuum: async () => Boolean(calls.push('vacuum')),
+      },
+      traces: { deleteOlderThan: async () => 0 },
+      checkpoints: {
+        async checkpointIfDue() {
+          calls.push('checkpoint');
+          throw new Error('disk full');
+        },
+      },
+    });
+    expect(await housekeeping.run()).toEqual({ status: 'done' });
+    expect(calls).toEqual(['vacuum', 'checkpoint']);
+    expect(warnings).toEqual(['could not checkpoint the embedded database; the next housekeeping tries again']);
+  });
 });
