@@ -43,10 +43,13 @@ export function offeredTools(body: ChatCompletionRequest): string[] {
 }
 
 const STOP_WORDS = new Set(
-  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps mostly usually often always never sometimes sounds sound looks look seems seem feels feel said says think thinks promising great nice interesting'.split(
+  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps mostly usually often always never sometimes sounds sound looks look seems seem feels feel said says think thinks promising great nice interesting decide deciding choose choosing build building create creating improve improving start starting'.split(
     ' ',
   ),
 );
+
+/** Nouns of three letters that head a topic's phrases ("mobile app", "web app"); other short words are no content. */
+const SHORT_NOUNS = new Set(['app', 'web', 'bot', 'api', 'ops', 'ads', 'job', 'tax', 'law', 'art']);
 
 /** `text` on one line, cut at a word boundary to at most `length` characters (with an ellipsis when cut). */
 export function shortened(text: string, length: number): string {
@@ -80,7 +83,7 @@ export function keywordsOf(text: string, count: number): string[] {
 /**
  * The most telling phrases of a text, as typed: the last two words of each run of content words, where English puts a
  * phrase's head ("How should a 6-person team run weekly planning without it eating Monday morning?" gives "6-person
- * team", "weekly planning", "Monday morning"). A run breaks at punctuation and at short or common words; acronyms
+ * team", "weekly planning", "Monday morning"). A run breaks at punctuation and at short or common words (verbs such as "decide" too, while "app" or "web" heads one); acronyms
  * (B2B, API) count. Two-word phrases come first, then names (capitalised inside the text), then single words.
  */
 export function keyPhrasesOf(text: string, count: number): string[] {
@@ -89,7 +92,7 @@ export function keyPhrasesOf(text: string, count: number): string[] {
   tokens.forEach((token, index) => {
     const word = token.toLowerCase();
     const acronym = /^\p{Lu}[\p{Lu}\p{N}]+$/u.test(token) || (/\p{N}/u.test(token) && /\p{L}/u.test(token));
-    const content = /^[\p{L}\p{N}]/u.test(token) && ((word.length > 3 && !STOP_WORDS.has(word)) || acronym);
+    const content = /^[\p{L}\p{N}]/u.test(token) && ((word.length > 3 && !STOP_WORDS.has(word)) || SHORT_NOUNS.has(word) || acronym);
     const run = runs.at(-1);
     // A sentence's first word is capitalised as a sentence's, not as a name's.
     const opensSentence = index === 0 || /[.!?:]$/.test(tokens[index - 1] ?? '');

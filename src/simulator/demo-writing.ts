@@ -192,9 +192,11 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   const fromTopic = fresh(ideasIn(withoutWhoToldThePlanner(topicOf(body, 1_000)), speakers));
   const idea = chooseIdea({ heard: fresh(heard), fromTopic, conversation, seed }) ?? 'the core idea';
   const lines = STYLES[name.toLowerCase()] ?? STYLES.default ?? [];
-  const line = lines[(seed >>> 3) % Math.max(1, lines.length)];
   const to = previous && previous.name !== name && previous.name !== 'the group' ? previous.name : 'everyone';
-  return `${line?.({ to, idea, subject }) ?? ''} — ${name} ${SIMULATED}`;
+  // The seed picks the style's line; one this participant already said word for word gives way to the next.
+  const first = (seed >>> 3) % Math.max(1, lines.length);
+  const said = lines.map((_, index) => lines[(first + index) % lines.length]!({ to, idea, subject }));
+  return `${said.find((text) => !conversation.includes(text)) ?? said[0] ?? ''} — ${name} ${SIMULATED}`;
 }
 
 /** Said by a participant: not a person, not one of the roles. */

@@ -148,7 +148,7 @@ describe('demo brain through the real SDK', () => {
       picked.push(/"([^"]+)"/.exec(answer)?.[1] ?? '');
       previous = `[${speaker.name}]: ${answer}`;
     }
-    const spoken = new Set(['offline', 'mode', 'mobile', 'support', 'tickets', 'keep', 'asking', 'drafts']);
+    const spoken = new Set(['offline', 'mode', 'mobile', 'app', 'support', 'tickets', 'keep', 'asking', 'drafts']);
     // Ideas are phrases ("offline drafts"), each word of them said by a person or the topic.
     const unspoken = (phrases: string[]) =>
       phrases.filter(

@@ -22,4 +22,17 @@ describe('demo participants', () => {
     expect(picked.filter((idea) => /dana|jonas|told/i.test(idea))).toEqual([]);
     expect(picked.some((idea) => /retrospectives|small team/i.test(idea))).toBe(true);
   });
+
+  it('never say again, word for word, a line they said before in the conversation', () => {
+    const instructions = {
+      role: 'system' as const,
+      content: 'You are a participant in a Brainstorm session.\nTopic: How should a small team choose between a mobile app and a web app?',
+    };
+    const heard = { role: 'user' as const, content: '[ChatGPT]: I think the "mobile app" needs a clear owner.' };
+    for (const name of ['Claude', 'ChatGPT', 'Grok']) {
+      const answer = (said: string) => participantAnswer(name, { model: 'demo', messages: [instructions, { role: 'assistant', content: said }, heard] });
+      const line = answer('An earlier point.').replace(/ — \w+ \(simulated\)$/, '');
+      expect(answer(line)).not.toContain(line);
+    }
+  });
 });

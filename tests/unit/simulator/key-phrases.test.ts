@@ -13,6 +13,13 @@ describe("the demo's key phrases of a topic", () => {
     expect(keyPhrasesOf('Ideas for the company offsite in Lisbon', 3)).toEqual(['company offsite', 'Lisbon', 'ideas']);
     expect(keyPhrasesOf('We want a decision. Constraint: no meeting over 30 minutes, with Berlin.', 3)).toEqual(['Berlin', 'decision', 'constraint']);
     expect(keyPhrasesOf('ok?', 2)).toEqual([]);
+    // A verb ends a run ("five decide" is no phrase), and a short noun heads one ("mobile app").
+    expect(keyPhrasesOf('How should a small team of five decide between building a mobile app or a responsive web app for their first product?', 4)).toEqual([
+      'small team',
+      'mobile app',
+      'web app',
+      'first product',
+    ]);
   });
 
   it('read as the subject of a sentence', () => {
