@@ -15,7 +15,7 @@ import type { FocusRequest, ModerationPort } from '../../core/service-ports.ts';
 import type { SessionLifecycle } from '../sessions/session-lifecycle.ts';
 import type { Screen, SessionStarter } from '../sessions/session-starter.ts';
 import { CommandRateLimiter } from './command-rate-limiter.ts';
-import { COMMAND_STATES, findCommand, formatHelp, type CommandAnswer, type CommandDefinition } from './command-table.ts';
+import { COMMAND_STATES, findCommand, formatHelp, unknownCommand, type CommandAnswer, type CommandDefinition } from './command-table.ts';
 import { formatStatus } from './status-format.ts';
 import { listNextSteps, markNextStep, type PeoplesRecordWriter } from './next-steps-commands.ts';
 import { KeyedSerialQueue } from '../../core/keyed-serial-queue.ts';
@@ -116,7 +116,7 @@ export class CommandService {
   /** Runs a command; every refusal is a clear reply and changes nothing. */
   async run(invocation: CommandInvocation): Promise<GatewayReply> {
     const command = findCommand(this.table, invocation.name);
-    if (!command) return reply(`Unknown command \`!${invocation.name}\`. Type \`!help\` for the list.`, true);
+    if (!command) return reply(unknownCommand(this.table, invocation.name), true);
     if (command.admin && !invocation.author.isAdmin) {
       return reply(`\`!${command.name}\` is for admins (Manage Server permission or the admin role).`, true);
     }

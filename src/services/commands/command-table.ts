@@ -56,6 +56,66 @@ export function findCommand(table: CommandDefinition[], name: string): CommandDe
   return table.find((command) => command.name === wanted || command.aliases.includes(wanted));
 }
 
+/** Words people type for a command that is named otherwise here (`!end` for `!stop`). */
+const SYNONYMS: Record<string, string> = {
+  ...Object.fromEntries(['end', 'finish', 'quit', 'exit', 'close', 'wrap', 'wrapup', 'halt', 'abort', 'cancel'].map((word) => [word, 'stop'])),
+  ...Object.fromEntries(['resume', 'unpause', 'proceed', 'go'].map((word) => [word, 'continue'])),
+  ...Object.fromEntries(['tldr', 'recap', 'digest'].map((word) => [word, 'summary'])),
+  ...Object.fromEntries(['info', 'limits', 'usage', 'state', 'stat', 'stats'].map((word) => [word, 'status'])),
+  ...Object.fromEntries(['todo', 'todos', 'tasks', 'actions', 'step', 'next'].map((word) => [word, 'steps'])),
+  ...Object.fromEntries(['ok', 'yes', 'lgtm', 'accept', 'approved', 'go-ahead'].map((word) => [word, 'approve'])),
+  ...Object.fromEntries(['tick', 'check', 'complete', 'completed'].map((word) => [word, 'done'])),
+  ...Object.fromEntries(['untick', 'uncheck', 'undo'].map((word) => [word, 'reopen'])),
+  ...Object.fromEntries(['hold', 'wait', 'break'].map((word) => [word, 'pause'])),
+  ...Object.fromEntries(['commands', 'h', '?'].map((word) => [word, 'help'])),
+  idea: 'ideas',
+  reload: 'refresh',
+  settings: 'config',
+  subtopic: 'explore',
+  notes: 'record',
+};
+
+/**
+ * The command a person most likely meant by a name the table lacks: a synonym (`!end`), else the one name or alias
+ * within two typing slips (`!aprove`, `!stauts`), and nearer than any other; undefined when none is.
+ */
+export function suggestCommand(table: CommandDefinition[], name: string): CommandDefinition | undefined {
+  const wanted = name.toLowerCase();
+  const synonym = SYNONYMS[wanted];
+  if (synonym) return findCommand(table, synonym);
+  const allowed = wanted.length <= 4 ? 1 : 2;
+  // Names only: an alias is the source's word for another command (`start` approves), so a slip of it would mislead.
+  const distances = table.map((command) => typingDistance(wanted, command.name));
+  const nearest = Math.min(...distances);
+  const closest = table.filter((_, index) => distances[index] === nearest);
+  // Two commands as near as each other: naming one would be a guess.
+  return nearest <= allowed && closest.length === 1 ? closest[0] : undefined;
+}
+
+/** The reply to a command the table lacks, naming the one the person likely meant. */
+export function unknownCommand(table: CommandDefinition[], name: string): string {
+  const meant = suggestCommand(table, name);
+  const hint = meant ? ` Did you mean \`!${meant.name}\` (${meant.description})?` : '';
+  return `Unknown command \`!${name}\`.${hint} Type \`!help\` for the list.`;
+}
+
+/** Edits (a letter added, left out, changed, or two swapped) between two words. */
+function typingDistance(first: string, second: string): number {
+  const rows = Array.from({ length: first.length + 1 }, (_, row) =>
+    Array.from({ length: second.length + 1 }, (_, column) => (row === 0 ? column : column === 0 ? row : 0)),
+  );
+  for (let row = 1; row <= first.length; row += 1) {
+    for (let column = 1; column <= second.length; column += 1) {
+      const change = first[row - 1] === second[column - 1] ? 0 : 1;
+      let best = Math.min(rows[row - 1]![column]! + 1, rows[row]![column - 1]! + 1, rows[row - 1]![column - 1]! + change);
+      if (row > 1 && column > 1 && first[row - 1] === second[column - 2] && first[row - 2] === second[column - 1])
+        best = Math.min(best, rows[row - 2]![column - 2]! + 1);
+      rows[row]![column] = best;
+    }
+  }
+  return rows[first.length]![second.length]!;
+}
+
 /** `!help`: every command with its usage. */
 export function formatHelp(table: CommandDefinition[]): string {
   // In the catalog's order (the one Discord shows the slash commands in), not the order the handlers were written in.

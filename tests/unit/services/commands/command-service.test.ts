@@ -122,6 +122,23 @@ describe('CommandService refusals', () => {
     expect(calls).toEqual([]);
   });
 
+  it('names the command a person likely meant, and runs nothing', async () => {
+    const { run, calls } = await commandFixture();
+    expect(await run('end')).toEqual({
+      content: 'Unknown command `!end`. Did you mean `!stop` (stop the discussion now (keeps what was said) and wrap up)? Type `!help` for the list.',
+      private: true,
+    });
+    expect((await run('aprove')).content).toContain('Did you mean `!approve`');
+    expect((await run('STAUTS')).content).toContain('Did you mean `!status`');
+    expect((await run('tldr')).content).toContain('Did you mean `!summary`');
+    expect((await run('dome')).content).toContain('Did you mean `!done`');
+    expect((await run('stat')).content).toContain('Did you mean `!status`');
+    // Nothing close enough: no guess.
+    expect((await run('xyz')).content).not.toContain('Did you mean');
+    expect((await run('brainwave')).content).not.toContain('Did you mean');
+    expect(calls).toEqual([]);
+  });
+
   it("refuses a command that does not apply in the session's state, and one used outside a session", async () => {
     const { run, calls, session } = await commandFixture({ status: 'paused' });
     expect(await run('pause')).toEqual({ content: '`!pause` does not apply now: the session is paused.', private: true });
