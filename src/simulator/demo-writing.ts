@@ -257,7 +257,8 @@ export function tldrSummary(body: ChatCompletionRequest): { summary: string; key
   const findings = ideas
     .filter((statement) => picked.includes(statement))
     .map((statement) => ({
-      finding: `${statement.speaker}: ${ideaText(statement)}`,
+      // The speaker is cited with the message: "Claude: … (Claude, #37)" would name them twice.
+      finding: ideaText(statement),
       sources: statement.reference ? [statement.speaker, statement.reference] : [statement.speaker],
     }));
   const speakers = [...new Set(ideas.map((statement) => statement.speaker))];

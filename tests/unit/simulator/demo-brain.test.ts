@@ -122,7 +122,7 @@ describe('demo brain through the real SDK', () => {
     expect(summary?.keyFindings).toHaveLength(3);
     // Findings come from the participants' ideas, never from the person's topic or the roles' notices.
     expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([['Claude'], ['Grok'], ['Claude', 'Grok']]);
-    expect(summary?.keyFindings[0]?.finding).toBe('Claude: Measure response times before and after.');
+    expect(summary?.keyFindings[0]?.finding).toBe('Measure response times before and after.');
 
     const grok = new Agent({ name: 'Grok', instructions: 'You are Grok, a participant in a Brainstorm session.', model: model('x-ai/grok-3') });
     const answer = String((await run(grok, '[Claude]: Measure response times before and after.')).finalOutput);
@@ -312,7 +312,7 @@ describe('demo brain through the real SDK', () => {
       '- #5 [Claude]: **My ranking:** Proposal B > Proposal A. Proposal B is the most reversible first step.',
     ].join('\n');
     const summary = (await run(tldr, `The Scribe's detailed record:\n\n${record}`)).finalOutput;
-    expect(summary?.keyFindings.map((finding) => finding.finding).slice(0, 2)).toEqual(['Claude: Add an annual discount.', 'Grok: Charge per seat instead.']);
+    expect(summary?.keyFindings.map((finding) => finding.finding).slice(0, 2)).toEqual(['Add an annual discount.', 'Charge per seat instead.']);
     expect(JSON.stringify(summary)).not.toContain('My ranking');
   });
 
