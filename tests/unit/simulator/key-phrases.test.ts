@@ -20,6 +20,7 @@ describe("the demo's key phrases of a topic", () => {
       'web app',
       'first product',
     ]);
+    expect(keyPhrasesOf('Should a five-person team ship every week, and how without burning out?', 2)).toEqual(['five-person team', 'week']);
   });
 
   it('read as the subject of a sentence', () => {
