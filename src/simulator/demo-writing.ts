@@ -175,6 +175,13 @@ function withoutWhoToldThePlanner(topic: string): string {
   return start >= 0 && end > start ? `${topic.slice(0, start + PLANNED_AROUND.length)} ${topic.slice(end)}` : topic;
 }
 
+/** `text` with every mention of `phrase` ("the onboarding emails", or "onboarding emails") replaced by a comma. */
+function withoutPhrase(text: string, phrase: string): string {
+  const words = phrase.replace(/^the /, '').trim();
+  if (words === '') return text;
+  return text.replace(new RegExp(`(?:\\bthe )?${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'gi'), ',');
+}
+
 /** A short, on-topic participant answer in the participant's style, answering the previous speaker. */
 export function participantAnswer(name: string, body: ChatCompletionRequest): string {
   const previous = previousSpeaker(body);
@@ -183,7 +190,9 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   // Anyone who spoke is no idea ("what Maya said" offers no "Maya said"), whoever is answered.
   const speakers = [name, ...new Set(statementsOf(body).map((statement) => statement.speaker))];
   // The Moderator's welcome and notices carry no idea to pick up: then the topic does, as when an answer offers none.
-  const heard = previous && previous.name !== 'Moderator' ? ideasIn(previous.text, [...speakers, previous.name]) : [];
+  // The subject is named in every line, so a phrase running on from it ("the onboarding emails entirely" gives
+  // "emails entirely") is the line's wording, not an idea: it is taken out before the phrases are read.
+  const heard = previous && previous.name !== 'Moderator' ? ideasIn(withoutPhrase(previous.text, subject), [...speakers, previous.name]) : [];
   // The subject is named in every line already: another phrase makes the idea, when there is one.
   const fresh = (phrases: string[]) => (phrases.length > 1 ? phrases.filter((phrase) => subject !== `the ${phrase}` && subject !== phrase) : phrases);
   const seed = stableHash(`${name}|${body.messages.length}|${previous?.text ?? ''}`);

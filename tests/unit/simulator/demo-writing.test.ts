@@ -35,4 +35,19 @@ describe('demo participants', () => {
       expect(answer(line)).not.toContain(line);
     }
   });
+
+  it('never take an idea from the line\'s own words around the subject ("emails entirely")', () => {
+    const instructions = {
+      role: 'system' as const,
+      content: 'You are a participant in a Brainstorm session.\nTopic: Which onboarding emails should we send to new trial users?',
+    };
+    const picked = ['Claude', 'ChatGPT', 'Grok'].flatMap((name) =>
+      Array.from({ length: 4 }, (_, variant) => {
+        const line = `[Grok]: Devil's advocate, Claude: what if "trial users" is the wrong frame for the onboarding emails entirely? (${variant}) — Grok (simulated)`;
+        return /"([^"]+)"/.exec(participantAnswer(name, { model: 'demo', messages: [instructions, { role: 'user', content: line }] }))?.[1] ?? '';
+      }),
+    );
+    expect(picked.filter((idea) => /entirely/.test(idea))).toEqual([]);
+    expect(picked).toContain('trial users');
+  });
 });
