@@ -83,8 +83,9 @@ export function keywordsOf(text: string, count: number): string[] {
 /**
  * The most telling phrases of a text, as typed: the last two words of each run of content words, where English puts a
  * phrase's head ("How should a 6-person team run weekly planning without it eating Monday morning?" gives "6-person
- * team", "weekly planning", "Monday morning"). A run breaks at punctuation and at short or common words (verbs such as "decide" too, while "app" or "web" heads one); acronyms
- * (B2B, API) count. Two-word phrases come first, then names (capitalised inside the text), then single words.
+ * team", "weekly planning", "Monday morning"). A run breaks at punctuation and at short or common words (common verbs
+ * such as "decide" or "ship" too, while a short noun such as "app" heads one); acronyms (B2B, API) count. Two-word
+ * phrases come first, then names (capitalised inside the text), then single words.
  */
 export function keyPhrasesOf(text: string, count: number): string[] {
   const runs: { words: string[]; at: number }[] = [{ words: [], at: 0 }];

@@ -59,12 +59,12 @@ export function findCommand(table: CommandDefinition[], name: string): CommandDe
 /** Words people type for a command that is named otherwise here (`!end` for `!stop`). */
 const SYNONYMS: Record<string, string> = {
   ...Object.fromEntries(['end', 'finish', 'quit', 'exit', 'close', 'wrap', 'wrapup', 'halt', 'abort', 'cancel'].map((word) => [word, 'stop'])),
-  ...Object.fromEntries(['resume', 'unpause', 'proceed', 'go'].map((word) => [word, 'continue'])),
+  ...Object.fromEntries(['resume', 'unpause', 'proceed', 'go', 'next'].map((word) => [word, 'continue'])),
   ...Object.fromEntries(['tldr', 'recap', 'digest'].map((word) => [word, 'summary'])),
   ...Object.fromEntries(['info', 'limits', 'usage', 'state', 'stat', 'stats'].map((word) => [word, 'status'])),
-  ...Object.fromEntries(['todo', 'todos', 'tasks', 'actions', 'step', 'next'].map((word) => [word, 'steps'])),
+  ...Object.fromEntries(['todo', 'todos', 'tasks', 'actions', 'step'].map((word) => [word, 'steps'])),
   ...Object.fromEntries(['ok', 'yes', 'lgtm', 'accept', 'approved', 'go-ahead'].map((word) => [word, 'approve'])),
-  ...Object.fromEntries(['tick', 'check', 'complete', 'completed'].map((word) => [word, 'done'])),
+  ...Object.fromEntries(['tick', 'complete', 'completed'].map((word) => [word, 'done'])),
   ...Object.fromEntries(['untick', 'uncheck', 'undo'].map((word) => [word, 'reopen'])),
   ...Object.fromEntries(['hold', 'wait', 'break'].map((word) => [word, 'pause'])),
   ...Object.fromEntries(['commands', 'h', '?'].map((word) => [word, 'help'])),
@@ -76,8 +76,8 @@ const SYNONYMS: Record<string, string> = {
 };
 
 /**
- * The command a person most likely meant by a name the table lacks: a synonym (`!end`), else the one name or alias
- * within two typing slips (`!aprove`, `!stauts`), and nearer than any other; undefined when none is.
+ * The command a person most likely meant by a name the table lacks: a synonym (`!end`), else the one name
+ * within two typing slips (`!aprove`, `!stauts`) and nearer than any other; undefined when none is.
  */
 export function suggestCommand(table: CommandDefinition[], name: string): CommandDefinition | undefined {
   const wanted = name.toLowerCase();
