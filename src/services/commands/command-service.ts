@@ -116,7 +116,7 @@ export class CommandService {
   /** Runs a command; every refusal is a clear reply and changes nothing. */
   async run(invocation: CommandInvocation): Promise<GatewayReply> {
     const command = findCommand(this.table, invocation.name);
-    if (!command) return reply(unknownCommand(this.table, invocation.name), true);
+    if (!command) return reply(unknownCommand(this.table, invocation.name, invocation.args), true);
     if (command.admin && !invocation.author.isAdmin) {
       return reply(`\`!${command.name}\` is for admins (Manage Server permission or the admin role).`, true);
     }

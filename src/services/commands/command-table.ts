@@ -92,11 +92,15 @@ export function suggestCommand(table: CommandDefinition[], name: string): Comman
   return nearest <= allowed && closest.length === 1 ? closest[0] : undefined;
 }
 
-/** The reply to a command the table lacks, naming the one the person likely meant. */
-export function unknownCommand(table: CommandDefinition[], name: string): string {
+/**
+ * The reply to a command the table lacks, naming the one the person likely meant. Words after it ("!wow, that's it")
+ * were meant for the room: the reply says they were not posted, so nothing said is lost without the person knowing.
+ */
+export function unknownCommand(table: CommandDefinition[], name: string, args = ''): string {
   const meant = suggestCommand(table, name);
   const hint = meant ? ` Did you mean \`!${meant.name}\` (${meant.description})?` : '';
-  return `Unknown command \`!${name}\`.${hint} Type \`!help\` for the list.`;
+  const unposted = args.trim() === '' ? '' : ' Your message was not posted to the discussion: send it without the leading `!` to say it there.';
+  return `Unknown command \`!${name}\`.${hint} Type \`!help\` for the list.${unposted}`;
 }
 
 /** Edits (a letter added, left out, changed, or two swapped) between two words. */
