@@ -87,7 +87,10 @@ export const COMMAND_CATALOG: readonly CommandSpec[] = [
     args: [{ name: 'ai', description: 'The participant', participantChoices: true }],
   }),
   command('reset', '!reset', "reset this session's usage counters, elapsed time and Moderator checks", { admin: true }),
-  command('help', '!help', 'this list', { surfaces: { bang: true, slash: false } }),
+  command('help', '!help [command]', 'this list, or one command in full (`!help stop`)', {
+    args: [{ name: 'command', description: 'The command to explain', maxLength: 40, optional: true }],
+    surfaces: { bang: true, slash: false },
+  }),
 ];
 
 /** The spec of a command by name; throws for a name the catalog lacks (a programming error, found at start). */

@@ -285,7 +285,7 @@ export class CommandService {
           return "Reset for this session: usage counters, elapsed time and the Moderator's check counter start again from zero.";
         },
       }),
-      define({ name: 'help', states: null, run: async () => formatHelp(this.table) }),
+      define({ name: 'help', states: null, run: async ({ invocation }) => formatHelp(this.table, invocation.args) }),
     ];
   }
 }

@@ -120,12 +120,34 @@ function typingDistance(first: string, second: string): number {
   return rows[first.length]![second.length]!;
 }
 
-/** `!help`: every command with its usage. */
-export function formatHelp(table: CommandDefinition[]): string {
+/** `!help`: every command with its usage; `!help <command>`: that one in full (where it applies, its other names). */
+export function formatHelp(table: CommandDefinition[], about = ''): string {
+  const wanted = about.trim().replace(/^[!/]/, '');
+  if (wanted !== '') return commandHelp(table, wanted);
   // In the catalog's order (the one Discord shows the slash commands in), not the order the handlers were written in.
   const position = (name: string) => COMMAND_CATALOG.findIndex((spec) => spec.name === name);
   const lines = [...table]
     .sort((first, second) => position(first.name) - position(second.name))
     .map((command) => `\`${command.usage}\` — ${command.description}${command.admin ? ' *(admin)*' : ''}`);
   return ['**Commands**', ...lines].join('\n');
+}
+
+/** One command in full: usage, what it does, the states it works in, its other names, whether it is for admins. */
+function commandHelp(table: CommandDefinition[], name: string): string {
+  const command = findCommand(table, name);
+  if (!command) return unknownCommand(table, name);
+  const where = command.states === null ? 'Works anywhere, in a session or not.' : `Works while the session is ${spokenStates(command.states)}.`;
+  return [
+    `\`${command.usage}\` — ${command.description}`,
+    where,
+    ...(command.aliases.length > 0 ? [`Also: ${command.aliases.map((alias) => `\`!${alias}\``).join(', ')}.`] : []),
+    ...(command.admin ? ['For admins (Manage Server permission or the admin role).'] : []),
+    ...(command.unlimited ? ['Never rate-limited.'] : []),
+  ].join('\n');
+}
+
+/** Session states as words: "planning, awaiting approval or active". */
+function spokenStates(states: readonly SessionStatus[]): string {
+  const words = states.map((state) => state.replace(/_/g, ' '));
+  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? '');
 }

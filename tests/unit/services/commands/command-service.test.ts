@@ -251,6 +251,22 @@ describe('CommandService !help', () => {
     expect(names.at(-1)).toBe('help');
     expect(lines).toContain('`!focus [what]` — ask the Moderator to refocus the discussion (on what you name, if you do)');
   });
+
+  it('explains one command in full when named, and names the likely one for a name it lacks', async () => {
+    const { run, calls } = await commandFixture();
+    expect((await run('help', 'stop')).content).toBe(
+      [
+        '`!stop` — stop the discussion now (keeps what was said) and wrap up',
+        'Works while the session is planning, awaiting approval, active or paused.',
+        'Never rate-limited.',
+      ].join('\n'),
+    );
+    expect((await run('help', '!approve')).content).toContain('Also: `!start`.');
+    expect((await run('help', 'config')).content).toContain('For admins');
+    expect((await run('help', 'help')).content).toContain('Works anywhere');
+    expect((await run('help', 'end')).content).toContain('Did you mean `!stop`');
+    expect(calls).toEqual([]);
+  });
 });
 
 describe('CommandService !summary without a summary', () => {
