@@ -135,6 +135,7 @@ export class IdeaLedgerService {
       ledgerFigures(ledger.ideas, ledger.passes, session.endedAt),
       roles.size > 0 ? describeRoles(roles) : null,
       await this.links(session.id),
+      this.deps.settings().intervalSeconds,
     );
   }
 

@@ -104,13 +104,29 @@ export function withLedgerSections(markdown: string, ledger: SessionLedger, link
   return `${stripLedgerSections(markdown)}\n\n${ledgerSections(ledger, links, kind)}\n`;
 }
 
+/** Why `!ideas` has nothing to list: no pass yet (and when one comes), or passes that found no idea. */
+function emptyLedger(passes: number, intervalSeconds: number | null): string {
+  const every = intervalSeconds === null ? 'once per Scribe interval' : `every ${intervalSeconds} s (the Scribe interval)`;
+  if (passes === 0) return `No ideas in the ledger yet: it reads the discussion ${every}, so the first ideas show about one interval into the discussion.`;
+  return `No ideas in the ledger yet: it read the discussion ${passes} time${passes === 1 ? '' : 's'} and found none; it reads it again ${every}.`;
+}
+
 function percent(value: number | null): string {
   return value === null ? 'n/a' : `${Math.round(value * 100)}%`;
 }
 
-/** The `!ideas` reply: the ideas with who proposed, built on and objected, and the figures. */
-export function ideasReply(ledger: SessionLedger, figures: LedgerFigures, roles: string | null, links: MessageLinks = new Map()): string {
-  if (ledger.ideas.length === 0) return 'No ideas in the ledger yet: it is updated once per Scribe interval while the discussion runs.';
+/**
+ * The `!ideas` reply: the ideas with who proposed, built on and objected, and the figures. An empty ledger says when
+ * it is read next (`intervalSeconds`, the Scribe interval), or that its passes found none yet.
+ */
+export function ideasReply(
+  ledger: SessionLedger,
+  figures: LedgerFigures,
+  roles: string | null,
+  links: MessageLinks = new Map(),
+  intervalSeconds: number | null = null,
+): string {
+  if (ledger.ideas.length === 0) return emptyLedger(ledger.passes.length, intervalSeconds);
   const head = `**Idea ledger** — ${ledger.ideas.length} idea${ledger.ideas.length === 1 ? '' : 's'}, agreement ${percent(figures.agreementRatio)}, ${figures.roundsWithoutNewIdea} round(s) without a new idea.`;
   const lines = ledger.ideas.map((idea) => {
     const objected = idea.objectors.length > 0 ? `; objected: ${names(idea.objectors)}` : '';

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Idea, LedgerNote, SessionLedger } from '../../../../src/core/idea-ledger.ts';
-import { disagreementLines } from '../../../../src/services/ideas/ledger-markdown.ts';
+import { disagreementLines, ideasReply } from '../../../../src/services/ideas/ledger-markdown.ts';
+import { ledgerFigures } from '../../../../src/services/ideas/ledger-metrics.ts';
 
 const idea = (number: number, title: string, proposer: string, objectors: string[], messageIds: number[]): Idea => ({
   sessionId: 's',
@@ -48,5 +49,28 @@ describe('where the room disagreed', () => {
     expect(disagreementLines(ledger([idea(1, 'Config file', 'Claude', [], [4])], []), new Map())).toEqual([
       '- The room agreed throughout: no idea met an objection and no disagreement was recorded.',
     ]);
+  });
+});
+
+describe('the !ideas reply of an empty ledger', () => {
+  it('says when the ledger reads the discussion, and that passes found nothing when they did', () => {
+    const empty = ledger([], []);
+    expect(ideasReply(empty, ledgerFigures([], [], null), null, new Map(), 60)).toBe(
+      'No ideas in the ledger yet: it reads the discussion every 60 s (the Scribe interval), so the first ideas show about one interval into the discussion.',
+    );
+    const pass = {
+      sessionId: 's',
+      number: 1,
+      lastMessageId: 6,
+      messages: 6,
+      candidates: 0,
+      newIdeas: 0,
+      duplicates: 0,
+      newObjections: 0,
+      createdAt: new Date(0),
+    };
+    expect(ideasReply({ ...empty, passes: [pass, { ...pass, number: 2 }] }, ledgerFigures([], [], null), null, new Map(), 60)).toBe(
+      'No ideas in the ledger yet: it read the discussion 2 times and found none; it reads it again every 60 s (the Scribe interval).',
+    );
   });
 });
