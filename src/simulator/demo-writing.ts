@@ -182,6 +182,15 @@ function withoutPhrase(text: string, phrase: string): string {
   return text.replace(new RegExp(`(?:\\bthe )?${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'gi'), ',');
 }
 
+/** Whether `line` was said in `conversation` already with this idea and subject, whoever it was addressed to. */
+function saidBefore(line: AnswerLine, parts: Omit<AnswerParts, 'to'>, conversation: string): boolean {
+  const ADDRESSEE = '\u0000';
+  const words = line({ ...parts, to: ADDRESSEE })
+    .split(ADDRESSEE)
+    .filter((part) => part.length > 20);
+  return words.length > 0 && words.every((part) => conversation.includes(part));
+}
+
 /** A short, on-topic participant answer in the participant's style, answering the previous speaker. */
 export function participantAnswer(name: string, body: ChatCompletionRequest): string {
   const previous = previousSpeaker(body);
@@ -202,10 +211,11 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   const idea = chooseIdea({ heard: fresh(heard), fromTopic, conversation, seed }) ?? 'the core idea';
   const lines = STYLES[name.toLowerCase()] ?? STYLES.default ?? [];
   const to = previous && previous.name !== name && previous.name !== 'the group' ? previous.name : 'everyone';
-  // The seed picks the style's line; one this participant already said word for word gives way to the next.
+  // The seed picks the style's line; one this participant already said, to whomever, gives way to the next.
   const first = (seed >>> 3) % Math.max(1, lines.length);
-  const said = lines.map((_, index) => lines[(first + index) % lines.length]!({ to, idea, subject }));
-  return `${said.find((text) => !conversation.includes(text)) ?? said[0] ?? ''} — ${name} ${SIMULATED}`;
+  const ordered = lines.map((_, index) => lines[(first + index) % lines.length]!);
+  const unsaid = ordered.find((line) => !saidBefore(line, { idea, subject }, conversation)) ?? ordered[0];
+  return `${unsaid?.({ to, idea, subject }) ?? ''} — ${name} ${SIMULATED}`;
 }
 
 /** Said by a participant: not a person, not one of the roles. */

@@ -23,7 +23,7 @@ describe('demo participants', () => {
     expect(picked.some((idea) => /retrospectives|small team/i.test(idea))).toBe(true);
   });
 
-  it('never say again, word for word, a line they said before in the conversation', () => {
+  it('never say again a line they said before in the conversation, to whomever they said it', () => {
     const instructions = {
       role: 'system' as const,
       content: 'You are a participant in a Brainstorm session.\nTopic: How should a small team choose between a mobile app and a web app?',
@@ -33,6 +33,10 @@ describe('demo participants', () => {
       const answer = (said: string) => participantAnswer(name, { model: 'demo', messages: [instructions, { role: 'assistant', content: said }, heard] });
       const line = answer('An earlier point.').replace(/ — \w+ \(simulated\)$/, '');
       expect(answer(line)).not.toContain(line);
+      // The same line said to someone else before ("Devil's advocate, Claude: …" then "…, ChatGPT: …").
+      const toSomeoneElse = line.replace(/ChatGPT|everyone/, 'Ada');
+      expect(toSomeoneElse).not.toBe(line);
+      expect(answer(toSomeoneElse)).not.toContain(line.slice(line.indexOf('"')));
     }
   });
 
