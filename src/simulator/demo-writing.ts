@@ -185,10 +185,10 @@ function withoutPhrase(text: string, phrase: string): string {
 /** Whether `line` was said in `conversation` already with this idea and subject, whoever it was addressed to. */
 function saidBefore(line: AnswerLine, parts: Omit<AnswerParts, 'to'>, conversation: string): boolean {
   const ADDRESSEE = '\u0000';
-  const words = line({ ...parts, to: ADDRESSEE })
+  const pieces = line({ ...parts, to: ADDRESSEE })
     .split(ADDRESSEE)
-    .filter((part) => part.length > 20);
-  return words.length > 0 && words.every((part) => conversation.includes(part));
+    .filter((piece) => piece.length > 20);
+  return pieces.length > 0 && pieces.every((piece) => conversation.includes(piece));
 }
 
 /** A short, on-topic participant answer in the participant's style, answering the previous speaker. */

@@ -135,7 +135,8 @@ export class IdeaLedgerService {
       ledgerFigures(ledger.ideas, ledger.passes, session.endedAt),
       roles.size > 0 ? describeRoles(roles) : null,
       await this.links(session.id),
-      this.deps.settings().intervalSeconds,
+      // An ended session's ledger is read no more: its reply says so rather than when the next pass comes.
+      session.endedAt === null ? this.deps.settings().intervalSeconds : null,
     );
   }
 

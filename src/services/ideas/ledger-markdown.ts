@@ -104,11 +104,16 @@ export function withLedgerSections(markdown: string, ledger: SessionLedger, link
   return `${stripLedgerSections(markdown)}\n\n${ledgerSections(ledger, links, kind)}\n`;
 }
 
-/** Why `!ideas` has nothing to list: no pass yet (and when one comes), or passes that found no idea. */
+/**
+ * Why `!ideas` has nothing to list: no pass yet (and when one comes), or passes that found no idea; once the session
+ * ended (`intervalSeconds` null) no pass comes again.
+ */
 function emptyLedger(passes: number, intervalSeconds: number | null): string {
-  const every = intervalSeconds === null ? 'once per Scribe interval' : `every ${intervalSeconds} s (the Scribe interval)`;
+  const read = `read the discussion ${passes} time${passes === 1 ? '' : 's'} and found none`;
+  if (intervalSeconds === null) return passes === 0 ? 'No ideas in the ledger: it never read this discussion.' : `No ideas in the ledger: it ${read}.`;
+  const every = `every ${intervalSeconds} s (the Scribe interval)`;
   if (passes === 0) return `No ideas in the ledger yet: it reads the discussion ${every}, so the first ideas show about one interval into the discussion.`;
-  return `No ideas in the ledger yet: it read the discussion ${passes} time${passes === 1 ? '' : 's'} and found none; it reads it again ${every}.`;
+  return `No ideas in the ledger yet: it ${read}; it reads it again ${every}.`;
 }
 
 function percent(value: number | null): string {
@@ -117,7 +122,7 @@ function percent(value: number | null): string {
 
 /**
  * The `!ideas` reply: the ideas with who proposed, built on and objected, and the figures. An empty ledger says when
- * it is read next (`intervalSeconds`, the Scribe interval), or that its passes found none yet.
+ * it is read next (`intervalSeconds`, the Scribe interval; null once the session ended), or that its passes found none.
  */
 export function ideasReply(
   ledger: SessionLedger,

@@ -53,7 +53,7 @@ describe('where the room disagreed', () => {
 });
 
 describe('the !ideas reply of an empty ledger', () => {
-  it('says when the ledger reads the discussion, and that passes found nothing when they did', () => {
+  it('says when the ledger reads the discussion, that passes found nothing when they did, and that none comes once it ended', () => {
     const empty = ledger([], []);
     expect(ideasReply(empty, ledgerFigures([], [], null), null, new Map(), 60)).toBe(
       'No ideas in the ledger yet: it reads the discussion every 60 s (the Scribe interval), so the first ideas show about one interval into the discussion.',
@@ -72,5 +72,10 @@ describe('the !ideas reply of an empty ledger', () => {
     expect(ideasReply({ ...empty, passes: [pass, { ...pass, number: 2 }] }, ledgerFigures([], [], null), null, new Map(), 60)).toBe(
       'No ideas in the ledger yet: it read the discussion 2 times and found none; it reads it again every 60 s (the Scribe interval).',
     );
+    // Once the session ended, no pass comes again.
+    expect(ideasReply({ ...empty, passes: [pass] }, ledgerFigures([], [], null), null)).toBe(
+      'No ideas in the ledger: it read the discussion 1 time and found none.',
+    );
+    expect(ideasReply(empty, ledgerFigures([], [], null), null)).toBe('No ideas in the ledger: it never read this discussion.');
   });
 });
