@@ -59,7 +59,7 @@ export function findCommand(table: CommandDefinition[], name: string): CommandDe
 /** Words people type for a command that is named otherwise here (`!end` for `!stop`). */
 const SYNONYMS: Record<string, string> = {
   ...Object.fromEntries(['end', 'finish', 'quit', 'exit', 'close', 'wrap', 'wrapup', 'halt', 'abort', 'cancel'].map((word) => [word, 'stop'])),
-  ...Object.fromEntries(['resume', 'unpause', 'proceed', 'go', 'next'].map((word) => [word, 'continue'])),
+  ...Object.fromEntries(['resume', 'unpause', 'proceed', 'next'].map((word) => [word, 'continue'])),
   ...Object.fromEntries(['tldr', 'recap', 'digest'].map((word) => [word, 'summary'])),
   ...Object.fromEntries(['info', 'limits', 'usage', 'state', 'stat', 'stats'].map((word) => [word, 'status'])),
   ...Object.fromEntries(['todo', 'todos', 'tasks', 'actions', 'step'].map((word) => [word, 'steps'])),
