@@ -56,24 +56,25 @@ export function findCommand(table: CommandDefinition[], name: string): CommandDe
   return table.find((command) => command.name === wanted || command.aliases.includes(wanted));
 }
 
-/** Words people type for a command that is named otherwise here (`!end` for `!stop`). */
-const SYNONYMS: Record<string, string> = {
-  ...Object.fromEntries(['end', 'finish', 'quit', 'exit', 'close', 'wrap', 'wrapup', 'halt', 'abort', 'cancel'].map((word) => [word, 'stop'])),
-  ...Object.fromEntries(['resume', 'unpause', 'proceed', 'next'].map((word) => [word, 'continue'])),
-  ...Object.fromEntries(['tldr', 'recap', 'digest'].map((word) => [word, 'summary'])),
-  ...Object.fromEntries(['info', 'limits', 'usage', 'state', 'stat', 'stats'].map((word) => [word, 'status'])),
-  ...Object.fromEntries(['todo', 'todos', 'tasks', 'actions', 'step'].map((word) => [word, 'steps'])),
-  ...Object.fromEntries(['ok', 'yes', 'lgtm', 'accept', 'approved', 'go-ahead'].map((word) => [word, 'approve'])),
-  ...Object.fromEntries(['tick', 'complete', 'completed'].map((word) => [word, 'done'])),
-  ...Object.fromEntries(['untick', 'uncheck', 'undo'].map((word) => [word, 'reopen'])),
-  ...Object.fromEntries(['hold', 'wait', 'break'].map((word) => [word, 'pause'])),
-  ...Object.fromEntries(['commands', 'h', '?'].map((word) => [word, 'help'])),
-  idea: 'ideas',
-  reload: 'refresh',
-  settings: 'config',
-  subtopic: 'explore',
-  notes: 'record',
+/** Words people type for a command that is named otherwise here (`!end` for `!stop`), by the command they mean. */
+const WORDS_FOR: Record<string, readonly string[]> = {
+  stop: ['end', 'finish', 'quit', 'exit', 'close', 'wrap', 'wrapup', 'halt', 'abort', 'cancel'],
+  continue: ['resume', 'unpause', 'proceed', 'next'],
+  summary: ['tldr', 'recap', 'digest'],
+  status: ['info', 'limits', 'usage', 'state', 'stat', 'stats'],
+  steps: ['todo', 'todos', 'tasks', 'actions', 'step'],
+  approve: ['ok', 'yes', 'lgtm', 'accept', 'approved', 'go-ahead'],
+  done: ['tick', 'complete', 'completed'],
+  reopen: ['untick', 'uncheck', 'undo'],
+  pause: ['hold', 'wait', 'break'],
+  help: ['commands', 'h'],
+  ideas: ['idea'],
+  refresh: ['reload'],
+  config: ['settings'],
+  explore: ['subtopic'],
+  record: ['notes'],
 };
+const SYNONYMS = new Map(Object.entries(WORDS_FOR).flatMap(([command, words]) => words.map((word) => [word, command] as const)));
 
 /**
  * The command a person most likely meant by a name the table lacks: a synonym (`!end`), else the one name
@@ -81,7 +82,7 @@ const SYNONYMS: Record<string, string> = {
  */
 export function suggestCommand(table: CommandDefinition[], name: string): CommandDefinition | undefined {
   const wanted = name.toLowerCase();
-  const synonym = SYNONYMS[wanted];
+  const synonym = SYNONYMS.get(wanted);
   if (synonym) return findCommand(table, synonym);
   const allowed = wanted.length <= 4 ? 1 : 2;
   // Names only: an alias is the source's word for another command (`start` approves), so a slip of it would mislead.

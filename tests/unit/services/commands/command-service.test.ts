@@ -136,6 +136,8 @@ describe('CommandService refusals', () => {
     // Nothing close enough: no guess.
     expect((await run('xyz')).content).not.toContain('Did you mean');
     expect((await run('brainwave')).content).not.toContain('Did you mean');
+    // A word that names a property of every JavaScript object is no synonym.
+    expect((await run('constructor')).content).toBe('Unknown command `!constructor`. Type `!help` for the list.');
     // Words after an unknown command were meant for the room: the person is told they were not posted.
     expect((await run('wow', "that's the one we need")).content).toBe(
       'Unknown command `!wow`. Type `!help` for the list. Your message was not posted to the discussion: send it without the leading `!` to say it there.',
