@@ -4,6 +4,7 @@ import type { MetricsRepository } from '../../repositories/metrics-repository.ts
 import type { Clock } from '../../core/clock.ts';
 import { MetricsRegistry } from './metrics-registry.ts';
 import type { TurnMetrics } from './measured-turn-runner.ts';
+import type { CheckpointStats } from '../jobs/pglite-checkpoints.ts';
 
 /** Turn latency buckets (seconds): streaming answers take a few seconds, slow models a minute or more. */
 export const TURN_LATENCY_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
@@ -24,13 +25,7 @@ export interface AppMetricsSources {
   /** How embedded PGlite's one connection was used so far (absent on Postgres). */
   databaseConnection?: () => DatabaseConnectionUse;
   /** Embedded PGlite's checkpoints (absent on Postgres, whose server checkpoints itself). */
-  databaseCheckpoints?: () => DatabaseCheckpoints;
-}
-
-/** Embedded PGlite's checkpoints so far, and its write-ahead log written since the last one (as housekeeping last read it). */
-export interface DatabaseCheckpoints {
-  checkpoints: number;
-  logBytesSinceCheckpoint: number;
+  databaseCheckpoints?: () => CheckpointStats;
 }
 
 /** Use of embedded PGlite's one connection since it opened: held seconds, and waits for it by priority. */
@@ -161,7 +156,7 @@ function registerConnectionMetrics(registry: MetricsRegistry, use: () => Databas
 }
 
 /** Embedded PGlite's checkpoints: a log that only grows means they stopped, and the data directory grows with it. */
-function registerCheckpointMetrics(registry: MetricsRegistry, read: () => DatabaseCheckpoints): void {
+function registerCheckpointMetrics(registry: MetricsRegistry, read: () => CheckpointStats): void {
   registry.collected(
     'brainstorm_database_checkpoints_total',
     'Checkpoints this process made of embedded PGlite (it has no checkpointer of its own).',
