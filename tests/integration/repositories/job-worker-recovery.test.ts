@@ -72,9 +72,13 @@ describe.each(ENGINES)('a job worker after a crash on %s', (engine) => {
   it('leaves the jobs of a live instance alone, and a clean stop leaves nothing to reclaim', async () => {
     const alive = new JobWorker({ workerId: 'worker-alive', jobs, clock, logger, instance: { host: 'box-2', pid: 77 } });
     let release: (outcome: JobOutcome) => void = () => undefined;
-    alive.register('wrap_up', () => new Promise<JobOutcome>((resolve) => (release = resolve)));
+    // Awaited before the clock moves: on a loaded machine the claim can lag, and a release sent before the handler ran is lost.
+    const started = new Promise<void>((handlerStarted) =>
+      alive.register('wrap_up', () => new Promise<JobOutcome>((resolve) => ((release = resolve), handlerStarted()))),
+    );
     await jobs.enqueue({ kind: 'wrap_up', payload: { sessionId: 's2' }, runAt: clock.now() }, clock.now());
     const running = alive.runDue();
+    await started;
     const ran: string[] = [];
     const other = restarted(ran);
     for (let second = 0; second < 60; second += 5) {
