@@ -145,7 +145,7 @@ export class DiscordTransport implements Transport {
     );
   }
 
-  /** Deletes a preview whose answer will never come (its process died); gone already counts as deleted. */
+  /** Deletes a preview whose answer will never come here (its process died or handed the session over); gone already counts as deleted. */
   removePreview(roomId: string, externalId: string): Promise<void> {
     return this.queue.run(roomId, async () => {
       const target = await this.room(roomId);

@@ -5,8 +5,11 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import { BrainstormError } from './errors.ts';
 
-/** Why a turn was cut short: the session stopped, a person spoke first, or the participant missed a deadline. */
-export type CutReason = 'stopped' | 'preempted' | 'first_token_deadline' | 'answer_deadline';
+/**
+ * Why a turn was cut short: the session stopped, a person spoke first, this process handed the session over (it shuts
+ * down, or lost the lease: the next owner has the participant answer again), or the participant missed a deadline.
+ */
+export type CutReason = 'stopped' | 'preempted' | 'handed_over' | 'first_token_deadline' | 'answer_deadline';
 
 /** The `data.status` of a span's error when a person cut its turn (`!stop`, or speaking first): nobody's fault. */
 export const CUT_SPAN_STATUS = 'cut';

@@ -92,8 +92,8 @@ export function storedData(span: Span<SpanData>, agent: string | undefined, secr
   return sanitise(data, secrets) as Record<string, unknown>;
 }
 
-/** Cuts a person made; a missed deadline is the endpoint's failure and stays an error. */
-const CUTS_BY_A_PERSON: ReadonlySet<CutReason> = new Set(['stopped', 'preempted']);
+/** Cuts a person or a handover made; a missed deadline is the endpoint's failure and stays an error. */
+const CUTS_WITHOUT_FAULT: ReadonlySet<CutReason> = new Set(['stopped', 'preempted', 'handed_over']);
 
 /** True when a span's error is the abort of its request (the SDK's "Request was aborted.", an AbortError). */
 function isAbort(error: { message: string; data?: Record<string, unknown> | null }): boolean {
@@ -110,5 +110,5 @@ export function markCutSpan(span: Span<SpanData>): void {
   const cut = currentTurnCut();
   if (!cut) return;
   if (span.error ? !isAbort(span.error) : span.spanData.type !== 'generation') return;
-  span.setError(CUTS_BY_A_PERSON.has(cut) ? cutSpanError(cut) : { message: 'aborted', data: { status: 'aborted', reason: cut } });
+  span.setError(CUTS_WITHOUT_FAULT.has(cut) ? cutSpanError(cut) : { message: 'aborted', data: { status: 'aborted', reason: cut } });
 }

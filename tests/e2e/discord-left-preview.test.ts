@@ -1,8 +1,10 @@
 /**
  * A process killed while a participant's answer streams into a Discord thread leaves a half-written message ending in
  * ▍ that no answer will ever replace. The process that takes over removes it (the answer itself is written again
- * when the session resumes), so the thread never shows the bot posting half an answer.
+ * when the session resumes), so the thread never shows the bot posting half an answer. A process stopped cleanly
+ * (a restart, a deploy) removes its own before it exits, and keeps none of them as an interrupted answer.
  */
+import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/create-database.ts';
 import type { FakeDiscord, RecordedMessage } from '../fakes/discord/index.ts';
@@ -47,62 +49,78 @@ function storedId(discordId: string): Promise<number> {
 
 const isPreview = (message: RecordedMessage) => message.origin !== 'person' && message.content.includes('▍');
 
+/** Bob asks in an active session and every participant stalls mid-answer: resolves once the three previews are recorded. */
+async function threeStalledAnswers(topic: string): Promise<{ drill: Awaited<ReturnType<typeof activeSessionIn>>; questionId: string; previews: string[] }> {
+  const drill = await activeSessionIn(handle.db, models, discord, channel, topic);
+  const stalling = replies.stall('Half of an answer');
+  for (const participant of ['Claude', 'ChatGPT', 'Grok']) models.script({ participant }, stalling);
+  const question = discord.post(drill.roomId, discord.people.bob, 'What would you silence first?');
+  // Only previews of answers to Bob: on a loaded machine the opening round may still be streaming its own.
+  const stalled = (message: RecordedMessage) => isPreview(message) && message.order > question.order;
+  // All three streaming and recorded (a kill between Discord's reply to the post and the record, a few milliseconds,
+  // would leave that one preview behind).
+  await discord.waitFor(() => discord.messagesIn(drill.roomId).filter(stalled).length === 3, { timeoutMs: 30_000, description: 'three previews' });
+  const previews = discord
+    .messagesIn(drill.roomId)
+    .filter(stalled)
+    .map((message) => message.id);
+  await waitUntil(
+    async () => (await handle.db.selectFrom('stream_previews').select('external_id').where('external_id', 'in', previews).execute()).length === 3,
+    'the previews recorded',
+  );
+  return { drill, questionId: question.id, previews };
+}
+
+/** Rows still recorded for these previews. */
+async function recordedPreviews(ids: string[]): Promise<unknown[]> {
+  return handle.db.selectFrom('stream_previews').select('external_id').where('external_id', 'in', ids).execute();
+}
+
 describe('a process killed mid-answer on Discord', () => {
   it('leaves no half-written answer in the thread: the process that takes over removes it and answers again', async () => {
     const first = await botProcess();
-    const drill = await activeSessionIn(handle.db, models, discord, channel, 'How do we keep the pager quiet at night?');
-
-    // Each participant starts answering Bob and then stalls, its stream open.
-    const stalling = replies.stall('Half of an answer');
-    for (const participant of ['Claude', 'ChatGPT', 'Grok']) models.script({ participant }, stalling);
-    const question = discord.post(drill.roomId, discord.people.bob, 'What would you silence first?');
-    // Only previews of answers to Bob: on a loaded machine the opening round may still be streaming its own.
-    const stalled = (message: RecordedMessage) => isPreview(message) && message.order > question.order;
-    const preview = await discord
-      .waitFor(() => discord.messagesIn(drill.roomId).find(stalled), { timeoutMs: 20_000, description: 'a streaming preview' })
-      .catch((error: unknown) => {
-        console.log(
-          JSON.stringify(
-            discord.messagesIn(drill.roomId).map((m) => [m.origin, m.content, m.history, m.embeds]),
-            null,
-            1,
-          ).slice(-4000),
-        );
-        console.log(first.output().slice(-3000));
-        throw error;
-      });
-    // Killed once all three answers are streaming and recorded (a kill between Discord's reply to the post and the
-    // record, a few milliseconds, would leave that one preview behind).
-    await discord.waitFor(() => discord.messagesIn(drill.roomId).filter(stalled).length === 3, { timeoutMs: 30_000, description: 'three previews' });
-    const streaming = discord
-      .messagesIn(drill.roomId)
-      .filter(stalled)
-      .map((message) => message.id);
-    await waitUntil(
-      async () => (await handle.db.selectFrom('stream_previews').select('external_id').where('external_id', 'in', streaming).execute()).length === 3,
-      'the previews recorded',
-    );
+    const { drill, questionId, previews } = await threeStalledAnswers('How do we keep the pager quiet at night?');
     expect(await first.signal('SIGKILL')).toBeNull();
     expect(discord.messagesIn(drill.roomId).some(isPreview)).toBe(true);
 
     const second = await botProcess();
     await discord
-      .waitFor(() => !discord.messagesIn(drill.roomId).some((message) => message.id === preview.id), {
+      .waitFor(() => !discord.messagesIn(drill.roomId).some((message) => previews.includes(message.id)), {
         timeoutMs: 60_000,
-        description: 'the half-written answer removed',
+        description: 'the half-written answers removed',
       })
       .catch(async (error: unknown) => {
         // Seen once in a loaded run: what the thread, the preview rows and the new process say, for the next one.
         const rows = await handle.db.selectFrom('stream_previews').selectAll().execute();
-        console.log(
-          JSON.stringify({ thread: discord.messagesIn(drill.roomId).map((m) => [m.id, m.origin, m.content.slice(0, 80)]), preview: preview.id, rows }),
-        );
+        console.log(JSON.stringify({ thread: discord.messagesIn(drill.roomId).map((m) => [m.id, m.origin, m.content.slice(0, 80)]), previews, rows }));
         console.log(second.output().slice(-4000));
         throw error;
       });
-    await waitUntil(async () => (await storedId(question.id)) > 0, "Bob's question stored");
-    await waitAnswered(handle.db, drill, await storedId(question.id));
+    await waitUntil(async () => (await storedId(questionId)) > 0, "Bob's question stored");
+    await waitAnswered(handle.db, drill, await storedId(questionId));
     await discord.waitFor(() => !discord.messagesIn(drill.roomId).some(isPreview), { timeoutMs: 30_000, description: 'no preview left in the thread' });
-    expect(await handle.db.selectFrom('stream_previews').select('external_id').where('external_id', '=', preview.id).execute()).toEqual([]);
+    expect(await recordedPreviews(previews)).toEqual([]);
+  }, 300_000);
+});
+
+describe('a process stopped cleanly mid-answer on Discord (a restart, a deploy)', () => {
+  it('takes its unfinished answers out of the thread before it exits, keeps none of them, and the next process answers again', async () => {
+    const first = await botProcess();
+    const { drill, questionId, previews } = await threeStalledAnswers('How do we keep the deploy channel readable?');
+    expect(await first.signal('SIGTERM')).toBe(0);
+    // Gone before any other process starts: the stopping process removed them itself.
+    expect(discord.messagesIn(drill.roomId).filter((message) => previews.includes(message.id))).toEqual([]);
+    expect(await recordedPreviews(previews)).toEqual([]);
+    const interrupted = await handle.db
+      .selectFrom('messages')
+      .select('id')
+      .where('session_id', '=', drill.sessionId)
+      .where(sql<boolean>`content->>'interrupted' = 'true'`)
+      .execute();
+    expect(interrupted).toEqual([]);
+
+    await botProcess();
+    await waitAnswered(handle.db, drill, await storedId(questionId));
+    expect(discord.messagesIn(drill.roomId).some((message) => message.content.includes('interrupted'))).toBe(false);
   }, 300_000);
 });

@@ -85,23 +85,26 @@ export class Coordinator implements TurnTaking {
     this.ensureLoop(sessionId);
   }
 
-  /** `!stop`/end: cuts every turn in flight (keeping what was shown, marked) and drops everything queued. */
-  abort(sessionId: string): void {
+  /**
+   * Cuts every turn in flight and drops everything queued: `stopped` (`!stop`, the end) keeps what was shown, marked;
+   * `handed_over` (this process lets the session go) takes its unfinished answers out, as the next owner has them said again.
+   */
+  abort(sessionId: string, reason: 'stopped' | 'handed_over' = 'stopped'): void {
     const runtime = this.runtimes.get(sessionId);
     if (!runtime) return;
     runtime.pendingHumans = [];
     runtime.wantAiRound = false;
     runtime.cancelled = true;
-    runtime.controller.abort(new TurnCut('stopped'));
+    runtime.controller.abort(new TurnCut(reason));
     runtime.wake?.();
   }
 
   /**
-   * Shutdown: aborts every in-flight turn (what was already said is kept) and waits for the loops to end.
-   * People left unanswered are answered after the restart (see `resumeSessions`).
+   * Shutdown: hands every session over (its turns in flight cut, their unfinished answers taken out of the rooms) and
+   * waits for the loops to end. Whoever resumes a session answers the people left unanswered (see `resumeSessions`).
    */
   async shutdown(): Promise<void> {
-    for (const sessionId of this.runtimes.keys()) this.abort(sessionId);
+    for (const sessionId of this.runtimes.keys()) this.abort(sessionId, 'handed_over');
     await this.idle();
   }
 

@@ -249,9 +249,16 @@ export class TurnRunner {
     );
   }
 
-  /** A cut turn: what was shown is stored with the interrupted mark (tokens estimated: no usage arrives); nothing shown is dropped. */
+  /**
+   * A cut turn: what was shown is stored with the interrupted mark (tokens estimated: no usage arrives); nothing shown
+   * is dropped. A turn cut by a handover is taken out of the room: the next owner has the participant answer again.
+   */
   private async cut(input: TurnInput, partialText: string, estimatedInputTokens: number | null): Promise<TurnOutcome> {
     const reason = cutReason(input.control.signal) ?? 'stopped';
+    if (reason === 'handed_over') {
+      await input.draft?.withdraw();
+      return { status: 'interrupted', message: null, cut: reason };
+    }
     const message = await this.keepShown(input, partialText, estimatedInputTokens);
     if (message) this.options.logger.info({ session: input.session.id, participant: input.participant.id, cut: reason }, 'participant answer cut short');
     return { status: 'interrupted', message, cut: reason };

@@ -15,7 +15,7 @@ import type { JobOutcome } from '../jobs/job-types.ts';
 import type { EventBus, MessageAction, OutgoingFile, OutgoingMessage, ReplyButton, ReplyReference, Transport } from '../../core/ports.ts';
 import type { DocumentKind } from '../../repositories/documents-repository.ts';
 import { PostedMessages } from './posted-messages.ts';
-import { StreamDraft } from './stream-draft.ts';
+import { StreamDraft, type PreviewRecord } from './stream-draft.ts';
 import type { TransportRegistry } from './transport-registry.ts';
 
 /** The job kind of an outbox delivery. */
@@ -63,7 +63,7 @@ export interface DeliveryServiceOptions {
   /** Runs a queue's due jobs now (the job worker's `runQueue`). */
   runQueue: (queue: string) => Promise<void>;
   /** Where previews that outlive this process are recorded, with this process's worker instance id. */
-  previews?: { repository: Pick<StreamPreviewsRepository, 'remember'>; workerId: string };
+  previews?: { repository: Pick<StreamPreviewsRepository, 'remember' | 'forget'>; workerId: string };
   /** A session's documents as files, for a message that attaches them (`attachDocuments`). */
   documentFiles?: (sessionId: string, kinds: DocumentKind[]) => Promise<OutgoingFile[]>;
 }
@@ -175,20 +175,16 @@ export class DeliveryService {
   }
 
   /** Records each preview posted in a room that keeps it, so a process that dies mid-answer does not leave it there. */
-  private previewRecorder(session: Session, transport: Transport): ((externalId: string) => Promise<void>) | undefined {
+  private previewRecorder(session: Session, transport: Transport): PreviewRecord | null {
     const previews = this.options.previews;
-    if (!previews || !transport.removePreview) return undefined;
-    return (externalId) =>
-      previews.repository
-        .remember({
-          externalId,
-          sessionId: session.id,
-          transport: session.transport,
-          roomId: session.roomId,
-          workerId: previews.workerId,
-          postedAt: this.options.clock.now(),
-        })
-        .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not record a streaming preview'));
+    if (!previews || !transport.removePreview) return null;
+    const { clock, logger } = this.options;
+    const row = { sessionId: session.id, transport: session.transport, roomId: session.roomId, workerId: previews.workerId };
+    const warn = (what: string) => (error: unknown) => logger.warn({ err: error, session: session.id }, `could not ${what} a streaming preview`);
+    return {
+      posted: (externalId) => previews.repository.remember({ ...row, externalId, postedAt: clock.now() }).catch(warn('record')),
+      removed: (externalId) => previews.repository.forget([externalId]).catch(warn('forget')),
+    };
   }
 
   /** Deliveries are this service's jobs: it registers their handler. */

@@ -6,6 +6,13 @@ export const MIN_EDIT_INTERVAL_MS = 1000;
 /** Previews longer than this are cut (the final delivery splits properly). */
 const PREVIEW_LIMIT = 1900;
 
+/** Where a room's previews are recorded while they could outlive this process (see LeftPreviews). */
+export interface PreviewRecord {
+  posted(externalId: string): Promise<void>;
+  /** The preview was taken out of its room: nothing is left to clean up. */
+  removed(externalId: string): Promise<void>;
+}
+
 /**
  * The preview of an answer while it streams: posted on the first tokens, then edited at most once a second
  * (the last text always lands). Failures only cost the preview; the final delivery goes through the outbox.
@@ -28,8 +35,8 @@ export class StreamDraft {
     private readonly clock: Clock,
     private readonly sanitize: (text: string) => string,
     private readonly onError: (error: unknown) => void,
-    /** Told the preview's id once it is posted (kept where previews outlive the process). */
-    private readonly onPosted: (externalId: string) => Promise<void> = async () => undefined,
+    /** Told the preview's id once it is posted, and once removed (kept where previews outlive the process). */
+    private readonly record: PreviewRecord | null = null,
   ) {}
 
   /** The text written so far (the whole answer, not a delta). */
@@ -50,6 +57,21 @@ export class StreamDraft {
     return this.previewId;
   }
 
+  /**
+   * Stops streaming and takes the preview out of the room: an unfinished answer that will be written again elsewhere
+   * must not stay half-written. One that cannot be removed now stays recorded, for the left-previews sweep.
+   */
+  async withdraw(): Promise<void> {
+    const previewId = await this.finish();
+    if (previewId === null || !this.transport.removePreview) return;
+    try {
+      await this.transport.removePreview(this.roomId, previewId);
+      await this.record?.removed(previewId);
+    } catch (error) {
+      this.onError(error);
+    }
+  }
+
   private preview(text: string): OutgoingMessage {
     const clipped = text.length > PREVIEW_LIMIT ? `${text.slice(0, PREVIEW_LIMIT)}…` : text;
     return { ...this.template, content: `${this.sanitize(clipped)} ▍` };
@@ -59,7 +81,7 @@ export class StreamDraft {
     try {
       const text = this.latestText;
       this.previewId = await this.transport.postPreview(this.roomId, this.preview(text));
-      await this.onPosted(this.previewId);
+      await this.record?.posted(this.previewId);
       this.shownText = text;
       this.lastEditAt = this.clock.now().getTime();
       if (this.latestText !== this.shownText) this.scheduleEdit();

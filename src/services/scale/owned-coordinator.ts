@@ -36,7 +36,7 @@ export class OwnedCoordinator implements TurnTaking {
     this.rounds.abort(sessionId);
   }
 
-  /** Shutdown: cuts every turn here (what was said is kept), then waits for claims under way and every round to end. */
+  /** Shutdown: hands every session over (see Coordinator.shutdown), then waits for claims under way and every round to end. */
   async shutdown(): Promise<void> {
     await this.rounds.shutdown();
     await this.idle();

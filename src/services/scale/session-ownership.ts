@@ -13,7 +13,7 @@ import type { HumanMessageHandover } from '../../core/service-ports.ts';
 export interface LocalRounds {
   onHumanMessage(session: Session, message: ChatMessage, handover?: HumanMessageHandover): void;
   kick(sessionId: string): void;
-  abort(sessionId: string): void;
+  abort(sessionId: string, reason?: 'stopped' | 'handed_over'): void;
 }
 
 /** What the ownership keeper needs. */
@@ -247,7 +247,7 @@ export class SessionOwnership {
     const kept = new Set(await this.options.leases.renew(this.options.ownerId, mine, new Date(now.getTime() + this.leaseMs)));
     for (const sessionId of mine.filter((id) => !kept.has(id))) {
       this.owned.delete(sessionId);
-      this.options.rounds.abort(sessionId);
+      this.options.rounds.abort(sessionId, 'handed_over');
       this.options.logger.warn({ session: sessionId }, 'lost the lease of a session (another process took it over); stopped its rounds here');
     }
   }

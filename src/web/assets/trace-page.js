@@ -6,8 +6,10 @@ import { renderWaterfall, selectSpan } from './waterfall.js';
 
 /** Why a span was cut short, in words (the span's `cut`). */
 const CUT_REASONS = {
-  stopped: 'the session was stopped (!stop, or the bot shut down); what was written is kept, marked interrupted.',
+  stopped: 'the session was stopped (!stop, or its end); what was written is kept, marked interrupted.',
   preempted: 'a person spoke first; the round started again to answer them.',
+  handed_over:
+    'the bot shut down or handed the session to another process; the unfinished answer was taken out of the room, and the participant answered again where the session resumed.',
   process_stopped:
     'the process running it stopped before it ended (killed, crashed or its machine went away); the session went on where it was once another process, or the restarted one, took it over.',
 };

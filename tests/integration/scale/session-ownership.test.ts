@@ -1,3 +1,4 @@
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { randomIds } from '../../../src/core/ids.ts';
@@ -131,6 +132,33 @@ describe('sessions leased to one process among several', () => {
       expect(answers.length).toBeGreaterThan(0);
     } finally {
       await second.stop();
+    }
+  });
+
+  it('a lease lost while answers stream cuts them here and keeps none of them half-written (the new owner has them said again)', async () => {
+    const { first, second, transport, clock } = await twoProcesses('lost');
+    try {
+      const { room, sessionId } = await activeSession(first, transport, 'Lease drill: a pause too long');
+      await first.app.services.coordinator.idle(sessionId);
+      for (const participant of ['Claude', 'ChatGPT', 'Grok']) fake.script({ participant }, replies.stall('Half of an answer'));
+      await first.say(room, 'Are you still there?', alice);
+      const streaming = () => transport.messages.filter((message) => message.roomId === room && message.preview).length;
+      for (let tick = 0; tick < 10_000 && streaming() < 3; tick += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(streaming()).toBe(3);
+      // Another process took the session while this one was stalled (its lease lapsed): the next renewal finds it gone.
+      const client = new pg.Client({ connectionString: database.url });
+      await client.connect();
+      await client.query(`UPDATE session_leases SET owner_id = 'elsewhere' WHERE session_id = $1`, [sessionId]);
+      await client.end();
+      await clock.advance(6_000);
+      await first.app.services.ownership.tick();
+      await first.app.services.coordinator.idle(sessionId);
+      expect(first.app.services.ownership.holds(sessionId)).toBe(false);
+      const kept = (await first.app.repositories.messages.listForSession(sessionId)).filter((message) => message.interrupted);
+      expect(kept).toEqual([]);
+    } finally {
+      await second.stop();
+      await first.stop();
     }
   });
 

@@ -5,6 +5,33 @@ import { MemoryTransport } from '../../../support/memory-transport.ts';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
 
+/** A room that lets a preview be taken out (as Discord does), or refuses while it is unreachable. */
+class RemovingTransport extends MemoryTransport {
+  unreachable = false;
+  async removePreview(_roomId: string, externalId: string): Promise<void> {
+    if (this.unreachable) throw new Error('simulated network failure');
+    this.messages.splice(
+      this.messages.findIndex((entry) => entry.externalId === externalId),
+      1,
+    );
+  }
+}
+
+/** A draft on a room that records its preview as the delivery service does. */
+function recordedDraft(transport: MemoryTransport, log: string[], errors: unknown[]): StreamDraft {
+  const record = { posted: async (id: string) => void log.push(`posted ${id}`), removed: async (id: string) => void log.push(`removed ${id}`) };
+  const template = { speaker: { kind: 'participant' as const, name: 'Claude' }, replyTo: [] };
+  return new StreamDraft(
+    transport,
+    'room-1',
+    template,
+    new ManualClock(),
+    (text) => text,
+    (error) => errors.push(error),
+    record,
+  );
+}
+
 describe('StreamDraft', () => {
   it('posts on the first words, edits at most once a second, and always shows the latest text', async () => {
     const clock = new ManualClock();
@@ -47,5 +74,31 @@ describe('StreamDraft', () => {
     draft.update('the key is sk-abcdef123456');
     await flush();
     expect(transport.messages[0]?.content).toBe('the key is [redacted] ▍');
+  });
+
+  it('withdraws its preview from the room and forgets the record: an answer handed over is written again elsewhere', async () => {
+    const transport = new RemovingTransport();
+    const log: string[] = [];
+    const draft = recordedDraft(transport, log, []);
+    draft.update('Half of an ans');
+    await draft.withdraw();
+    expect(transport.messages).toEqual([]);
+    expect(log).toEqual(['posted m1', 'removed m1']);
+    draft.update('Half of an answer, later');
+    await flush();
+    expect(transport.messages).toEqual([]);
+  });
+
+  it('keeps the record of a preview it could not withdraw, for the left-previews sweep', async () => {
+    const transport = new RemovingTransport();
+    transport.unreachable = true;
+    const log: string[] = [];
+    const errors: unknown[] = [];
+    const draft = recordedDraft(transport, log, errors);
+    draft.update('Half of an ans');
+    await draft.withdraw();
+    expect(transport.messages.map((entry) => entry.content)).toEqual(['Half of an ans ▍']);
+    expect(log).toEqual(['posted m1']);
+    expect(errors).toHaveLength(1);
   });
 });
