@@ -72,6 +72,8 @@ const WORDS_FOR: Record<string, readonly string[]> = {
   refresh: ['reload'],
   config: ['settings'],
   explore: ['subtopic'],
+  disable: ['kick', 'mute', 'remove', 'ban', 'silence'],
+  enable: ['unmute', 'unban'],
   record: ['notes'],
 };
 const SYNONYMS = new Map(Object.entries(WORDS_FOR).flatMap(([command, words]) => words.map((word) => [word, command] as const)));

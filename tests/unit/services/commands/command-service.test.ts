@@ -133,6 +133,8 @@ describe('CommandService refusals', () => {
     expect((await run('tldr')).content).toContain('Did you mean `!summary`');
     expect((await run('dome')).content).toContain('Did you mean `!done`');
     expect((await run('stat')).content).toContain('Did you mean `!status`');
+    expect((await run('kick', 'Grok')).content).toContain('Did you mean `!disable`');
+    expect((await run('unmute', 'Grok')).content).toContain('Did you mean `!enable`');
     // Nothing close enough: no guess.
     expect((await run('xyz')).content).not.toContain('Did you mean');
     expect((await run('brainwave')).content).not.toContain('Did you mean');
