@@ -43,7 +43,7 @@ export function offeredTools(body: ChatCompletionRequest): string[] {
 }
 
 const STOP_WORDS = new Set(
-  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps mostly usually often always never sometimes sounds sound looks look seems seem feels feel said says think thinks promising great nice interesting decide deciding choose choosing build building create creating improve improving start starting ship shipping slip slips launch adopt hire switch migrate reduce increase scale grow rewrite replace avoid convert converting retain sell selling'.split(
+  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps mostly usually often always never sometimes sounds sound looks look seems seem feels feel said says think thinks promising great nice interesting decide deciding choose choosing build building create creating improve improving start starting ship shipping slip slips launch adopt hire switch migrate reduce increase scale grow rewrite replace avoid convert converting retain sell selling slow slowing keep keeping burn burning stop stopping fair'.split(
     ' ',
   ),
 );
@@ -111,10 +111,12 @@ export function keyPhrasesOf(text: string, count: number): string[] {
     .slice(0, count);
 }
 
-/** A phrase as the subject of a sentence ("for the weekly planning", "for Lisbon"), or `fallback`. */
+/** A phrase as the subject of a sentence ("for the weekly planning", "for the CLI tool", "for Lisbon"), or `fallback`. */
 export function subjectOf(phrase: string | undefined, fallback: string): string {
   if (!phrase) return fallback;
-  return /^\p{Lu}/u.test(phrase) ? phrase : `the ${phrase}`;
+  // A name takes no article; an acronym before a noun ("CLI tool", "AWS bill") is no name.
+  const named = /^\p{Lu}/u.test(phrase) && !/^[\p{Lu}\p{N}]{2,}\s+\p{Ll}/u.test(phrase);
+  return named ? phrase : `the ${phrase}`;
 }
 
 /** One attributed statement found in a conversation. */

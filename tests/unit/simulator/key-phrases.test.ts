@@ -21,11 +21,17 @@ describe("the demo's key phrases of a topic", () => {
       'first product',
     ]);
     expect(keyPhrasesOf('Should a five-person team ship every week, and how without burning out?', 2)).toEqual(['five-person team', 'week']);
+    expect(keyPhrasesOf('How do we cut our AWS bill by 30% without slowing the team?', 3)).toEqual(['AWS bill', 'team']);
+    expect(keyPhrasesOf('How can we stop burning money on unused licenses?', 3)).toEqual(['unused licenses', 'money']);
+    expect(keyPhrasesOf('Keeping the on-call rotation fair for a team of six', 3)).toEqual(['on-call rotation', 'team']);
   });
 
   it('read as the subject of a sentence', () => {
     expect(subjectOf('weekly planning', 'this')).toBe('the weekly planning');
     expect(subjectOf('Lisbon', 'this')).toBe('Lisbon');
+    expect(subjectOf('Monday morning', 'this')).toBe('Monday morning');
+    expect(subjectOf('CLI tool', 'this')).toBe('the CLI tool');
+    expect(subjectOf('B2B admins', 'this')).toBe('the B2B admins');
     expect(subjectOf(undefined, 'this')).toBe('this');
   });
 
