@@ -76,7 +76,7 @@ async function requireRoom(dependencies: LocalChannelDependencies, roomId: strin
   if (known) return known;
   const detail = await dependencies.queries.getSessionByRoom(dependencies.transport.name, roomId);
   if (!detail) throw new HttpError(404, 'No such room in the local channel.');
-  return dependencies.transport.adoptRoom(roomId, roomTitle(detail.session.topic));
+  return dependencies.transport.adoptRoom(roomId, roomTitle(detail.session.topic), detail.session.createdAt);
 }
 
 /**

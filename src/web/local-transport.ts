@@ -48,6 +48,8 @@ export interface LocalTransportOptions {
 interface RoomState {
   room: LocalRoom;
   previews: Map<string, LocalPreview>;
+  /** False for a room a delivery reached before anything named it (after a restart): its title is its session's. */
+  described: boolean;
 }
 
 /** The local channel transport (`name: 'local'`): rooms opened by sessions, deliveries pushed to the console. */
@@ -74,7 +76,7 @@ export class LocalTransport implements Transport {
     const roomId = this.options.ids.next('room');
     const url = this.consoleUrl ? `${this.consoleUrl}/#/rooms/${encodeURIComponent(roomId)}` : null;
     const room: LocalRoom = { roomId, title: request.title, originMessageId: request.originMessageId, url, openedAt: this.options.clock.now().toISOString() };
-    this.rooms.set(roomId, { room, previews: new Map() });
+    this.rooms.set(roomId, { room, previews: new Map(), described: true });
     this.emit({ type: 'room', room });
     if (request.originMessageId) {
       for (const waiter of this.roomWaiters.get(request.originMessageId) ?? []) waiter(room);
@@ -132,14 +134,18 @@ export class LocalTransport implements Transport {
     this.emit({ type: 'notice', roomId, content, at: this.options.clock.now().toISOString() });
   }
 
-  /** Every room opened so far, newest first. */
+  /** Every room opened or adopted so far, newest first (one only served since a restart is its session's to describe). */
   listRooms(): LocalRoom[] {
-    return [...this.rooms.values()].map((state) => state.room).reverse();
+    return [...this.rooms.values()]
+      .filter((state) => state.described)
+      .map((state) => state.room)
+      .reverse();
   }
 
-  /** A room, or null. */
+  /** A room opened or adopted here, or null. */
   getRoom(roomId: string): LocalRoom | null {
-    return this.rooms.get(roomId)?.room ?? null;
+    const state = this.rooms.get(roomId);
+    return state?.described ? state.room : null;
   }
 
   /**
@@ -194,8 +200,13 @@ export class LocalTransport implements Transport {
   }
 
   /** A room known from the store (a session from before a restart, or another process's): this process serves it too. */
-  adoptRoom(roomId: string, title: string): LocalRoom {
-    return this.requireRoom(roomId, title).room;
+  adoptRoom(roomId: string, title: string, openedAt?: string): LocalRoom {
+    const state = this.requireRoom(roomId);
+    if (!state.described) {
+      state.room = this.describeRoom(roomId, title, openedAt ?? state.room.openedAt);
+      state.described = true;
+    }
+    return state.room;
   }
 
   /** How a room known only from the store reads, without this process taking it on. */
@@ -204,11 +215,11 @@ export class LocalTransport implements Transport {
     return { roomId, title, originMessageId: null, url, openedAt };
   }
 
-  private requireRoom(roomId: string, title = roomId): RoomState {
+  private requireRoom(roomId: string): RoomState {
     const state = this.rooms.get(roomId);
     if (state) return state;
-    const room = this.describeRoom(roomId, title, this.options.clock.now().toISOString());
-    const created: RoomState = { room, previews: new Map() };
+    const room = this.describeRoom(roomId, roomId, this.options.clock.now().toISOString());
+    const created: RoomState = { room, previews: new Map(), described: false };
     this.rooms.set(roomId, created);
     return created;
   }

@@ -117,4 +117,17 @@ describe('LocalTransport', () => {
     for (const text of ['a', 'b', 'c']) await local.deliver(roomId, message(text), progress());
     expect((await local.roomContents(roomId))?.deliveries.map((entry) => entry.content)).toEqual(['b', 'c']);
   });
+
+  it("names a room a resumed session posted in before anything named it by its session's topic, never by its id", async () => {
+    const { local } = transport();
+    // After a restart the session resumes and answers before anyone opens its room or lists the rooms.
+    await local.sendTyping('room_old');
+    await local.deliver('room_old', message('an answer after the restart'), progress());
+    expect(local.listRooms()).toEqual([]);
+    expect(local.getRoom('room_old')).toBeNull();
+    const adopted = local.adoptRoom('room_old', 'Cut the AWS bill by 30%', '2026-07-01T09:00:00.000Z');
+    expect(adopted).toMatchObject({ roomId: 'room_old', title: 'Cut the AWS bill by 30%', openedAt: '2026-07-01T09:00:00.000Z' });
+    expect(local.listRooms().map((room) => room.title)).toEqual(['Cut the AWS bill by 30%']);
+    expect(local.adoptRoom('room_old', 'Another title').title).toBe('Cut the AWS bill by 30%');
+  });
 });
