@@ -36,6 +36,8 @@ export async function listNextSteps(o: NextStepsCommandOptions, session: Session
 /**
  * `!done <n>` / `!reopen <n>`: ticks the record's `n`th next step, or the one its words name (or opens it again), on
  * the record read back from Notion first, so a tick made there meanwhile is kept; stored as a person's edit, synced.
+ * A step it cannot find may have been agreed since the Scribe's last pass: the record is brought up to the last
+ * message, as for `!steps`, and read again.
  */
 export async function markNextStep(
   o: NextStepsCommandOptions,
@@ -47,10 +49,14 @@ export async function markNextStep(
   if (!wanted)
     throw new BrainstormError('bad_input', `Usage: \`!${done ? 'done' : 'reopen'} <number or words>\` — the step's number in \`!steps\`, or words of it.`);
   if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
-  const record = (await o.documentation.refreshRecord(session.id)) ?? '';
-  const steps = nextStepsIn(record);
+  let steps = nextStepsIn((await o.documentation.refreshRecord(session.id)) ?? '');
+  let named = stepNamed(steps, wanted);
+  if (steps.length === 0 || 'problem' in named) {
+    await o.documentation.requestRecord(session.id, { urgent: true });
+    steps = nextStepsIn((await o.documentation.refreshRecord(session.id)) ?? '');
+    named = stepNamed(steps, wanted);
+  }
   if (steps.length === 0) return 'No next steps in the record yet — the Scribe lists the actions the room agrees on.';
-  const named = stepNamed(steps, wanted);
   if ('problem' in named) throw new BrainstormError('bad_input', named.problem);
   const step = steps[named.number - 1]!;
   const line = nextStepLines([{ ...step, done }], named.number);

@@ -31,7 +31,15 @@ afterEach(async () => {
 });
 
 /** A command service whose collaborators record what reached them; only the ports a test names may be called. */
-async function commandFixture(options: { status?: SessionStatus; perMinute?: number; record?: string; afterRead?: (records: string[]) => void } = {}) {
+async function commandFixture(
+  options: {
+    status?: SessionStatus;
+    perMinute?: number;
+    record?: string;
+    afterRead?: (records: string[]) => void;
+    scribePass?: (records: string[]) => void;
+  } = {},
+) {
   const clock = new ManualClock();
   /** The record's versions, newest last (what `!steps` reads and `!done` writes). */
   const records: string[] = options.record ? [options.record] : [];
@@ -76,7 +84,10 @@ async function commandFixture(options: { status?: SessionStatus; perMinute?: num
     // No summary can be made (a pass failed, or another process is writing it).
     documentation: stub<DocumentationPort & FreshSummarySource & PeoplesRecordWriter>('documentation', {
       freshSummary: async () => null,
-      requestRecord: async (sessionId, { urgent }) => void calls.push(`record ${sessionId}${urgent ? ' now' : ''}`),
+      requestRecord: async (sessionId, { urgent }) => {
+        calls.push(`record ${sessionId}${urgent ? ' now' : ''}`);
+        options.scribePass?.(records);
+      },
       refreshRecord: async () => {
         const read = records.at(-1) ?? null;
         options.afterRead?.(records);
@@ -355,5 +366,19 @@ describe('CommandService next steps', () => {
     expect((await run('steps')).content).toMatch(/No next steps in the record yet/);
     expect((await run('done', '1')).content).toMatch(/No next steps in the record yet/);
     expect(records).toHaveLength(1);
+  });
+
+  it('!done on a step agreed since the last Scribe pass brings the record up to date first, and ticks it', async () => {
+    const agreed = '# Record\n## Next steps\n- [ ] Trial Opsgenie for two weeks (#12)\n';
+    const { run, records, calls, session } = await commandFixture({
+      record: '# Record\n## Discussion flow\n- nothing agreed yet',
+      scribePass: (versions) => void (versions.at(-1)!.includes('Opsgenie') || versions.push(agreed)),
+    });
+    expect((await run('done', 'opsgenie')).content).toBe('☑ 1. Trial Opsgenie for two weeks (#12) — done, by Alice.');
+    expect(calls).toEqual([`record ${session.id} now`]);
+    expect(records.at(-1)).toBe(agreed.replace('- [ ]', '- [x]'));
+    // A step the record has: no pass is asked for.
+    expect((await run('reopen', '1')).content).toBe('☐ 1. Trial Opsgenie for two weeks (#12) — open again, by Alice.');
+    expect(calls).toEqual([`record ${session.id} now`]);
   });
 });
