@@ -278,4 +278,13 @@ describe('!config takes effect at once in running sessions', () => {
     const reply = await test.command('nowhere', 'config', 'CONTEXT_HISTORY_BUDGET_TOKENS 2000', admin);
     expect(reply.content).toMatch(/CONTEXT_HISTORY_BUDGET_TOKENS cannot be changed at run time: .*restart/);
   });
+
+  it("names the setting an admin meant by the plan's word for it, and changes nothing", async () => {
+    fake.reset();
+    test = await startTestApp(fakeEnvironment(fake.url, BASE_ENV));
+    const before = await test.command('nowhere', 'config', '', admin);
+    const reply = await test.command('nowhere', 'config', 'maxMessages 100', admin);
+    expect(reply.content).toBe('Unknown setting "maxMessages". Did you mean `MAX_MESSAGES_PER_CONVERSATION`? `!config` lists every setting with its value.');
+    expect((await test.command('nowhere', 'config', '', admin)).content).toBe(before.content);
+  });
 });

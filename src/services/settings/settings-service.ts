@@ -4,7 +4,16 @@ import { environmentSchema } from '../../config/env-schema.ts';
 import { describeValueIssue, quotedValue } from '../../config/value-issue.ts';
 import type { Clock } from '../../core/clock.ts';
 import { BrainstormError } from '../../core/errors.ts';
-import { CONFIG_APPLIERS, isTunableKey, restartReason, TUNABLE_SETTING_KEYS, type TunableSettingKey, type TunableValue } from './tunable-settings.ts';
+import {
+  CONFIG_APPLIERS,
+  isTunableKey,
+  restartReason,
+  settingKeyOf,
+  settingsMeant,
+  TUNABLE_SETTING_KEYS,
+  type TunableSettingKey,
+  type TunableValue,
+} from './tunable-settings.ts';
 
 /** Where settings are persisted (the `SettingsRepository` fits). */
 export interface SettingsStore {
@@ -136,10 +145,14 @@ export class SettingsService {
   }
 
   private resolveKey(rawKey: string): TunableSettingKey {
-    const key = rawKey.trim().toUpperCase().replace(/[.-]/g, '_');
+    const key = settingKeyOf(rawKey);
     if (isTunableKey(key)) return key;
     if (key in environmentSchema.shape) throw new BrainstormError('forbidden', `${key} cannot be changed at run time: ${restartReason(key)}`);
-    throw new BrainstormError('bad_input', `Unknown setting "${rawKey.trim()}". Settings you can change: ${TUNABLE_SETTING_KEYS.join(', ')}.`);
+    const meant = settingsMeant(key);
+    const unknown = `Unknown setting "${rawKey.trim()}".`;
+    if (meant.length === 0) throw new BrainstormError('bad_input', `${unknown} Settings you can change: ${TUNABLE_SETTING_KEYS.join(', ')}.`);
+    const names = meant.map((name) => `\`${name}\``).join(' or ');
+    throw new BrainstormError('bad_input', `${unknown} Did you mean ${names}? \`!config\` lists every setting with its value.`);
   }
 
   private parse(key: TunableSettingKey, raw: unknown): { ok: true; value: TunableValue } | { ok: false; message: string } {

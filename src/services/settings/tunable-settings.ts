@@ -38,6 +38,29 @@ export function isTunableKey(key: string): key is TunableSettingKey {
   return (TUNABLE_SETTING_KEYS as readonly string[]).includes(key);
 }
 
+/** A setting's name as typed, in the form of the keys: `maxMessages`, `max-messages` and `max messages` read `MAX_MESSAGES`. */
+export function settingKeyOf(typed: string): string {
+  return typed
+    .trim()
+    .replace(/([\p{Ll}\p{N}])(\p{Lu})/gu, '$1_$2')
+    .toUpperCase()
+    .replace(/[\s.-]+/g, '_');
+}
+
+/**
+ * The settings a name the list lacks may mean: those holding each of its words at the start of one of theirs
+ * (`MAX_MESSAGES`, the plan's `maxMessages`, is `MAX_MESSAGES_PER_CONVERSATION`); at most three, else none.
+ */
+export function settingsMeant(key: string): TunableSettingKey[] {
+  const words = key.split('_').filter(Boolean);
+  if (words.length === 0) return [];
+  const meant = TUNABLE_SETTING_KEYS.filter((candidate) => {
+    const theirs = candidate.split('_');
+    return words.every((word) => theirs.some((their) => their.startsWith(word)));
+  });
+  return meant.length <= 3 ? meant : [];
+}
+
 type Applier = (config: AppConfig, value: never) => AppConfig;
 
 function limits<K extends keyof AppConfig['limits']>(field: K): Applier {
