@@ -1,6 +1,6 @@
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { SessionPreset } from '../../config/presets.ts';
-import type { Session, SessionPlan } from '../../core/domain.ts';
+import { PLANNING_STATUSES, type Session, type SessionPlan } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
 
 /** The preset a plan follows and who chose it. */
@@ -8,6 +8,12 @@ export interface AppliedPreset {
   preset: SessionPreset;
   /** A person's name (`!preset`, `preset:`), or null when the Planner picked it from the topic. */
   chosenBy: string | null;
+}
+
+/** Where a room stands for `!preset`: no session, a session being planned, or one under way (or over). */
+export function presetStage(session: Pick<Session, 'status'> | null): 'no_session' | 'planning' | 'under_way' {
+  if (!session) return 'no_session';
+  return PLANNING_STATUSES.includes(session.status) ? 'planning' : 'under_way';
 }
 
 /**
@@ -44,12 +50,19 @@ export class PresetService {
     return `Presets: ${this.presets.map((preset) => `\`${preset.name}\``).join(', ')}.`;
   }
 
-  /** The `!preset` listing. */
-  describe(current: AppliedPreset | null): string {
+  /**
+   * The `!preset` listing, ending on what the room it was asked in follows: outside a session, how to start one with a
+   * preset; while planning, the choice still open; once the discussion is under way, the preset or the free-form plan.
+   */
+  describe(current: AppliedPreset | null, stage: 'no_session' | 'planning' | 'under_way'): string {
     const lines = this.presets.map((preset) => `• \`${preset.name}\` — **${preset.title}**: ${preset.description}`);
     const now = current
       ? `This session follows **${current.preset.title}** (\`${current.preset.name}\`).`
-      : 'No preset is chosen yet: the Planner picks one from the topic.';
+      : {
+          no_session: 'Start a session with one: `!brainstorm <topic> preset:<name>`.',
+          planning: 'No preset is chosen yet: the Planner picks one from the topic.',
+          under_way: 'This session follows no preset: its plan is free-form.',
+        }[stage];
     return ['**Presets** — `!preset <name>` during planning chooses one.', ...lines, '', now].join('\n');
   }
 

@@ -158,6 +158,14 @@ describe('CommandService refusals', () => {
     expect(calls).toEqual([]);
   });
 
+  it('!preset says what the room follows: nothing yet outside a session, the free-form plan of a session under way', async () => {
+    const { run } = await commandFixture();
+    expect((await run('preset')).content).toMatch(/This session follows no preset: its plan is free-form\.$/);
+    expect((await run('preset', '', alice, null)).content).toMatch(/Start a session with one: `!brainstorm <topic> preset:<name>`\.$/);
+    const planning = await commandFixture({ status: 'awaiting_approval' });
+    expect((await planning.run('preset')).content).toMatch(/No preset is chosen yet: the Planner picks one from the topic\.$/);
+  });
+
   it("refuses a command that does not apply in the session's state, and one used outside a session", async () => {
     const { run, calls, session } = await commandFixture({ status: 'paused' });
     expect(await run('pause')).toEqual({ content: '`!pause` does not apply now: the session is paused.', private: true });
