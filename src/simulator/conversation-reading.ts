@@ -43,7 +43,7 @@ export function offeredTools(body: ChatCompletionRequest): string[] {
 }
 
 const STOP_WORDS = new Set(
-  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps mostly usually often always never sometimes sounds sound looks look seems seem feels feel said says think thinks promising great nice interesting decide deciding choose choosing build building create creating improve improving start starting ship shipping slip slips launch adopt hire switch migrate reduce increase scale grow rewrite replace avoid convert converting retain sell selling slow slowing keep keeping burn burning stop stopping fair'.split(
+  'about across after again also among another around because been before being between both could does doing down during each even every from further have having here into itself just more most much must other over same should some such than that their them then there these they this those through under until very what when where which while will with within without would your yours yourself topic answers simulated make move take want need like using going good best better thing things ways instead rather maybe really still only already quite perhaps mostly usually often always never sometimes sounds sound looks look seems seem feels feel said says think thinks promising great nice interesting decide deciding choose choosing build building create creating improve improving start starting ship shipping slip slips launch adopt hire switch migrate reduce increase scale grow rewrite replace avoid convert converting retain sell selling slow slowing keep keeping burn burning stop stopping pick picking fair'.split(
     ' ',
   ),
 );
@@ -133,6 +133,11 @@ const STATEMENT = /^\s*(?:[-*]\s*)?(#\d+)?\s*\[([^\]\n]{1,60}?)(\s*\((?:person|h
 // The wrap-up's steps and the extractor's request follow the last message: without a break they were read as its next lines.
 const SECTION_BREAK =
   /^\s*(?:#{1,6}\s|(?:New messages|Previous record|There is no previous record|Write the complete|Earlier messages|Ideas by|The wrap-up is a hand-off chain|Extract the ledger entries)\b[^\n]{0,200}$)/i;
+
+/** True for an answer cut off mid-sentence: the room marks it `— *(interrupted)*`, and its end says nothing finished. */
+export function wasCutShort(statement: Statement): boolean {
+  return /\*\(interrupted\)\*\s*$/.test(statement.text);
+}
 
 /**
  * Statements of the form `[Name]: text` or `#12 [Name (person)]: text`, across every non-system message; the

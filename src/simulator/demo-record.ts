@@ -1,6 +1,6 @@
 /** The demo Scribe's record: the whole conversation in order, who said what, and the next steps proposed. */
 import type { ChatCompletionRequest } from './chat-types.ts';
-import { messageTextsOf, statementsOf, topicOf, type Statement } from './conversation-reading.ts';
+import { messageTextsOf, statementsOf, topicOf, wasCutShort, type Statement } from './conversation-reading.ts';
 import { chronological, ideaText, isParticipant, SIMULATED } from './demo-writing.ts';
 
 function timelineLine(statement: Statement): string {
@@ -62,7 +62,8 @@ function discussion(statements: Statement[]): Statement[] {
  */
 function nextSteps(statements: Statement[], requestText: string): string[] {
   const proposed = discussion(statements).flatMap((statement) => {
-    const action = isParticipant(statement) || statement.person ? actionSentence(statement) : null;
+    // An answer cut off mid-sentence proposes nothing finished.
+    const action = (isParticipant(statement) || statement.person) && !wasCutShort(statement) ? actionSentence(statement) : null;
     return action ? [{ statement, action }] : [];
   });
   const people = proposed.filter((entry) => entry.statement.person).slice(-3);

@@ -11,6 +11,7 @@ import {
   statementsOf,
   subjectOf,
   topicOf,
+  wasCutShort,
   type Statement,
 } from './conversation-reading.ts';
 
@@ -268,7 +269,7 @@ export function tldrSummary(body: ChatCompletionRequest): { summary: string; key
   const topic = topicOf(body);
   const statements = chronological(statementsOf(body));
   // A critique ballot ("My ranking: Proposal B > …", posted under a participant's name) ranks ideas; it is none.
-  const ideas = statements.filter((statement) => isParticipant(statement) && !isCritiqueBallot(statement.text.trim()));
+  const ideas = statements.filter((statement) => isParticipant(statement) && !isCritiqueBallot(statement.text.trim()) && !wasCutShort(statement));
   // The ideas named most; else the latest of each participant (the most developed), then earlier ones, up to three.
   const picked = mostDiscussed(ideas);
   for (const statement of [...ideas].reverse()) if (picked.length < 3 && !picked.some((chosen) => chosen.speaker === statement.speaker)) picked.push(statement);

@@ -316,6 +316,27 @@ describe('demo brain through the real SDK', () => {
     expect(JSON.stringify(summary)).not.toContain('My ranking');
   });
 
+  it('takes no finding and no next step from an answer cut off mid-sentence', async () => {
+    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+    const record = [
+      '# Detailed record: pricing',
+      '',
+      '## Timeline',
+      '',
+      '- #3 [Claude]: Add an annual discount.',
+      '- #4 [Grok]: Charge per seat instead.',
+      '- #5 [ChatGPT]: Try a pilot with the riskiest',
+      '  — *(interrupted)*',
+    ].join('\n');
+    const summary = (await run(tldr, `The Scribe's detailed record:\n\n${record}`)).finalOutput;
+    expect(JSON.stringify(summary)).not.toContain('riskiest');
+    const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.', model: model() });
+    const said =
+      'Topic: pricing\n\nNew messages (oldest first):\n#5 [ChatGPT]: Try a pilot with the riskiest\n\n— *(interrupted)*\n#6 [Grok]: Test per-seat pricing with two customers.';
+    const written = String((await run(scribe, said)).finalOutput);
+    expect(written.slice(written.indexOf('## Next steps'))).toBe('## Next steps\n\n- [ ] Test per-seat pricing with two customers. (#6)');
+  });
+
   it("the wrap-up's Scribe records the last message alone, not the wrap-up's steps that follow it", async () => {
     const input = new PromptLibrary().render('moderator-wrap-up', {
       reason: 'stopped by Ana',
