@@ -79,6 +79,11 @@ export interface Transport {
    * removed. Present where previews outlive the process that posted them (Discord); absent where they do not.
    */
   removePreview?(roomId: string, externalId: string): Promise<void>;
+  /**
+   * Forgets a preview held in this process's memory (the local channel) whose answer will not come here: the session
+   * went to another process, which answers again. Absent where previews live in the room itself (`removePreview`).
+   */
+  discardPreview?(roomId: string, externalId: string): void;
   /** Shows that a speaker is thinking. */
   sendTyping(roomId: string): Promise<void>;
   /**

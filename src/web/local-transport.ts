@@ -32,6 +32,7 @@ export type LocalChannelEvent =
   | { type: 'room'; room: LocalRoom }
   | { type: 'delivery'; delivery: LocalDelivery; replacedPreview: boolean }
   | { type: 'preview'; preview: LocalPreview }
+  | { type: 'preview-removed'; roomId: string; externalId: string }
   | { type: 'typing'; roomId: string; at: string }
   | { type: 'notice'; roomId: string; content: string; at: string };
 
@@ -122,6 +123,11 @@ export class LocalTransport implements Transport {
     // An edit that arrives after the final delivery replaced the preview is stale: ignore it.
     if (!state.previews.has(externalId)) return;
     this.storePreview(state, externalId, message);
+  }
+
+  /** Drops a streaming preview whose answer another process will write (this one let the session go). */
+  discardPreview(roomId: string, externalId: string): void {
+    if (this.rooms.get(roomId)?.previews.delete(externalId)) this.emit({ type: 'preview-removed', roomId, externalId });
   }
 
   async sendTyping(roomId: string): Promise<void> {

@@ -63,7 +63,8 @@ export class StreamDraft {
    */
   async withdraw(): Promise<void> {
     const previewId = await this.finish();
-    if (previewId === null || !this.transport.removePreview) return;
+    if (previewId === null) return;
+    if (!this.transport.removePreview) return this.transport.discardPreview?.(this.roomId, previewId);
     try {
       await this.transport.removePreview(this.roomId, previewId);
       await this.record?.removed(previewId);

@@ -33,7 +33,7 @@ export function openEvents(filter, onEvent, onOpen) {
   if (filter.sessionId) query.set('sessionId', filter.sessionId);
   if (filter.roomId) query.set('roomId', filter.roomId);
   const source = new EventSource(`/api/events?${query}`);
-  const types = ['session', 'message', 'trace', 'local-room', 'local-delivery', 'local-preview', 'local-typing', 'local-notice'];
+  const types = ['session', 'message', 'trace', 'local-room', 'local-delivery', 'local-preview', 'local-preview-removed', 'local-typing', 'local-notice'];
   for (const type of types) source.addEventListener(type, (event) => onEvent(type, JSON.parse(event.data)));
   // After a reconnect (a restart, a sleeping laptop) events may have been missed: the page reloads its data.
   if (onOpen) source.addEventListener('open', onOpen);

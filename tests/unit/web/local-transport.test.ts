@@ -130,4 +130,15 @@ describe('LocalTransport', () => {
     expect(local.listRooms().map((room) => room.title)).toEqual(['Cut the AWS bill by 30%']);
     expect(local.adoptRoom('room_old', 'Another title').title).toBe('Cut the AWS bill by 30%');
   });
+
+  it('drops a preview whose answer another process will write, and tells the live views', async () => {
+    const { local, events } = transport();
+    const { roomId } = await local.openRoom({ originChannelId: 'local', originMessageId: null, title: 'T' });
+    const previewId = await local.postPreview(roomId, message('Half of an ans'));
+    local.discardPreview(roomId, previewId);
+    expect((await local.roomContents(roomId)).previews).toEqual([]);
+    expect(events.at(-1)).toEqual({ type: 'preview-removed', roomId, externalId: previewId });
+    local.discardPreview(roomId, previewId);
+    expect(events.filter((event) => event.type === 'preview-removed')).toHaveLength(1);
+  });
 });

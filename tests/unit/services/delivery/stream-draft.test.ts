@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../../src/core/clock.ts';
 import { StreamDraft } from '../../../../src/services/delivery/stream-draft.ts';
+import { sequentialIds } from '../../../../src/core/ids.ts';
+import { LocalTransport } from '../../../../src/web/local-transport.ts';
 import { MemoryTransport } from '../../../support/memory-transport.ts';
 
 const flush = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -100,5 +102,24 @@ describe('StreamDraft', () => {
     expect(transport.messages.map((entry) => entry.content)).toEqual(['Half of an ans ▍']);
     expect(log).toEqual(['posted m1']);
     expect(errors).toHaveLength(1);
+  });
+
+  it('drops a preview a room holds in this process memory (the local channel) instead of removing it', async () => {
+    const transport = new LocalTransport({ clock: new ManualClock(), ids: sequentialIds() });
+    const { roomId } = await transport.openRoom({ originChannelId: 'local', originMessageId: null, title: 'T' });
+    const template = { speaker: { kind: 'participant' as const, name: 'Claude' }, replyTo: [] };
+    const draft = new StreamDraft(
+      transport,
+      roomId,
+      template,
+      new ManualClock(),
+      (text) => text,
+      () => undefined,
+    );
+    draft.update('Half of an ans');
+    await flush();
+    expect((await transport.roomContents(roomId)).previews).toHaveLength(1);
+    await draft.withdraw();
+    expect((await transport.roomContents(roomId)).previews).toEqual([]);
   });
 });
