@@ -15,7 +15,7 @@ import type { FocusRequest, ModerationPort } from '../../core/service-ports.ts';
 import type { SessionLifecycle } from '../sessions/session-lifecycle.ts';
 import type { Screen, SessionStarter } from '../sessions/session-starter.ts';
 import { CommandRateLimiter } from './command-rate-limiter.ts';
-import { COMMAND_STATES, findCommand, formatHelp, unknownCommand, type CommandAnswer, type CommandDefinition } from './command-table.ts';
+import { COMMAND_STATES, findCommand, formatHelp, unknownCommand, wrongState, type CommandAnswer, type CommandDefinition } from './command-table.ts';
 import { formatStatus } from './status-format.ts';
 import { listNextSteps, markNextStep, type PeoplesRecordWriter } from './next-steps-commands.ts';
 import { KeyedSerialQueue } from '../../core/keyed-serial-queue.ts';
@@ -128,7 +128,7 @@ export class CommandService {
     if (command.states && !session)
       return reply(`\`!${command.name}\` works inside a session thread. Post a topic in the brainstorm channel to start one.`, true);
     if (command.states && session && !command.states.includes(session.status)) {
-      return reply(`\`!${command.name}\` does not apply now: the session is ${session.status.replace('_', ' ')}.`, true);
+      return reply(wrongState(command, session.status), true);
     }
     const answer = await command.run({ invocation, session });
     this.options.logger.info({ command: command.name, by: invocation.author.id, session: session?.id }, 'command');

@@ -50,6 +50,22 @@ export const COMMAND_STATES = {
   reset: ['active', 'paused'] as SessionStatus[],
 };
 
+/** What a person can do in each state, told with a command that does not apply in it ("the session is paused"). */
+const IN_THIS_STATE: Record<SessionStatus, string> = {
+  planning: ' Answer the Planner’s questions first.',
+  awaiting_approval: ' `!approve` starts the discussion, or write what to change in the plan.',
+  active: '',
+  paused: ' `!continue` resumes it.',
+  completed: ' It has ended; `!summary`, `!record` and `!steps` still work.',
+  stopped: ' It has ended; `!summary`, `!record` and `!steps` still work.',
+  cancelled: ' It was cancelled before it started; post a topic in the brainstorm channel to start again.',
+};
+
+/** The reply to a command used in a state it does not apply in, with what works now. */
+export function wrongState(command: Pick<CommandDefinition, 'name'>, status: SessionStatus): string {
+  return `\`!${command.name}\` does not apply now: the session is ${status.replace('_', ' ')}.${IN_THIS_STATE[status]}`;
+}
+
 /** Looks a command up by name or alias. */
 export function findCommand(table: CommandDefinition[], name: string): CommandDefinition | undefined {
   const wanted = name.toLowerCase();

@@ -168,7 +168,12 @@ describe('CommandService refusals', () => {
 
   it("refuses a command that does not apply in the session's state, and one used outside a session", async () => {
     const { run, calls, session } = await commandFixture({ status: 'paused' });
-    expect(await run('pause')).toEqual({ content: '`!pause` does not apply now: the session is paused.', private: true });
+    expect(await run('pause')).toEqual({ content: '`!pause` does not apply now: the session is paused. `!continue` resumes it.', private: true });
+    const ended = await commandFixture({ status: 'stopped' });
+    expect((await ended.run('focus')).content).toBe(
+      '`!focus` does not apply now: the session is stopped. It has ended; `!summary`, `!record` and `!steps` still work.',
+    );
+    expect(ended.calls).toEqual([]);
     expect(await run('pause', '', alice, null)).toMatchObject({ content: expect.stringContaining('works inside a session thread'), private: true });
     expect(calls).toEqual([]);
     // A state it applies in reaches the lifecycle.
