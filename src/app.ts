@@ -54,7 +54,13 @@ export interface App {
   simulatorUrl: string | null;
   /** True once the database is migrated and every transport is up. */
   ready(): boolean;
-  start(): Promise<void>;
+  /**
+   * Starts the worker and resumes the sessions a stop or a crash left (`resume: false` leaves that to `resume()`, for
+   * a transport that reads back first what was said while no process ran: a `!stop` said then must win).
+   */
+  start(options?: { resume?: boolean }): Promise<void>;
+  /** Resumes the sessions a stop or a crash left, and starts sharing them with other processes; ready after it. */
+  resume(): Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -151,6 +157,11 @@ export async function createApp(options: AppOptions): Promise<App> {
   await services.load();
 
   let isReady = false;
+  const resume = async () => {
+    await services.resumeSessions();
+    if (options.runWorker !== false) services.ownership.startPolling();
+    isReady = true;
+  };
   return {
     config,
     gateway: services.gateway,
@@ -163,15 +174,14 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     simulatorUrl: simulator?.url ?? null,
     ready: () => isReady,
-    async start() {
+    async start(startOptions = {}) {
       if (options.runWorker !== false) await worker.start();
       if (options.runWorker !== false) await services.housekeeping.schedule();
       // After the worker declared gone the processes that died here: what they left half-written in rooms goes.
       if (options.runWorker !== false) await services.leftPreviews.schedule();
-      await services.resumeSessions();
-      if (options.runWorker !== false) services.ownership.startPolling();
-      isReady = true;
+      if (startOptions.resume !== false) await resume();
     },
+    resume,
     async stop() {
       isReady = false;
       await services.ownership.stop();

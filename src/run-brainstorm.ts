@@ -62,8 +62,11 @@ export async function runBrainstorm({ config, database, startedAt, stopSignal }:
   });
   await web.start();
   localTransport.setConsoleUrl(web.url);
-  await app.start();
+  // Discord replays nothing said while no process ran: the bot reads it back before the sessions resume, so a `!stop`
+  // said meanwhile stops its session before any round goes on, and a question said meanwhile is in the first one.
+  await app.start({ resume: false });
   await bot?.start();
+  await app.resume();
   botStarted = true;
   logger.info({ url: web.url, readyMs: Date.now() - startedAt }, `Brainstorm is ready — open ${web.url}`);
   if (config.models.demoMode) logger.warn('Models are SIMULATED (demo mode). Set OPENROUTER_API_KEY in .env to use real models.');

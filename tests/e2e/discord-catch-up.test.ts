@@ -81,3 +81,35 @@ describe('catch-up after the bot was down', () => {
     expect(discord.messagesIn(roomId).length).toBe(messagesBefore);
   });
 });
+
+describe('a !stop said while the bot was down, in a session with a question waiting', () => {
+  let restartable: RestartableDiscordApp;
+  beforeAll(async () => {
+    restartable = await createRestartableDiscordApp();
+  });
+  afterAll(async () => restartable?.close());
+
+  it('wins over the round the restart would resume: no participant answers after it', async () => {
+    const { discord: fake, models: fakeModels } = restartable;
+    const { bot, test } = await restartable.start();
+    fakeModels.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan({ maxMessages: 60 })));
+    const topic = fake.post(fake.channels['brainstorm']!.id, fake.people.ada, 'How do we keep the release notes short?');
+    await bot.handled(topic.id);
+    await test.settle();
+    const room = topic.threadId!;
+    await bot.handled(fake.post(room, fake.people.ada, '!approve').id);
+    await test.settle();
+    // Ada asks; the process stops before any participant answered her.
+    for (const participant of ['Claude', 'ChatGPT', 'Grok']) fakeModels.script({ participant }, replies.hang());
+    await bot.handled(fake.post(room, fake.people.ada, 'Who reads them, really?').id);
+    await restartable.stop();
+
+    const stop = fake.post(room, fake.people.ada, '!stop');
+    const { test: restarted } = await restartable.start();
+    expect(await sessionStatus(restarted, room)).toBe('stopped');
+    const participantsAfterStop = fake
+      .messagesIn(room)
+      .filter((message) => message.order > stop.order && ['Claude', 'ChatGPT', 'Grok'].includes(message.displayName ?? ''));
+    expect(participantsAfterStop.map((message) => `${message.displayName}: ${message.content.slice(0, 60)}`)).toEqual([]);
+  });
+});

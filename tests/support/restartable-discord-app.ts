@@ -55,9 +55,12 @@ export async function createRestartableDiscordApp(environment: Record<string, st
         ids: randomIds,
         transports: [connection.transport],
         database: { kind: 'postgres', url: database.url },
+        resume: false,
       });
       const bot = createDiscordBot({ ...options, gateway: test.app.gateway, connection });
+      // As `npm start` does: what was said while no process ran is read back before the sessions resume.
       await bot.start();
+      await test.app.resume();
       await test.settle();
       harness.running = { bot, test };
       return harness.running;

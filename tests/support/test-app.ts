@@ -48,7 +48,7 @@ let externalCounter = 0;
 /** Builds and starts a test app. */
 export async function startTestApp(
   environment: Record<string, string>,
-  options: Partial<AppOptions> & { clock?: ManualClock; transport?: MemoryTransport } = {},
+  options: Partial<AppOptions> & { clock?: ManualClock; transport?: MemoryTransport; resume?: boolean } = {},
 ): Promise<TestApp> {
   const clock = options.clock ?? new ManualClock('2026-05-01T09:00:00Z');
   const transport = options.transport ?? new MemoryTransport();
@@ -64,7 +64,8 @@ export async function startTestApp(
     runWorker: false,
     ...options,
   });
-  await app.start();
+  // `resume: false`: the caller resumes the sessions itself, after its transport read back what was said meanwhile.
+  await app.start({ resume: options.resume ?? true });
   const settle = async () => {
     const stopTicker = startQuietTicker(clock, () => app.services.coordinator.deadlineSleepers);
     try {
