@@ -10,37 +10,25 @@ import type { DatabaseHandle } from '../../src/db/create-database.ts';
 import type { FakeDiscord, RecordedMessage } from '../fakes/discord/index.ts';
 import type { FakeChannel } from '../fakes/discord/fake-model.ts';
 import { replies, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
-import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from '../support/app-cluster.ts';
-import { waitForHealthy } from '../support/browser.ts';
+import { waitUntil } from '../support/app-cluster.ts';
 import { waitAnswered } from '../support/cluster-drill.ts';
-import { activeSessionIn, startDiscordCluster, storedDiscordId, type DiscordCluster } from '../support/discord-drill.ts';
+import { activeSessionIn, startBotProcess, startDiscordCluster, storedDiscordId, type DiscordCluster } from '../support/discord-drill.ts';
 
 let cluster: DiscordCluster;
 let models: FakeOpenRouter;
 let discord: FakeDiscord;
 let channel: FakeChannel;
-let database: { url: string };
 let handle: DatabaseHandle;
 
 beforeAll(async () => {
   cluster = await startDiscordCluster();
-  ({ models, discord, database, handle } = cluster);
+  ({ models, discord, handle } = cluster);
   channel = discord.channels['brainstorm'] as FakeChannel;
 });
 afterEach(async () => cluster.stopProcesses());
 afterAll(async () => cluster?.close());
 
-/** A process logged in to the fake Discord; resolves once its gateway session is ready. */
-async function botProcess(): Promise<ClusterProcess> {
-  const identified = discord.gateway.stats.identifies;
-  const started = await startClusterProcess(
-    clusterEnvironment(models.url, database.url, { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_CHANNEL_ID: channel.id }),
-  );
-  cluster.processes.push(started);
-  await waitForHealthy(started, 120_000);
-  await waitUntil(async () => discord.gateway.stats.identifies > identified, 'the bot identified');
-  return started;
-}
+const botProcess = () => startBotProcess(cluster, channel);
 
 /** The stored id of Bob's Discord message, once a process stored it. */
 function storedId(discordId: string): Promise<number> {

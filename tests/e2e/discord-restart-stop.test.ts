@@ -8,9 +8,8 @@ import type { DatabaseHandle } from '../../src/db/create-database.ts';
 import type { FakeDiscord, RecordedMessage } from '../fakes/discord/index.ts';
 import type { FakeChannel } from '../fakes/discord/fake-model.ts';
 import { replies, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
-import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from '../support/app-cluster.ts';
-import { waitForHealthy } from '../support/browser.ts';
-import { activeSessionIn, startDiscordCluster, storedDiscordId, type DiscordCluster } from '../support/discord-drill.ts';
+import { waitUntil } from '../support/app-cluster.ts';
+import { activeSessionIn, startBotProcess, startDiscordCluster, storedDiscordId, type DiscordCluster } from '../support/discord-drill.ts';
 
 let cluster: DiscordCluster;
 let models: FakeOpenRouter;
@@ -26,15 +25,7 @@ beforeAll(async () => {
 afterEach(async () => cluster.stopProcesses());
 afterAll(async () => cluster?.close());
 
-/** A process logged in to the fake Discord (as `npm start` runs it); resolves once it is healthy. */
-async function botProcess(): Promise<ClusterProcess> {
-  const started = await startClusterProcess(
-    clusterEnvironment(models.url, cluster.database.url, { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_CHANNEL_ID: channel.id }),
-  );
-  cluster.processes.push(started);
-  await waitForHealthy(started, 120_000);
-  return started;
-}
+const botProcess = () => startBotProcess(cluster, channel);
 
 const PARTICIPANTS = ['Claude', 'ChatGPT', 'Grok'];
 

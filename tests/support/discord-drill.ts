@@ -5,7 +5,8 @@ import type { Database } from '../../src/db/schema.ts';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import type { FakeChannel } from '../fakes/discord/fake-model.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
-import { waitUntil, type ClusterProcess } from './app-cluster.ts';
+import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from './app-cluster.ts';
+import { waitForHealthy } from './app-process.ts';
 import { createThrowawayPostgres } from './databases.ts';
 import type { DrillSession } from './cluster-drill.ts';
 import { scriptedPlan } from './scripted-plans.ts';
@@ -43,6 +44,19 @@ export async function startDiscordCluster(): Promise<DiscordCluster> {
       await database.drop();
     },
   };
+}
+
+/** A process (as `npm start` runs it) logged in to the fake Discord with `channel` to watch; resolves once it identified. */
+export async function startBotProcess(cluster: DiscordCluster, channel: FakeChannel): Promise<ClusterProcess> {
+  const { discord, models, database } = cluster;
+  const identified = discord.gateway.stats.identifies;
+  const started = await startClusterProcess(
+    clusterEnvironment(models.url, database.url, { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_CHANNEL_ID: channel.id }),
+  );
+  cluster.processes.push(started);
+  await waitForHealthy(started, 120_000);
+  await waitUntil(async () => discord.gateway.stats.identifies > identified, 'the bot identified');
+  return started;
 }
 
 /** The session opened on a topic posted in `channel`, once its plan waits for approval. */

@@ -17,6 +17,13 @@ beforeAll(async () => {
 afterAll(async () => simulator.close());
 
 const model = (id = 'anthropic/claude-sonnet-4') => new OpenAIChatCompletionsModel(client, id);
+const tldrAgent = () => new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+
+/** What the demo TLDR makes of a record on pricing whose timeline holds `lines`. */
+async function pricingTldr(lines: string[]) {
+  const record = ['# Detailed record: pricing', '', '## Timeline', '', ...lines].join('\n');
+  return (await run(tldrAgent(), `The Scribe's detailed record:\n\n${record}`)).finalOutput;
+}
 
 describe('demo brain through the real SDK', () => {
   it('the planner asks, then plans (needs approval), then hands off to the moderator', async () => {
@@ -117,7 +124,7 @@ describe('demo brain through the real SDK', () => {
     expect(record).toContain(long);
     expect(record).toContain('## Ideas by participant');
 
-    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+    const tldr = tldrAgent();
     const summary = (await run(tldr, record)).finalOutput;
     expect(summary?.keyFindings).toHaveLength(3);
     // Findings come from the participants' ideas, never from the person's topic or the roles' notices.
@@ -266,7 +273,7 @@ describe('demo brain through the real SDK', () => {
         '- [ ] Test the async doc with the night shift. (#6)',
       ].join('\n'),
     );
-    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+    const tldr = tldrAgent();
     const summary = (await run(tldr, `The Scribe's detailed record:\n\n${second}`)).finalOutput;
     // The topic is the record's, not the first line of the TLDR's input.
     expect(summary?.summary).toMatch(/^Claude, Grok discussed pricing with Ana over 3 recorded messages\./);
@@ -290,7 +297,7 @@ describe('demo brain through the real SDK', () => {
       ['Grok', 'on-call', 8],
     ] as const;
     const record = said.map(([speaker, idea, number]) => `- #${number} [${speaker}]: Consider "${idea}" (${number}).`).join('\n');
-    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+    const tldr = tldrAgent();
     const summary = (await run(tldr, `The Scribe's detailed record:\n\n# Detailed record: on-call\n\n${record}`)).finalOutput;
     // The two ideas named most, each at its latest, and the first of those named once.
     expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([
@@ -301,34 +308,22 @@ describe('demo brain through the real SDK', () => {
   });
 
   it('the TLDR takes no critique ballot for a finding: a ranking is no idea', async () => {
-    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
-    const record = [
-      '# Detailed record: pricing',
-      '',
-      '## Timeline',
-      '',
+    const summary = await pricingTldr([
       '- #3 [Claude]: Add an annual discount.',
       '- #4 [Grok]: Charge per seat instead.',
       '- #5 [Claude]: **My ranking:** Proposal B > Proposal A. Proposal B is the most reversible first step.',
-    ].join('\n');
-    const summary = (await run(tldr, `The Scribe's detailed record:\n\n${record}`)).finalOutput;
+    ]);
     expect(summary?.keyFindings.map((finding) => finding.finding).slice(0, 2)).toEqual(['Add an annual discount.', 'Charge per seat instead.']);
     expect(JSON.stringify(summary)).not.toContain('My ranking');
   });
 
   it('takes no finding and no next step from an answer cut off mid-sentence', async () => {
-    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
-    const record = [
-      '# Detailed record: pricing',
-      '',
-      '## Timeline',
-      '',
+    const summary = await pricingTldr([
       '- #3 [Claude]: Add an annual discount.',
       '- #4 [Grok]: Charge per seat instead.',
       '- #5 [ChatGPT]: Try a pilot with the riskiest',
       '  — *(interrupted)*',
-    ].join('\n');
-    const summary = (await run(tldr, `The Scribe's detailed record:\n\n${record}`)).finalOutput;
+    ]);
     expect(JSON.stringify(summary)).not.toContain('riskiest');
     const scribe = new Agent({ name: 'Scribe', instructions: 'You are the Scribe of a Brainstorm session.', model: model() });
     const said =
@@ -354,7 +349,7 @@ describe('demo brain through the real SDK', () => {
   });
 
   it('moderator and scribe hand off during wrap-up', async () => {
-    const tldr = new Agent({ name: 'TLDR', instructions: 'You are the TLDR of a Brainstorm session.', model: model(), outputType: tldrSchema });
+    const tldr = tldrAgent();
     const scribe = new Agent({
       name: 'Scribe',
       instructions: 'You are the Scribe of a Brainstorm session.\nThis is the wrap-up.',
