@@ -47,12 +47,17 @@ describe('two real processes on one Postgres', () => {
     expect(await leaseHolderPid(handle.db, drill.sessionId)).toBe(first.pid);
 
     // A person writes to the first process just as it is told to stop: answered by the second.
-    const lastWords = await say(handle.db, first.url, drill, 'Bob writes just before the first process stops');
-    expect(await first.signal('SIGTERM')).toBe(0);
-    expect(first.output()).toMatch(/released session leases/);
-    await waitAnswered(handle.db, drill, lastWords);
-    const afterStop = await say(handle.db, second.url, drill, 'Bob writes after the first process stopped');
-    await waitAnswered(handle.db, drill, afterStop);
+    await withDiagnosis(
+      () => explainConversation(drill.sessionId, [first, second]),
+      async () => {
+        const lastWords = await say(handle.db, first.url, drill, 'Bob writes just before the first process stops');
+        expect(await first.signal('SIGTERM')).toBe(0);
+        expect(first.output()).toMatch(/released session leases/);
+        await waitAnswered(handle.db, drill, lastWords);
+        const afterStop = await say(handle.db, second.url, drill, 'Bob writes after the first process stopped');
+        await waitAnswered(handle.db, drill, afterStop);
+      },
+    );
     expect(await leaseHolderPid(handle.db, drill.sessionId)).toBe(second.pid);
 
     const audit = await auditConversation(handle.db, drill.sessionId);
@@ -166,5 +171,27 @@ async function explainFailover(sessionId: string, owner: ClusterProcess, survivo
     `instances: ${JSON.stringify(instances)}`,
     `owner's log:\n${ownership(owner.output())}`,
     `survivor's log:\n${ownership(survivor.output())}`,
+  ].join('\n');
+}
+
+/** The session's messages (who, answering what, delivered or not), what the audit counts lost, and each process's warnings. */
+async function explainConversation(sessionId: string, members: ClusterProcess[]): Promise<string> {
+  const rows = await handle.db
+    .selectFrom('messages')
+    .select(['id', 'speaker_name', 'reply_to', 'delivery_status'])
+    .where('session_id', '=', sessionId)
+    .orderBy('id')
+    .execute();
+  const audit = await auditConversation(handle.db, sessionId);
+  const warnings = (output: string) =>
+    output
+      .split('\n')
+      .filter((line) => /"level":(40|50)/.test(line))
+      .slice(-15)
+      .join('\n');
+  return [
+    `audit: unanswered ${audit.unanswered}, undelivered ${audit.undelivered}, duplicated ${audit.duplicated}`,
+    `messages: ${JSON.stringify(rows.map((row) => [row.id, row.speaker_name, row.reply_to, row.delivery_status]))}`,
+    ...members.map((member) => `process ${member.pid} warnings:\n${warnings(member.output())}`),
   ].join('\n');
 }
