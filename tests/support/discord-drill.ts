@@ -59,11 +59,17 @@ export async function startBotProcess(cluster: DiscordCluster, channel: FakeChan
   return started;
 }
 
-/** The session opened on a topic posted in `channel`, once its plan waits for approval. */
+/** The session opened on a topic posted in `channel` (its newest, when a test opened several), once its plan waits for approval. */
 export async function sessionOn(db: Kysely<Database>, channel: FakeChannel): Promise<DrillSession> {
   let found: DrillSession | null = null;
   await waitUntil(async () => {
-    const row = await db.selectFrom('sessions').select(['id', 'room_id', 'status']).where('origin_channel_id', '=', channel.id).executeTakeFirst();
+    const row = await db
+      .selectFrom('sessions')
+      .select(['id', 'room_id', 'status'])
+      .where('origin_channel_id', '=', channel.id)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
     if (row?.status === 'awaiting_approval') found = { sessionId: row.id, roomId: row.room_id };
     return found !== null;
   }, `a plan for the topic in ${channel.name}`);

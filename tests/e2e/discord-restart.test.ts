@@ -1,8 +1,11 @@
 /**
- * A process killed while a participant's answer streams into a Discord thread leaves a half-written message ending in
- * ▍ that no answer will ever replace. The process that takes over removes it (the answer itself is written again
- * when the session resumes), so the thread never shows the bot posting half an answer. A process stopped cleanly
- * (a restart, a deploy) removes its own before it exits, and keeps none of them as an interrupted answer.
+ * Restarts on Discord, as people in the thread meet them. A process killed while a participant's answer streams into
+ * a Discord thread leaves a half-written message ending in ▍ that no answer will ever replace. The process that takes
+ * over removes it (the answer itself is written again when the session resumes), so the thread never shows the bot
+ * posting half an answer. A process stopped cleanly (a restart, a deploy) removes its own before it exits, and keeps
+ * none of them as an interrupted answer. And a `!stop` said while no process ran wins over the session's resumption:
+ * Discord replays nothing to a new gateway session, so `npm start` reads back what was said meanwhile before it
+ * resumes the sessions a stop left.
  */
 import { sql } from 'kysely';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
@@ -110,5 +113,32 @@ describe('a process stopped cleanly mid-answer on Discord (a restart, a deploy)'
     await botProcess();
     await waitAnswered(handle.db, drill, await storedId(questionId));
     expect(discord.messagesIn(drill.roomId).some((message) => message.content.includes('interrupted'))).toBe(false);
+  }, 300_000);
+});
+
+const PARTICIPANTS = ['Claude', 'ChatGPT', 'Grok'];
+
+describe('a !stop said while the bot was down', () => {
+  it('stops the session before the restart resumes it: no participant answers after the stop', async () => {
+    const first = await botProcess();
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'How do we keep the release notes short?');
+    // Bob asks; the answers stall, and the process is stopped before any of them is written.
+    for (const participant of PARTICIPANTS) models.script({ participant }, replies.hang());
+    const question = discord.post(drill.roomId, discord.people.bob, 'Who reads them, really?');
+    await waitUntil(async () => (await storedDiscordId(handle.db, question.id)) > 0, "Bob's question stored");
+    expect(await first.signal('SIGTERM')).toBe(0);
+
+    const stop = discord.post(drill.roomId, discord.people.bob, '!stop');
+    await botProcess();
+    const closing = (message: RecordedMessage) =>
+      message.order > stop.order && message.displayName === 'Moderator' && /session is closed/.test(message.content);
+    await discord.waitFor(() => discord.messagesIn(drill.roomId).find(closing), { timeoutMs: 60_000, description: 'the closing message' });
+    const status = await handle.db.selectFrom('sessions').select('status').where('id', '=', drill.sessionId).executeTakeFirstOrThrow();
+    expect(status.status).toBe('stopped');
+    const spokeAfterStop = discord
+      .messagesIn(drill.roomId)
+      .filter((message) => message.order > stop.order && PARTICIPANTS.includes(message.displayName ?? ''))
+      .map((message) => `${message.displayName}: ${message.content.slice(0, 80)}`);
+    expect(spokeAfterStop).toEqual([]);
   }, 300_000);
 });
