@@ -75,8 +75,8 @@ export interface Transport {
   /** Replaces the text of a preview while it streams. */
   editPreview(roomId: string, externalId: string, message: OutgoingMessage): Promise<void>;
   /**
-   * Removes a preview whose answer will never come (its process died mid-answer); a preview already gone counts as
-   * removed. Present where previews outlive the process that posted them (Discord); absent where they do not.
+   * Removes a preview whose answer will never come (its process died mid-answer, or handed the session over); a preview
+   * already gone counts as removed. Present where previews outlive the process that posted them (Discord); absent where they do not.
    */
   removePreview?(roomId: string, externalId: string): Promise<void>;
   /**

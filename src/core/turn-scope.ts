@@ -11,10 +11,10 @@ import { BrainstormError } from './errors.ts';
  */
 export type CutReason = 'stopped' | 'preempted' | 'handed_over' | 'first_token_deadline' | 'answer_deadline';
 
-/** The `data.status` of a span's error when a person cut its turn (`!stop`, or speaking first): nobody's fault. */
+/** The `data.status` of a span's error when a person (`!stop`, speaking first) or a handover cut its turn: nobody's fault. */
 export const CUT_SPAN_STATUS = 'cut';
 
-/** Why a span was cut short without being at fault: a person cut its turn, or the process running it stopped. */
+/** Why a span was cut short without being at fault: a person or a handover cut its turn, or the process running it stopped. */
 export type SpanCutReason = CutReason | 'process_stopped';
 
 /** The error a span carries when it was cut short through no fault of its own, with why. */
@@ -22,7 +22,7 @@ export function cutSpanError<Reason extends SpanCutReason>(reason: Reason): { me
   return { message: 'cut short', data: { status: CUT_SPAN_STATUS, reason } };
 }
 
-/** Why a person cut a span's turn, read from the span's error (`cutSpanError`); null for any other error, or none. */
+/** Why a span's turn was cut without fault, read from the span's error (`cutSpanError`); null for any other error, or none. */
 export function cutReasonOf(error: { data?: unknown } | null | undefined): string | null {
   const data = error?.data;
   if (typeof data !== 'object' || data === null || !('status' in data) || data.status !== CUT_SPAN_STATUS) return null;

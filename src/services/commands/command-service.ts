@@ -10,7 +10,7 @@ import type { LimitsService } from '../limits/limits-service.ts';
 import type { CommandInvocation, DocumentationPort, GatewayReply } from '../../core/ports.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
 import type { RosterService } from '../sessions/roster-service.ts';
-import { presetStage, type PresetService } from '../sessions/session-presets.ts';
+import type { PresetService } from '../sessions/session-presets.ts';
 import type { FocusRequest, ModerationPort } from '../../core/service-ports.ts';
 import type { SessionLifecycle } from '../sessions/session-lifecycle.ts';
 import type { Screen, SessionStarter } from '../sessions/session-starter.ts';
@@ -199,7 +199,7 @@ export class CommandService {
         name: 'preset',
         states: null,
         run: async ({ session, invocation }) => {
-          if (invocation.args.trim() === '') return o.presets.describe(session ? o.presets.applied(session) : null, presetStage(session));
+          if (invocation.args.trim() === '') return o.presets.describe(session);
           const current = need(session);
           if (!PLANNING_STATUSES.includes(current.status))
             throw new BrainstormError('wrong_state', `A preset is chosen while the session is planned; this one is ${current.status.replace('_', ' ')}.`);

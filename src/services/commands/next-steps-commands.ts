@@ -51,7 +51,7 @@ export async function markNextStep(
   if (PLANNING_STATUSES.includes(session.status)) return 'No next steps yet — the discussion starts once the plan is approved.';
   let steps = nextStepsIn((await o.documentation.refreshRecord(session.id)) ?? '');
   let named = stepNamed(steps, wanted);
-  if (steps.length === 0 || 'problem' in named) {
+  if ('problem' in named) {
     await o.documentation.requestRecord(session.id, { urgent: true });
     steps = nextStepsIn((await o.documentation.refreshRecord(session.id)) ?? '');
     named = stepNamed(steps, wanted);

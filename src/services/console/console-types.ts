@@ -112,7 +112,7 @@ export interface SpanView extends UsageTotals {
   /** True when the span recorded an input or output (the trace view may leave them out; see getSpan). */
   hasPayload: boolean;
   error: { message: string; data: unknown } | null;
-  /** Why a person cut the span's turn (`stopped`, `preempted`): not an error. */
+  /** Why a person or a handover cut the span's turn (`stopped`, `preempted`, `handed_over`): not an error. */
   cut: string | null;
   handoff: { from: string | null; to: string | null } | null;
   guardrail: { name: string; triggered: boolean } | null;

@@ -10,12 +10,6 @@ export interface AppliedPreset {
   chosenBy: string | null;
 }
 
-/** Where a room stands for `!preset`: no session, a session being planned, or one under way (or over). */
-export function presetStage(session: Pick<Session, 'status'> | null): 'no_session' | 'planning' | 'under_way' {
-  if (!session) return 'no_session';
-  return PLANNING_STATUSES.includes(session.status) ? 'planning' : 'under_way';
-}
-
 /**
  * The session presets: which one a session follows (a person's choice wins over the Planner's pick), and what
  * it does to a plan (phases, limits), to the roster (who takes part) and to the roles that rotate.
@@ -54,15 +48,16 @@ export class PresetService {
    * The `!preset` listing, ending on what the room it was asked in follows: outside a session, how to start one with a
    * preset; while planning, the choice still open; once the discussion is under way, the preset or the free-form plan.
    */
-  describe(current: AppliedPreset | null, stage: 'no_session' | 'planning' | 'under_way'): string {
+  describe(session: Pick<Session, 'status' | 'plannerState' | 'plan'> | null): string {
     const lines = this.presets.map((preset) => `• \`${preset.name}\` — **${preset.title}**: ${preset.description}`);
+    const current = session ? this.applied(session) : null;
     const now = current
       ? `This session follows **${current.preset.title}** (\`${current.preset.name}\`).`
-      : {
-          no_session: 'Start a session with one: `!brainstorm <topic> preset:<name>`.',
-          planning: 'No preset is chosen yet: the Planner picks one from the topic.',
-          under_way: 'This session follows no preset: its plan is free-form.',
-        }[stage];
+      : !session
+        ? 'Start a session with one: `!brainstorm <topic> preset:<name>`.'
+        : PLANNING_STATUSES.includes(session.status)
+          ? 'No preset is chosen yet: the Planner picks one from the topic.'
+          : 'This session follows no preset: its plan is free-form.';
     return ['**Presets** — `!preset <name>` during planning chooses one.', ...lines, '', now].join('\n');
   }
 
