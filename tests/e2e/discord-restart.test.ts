@@ -24,7 +24,8 @@ let channel: FakeChannel;
 let handle: DatabaseHandle;
 
 beforeAll(async () => {
-  cluster = await startDiscordCluster();
+  // Models that answer by the request's shape alone, never by what our prompts ask: every drill still reaches its end.
+  cluster = await startDiscordCluster({ fallback: 'literal' });
   ({ models, discord, handle } = cluster);
   channel = discord.channels['brainstorm'] as FakeChannel;
 });
@@ -90,7 +91,9 @@ describe('a process killed mid-answer on Discord', () => {
     await waitUntil(async () => (await storedId(questionId)) > 0, "Bob's question stored");
     await waitAnswered(handle.db, drill, await storedId(questionId));
     await discord.waitFor(() => !discord.messagesIn(drill.roomId).some(isPreview), { timeoutMs: 30_000, description: 'no preview left in the thread' });
-    expect(await recordedPreviews(previews)).toEqual([]);
+    // The sweep forgets a preview's row just after it removed the message: with answers that come at once, the test
+    // can look in between.
+    await waitUntil(async () => (await recordedPreviews(previews)).length === 0, 'the removed previews forgotten');
   }, 300_000);
 });
 

@@ -4,7 +4,7 @@ import { openDatabase, type DatabaseHandle } from '../../src/db/create-database.
 import type { Database } from '../../src/db/schema.ts';
 import { startFakeDiscord, type FakeDiscord } from '../fakes/discord/index.ts';
 import type { FakeChannel } from '../fakes/discord/fake-model.ts';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { replies, startFakeOpenRouter, type FakeOpenRouter, type FakeOpenRouterOptions } from '../fakes/openrouter/fake-openrouter.ts';
 import { clusterEnvironment, startClusterProcess, waitUntil, type ClusterProcess } from './app-cluster.ts';
 import { waitForHealthy } from './app-process.ts';
 import { createThrowawayPostgres } from './databases.ts';
@@ -23,15 +23,15 @@ export interface DiscordCluster {
   close(): Promise<void>;
 }
 
-/** Starts the fakes and a throwaway Postgres (a test file's `beforeAll`). */
-export async function startDiscordCluster(): Promise<DiscordCluster> {
-  const models = await startFakeOpenRouter();
+/** Starts the fakes and a throwaway Postgres (a test file's `beforeAll`); `models` configures the fake models. */
+export async function startDiscordCluster(models: FakeOpenRouterOptions = {}): Promise<DiscordCluster> {
+  const fakeModels = await startFakeOpenRouter(models);
   const discord = await startFakeDiscord();
   const database = await createThrowawayPostgres();
   const handle = openDatabase({ kind: 'postgres', url: database.url });
   const processes: ClusterProcess[] = [];
   return {
-    models,
+    models: fakeModels,
     discord,
     database,
     handle,
@@ -40,7 +40,7 @@ export async function startDiscordCluster(): Promise<DiscordCluster> {
     close: async () => {
       await handle.close();
       await discord.close();
-      await models.close();
+      await fakeModels.close();
       await database.drop();
     },
   };
