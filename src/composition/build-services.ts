@@ -1,4 +1,5 @@
 import type { Session } from '../core/domain.ts';
+import type { RunUsage } from '../agents/models/usage.ts';
 import { AgentDirectory } from '../agents/agent-directory.ts';
 import { participantOutputGuardrails, plannerBoundsGuardrail, screenPreview } from '../agents/guardrails/index.ts';
 import { createModeratorAgent } from '../agents/moderator/moderator-agent.ts';
@@ -126,10 +127,11 @@ export function buildServices(dependencies: ServiceDependencies) {
   const turnMetrics = createTurnMetrics(metricsRegistry, clock);
   const typing = async (session: { transport: string; roomId: string }) =>
     transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined;
-  const turns = new MeasuredTurnRunner(
-    { runner: dependencies.runner, agents, delivery, context, tokens, limits, toolPorts, logger, typing, prices: models.prices, images: models.images },
-    turnMetrics,
-  );
+  // An answer cut before it was shown, or withdrawn at a handover, was still paid for: it counts toward its session.
+  const spend = (sessionId: string, usage: RunUsage) =>
+    repositories.sessions.addUsage(sessionId, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, clock.now());
+  const turnOptions = { runner: dependencies.runner, agents, delivery, context, tokens, limits, toolPorts, logger, typing, spend };
+  const turns = new MeasuredTurnRunner({ ...turnOptions, prices: models.prices, images: models.images }, turnMetrics);
   const deadlines = () => ({
     firstTokenMs: config.environment.PARTICIPANT_FIRST_TOKEN_TIMEOUT_SECONDS * 1000,
     answerMs: config.environment.PARTICIPANT_ANSWER_TIMEOUT_SECONDS * 1000,

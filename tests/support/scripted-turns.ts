@@ -5,7 +5,8 @@ import type { ChatMessage, Session } from '../../src/core/domain.ts';
 import type { MessagesRepository } from '../../src/repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../src/repositories/sessions-repository.ts';
 import type { TurnControl } from '../../src/services/coordinator/turn-control.ts';
-import type { TurnOutcome, TurnRunner } from '../../src/services/coordinator/turn-runner.ts';
+import type { TurnOutcome } from '../../src/services/coordinator/turn-outcome.ts';
+import type { TurnRunner } from '../../src/services/coordinator/turn-runner.ts';
 import { stub } from './service-doubles.ts';
 
 /** One turn the coordinator started. */

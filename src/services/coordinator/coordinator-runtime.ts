@@ -1,7 +1,7 @@
 /** The coordinator's per-session state in this process: queued people, the loop, the turns in flight. */
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { TurnControl } from './turn-control.ts';
-import type { TurnOutcome } from './turn-runner.ts';
+import type { TurnOutcome } from './turn-outcome.ts';
 
 /** A turn in flight: of the running round, or left over from a round a person preempted. */
 export interface InFlightTurn {

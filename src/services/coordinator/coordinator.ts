@@ -17,7 +17,8 @@ import { planRound, type RoundPlan as PlannedRound } from './round-planning.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
 import { noticeAfterTurn, waitingNotice } from './turn-notices.ts';
-import type { TurnOutcome, TurnRunner } from './turn-runner.ts';
+import type { TurnOutcome } from './turn-outcome.ts';
+import type { TurnRunner } from './turn-runner.ts';
 import { RecentHistorySource, ROUND_HISTORY_WINDOW } from './recent-history.ts';
 
 /** A planned round with the history it was planned on. */

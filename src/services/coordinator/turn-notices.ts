@@ -1,5 +1,5 @@
 import type { ParticipantConfig } from '../../config/roster.ts';
-import type { TurnOutcome } from './turn-runner.ts';
+import type { TurnOutcome } from './turn-outcome.ts';
 
 /** The room's notice after a turn: a failure (benched or not) or a missed deadline; null when there is nothing to say. */
 export function turnNotice(participant: ParticipantConfig, outcome: TurnOutcome, active: ParticipantConfig[]): string | null {

@@ -10,9 +10,8 @@ import {
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
-import { usageOf, type RunUsage, type UsagePricing } from '../../agents/models/usage.ts';
+import { usageOf, type RunUsage } from '../../agents/models/usage.ts';
 import { citationsOf, webSearchesOf } from '../../agents/participants/web-search.ts';
-import { ModelUnavailableError } from '../../agents/models/model-errors.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import type { ContextManager, RecentHistory } from '../context/context-manager.ts';
 import type { TokenCounter } from '../context/token-counter.ts';
@@ -22,7 +21,10 @@ import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { ToolPorts } from '../../core/ports.ts';
 import type { CostResolver } from '../../core/cost.ts';
-import { cutReason, runAsTurn, type CutReason, type TurnControl } from './turn-control.ts';
+import { cutReason, runAsTurn, type TurnControl } from './turn-control.ts';
+import { INTERRUPTED_MARK, type Attempt, type FirstAttempt, type TurnOutcome } from './turn-outcome.ts';
+import { isAbort, refusedContent } from './turn-errors.ts';
+import { spentAnything, TurnSpending } from './turn-spending.ts';
 
 /** What the turn runner needs. */
 export interface TurnRunnerOptions {
@@ -39,6 +41,8 @@ export interface TurnRunnerOptions {
   prices?: CostResolver;
   /** Which participants are shown the images people share (absent: none is). */
   images?: ImagePolicy;
+  /** Counts toward a session what model calls cost when no stored message carries it (absent: not counted). */
+  spend?: (sessionId: string, usage: RunUsage) => Promise<void>;
 }
 
 /** Decides which participants' models are shown images, and hears when one refused them. */
@@ -46,25 +50,6 @@ export interface ImagePolicy {
   accepts(participant: ParticipantConfig): Promise<boolean>;
   refused(participant: ParticipantConfig): void;
 }
-
-/** The mark a cut answer ends with, in every view (room, console, record). */
-export const INTERRUPTED_MARK = '— *(interrupted)*';
-
-/** How a participant's turn ended (`interrupted` without a message: nothing of it was shown, so it was dropped). */
-export type TurnOutcome =
-  | { status: 'answered'; message: ChatMessage }
-  | { status: 'withheld'; reason: string }
-  | { status: 'interrupted'; message: ChatMessage | null; cut: CutReason }
-  /** `partial`: what its model wrote before it failed, kept with the interrupted mark (null: nothing was written). */
-  | { status: 'failed'; error: unknown; partial?: ChatMessage | null };
-
-/** `responses`: the attempt's model responses, paid for though their answer is not shown. */
-type Attempt = TurnOutcome | { status: 'retry'; reason: string; responses: readonly ModelResponse[] };
-/** `images_refused`: the endpoint refused a request showing images before a word was written; try without them. */
-type FirstAttempt = Attempt | { status: 'images_refused'; error: unknown };
-
-/** Statuses with which an endpoint refuses a request's content (an image it cannot read or fetch), not its key or pace. */
-const CONTENT_REFUSALS = new Set([400, 404, 413, 415, 422]);
 
 /** One participant's turn, as the coordinator asks for it. */
 export interface TurnRequest {
@@ -85,6 +70,7 @@ interface TurnInput extends TurnRequest {
   draft: StreamDraft | null;
   /** Whether the input shows the images people attached. */
   images: boolean;
+  spending: TurnSpending;
 }
 
 function speakerOf(participant: ParticipantConfig): Speaker {
@@ -114,15 +100,22 @@ export class TurnRunner {
     void this.options.typing(session).catch(() => undefined);
     const images = (await this.options.images?.accepts(participant).catch(() => false)) ?? false;
     const draft = this.options.delivery.startStream(session, speaker);
-    const input: TurnInput = { ...request, speaker, draft, images };
+    const spending = new TurnSpending({
+      modelId: participant.model,
+      ...(this.options.prices ? { prices: this.options.prices } : {}),
+      countTokens: (text) => this.options.tokens.countFor(participant.model, text),
+    });
+    const input: TurnInput = { ...request, speaker, draft, images, spending };
     try {
       const first = await this.attemptShowingImages(input);
       if (first.status !== 'retry') return first;
+      spending.discard(first.responses);
       // A tripped guardrail gets one more try; the second trip withholds the answer.
       const second = await this.attemptShowingImages(input);
       if (second.status !== 'retry') return second;
-      if (control.signal.aborted) return this.cut(input, '', null);
-      return this.withhold(input, second.reason, [...first.responses, ...second.responses]);
+      spending.discard(second.responses);
+      if (control.signal.aborted) return this.cut(input, '', spending.discardedOnly());
+      return this.withhold(input, second.reason);
     } finally {
       control.settle();
     }
@@ -174,14 +167,14 @@ export class TurnRunner {
       await result.completed;
       if (result.error) throw result.error;
       // A cut run ends without an error and without a final output: what streamed so far is all there is.
-      if (result.cancelled || control.signal.aborted) return this.cut(input, text, estimatedTokens);
+      if (result.cancelled || control.signal.aborted) return this.cut(input, text, input.spending.cut(estimatedTokens, text));
       const answer = String(result.finalOutput ?? text).trim();
-      const usage = usageOf(result, this.pricing(participant));
+      const usage = input.spending.answered(result.rawResponses);
       // An image's tokens are a guess: the words' correction learns from prompts of words alone.
-      if (built.imageCount === 0) this.options.tokens.observe(participant.model, built.estimatedTokens, usage.inputTokens);
+      if (built.imageCount === 0) this.options.tokens.observe(participant.model, built.estimatedTokens, usageOf(result).inputTokens);
       const previewId = await draft?.finish();
       // Stop gate: an answer finished just as the turn was cut is kept only as far as it was shown, marked.
-      if (control.signal.aborted) return this.cut(input, answer, estimatedTokens);
+      if (control.signal.aborted) return this.cut(input, answer, usage);
       const message = await this.store(input, answer, usage, previewId, {
         citations: citationsOf(result.rawResponses),
         webSearches: webSearchesOf(result.rawResponses),
@@ -198,29 +191,28 @@ export class TurnRunner {
           responses: run?.rawResponses ?? [],
         };
       }
-      if (control.signal.aborted || isAbort(error)) return this.cut(input, text, estimatedTokens);
+      if (control.signal.aborted || isAbort(error)) return this.cut(input, text, input.spending.cut(estimatedTokens, text));
       if (imageCount > 0 && text === '' && refusedContent(error)) return { status: 'images_refused', error };
       this.options.logger.warn({ err: error, session: session.id, participant: participant.id }, 'participant turn failed');
       // A model that fails mid-answer (an error inside its stream) had its first words shown: they are kept, marked,
       // rather than left in the room as a preview nobody finishes.
-      return { status: 'failed', error, partial: await this.keepShown(input, text, estimatedTokens) };
+      // A request the endpoint refused is not billed; words it wrote before failing were.
+      const spent = text.trim() === '' ? input.spending.discardedOnly() : input.spending.cut(estimatedTokens, text);
+      return { status: 'failed', error, partial: await this.keepShown(input, text, spent) };
     }
   }
 
   /** The notice that replaces a withheld answer; it carries what the withheld attempts cost, so the session counts it. */
-  private async withhold(input: TurnInput, reason: string, responses: readonly ModelResponse[] = []): Promise<TurnOutcome> {
+  private async withhold(input: TurnInput, reason: string): Promise<TurnOutcome> {
     const { session, speaker, participant, draft } = input;
     const previewId = (await draft?.finish()) ?? null;
     this.options.logger.info({ session: session.id, participant: participant.id, reason }, 'participant answer withheld by a guardrail');
+    const usage = input.spending.discardedOnly();
     await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, `${speaker.name}'s answer was withheld: ${reason}.`, {
       previewExternalId: previewId,
-      ...(responses.length > 0 ? { usage: usageOf({ rawResponses: responses }, this.pricing(participant)) } : {}),
+      ...(spentAnything(usage) ? { usage } : {}),
     });
     return { status: 'withheld', reason };
-  }
-
-  private pricing(participant: ParticipantConfig): UsagePricing | undefined {
-    return this.options.prices ? { modelId: participant.model, prices: this.options.prices } : undefined;
   }
 
   private async store(
@@ -250,29 +242,34 @@ export class TurnRunner {
   }
 
   /**
-   * A cut turn: what was shown is stored with the interrupted mark (tokens estimated: no usage arrives); nothing shown
-   * is dropped. A turn cut by a handover is taken out of the room: the next owner has the participant answer again.
+   * A cut turn: what was shown is stored with the interrupted mark; nothing shown is dropped. A turn cut by a
+   * handover is taken out of the room: the next owner has the participant answer again. `spent`: what its model
+   * calls cost, counted whether or not a message carries it.
    */
-  private async cut(input: TurnInput, partialText: string, estimatedInputTokens: number | null): Promise<TurnOutcome> {
+  private async cut(input: TurnInput, partialText: string, spent: RunUsage): Promise<TurnOutcome> {
     const reason = cutReason(input.control.signal) ?? 'stopped';
     if (reason === 'handed_over') {
       await input.draft?.withdraw();
+      await this.spendUnshown(input, spent);
       return { status: 'interrupted', message: null, cut: reason };
     }
-    const message = await this.keepShown(input, partialText, estimatedInputTokens);
+    const message = await this.keepShown(input, partialText, spent);
     if (message) this.options.logger.info({ session: input.session.id, participant: input.participant.id, cut: reason }, 'participant answer cut short');
     return { status: 'interrupted', message, cut: reason };
   }
 
-  /** Stores what an unfinished answer wrote, with the interrupted mark, in place of its preview; null when it wrote nothing. */
-  private async keepShown(input: TurnInput, partialText: string, estimatedInputTokens: number | null): Promise<ChatMessage | null> {
+  /**
+   * Stores what an unfinished answer wrote, with the interrupted mark and what it cost, in place of its preview;
+   * null when it wrote nothing (its cost is then counted without a message).
+   */
+  private async keepShown(input: TurnInput, partialText: string, usage: RunUsage): Promise<ChatMessage | null> {
     const { session, speaker, participant, answering, draft } = input;
     const previewId = (await draft?.finish()) ?? null;
     const partial = partialText.trim();
-    if (partial === '') return null;
-    const tokens = { inputTokens: estimatedInputTokens ?? 0, outputTokens: this.options.tokens.countFor(participant.model, partial) };
-    // No usage arrives for a cut answer: its estimated tokens are priced like any call that came without a cost.
-    const usage = { ...tokens, ...(this.options.prices?.costOf(participant.model, { ...tokens, providerCostUsd: undefined }) ?? { costUsd: 0 }) };
+    if (partial === '') {
+      await this.spendUnshown(input, usage);
+      return null;
+    }
     return this.options.delivery.post(session, speaker, `${partial}\n\n${INTERRUPTED_MARK}`, {
       replyTo: answering.slice(-5),
       model: participant.model,
@@ -282,15 +279,12 @@ export class TurnRunner {
       interrupted: true,
     });
   }
-}
 
-/** True when a model's endpoint refused what a request carried (never retried, never benching the model). */
-function refusedContent(error: unknown): boolean {
-  return ModelUnavailableError.isModelUnavailable(error) && error.reason === 'failed' && error.status !== undefined && CONTENT_REFUSALS.has(error.status);
-}
-
-/** True for the errors an AbortSignal produces (ours, the SDK's or fetch's). */
-export function isAbort(error: unknown): boolean {
-  if (!(error instanceof Error)) return false;
-  return error.name === 'AbortError' || error.name === 'APIUserAbortError' || error.name === 'TurnCut' || /aborted|abort/i.test(error.message);
+  /** Counts what a turn's model calls cost when no stored message carries it; a failure to count is logged, never thrown. */
+  private async spendUnshown(input: TurnInput, usage: RunUsage): Promise<void> {
+    if (!spentAnything(usage) || !this.options.spend) return;
+    await this.options.spend(input.session.id, usage).catch((error: unknown) => {
+      this.options.logger.warn({ err: error, session: input.session.id }, 'could not count an unshown answer toward its session');
+    });
+  }
 }

@@ -145,6 +145,7 @@ describe('sessions leased to one process among several', () => {
       const streaming = () => transport.messages.filter((message) => message.roomId === room && message.preview).length;
       for (let tick = 0; tick < 10_000 && streaming() < 3; tick += 1) await new Promise((resolve) => setImmediate(resolve));
       expect(streaming()).toBe(3);
+      const spentBefore = (await first.app.repositories.sessions.findById(sessionId))?.totalTokens ?? 0;
       // Another process took the session while this one was stalled (its lease lapsed): the next renewal finds it gone.
       const client = new pg.Client({ connectionString: database.url });
       await client.connect();
@@ -156,6 +157,8 @@ describe('sessions leased to one process among several', () => {
       expect(first.app.services.ownership.holds(sessionId)).toBe(false);
       const kept = (await first.app.repositories.messages.listForSession(sessionId)).filter((message) => message.interrupted);
       expect(kept).toEqual([]);
+      // Withdrawn, but paid for: the three cut calls count toward the session's token and cost limits.
+      expect((await first.app.repositories.sessions.findById(sessionId))?.totalTokens).toBeGreaterThan(spentBefore);
     } finally {
       await second.stop();
       await first.stop();

@@ -15,7 +15,7 @@ import { Coordinator } from '../../../../src/services/coordinator/coordinator.ts
 import { restartRoundsOnResume } from '../../../../src/services/coordinator/resume-rounds.ts';
 import { SpeakerHints } from '../../../../src/services/coordinator/speaker-hints.ts';
 import type { TurnControl } from '../../../../src/services/coordinator/turn-control.ts';
-import type { TurnOutcome } from '../../../../src/services/coordinator/turn-runner.ts';
+import type { TurnOutcome } from '../../../../src/services/coordinator/turn-outcome.ts';
 import { LimitsService } from '../../../../src/services/limits/limits-service.ts';
 import { RosterService } from '../../../../src/services/sessions/roster-service.ts';
 import { openTestDatabase } from '../../../support/databases.ts';

@@ -1,4 +1,4 @@
-import { Runner, type Model, type StreamEvent } from '@openai/agents';
+import { Runner, Usage, type Model, type ModelResponse, type StreamEvent } from '@openai/agents';
 import { assistantMessage, modelError, modelStreamResponder, ScriptedModel, type ScriptedModelInput } from '@openai/agents/testing';
 import { afterEach, describe, expect, it } from 'vitest';
 import { AgentDirectory } from '../../../../src/agents/agent-directory.ts';
@@ -10,7 +10,8 @@ import type { DocumentationPort, ToolPorts } from '../../../../src/core/ports.ts
 import { ContextManager } from '../../../../src/services/context/context-manager.ts';
 import { TokenCounter } from '../../../../src/services/context/token-counter.ts';
 import { TurnControl } from '../../../../src/services/coordinator/turn-control.ts';
-import { INTERRUPTED_MARK, TurnRunner } from '../../../../src/services/coordinator/turn-runner.ts';
+import { INTERRUPTED_MARK } from '../../../../src/services/coordinator/turn-outcome.ts';
+import { TurnRunner } from '../../../../src/services/coordinator/turn-runner.ts';
 import { LimitsService } from '../../../../src/services/limits/limits-service.ts';
 import { MemoryTransport } from '../../../support/memory-transport.ts';
 import {
@@ -71,6 +72,8 @@ async function turnFixture(models: Record<string, Model>) {
     typing: async () => {
       typing += 1;
     },
+    spend: (sessionId, usage) =>
+      repositories.sessions.addUsage(sessionId, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, clock.now()),
   });
   const session = await storeSession(repositories.sessions, clock);
   const question = await delivery.post(session, { kind: 'human', name: 'Alice', id: 'u-alice' }, 'Which flags should we build first?', {
@@ -94,6 +97,11 @@ async function turnFixture(models: Record<string, Model>) {
 
 function text(value: string): ScriptedModelInput {
   return [assistantMessage(value)];
+}
+
+/** A whole response whose provider reported its tokens, as a real endpoint's does. */
+function billed(value: string, inputTokens: number, outputTokens: number): ModelResponse {
+  return { output: [assistantMessage(value)], usage: new Usage({ requests: 1, inputTokens, outputTokens, totalTokens: inputTokens + outputTokens }) };
 }
 
 let open: TestRepositories | null = null;
@@ -136,11 +144,18 @@ describe('TurnRunner', () => {
     expect(messages.at(-1)?.text).not.toContain('@everyone');
   });
 
-  it('keeps the second try when it passes', async () => {
-    const fixture = await turnFixture({ claude: new ScriptedModel([text('Ping @everyone.'), text('A kill switch per risky path.')]) });
+  it('keeps the second try when it passes, and the answer carries what both tries cost', async () => {
+    const fixture = await turnFixture({
+      claude: new ScriptedModel([billed('Ping @everyone.', 900, 40), billed('A kill switch per risky path.', 950, 60)]),
+    });
     open = fixture.repositories;
+    const before = (await fixture.current())?.totalTokens ?? 0;
     const outcome = await fixture.run();
     expect(outcome.status === 'answered' && outcome.message.text).toBe('A kill switch per risky path.');
+    if (outcome.status !== 'answered') return;
+    // The refused first try was paid for: the session's counter, which its token limit reads, includes it.
+    expect(outcome.message).toMatchObject({ inputTokens: 1850, outputTokens: 100 });
+    expect((await fixture.current())?.totalTokens).toBe(before + 1950);
   });
 
   it('never sends a conversation that carries a secret: the turn is withheld and the model is not called', async () => {
@@ -192,16 +207,39 @@ describe('TurnRunner', () => {
     expect(settled.message?.interrupted).toBe(true);
   });
 
-  it('a turn cut before anything was shown is dropped: no message at all', async () => {
+  it('a turn cut before anything was shown is dropped: no message at all, though its prompt counts toward the session', async () => {
     const model = new ScriptedModel([modelStreamResponder(({ request }) => streamUntilAborted([], request.signal))]);
     const fixture = await turnFixture({ claude: model });
     open = fixture.repositories;
+    const before = await fixture.current();
     const control = new TurnControl(new AbortController().signal, fixture.clock, null);
     const outcome = fixture.run(control);
     await until(() => model.calls.length > 0, 'the model was called');
     control.cut('stopped');
     expect(await outcome).toEqual({ status: 'interrupted', message: null, cut: 'stopped' });
     expect((await fixture.stored()).filter((message) => message.speaker.kind === 'participant')).toEqual([]);
+    const after = await fixture.current();
+    expect(after?.totalTokens).toBeGreaterThan(before?.totalTokens ?? 0);
+    expect(after?.messageCount).toBe(before?.messageCount);
+  });
+
+  it('an answer withdrawn at a handover leaves the room and stores nothing, but what its model wrote counts toward the session', async () => {
+    const fixture = await turnFixture({
+      claude: new ScriptedModel([modelStreamResponder(({ request }) => streamUntilAborted(['Start with ', 'the payment path'], request.signal))]),
+    });
+    open = fixture.repositories;
+    const before = await fixture.current();
+    const control = new TurnControl(new AbortController().signal, fixture.clock, null);
+    const outcome = fixture.run(control);
+    await until(() => fixture.transport.messages.some((message) => message.preview), 'the preview shows the first words');
+    control.cut('handed_over');
+
+    expect(await outcome).toEqual({ status: 'interrupted', message: null, cut: 'handed_over' });
+    expect((await fixture.stored()).filter((message) => message.speaker.kind === 'participant')).toEqual([]);
+    const after = await fixture.current();
+    // The prompt as estimated before sending it, and the written words counted.
+    expect((after?.totalTokens ?? 0) - (before?.totalTokens ?? 0)).toBeGreaterThan(5);
+    expect(after?.messageCount).toBe(before?.messageCount);
   });
 });
 
