@@ -1,6 +1,7 @@
 import { isCritiqueBallot } from '../core/critique.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
 import { chooseIdea, ideaNamedIn } from './idea-choice.ts';
+import { presetOf } from './demo-presets.ts';
 import {
   keyPhrasesOf,
   keywordsOf,
@@ -39,23 +40,6 @@ function answersOf(body: ChatCompletionRequest): { authors: string[]; text: stri
 }
 
 const capitalised = (word: string) => word.charAt(0).toUpperCase() + word.slice(1);
-
-const PRESET_HINTS: [RegExp, string][] = [
-  [/retro|post-?mortem|incident|went wrong|lessons/i, 'retrospective'],
-  // Not "design" alone: a design team's critiques are no architecture decision.
-  [/architect|(?:system|technical|software|api|schema) design|design doc|migrat|database|stack|\bapi\b|framework|infrastructure/i, 'architecture-decision'],
-  [/research|\bwhy\b|evidence|hypothes|study|investigat/i, 'research-question'],
-  [/product|feature|idea|users?\b|market/i, 'product-ideas'],
-];
-
-/** The preset the demo Planner follows: the one a person chose, else the listed one the topic's words suggest. */
-function presetOf(body: ChatCompletionRequest, topic: string): string | null {
-  const texts = body.messages.filter((message) => message.role === 'user').map(messageText);
-  const chosen = texts.map((text) => /chose the preset "([a-z0-9-]+)"/.exec(text)?.[1]).find(Boolean);
-  if (chosen) return chosen;
-  const listed = new Set(texts.flatMap((text) => [...text.matchAll(/^- ([a-z0-9-]+): /gm)].map((match) => match[1] ?? '')));
-  return PRESET_HINTS.find(([pattern, name]) => listed.has(name) && pattern.test(topic))?.[1] ?? null;
-}
 
 // The demo plan's own words around the topic (which participants read back as the topic): never ideas to pick up.
 const PLANNED_AROUND = 'planned around what';

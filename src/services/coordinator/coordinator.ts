@@ -268,8 +268,7 @@ export class Coordinator implements TurnTaking {
 
   /** A system notice, unless the session was stopped meanwhile (after a stop only the closing is posted). */
   private async notice(session: Session, runtime: Runtime, text: string): Promise<void> {
-    if (runtime.controller.signal.aborted) return;
-    await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, text);
+    if (!runtime.controller.signal.aborted) await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, text);
   }
 
   private async withinLimits(session: Session, runtime: Runtime): Promise<boolean> {
@@ -277,8 +276,7 @@ export class Coordinator implements TurnTaking {
     if (exceeded.length === 0) return true;
     // The last answers in flight land first; then the session ends on what they used.
     await settleTurns(runtime);
-    const reason = exceeded.map(describeLimit).join(', ');
-    await this.options.ender.end(session.id, 'completed', reason);
+    await this.options.ender.end(session.id, 'completed', exceeded.map(describeLimit).join(', '));
     return false;
   }
 

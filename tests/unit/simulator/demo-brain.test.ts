@@ -107,6 +107,12 @@ describe('demo brain through the real SDK', () => {
     );
     expect((await planned(user('Topic: how can our design team run tighter weekly critiques?'), architecture)).preset).toBeNull();
     expect((await planned(user('Topic: which database should the billing service move to?'), architecture)).preset).toBe('architecture-decision');
+    const both = user(
+      'Presets (set "preset" in the plan to the one that fits the topic, or null when none does):\n- product-ideas: Product ideas — Shortlist feature ideas.\n- architecture-decision: Architecture decision — Choose between technical options.',
+    );
+    // Pricing an API is a product question: the word "API" alone makes no ADR of it.
+    expect((await planned(user('Topic: how should we price the new API tier for small teams?'), both)).preset).toBe('product-ideas');
+    expect((await planned(user('Topic: which API framework should the mobile backend use?'), both)).preset).toBe('architecture-decision');
     const chosen = user('Ana chose the preset "retrospective" (Retrospective: look back). Set "preset" to "retrospective".');
     expect((await planned(user('Topic: which feature do our users miss most?'), chosen)).preset).toBe('retrospective');
     // The plan is about the topic's subject, not its verbs ("Map the options for move jenkins").
