@@ -100,9 +100,9 @@ function explorationsPanel(session) {
 }
 
 /**
- * Usage per speaker from the transcript's messages, plus the agent runs that post no message (planning checks,
- * moderation, the Scribe and the TLDR) as the rest of the session's total: the table, the header and the limits
- * read the same numbers, and all move with every message.
+ * Usage per speaker from the transcript's messages, plus the model calls that left no message (planning checks,
+ * moderation, the Scribe and the TLDR, answers cut before they were shown or withdrawn at a restart) as the rest of
+ * the session's total: the table, the header and the limits read the same numbers, and all move with every message.
  */
 export function usageRows(session, messages) {
   const rows = new Map();
@@ -117,7 +117,7 @@ export function usageRows(session, messages) {
   const listed = [...rows.values()];
   const tokens = session.totalTokens - listed.reduce((sum, row) => sum + row.tokens, 0);
   const costUsd = session.totalCostUsd - listed.reduce((sum, row) => sum + row.costUsd, 0);
-  if (tokens > 0 || costUsd > 1e-9) listed.push({ name: 'Other agent runs', calls: null, tokens: Math.max(tokens, 0), costUsd: Math.max(costUsd, 0) });
+  if (tokens > 0 || costUsd > 1e-9) listed.push({ name: 'Other model calls', calls: null, tokens: Math.max(tokens, 0), costUsd: Math.max(costUsd, 0) });
   return listed;
 }
 
