@@ -232,20 +232,37 @@ export function ideaText(statement: Statement): string {
   return shortened(statement.text.replace(new RegExp(`\\s*—\\s*${statement.speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\(simulated\\)\\s*$`), ''), 220);
 }
 
+/** A statement's persona line, without the idea it names: two findings of one line read as a copy of each other. */
+function lineOf(statement: Statement): string {
+  return ideaText(statement)
+    .replace(/"[^"]*"/g, '""')
+    .replace(/^[^:"]{0,40}:\s+/, '');
+}
+
+/** A finding as it reads alone: without the words that turn to whom it answered ("Building on Claude: …"). */
+function findingText(statement: Statement): string {
+  return ideaText(statement)
+    .replace(/^[^:"]{0,40}:\s+/, '')
+    .replace(/^./, (first) => first.toUpperCase());
+}
+
 /**
  * The latest statement naming each of the three ideas the room named most (in quotes, as the simulated lines name
- * them): a discussion's findings are what it kept coming back to, not whatever was said last.
+ * them), each in a line none of the others uses: a discussion's findings are what it kept coming back to, not
+ * whatever was said last.
  */
 function mostDiscussed(ideas: Statement[]): Statement[] {
-  const latest = new Map<string, { statement: Statement; count: number }>();
+  const naming = new Map<string, Statement[]>();
   for (const statement of ideas) {
     const idea = ideaNamedIn(statement.text)?.toLowerCase();
-    if (idea) latest.set(idea, { statement, count: (latest.get(idea)?.count ?? 0) + 1 });
+    if (idea) naming.set(idea, [statement, ...(naming.get(idea) ?? [])]);
   }
-  return [...latest.values()]
-    .sort((left, right) => right.count - left.count)
-    .slice(0, 3)
-    .map((entry) => entry.statement);
+  const picked: Statement[] = [];
+  for (const latestFirst of [...naming.values()].sort((left, right) => right.length - left.length)) {
+    const fresh = latestFirst.find((statement) => !picked.some((chosen) => lineOf(chosen) === lineOf(statement)));
+    if (fresh && picked.length < 3) picked.push(fresh);
+  }
+  return picked;
 }
 
 /** A summary and three findings drawn from the participants' ideas in the record, each with its speaker and message. */
@@ -256,13 +273,19 @@ export function tldrSummary(body: ChatCompletionRequest): { summary: string; key
   const ideas = statements.filter((statement) => isParticipant(statement) && !isCritiqueBallot(statement.text.trim()) && !wasCutShort(statement));
   // The ideas named most; else the latest of each participant (the most developed), then earlier ones, up to three.
   const picked = mostDiscussed(ideas);
-  for (const statement of [...ideas].reverse()) if (picked.length < 3 && !picked.some((chosen) => chosen.speaker === statement.speaker)) picked.push(statement);
-  for (const statement of [...ideas].reverse()) if (picked.length < 3 && !picked.includes(statement)) picked.push(statement);
+  const freshLine = (statement: Statement) => !picked.some((chosen) => lineOf(chosen) === lineOf(statement));
+  const speakerNew = (statement: Statement) => !picked.some((chosen) => chosen.speaker === statement.speaker);
+  for (const wanted of [
+    (statement: Statement) => speakerNew(statement) && freshLine(statement),
+    freshLine,
+    (statement: Statement) => !picked.includes(statement),
+  ])
+    for (const statement of [...ideas].reverse()) if (picked.length < 3 && wanted(statement)) picked.push(statement);
   const findings = ideas
     .filter((statement) => picked.includes(statement))
     .map((statement) => ({
       // The speaker is cited with the message: "Claude: … (Claude, #37)" would name them twice.
-      finding: ideaText(statement),
+      finding: findingText(statement),
       sources: statement.reference ? [statement.speaker, statement.reference] : [statement.speaker],
     }));
   const speakers = [...new Set(ideas.map((statement) => statement.speaker))];

@@ -313,6 +313,22 @@ describe('demo brain through the real SDK', () => {
     ]);
   });
 
+  it('the TLDR finds three lines, not one line thrice, and a finding reads without whom it answered', async () => {
+    const concretely = (idea: string) =>
+      `Concretely, Claude: (1) try "${idea}" with one small team, (2) measure it for two weeks, (3) decide. — ChatGPT (simulated)`;
+    const summary = await pricingTldr([
+      `- #3 [ChatGPT]: ${concretely('seat caps')}`,
+      `- #4 [ChatGPT]: ${concretely('usage bands')}`,
+      '- #5 [Claude]: I see a trade-off in "seat caps", ChatGPT: it buys speed at the cost of more moving parts. — Claude (simulated)',
+      `- #6 [ChatGPT]: ${concretely('usage bands')}`,
+      '- #7 [Grok]: Devil\'s advocate, Claude: what if "usage bands" is the wrong frame? — Grok (simulated)',
+    ]);
+    const findings = summary?.keyFindings.map((finding) => finding.finding) ?? [];
+    expect(findings.filter((finding) => finding.includes('with one small team'))).toHaveLength(1);
+    expect(findings).toContain('What if "usage bands" is the wrong frame?');
+    expect(findings.join('\n')).not.toMatch(/Concretely, Claude|Devil's advocate/);
+  });
+
   it('the TLDR takes no critique ballot for a finding: a ranking is no idea', async () => {
     const summary = await pricingTldr([
       '- #3 [Claude]: Add an annual discount.',
