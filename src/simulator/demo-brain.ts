@@ -1,7 +1,8 @@
 import { functionTools, messageText, type ChatCompletionRequest, type JsonSchema, type ReplyTiming, type SimulatedReply } from './chat-types.ts';
 import { identify, offeredTools, systemText, toolNameOf, topicOf } from './conversation-reading.ts';
 import { demoIdeaExtraction } from './demo-ideas.ts';
-import { participantAnswer, plannerPlan, plannerQuestions, tldrSummary } from './demo-writing.ts';
+import { participantAnswer, plannerPlan, plannerQuestions } from './demo-writing.ts';
+import { tldrSummary } from './demo-tldr.ts';
 import { scribeRecord } from './demo-record.ts';
 import { sampleFromSchema } from './json-schema-sample.ts';
 import { demoCritique } from './demo-critique.ts';
