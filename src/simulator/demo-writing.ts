@@ -66,11 +66,26 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
     keyAreas: areas.slice(0, 3),
     expectedFlow: ['Open: each participant proposes ideas', 'Debate: challenge and combine the strongest ideas', 'Converge: shortlist and next steps'],
     preset: presetOf(body, topic),
-    parameters: { maxMessages: 40, maxTokens: 200_000, maxCostUsd: 1, timeoutMinutes: 30, maxContextPercent: 70 },
+    parameters: shownLimits(body) ?? { maxMessages: 40, maxTokens: 200_000, maxCostUsd: 1, timeoutMinutes: 30, maxContextPercent: 70 },
     estimate: { durationMinutes: 15, costUsd: 0.2, messages: 40 },
     // A topic that asks for a decision gets a critique round, as the Planner's prompt says.
     critiqueRound: /\b(?:should|which|choose|decide|pick|versus|vs)\b/i.test(topic),
   };
+}
+
+/** The limits of the plan people were shown, which a revision keeps: the demo changes none of them itself. */
+function shownLimits(body: ChatCompletionRequest): Record<string, unknown> | null {
+  for (const text of body.messages.map(messageText).reverse()) {
+    const shown = /The plan as shown had these limits: (\{[^}]*\})/.exec(text)?.[1];
+    const before = /^The plan proposed before:\n(\{[\s\S]*\})\s*$/.exec(text)?.[1];
+    try {
+      if (shown) return JSON.parse(shown) as Record<string, unknown>;
+      if (before) return (JSON.parse(before) as { parameters?: Record<string, unknown> }).parameters ?? null;
+    } catch {
+      return null;
+    }
+  }
+  return null;
 }
 
 /** What a canned answer is built from: who it answers, the idea it picks up, and the subject. */

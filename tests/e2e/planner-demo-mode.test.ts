@@ -32,6 +32,25 @@ describe('planning against the demo brain', () => {
     expect(test.transport.room(room).some((message) => message.speaker === 'Moderator' && /Welcome, everyone/.test(message.content))).toBe(true);
   });
 
+  it('a comment naming limits sets them over the preset, the rest stay as shown, and the approved session runs under them', async () => {
+    await test.say(null, 'Which feature do our users miss most in the mobile app?');
+    await test.settle();
+    const room = test.transport.rooms.at(-1)!.roomId;
+    const first = test.transport.room(room).at(-1)?.content ?? '';
+    // The product-ideas preset sets 60 messages and 45 minutes.
+    expect(first).toMatch(/Preset:\*\* Product ideas/);
+    expect(first).toMatch(/\*\*Limits:\*\* 60 messages · [\d,]+ tokens · \$[\d.]+ · 45 min/);
+    await test.say(room, 'Please keep it to 20 messages max.');
+    await test.settle();
+    const revised = test.transport.room(room).at(-1)?.content ?? '';
+    expect(revised).toMatch(/Revised plan \(v2\)/);
+    expect(revised).toMatch(/\*\*Limits:\*\* 20 messages · [\d,]+ tokens · \$[\d.]+ · 45 min/);
+    expect((await test.command(room, 'approve')).content).toMatch(/Plan approved/);
+    await test.settle();
+    const session = await test.app.repositories.sessions.findByRoom(test.transport.name, room);
+    expect(session?.plan?.parameters).toMatchObject({ maxMessages: 20, timeoutMinutes: 45 });
+  });
+
   it("plans around the person's answers (sent as text parts, as the SDK sends them) and picks the preset the topic suggests", async () => {
     await asking.say(null, 'Which feature do our users miss most in the mobile app?');
     await asking.settle();

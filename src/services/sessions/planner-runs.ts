@@ -94,7 +94,11 @@ export class PlannerRuns {
       state.approve(chosen);
       for (const other of others) state.reject(other, { message: 'Only one plan can start; this duplicate proposal was not used.' });
     } else {
-      const message = `${decision.author} asked for changes: "${decision.comment}". Revise the plan accordingly and call ${START_SESSION_TOOL} again.`;
+      // The plan as shown carries its preset's limits, which the Planner's own call did not: it revises from those.
+      const shown = session.plan
+        ? ` The plan as shown had these limits: ${JSON.stringify(session.plan.parameters)}; keep each one the comment does not change.`
+        : '';
+      const message = `${decision.author} asked for changes: "${decision.comment}". Revise the plan accordingly and call ${START_SESSION_TOOL} again.${shown}`;
       for (const pending of [chosen, ...others]) state.reject(pending, { message });
     }
     let opening: unknown;

@@ -6,7 +6,7 @@ import type { Session } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { RecalledSession, ToolPorts } from '../../core/ports.ts';
-import { plannerComments, withCritiqueDirective } from '../critique/plan-directive.ts';
+import { planAsDecided } from './plan-decisions.ts';
 import { clampPlan } from './plan-format.ts';
 import type { SessionLifecycle } from './session-lifecycle.ts';
 import type { PresetService } from './session-presets.ts';
@@ -44,19 +44,16 @@ export function createToolPortsFactory(dependencies: {
     },
     checkLimits: async () => dependencies.limits.report(await load(session.id)),
     startSession: async (plan) => {
-      // The approved call carries the plan as the model wrote it: a person's word on the critique round still decides.
-      const decided = withCritiqueDirective(plan, plannerComments(session.plannerState));
-      const presets = dependencies.presets;
-      if (!presets) {
-        await dependencies.lifecycle.activate(session.id, clampPlan(decided, dependencies.bounds()).plan);
-        return;
-      }
+      // The approved call carries the plan as the model wrote it: the preset and people's words still decide.
       const current = await load(session.id);
-      const shaped = clampPlan(presets.shape(current, decided), dependencies.bounds()).plan;
-      // The roster follows the preset too (a preset chosen just before the approval included).
-      const disabledParticipants = presets.leftOut(presets.applied(current, shaped)?.preset ?? null);
-      await dependencies.sessions.update(session.id, { disabledParticipants }, current.updatedAt);
-      await dependencies.lifecycle.activate(session.id, shaped);
+      const decided = clampPlan(planAsDecided(current, plan, dependencies.presets), dependencies.bounds()).plan;
+      const presets = dependencies.presets;
+      if (presets) {
+        // The roster follows the preset too (a preset chosen just before the approval included).
+        const disabledParticipants = presets.leftOut(presets.applied(current, decided)?.preset ?? null);
+        await dependencies.sessions.update(session.id, { disabledParticipants }, current.updatedAt);
+      }
+      await dependencies.lifecycle.activate(session.id, decided);
     },
     endSession: (reason) => dependencies.lifecycle.end(session.id, 'completed', reason),
     writeDocument: (kind, markdown) => dependencies.documents.write(session.id, kind, markdown),
