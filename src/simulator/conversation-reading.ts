@@ -172,6 +172,8 @@ function statementsIn(text: string): Statement[] {
  * user message that has one (a participant's input joins what others said since its last answer into one message).
  */
 export function previousSpeaker(body: ChatCompletionRequest): { name: string; text: string } | undefined {
+  const person = personAnswered(body);
+  if (person) return person;
   for (let index = body.messages.length - 1; index >= 0; index -= 1) {
     const message = body.messages[index];
     if (message?.role !== 'user') continue;
@@ -185,6 +187,19 @@ export function previousSpeaker(body: ChatCompletionRequest): { name: string; te
     if (!/^\s*\[Room\]:/.test(text)) return { name: 'the group', text };
   }
   return undefined;
+}
+
+/**
+ * The person a turn answers, as the room's cue names them ("Your turn, Grok. Reply to Bo (person), Claude."), with
+ * their latest words: answers that landed after a person spoke come later in the input, yet the person is answered.
+ */
+function personAnswered(body: ChatCompletionRequest): { name: string; text: string } | undefined {
+  const cue = messageTextsOf(body).findLast((text) => /^\s*\[Room\]:\s*Your turn\b/.test(text));
+  const targets = /Reply to ([^\n]+?)\.?\s*$/.exec(cue ?? '')?.[1]?.split(/,\s*/) ?? [];
+  const people = new Set(targets.filter((target) => target.endsWith(' (person)')).map((target) => target.slice(0, -' (person)'.length)));
+  if (people.size === 0) return undefined;
+  const said = statementsOf(body).findLast((statement) => statement.person && people.has(statement.speaker));
+  return said ? { name: said.speaker, text: said.text } : undefined;
 }
 
 /** A small stable number from a text, for varied but deterministic choices. */

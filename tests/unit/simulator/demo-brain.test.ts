@@ -144,6 +144,21 @@ describe('demo brain through the real SDK', () => {
     expect(answer.endsWith('(simulated)')).toBe(true);
   });
 
+  it('a participant answering a person turns to them, though answers that landed after the person come later in its input', async () => {
+    const grok = new Agent({
+      name: 'Grok',
+      instructions: 'You are Grok, a participant in a Brainstorm session.\nTopic: nightly ETL on Airflow',
+      model: model('x-ai/grok-3'),
+    });
+    const input = [
+      user('[Bo (person)]: Grok, what would break first if we stayed on cron for another year?\n\n[Claude]: Name the assumption under "VM today" first.'),
+      user('[Room]: Your turn, Grok. Reply to Bo (person), Claude.'),
+    ];
+    const answer = String((await run(grok, input)).finalOutput);
+    expect(answer).toMatch(/\bBo\b/);
+    expect(answer).not.toMatch(/\bClaude\b/);
+  });
+
   it("participants pick up the topic's and people's words from each other, never their lines' own wording", async () => {
     const participant = (name: string, id: string) =>
       new Agent({
