@@ -2,7 +2,7 @@ import { isCritiqueBallot } from '../core/critique.ts';
 import type { ChatCompletionRequest } from './chat-types.ts';
 import { ideaNamedIn } from './idea-choice.ts';
 import { statementsOf, topicOf, wasCutShort, type Statement } from './conversation-reading.ts';
-import { chronological, ideaText, isParticipant, SIMULATED } from './demo-writing.ts';
+import { chronological, ideaText, isParticipant, plainTopic, SIMULATED } from './demo-writing.ts';
 
 /** A statement's persona line, without the idea it names: two findings of one line read as a copy of each other. */
 function lineOf(statement: Statement): string {
@@ -39,7 +39,7 @@ function mostDiscussed(ideas: Statement[]): Statement[] {
 
 /** A summary and three findings drawn from the participants' ideas in the record, each with its speaker and message. */
 export function tldrSummary(body: ChatCompletionRequest): { summary: string; keyFindings: Array<{ finding: string; sources: string[] }> } {
-  const topic = topicOf(body);
+  const topic = plainTopic(topicOf(body, 1_000));
   const statements = chronological(statementsOf(body));
   // A critique ballot ("My ranking: Proposal B > …", posted under a participant's name) ranks ideas; it is none.
   const ideas = statements.filter((statement) => isParticipant(statement) && !isCritiqueBallot(statement.text.trim()) && !wasCutShort(statement));
@@ -72,7 +72,7 @@ export function tldrSummary(body: ChatCompletionRequest): { summary: string; key
   const people = [...new Set(statements.filter((statement) => statement.person).map((statement) => statement.speaker))];
   const who = speakers.length > 0 ? speakers.join(', ') : 'the participants';
   return {
-    summary: `${who} discussed ${topic}${people.length > 0 ? ` with ${people.join(', ')}` : ''} over ${statements.length} recorded messages. The findings below are their strongest ideas, each traced to its message. This summary was produced by the demo TLDR ${SIMULATED}.`,
+    summary: `${who} discussed “${topic}”${people.length > 0 ? ` with ${people.join(', ')}` : ''} over ${statements.length} recorded message${statements.length === 1 ? '' : 's'}. The findings below are their strongest ideas, each traced to its message. This summary was produced by the demo TLDR ${SIMULATED}.`,
     keyFindings: findings,
   };
 }

@@ -44,6 +44,12 @@ const PLANNED_AROUND = 'planned around what';
 const TOLD_THE_PLANNER = 'told the Planner';
 const EXPLORED = 'explored from several angles before the group converges';
 
+/** The topic as people put it, without the demo plan's own words around it (which read oddly in a summary). */
+export function plainTopic(topic: string): string {
+  const around = [PLANNED_AROUND, EXPLORED].map((words) => topic.indexOf(` — ${words}`)).filter((index) => index > 0);
+  return around.length > 0 ? topic.slice(0, Math.min(...around)) : topic;
+}
+
 /** A plan drawn from the topic and, first of all, from what people answered the Planner. */
 export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown> {
   const topic = topicOf(body);

@@ -297,7 +297,7 @@ describe('demo brain through the real SDK', () => {
     const tldr = tldrAgent();
     const summary = (await run(tldr, `The Scribe's detailed record:\n\n${second}`)).finalOutput;
     // The topic is the record's, not the first line of the TLDR's input.
-    expect(summary?.summary).toMatch(/^Claude, Grok discussed pricing with Ana over 3 recorded messages\./);
+    expect(summary?.summary).toMatch(/^Claude, Grok discussed “pricing” with Ana over 3 recorded messages\./);
     expect(summary?.keyFindings.map((finding) => finding.sources)).toEqual([
       ['Claude', '#4'],
       ['Grok', '#5'],
@@ -342,6 +342,18 @@ describe('demo brain through the real SDK', () => {
     expect(findings.filter((finding) => finding.includes('with one small team'))).toHaveLength(1);
     expect(findings).toContain('What if "usage bands" is the wrong frame?');
     expect(findings.join('\n')).not.toMatch(/Concretely, Claude|Devil's advocate/);
+  });
+
+  it("the TLDR's summary names the topic as people put it, not the demo plan's words around it", async () => {
+    const record = [
+      '# Detailed record: Which CI should we use? — planned around what Ana told the Planner: “a decision by Friday” (simulated)',
+      '',
+      '## Timeline',
+      '',
+      '- #3 [Claude]: Keep Jenkins for a quarter.',
+    ].join('\n');
+    const summary = (await run(tldrAgent(), `The Scribe's detailed record:\n\n${record}`)).finalOutput;
+    expect(summary?.summary).toMatch(/^Claude discussed “Which CI should we use\?” over 1 recorded message\./);
   });
 
   it('the TLDR takes no critique ballot for a finding: a ranking is no idea', async () => {
