@@ -8,7 +8,7 @@ import { ModelCatalog } from '../src/agents/models/model-catalog.ts';
 import type { IdeaExtraction } from '../src/agents/ideas/idea-extractor-agent.ts';
 import { buildConfig } from '../src/config/load-config.ts';
 import { systemClock } from '../src/core/clock.ts';
-import { checkExtraction, embeddingTexts, mergeIntoLedger } from '../src/services/ideas/ledger-merge.ts';
+import { checkExtraction, embeddingTexts, mergeIntoLedger, type CitableMessage } from '../src/services/ideas/ledger-merge.ts';
 import { isConverged, ledgerFigures } from '../src/services/ideas/ledger-metrics.ts';
 import type { Idea, LedgerNote, LedgerPass } from '../src/core/idea-ledger.ts';
 import { startSimulator } from '../src/simulator/index.ts';
@@ -87,10 +87,10 @@ export async function runIdeasBench(): Promise<BenchResult[]> {
     let ideas: Idea[] = [];
     const notes: LedgerNote[] = [];
     const passes: LedgerPass[] = [];
-    const messages = new Map<number, string>();
+    const messages = new Map<number, CitableMessage>();
     for (let pass = 1; pass <= MAX_PASSES && !isConverged(passes, CONVERGENCE_ROUNDS); pass += 1) {
       const ids = Array.from({ length: MESSAGES_PER_PASS }, (_, index) => (pass - 1) * MESSAGES_PER_PASS + index + 1);
-      ids.forEach((id, index) => messages.set(id, SPEAKERS[index % SPEAKERS.length] ?? 'Claude'));
+      ids.forEach((id, index) => messages.set(id, { id, speaker: SPEAKERS[index % SPEAKERS.length] ?? 'Claude' }));
       const checked = checkExtraction(scripted(pass, ids), { speakers: SPEAKERS, messages, knownIdeas: new Set(ideas.map((idea) => idea.number)) });
       const embeddings = await catalog.embed(embeddingTexts(checked.ideas, checked.notes));
       const merged = mergeIntoLedger({

@@ -41,6 +41,14 @@ async function said(test: TestApp, session: Session, name: string): Promise<Chat
   return (await test.app.repositories.messages.listForSession(session.id)).filter((message) => message.speaker.name === name);
 }
 
+/**
+ * A session planned before the one under test: its messages take the first stored ids, so the next session's
+ * numbers (#1, #2, … which the extractor reads and cites) differ from their stored ids, as in any real database.
+ */
+async function anEarlierSession(test: TestApp, fake: FakeOpenRouter): Promise<void> {
+  await proposeSession(test, fake, {}, 'An earlier topic');
+}
+
 /** One Scribe interval later: the ledger pass (and the Scribe) run. */
 async function nextInterval(test: TestApp): Promise<void> {
   await test.clock.advance(61_000);
@@ -54,6 +62,7 @@ describe('the idea ledger through the app (models that repeat themselves and all
   beforeAll(async () => {
     fake = await startFakeOpenRouter();
     test = await startTestApp(fakeEnvironment(fake.url, ENVIRONMENT));
+    await anEarlierSession(test, fake);
   });
   afterAll(async () => {
     await test?.stop();
@@ -75,6 +84,7 @@ describe('the idea ledger through the app (models that repeat themselves and all
     const session = await sessionOf(test, room);
     const [claude, chatgpt, grok] = await Promise.all(PARTICIPANTS.map((name) => said(test, session, name)));
     expect(claude?.length).toBeGreaterThan(0);
+    expect(claude?.[0]?.number).not.toBe(claude?.[0]?.id);
     // Roles against sycophancy reach each participant's instructions: one proposer, one skeptic, one pragmatist.
     const roleLines = fake.chats
       .filter((chat) => chat.agent.role === 'participant')
@@ -88,9 +98,9 @@ describe('the idea ledger through the app (models that repeat themselves and all
           title: 'Feature flags in a config file',
           proposer: 'Claude',
           builders: ['ChatGPT', 'Grok'],
-          messageIds: [claude?.[0]?.id ?? 0, chatgpt?.[0]?.id ?? 0],
+          messageIds: [claude?.[0]?.number ?? 0, chatgpt?.[0]?.number ?? 0],
         },
-        { title: 'A kill switch per flag', proposer: 'Grok', builders: ['claude', 'ChatGPT', 'Nobody'], messageIds: [grok?.[0]?.id ?? 0, 99_999] },
+        { title: 'A kill switch per flag', proposer: 'Grok', builders: ['claude', 'ChatGPT', 'Nobody'], messageIds: [grok?.[0]?.number ?? 0, 99_999] },
       ]),
     );
     await nextInterval(test);
@@ -110,7 +120,7 @@ describe('the idea ledger through the app (models that repeat themselves and all
     for (let pass = 0; pass < 2 && (await sessionOf(test, room)).status === 'active'; pass += 1) {
       await test.command(room, 'continue');
       await test.settle();
-      const latest = (await said(test, session, 'Claude')).at(-1)?.id ?? 0;
+      const latest = (await said(test, session, 'Claude')).at(-1)?.number ?? 0;
       fake.script(
         { role: 'ideas' },
         extraction([
@@ -154,6 +164,7 @@ describe('disagreements through the app (a literal model everywhere else)', () =
   beforeAll(async () => {
     fake = await startFakeOpenRouter({ fallback: 'literal' });
     test = await startTestApp(fakeEnvironment(fake.url, ENVIRONMENT));
+    await anEarlierSession(test, fake);
   });
   afterAll(async () => {
     await test?.stop();
@@ -173,7 +184,9 @@ describe('disagreements through the app (a literal model everywhere else)', () =
     await test.command(room, 'continue');
     await test.settle();
     const [claude, chatgpt, grok] = await Promise.all(PARTICIPANTS.map((name) => said(test, session, name)));
-    const [c, g, k] = [claude?.[0]?.id ?? 0, chatgpt?.[0]?.id ?? 0, grok?.[0]?.id ?? 0];
+    // The extractor cites messages by the numbers it reads them under (#12), not by their stored ids.
+    const [c, g, k] = [claude?.[0]?.number ?? 0, chatgpt?.[0]?.number ?? 0, grok?.[0]?.number ?? 0];
+    expect(c).not.toBe(claude?.[0]?.id);
     fake.script(
       { role: 'ideas' },
       extraction(

@@ -26,10 +26,19 @@ export interface NoteCandidate {
   messageIds: number[];
 }
 
-/** What the extraction may refer to: the speakers and messages of the session (id -> speaker name). */
+/** A message the extractor may cite: its stored id and its speaker. */
+export interface CitableMessage {
+  id: number;
+  speaker: string;
+}
+
+/**
+ * What the extraction may refer to: the session's speakers, its messages by the number the extractor reads them
+ * under (`#12`, the session's own numbering, not the stored id), and the ideas already in the ledger.
+ */
 export interface LedgerScope {
   speakers: readonly string[];
-  messages: ReadonlyMap<number, string>;
+  messages: ReadonlyMap<number, CitableMessage>;
   knownIdeas: ReadonlySet<number>;
 }
 
@@ -41,21 +50,30 @@ function canonicalNames(names: readonly string[], scope: LedgerScope): string[] 
   return unique(names.map((name) => byLower.get(name.trim().replace(/^@/, '').toLowerCase())).filter((name): name is string => name !== undefined));
 }
 
-function validIds(ids: readonly number[], scope: LedgerScope): number[] {
-  return unique(ids.filter((id) => scope.messages.has(id))).sort((a, b) => a - b);
+/** The cited messages that exist, oldest first, each once: the ledger keeps their stored ids. */
+function citedMessages(numbers: readonly number[], scope: LedgerScope): CitableMessage[] {
+  const cited = unique(numbers)
+    .map((number) => scope.messages.get(number))
+    .filter((message): message is CitableMessage => message !== undefined);
+  return [...new Map(cited.map((message) => [message.id, message])).values()].sort((a, b) => a.id - b.id);
 }
 
-/** Checks an extraction: unknown speakers and message ids are dropped; an idea with no message left is dropped. */
+function validIds(numbers: readonly number[], scope: LedgerScope): number[] {
+  return citedMessages(numbers, scope).map((message) => message.id);
+}
+
+/** Checks an extraction: unknown speakers and message numbers are dropped (the rest become stored ids); an idea with no message left is dropped. */
 export function checkExtraction(extraction: IdeaExtraction, scope: LedgerScope): { ideas: IdeaCandidate[]; notes: NoteCandidate[] } {
   const ideas: IdeaCandidate[] = [];
   for (const raw of extraction.ideas) {
     const refMatch = /^\s*I?(\d+)\s*$/i.exec(raw.existingIdea);
     const ref = refMatch && scope.knownIdeas.has(Number(refMatch[1])) ? Number(refMatch[1]) : null;
-    const messageIds = validIds(raw.messageIds, scope);
+    const cited = citedMessages(raw.messageIds, scope);
+    const messageIds = cited.map((message) => message.id);
     const summary = raw.summary.trim();
     const title = raw.title.trim() || words(summary, 8);
     if ((messageIds.length === 0 && ref === null) || title === '') continue;
-    const firstSpeaker = messageIds.length > 0 ? (scope.messages.get(messageIds[0] ?? 0) ?? '') : '';
+    const firstSpeaker = cited[0]?.speaker ?? '';
     const proposer = canonicalNames([raw.proposer], scope)[0] ?? firstSpeaker;
     const objectors = canonicalNames(raw.objectors, scope).filter((name) => name !== proposer);
     const builders = canonicalNames(raw.builders, scope).filter((name) => name !== proposer && !objectors.includes(name));

@@ -67,7 +67,8 @@ export async function runLedgerPass(deps: LedgerPassDependencies, sessionId: str
   const extraction = await deps.extract(sessionId, extractionInput(topic, ledger.ideas, fresh), signal);
   const scope = {
     speakers: [...new Set(all.map((message) => message.speaker.name))],
-    messages: new Map(all.map((message) => [message.id, message.speaker.name])),
+    // The extractor reads messages as `#number` (citedLine): it cites those numbers, which the ledger stores as ids.
+    messages: new Map(all.map((message) => [message.number, { id: message.id, speaker: message.speaker.name }])),
     knownIdeas: new Set(ledger.ideas.map((idea) => idea.number)),
   };
   const checked = checkExtraction(extraction, scope);

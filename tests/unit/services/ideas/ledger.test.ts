@@ -67,9 +67,10 @@ describe('ledger figures', () => {
 describe('checking and merging an extraction', () => {
   const scope = {
     speakers: ['Claude', 'Grok', 'Alice'],
+    // Read as #3 and #4 (the session's numbering), stored as 103 and 104.
     messages: new Map([
-      [3, 'Claude'],
-      [4, 'Grok'],
+      [3, { id: 103, speaker: 'Claude' }],
+      [4, { id: 104, speaker: 'Grok' }],
     ]),
     knownIdeas: new Set([1]),
   };
@@ -97,10 +98,10 @@ describe('checking and merging an extraction', () => {
       scope,
     );
     expect(checked.ideas).toEqual([
-      { ref: null, title: 'Cache', summary: 's', proposer: 'Claude', builders: ['Grok'], objectors: [], messageIds: [3] },
+      { ref: null, title: 'Cache', summary: 's', proposer: 'Claude', builders: ['Grok'], objectors: [], messageIds: [103] },
       { ref: 1, title: 'Known', summary: 's', proposer: 'Claude', builders: [], objectors: ['Grok'], messageIds: [] },
     ]);
-    expect(checked.notes).toEqual([{ kind: 'open_question', text: 'Who?', sides: [], messageIds: [4] }]);
+    expect(checked.notes).toEqual([{ kind: 'open_question', text: 'Who?', sides: [], messageIds: [104] }]);
   });
 
   it('merges a candidate into a similar known idea (a duplicate), and counts objections that are new', () => {
