@@ -48,7 +48,8 @@ async function sessionWithIdeas(test: TestApp, fake: FakeOpenRouter, critiqueRou
   await test.settle();
   const session = await sessionOf(test, room);
   const messages = await test.app.repositories.messages.listForSession(session.id);
-  const idOf = (name: string) => messages.find((message) => message.speaker.name === name)?.id ?? 0;
+  // The extractor cites messages by the numbers it reads them under (#12), not by their stored ids.
+  const numberOf = (name: string) => messages.find((message) => message.speaker.name === name)?.number ?? 0;
   const idea = (title: string, summary: string, proposer: string, builders: string[]) => ({
     existingIdea: '',
     title,
@@ -56,7 +57,7 @@ async function sessionWithIdeas(test: TestApp, fake: FakeOpenRouter, critiqueRou
     proposer,
     builders,
     objectors: [],
-    messageIds: [idOf(proposer)],
+    messageIds: [numberOf(proposer)],
   });
   fake.script(
     { role: 'ideas' },
