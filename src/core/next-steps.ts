@@ -142,7 +142,9 @@ export function stepNamed(steps: readonly NextStep[], wanted: string): { number:
   if (keyed) return stepKeyed(steps, keyed.number, keyed.key);
   if (/^\d+$/.test(words)) {
     const number = Number(words);
-    return number >= 1 && number <= steps.length ? { number } : { problem: `There is no step ${number}: the record has ${steps.length} (see \`!steps\`).` };
+    // Said as typed, shortened: "9999…" rather than the Infinity a 500-digit number parses to.
+    const said = words.length > 6 ? `${words.slice(0, 6)}…` : String(number);
+    return number >= 1 && number <= steps.length ? { number } : { problem: `There is no step ${said}: the record has ${steps.length} (see \`!steps\`).` };
   }
   const parts = words.split(/\s+/);
   const matching = steps.flatMap((step, index) => (parts.every((part) => step.action.toLowerCase().includes(part)) ? [index + 1] : []));

@@ -98,6 +98,12 @@ describe("the record's next steps", () => {
     expect(stepNamed(steps, doneButtons(steps)[1]!.args)).toEqual({ number: 3 });
   });
 
+  it('a step number out of range is named as typed: a 500-digit one is no "step Infinity"', () => {
+    const steps = [{ action: 'Pilot the doc', done: false }];
+    expect(stepNamed(steps, '4')).toEqual({ problem: 'There is no step 4: the record has 1 (see `!steps`).' });
+    expect(stepNamed(steps, '9'.repeat(500))).toEqual({ problem: 'There is no step 999999…: the record has 1 (see `!steps`).' });
+  });
+
   it('a shown list has the line of a pressed step ticked, and nothing else changed', () => {
     const shown = '**Next steps**\n☐ 1. Pilot the doc (#3)\n☑ 2. Book the room\n☐ 12. Cap talks';
     expect(withShownStepTicked(shown, 1)).toBe('**Next steps**\n☑ 1. Pilot the doc (#3)\n☑ 2. Book the room\n☐ 12. Cap talks');
