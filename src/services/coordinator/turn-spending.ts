@@ -39,10 +39,13 @@ export class TurnSpending {
 
   /**
    * The turn's usage when its run was cut before usage arrived: the prompt as estimated before sending it and the
-   * words written so far, priced like any call that came without a cost, plus the attempts before it.
+   * words written so far, priced like any call that came without a cost, plus the attempts before it. A call cut
+   * before its first word costs nothing here: it may never have left its endpoint's queue, and a provider bills no
+   * stream cancelled before it began.
    */
   cut(estimatedInputTokens: number, writtenText: string): RunUsage {
-    const tokens = { inputTokens: estimatedInputTokens, outputTokens: writtenText === '' ? 0 : this.pricing.countTokens(writtenText) };
+    if (writtenText === '') return this.discardedOnly();
+    const tokens = { inputTokens: estimatedInputTokens, outputTokens: this.pricing.countTokens(writtenText) };
     const priced = this.pricing.prices?.costOf(this.pricing.modelId, { ...tokens, providerCostUsd: undefined }) ?? { costUsd: 0, costSource: 'unknown' };
     return sumUsage(this.discardedOnly(), { ...tokens, ...priced });
   }
