@@ -101,7 +101,7 @@ function explorationsPanel(session) {
 
 /**
  * Usage per speaker from the transcript's messages, plus the model calls that left no message (planning checks,
- * moderation, the Scribe and the TLDR, guardrail-refused tries, answers withdrawn at a restart) as the rest of
+ * moderation, the Scribe and the TLDR, answers withdrawn at a restart) as the rest of
  * the session's total: the table, the header and the limits read the same numbers, and all move with every message.
  */
 export function usageRows(session, messages) {
