@@ -9,7 +9,8 @@ import {
 } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
-import { participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
+import { PARTICIPANT_GUARDRAIL_NAMES, participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
+import { withoutOwnLabel } from '../../agents/participants/own-label.ts';
 import { usageOf, type RunUsage } from '../../agents/models/usage.ts';
 import { citationsOf, webSearchesOf } from '../../agents/participants/web-search.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
@@ -141,6 +142,7 @@ export class TurnRunner {
 
   private async attempt(input: TurnInput): Promise<FirstAttempt> {
     const { session, participant, control, draft } = input;
+    let written = '';
     let text = '';
     let estimatedTokens = 0;
     let imageCount = 0;
@@ -160,15 +162,18 @@ export class TurnRunner {
       // delta with zod again, a cost per chunk on the thread every session shares.
       for await (const event of result) {
         if (event.type !== 'raw_model_stream_event' || event.data.type !== 'output_text_delta') continue;
-        text += event.data.delta;
-        if (/\S/.test(event.data.delta)) control.markVisible();
+        written += event.data.delta;
+        text = withoutOwnLabel(written, participant.name);
+        if (/\S/.test(text)) control.markVisible();
         draft?.update(text);
       }
       await result.completed;
       if (result.error) throw result.error;
       // A cut run ends without an error and without a final output: what streamed so far is all there is.
       if (result.cancelled || control.signal.aborted) return this.cut(input, text, input.spending.cut(estimatedTokens, text));
-      const answer = String(result.finalOutput ?? text).trim();
+      const answer = withoutOwnLabel(String(result.finalOutput ?? written), participant.name).trim();
+      // An answer that was its own name's label alone says nothing: tried again, as an empty one is.
+      if (answer === '') return { status: 'retry', reason: participantGuardrailNote(PARTICIPANT_GUARDRAIL_NAMES.notEmpty), responses: result.rawResponses };
       const usage = input.spending.answered(result.rawResponses);
       // An image's tokens are a guess: the words' correction learns from prompts of words alone.
       if (built.imageCount === 0) this.options.tokens.observe(participant.model, built.estimatedTokens, usageOf(result).inputTokens);

@@ -129,6 +129,25 @@ describe('TurnRunner', () => {
     expect(fixture.typing()).toBe(1);
   });
 
+  it("takes the participant's own label off its answer, as models copy the transcript's '[Name]: ' lines, and never shows it", async () => {
+    const fixture = await turnFixture({
+      claude: new ScriptedModel([modelStreamResponder(() => streamOf(['[Cla', 'ude]: Start with ', 'the payment path.']))]),
+    });
+    open = fixture.repositories;
+    const outcome = await fixture.run();
+    expect(outcome.status === 'answered' && outcome.message.text).toBe('Start with the payment path.');
+    expect(fixture.transport.messages.map((message) => message.content).join('\n')).not.toContain('[Cla');
+  });
+
+  it('an answer that is its own label alone is tried again, as an empty one is', async () => {
+    const model = new ScriptedModel([text('[Claude]:'), text('Start with the payment path.')]);
+    const fixture = await turnFixture({ claude: model });
+    open = fixture.repositories;
+    const outcome = await fixture.run();
+    expect(model.calls).toHaveLength(2);
+    expect(outcome.status === 'answered' && outcome.message.text).toBe('Start with the payment path.');
+  });
+
   it('gives a tripped output guardrail one more try, then withholds the answer with the reason and stores no answer', async () => {
     const model = new ScriptedModel([text('Ping @everyone about this.'), text('Still pinging @everyone.')]);
     const fixture = await turnFixture({ claude: model });
@@ -242,6 +261,20 @@ describe('TurnRunner', () => {
     expect(after?.messageCount).toBe(before?.messageCount);
   });
 });
+
+/** Streams `deltas` and completes, as a model that answers at once does. */
+async function* streamOf(deltas: string[]): AsyncIterable<StreamEvent> {
+  yield { type: 'response_started' };
+  for (const delta of deltas) yield { type: 'output_text_delta', delta };
+  yield {
+    type: 'response_done',
+    response: {
+      id: 'r-label',
+      usage: { requests: 1, inputTokens: 10, outputTokens: 5, totalTokens: 15 },
+      output: [assistantMessage(deltas.join(''))],
+    },
+  };
+}
 
 /** Streams `deltas`, then hangs until the request is aborted, as a slow model does when a turn is cut. */
 async function* streamUntilAborted(deltas: string[], signal: AbortSignal | undefined): AsyncIterable<StreamEvent> {
