@@ -10,7 +10,7 @@ import {
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { PARTICIPANT_GUARDRAIL_NAMES, participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
-import { withoutOwnLabel } from '../../agents/participants/own-label.ts';
+import { withoutOwnLabel } from '../../core/own-label.ts';
 import { usageOf, type RunUsage } from '../../agents/models/usage.ts';
 import { citationsOf, webSearchesOf } from '../../agents/participants/web-search.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';

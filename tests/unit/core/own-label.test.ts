@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { withoutOwnLabel } from '../../../../src/agents/participants/own-label.ts';
+import { withoutOwnLabel } from '../../../src/core/own-label.ts';
 
 describe('withoutOwnLabel', () => {
   it.each([
