@@ -2,7 +2,7 @@ import { tool, type RunContext, type ToolInputGuardrailDefinition } from '@opena
 import { z } from 'zod';
 import type { AgentContext } from '../core/agent-context.ts';
 import type { SpeakerKind } from '../core/domain.ts';
-import { withoutOwnLabel } from '../core/own-label.ts';
+import { visibleAnswer } from '../core/answer-text.ts';
 
 /** `post_to_discord`: posts a message into the session's room as the calling role. Thin: validates, delegates. */
 export function createPostToDiscordTool(
@@ -18,7 +18,7 @@ export function createPostToDiscordTool(
       const ports = runContext?.context.ports;
       if (!ports) throw new Error('post_to_discord needs the session ports in its run context');
       // Posted under the role's name already: a "[Moderator]: " the model copied from the transcript only repeats it.
-      const message = withoutOwnLabel(content, speaker.name).trim();
+      const message = visibleAnswer(content, speaker.name).trim();
       if (message === '') return 'Nothing was posted: the message held only your name. Write the message itself.';
       await ports.postToRoom({ kind: speaker.kind, name: speaker.name }, message);
       return 'posted';

@@ -1,5 +1,6 @@
 import type { OutputGuardrail } from '@openai/agents';
 import { AGENT_NAMES } from '../../core/agent-context.ts';
+import { visibleAnswer } from '../../core/answer-text.ts';
 import { findMaskedLinks } from './masked-links.ts';
 import { scanForSecrets } from './secret-patterns.ts';
 import { findImpersonatedSpeaker, findMentions } from './text-checks.ts';
@@ -37,7 +38,8 @@ function tripped(reason: string, details: Record<string, unknown> = {}) {
 const passed = { tripwireTriggered: false, outputInfo: { reason: 'ok' } };
 
 /**
- * Output guardrails for participant agents: not empty, no secrets, no speaking as another speaker
+ * Output guardrails for participant agents, on what people would see of the answer (its thinking and its own
+ * label aside; secrets anywhere in it): not empty, no secrets, no speaking as another speaker
  * (`rosterNames` plus the four role names), no mass or user mentions, no masked links. `outputInfo` never holds the text.
  * `selfName` is the participant's display name (defaults to the agent's name).
  */
@@ -50,7 +52,7 @@ export function participantOutputGuardrails(
   return [
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.notEmpty,
-      execute: async ({ agentOutput }) => (agentOutput.trim() === '' ? tripped('empty') : passed),
+      execute: async ({ agentOutput, agent }) => (visibleAnswer(agentOutput, selfName ?? agent.name).trim() === '' ? tripped('empty') : passed),
     },
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.noSecrets,
@@ -62,21 +64,21 @@ export function participantOutputGuardrails(
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.noImpersonation,
       execute: async ({ agentOutput, agent }) => {
-        const impersonated = findImpersonatedSpeaker(agentOutput, selfName ?? agent.name, speakerNames);
+        const impersonated = findImpersonatedSpeaker(visibleAnswer(agentOutput, selfName ?? agent.name), selfName ?? agent.name, speakerNames);
         return impersonated ? tripped('impersonation', { impersonated }) : passed;
       },
     },
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.noMassMentions,
-      execute: async ({ agentOutput }) => {
-        const mentions = findMentions(agentOutput);
+      execute: async ({ agentOutput, agent }) => {
+        const mentions = findMentions(visibleAnswer(agentOutput, selfName ?? agent.name));
         return mentions.length > 0 ? tripped('mentions', { mentions }) : passed;
       },
     },
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.noMaskedLinks,
-      execute: async ({ agentOutput }) => {
-        const masked = findMaskedLinks(agentOutput);
+      execute: async ({ agentOutput, agent }) => {
+        const masked = findMaskedLinks(visibleAnswer(agentOutput, selfName ?? agent.name));
         return masked.length > 0 ? tripped('masked_link', { count: masked.length }) : passed;
       },
     },

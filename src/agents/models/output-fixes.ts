@@ -1,4 +1,5 @@
 import type { ModelRequest, ModelResponse, StreamEvent } from '@openai/agents';
+import { withoutThinking } from '../../core/answer-text.ts';
 
 const WHOLE_FENCE = /^\s*```[a-zA-Z0-9_-]*\s*\n?([\s\S]*?)\n?\s*```\s*$/;
 const INNER_FENCE = /```[a-zA-Z0-9_-]*\s*\n([\s\S]*?)\n\s*```/;
@@ -19,12 +20,14 @@ function parses(text: string): boolean {
 }
 
 /**
- * The JSON inside a model's final answer: the text itself when it parses, else a fenced block (whole or inside
- * prose), else the outermost `{...}`; unchanged when nothing parses (the SDK then reports the bad output).
+ * The JSON inside a model's final answer: the text itself when it parses, else (its thinking aside) a fenced block
+ * (whole or inside prose), else the outermost `{...}`; unchanged when nothing parses (the SDK then reports the bad output).
  */
 export function extractJson(text: string): string {
   if (parses(text)) return text;
-  const candidates = [stripJsonFence(text), INNER_FENCE.exec(text)?.[1]?.trim(), text.slice(text.indexOf('{'), text.lastIndexOf('}') + 1)];
+  // A local reasoning model's `<think>` block comes first, and its braces are no JSON.
+  const answer = withoutThinking(text);
+  const candidates = [answer, stripJsonFence(answer), INNER_FENCE.exec(answer)?.[1]?.trim(), answer.slice(answer.indexOf('{'), answer.lastIndexOf('}') + 1)];
   return candidates.find((candidate): candidate is string => Boolean(candidate) && parses(candidate ?? '')) ?? text;
 }
 

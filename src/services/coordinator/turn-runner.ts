@@ -10,7 +10,7 @@ import {
 import type { Logger } from 'pino';
 import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { PARTICIPANT_GUARDRAIL_NAMES, participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
-import { withoutOwnLabel } from '../../core/own-label.ts';
+import { visibleAnswer } from '../../core/answer-text.ts';
 import { usageOf, type RunUsage } from '../../agents/models/usage.ts';
 import { citationsOf, webSearchesOf } from '../../agents/participants/web-search.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
@@ -163,7 +163,7 @@ export class TurnRunner {
       for await (const event of result) {
         if (event.type !== 'raw_model_stream_event' || event.data.type !== 'output_text_delta') continue;
         written += event.data.delta;
-        text = withoutOwnLabel(written, participant.name);
+        text = visibleAnswer(written, participant.name);
         if (/\S/.test(text)) control.markVisible();
         draft?.update(text);
       }
@@ -171,7 +171,7 @@ export class TurnRunner {
       if (result.error) throw result.error;
       // A cut run ends without an error and without a final output: what streamed so far is all there is.
       if (result.cancelled || control.signal.aborted) return this.cut(input, text, input.spending.cut(estimatedTokens, text));
-      const answer = withoutOwnLabel(String(result.finalOutput ?? written), participant.name).trim();
+      const answer = visibleAnswer(String(result.finalOutput ?? written), participant.name).trim();
       // An answer that was its own name's label alone says nothing: tried again, as an empty one is.
       if (answer === '') return { status: 'retry', reason: participantGuardrailNote(PARTICIPANT_GUARDRAIL_NAMES.notEmpty), responses: result.rawResponses };
       const usage = input.spending.answered(result.rawResponses);

@@ -101,6 +101,17 @@ describe('participantOutputGuardrails', () => {
     expect(result.finalOutput).toContain('the docs');
   });
 
+  it("checks what people would see: a local reasoning model's thinking that quotes others is no impersonation", async () => {
+    const { agent } = participant('Grok', ['<think>\n[Claude]: said config files. @everyone agrees?\n</think>\nMeasure first, then pick.']);
+    const result = await run(agent, 'Topic: latency', { context: context() });
+    expect(result.finalOutput).toContain('Measure first');
+  });
+
+  it('trips as empty on an answer that is thinking alone', async () => {
+    const { agent } = participant('Grok', ['<think>\nNothing to add.\n</think>']);
+    expect(await tripName(run(agent, 'Topic: latency', { context: context() }))).toBe(PARTICIPANT_GUARDRAIL_NAMES.notEmpty);
+  });
+
   it('does not count a participant naming itself as impersonation', async () => {
     const { agent } = participant('Grok', ['Grok: my own take is that we should measure first.']);
     const result = await run(agent, 'Topic: latency', { context: context() });

@@ -132,6 +132,8 @@ describe('output fixes', () => {
     expect(extractJson('Here it is:\n```json\n{"a":2}\n```\nHope that helps')).toBe('{"a":2}');
     expect(extractJson('Sure! {"a":3} is my answer')).toBe('{"a":3}');
     expect(extractJson('no json here')).toBe('no json here');
+    // A local reasoning model thinks first, braces and all.
+    expect(extractJson('<think>\nThe schema wants {verdict, message}.\n</think>\n{"a":4}')).toBe('{"a":4}');
   });
 
   it('turns "" tool arguments into "{}" and strips fences only when JSON is wanted', () => {

@@ -139,6 +139,16 @@ describe('TurnRunner', () => {
     expect(fixture.transport.messages.map((message) => message.content).join('\n')).not.toContain('[Cla');
   });
 
+  it("shows and stores a local reasoning model's answer without its thinking", async () => {
+    const fixture = await turnFixture({
+      claude: new ScriptedModel([modelStreamResponder(() => streamOf(['<think>\nThey want', ' a rollout plan.\n</think>\n\n', 'Start with one team.']))]),
+    });
+    open = fixture.repositories;
+    const outcome = await fixture.run();
+    expect(outcome.status === 'answered' && outcome.message.text).toBe('Start with one team.');
+    expect(fixture.transport.messages.map((message) => message.content).join('\n')).not.toContain('rollout plan');
+  });
+
   it('an answer that is its own label alone is tried again, as an empty one is', async () => {
     const model = new ScriptedModel([text('[Claude]:'), text('Start with the payment path.')]);
     const fixture = await turnFixture({ claude: model });

@@ -1,0 +1,51 @@
+/**
+ * What of a model's answer people see. Models read the discussion as `[Speaker]: text` lines and often open their
+ * answer the same way ("[Claude]: …", "**Claude:** …"): posted under the author's own name, the label only repeats
+ * it, and read back in the next turn's input it teaches every model to do the same. Reasoning models served
+ * locally (DeepSeek R1, QwQ, Qwen3 through Ollama or LM Studio) write their thinking into the answer between
+ * `<think>` tags: it is not the answer.
+ */
+
+function escapeForPattern(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/** The label forms a model opens with, bare: "[claude]:", "claude:" (markup and case aside). */
+function labelForms(name: string): string[] {
+  const lower = name.toLowerCase();
+  return [`[${lower}]:`, `${lower}:`];
+}
+
+/**
+ * An answer without a leading label of its author's own name. While the answer's start could still become such a
+ * label (a stream's first tokens, "[Cla"), it is held back as empty, so a preview never shows it.
+ */
+export function withoutOwnLabel(text: string, name: string): string {
+  const label = new RegExp(String.raw`^\s*(?:\*\*|__)?\[?${escapeForPattern(name)}\]?(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*\n?`, 'i');
+  if (label.test(text)) return text.replace(label, '');
+  const start = text
+    .trimStart()
+    .replace(/^(?:\*\*|__)/, '')
+    .toLowerCase();
+  return start !== '' && labelForms(name).some((form) => form.startsWith(start)) ? '' : text;
+}
+
+const THINKING = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>\s*/gi;
+const OPEN_THINKING = /^\s*<(?:think|thinking|reasoning)>/i;
+const CLOSE_ONLY = /^[\s\S]*?<\/(?:think|thinking|reasoning)>\s*/i;
+
+/**
+ * An answer without its thinking: every closed `<think>…</think>` block; an answer still inside an opening one
+ * (a stream, mid-thought) shows nothing yet; one whose opening tag the model's template already sent (only
+ * `</think>` in the output) starts after it.
+ */
+export function withoutThinking(text: string): string {
+  const closed = text.replace(THINKING, '');
+  if (OPEN_THINKING.test(closed)) return '';
+  return /<(?:think|thinking|reasoning)>/i.test(closed) ? closed : closed.replace(CLOSE_ONLY, '');
+}
+
+/** What people see of an answer by `name`: without its thinking, then without a leading label of its name. */
+export function visibleAnswer(text: string, name: string): string {
+  return withoutOwnLabel(withoutThinking(text), name);
+}
