@@ -11,8 +11,11 @@ const BOUNDING = String.raw`less\s+than|fewer\s+than|only|under|within|shorter|s
 /** Words that tie an amount to the session's spending. */
 const SPENDING = String.raw`budget|spend(?:ing)?|costs?`;
 const AFTER = String.raw`\s*(?:max(?:imum)?|at\s+most|tops|or\s+(?:less|fewer)|is\s+(?:enough|plenty)|will\s+do|should\s+do|budget|limit|cap)\b`;
-/** A rate or a share ("5 minutes per idea", "$50 a month", "20 messages each") is no limit of the session. */
-const NOT_A_RATE = String.raw`(?!\s+(?:per|each|apiece|an?)\b)`;
+/**
+ * A rate, a share or a span of something else ("5 minutes per idea", "$50 a month", "20 messages each", "under 30
+ * minutes to set up", "within 2 hours of the release") is no limit of the session.
+ */
+const NOT_A_RATE = String.raw`(?!\s+(?:per|each|apiece|an?|to|of|from|ago|after|before|since)\b)`;
 /** An amount ends where its number does: "$5k" and "$20,000" are not $5 and $20. */
 const WHOLE_AMOUNT = String.raw`(?!\d|[,.]\d|\s*[km]\b)`;
 

@@ -25,6 +25,8 @@ describe('limitDirective', () => {
     'keep it to $20,000 a year',
     'Add Grok as the skeptic.',
     'max 3 participants',
+    'Only consider options that take under 30 minutes to set up.',
+    'What can ship within 2 hours of the release?',
   ])('reads %j as no limit of the session', (comment) => {
     expect(limitDirective(comment)).toEqual({});
   });
