@@ -10,6 +10,18 @@ function escapeForPattern(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+const LABELS = new Map<string, RegExp>();
+
+/** The label pattern of a name, made once: it is read at every streamed delta of every answer. */
+function labelPattern(name: string): RegExp {
+  let pattern = LABELS.get(name);
+  if (!pattern) {
+    pattern = new RegExp(String.raw`^\s*(?:\*\*|__)?\[?${escapeForPattern(name)}\]?(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*\n?`, 'i');
+    if (LABELS.size < 256) LABELS.set(name, pattern);
+  }
+  return pattern;
+}
+
 /** The label forms a model opens with, bare: "[claude]:", "claude:" (markup and case aside). */
 function labelForms(name: string): string[] {
   const lower = name.toLowerCase();
@@ -21,7 +33,7 @@ function labelForms(name: string): string[] {
  * label (a stream's first tokens, "[Cla"), it is held back as empty, so a preview never shows it.
  */
 export function withoutOwnLabel(text: string, name: string): string {
-  const label = new RegExp(String.raw`^\s*(?:\*\*|__)?\[?${escapeForPattern(name)}\]?(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*\n?`, 'i');
+  const label = labelPattern(name);
   if (label.test(text)) return text.replace(label, '');
   const start = text
     .trimStart()
@@ -40,6 +52,7 @@ const CLOSE_ONLY = /^[\s\S]*?<\/(?:think|thinking|reasoning)>\s*/i;
  * `</think>` in the output) starts after it.
  */
 export function withoutThinking(text: string): string {
+  if (!text.includes('<')) return text;
   const closed = text.replace(THINKING, '');
   if (OPEN_THINKING.test(closed)) return '';
   return /<(?:think|thinking|reasoning)>/i.test(closed) ? closed : closed.replace(CLOSE_ONLY, '');

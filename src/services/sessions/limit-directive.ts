@@ -15,7 +15,7 @@ const AFTER = String.raw`\s*(?:max(?:imum)?|at\s+most|tops|or\s+(?:less|fewer)|i
  * A rate, a share or a span of something else ("5 minutes per idea", "$50 a month", "20 messages each", "under 30
  * minutes to set up", "within 2 hours of the release") is no limit of the session.
  */
-const NOT_A_RATE = String.raw`(?!\s+(?:per|each|apiece|an?|to|of|from|ago|after|before|since)\b)`;
+const NOT_A_RATE = String.raw`(?!\s+(?:per|each|apiece|an?|of|from|ago|after|before|since|to\s+(?:set\s+up|setup|build|ship|deploy|install|implement|run|read|learn|finish|complete))\b)`;
 /** An amount ends where its number does: "$5k" and "$20,000" are not $5 and $20. */
 const WHOLE_AMOUNT = String.raw`(?!\d|[,.]\d|\s*[km]\b)`;
 

@@ -12,6 +12,7 @@ describe('limitDirective', () => {
     ['cap it at 50k tokens', { maxTokens: 50_000 }],
     ['keep it under 100,000 tokens', { maxTokens: 100_000 }],
     ['We only have 30 minutes.', { timeoutMinutes: 30 }],
+    ['Limit it to 20 messages to keep it short', { maxMessages: 20 }],
   ])('reads %j as a limit', (comment, expected) => {
     expect(limitDirective(comment)).toEqual(expected);
   });
