@@ -2,7 +2,7 @@
 import type { IdeaExtraction } from '../agents/ideas/idea-extractor-agent.ts';
 import type { ChatCompletionRequest } from './chat-types.ts';
 import { keyPhrasesOf, keywordsOf, messageTextsOf, shortened, statementsOf, subjectOf, topicOf, type Statement } from './conversation-reading.ts';
-import { ideaText, isParticipant } from './demo-writing.ts';
+import { ideaText, isParticipant, standaloneIdeaText } from './demo-writing.ts';
 
 // The extractor's own output type (types only): the demo answers exactly the schema the agent asks for.
 type DemoIdea = IdeaExtraction['ideas'][number];
@@ -73,7 +73,7 @@ function ideaOf({ title, statements }: IdeaGroup, known: Array<{ id: string; tit
   return {
     existingIdea: known.find((idea) => idea.title === title.toLowerCase())?.id ?? '',
     title,
-    summary: shortened(first.person ? first.text : ideaText(first), 200),
+    summary: shortened(first.person ? first.text : standaloneIdeaText(first), 200),
     proposer: first.speaker,
     builders: speakersOf(others.filter((entry) => !OBJECTION.test(entry.text))).filter((name) => name !== first.speaker && !objectors.includes(name)),
     objectors,
@@ -87,7 +87,7 @@ function disagreementOf(group: IdeaGroup, idea: DemoIdea): IdeaExtraction['disag
     topic: group.statements[0]?.person ? `${idea.proposer}'s proposal: ${idea.title}` : `Whether ${idea.title} is the right move`,
     sides: [
       { speakers: [idea.proposer, ...idea.builders], position: idea.summary },
-      { speakers: idea.objectors, position: objection ? shortened(ideaText(objection), 200) : 'Doubts it.' },
+      { speakers: idea.objectors, position: objection ? shortened(standaloneIdeaText(objection), 200) : 'Doubts it.' },
     ],
     messageIds: idea.messageIds,
   };
@@ -98,7 +98,7 @@ function questionsIn(statements: Statement[]): IdeaExtraction['openQuestions'] {
   return statements
     .filter(isParticipant)
     .flatMap((statement) =>
-      (ideaText(statement).match(/[^.!?]*\?/g) ?? []).map((question) => ({ question: question.trim(), messageIds: [messageId(statement)] })),
+      (standaloneIdeaText(statement).match(/[^.!?]*\?/g) ?? []).map((question) => ({ question: question.trim(), messageIds: [messageId(statement)] })),
     )
     .filter((entry) => entry.question.length > 12 && Number.isFinite(entry.messageIds[0]))
     .slice(0, MAX_QUESTIONS);

@@ -2,20 +2,13 @@ import { isCritiqueBallot } from '../core/critique.ts';
 import type { ChatCompletionRequest } from './chat-types.ts';
 import { ideaNamedIn } from './idea-choice.ts';
 import { statementsOf, topicOf, wasCutShort, type Statement } from './conversation-reading.ts';
-import { chronological, ideaText, isParticipant, plainTopic, SIMULATED } from './demo-writing.ts';
+import { chronological, ideaText, isParticipant, plainTopic, SIMULATED, standaloneIdeaText } from './demo-writing.ts';
 
 /** A statement's persona line, without the idea it names: two findings of one line read as a copy of each other. */
 function lineOf(statement: Statement): string {
   return ideaText(statement)
     .replace(/"[^"]*"/g, '""')
     .replace(/^[^:"]{0,40}:\s+/, '');
-}
-
-/** A finding as it reads alone: without the words that turn to whom it answered ("Building on Claude: …"). */
-function findingText(statement: Statement): string {
-  return ideaText(statement)
-    .replace(/^[^:"]{0,40}:\s+/, '')
-    .replace(/^./, (first) => first.toUpperCase());
 }
 
 /**
@@ -57,7 +50,7 @@ export function tldrSummary(body: ChatCompletionRequest): { summary: string; key
     .filter((statement) => picked.includes(statement))
     .map((statement) => ({
       // The speaker is cited with the message: "Claude: … (Claude, #37)" would name them twice.
-      finding: findingText(statement),
+      finding: standaloneIdeaText(statement),
       sources: statement.reference ? [statement.speaker, statement.reference] : [statement.speaker],
     }));
   const speakers = [...new Set(ideas.map((statement) => statement.speaker))];

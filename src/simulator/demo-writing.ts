@@ -250,3 +250,14 @@ export function chronological(statements: Statement[]): Statement[] {
 export function ideaText(statement: Statement): string {
   return shortened(statement.text.replace(new RegExp(`\\s*—\\s*${statement.speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\(simulated\\)\\s*$`), ''), 220);
 }
+
+/**
+ * A participant's idea as it reads on its own (a finding, an idea's summary, a side of a disagreement): without the
+ * words that turn to whom it answered ("Building on Claude: …", "ChatGPT, before we go further…").
+ */
+export function standaloneIdeaText(statement: Statement): string {
+  return ideaText(statement)
+    .replace(/^[^:"]{0,40}:\s+/, '')
+    .replace(/^\p{Lu}[\p{L}\p{N}-]{1,30},\s+(?=\p{Ll})/u, '')
+    .replace(/^./, (first) => first.toUpperCase());
+}

@@ -52,13 +52,13 @@ describe("the demo Idea Extractor, through the real SDK and the app's own input"
             speakers: ['Claude', 'ChatGPT'],
             position: 'Agreeing with Ana on the direction, with one caveat: "offline" needs an owner and a review date, or it quietly becomes permanent.',
           },
-          { speakers: ['Grok'], position: expect.stringContaining('what if "offline" is the wrong frame') },
+          { speakers: ['Grok'], position: expect.stringMatching(/^What if "offline" is the wrong frame/) },
         ],
         messageIds: [3, 4, 5],
       },
     ]);
     expect(first.openQuestions).toEqual([
-      { question: 'Devil\'s advocate, ChatGPT: what if "offline" is the wrong frame for mobile app entirely?', messageIds: [5] },
+      { question: 'What if "offline" is the wrong frame for mobile app entirely?', messageIds: [5] },
     ]);
     expect(JSON.stringify(first)).not.toMatch(/about Offline mode|\(simulated\)/);
 
