@@ -57,9 +57,7 @@ describe("the demo Idea Extractor, through the real SDK and the app's own input"
         messageIds: [3, 4, 5],
       },
     ]);
-    expect(first.openQuestions).toEqual([
-      { question: 'What if "offline" is the wrong frame for mobile app entirely?', messageIds: [5] },
-    ]);
+    expect(first.openQuestions).toEqual([{ question: 'What if "offline" is the wrong frame for mobile app entirely?', messageIds: [5] }]);
     expect(JSON.stringify(first)).not.toMatch(/about Offline mode|\(simulated\)/);
 
     // A later pass names the idea already in the ledger instead of a new one.
