@@ -62,6 +62,29 @@ describe('session presets', () => {
       'Trade-offs against the criteria',
       'Decision and consequences (ADR)',
     ]);
+    // Approved as shown: the approved call still carries the Planner's 80.
+    await test.command(room, 'approve');
+    await test.settle();
+    expect((await sessionOf(room))?.plan?.parameters.maxMessages).toBe(40);
+  });
+
+  it('a revision under the preset keeps the limits the Planner revised from the plan as shown, and the approval runs under what was shown', async () => {
+    fake.script({ role: 'planner' }, replies.toolCall('start_session', { ...scriptedPlan({ maxMessages: 80 }), preset: 'architecture-decision' }));
+    const room = await start('Should we move from REST to gRPC between our services?');
+    expect(plannerMessages(room).at(-1)!.content).toContain('**Limits:** 40 messages');
+    fake.script(
+      { role: 'planner' },
+      replies.toolCall('start_session', { ...scriptedPlan({ maxMessages: 16, timeoutMinutes: 40 }), preset: 'architecture-decision' }),
+    );
+    await test.say(room, 'Make it shorter, please.');
+    await test.settle();
+    // The Planner was told the limits as shown (the preset's 40), not only its own call's 80.
+    const revision = JSON.stringify(fake.chats.filter((chat) => chat.agent.role === 'planner').at(-1)!.body.messages);
+    expect(revision).toMatch(/The plan as shown had these limits: \{[^}]*\\"maxMessages\\":40[,}]/);
+    expect(plannerMessages(room).at(-1)!.content).toMatch(/Revised plan \(v2\)[\s\S]*\*\*Limits:\*\* 16 messages/);
+    await test.command(room, 'approve');
+    await test.settle();
+    expect((await sessionOf(room))?.plan?.parameters).toMatchObject({ maxMessages: 16, timeoutMinutes: 40 });
   });
 
   it('`preset:<name>` in the topic chooses a built-in preset, and the Planner is told to follow it', async () => {

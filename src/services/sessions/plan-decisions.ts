@@ -16,3 +16,18 @@ export function planAsDecided(
   const shaped = presets ? presets.shape(session, plan) : plan;
   return withLimitDirectives(withCritiqueDirective(shaped, plannerComments(session.plannerState)), session.plannerState.revisionRequests);
 }
+
+/**
+ * The plan a person approved: as decided, with the limits of the plan they were shown (the approved call carries
+ * the Planner's own, before the preset and people's words shaped them). A preset chosen since the plan was shown
+ * (`!preset` just before `!approve`) brings its own limits instead.
+ */
+export function planAsApproved(
+  session: Pick<Session, 'plannerState' | 'plan'>,
+  plan: SessionPlan,
+  presets: Pick<PresetService, 'shape'> | undefined,
+): SessionPlan {
+  const decided = planAsDecided(session, plan, presets);
+  const shown = session.plan;
+  return shown && shown.preset === decided.preset ? { ...decided, parameters: shown.parameters } : decided;
+}

@@ -70,12 +70,22 @@ export class PresetService {
     return picked ? { preset: picked, chosenBy: null } : null;
   }
 
-  /** The plan as its preset shapes it: the preset named, its phases as the flow, its limits as the parameters. */
+  /**
+   * The plan as its preset shapes it: the preset named, its phases as the flow, its limits as the parameters. A
+   * revision of a plan that already follows the preset keeps the Planner's limits: it revised them from the plan as
+   * shown (with the preset's), as a person asked ("make it shorter").
+   */
   shape(session: Pick<Session, 'plannerState' | 'plan'>, plan: SessionPlan): SessionPlan {
     const applied = this.applied(session, plan);
     if (!applied) return { ...plan, preset: null };
     const { preset } = applied;
-    return { ...plan, preset: preset.name, expectedFlow: [...preset.phases], parameters: { ...plan.parameters, ...preset.limits } };
+    const revising = session.plan?.preset === preset.name;
+    return {
+      ...plan,
+      preset: preset.name,
+      expectedFlow: [...preset.phases],
+      parameters: revising ? plan.parameters : { ...plan.parameters, ...preset.limits },
+    };
   }
 
   /** The participants a preset seats (by id or name); everyone when it names none or none of them exist. */

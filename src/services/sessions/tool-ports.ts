@@ -6,7 +6,7 @@ import type { Session } from '../../core/domain.ts';
 import { BrainstormError } from '../../core/errors.ts';
 import type { LimitsService } from '../limits/limits-service.ts';
 import type { RecalledSession, ToolPorts } from '../../core/ports.ts';
-import { planAsDecided } from './plan-decisions.ts';
+import { planAsApproved } from './plan-decisions.ts';
 import { clampPlan } from './plan-format.ts';
 import type { SessionLifecycle } from './session-lifecycle.ts';
 import type { PresetService } from './session-presets.ts';
@@ -44,9 +44,9 @@ export function createToolPortsFactory(dependencies: {
     },
     checkLimits: async () => dependencies.limits.report(await load(session.id)),
     startSession: async (plan) => {
-      // The approved call carries the plan as the model wrote it: the preset and people's words still decide.
+      // The approved call carries the plan as the model wrote it: the preset, people's words and the shown limits decide.
       const current = await load(session.id);
-      const decided = clampPlan(planAsDecided(current, plan, dependencies.presets), dependencies.bounds()).plan;
+      const decided = clampPlan(planAsApproved(current, plan, dependencies.presets), dependencies.bounds()).plan;
       const presets = dependencies.presets;
       if (presets) {
         // The roster follows the preset too (a preset chosen just before the approval included).

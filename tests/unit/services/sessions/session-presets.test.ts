@@ -23,6 +23,16 @@ describe('presets', () => {
     expect(presets.shape({ plannerState: state(), plan: null }, plan('made-up'))).toMatchObject({ preset: null, parameters: { maxMessages: 99 } });
   });
 
+  it("brings the preset's limits to the first plan that follows it; a revision under it keeps the Planner's", () => {
+    const first = presets.shape({ plannerState: state(), plan: null }, plan('research-question'));
+    expect(first.parameters.maxMessages).toBe(40);
+    // The Planner revised from the plan as shown ("make it shorter"): its 99 stands.
+    expect(presets.shape({ plannerState: state(), plan: first }, plan('research-question')).parameters.maxMessages).toBe(99);
+    // A preset chosen since brings its own.
+    const chosen = state({ preset: { name: 'retrospective', by: 'Ada' } });
+    expect(presets.shape({ plannerState: chosen, plan: first }, plan('research-question')).parameters.maxMessages).toBe(30);
+  });
+
   it('seats the participants a preset names (by id or name) and leaves the others out', () => {
     const duo = presets.find('Duo');
     expect(presets.participants(duo).map((participant) => participant.name)).toEqual(['Claude', 'Grok']);
