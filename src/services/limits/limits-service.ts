@@ -24,10 +24,12 @@ export type LimitName = 'messages' | 'tokens' | 'cost' | 'time';
 export class LimitsService {
   private readonly contextPercent = new Map<string, number>();
 
+  /** `contextWindow`: a model's window in tokens, to read a session's context use after a restart (absent: 0 until a turn). */
   constructor(
     private readonly messages: MessagesRepository,
     private readonly bounds: () => LimitsConfig,
     private readonly clock: Clock,
+    private readonly contextWindow?: (model: string) => Promise<number>,
   ) {}
 
   /** Remembers the largest context use of the latest turn (percent of a window). */
@@ -69,10 +71,25 @@ export class LimitsService {
       tokens: { used: Math.min(session.totalTokens, parameters.maxTokens), limit: parameters.maxTokens },
       costUsd: { used: Math.min(Math.round(session.totalCostUsd * 10_000) / 10_000, parameters.maxCostUsd), limit: parameters.maxCostUsd },
       minutes: { used: Math.min(Math.round(minutes * 10) / 10, parameters.timeoutMinutes), limit: parameters.timeoutMinutes },
-      contextPercent: { used: Math.round(this.contextPercent.get(session.id) ?? 0), limit: parameters.maxContextPercent },
+      contextPercent: { used: Math.round(await this.contextUse(session.id)), limit: parameters.maxContextPercent },
       balance,
       exceeded,
     };
+  }
+
+  /**
+   * The context use of the session's latest turn. Kept in memory as turns build their context; after a restart, until
+   * the next turn, read from the latest answer: its prompt as its provider counted it, against its model's window.
+   */
+  private async contextUse(sessionId: string): Promise<number> {
+    const recorded = this.contextPercent.get(sessionId);
+    if (recorded !== undefined || !this.contextWindow) return recorded ?? 0;
+    const latest = (await this.messages.listRecent(sessionId, 12)).findLast(
+      (message) => message.speaker.kind === 'participant' && message.model && message.inputTokens > 0,
+    );
+    if (!latest?.model) return 0;
+    const window = await this.contextWindow(latest.model).catch(() => 0);
+    return window > 0 ? (latest.inputTokens / window) * 100 : 0;
   }
 }
 
