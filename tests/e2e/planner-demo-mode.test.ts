@@ -32,6 +32,21 @@ describe('planning against the demo brain', () => {
     expect(test.transport.room(room).some((message) => message.speaker === 'Moderator' && /Welcome, everyone/.test(message.content))).toBe(true);
   });
 
+  it('"looks good, go ahead" approves the plan as !approve does: no revision nobody asked for, and the words are kept', async () => {
+    await test.say(null, 'How do we onboard new engineers faster?');
+    await test.settle();
+    const room = test.transport.rooms.at(-1)!.roomId;
+    expect(test.transport.room(room).at(-1)?.content).toMatch(/Proposed plan/);
+    const answer = await test.say(room, 'Looks good, go ahead 👍');
+    expect(answer?.content).toBe('Taken as `!approve`: Plan approved — starting the discussion.');
+    await test.settle();
+    const session = await test.app.repositories.sessions.findByRoom(test.transport.name, room);
+    expect(session?.status).toBe('active');
+    expect(test.transport.room(room).some((message) => /Revised plan/.test(message.content))).toBe(false);
+    const stored = await test.app.repositories.messages.listForSession(session?.id ?? '');
+    expect(stored.some((message) => message.text === 'Looks good, go ahead 👍')).toBe(true);
+  });
+
   it('a comment naming limits sets them over the preset, the rest stay as shown, and the approved session runs under them', async () => {
     await test.say(null, 'Which feature do our users miss most in the mobile app?');
     await test.settle();

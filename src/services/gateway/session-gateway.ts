@@ -22,6 +22,7 @@ import type {
 import type { TurnTaking } from '../../core/service-ports.ts';
 import type { FloodGate } from '../sessions/flood-gate.ts';
 import { storePersonMessage, type StoredPersonMessage } from '../sessions/person-messages.ts';
+import { isApprovalPhrase } from '../sessions/approval-phrases.ts';
 import type { PlannerFlow } from '../sessions/planner-flow.ts';
 import type { PersonRevisions } from '../sessions/person-revisions.ts';
 import type { RoomClosures } from '../sessions/room-closures.ts';
@@ -37,7 +38,7 @@ export interface SessionGatewayOptions {
   sessions: SessionsRepository;
   messages: MessagesRepository;
   transports: TransportRegistry;
-  planner: Pick<PlannerFlow, 'onPersonMessage'>;
+  planner: Pick<PlannerFlow, 'onPersonMessage' | 'approve'>;
   /** Answers people in a discussion (the coordinator). */
   turns: TurnTaking;
   commands: Pick<CommandService, 'run'>;
@@ -228,6 +229,9 @@ export class SessionGatewayService implements SessionGateway {
     switch (session.status) {
       case 'planning':
       case 'awaiting_approval':
+        // "Looks good, go ahead" approves, as `!approve` would: no revision nobody asked for.
+        if (session.status === 'awaiting_approval' && isApprovalPhrase(text))
+          return reply(`Taken as \`!approve\`: ${await this.options.planner.approve(session, message.author)}`);
         await this.options.planner.onPersonMessage(session, stored.message);
         return session.status === 'awaiting_approval' ? reply('Got it — revising the plan with your comment.') : null;
       case 'active':

@@ -76,7 +76,7 @@ async function gatewayFixture(status: SessionStatus = 'active', { paceCertain = 
     sessions: repositories.sessions,
     messages: repositories.messages,
     transports: new TransportRegistry([transport]),
-    planner: stub<Pick<PlannerFlow, 'onPersonMessage'>>('planner'),
+    planner: stub<Pick<PlannerFlow, 'onPersonMessage' | 'approve'>>('planner'),
     turns,
     commands: {
       run: (invocation) => {
