@@ -27,12 +27,15 @@ export interface Runtime {
   wake: (() => void) | null;
   /** The session as a person's counted message left it, handed over while no loop ran: the loop that starts takes it. */
   arrival: Session | null;
+  /** People's messages still owed an answer by participants who were mid-answer when they spoke (their ids). */
+  owed: { humans: ChatMessage[]; participantIds: Set<string> } | null;
 }
 
 /** A session's state before its first round. */
 export function newRuntime(): Runtime {
   return {
     pendingHumans: [],
+    owed: null,
     wantAiRound: false,
     loop: null,
     controller: new AbortController(),

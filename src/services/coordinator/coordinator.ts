@@ -4,7 +4,6 @@ import type { LimitsConfig } from '../../config/app-config.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
-import type { RecentHistory } from '../context/context-manager.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import { describeLimit, type LimitsService } from '../limits/limits-service.ts';
@@ -13,16 +12,13 @@ import type { EventBus } from '../../core/ports.ts';
 import type { DocumentationHooks, HumanMessageHandover, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import { armedDeadlines, awaitRound, runtimeOf, settleTurns, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
-import { planRound, type RoundPlan as PlannedRound } from './round-planning.ts';
+import { seatRound, type SeatedRound as RoundPlan } from './round-seating.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
 import { noticeAfterTurn, waitingNotice } from './turn-notices.ts';
 import type { TurnOutcome } from './turn-outcome.ts';
 import type { TurnRunner } from './turn-runner.ts';
 import { RecentHistorySource, ROUND_HISTORY_WINDOW } from './recent-history.ts';
-
-/** A planned round with the history it was planned on. */
-type RoundPlan = PlannedRound & { history: RecentHistory };
 
 /** What the coordinator needs. */
 export interface CoordinatorOptions {
@@ -94,6 +90,7 @@ export class Coordinator implements TurnTaking {
     const runtime = this.runtimes.get(sessionId);
     if (!runtime) return;
     runtime.pendingHumans = [];
+    runtime.owed = null;
     runtime.wantAiRound = false;
     runtime.cancelled = true;
     runtime.controller.abort(new TurnCut(reason));
@@ -159,21 +156,24 @@ export class Coordinator implements TurnTaking {
       const session = known && runtime.pendingHumans.length === 0 ? known : (arrival ?? (await this.options.sessions.findById(sessionId)));
       known = null;
       if (!session || session.status !== 'active' || runtime.cancelled) return;
-      const humans = runtime.pendingHumans.splice(0);
+      // A person is owed answers by the participants who were mid-answer when they spoke: those come before any AI round.
+      const owed = runtime.pendingHumans.length === 0 ? runtime.owed : null;
+      if (owed) runtime.owed = null;
+      const humans = owed ? owed.humans : runtime.pendingHumans.splice(0);
       if (humans.length === 0 && !runtime.wantAiRound) return;
-      runtime.wantAiRound = false;
+      if (!owed) runtime.wantAiRound = false;
       if (!(await this.withinLimits(session, runtime))) return;
       if (humans.length === 0 && session.aiRoundsSinceHuman >= this.options.settings().maxAiRoundsWithoutHuman) {
         if (!answeredPerson) await this.notice(session, runtime, waitingNotice(this.options.settings().maxAiRoundsWithoutHuman));
         return;
       }
       answeredPerson = humans.length > 0;
-      // An AI round answers what was said, so it waits for the answers still being written.
-      if (humans.length === 0) await settleTurns(runtime);
-      const round = await this.plan(session, runtime, humans);
+      // An AI round answers what was said, so it waits for the answers still being written; so do the owed answers.
+      if (humans.length === 0 || owed) await settleTurns(runtime);
+      const round = await seatRound({ ...this.options, history: this.history }, session, runtime, humans, owed?.participantIds);
       if (!round) {
         // Every seat is taken by answers still being written: once they land, the person is answered.
-        if (humans.length > 0 && runtime.turns.size > 0) {
+        if (humans.length > 0 && !owed && runtime.turns.size > 0) {
           runtime.pendingHumans.unshift(...humans);
           await settleTurns(runtime);
           continue;
@@ -199,32 +199,6 @@ export class Coordinator implements TurnTaking {
       known = await this.afterRound(session.id, runtime, counted);
       if (outcomes.some((outcome) => outcome.status === 'answered')) runtime.wantAiRound = true;
     }
-  }
-
-  /** Plans the next round among the participants free to speak, within the seats the limits leave. */
-  private async plan(session: Session, runtime: Runtime, humans: ChatMessage[]): Promise<RoundPlan | null> {
-    const settings = this.options.settings();
-    // Turns already cut (a person came first) are on their way out: they hold no seat and block nobody.
-    const live = [...runtime.turns].filter((turn) => !turn.control.signal.aborted);
-    const busy = new Set(live.map((turn) => turn.participantId));
-    const seats = this.options.limits.seatsLeft(session, live.length);
-    const history = await this.history.read(session.id);
-    const { messages } = history;
-    const participants = this.options.roster.active(session).filter((participant) => !busy.has(participant.id));
-    const round = planRound({
-      session,
-      participants,
-      history: messages,
-      // Beyond the window, fairness needs how much each participant said in the whole session.
-      spoken: history.spoken,
-      humans,
-      maxSpeakers: Math.min(settings.maxAiResponsesPerTurn, seats),
-      batchWindowMs: settings.batchWindowSeconds * 1000,
-      ...this.options.hints.current(session.id),
-    });
-    if (round.speakers.length === 0) return null;
-    this.options.hints.spend(session.id);
-    return { ...round, history };
   }
 
   /** Starts every speaker's turn at once, each under its own control (deadlines, preemption, stop); one trace per round. */

@@ -189,6 +189,34 @@ describe('Coordinator', () => {
     expect((await repositories.sessions.findById(session.id))?.aiRoundsSinceHuman).toBe(1);
   });
 
+  it('a participant still writing when a person spoke answers them next, even where the loop guard allows no AI round', async () => {
+    const { turns, coordinator, session, say, repositories, clock } = await coordinatorFixture({ maxAiResponsesPerTurn: 3, maxAiRoundsWithoutHuman: 1 });
+    await repositories.messages.insert(
+      { sessionId: session.id, speaker: { kind: 'moderator', name: 'Moderator' }, role: 'system', text: 'Welcome: share ideas.', deliveryStatus: 'delivered' },
+      clock.now(),
+    );
+    coordinator.kick(session.id);
+    await until(() => turns.calls.length === 3, 'an AI round');
+    const [writing, ...unseen] = turns.calls;
+    writing!.control.markVisible();
+    const question = await say('What would you drop first?');
+    // The answers nobody saw yet yield; the one being written goes on, and the two others answer the person now.
+    await until(() => turns.calls.length === 5, "the person's round");
+    for (const call of unseen) call.finish({ status: 'interrupted', message: null, cut: 'preempted' });
+    const first = turns.calls.slice(3);
+    expect(first.map((call) => call.participant.id)).not.toContain(writing!.participant.id);
+    for (const call of first) call.finish(await turns.answer(call));
+    writing!.finish(await turns.answer(writing!));
+    // Its earlier answer done, the third answers the person too: owed, not an AI round (the guard allows none).
+    await until(() => turns.calls.length === 6, 'the owed answer');
+    const owed = turns.calls[5]!;
+    expect(owed.participant.id).toBe(writing!.participant.id);
+    expect(owed.answering.map((entry) => entry.id)).toContain(question.id);
+    owed.finish(await turns.answer(owed));
+    await coordinator.idle(session.id);
+    expect(turns.calls).toHaveLength(6);
+  });
+
   it('lets an invited participant speak first and holds a held one out; the hints are spent by that round', async () => {
     // Without hints, this round goes to ChatGPT and Grok.
     const baseline = await coordinatorFixture({ maxAiResponsesPerTurn: 2 });

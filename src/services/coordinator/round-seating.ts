@@ -1,0 +1,59 @@
+import type { LimitsConfig } from '../../config/app-config.ts';
+import type { ChatMessage, Session } from '../../core/domain.ts';
+import type { RecentHistory } from '../context/context-manager.ts';
+import type { LimitsService } from '../limits/limits-service.ts';
+import type { RosterService } from '../sessions/roster-service.ts';
+import type { Runtime } from './coordinator-runtime.ts';
+import type { RecentHistorySource } from './recent-history.ts';
+import { planRound, type RoundPlan } from './round-planning.ts';
+import type { SpeakerHints } from './speaker-hints.ts';
+
+/** A planned round with the history it was planned on. */
+export type SeatedRound = RoundPlan & { history: RecentHistory };
+
+/** What seating a round reads. */
+export interface RoundSeatingDependencies {
+  limits: LimitsService;
+  roster: RosterService;
+  hints: SpeakerHints;
+  history: RecentHistorySource;
+  settings: () => LimitsConfig;
+}
+
+/**
+ * Plans the next round among the participants free to speak (`only`: among these), within the seats the limits
+ * leave. Those a person's round would seat but who are still writing an answer are owed it (`runtime.owed`): they
+ * answer the person next, before any AI round, so nobody mid-answer when a person spoke is left out of the reply.
+ */
+export async function seatRound(
+  dependencies: RoundSeatingDependencies,
+  session: Session,
+  runtime: Runtime,
+  humans: ChatMessage[],
+  only?: ReadonlySet<string>,
+): Promise<SeatedRound | null> {
+  const settings = dependencies.settings();
+  // Turns already cut (a person came first) are on their way out: they hold no seat and block nobody.
+  const live = [...runtime.turns].filter((turn) => !turn.control.signal.aborted);
+  const busy = new Set(live.map((turn) => turn.participantId));
+  const seats = dependencies.limits.seatsLeft(session, live.length);
+  const history = await dependencies.history.read(session.id);
+  const asked = (participant: { id: string }) => (only ? only.has(participant.id) : humans.length > 0 || !busy.has(participant.id));
+  const planned = planRound({
+    session,
+    participants: dependencies.roster.active(session).filter(asked),
+    history: history.messages,
+    // Beyond the window, fairness needs how much each participant said in the whole session.
+    spoken: history.spoken,
+    humans,
+    maxSpeakers: Math.min(settings.maxAiResponsesPerTurn, seats),
+    batchWindowMs: settings.batchWindowSeconds * 1000,
+    ...dependencies.hints.current(session.id),
+  });
+  const speakers = planned.speakers.filter((speaker) => !busy.has(speaker.participant.id));
+  if (speakers.length === 0) return null;
+  const owing = planned.speakers.filter((speaker) => busy.has(speaker.participant.id)).map((speaker) => speaker.participant.id);
+  if (humans.length > 0 && owing.length > 0) runtime.owed = { humans, participantIds: new Set(owing) };
+  dependencies.hints.spend(session.id);
+  return { ...planned, speakers, history };
+}
