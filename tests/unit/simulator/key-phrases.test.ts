@@ -26,6 +26,8 @@ describe("the demo's key phrases of a topic", () => {
     expect(keyPhrasesOf('Keeping the on-call rotation fair for a team of six', 3)).toEqual(['on-call rotation', 'team']);
     // A time word or a verb ends a run: "VM today" and "team owns" are no phrases.
     expect(keyPhrasesOf('We run on a single VM today, and the data team owns the biggest spend.', 3)).toEqual(['single VM', 'data team', 'biggest spend']);
+    // A comparative ends a run too: "review faster" is no phrase.
+    expect(keyPhrasesOf('How do we make code review faster?', 2)).toEqual(['code review']);
   });
 
   it('read as the subject of a sentence', () => {
