@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { randomIds } from '../../../src/core/ids.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../../fakes/openrouter/fake-openrouter.ts';
+import { waitUntil } from '../../support/app-cluster.ts';
 import { createThrowawayPostgres } from '../../support/databases.ts';
 import { MemoryTransport } from '../../support/memory-transport.ts';
 import { scriptedPlan } from '../../support/scripted-plans.ts';
@@ -143,7 +144,8 @@ describe('sessions leased to one process among several', () => {
       for (const participant of ['Claude', 'ChatGPT', 'Grok']) fake.script({ participant }, replies.stall('Half of an answer'));
       await first.say(room, 'Are you still there?', alice);
       const streaming = () => transport.messages.filter((message) => message.roomId === room && message.preview).length;
-      for (let tick = 0; tick < 10_000 && streaming() < 3; tick += 1) await new Promise((resolve) => setImmediate(resolve));
+      // Bounded by real time, not by a count of event-loop ticks, which a loaded machine runs through before the fake streams.
+      await waitUntil(async () => streaming() >= 3, 'three answers streaming', 20_000, 5);
       expect(streaming()).toBe(3);
       const spentBefore = (await first.app.repositories.sessions.findById(sessionId))?.totalTokens ?? 0;
       // Another process took the session while this one was stalled (its lease lapsed): the next renewal finds it gone.
