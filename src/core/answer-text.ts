@@ -5,10 +5,7 @@
  * locally (DeepSeek R1, QwQ, Qwen3 through Ollama or LM Studio) write their thinking into the answer between
  * `<think>` tags: it is not the answer.
  */
-
-function escapeForPattern(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
+import { speakerLabelSource } from './speaker-label.ts';
 
 const LABELS = new Map<string, RegExp>();
 
@@ -16,7 +13,7 @@ const LABELS = new Map<string, RegExp>();
 function labelPattern(name: string): RegExp {
   let pattern = LABELS.get(name);
   if (!pattern) {
-    pattern = new RegExp(String.raw`^\s*(?:\*\*|__)?\[?${escapeForPattern(name)}\]?(?:\*\*|__)?\s*:(?:\*\*|__)?[ \t]*\n?`, 'i');
+    pattern = new RegExp(String.raw`^\s*${speakerLabelSource(name)}[ \t]*\n?`, 'i');
     if (LABELS.size < 256) LABELS.set(name, pattern);
   }
   return pattern;

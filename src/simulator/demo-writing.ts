@@ -1,3 +1,4 @@
+import { escapeForPattern } from '../core/speaker-label.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
 import { chooseIdea } from './idea-choice.ts';
 import { presetOf } from './demo-presets.ts';
@@ -183,7 +184,7 @@ function withoutWhoToldThePlanner(topic: string): string {
 function withoutPhrase(text: string, phrase: string): string {
   const words = phrase.replace(/^the /, '').trim();
   if (words === '') return text;
-  return text.replace(new RegExp(`(?:\\bthe )?${words.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}`, 'gi'), ',');
+  return text.replace(new RegExp(`(?:\\bthe )?${escapeForPattern(words)}`, 'gi'), ',');
 }
 
 /** Whether `line` was said in `conversation` already with this idea and subject, whoever it was addressed to. */
@@ -248,7 +249,7 @@ export function chronological(statements: Statement[]): Statement[] {
 
 /** A participant's idea without its persona's signature (" — Claude (simulated)"). */
 export function ideaText(statement: Statement): string {
-  return shortened(statement.text.replace(new RegExp(`\\s*—\\s*${statement.speaker.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s*\\(simulated\\)\\s*$`), ''), 220);
+  return shortened(statement.text.replace(new RegExp(`\\s*—\\s*${escapeForPattern(statement.speaker)}\\s*\\(simulated\\)\\s*$`), ''), 220);
 }
 
 /**

@@ -1,4 +1,5 @@
 /** Plain text checks shared by the guardrails: mentions, attempts to extract instructions, incivility. */
+import { speakerLabelSource } from '../../core/speaker-label.ts';
 
 /** Mentions that would ping people in Discord: @everyone, @here, users, roles. */
 export type MentionKind = 'everyone' | 'here' | 'user' | 'role';
@@ -49,10 +50,6 @@ export function isUncivil(text: string): boolean {
   return UNCIVIL_PATTERNS.some((pattern) => pattern.test(text));
 }
 
-function escapeForPattern(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-}
-
 /**
  * The other speaker a text pretends to be, when a line starts with a speaker label such as
  * `Claude: ...`, `[Claude]: ...` or `**Claude:**` for a name other than the author's own.
@@ -60,8 +57,7 @@ function escapeForPattern(text: string): string {
 export function findImpersonatedSpeaker(text: string, authorName: string, speakerNames: readonly string[]): string | null {
   const others = speakerNames.filter((name) => name.trim() !== '' && name.toLowerCase() !== authorName.toLowerCase());
   for (const name of others) {
-    const escaped = escapeForPattern(name);
-    const label = new RegExp(`^\\s*(?:[>*_\\-]\\s*)*(?:\\*\\*|__)?\\[?${escaped}\\]?(?:\\*\\*|__)?\\s*:(?:\\*\\*|__)?\\s`, 'im');
+    const label = new RegExp(String.raw`^\s*(?:[>*_\-]\s*)*${speakerLabelSource(name)}\s`, 'im');
     if (label.test(`${text}\n`)) return name;
   }
   return null;

@@ -1,6 +1,7 @@
 /** The leading proposals of a ledger, labelled and stripped of every speaker's name, for anonymous review. */
 import type { CritiqueProposal } from '../../core/critique.ts';
 import type { Idea } from '../../core/idea-ledger.ts';
+import { escapeForPattern } from '../../core/speaker-label.ts';
 
 /** Proposals a round reviews at most. */
 export const MAX_PROPOSALS = 4;
@@ -29,8 +30,6 @@ export function labelAt(index: number): string {
   return index < 26 ? letter : `${labelAt(Math.floor(index / 26) - 1)}${letter}`;
 }
 
-const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-
 /**
  * Replaces every name in `text` (whole words, any case, possessives and bracketed `[Name]` included) with a
  * neutral placeholder; longer names first, so "Claude Opus" goes before "Claude".
@@ -38,7 +37,7 @@ const escape = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 export function scrubNames(text: string, names: readonly string[]): string {
   const distinct = [...new Set(names.map((name) => name.trim()).filter((name) => name.length > 1))].sort((a, b) => b.length - a.length);
   if (distinct.length === 0) return text;
-  const pattern = new RegExp(`\\[?(?<![\\p{L}\\p{N}_])(?:${distinct.map(escape).join('|')})(?![\\p{L}\\p{N}_])\\]?`, 'giu');
+  const pattern = new RegExp(`\\[?(?<![\\p{L}\\p{N}_])(?:${distinct.map(escapeForPattern).join('|')})(?![\\p{L}\\p{N}_])\\]?`, 'giu');
   return text.replace(pattern, NAME_PLACEHOLDER);
 }
 
