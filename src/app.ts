@@ -103,7 +103,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   const onGenerationUsage = (usage: GenerationUsage) => {
     if (usage.agent === undefined || participantNames.has(usage.agent)) return;
     void repositories.sessions
-      .addUsage(usage.sessionId, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, clock.now())
+      .addModelUsage(usage.sessionId, usage, clock.now())
       .catch((error: unknown) => logger.warn({ err: error }, 'could not count a model call toward its session'));
   };
   const workerId = ids.next('worker');

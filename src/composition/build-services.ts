@@ -128,8 +128,7 @@ export function buildServices(dependencies: ServiceDependencies) {
   const typing = async (session: { transport: string; roomId: string }) =>
     transports.has(session.transport) ? transports.get(session.transport).sendTyping(session.roomId) : undefined;
   // An answer cut before it was shown, or withdrawn at a handover, was still paid for: it counts toward its session.
-  const spend = (sessionId: string, usage: RunUsage) =>
-    repositories.sessions.addUsage(sessionId, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, clock.now());
+  const spend = (sessionId: string, usage: RunUsage) => repositories.sessions.addModelUsage(sessionId, usage, clock.now());
   const turnOptions = { runner: dependencies.runner, agents, delivery, context, tokens, limits, toolPorts, logger, typing, spend };
   const turns = new MeasuredTurnRunner({ ...turnOptions, prices: models.prices, images: models.images }, turnMetrics);
   const deadlines = () => ({

@@ -164,6 +164,11 @@ export class SessionsRepository {
     return row ? toSession(row) : null;
   }
 
+  /** Adds a model call's tokens and cost to the session's running totals, when no stored message carries them. */
+  async addModelUsage(id: string, usage: { inputTokens: number; outputTokens: number; costUsd: number }, now: Date): Promise<void> {
+    await this.addUsage(id, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, now);
+  }
+
   /** Adds a message's usage to the session's running totals. */
   async addUsage(id: string, usage: { messages: number; tokens: number; costUsd: number }, now: Date): Promise<void> {
     await this.db

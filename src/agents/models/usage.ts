@@ -38,18 +38,25 @@ export function responseUsage(response: ModelResponse, pricing?: UsagePricing): 
   return { inputTokens: call.inputTokens, outputTokens: call.outputTokens, ...priced };
 }
 
+/** Two usages added up; the sum's source is its less certain part's. */
+export function sumUsage(first: RunUsage, second: RunUsage): RunUsage {
+  return {
+    inputTokens: first.inputTokens + second.inputTokens,
+    outputTokens: first.outputTokens + second.outputTokens,
+    costUsd: first.costUsd + second.costUsd,
+    costSource: weakerSource(first.costSource, second.costSource),
+  };
+}
+
 /** Sums the usage over a run's raw responses (`result.rawResponses`); the sum's source is its least certain part's. */
 export function usageOf(result: { rawResponses: readonly ModelResponse[] }, pricing?: UsagePricing): RunUsage {
-  const total: RunUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0, costSource: 'provider' };
+  let total: RunUsage = { inputTokens: 0, outputTokens: 0, costUsd: 0, costSource: 'provider' };
   let counted = 0;
   for (const response of result.rawResponses) {
     const usage = responseUsage(response, pricing);
     if (usage.inputTokens + usage.outputTokens + usage.costUsd === 0 && usage.costSource === 'unknown') continue;
     counted += 1;
-    total.inputTokens += usage.inputTokens;
-    total.outputTokens += usage.outputTokens;
-    total.costUsd += usage.costUsd;
-    total.costSource = weakerSource(total.costSource, usage.costSource);
+    total = sumUsage(total, usage);
   }
   return counted === 0 ? { ...total, costSource: 'unknown' } : total;
 }

@@ -1,6 +1,6 @@
 import type { ModelResponse } from '@openai/agents';
-import { weakerSource, type CostResolver } from '../../core/cost.ts';
-import { usageOf, type RunUsage } from '../../agents/models/usage.ts';
+import type { CostResolver } from '../../core/cost.ts';
+import { sumUsage, usageOf, type RunUsage } from '../../agents/models/usage.ts';
 
 /** What pricing a turn's model calls needs: the participant's model and, when configured, the price table. */
 export interface SpendingPricing {
@@ -47,7 +47,7 @@ export class TurnSpending {
     if (writtenText === '') return this.discardedOnly();
     const tokens = { inputTokens: estimatedInputTokens, outputTokens: this.pricing.countTokens(writtenText) };
     const priced = this.pricing.prices?.costOf(this.pricing.modelId, { ...tokens, providerCostUsd: undefined }) ?? { costUsd: 0, costSource: 'unknown' };
-    return sumUsage(this.discardedOnly(), { ...tokens, ...priced });
+    return spentTogether(this.discardedOnly(), { ...tokens, ...priced });
   }
 
   private responsePricing() {
@@ -60,13 +60,9 @@ export function spentAnything(usage: RunUsage): boolean {
   return usage.inputTokens + usage.outputTokens + usage.costUsd > 0;
 }
 
-function sumUsage(first: RunUsage, second: RunUsage): RunUsage {
+/** The sum of what was spent: a part that spent nothing lends the sum no source of its own. */
+function spentTogether(first: RunUsage, second: RunUsage): RunUsage {
   if (!spentAnything(first)) return second;
   if (!spentAnything(second)) return first;
-  return {
-    inputTokens: first.inputTokens + second.inputTokens,
-    outputTokens: first.outputTokens + second.outputTokens,
-    costUsd: first.costUsd + second.costUsd,
-    costSource: weakerSource(first.costSource, second.costSource),
-  };
+  return sumUsage(first, second);
 }

@@ -72,8 +72,7 @@ async function turnFixture(models: Record<string, Model>) {
     typing: async () => {
       typing += 1;
     },
-    spend: (sessionId, usage) =>
-      repositories.sessions.addUsage(sessionId, { messages: 0, tokens: usage.inputTokens + usage.outputTokens, costUsd: usage.costUsd }, clock.now()),
+    spend: (sessionId, usage) => repositories.sessions.addModelUsage(sessionId, usage, clock.now()),
   });
   const session = await storeSession(repositories.sessions, clock);
   const question = await delivery.post(session, { kind: 'human', name: 'Alice', id: 'u-alice' }, 'Which flags should we build first?', {
