@@ -49,10 +49,12 @@ export function participantOutputGuardrails(
   options: { knownSecrets?: readonly string[] } = {},
 ): ParticipantGuardrail[] {
   const speakerNames = [...rosterNames, ...Object.values(AGENT_NAMES)];
+  const author = (agent: { name: string }) => selfName ?? agent.name;
+  const shown = (output: string, agent: { name: string }) => visibleAnswer(output, author(agent));
   return [
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.notEmpty,
-      execute: async ({ agentOutput, agent }) => (visibleAnswer(agentOutput, selfName ?? agent.name).trim() === '' ? tripped('empty') : passed),
+      execute: async ({ agentOutput, agent }) => (shown(agentOutput, agent).trim() === '' ? tripped('empty') : passed),
     },
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.noSecrets,
@@ -64,21 +66,21 @@ export function participantOutputGuardrails(
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.noImpersonation,
       execute: async ({ agentOutput, agent }) => {
-        const impersonated = findImpersonatedSpeaker(visibleAnswer(agentOutput, selfName ?? agent.name), selfName ?? agent.name, speakerNames);
+        const impersonated = findImpersonatedSpeaker(shown(agentOutput, agent), author(agent), speakerNames);
         return impersonated ? tripped('impersonation', { impersonated }) : passed;
       },
     },
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.noMassMentions,
       execute: async ({ agentOutput, agent }) => {
-        const mentions = findMentions(visibleAnswer(agentOutput, selfName ?? agent.name));
+        const mentions = findMentions(shown(agentOutput, agent));
         return mentions.length > 0 ? tripped('mentions', { mentions }) : passed;
       },
     },
     {
       name: PARTICIPANT_GUARDRAIL_NAMES.noMaskedLinks,
       execute: async ({ agentOutput, agent }) => {
-        const masked = findMaskedLinks(visibleAnswer(agentOutput, selfName ?? agent.name));
+        const masked = findMaskedLinks(shown(agentOutput, agent));
         return masked.length > 0 ? tripped('masked_link', { count: masked.length }) : passed;
       },
     },

@@ -28,7 +28,7 @@ export interface Runtime {
   /** The session as a person's counted message left it, handed over while no loop ran: the loop that starts takes it. */
   arrival: Session | null;
   /** People's messages still owed an answer by participants who were mid-answer when they spoke (their ids). */
-  owed: { humans: ChatMessage[]; participantIds: Set<string> } | null;
+  owed: { humans: ChatMessage[]; participantIds: ReadonlySet<string> } | null;
 }
 
 /** A session's state before its first round. */

@@ -171,6 +171,8 @@ export class Coordinator implements TurnTaking {
       // An AI round answers what was said, so it waits for the answers still being written; so do the owed answers.
       if (humans.length === 0 || owed) await settleTurns(runtime);
       const round = await seatRound({ ...this.options, history: this.history }, session, runtime, humans, owed?.participantIds);
+      // Who was still writing when a person spoke answers them next, before any AI round: nobody is left out of the reply.
+      if (round && humans.length > 0 && round.owing.size > 0) runtime.owed = { humans, participantIds: round.owing };
       if (!round) {
         // Every seat is taken by answers still being written: once they land, the person is answered.
         if (humans.length > 0 && !owed && runtime.turns.size > 0) {

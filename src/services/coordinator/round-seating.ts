@@ -8,8 +8,11 @@ import type { RecentHistorySource } from './recent-history.ts';
 import { planRound, type RoundPlan } from './round-planning.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 
-/** A planned round with the history it was planned on. */
-export type SeatedRound = RoundPlan & { history: RecentHistory };
+/**
+ * A planned round with the history it was planned on. `owing`: who a person's round would seat but who are still
+ * writing an answer; they owe the person theirs, to give as soon as their turn ends.
+ */
+export type SeatedRound = RoundPlan & { history: RecentHistory; owing: ReadonlySet<string> };
 
 /** What seating a round reads. */
 export interface RoundSeatingDependencies {
@@ -22,13 +25,12 @@ export interface RoundSeatingDependencies {
 
 /**
  * Plans the next round among the participants free to speak (`only`: among these), within the seats the limits
- * leave. Those a person's round would seat but who are still writing an answer are owed it (`runtime.owed`): they
- * answer the person next, before any AI round, so nobody mid-answer when a person spoke is left out of the reply.
+ * leave; null when none is free. Those a person's round would seat but who are still writing are named in `owing`.
  */
 export async function seatRound(
   dependencies: RoundSeatingDependencies,
   session: Session,
-  runtime: Runtime,
+  runtime: Pick<Runtime, 'turns'>,
   humans: ChatMessage[],
   only?: ReadonlySet<string>,
 ): Promise<SeatedRound | null> {
@@ -52,8 +54,7 @@ export async function seatRound(
   });
   const speakers = planned.speakers.filter((speaker) => !busy.has(speaker.participant.id));
   if (speakers.length === 0) return null;
-  const owing = planned.speakers.filter((speaker) => busy.has(speaker.participant.id)).map((speaker) => speaker.participant.id);
-  if (humans.length > 0 && owing.length > 0) runtime.owed = { humans, participantIds: new Set(owing) };
+  const owing = new Set(planned.speakers.filter((speaker) => busy.has(speaker.participant.id)).map((speaker) => speaker.participant.id));
   dependencies.hints.spend(session.id);
-  return { ...planned, speakers, history };
+  return { ...planned, speakers, history, owing };
 }
