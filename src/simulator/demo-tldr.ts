@@ -2,13 +2,11 @@ import { isCritiqueBallot } from '../core/critique.ts';
 import type { ChatCompletionRequest } from './chat-types.ts';
 import { ideaNamedIn } from './idea-choice.ts';
 import { statementsOf, topicOf, wasCutShort, type Statement } from './conversation-reading.ts';
-import { chronological, ideaText, isParticipant, plainTopic, SIMULATED, standaloneIdeaText } from './demo-writing.ts';
+import { chronological, isParticipant, plainTopic, SIMULATED, standaloneIdeaText } from './demo-writing.ts';
 
 /** A statement's persona line, without the idea it names: two findings of one line read as a copy of each other. */
 function lineOf(statement: Statement): string {
-  return ideaText(statement)
-    .replace(/"[^"]*"/g, '""')
-    .replace(/^[^:"]{0,40}:\s+/, '');
+  return standaloneIdeaText(statement).replace(/"[^"]*"/g, '""');
 }
 
 /**
