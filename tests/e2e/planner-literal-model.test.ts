@@ -81,6 +81,21 @@ describe('the Planner with a model that never volunteers a tool call', () => {
     expect((await sessionOf(room))?.status).toBe('active');
   });
 
+  it('a comment naming a limit sets it whatever the model revises, and "looks good" approves: the discussion opens', async () => {
+    const room = await start({ SESSION_PLANNER_MAX_QUESTIONS: '0' });
+    await test.say(room, 'Keep it to 12 messages max.');
+    await test.settle();
+    expect(lastMessage(room)?.content).toMatch(/Revised plan \(v2\)[\s\S]*\*\*Limits:\*\* 12 messages/);
+    const approval = await test.say(room, 'Looks good, go ahead');
+    expect(approval?.content).toMatch(/^Taken as `!approve`: Plan approved/);
+    await test.settle();
+    const session = await sessionOf(room);
+    // Approved and run: the literal plan's token budget (its schema's smallest) may have ended it already.
+    expect(['active', 'completed']).toContain(session?.status);
+    expect(session?.plan?.parameters.maxMessages).toBe(12);
+    expect(test.transport.room(room).some((message) => message.speaker === 'Moderator')).toBe(true);
+  });
+
   it('!approve with no stored run to resume says so, re-plans, and never claims the plan was approved', async () => {
     const room = await start({ SESSION_PLANNER_MAX_QUESTIONS: '0' });
     const session = (await sessionOf(room))!;
