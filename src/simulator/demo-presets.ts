@@ -6,7 +6,10 @@ const PRESET_HINTS: [RegExp, string][] = [
   // Before the architecture words: pricing an API is a product question, not an ADR.
   [/\bpric(?:e|es|ed|ing)\b|monetis|monetiz|revenue|business model|go-to-market|subscription/i, 'product-ideas'],
   // Not "design" alone: a design team's critiques are no architecture decision.
-  [/architect|(?:system|technical|software|api|schema) design|design doc|migrat|database|stack|\bapi\b|framework|infrastructure/i, 'architecture-decision'],
+  [
+    /architect|(?:system|technical|software|api|schema) design|design doc|migrat|database|stack|\bapi\b|framework|infrastructure|monolith|micro-?services?|split (?:out|off)|refactor|codebase|tech(?:nical)? debt/i,
+    'architecture-decision',
+  ],
   [/research|\bwhy\b|evidence|hypothes|study|investigat/i, 'research-question'],
   [/product|feature|idea|users?\b|market/i, 'product-ideas'],
 ];

@@ -107,6 +107,7 @@ describe('demo brain through the real SDK', () => {
     );
     expect((await planned(user('Topic: how can our design team run tighter weekly critiques?'), architecture)).preset).toBeNull();
     expect((await planned(user('Topic: which database should the billing service move to?'), architecture)).preset).toBe('architecture-decision');
+    expect((await planned(user('Topic: should we split out the billing module of our Rails monolith?'), architecture)).preset).toBe('architecture-decision');
     const both = user(
       'Presets (set "preset" in the plan to the one that fits the topic, or null when none does):\n- product-ideas: Product ideas — Shortlist feature ideas.\n- architecture-decision: Architecture decision — Choose between technical options.',
     );

@@ -28,6 +28,12 @@ describe("the demo's key phrases of a topic", () => {
     expect(keyPhrasesOf('We run on a single VM today, and the data team owns the biggest spend.', 3)).toEqual(['single VM', 'data team', 'biggest spend']);
     // A comparative ends a run too: "review faster" is no phrase.
     expect(keyPhrasesOf('How do we make code review faster?', 2)).toEqual(['code review']);
+    // A gerund after its subject is a verb: "engineers running" is no phrase.
+    expect(keyPhrasesOf('We are 6 engineers running a Rails monolith. Should we split out the billing module into its own service?', 3)).toEqual([
+      'Rails monolith',
+      'billing module',
+      'engineers',
+    ]);
   });
 
   it('read as the subject of a sentence', () => {
