@@ -43,6 +43,8 @@ describe('speaking to a participant by name', () => {
     for (const [text, expected] of [
       ['Grok, what would you cut first?', ['Grok']],
       ['Thanks. @Claude, is that safe?', ['Claude']],
+      ['Only two of us know billing. ChatGPT, would a strangler fig help?', ['ChatGPT']],
+      ['And what would you drop, Grok?', ['Grok']],
       ['What does everyone think about weekly releases?', ['ChatGPT', 'Claude', 'Grok']],
     ] as const) {
       await test.say(room, text);

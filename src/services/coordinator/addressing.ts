@@ -1,7 +1,8 @@
 /**
- * Whom a person speaks to. "Grok, what would you cut?", "Claude and Grok: …" or "@ChatGPT …" asks those participants
- * only, as people expect in a room of several assistants; a message that names nobody (or only someone who cannot
- * answer now) is for everyone.
+ * Whom a person speaks to. "Grok, what would you cut?", "Claude and Grok: …", "@ChatGPT …", a later sentence that
+ * opens so ("Billing is the risk. Grok, would a strangler fig help?") or a question that ends on a name ("what would
+ * you cut, Grok?") asks those participants only, as people expect in a room of several assistants; a message that
+ * names nobody (or only someone who cannot answer now) is for everyone.
  */
 
 /** The longest opening a greeting by name can take ("Claude, ChatGPT and Grok:"). */
@@ -16,8 +17,24 @@ export function addressedNames(text: string, names: readonly string[]): string[]
     const name = byLower.get((match[1] ?? '').replace(/[.,:;!?]+$/, '').toLowerCase());
     if (name) found.add(name);
   }
-  for (const name of leadingNames(text, byLower)) found.add(name);
+  for (const sentence of text.split(SENTENCE_BREAK)) for (const name of leadingNames(sentence, byLower)) found.add(name);
+  // "…, Grok?": one name closing a question. Not after a list ("Claude, ChatGPT and Grok?") nor a statement, where
+  // a name closing a sentence is more often what was talked about ("we compared it with Claude, Grok.").
+  for (const match of text.matchAll(/,\s*@?([\p{L}\p{N}_.-]+?)\s*\?/gu)) {
+    const name = byLower.get((match[1] ?? '').toLowerCase());
+    const before = text.slice(0, match.index);
+    if (name && !/(?:^|[\s,])(?:and|&|\+)\s*$/i.test(before) && !namesAList(before, byLower)) found.add(name);
+  }
   return names.filter((name) => found.has(name));
+}
+
+/** Where a sentence ends and the next begins (a greeting can open any of them). */
+const SENTENCE_BREAK = /(?<=[.!?])\s+|\n+/;
+
+/** True when the clause before a closing ", Name?" already names a participant just before it (a list of names). */
+function namesAList(before: string, byLower: ReadonlyMap<string, string>): boolean {
+  const lastWord = /@?([\p{L}\p{N}_.-]+)\s*$/u.exec(before)?.[1];
+  return lastWord !== undefined && byLower.has(lastWord.toLowerCase());
 }
 
 /** "Claude, ChatGPT and Grok: …" → all three: the opening segments (split at commas and colons) that hold names only. */

@@ -12,6 +12,10 @@ describe('addressedNames', () => {
     ['@ChatGPT what about the budget?', ['ChatGPT']],
     ['I agree with the plan. Thanks @Claude.', ['Claude']],
     ['@Grok, @Claude: settle it', ['Claude', 'Grok']],
+    ['I think the real risk is that only two of us know billing. Grok, would a strangler-fig approach help?', ['Grok']],
+    ['Good points all round.\nClaude and ChatGPT: which would you drop?', ['Claude', 'ChatGPT']],
+    ['What would you cut first, Grok?', ['Grok']],
+    ['And the budget, @ChatGPT ?', ['ChatGPT']],
   ])('%s → %j', (text, expected) => {
     expect(addressedNames(text, NAMES)).toEqual(expected);
   });
@@ -23,6 +27,10 @@ describe('addressedNames', () => {
     'I think Grok is right about the cost.',
     'Mail the notes to ana@claude.example, please.',
     'Gemini, what do you think?',
+    'We compared it with Claude, ChatGPT and Grok?',
+    'Which one did better, Claude or Grok?',
+    'The three of them agreed: ChatGPT, Claude, Grok.',
+    'Is that what you meant, team?',
   ])('%s → nobody in particular', (text) => {
     expect(addressedNames(text, NAMES)).toEqual([]);
   });
