@@ -32,29 +32,41 @@ interface IdeaGroup {
   statements: Statement[];
 }
 
-const TITLE_WORDS = 8;
+const TITLE_WORDS = 12;
+/** A question that proposes ("What about…", "Should we…") rather than asks. */
+const SUGGESTION = /^(?:what about|how about|why not|should we|could we|shall we|can we|what if we)\b/i;
+/** Words that lead into a person's point without being it. */
+const LEAD_IN = /^(?:i think|i believe|i'd say|i suggest|i propose|let's(?: also)? consider|maybe|perhaps)\s+(?:that\s+|we\s+)?(?:just\s+)?/i;
 
-/** A person's idea as a title: their first words, without the question mark. */
-function personTitle(statement: Statement): string {
-  return statement.text
-    .split(/\s+/)
-    .slice(0, TITLE_WORDS)
-    .join(' ')
-    .replace(/[?.!]+$/, '');
+/**
+ * A person's idea as a title: the first sentence that proposes (a statement, or a question such as "What about…?"),
+ * without a greeting by name or words that lead into it, at most `TITLE_WORDS` words; null when they only asked.
+ */
+function personTitle(statement: Statement): string | null {
+  const sentences = statement.text.split(/(?<=[.!?])\s+/).map((sentence) => sentence.replace(/^@?\p{Lu}[\p{L}\p{N}-]*,\s+/u, '').trim());
+  const proposal = sentences.find((sentence) => sentence !== '' && (!sentence.endsWith('?') || SUGGESTION.test(sentence)));
+  if (!proposal) return null;
+  const words = proposal
+    .replace(LEAD_IN, '')
+    .replace(/[?.!]+$/, '')
+    .split(/\s+/);
+  const title = words.slice(0, TITLE_WORDS).join(' ') + (words.length > TITLE_WORDS ? '…' : '');
+  return title.charAt(0).toUpperCase() + title.slice(1);
 }
 
 /**
- * The numbered statements grouped by idea, in order of first mention: a person's message is an idea of theirs, joined
- * by the answers that quote its words; any other quoted word is an idea of its own. (The app passes only the
+ * The numbered statements grouped by idea, in order of first mention: a person's message that proposes is an idea of
+ * theirs, joined by the answers that quote its words (a question they only asked is none); any other quoted word is an idea of its own. (The app passes only the
  * discussion: the topic and the answers to the Planner never reach the extractor.)
  */
 function groupedByIdea(body: ChatCompletionRequest, subject: string): IdeaGroup[] {
   const groups = new Map<string, IdeaGroup>();
   const wordsOfPeople = new Map<string, string>();
   for (const statement of statementsOf(body).filter((entry) => entry.reference)) {
-    if (statement.person) {
+    const title = statement.person ? personTitle(statement) : null;
+    if (statement.person && title) {
       const key = `person ${statement.reference}`;
-      groups.set(key, { title: personTitle(statement), statements: [statement] });
+      groups.set(key, { title, statements: [statement] });
       for (const word of keywordsOf(statement.text, 20)) if (!wordsOfPeople.has(word)) wordsOfPeople.set(word, key);
     } else if (isParticipant(statement)) {
       const quoted = ideaKey(statement);

@@ -81,4 +81,19 @@ describe("the demo Idea Extractor, through the real SDK and the app's own input"
     ]);
     expect(later.ideas.map((idea) => [idea.existingIdea, idea.proposer])).toEqual([['I1', 'ChatGPT']]);
   });
+
+  it("takes a person's point as their idea, titled by the point itself, and a question they only asked as none", async () => {
+    const client = new OpenAI({ baseURL: simulator.url, apiKey: 'sk-demo', maxRetries: 0 });
+    const agent = createIdeaExtractorAgent({ model: new OpenAIChatCompletionsModel(client, 'openai/gpt-4o-mini'), prompts: new PromptLibrary() });
+    const batch = [
+      person(3, 'Claude, what would the rollback look like if the new billing service fails?'),
+      person(4, 'I think the real risk is that only two of us know billing. Grok, would a strangler fig help?'),
+      person(5, "Let's also consider just cleaning up the billing module inside the monolith first."),
+    ];
+    const extraction = ideaExtractionSchema.parse((await run(agent, extractionInput('Split out billing?', [], batch))).finalOutput);
+    expect(extraction.ideas.map((idea) => [idea.title, idea.messageIds])).toEqual([
+      ['The real risk is that only two of us know billing', [4]],
+      ['Cleaning up the billing module inside the monolith first', [5]],
+    ]);
+  });
 });
