@@ -34,6 +34,7 @@ describe("the demo's key phrases of a topic", () => {
       'billing module',
       'engineers',
     ]);
+    expect(keyPhrasesOf('Our support team drowns in repetitive tickets.', 2)).toEqual(['support team', 'repetitive tickets']);
     expect(keyPhrasesOf('Would a strangler-fig approach help if the new service fails?', 2)).toEqual(['strangler-fig approach', 'service']);
   });
 
