@@ -68,6 +68,8 @@ export function conversationLead(session: Pick<Session, 'plannerState'>, gathere
 export interface PlanExtras {
   lead?: string | null;
   preset?: string[];
+  /** The note on limits raised to leave room for a discussion (see viable-limits.ts). */
+  raised?: string | null;
 }
 
 /** The plan as posted for approval. */
@@ -92,6 +94,7 @@ export function formatPlan(plan: SessionPlan, adjustments: string[], revision: n
       ? '**Critique round:** yes — before the wrap-up, each participant ranks the leading proposals with their authors hidden (write "no critique round" to drop it).'
       : '**Critique round:** no (write "add a critique round" to have the participants rank the leading proposals anonymously before the wrap-up).',
   ];
+  if (extras.raised) lines.push('', extras.raised);
   if (adjustments.length > 0) lines.push('', `_Adjusted to the admin limits: ${adjustments.join(', ')}._`);
   return lines.join('\n');
 }

@@ -17,6 +17,7 @@ import type { JobOutcome } from '../jobs/job-types.ts';
 import type { ToolPorts } from '../../core/ports.ts';
 import { clampPlan, conversationLead, formatPlan, formatQuestions } from './plan-format.ts';
 import { planAsDecided } from './plan-decisions.ts';
+import { raisedLimitsNote } from './viable-limits.ts';
 import { approvalReply, PLANNER_APPROVAL_RUN, PlannerApproval, type ApprovalResult } from './planner-approval.ts';
 import { PlannerRuns, plannerInput, type PlannerOutcome } from './planner-runs.ts';
 import type { RosterService } from './roster-service.ts';
@@ -227,7 +228,8 @@ export class PlannerFlow {
     const now = this.options.clock.now();
     const current = (await this.options.sessions.findById(session.id)) ?? session;
     // The preset (a person's choice, else the Planner's pick) shapes the plan before the admin bounds clamp it.
-    const { plan, adjustments } = clampPlan(planAsDecided(current, outcome.plan, this.options.presets), this.options.limits());
+    const decided = planAsDecided(current, outcome.plan, this.options.presets, this.options.limits());
+    const { plan, adjustments } = clampPlan(decided.plan, this.options.limits());
     await this.options.runStates.save(session.id, PLANNER_APPROVAL_RUN, outcome.state, now);
     const disabledParticipants = this.options.presets.leftOut(this.options.presets.applied(current, plan)?.preset ?? null);
     // Every status change goes through the lifecycle, which publishes it (console, Notion row).
@@ -238,6 +240,7 @@ export class PlannerFlow {
     const text = formatPlan(plan, adjustments, revision, {
       lead: first ? conversationLead(current, plan.expandedTopic) : null,
       preset: this.options.presets.planLines(current, plan),
+      raised: raisedLimitsNote(decided.raised),
     });
     await this.options.delivery.post(updated, PLANNER, text, {
       actions: ['approve_plan'],

@@ -46,7 +46,7 @@ export function createToolPortsFactory(dependencies: {
     startSession: async (plan) => {
       // The approved call carries the plan as the model wrote it: the preset, people's words and the shown limits decide.
       const current = await load(session.id);
-      const decided = clampPlan(planAsApproved(current, plan, dependencies.presets), dependencies.bounds()).plan;
+      const decided = clampPlan(planAsApproved(current, plan, dependencies.presets, dependencies.bounds()), dependencies.bounds()).plan;
       const presets = dependencies.presets;
       if (presets) {
         // The roster follows the preset too (a preset chosen just before the approval included).
