@@ -117,14 +117,14 @@ describe('the Planner with a model that never volunteers a tool call', () => {
 
   it("a person's word on a small limit stands: it is not raised", async () => {
     const room = await start({ SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_MESSAGES_PER_CONVERSATION: '40' });
-    await test.say(room, 'Keep it to 6 messages max.');
+    await test.say(room, 'Keep it to 4 messages max.');
     await test.settle();
     const revised = lastMessage(room)?.content ?? '';
-    expect(revised).toMatch(/Revised plan \(v2\)[\s\S]*\*\*Limits:\*\* 6 messages/);
+    expect(revised).toMatch(/Revised plan \(v2\)[\s\S]*\*\*Limits:\*\* 4 messages/);
     expect(revised).toMatch(/Raised to leave room for a discussion: max tokens/);
     expect(revised).not.toMatch(/max messages 1 →/);
     await test.command(room, 'approve');
-    expect((await sessionOf(room))?.plan?.parameters.maxMessages).toBe(6);
+    expect((await sessionOf(room))?.plan?.parameters.maxMessages).toBe(4);
   });
 
   it('!approve with no stored run to resume says so, re-plans, and never claims the plan was approved', async () => {

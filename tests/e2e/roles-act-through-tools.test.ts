@@ -124,10 +124,11 @@ describe('the roles act through their tools', () => {
   it('with a literal model that never volunteers a tool call, the session still closes and every act shows its tool span', async () => {
     const app = await start({ literal: true });
     const { room, sessionId } = await runSession(app, 'How should we cache our public API responses?');
-    await app.command(room, 'end');
+    // A person stops it (the test sent `!end` before, which only names `!stop`): the wrap-up still comes through its tool.
+    expect((await app.command(room, 'stop')).content).toMatch(/Stopped/);
     await app.settle();
     const session = await app.app.repositories.sessions.findById(sessionId);
-    expect(session?.status).toBe('completed');
+    expect(session?.status).toBe('stopped');
     const spans = await spansOf(app, sessionId);
     expect(toolSpans(spans, 'post_to_discord').length).toBeGreaterThan(0);
     expect(app.transport.room(room).at(-1)?.speaker).toBe('Moderator');

@@ -96,7 +96,8 @@ describe('turn-taking that never stalls', () => {
   });
 
   it('the message limit is never overshot: a round takes only the seats left', async () => {
-    const { test, fake } = await start({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '5' });
+    // The admin's bound, as a Planner's limit below a discussion's least would be raised (viable-limits.ts).
+    const { test, fake } = await start({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '5', MAX_MESSAGES_PER_CONVERSATION: '5' });
     const room = await proposeSession(test, fake, { maxMessages: 5 });
     await test.command(room, 'approve');
     await test.settle();

@@ -10,8 +10,8 @@ import type { SessionParameters, SessionPlan } from '../../core/domain.ts';
 
 type ViableLimit = 'maxMessages' | 'maxTokens' | 'maxCostUsd' | 'timeoutMinutes';
 
-/** Each limit's least value for a discussion: an opening round and a few exchanges. */
-export const VIABLE_LIMITS: Readonly<Record<ViableLimit, number>> = { maxMessages: 10, maxTokens: 20_000, maxCostUsd: 0.05, timeoutMinutes: 5 };
+/** Each limit's least value for a discussion: two rounds of three participants, and what they take. */
+export const VIABLE_LIMITS: Readonly<Record<ViableLimit, number>> = { maxMessages: 6, maxTokens: 20_000, maxCostUsd: 0.05, timeoutMinutes: 5 };
 
 /** How a limit is named in the plan's notes (as the admin bounds' adjustments name it). */
 const LIMIT_NAMES: Readonly<Record<ViableLimit, string>> = {

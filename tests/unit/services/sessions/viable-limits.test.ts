@@ -28,11 +28,11 @@ describe('withViableLimits', () => {
   });
 
   it('keeps limits that leave room for a discussion, and never raises past an admin default set below the least', () => {
-    const small = scriptedPlan({ maxMessages: 12, maxTokens: 20_000, maxCostUsd: 0.05, timeoutMinutes: 5 });
+    const small = scriptedPlan({ maxMessages: 6, maxTokens: 20_000, maxCostUsd: 0.05, timeoutMinutes: 5 });
     expect(withViableLimits(small, defaults)).toEqual({ plan: small, raised: [] });
-    const strictAdmin = { ...defaults, maxMessages: 6 };
-    expect(withViableLimits(scriptedPlan({ maxMessages: 8 }), strictAdmin).raised).toEqual([]);
-    expect(withViableLimits(scriptedPlan({ maxMessages: 2 }), strictAdmin).raised).toEqual([{ parameter: 'maxMessages', from: 2, to: 6 }]);
+    const strictAdmin = { ...defaults, maxMessages: 4 };
+    expect(withViableLimits(scriptedPlan({ maxMessages: 5 }), strictAdmin).raised).toEqual([]);
+    expect(withViableLimits(scriptedPlan({ maxMessages: 2 }), strictAdmin).raised).toEqual([{ parameter: 'maxMessages', from: 2, to: 4 }]);
     expect(raisedLimitsNote([])).toBeNull();
   });
 });
