@@ -1,3 +1,4 @@
+import { repeatedAnswer } from '../core/repetition.ts';
 import { escapeForPattern } from '../core/speaker-label.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
 import { chooseIdea } from './idea-choice.ts';
@@ -132,6 +133,14 @@ const STYLES: Record<string, AnswerLine[]> = {
   ],
 };
 
+/** Lines any persona takes once its own were all said with the idea at hand, before it would repeat itself. */
+const FRESH_ANGLES: AnswerLine[] = [
+  (p) => `One more angle on "${p.idea}", ${p.to}: who would own it day to day, and what would tell us in a month that it worked for ${p.subject}?`,
+  (p) => `${p.to}, to make "${p.idea}" concrete for ${p.subject}: name the first change, the person who makes it, and the date we look at the result.`,
+  (p) => `On "${p.idea}", ${p.to}: the cost nobody has priced yet for ${p.subject} is the time it takes from the work we already do.`,
+  (p) => `A smaller step for ${p.subject}, ${p.to}: try "${p.idea}" on one case this week, and bring back what surprised us.`,
+];
+
 /** Speakers that run the session rather than brainstorm in it. */
 const ROLES = new Set(['planner', 'moderator', 'scribe', 'tldr', 'room', 'brainstorm', 'idea extractor']);
 
@@ -140,7 +149,7 @@ const ROLES = new Set(['planner', 'moderator', 'scribe', 'tldr', 'room', 'brains
  * is then one that came from the topic or a person ("offline mode"), never the line's own wording ("concretely").
  */
 const LINE_WORDS = new Set([
-  ...Object.values(STYLES).flatMap((lines) => lines.flatMap((line) => keywordsOf(line({ to: '', idea: '', subject: '' }), 100))),
+  ...[...Object.values(STYLES), FRESH_ANGLES].flatMap((lines) => lines.flatMap((line) => keywordsOf(line({ to: '', idea: '', subject: '' }), 100))),
   ...Object.keys(STYLES),
   ...keywordsOf(`${PLANNED_AROUND} ${TOLD_THE_PLANNER} ${EXPLORED}`, 20),
   'everyone',
@@ -220,7 +229,20 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   const first = (seed >>> 3) % Math.max(1, lines.length);
   const ordered = lines.map((_, index) => lines[(first + index) % lines.length]!);
   const unsaid = ordered.find((line) => !saidBefore(line, { idea, subject }, conversation)) ?? ordered[0];
-  return `${unsaid?.({ to, idea, subject }) ?? ''} — ${name} ${SIMULATED}`;
+  const written = (line: AnswerLine | undefined, about: string) => `${line?.({ to, idea: about, subject }) ?? ''} — ${name} ${SIMULATED}`;
+  // A model that says its own answer again is asked for something new (services/coordinator/turn-repeats.ts): the
+  // demo takes another line, or another idea, before it repeats itself.
+  // Its own answers: its lines in the transcript of older messages, and its turns as `assistant` messages.
+  const own = [
+    ...statementsOf(body).filter((statement) => statement.speaker === name),
+    ...body.messages.filter((message) => message.role === 'assistant').map((message) => ({ text: messageText(message) })),
+  ];
+  const answer = written(unsaid, idea);
+  if (!repeatedAnswer(answer, own)) return answer;
+  for (const about of [idea, ...fromTopic, ...heard]) {
+    for (const line of [...ordered, ...FRESH_ANGLES]) if (!repeatedAnswer(written(line, about), own)) return written(line, about);
+  }
+  return answer;
 }
 
 /** Said by a participant: not a person, not one of the roles. */

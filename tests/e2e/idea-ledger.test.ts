@@ -72,10 +72,17 @@ describe('the idea ledger through the app (models that repeat themselves and all
   it('lists the ideas, invites dissent into a room that only agrees, and closes a converged room with a proposal', async () => {
     fake.script(
       { participant: 'Claude' },
-      ...Array.from({ length: 10 }, () => replies.text('Ship feature flags as a config file in the repo; I agree with everyone.')),
+      // Agreeing again in other words each round, as models do: an answer said word for word again is withheld.
+      ...Array.from({ length: 10 }, (_, round) => replies.text(`Ship feature flags as a config file in the repo; I agree with everyone (round ${round + 1}).`)),
     );
-    fake.script({ participant: 'ChatGPT' }, ...Array.from({ length: 10 }, () => replies.text('Agreed: flags in a config file, reviewed like code.')));
-    fake.script({ participant: 'Grok' }, ...Array.from({ length: 10 }, () => replies.text('Yes, a config file it is. Also a kill switch per flag.')));
+    fake.script(
+      { participant: 'ChatGPT' },
+      ...Array.from({ length: 10 }, (_, round) => replies.text(`Agreed: flags in a config file, reviewed like code. Round ${round + 1}, same view.`)),
+    );
+    fake.script(
+      { participant: 'Grok' },
+      ...Array.from({ length: 10 }, (_, round) => replies.text(`Yes, a config file it is. Also a kill switch per flag. Round ${round + 1}, no change.`)),
+    );
     const room = await proposeSession(test, fake);
     expect((await test.command(room, 'ideas')).content).toBe('No ideas yet — the discussion starts once the plan is approved.');
     await test.clock.advance(5_000); // a person reads the plan before approving it

@@ -13,7 +13,10 @@ export type TurnOutcome =
   /** `partial`: what its model wrote before it failed, kept with the interrupted mark (null: nothing was written). */
   | { status: 'failed'; error: unknown; partial?: ChatMessage | null };
 
-/** `responses`: the attempt's model responses, paid for though their answer is not shown. */
-export type Attempt = TurnOutcome | { status: 'retry'; reason: string; responses: readonly ModelResponse[] };
+/**
+ * `responses`: the attempt's model responses, paid for though their answer is not shown; `cue`: what the next try
+ * is told besides its usual input (why its answer was not taken).
+ */
+export type Attempt = TurnOutcome | { status: 'retry'; reason: string; responses: readonly ModelResponse[]; cue?: string };
 /** `images_refused`: the endpoint refused a request showing images before a word was written; try without them. */
 export type FirstAttempt = Attempt | { status: 'images_refused'; error: unknown };

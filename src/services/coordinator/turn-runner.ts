@@ -4,6 +4,7 @@ import {
   OutputGuardrailTripwireTriggered,
   withCustomSpan,
   withTrace,
+  user,
   type ModelResponse,
   type Runner,
 } from '@openai/agents';
@@ -25,6 +26,7 @@ import type { CostResolver } from '../../core/cost.ts';
 import { cutReason, runAsTurn, type TurnControl } from './turn-control.ts';
 import { INTERRUPTED_MARK, type Attempt, type FirstAttempt, type TurnOutcome } from './turn-outcome.ts';
 import { isAbort, refusedContent } from './turn-errors.ts';
+import { repeatRetry } from './turn-repeats.ts';
 import { spentAnything, TurnSpending } from './turn-spending.ts';
 
 /** What the turn runner needs. */
@@ -72,6 +74,8 @@ interface TurnInput extends TurnRequest {
   /** Whether the input shows the images people attached. */
   images: boolean;
   spending: TurnSpending;
+  /** What a retry is told besides its usual input (why the last answer was not taken). */
+  cue?: string;
 }
 
 function speakerOf(participant: ParticipantConfig): Speaker {
@@ -111,6 +115,7 @@ export class TurnRunner {
       const first = await this.attemptShowingImages(input);
       if (first.status !== 'retry') return first;
       spending.discard(first.responses);
+      input.cue = first.cue;
       // A tripped guardrail gets one more try; the second trip withholds the answer.
       const second = await this.attemptShowingImages(input);
       if (second.status !== 'retry') return second;
@@ -122,11 +127,7 @@ export class TurnRunner {
     }
   }
 
-  /**
-   * An attempt that falls back to words alone when the participant's endpoint refused the images it was shown (a
-   * model listed as seeing images that does not, an image its provider could not fetch): the person still gets an
-   * answer, and the model is sent no images for a while.
-   */
+  /** An attempt that falls back to words alone when the endpoint refused the images it was shown; images pause a while. */
   private async attemptShowingImages(input: TurnInput): Promise<Attempt> {
     const outcome = await this.attempt(input);
     if (outcome.status !== 'images_refused') return outcome;
@@ -156,7 +157,8 @@ export class TurnRunner {
       this.options.limits.recordContextUse(session.id, built.percentOfWindow);
       const agent = this.options.agents.participant(session, participant, input.roster);
       const context = { ports: this.options.toolPorts(session), sessionId: session.id };
-      const result = await this.options.runner.run(agent, built.items, { stream: true, signal: control.signal, context, maxTurns: 2 });
+      const items = input.cue ? [...built.items, user(`[Room]: ${input.cue}`)] : built.items;
+      const result = await this.options.runner.run(agent, items, { stream: true, signal: control.signal, context, maxTurns: 2 });
       run = result;
       // The run's own events, not toTextStream(): that pipes every event through a TransformStream and validates each
       // delta with zod again, a cost per chunk on the thread every session shares.
@@ -174,6 +176,8 @@ export class TurnRunner {
       const answer = visibleAnswer(String(result.finalOutput ?? written), participant.name).trim();
       // An answer that was its own name's label alone says nothing: tried again, as an empty one is.
       if (answer === '') return { status: 'retry', reason: participantGuardrailNote(PARTICIPANT_GUARDRAIL_NAMES.notEmpty), responses: result.rawResponses };
+      const repeat = await repeatRetry(answer, participant.name, input.history, session.id);
+      if (repeat) return { status: 'retry', reason: repeat.reason, cue: repeat.cue, responses: result.rawResponses };
       const usage = input.spending.answered(result.rawResponses);
       // An image's tokens are a guess: the words' correction learns from prompts of words alone.
       if (built.imageCount === 0) this.options.tokens.observe(participant.model, built.estimatedTokens, usageOf(result).inputTokens);

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionRequest } from '../../../src/simulator/chat-types.ts';
+import { repeatedAnswer } from '../../../src/core/repetition.ts';
 import { participantAnswer } from '../../../src/simulator/demo-writing.ts';
 
 /** A participant's request as the app sends it: the demo plan's topic in its instructions, the Moderator's welcome last. */
@@ -53,5 +54,28 @@ describe('demo participants', () => {
     );
     expect(picked.filter((idea) => /entirely/.test(idea))).toEqual([]);
     expect(picked).toContain('trial users');
+  });
+
+  it('never repeat an answer of theirs, even once every line of their style was said with the only idea at hand', () => {
+    const instructions = {
+      role: 'system' as const,
+      content: 'You are a participant in a Brainstorm session.\nTopic: Should we rewrite the billing service in Rust?',
+    };
+    for (const name of ['Claude', 'ChatGPT', 'Grok']) {
+      const answers: string[] = [];
+      for (let round = 0; round < 7; round += 1) {
+        const turns = answers.flatMap((said) => [{ role: 'assistant' as const, content: said }]);
+        const heard = { role: 'user' as const, content: `[Ana (person)]: What about the "billing service" (${round})?` };
+        const answer = participantAnswer(name, { model: 'demo', messages: [instructions, ...turns, heard] });
+        expect(
+          repeatedAnswer(
+            answer,
+            answers.map((text) => ({ text })),
+          ),
+          `${name} in round ${round}: ${answer}`,
+        ).toBeNull();
+        answers.push(answer);
+      }
+    }
   });
 });

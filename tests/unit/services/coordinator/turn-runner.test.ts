@@ -7,12 +7,13 @@ import { PromptLibrary } from '../../../../src/agents/prompts/prompt-library.ts'
 import { ManualClock } from '../../../../src/core/clock.ts';
 import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
 import type { DocumentationPort, ToolPorts } from '../../../../src/core/ports.ts';
-import { ContextManager } from '../../../../src/services/context/context-manager.ts';
+import { ContextManager, type RecentHistory } from '../../../../src/services/context/context-manager.ts';
 import { TokenCounter } from '../../../../src/services/context/token-counter.ts';
 import { TurnControl } from '../../../../src/services/coordinator/turn-control.ts';
 import { INTERRUPTED_MARK } from '../../../../src/services/coordinator/turn-outcome.ts';
 import { TurnRunner } from '../../../../src/services/coordinator/turn-runner.ts';
 import { LimitsService } from '../../../../src/services/limits/limits-service.ts';
+import { chatMessage } from '../../../support/chat-messages.ts';
 import { MemoryTransport } from '../../../support/memory-transport.ts';
 import {
   deliveryOver,
@@ -78,8 +79,8 @@ async function turnFixture(models: Record<string, Model>) {
   const question = await delivery.post(session, { kind: 'human', name: 'Alice', id: 'u-alice' }, 'Which flags should we build first?', {
     countsAsMessage: true,
   });
-  const run = (control = new TurnControl(new AbortController().signal, clock, null), answering: ChatMessage[] = [question]) =>
-    runner.run({ session, participant: CLAUDE, roster: ROSTER, answering, control });
+  const run = (control = new TurnControl(new AbortController().signal, clock, null), answering: ChatMessage[] = [question], history?: RecentHistory) =>
+    runner.run({ session, participant: CLAUDE, roster: ROSTER, answering, control, ...(history ? { history } : {}) });
   const stored = () => repositories.messages.listForSession(session.id);
   return {
     clock,
@@ -184,6 +185,42 @@ describe('TurnRunner', () => {
     // The refused first try was paid for: the session's counter, which its token limit reads, includes it.
     expect(outcome.message).toMatchObject({ inputTokens: 1850, outputTokens: 100 });
     expect((await fixture.current())?.totalTokens).toBe(before + 1950);
+  });
+
+  it('an answer that repeats its own earlier one is tried again, told so, and the new answer is kept', async () => {
+    const said = 'Start with the payment path: it carries the most risk and had the most incidents this year.';
+    const model = new ScriptedModel([
+      text('start with the payment path -- it carries the most risk, and had the most incidents this year!'),
+      text('Add a kill switch per risky path, owned by whoever is on call.'),
+    ]);
+    const fixture = await turnFixture({ claude: model });
+    open = fixture.repositories;
+    const earlier = chatMessage({ id: 90, number: 7, speaker: { kind: 'participant', name: 'Claude' }, text: said });
+    const outcome = await fixture.run(undefined, [fixture.question], { messages: [earlier, fixture.question], complete: true });
+
+    expect(model.calls).toHaveLength(2);
+    expect(JSON.stringify(model.calls[1]?.request.input)).toContain('[Room]: You said this already in #7.');
+    expect(JSON.stringify(model.calls[0]?.request.input)).not.toContain('You said this already');
+    expect(outcome.status === 'answered' && outcome.message.text).toBe('Add a kill switch per risky path, owned by whoever is on call.');
+  });
+
+  it('an answer that repeats itself again is withheld with the reason; an answer that adds to an earlier one is kept', async () => {
+    const said = 'Start with the payment path: it carries the most risk and had the most incidents this year.';
+    const earlier = chatMessage({ id: 90, number: 7, speaker: { kind: 'participant', name: 'Claude' }, text: said });
+    const stuck = new ScriptedModel([text(said), text(said)]);
+    const fixture = await turnFixture({ claude: stuck });
+    open = fixture.repositories;
+    const outcome = await fixture.run(undefined, [fixture.question], { messages: [earlier, fixture.question], complete: true });
+    expect(outcome).toEqual({ status: 'withheld', reason: 'it repeated its own answer #7' });
+    expect((await fixture.stored()).at(-1)?.text).toBe("Claude's answer was withheld: it repeated its own answer #7.");
+    await fixture.repositories.handle.close();
+
+    const building = new ScriptedModel([text(`${said} And measure it: deploy failures per week, before and after the first two weeks.`)]);
+    const next = await turnFixture({ claude: building });
+    open = next.repositories;
+    const kept = await next.run(undefined, [next.question], { messages: [earlier, next.question], complete: true });
+    expect(kept.status).toBe('answered');
+    expect(building.calls).toHaveLength(1);
   });
 
   it('never sends a conversation that carries a secret: the turn is withheld and the model is not called', async () => {
