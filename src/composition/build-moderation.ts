@@ -48,11 +48,18 @@ export function buildModeration(dependencies: ServiceDependencies, links: Modera
       roster: links.roster,
       hints: links.hints,
       // The final TLDR reaches Notion after the closing is posted; the console's view holds both documents at once.
-      documentLinks: async (session) =>
-        documentLinksOf(session, await links.documentation.notionLinks(session.id), {
+      documentLinks: async (session) => {
+        const [notion, record, tldr] = await Promise.all([
+          links.documentation.notionLinks(session.id),
+          links.documentation.latestRecord(session.id),
+          links.documentation.latestTldr(session.id),
+        ]);
+        return documentLinksOf(session, notion, {
           consoleUrl: `http://${config.web.host}:${config.web.port}`,
           pathOf: (id, kind) => mirror.pathOf(id, kind),
-        }),
+          has: { record: record !== null, tldr: tldr !== null },
+        });
+      },
     }),
     moderator: createModeratorAgent({ model: models.role('moderator'), prompts }),
     scribe: createScribeAgent({ model: models.role('scribe'), prompts }),

@@ -132,5 +132,13 @@ describe('the roles act through their tools', () => {
     const spans = await spansOf(app, sessionId);
     expect(toolSpans(spans, 'post_to_discord').length).toBeGreaterThan(0);
     expect(app.transport.room(room).at(-1)?.speaker).toBe('Moderator');
+    // The literal Scribe never wrote a record that passes its checks: the statistics record stands in, and the closing
+    // links only the documents there are.
+    const record = await app.app.repositories.documents.find(sessionId, 'record');
+    expect(record?.content).toMatch(/^# Detailed record \(statistics only\)/);
+    const closing = app.transport.room(room).at(-1)?.content ?? '';
+    expect(closing).toContain('[Detailed record](');
+    const tldr = await app.app.repositories.documents.find(sessionId, 'tldr');
+    expect(closing.includes('[TLDR](')).toBe(tldr !== null);
   });
 });

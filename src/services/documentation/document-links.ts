@@ -15,16 +15,18 @@ export interface LocalDocuments {
   consoleUrl: string | null;
   /** The path of a session's mirrored markdown document. */
   pathOf(sessionId: string, kind: 'record' | 'tldr'): string;
+  /** The documents the session has: a link to one it lacks (its model failed) would lead nowhere. */
+  has: Readonly<Record<'record' | 'tldr', boolean>>;
 }
 
 /** The console's base URL: from a local room's address, else the configured one. */
-export function consoleUrlOf(session: Session, configured: string | null): string | null {
+export function consoleUrlOf(session: Pick<Session, 'roomUrl'>, configured: string | null): string | null {
   const marker = session.roomUrl?.indexOf('/#/') ?? -1;
   return session.roomUrl && marker > 0 ? session.roomUrl.slice(0, marker) : configured;
 }
 
-/** Every link of a closing message: Notion's pages when it has them, and the console's documents with their files. */
-export function documentLinksOf(session: Session, notion: NotionPageLinks, local: LocalDocuments): DocumentLink[] {
+/** Every link of a closing message: Notion's pages when it has them, and the console's documents it has, with their files. */
+export function documentLinksOf(session: Pick<Session, 'id' | 'roomUrl'>, notion: NotionPageLinks, local: LocalDocuments): DocumentLink[] {
   const links: DocumentLink[] = [
     { label: 'Notion page (record and TLDR)', url: notion.row },
     { label: 'Detailed record in Notion', url: notion.record },
@@ -33,9 +35,9 @@ export function documentLinksOf(session: Session, notion: NotionPageLinks, local
   const base = consoleUrlOf(session, local.consoleUrl);
   if (!base) return links;
   const view = (kind: 'record' | 'tldr') => `${base}/#/sessions/${encodeURIComponent(session.id)}/documents/${kind}`;
-  return [
-    ...links,
-    { label: 'Detailed record', url: view('record'), file: local.pathOf(session.id, 'record') },
-    { label: 'TLDR', url: view('tldr'), file: local.pathOf(session.id, 'tldr') },
-  ];
+  const documents = [
+    { kind: 'record' as const, label: 'Detailed record' },
+    { kind: 'tldr' as const, label: 'TLDR' },
+  ].filter((document) => local.has[document.kind]);
+  return [...links, ...documents.map(({ kind, label }) => ({ label, url: view(kind), file: local.pathOf(session.id, kind) }))];
 }

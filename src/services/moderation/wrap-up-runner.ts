@@ -5,12 +5,13 @@ import type { WrapUpChain } from '../../agents/moderator/wrap-up-chain.ts';
 import type { PromptLibrary } from '../../agents/prompts/prompt-library.ts';
 import { moderationVerdictSchema, tldrSchema, type TldrOutput } from '../../core/schemas.ts';
 import { describeLimits } from '../../tools/check-limits.ts';
-import type { Session } from '../../core/domain.ts';
+import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { ToolPorts } from '../../core/ports.ts';
 import type { ModerationHost, ModeratorSettings } from './moderation-host.ts';
 import type { ModeratorVoice } from './moderator-voice.ts';
 import { runForcedAct } from '../../agents/forced-act.ts';
 import { createScribeRecordTool } from '../../agents/scribe/scribe-agent.ts';
+import { fallbackRecord } from '../../agents/scribe/scribe-input.ts';
 import { closingFacts, closingGreeting, composeClosingMessage, formatMessages, formatObjectives, parseQuality } from './moderation-messages.ts';
 import { doneButtons, nextStepsIn } from '../../core/next-steps.ts';
 
@@ -169,7 +170,8 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
     },
   };
   // The final record and summary are held to the same checks as the scheduled ones: every voice, real citations.
-  const facts = documentFacts(await safely([], () => dependencies.host.recentMessages(session.id, WRAP_UP_FACTS_MESSAGES)));
+  const transcript = await safely([], () => dependencies.host.recentMessages(session.id, WRAP_UP_FACTS_MESSAGES));
+  const facts = documentFacts(transcript);
   const context: AgentContext = { ports, sessionId: session.id, documentFacts: facts };
   const failedSteps: string[] = [];
   const stages = [dependencies.chain.root, dependencies.chain.scribe, dependencies.chain.tldr];
@@ -206,6 +208,7 @@ export async function runWrapUp(dependencies: WrapUpDependencies, session: Sessi
       }
       await storeMissingDocuments(collected, ports, dependencies.logger, session.id);
       if (!collected.recordStored) await storeRecordThroughScribe(dependencies, context, text, () => (collected.recordStored ? 'stored' : null));
+      if (!collected.recordStored) await keepSomeRecord(session, ports, transcript, dependencies.logger);
       // The closing is posted inside the wrap-up trace, so it links to the trace that wrote it.
       const links = await safely([], () => dependencies.host.documentLinks(session));
       const finalRecord = await safely(null, () => ports.readDocument('record'));
@@ -252,4 +255,23 @@ async function storeMissingDocuments(collected: Collected, ports: ToolPorts, log
 async function storeRecordThroughScribe(dependencies: WrapUpDependencies, context: AgentContext, input: string, stored: () => string | null): Promise<void> {
   const outcome = await runForcedAct({ agent: dependencies.chain.scribe, tool: createScribeRecordTool(), input, context, acted: stored });
   if (!outcome.acted) dependencies.logger.warn({ sessionId: context.sessionId, err: outcome.error }, 'the final record was not stored; the last one stays');
+}
+
+/**
+ * A session whose Scribe never stored a record (its model failed every pass, and the final one) gets the record its
+ * scheduled pass writes then: statistics and the timeline. The closing links to the record, and the transcript is
+ * all there is to keep; a record some pass stored stays as it is.
+ */
+async function keepSomeRecord(session: Session, ports: ToolPorts, transcript: ChatMessage[], logger: Logger): Promise<void> {
+  try {
+    if (await ports.readDocument('record')) return;
+    const subject = { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
+    const said = transcript.filter((message) => message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal');
+    await ports.writeDocument(
+      'record',
+      fallbackRecord(subject, said, 'The Scribe model failed at the wrap-up; this record holds plain statistics and the timeline.'),
+    );
+  } catch (error) {
+    logger.warn({ err: error, sessionId: session.id }, 'could not store a statistics record');
+  }
 }
