@@ -28,15 +28,22 @@ function bestMatch(finding: string, messages: readonly CitableMessage[]): Citabl
 }
 
 /**
- * Makes a summary's citations true: ids that do not exist are dropped, and a finding left citing nothing cites
+ * Makes a summary's citations true: ids that do not exist are dropped (and sources that are neither a message nor
+ * a speaker), and a finding left citing nothing cites
  * the message its words match best. A model that will not cite (or invents ids) still yields a summary whose
  * every finding points at a real message, found by its content rather than made up; a finding that matches no
  * message is dropped.
  */
-export function repairCitations(summary: TldrOutput, messages: readonly CitableMessage[]): TldrOutput {
+export function repairCitations(summary: TldrOutput, messages: readonly CitableMessage[], speakers: readonly string[] = []): TldrOutput {
   const known = new Set(messages.map((message) => message.number));
+  const names = new Set(speakers.map((name) => name.toLowerCase()));
+  // A source is a message that exists, or who said it; anything else a model put there ("sources 1 about…") is none.
+  const isSource = (source: string) => {
+    const numbers = citedNumbers([source]);
+    return numbers.length > 0 ? numbers.every((number) => known.has(number)) : names.has(source.trim().toLowerCase());
+  };
   const keyFindings = summary.keyFindings.flatMap((finding) => {
-    const kept = finding.sources.filter((source) => citedNumbers([source]).every((number) => known.has(number)));
+    const kept = finding.sources.filter(isSource);
     if (citedNumbers(kept).length > 0) return [{ ...finding, sources: kept }];
     const match = bestMatch(finding.finding, messages);
     return match ? [{ ...finding, sources: [...kept, `#${match.number}`] }] : [];

@@ -133,6 +133,6 @@ export async function runTldr(
  */
 function repairedSummary(candidate: TldrOutput | null, writing: PassWriting<TldrOutput>): TldrOutput | null {
   if (!candidate || !writing.messages || writing.messages.length === 0) return null;
-  const repaired = repairCitations(candidate, writing.messages);
+  const repaired = repairCitations(candidate, writing.messages, writing.facts?.speakers ?? []);
   return checkSummary(repaired, writing.facts).triggered ? null : repaired;
 }
