@@ -111,11 +111,16 @@ export function keyPhrasesOf(text: string, count: number): string[] {
     .slice(0, count);
 }
 
+const TIME_NAMES =
+  /^(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|january|february|march|april|may|june|july|august|september|october|november|december)$/i;
+
 /** A phrase as the subject of a sentence ("for the weekly planning", "for the CLI tool", "for Lisbon"), or `fallback`. */
 export function subjectOf(phrase: string | undefined, fallback: string): string {
   if (!phrase) return fallback;
-  // A name takes no article; an acronym before a noun ("CLI tool", "AWS bill") is no name.
-  const named = /^\p{Lu}/u.test(phrase) && !/^[\p{Lu}\p{N}]{2,}\s+\p{Ll}/u.test(phrase);
+  // A name takes no article ("Lisbon", "New York"), nor a time ("Monday morning"); a name or an acronym before a noun
+  // ("Rails monolith", "CLI tool", "AWS bill") is none.
+  const words = phrase.split(/\s+/);
+  const named = words.every((word) => /^\p{Lu}/u.test(word)) || (words.length > 1 && TIME_NAMES.test(words[0] ?? ''));
   return named ? phrase : `the ${phrase}`;
 }
 

@@ -44,6 +44,8 @@ describe("the demo's key phrases of a topic", () => {
     expect(subjectOf('Monday morning', 'this')).toBe('Monday morning');
     expect(subjectOf('CLI tool', 'this')).toBe('the CLI tool');
     expect(subjectOf('B2B admins', 'this')).toBe('the B2B admins');
+    expect(subjectOf('Rails monolith', 'this')).toBe('the Rails monolith');
+    expect(subjectOf('New York', 'this')).toBe('New York');
     expect(subjectOf(undefined, 'this')).toBe('this');
   });
 
