@@ -4,6 +4,8 @@
  * room's budget while adding nothing.
  */
 
+/** How many of a participant's latest answers its new one is compared with. */
+export const LATEST_ANSWERS_COMPARED = 3;
 /** Share of an answer's word triples already in an earlier answer that makes it a repeat of that one. */
 export const REPEAT_SHARE = 0.9;
 /** Answers shorter than this (in words) are never taken for repeats: "Agreed, ship it." may fairly come twice. */
@@ -20,19 +22,26 @@ function triplesOf(words: readonly string[]): Set<string> {
 }
 
 /**
- * The newest of `earlier` that `answer` repeats, or null: most of the answer's word triples are already in it (an
- * answer that only says part of an earlier one again repeats it too; one that adds a tenth of new words does not).
+ * A check of answers against `earlier`, whose word triples are read once: it returns the newest of `earlier` that an
+ * answer repeats (most of the answer's word triples are already in it; an answer that only says part of an earlier
+ * one again repeats it too, one that adds a tenth of new words does not), or null.
  */
+export function repetitionCheck<T extends { text: string }>(earlier: readonly T[]): (answer: string) => T | null {
+  const said = earlier.map((candidate) => ({ candidate, triples: triplesOf(wordsOf(candidate.text)) })).reverse();
+  return (answer) => {
+    const words = wordsOf(answer);
+    if (words.length < MIN_WORDS) return null;
+    const triples = triplesOf(words);
+    for (const { candidate, triples: before } of said) {
+      let shared = 0;
+      for (const triple of triples) if (before.has(triple)) shared += 1;
+      if (shared / triples.size >= REPEAT_SHARE) return candidate;
+    }
+    return null;
+  };
+}
+
+/** The newest of `earlier` that `answer` repeats, or null (see `repetitionCheck`). */
 export function repeatedAnswer<T extends { text: string }>(answer: string, earlier: readonly T[]): T | null {
-  const words = wordsOf(answer);
-  if (words.length < MIN_WORDS) return null;
-  const triples = triplesOf(words);
-  for (let index = earlier.length - 1; index >= 0; index -= 1) {
-    const candidate = earlier[index]!;
-    const said = triplesOf(wordsOf(candidate.text));
-    let shared = 0;
-    for (const triple of triples) if (said.has(triple)) shared += 1;
-    if (shared / triples.size >= REPEAT_SHARE) return candidate;
-  }
-  return null;
+  return repetitionCheck(earlier)(answer);
 }

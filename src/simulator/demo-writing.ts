@@ -1,4 +1,4 @@
-import { repeatedAnswer } from '../core/repetition.ts';
+import { LATEST_ANSWERS_COMPARED, repetitionCheck } from '../core/repetition.ts';
 import { escapeForPattern } from '../core/speaker-label.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
 import { chooseIdea } from './idea-choice.ts';
@@ -211,7 +211,8 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   const topic = topicOf(body);
   const subject = subjectOf(keyPhrasesOf(topic, 1)[0], 'this');
   // Anyone who spoke is no idea ("what Maya said" offers no "Maya said"), whoever is answered.
-  const speakers = [name, ...new Set(statementsOf(body).map((statement) => statement.speaker))];
+  const statements = statementsOf(body);
+  const speakers = [name, ...new Set(statements.map((statement) => statement.speaker))];
   // The Moderator's welcome and notices carry no idea to pick up: then the topic does, as when an answer offers none.
   // The subject is named in every line, so a phrase running on from it ("the onboarding emails entirely" gives
   // "emails entirely") is the line's wording, not an idea: it is taken out before the phrases are read.
@@ -232,15 +233,17 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   const written = (line: AnswerLine | undefined, about: string) => `${line?.({ to, idea: about, subject }) ?? ''} — ${name} ${SIMULATED}`;
   // A model that says its own answer again is asked for something new (services/coordinator/turn-repeats.ts): the
   // demo takes another line, or another idea, before it repeats itself.
-  // Its own answers: its lines in the transcript of older messages, and its turns as `assistant` messages.
-  const own = [
-    ...statementsOf(body).filter((statement) => statement.speaker === name),
-    ...body.messages.filter((message) => message.role === 'assistant').map((message) => ({ text: messageText(message) })),
-  ];
+  // Its latest answers, what the check compares: its lines in the transcript of older messages, then its turns.
+  const repeats = repetitionCheck(
+    [
+      ...statements.filter((statement) => statement.speaker === name),
+      ...body.messages.filter((message) => message.role === 'assistant').map((message) => ({ text: messageText(message) })),
+    ].slice(-LATEST_ANSWERS_COMPARED),
+  );
   const answer = written(unsaid, idea);
-  if (!repeatedAnswer(answer, own)) return answer;
+  if (!repeats(answer)) return answer;
   for (const about of [idea, ...fromTopic, ...heard]) {
-    for (const line of [...ordered, ...FRESH_ANGLES]) if (!repeatedAnswer(written(line, about), own)) return written(line, about);
+    for (const line of [...ordered, ...FRESH_ANGLES]) if (!repeats(written(line, about))) return written(line, about);
   }
   return answer;
 }

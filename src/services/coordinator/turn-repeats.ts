@@ -1,13 +1,11 @@
 /** A participant's answer that repeats its own earlier one is tried again with a cue, then withheld. */
 import { traceGuardrail } from '../../agents/guardrails/guardrail-span.ts';
-import { repeatedAnswer } from '../../core/repetition.ts';
+import { LATEST_ANSWERS_COMPARED, repeatedAnswer } from '../../core/repetition.ts';
 import type { ChatMessage } from '../../core/domain.ts';
 import type { RecentHistory } from '../context/context-manager.ts';
 
 /** The guardrail's name in the traces. */
 export const NO_REPEAT_GUARDRAIL = 'participant_no_repeat';
-/** How many of its own latest answers a participant's answer is compared with. */
-const ANSWERS_COMPARED = 3;
 
 /** Why an answer was not taken, and the cue its next try reads. */
 export interface RepeatRetry {
@@ -27,7 +25,7 @@ export async function repeatRetry(answer: string, speakerName: string, history: 
   const decision = await traceGuardrail(
     NO_REPEAT_GUARDRAIL,
     () => {
-      const repeated = repeatedAnswer(answer, own.slice(-ANSWERS_COMPARED));
+      const repeated = repeatedAnswer(answer, own.slice(-LATEST_ANSWERS_COMPARED));
       return repeated ? { triggered: true, reason: 'repeat', details: { repeats: repeated.number }, repeated } : { triggered: false, repeated: null };
     },
     { sessionId },

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { ChatCompletionRequest } from '../../../src/simulator/chat-types.ts';
-import { repeatedAnswer } from '../../../src/core/repetition.ts';
+import { LATEST_ANSWERS_COMPARED, repeatedAnswer } from '../../../src/core/repetition.ts';
 import { participantAnswer } from '../../../src/simulator/demo-writing.ts';
 
 /** A participant's request as the app sends it: the demo plan's topic in its instructions, the Moderator's welcome last. */
@@ -56,21 +56,23 @@ describe('demo participants', () => {
     expect(picked).toContain('trial users');
   });
 
-  it('never repeat an answer of theirs, even once every line of their style was said with the only idea at hand', () => {
+  it('never repeat one of their latest answers, even once every line of their style was said with the only idea at hand', () => {
     const instructions = {
       role: 'system' as const,
       content: 'You are a participant in a Brainstorm session.\nTopic: Should we rewrite the billing service in Rust?',
     };
     for (const name of ['Claude', 'ChatGPT', 'Grok']) {
       const answers: string[] = [];
-      for (let round = 0; round < 7; round += 1) {
+      // Never one of its latest answers again (what the check reads), whichever lines are left.
+      for (let round = 0; round < 40; round += 1) {
         const turns = answers.flatMap((said) => [{ role: 'assistant' as const, content: said }]);
         const heard = { role: 'user' as const, content: `[Ana (person)]: What about the "billing service" (${round})?` };
         const answer = participantAnswer(name, { model: 'demo', messages: [instructions, ...turns, heard] });
+        const compared = answers.slice(-LATEST_ANSWERS_COMPARED);
         expect(
           repeatedAnswer(
             answer,
-            answers.map((text) => ({ text })),
+            compared.map((text) => ({ text })),
           ),
           `${name} in round ${round}: ${answer}`,
         ).toBeNull();
