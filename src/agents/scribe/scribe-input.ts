@@ -1,11 +1,24 @@
 /** What the Scribe reads, and the record written without a model when the model fails. */
-import type { ChatMessage, Speaker } from '../../core/domain.ts';
+import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import { withoutFileAddresses } from './shared-files.ts';
 
 /** The session facts the Scribe's input names. */
 export interface ScribeSubject {
   topic: string;
   objectives: string[];
+}
+
+/** The subject a session's record is written about: its planned topic (the person's words before a plan) and objectives. */
+export function recordSubject(session: Pick<Session, 'topic' | 'plan'>): ScribeSubject {
+  return { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
+}
+
+/** Messages the record covers: what people and agents said in the room, not withheld or internal ones. */
+export function recordable(messages: ChatMessage[]): ChatMessage[] {
+  return messages.filter(
+    (message) =>
+      message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal' && message.speaker.kind !== 'scribe' && message.speaker.kind !== 'tldr',
+  );
 }
 
 /** A speaker as the agents read them: a person is marked as such (`Ana (person)`), so no model takes them for a peer. */

@@ -1,12 +1,11 @@
 /** The scheduled Scribe and TLDR passes (job handlers' bodies). */
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
-import { buildScribeInput, ensureEveryVoice, fallbackRecord, type ScribeCorrection } from '../../agents/scribe/scribe-input.ts';
+import { buildScribeInput, ensureEveryVoice, fallbackRecord, recordable, recordSubject, type ScribeCorrection } from '../../agents/scribe/scribe-input.ts';
 import { renderTldrMarkdown } from '../../agents/tldr/tldr-text.ts';
 import { withSources } from '../../agents/scribe/record-sources.ts';
 import { withSharedFiles } from '../../agents/scribe/shared-files.ts';
 import { NotionRequestError, NotionThrottledError } from '../../notion/notion-errors.ts';
 import { documentFacts } from '../../core/agent-context.ts';
-import type { ChatMessage } from '../../core/domain.ts';
 import type { TldrOutput } from '../../core/schemas.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
 import { runScribe, runTldr } from './agent-runs.ts';
@@ -25,14 +24,6 @@ export interface PassEffects {
   adopt: AdoptDocument;
 }
 
-/** Messages the record covers: what people and agents said in the room, not withheld or internal ones. */
-export function recordable(messages: ChatMessage[]): ChatMessage[] {
-  return messages.filter(
-    (message) =>
-      message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal' && message.speaker.kind !== 'scribe' && message.speaker.kind !== 'tldr',
-  );
-}
-
 /** `scribe`: updates the record when something new was said; on model failure keeps a statistics record. */
 export async function runScribePass(deps: DocumentationDependencies, effects: PassEffects, job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
   const sessionId = String(job.payload.sessionId);
@@ -47,7 +38,7 @@ export async function runScribePass(deps: DocumentationDependencies, effects: Pa
   const fresh = all.filter((message) => message.id > lastMessageId);
   const corrections = previous ? await correctionsSince(deps, sessionId, lastMessageId, previous.metadata.revisedThrough) : [];
   if (fresh.length === 0 && corrections.length === 0) return { status: 'done' };
-  const subject = { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
+  const subject = recordSubject(session);
   const newest = fresh.at(-1)?.id ?? lastMessageId;
   const store = (markdown: string, fallback: boolean) =>
     effects.store(sessionId, 'record', withSharedFiles(withSources(ensureEveryVoice(markdown, all), all), all), {

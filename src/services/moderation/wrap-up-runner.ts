@@ -11,7 +11,7 @@ import type { ModerationHost, ModeratorSettings } from './moderation-host.ts';
 import type { ModeratorVoice } from './moderator-voice.ts';
 import { runForcedAct } from '../../agents/forced-act.ts';
 import { createScribeRecordTool } from '../../agents/scribe/scribe-agent.ts';
-import { fallbackRecord } from '../../agents/scribe/scribe-input.ts';
+import { fallbackRecord, recordable, recordSubject } from '../../agents/scribe/scribe-input.ts';
 import { closingFacts, closingGreeting, composeClosingMessage, formatMessages, formatObjectives, parseQuality } from './moderation-messages.ts';
 import { doneButtons, nextStepsIn } from '../../core/next-steps.ts';
 
@@ -265,12 +265,8 @@ async function storeRecordThroughScribe(dependencies: WrapUpDependencies, contex
 async function keepSomeRecord(session: Session, ports: ToolPorts, transcript: ChatMessage[], logger: Logger): Promise<void> {
   try {
     if (await ports.readDocument('record')) return;
-    const subject = { topic: session.plan?.expandedTopic ?? session.topic, objectives: session.plan?.objectives ?? [] };
-    const said = transcript.filter((message) => message.deliveryStatus !== 'withheld' && message.deliveryStatus !== 'internal');
-    await ports.writeDocument(
-      'record',
-      fallbackRecord(subject, said, 'The Scribe model failed at the wrap-up; this record holds plain statistics and the timeline.'),
-    );
+    const note = 'The Scribe model failed at the wrap-up; this record holds plain statistics and the timeline.';
+    await ports.writeDocument('record', fallbackRecord(recordSubject(session), recordable(transcript), note));
   } catch (error) {
     logger.warn({ err: error, sessionId: session.id }, 'could not store a statistics record');
   }

@@ -1,6 +1,15 @@
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { Session, SessionPlan } from '../../core/domain.ts';
 
+/** How each limit is named in the notes under a plan ("max messages 5000 → 100"). */
+export const LIMIT_NAMES: Readonly<Record<keyof SessionPlan['parameters'], string>> = {
+  maxMessages: 'max messages',
+  maxTokens: 'max tokens',
+  maxCostUsd: 'max cost',
+  timeoutMinutes: 'timeout minutes',
+  maxContextPercent: 'context %',
+};
+
 const nonEmpty = (items: string[]) => items.map((item) => item.trim()).filter((item) => item !== '');
 
 /**
@@ -19,11 +28,11 @@ export function clampPlan(plan: SessionPlan, bounds: LimitsConfig): { plan: Sess
   if (objectives.length === 0) adjustments.push('no objectives were given: one was taken from the topic');
   const expandedTopic = plan.expandedTopic.trim();
   const clamped = {
-    maxMessages: Math.round(clamp('max messages', parameters.maxMessages, 1, bounds.maxMessages)),
-    maxTokens: Math.round(clamp('max tokens', parameters.maxTokens, 1000, bounds.maxTokens)),
-    maxCostUsd: clamp('max cost', parameters.maxCostUsd, 0.01, bounds.maxCostUsd),
-    timeoutMinutes: Math.round(clamp('timeout minutes', parameters.timeoutMinutes, 1, bounds.timeoutMinutes)),
-    maxContextPercent: Math.round(clamp('context %', parameters.maxContextPercent, 10, bounds.maxContextPercent)),
+    maxMessages: Math.round(clamp(LIMIT_NAMES.maxMessages, parameters.maxMessages, 1, bounds.maxMessages)),
+    maxTokens: Math.round(clamp(LIMIT_NAMES.maxTokens, parameters.maxTokens, 1000, bounds.maxTokens)),
+    maxCostUsd: clamp(LIMIT_NAMES.maxCostUsd, parameters.maxCostUsd, 0.01, bounds.maxCostUsd),
+    timeoutMinutes: Math.round(clamp(LIMIT_NAMES.timeoutMinutes, parameters.timeoutMinutes, 1, bounds.timeoutMinutes)),
+    maxContextPercent: Math.round(clamp(LIMIT_NAMES.maxContextPercent, parameters.maxContextPercent, 10, bounds.maxContextPercent)),
   };
   return {
     plan: {

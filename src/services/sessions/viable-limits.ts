@@ -7,19 +7,12 @@
  */
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { SessionParameters, SessionPlan } from '../../core/domain.ts';
+import { LIMIT_NAMES } from './plan-format.ts';
 
 type ViableLimit = 'maxMessages' | 'maxTokens' | 'maxCostUsd' | 'timeoutMinutes';
 
 /** Each limit's least value for a discussion: two rounds of three participants, and what they take. */
 export const VIABLE_LIMITS: Readonly<Record<ViableLimit, number>> = { maxMessages: 6, maxTokens: 20_000, maxCostUsd: 0.05, timeoutMinutes: 5 };
-
-/** How a limit is named in the plan's notes (as the admin bounds' adjustments name it). */
-const LIMIT_NAMES: Readonly<Record<ViableLimit, string>> = {
-  maxMessages: 'max messages',
-  maxTokens: 'max tokens',
-  maxCostUsd: 'max cost',
-  timeoutMinutes: 'timeout minutes',
-};
 
 /** One limit raised to the admin's default: which, from what, to what. */
 export interface RaisedLimit {
