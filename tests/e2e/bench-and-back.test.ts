@@ -1,29 +1,19 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { describe, expect, it } from 'vitest';
+import { replies } from '../fakes/openrouter/fake-openrouter.ts';
+import { appOnFakeModels } from '../support/app-on-fake-models.ts';
 import { proposeSession } from '../support/session-driver.ts';
-import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
 
-let fake: FakeOpenRouter;
-let test: TestApp;
-
-beforeAll(async () => {
-  fake = await startFakeOpenRouter();
-});
-afterAll(async () => fake?.close());
-beforeEach(async () => {
-  fake.reset();
-  test = await startTestApp(fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '3' }));
-});
-afterEach(async () => test?.stop());
+const suite = appOnFakeModels({ SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '3' });
 
 const grokNotices = (room: string) =>
-  test.transport
+  suite.test.transport
     .room(room)
     .filter((message) => message.speaker === 'Brainstorm' && /\bGrok\b/.test(message.content))
     .map((message) => message.content);
 
 describe('a benched participant', () => {
   it('is announced when benched and again when it is back', async () => {
+    const { fake, test } = suite;
     const room = await proposeSession(test, fake);
     fake.script({ participant: 'Grok' }, ...Array.from({ length: 9 }, () => replies.httpError(500)));
     await test.command(room, 'approve');

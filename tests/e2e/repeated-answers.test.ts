@@ -3,28 +3,18 @@
  * same answer round after round. Through the real app and SDK: its repeat is tried again with a cue, a second repeat
  * is withheld with the reason, and a round that adds nothing starts no other.
  */
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { describe, expect, it } from 'vitest';
+import { replies } from '../fakes/openrouter/fake-openrouter.ts';
+import { appOnFakeModels } from '../support/app-on-fake-models.ts';
 import { proposeSession } from '../support/session-driver.ts';
-import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
 
-let fake: FakeOpenRouter;
-let test: TestApp;
-
-beforeAll(async () => {
-  fake = await startFakeOpenRouter();
-});
-afterAll(async () => fake?.close());
-beforeEach(async () => {
-  fake.reset();
-  test = await startTestApp(fakeEnvironment(fake.url, { SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '3' }));
-});
-afterEach(async () => test?.stop());
+const suite = appOnFakeModels({ SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '3' });
 
 const LOOP = 'We should start with the payment path, because it carries the most risk and had the most incidents.';
 
 describe('a participant that repeats itself', () => {
   it('is asked for something new; said again, its answer is withheld, and a round of repeats ends the AI rounds', async () => {
+    const { fake, test } = suite;
     for (const name of ['Claude', 'ChatGPT', 'Grok']) fake.script({ participant: name }, ...Array.from({ length: 8 }, () => replies.text(`${name}: ${LOOP}`)));
     const room = await proposeSession(test, fake);
     await test.command(room, 'approve');
