@@ -44,6 +44,11 @@ export interface HumanMessageHandover {
    * newer, so a loop that starts for the message goes on with it instead of reading it again.
    */
   counted?: boolean;
+  /**
+   * The person wrote faster than the room answers (see FloodGate): the message counts nothing and preempts nothing. It
+   * rides with the next round that reads it, and starts one only when no round that read it comes.
+   */
+  folded?: boolean;
 }
 
 /** Where a person's message goes to be answered (implemented by the coordinator). */

@@ -13,6 +13,10 @@ export interface InFlightTurn {
 /** A session's coordination state. */
 export interface Runtime {
   pendingHumans: ChatMessage[];
+  /** People's messages folded into the next round (they wrote faster than the room answers), until a round reads them. */
+  folded: ChatMessage[];
+  /** The newest message id a seated round read: a folded message up to it was answered with that round. */
+  seenUpTo: number;
   wantAiRound: boolean;
   loop: Promise<void> | null;
   /** The session's controller while its loop runs: a stop aborts it, and with it every turn in flight. */
@@ -21,6 +25,8 @@ export interface Runtime {
   cancelled: boolean;
   /** Participants whose failure, slowness or bench was announced (cleared, with a "back" notice, when they answer). */
   announcedFailures: Map<string, 'failed' | 'benched'>;
+  /** Participants the room was told repeat themselves (cleared when they answer again). */
+  announcedRepeats: Set<string>;
   /** Turns in flight, of this round or of one a person preempted. */
   turns: Set<InFlightTurn>;
   /** Wakes a loop waiting on an AI round when a person speaks. */
@@ -35,12 +41,15 @@ export interface Runtime {
 export function newRuntime(): Runtime {
   return {
     pendingHumans: [],
+    folded: [],
+    seenUpTo: 0,
     owed: null,
     wantAiRound: false,
     loop: null,
     controller: new AbortController(),
     cancelled: false,
     announcedFailures: new Map(),
+    announcedRepeats: new Set(),
     turns: new Set(),
     wake: null,
     arrival: null,
@@ -85,4 +94,9 @@ export async function awaitRound(kind: 'human' | 'ai', turns: InFlightTurn[], ru
 /** Waits until no turn of the session is in flight. */
 export async function settleTurns(runtime: Runtime): Promise<void> {
   while (runtime.turns.size > 0) await Promise.allSettled([...runtime.turns].map((turn) => turn.done));
+}
+
+/** The folded messages no seated round has read yet (taken out of `runtime`; those read already are dropped). */
+export function takeUnreadFolded(runtime: Runtime): ChatMessage[] {
+  return runtime.folded.splice(0).filter((message) => message.id > runtime.seenUpTo);
 }

@@ -11,11 +11,11 @@ import type { RosterService } from '../sessions/roster-service.ts';
 import type { EventBus } from '../../core/ports.ts';
 import type { DocumentationHooks, HumanMessageHandover, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
-import { armedDeadlines, awaitRound, runtimeOf, settleTurns, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
+import { armedDeadlines, awaitRound, runtimeOf, settleTurns, takeUnreadFolded, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
 import { seatRound, type SeatedRound as RoundPlan } from './round-seating.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
-import { noticeAfterTurn, waitingNotice } from './turn-notices.ts';
+import { noticeAfterTurn, repeatsNotice, waitingNotice, type RoundRepeat } from './turn-notices.ts';
 import type { TurnOutcome } from './turn-outcome.ts';
 import type { TurnRunner } from './turn-runner.ts';
 import { RecentHistorySource, ROUND_HISTORY_WINDOW } from './recent-history.ts';
@@ -67,6 +67,11 @@ export class Coordinator implements TurnTaking {
   onHumanMessage(session: Session, message: ChatMessage, handover: HumanMessageHandover = {}): void {
     const runtime = this.runtime(session.id);
     runtime.cancelled = false;
+    if (handover.folded) {
+      runtime.folded.push(message);
+      this.ensureLoop(session.id);
+      return;
+    }
     runtime.pendingHumans.push(message);
     // With no loop running, nothing of this process wrote the session since the count that returned this row.
     if (handover.counted && !runtime.loop) runtime.arrival = session;
@@ -138,7 +143,7 @@ export class Coordinator implements TurnTaking {
       .finally(() => settleTurns(runtime))
       .finally(() => {
         runtime.loop = null;
-        if (runtime.pendingHumans.length > 0) this.ensureLoop(sessionId);
+        if (runtime.pendingHumans.length > 0 || runtime.folded.length > 0) this.ensureLoop(sessionId);
       });
   }
 
@@ -159,7 +164,7 @@ export class Coordinator implements TurnTaking {
       // A person is owed answers by the participants who were mid-answer when they spoke: those come before any AI round.
       const owed = runtime.pendingHumans.length === 0 ? runtime.owed : null;
       if (owed) runtime.owed = null;
-      const humans = owed ? owed.humans : runtime.pendingHumans.splice(0);
+      const humans = owed ? owed.humans : [...runtime.pendingHumans.splice(0), ...takeUnreadFolded(runtime)];
       if (humans.length === 0 && !runtime.wantAiRound) return;
       if (!owed) runtime.wantAiRound = false;
       if (!(await this.withinLimits(session, runtime))) return;
@@ -171,6 +176,7 @@ export class Coordinator implements TurnTaking {
       // An AI round answers what was said, so it waits for the answers still being written; so do the owed answers.
       if (humans.length === 0 || owed) await settleTurns(runtime);
       const round = await seatRound({ ...this.options, history: this.history }, session, runtime, humans, owed?.participantIds);
+      if (round) runtime.seenUpTo = round.history.messages.reduce((newest, message) => Math.max(newest, message.id), runtime.seenUpTo);
       // Who was still writing when a person spoke answers them next, before any AI round: nobody is left out of the reply.
       if (round && humans.length > 0 && round.owing.size > 0) runtime.owed = { humans, participantIds: round.owing };
       if (!round) {
@@ -198,6 +204,7 @@ export class Coordinator implements TurnTaking {
         { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 },
         this.options.clock.now(),
       );
+      await this.announceRepeats(session, round, outcomes, runtime);
       known = await this.afterRound(session.id, runtime, counted);
       if (outcomes.some((outcome) => outcome.status === 'answered')) runtime.wantAiRound = true;
     }
@@ -239,6 +246,22 @@ export class Coordinator implements TurnTaking {
     const { text, announced } = noticeAfterTurn(participant, outcome, this.options.roster.active(session), before);
     if (announced) runtime.announcedFailures.set(participant.id, announced);
     else runtime.announcedFailures.delete(participant.id);
+    if (text) await this.notice(session, runtime, text);
+  }
+
+  /** One notice for the round's answers withheld as repeats (see repeatsNotice). */
+  private async announceRepeats(session: Session, round: RoundPlan, outcomes: TurnOutcome[], runtime: Runtime): Promise<void> {
+    const repeats: RoundRepeat[] = [];
+    const answeredIds = new Set<string>();
+    round.speakers.forEach(({ participant }, index) => {
+      const outcome = outcomes[index];
+      if (outcome?.status === 'answered') answeredIds.add(participant.id);
+      if (outcome?.status === 'withheld' && outcome.repeatOf !== undefined)
+        repeats.push({ participantId: participant.id, name: participant.name, repeatOf: outcome.repeatOf });
+    });
+    const personUnanswered = round.kind === 'human' && repeats.length > 0 && !outcomes.some((outcome) => outcome.status === 'answered');
+    const { text, announced } = repeatsNotice(repeats, { announced: runtime.announcedRepeats, answeredIds, personUnanswered });
+    runtime.announcedRepeats = announced;
     if (text) await this.notice(session, runtime, text);
   }
 

@@ -42,3 +42,39 @@ export function waitingNotice(maxAiRoundsWithoutHuman: number): string {
     ? 'The participants are waiting for a person: they answer people only here (`MAX_AI_ROUNDS_WITHOUT_HUMAN` is 0).'
     : 'The participants are waiting for a person: say something, or `!continue` to let them go on.';
 }
+
+/** A participant of a round whose answer was withheld as a repeat of its own answer `repeatOf`. */
+export interface RoundRepeat {
+  participantId: string;
+  name: string;
+  repeatOf: number;
+}
+
+/** "Claude", "Claude and Grok", "Claude, ChatGPT and Grok". */
+function namesInList(names: string[]): string {
+  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
+}
+
+/**
+ * The room's one notice for a round's repeats, instead of one per participant and round: the repeaters not yet
+ * announced (until they answer again), and always when a person's message got nothing but repeats, so nobody is
+ * left with a silent room. `announced`: who the room now knows to be repeating.
+ */
+export function repeatsNotice(
+  repeats: RoundRepeat[],
+  options: { announced: ReadonlySet<string>; answeredIds: ReadonlySet<string>; personUnanswered: boolean },
+): { text: string | null; announced: Set<string> } {
+  const announced = new Set([...options.announced].filter((id) => !options.answeredIds.has(id)));
+  const named = options.personUnanswered ? repeats : repeats.filter((repeat) => !announced.has(repeat.participantId));
+  for (const repeat of repeats) announced.add(repeat.participantId);
+  if (named.length === 0) return { text: null, announced };
+  const numbers = named.map((repeat) => `#${repeat.repeatOf}`).join(', ');
+  const said =
+    named.length === 1
+      ? `${named[0]!.name} repeated its own answer ${numbers}, so it was not posted again.`
+      : `${namesInList(named.map((repeat) => repeat.name))} repeated their own answers (${numbers}), so they were not posted again.`;
+  return {
+    text: options.personUnanswered ? `${said} Nobody had anything new to add: ask something new, \`!focus\` on one point, or \`!stop\`.` : said,
+    announced,
+  };
+}

@@ -11,6 +11,8 @@ export const NO_REPEAT_GUARDRAIL = 'participant_no_repeat';
 export interface RepeatRetry {
   reason: string;
   cue: string;
+  /** The number of the earlier answer it repeated. */
+  repeatOf: number;
 }
 
 /**
@@ -36,6 +38,7 @@ export async function repeatRetry(answer: string, speakerName: string, history: 
 function retryFor(earlier: ChatMessage): RepeatRetry {
   return {
     reason: `it repeated its own answer #${earlier.number}`,
+    repeatOf: earlier.number,
     cue: `You said this already in #${earlier.number}. Add something new (a fresh angle, a concrete detail, a point you disagree with), and do not restate it.`,
   };
 }

@@ -6,66 +6,21 @@ import {
   withTrace,
   user,
   type ModelResponse,
-  type Runner,
 } from '@openai/agents';
-import type { Logger } from 'pino';
-import type { AgentDirectory } from '../../agents/agent-directory.ts';
 import { PARTICIPANT_GUARDRAIL_NAMES, participantGuardrailNote } from '../../agents/guardrails/participant-output-guardrails.ts';
 import { visibleAnswer } from '../../core/answer-text.ts';
 import { usageOf, type RunUsage } from '../../agents/models/usage.ts';
 import { citationsOf, webSearchesOf } from '../../agents/participants/web-search.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
-import type { ContextManager, RecentHistory } from '../context/context-manager.ts';
-import type { TokenCounter } from '../context/token-counter.ts';
-import type { DeliveryService, PostOptions } from '../delivery/delivery-service.ts';
+import type { PostOptions } from '../delivery/delivery-service.ts';
 import type { StreamDraft } from '../delivery/stream-draft.ts';
-import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
-import type { LimitsService } from '../limits/limits-service.ts';
-import type { ToolPorts } from '../../core/ports.ts';
-import type { CostResolver } from '../../core/cost.ts';
-import { cutReason, runAsTurn, type TurnControl } from './turn-control.ts';
+import type { ChatMessage, Speaker } from '../../core/domain.ts';
+import type { TurnRequest, TurnRunnerOptions } from './turn-request.ts';
+import { cutReason, runAsTurn } from './turn-control.ts';
 import { INTERRUPTED_MARK, type Attempt, type FirstAttempt, type TurnOutcome } from './turn-outcome.ts';
 import { isAbort, refusedContent } from './turn-errors.ts';
 import { repeatRetry } from './turn-repeats.ts';
 import { spentAnything, TurnSpending } from './turn-spending.ts';
-
-/** What the turn runner needs. */
-export interface TurnRunnerOptions {
-  runner: Runner;
-  agents: AgentDirectory;
-  delivery: DeliveryService;
-  context: ContextManager;
-  tokens: TokenCounter;
-  limits: LimitsService;
-  toolPorts: (session: Session) => ToolPorts;
-  logger: Logger;
-  typing: (session: Session) => Promise<void>;
-  /** Prices answers whose endpoint sends no cost (absent: only the provider's cost counts). */
-  prices?: CostResolver;
-  /** Which participants are shown the images people share (absent: none is). */
-  images?: ImagePolicy;
-  /** Counts toward a session what model calls cost when no stored message carries it (absent: not counted). */
-  spend?: (sessionId: string, usage: RunUsage) => Promise<void>;
-}
-
-/** Decides which participants' models are shown images, and hears when one refused them. */
-export interface ImagePolicy {
-  accepts(participant: ParticipantConfig): Promise<boolean>;
-  refused(participant: ParticipantConfig): void;
-}
-
-/** One participant's turn, as the coordinator asks for it. */
-export interface TurnRequest {
-  session: Session;
-  participant: ParticipantConfig;
-  /** Everyone seated, so a participant's instructions can name the others. */
-  roster: ParticipantConfig[];
-  /** The messages it answers (its reply references). */
-  answering: ChatMessage[];
-  control: TurnControl;
-  /** The round's history, read once for all its speakers (absent: the turn reads its own). */
-  history?: RecentHistory;
-}
 
 /** One attempt's fixed inputs. */
 interface TurnInput extends TurnRequest {
@@ -121,6 +76,7 @@ export class TurnRunner {
       if (second.status !== 'retry') return second;
       spending.discard(second.responses);
       if (control.signal.aborted) return this.cut(input, '', spending.discardedOnly());
+      if (second.repeatOf !== undefined) return this.withholdRepeat(input, second.reason, second.repeatOf);
       return this.withhold(input, second.reason);
     } finally {
       control.settle();
@@ -177,7 +133,7 @@ export class TurnRunner {
       // An answer that was its own name's label alone says nothing: tried again, as an empty one is.
       if (answer === '') return { status: 'retry', reason: participantGuardrailNote(PARTICIPANT_GUARDRAIL_NAMES.notEmpty), responses: result.rawResponses };
       const repeat = await repeatRetry(answer, participant.name, input.history, session.id);
-      if (repeat) return { status: 'retry', reason: repeat.reason, cue: repeat.cue, responses: result.rawResponses };
+      if (repeat) return { status: 'retry', reason: repeat.reason, cue: repeat.cue, repeatOf: repeat.repeatOf, responses: result.rawResponses };
       const usage = input.spending.answered(result.rawResponses);
       // An image's tokens are a guess: the words' correction learns from prompts of words alone.
       if (built.imageCount === 0) this.options.tokens.observe(participant.model, built.estimatedTokens, usageOf(result).inputTokens);
@@ -222,6 +178,18 @@ export class TurnRunner {
       ...(spentAnything(usage) ? { usage } : {}),
     });
     return { status: 'withheld', reason };
+  }
+
+  /**
+   * A repeat withheld without a notice of its own: its preview is taken down and what it cost is counted, and the
+   * coordinator tells the room once for the whole round (three stuck models would otherwise post three notices for
+   * every message a person sends).
+   */
+  private async withholdRepeat(input: TurnInput, reason: string, repeatOf: number): Promise<TurnOutcome> {
+    await input.draft?.withdraw();
+    this.options.logger.info({ session: input.session.id, participant: input.participant.id, reason }, 'participant answer withheld as a repeat');
+    await this.spendUnshown(input, input.spending.discardedOnly());
+    return { status: 'withheld', reason, repeatOf };
   }
 
   private async store(

@@ -247,7 +247,9 @@ export class SessionGatewayService implements SessionGateway {
   private async discuss(session: Session, stored: ChatMessage, author: Author): Promise<GatewayReply | null> {
     const decision = await this.options.floodGate.pace(session.id, author.id, () => this.answeredSincePrevious(session, stored, author));
     if (decision !== 'counted') {
-      // Folded: stored and read by every model in the turn already coming, but counted nothing and starts no turn.
+      // Folded: stored, counted nothing, and read by the round already coming; it starts one only when none comes
+      // (the round it followed ended before reading it), so a person is never left unanswered.
+      this.options.turns.onHumanMessage(session, stored, { folded: true });
       await this.options.onStored(session.id);
       return decision === 'folded_first'
         ? reply(`${author.name}, you are writing faster than the room can answer: I am taking your next messages together, in one turn.`, true)

@@ -1,7 +1,8 @@
 /** A TurnRunner that records each turn's latency and each model failure for `/metrics`. */
 import type { Clock } from '../../core/clock.ts';
 import type { TurnOutcome } from '../coordinator/turn-outcome.ts';
-import { TurnRunner, type TurnRequest, type TurnRunnerOptions } from '../coordinator/turn-runner.ts';
+import { TurnRunner } from '../coordinator/turn-runner.ts';
+import type { TurnRequest, TurnRunnerOptions } from '../coordinator/turn-request.ts';
 import type { Counter, Histogram } from './metrics-registry.ts';
 
 /** Where a turn's figures go. */

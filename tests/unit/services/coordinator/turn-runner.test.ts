@@ -31,11 +31,18 @@ const ROSTER = ['Claude', 'ChatGPT', 'Grok'].map((name) => participant(name));
 const CLAUDE = ROSTER[0]!;
 const prompts = new PromptLibrary();
 
+/** A room whose previews can be taken down, as Discord's can. */
+class RemovingTransport extends MemoryTransport {
+  readonly removed: string[] = [];
+  async removePreview(_roomId: string, externalId: string): Promise<void> {
+    this.removed.push(externalId);
+  }
+}
+
 /** A turn runner built by hand: real agents, context, limits and delivery over PGlite; each participant's model scripted. */
-async function turnFixture(models: Record<string, Model>) {
+async function turnFixture(models: Record<string, Model>, transport = new MemoryTransport()) {
   const clock = new ManualClock();
   const repositories = await openRepositories();
-  const transport = new MemoryTransport();
   const settings = limitsConfig();
   const delivery = deliveryOver(repositories, clock, transport);
   const documentation = stub<DocumentationPort>('documentation', { latestRecord: async () => null, requestRecord: async () => undefined });
@@ -204,15 +211,25 @@ describe('TurnRunner', () => {
     expect(outcome.status === 'answered' && outcome.message.text).toBe('Add a kill switch per risky path, owned by whoever is on call.');
   });
 
-  it('an answer that repeats itself again is withheld with the reason; an answer that adds to an earlier one is kept', async () => {
+  it('an answer that repeats itself again is withheld: its preview leaves the room, its cost counts, and the round tells the room', async () => {
     const said = 'Start with the payment path: it carries the most risk and had the most incidents this year.';
     const earlier = chatMessage({ id: 90, number: 7, speaker: { kind: 'participant', name: 'Claude' }, text: said });
-    const stuck = new ScriptedModel([text(said), text(said)]);
-    const fixture = await turnFixture({ claude: stuck });
+    const stuck = new ScriptedModel([billed(said, 900, 40), billed(said, 950, 60)]);
+    const room = new RemovingTransport();
+    const fixture = await turnFixture({ claude: stuck }, room);
     open = fixture.repositories;
+    const before = await fixture.current();
+    const storedBefore = (await fixture.stored()).length;
     const outcome = await fixture.run(undefined, [fixture.question], { messages: [earlier, fixture.question], complete: true });
-    expect(outcome).toEqual({ status: 'withheld', reason: 'it repeated its own answer #7' });
-    expect((await fixture.stored()).at(-1)?.text).toBe("Claude's answer was withheld: it repeated its own answer #7.");
+    expect(outcome).toEqual({ status: 'withheld', reason: 'it repeated its own answer #7', repeatOf: 7 });
+    // No notice of its own (the coordinator posts one for the round), no answer, and its preview taken down.
+    expect(await fixture.stored()).toHaveLength(storedBefore);
+    const previews = room.messages.filter((message) => message.preview).map((message) => message.externalId);
+    expect(previews).toHaveLength(1);
+    expect(room.removed).toEqual(previews);
+    const after = await fixture.current();
+    expect((after?.totalTokens ?? 0) - (before?.totalTokens ?? 0)).toBe(1950);
+    expect(after?.messageCount).toBe(before?.messageCount);
     await fixture.repositories.handle.close();
 
     const building = new ScriptedModel([text(`${said} And measure it: deploy failures per week, before and after the first two weeks.`)]);
