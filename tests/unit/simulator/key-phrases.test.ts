@@ -28,6 +28,8 @@ describe("the demo's key phrases of a topic", () => {
     expect(keyPhrasesOf('We run on a single VM today, and the data team owns the biggest spend.', 3)).toEqual(['single VM', 'data team', 'biggest spend']);
     // A comparative ends a run too: "review faster" is no phrase.
     expect(keyPhrasesOf('How do we make code review faster?', 2)).toEqual(['code review']);
+    expect(keyPhrasesOf('How can we make our weekly planning meeting shorter?', 2)).toEqual(['planning meeting']);
+    expect(keyPhrasesOf('We want it under 30 minutes, 8 people attend.', 3)).toEqual(['minutes', 'people']);
     // A gerund after its subject is a verb: "engineers running" is no phrase.
     expect(keyPhrasesOf('We are 6 engineers running a Rails monolith. Should we split out the billing module into its own service?', 3)).toEqual([
       'Rails monolith',
