@@ -29,6 +29,17 @@ const DEFAULT_MAX_RETRIES = 5;
  */
 const PENDING_DEDUPE_INDEX = sql<boolean>`status = 'pending'`;
 
+/**
+ * The status of a running job put back to pending (a retry, a postponement): `superseded` when a twin (same kind and
+ * dedupe key) was queued while it ran, as the twin does its work, and two pending twins would break the pending-dedupe
+ * index (the statement would fail, and the job stay running until its lease ran out).
+ */
+function pendingUnlessTwin() {
+  return sql<string>`case when jobs.dedupe_key is not null and exists (
+    select 1 from jobs twin where twin.status = 'pending' and twin.kind = jobs.kind and twin.dedupe_key = jobs.dedupe_key
+  ) then 'superseded' else 'pending' end`;
+}
+
 /** The row of a new, pending job. */
 function jobRow(job: NewJob, now: Date) {
   return {
@@ -191,7 +202,7 @@ export class JobsRepository {
         db
           .updateTable('jobs')
           .set({
-            status: terminal ? 'failed' : 'pending',
+            status: terminal ? 'failed' : pendingUnlessTwin(),
             retry_count: retryCount,
             last_error: error.slice(0, 2000),
             run_at: terminal ? now : (retryAt ?? now),
@@ -216,7 +227,7 @@ export class JobsRepository {
       .with('postponed', (db) =>
         db
           .updateTable('jobs')
-          .set({ status: 'pending', run_at: runAt, locked_until: null, locked_by: null, updated_at: now })
+          .set({ status: pendingUnlessTwin(), run_at: runAt, locked_until: null, locked_by: null, updated_at: now })
           .where('id', '=', job.id)
           .returning('id'),
       )

@@ -60,7 +60,8 @@ export class WorkerInstanceKeeper {
    * and instances of this machine whose process is no longer running (or whose pid is now ours: a restart).
    */
   announce(): Promise<void> {
-    this.announced ??= (async () => {
+    if (this.announced) return this.announced;
+    const announcing = (async () => {
       const { jobs, clock } = this.options;
       THIS_PROCESS.add(this.options.id);
       await jobs.registerInstance({ id: this.options.id, host: this.host, pid: this.pid }, clock.now());
@@ -72,7 +73,12 @@ export class WorkerInstanceKeeper {
         .map((instance) => instance.id);
       await this.reclaim(gone, true);
     })();
-    return this.announced;
+    this.announced = announcing;
+    // A failed announcement is tried again at the next poll: kept, it would fail every claim of this process for good.
+    announcing.catch(() => {
+      if (this.announced === announcing) this.announced = null;
+    });
+    return announcing;
   }
 
   /** Refreshes the heartbeat when due and reclaims the jobs of instances that stopped heartbeating. */

@@ -92,4 +92,78 @@ describe.each(ENGINES)('a job worker after a crash on %s', (engine) => {
     await alive.stop();
     expect(await jobs.countByStatus('wrap_up')).toEqual({ done: 1 });
   });
+  /** A worker that claims idea-ledger passes and never finishes one: killed while it runs them. */
+  function doomedLedgerWorker(): JobWorker {
+    const doomed = new JobWorker({ workerId: 'worker-dead', jobs, clock, logger, instance: { host: 'box-1', pid: DEAD_PID, isProcessAlive: () => true } });
+    doomed.register('idea_ledger', () => new Promise<JobOutcome>(() => undefined));
+    return doomed;
+  }
+
+  async function untilRunning(count: number): Promise<void> {
+    for (let tick = 0; tick < 1000 && (await jobs.countByStatus('idea_ledger')).running !== count; tick += 1)
+      await new Promise((resolve) => setImmediate(resolve));
+    expect((await jobs.countByStatus('idea_ledger')).running).toBe(count);
+  }
+
+  const ledgerPass = () => ({ kind: 'idea_ledger', dedupeKey: 's1', payload: { sessionId: 's1' }, runAt: clock.now(), sessionId: 's1' });
+
+  it('a crash while a deduplicated job ran, its next pass queued meanwhile: the twin runs once, and every other job still runs', async () => {
+    const doomed = doomedLedgerWorker();
+    await jobs.enqueue(ledgerPass(), clock.now());
+    void doomed.runDue();
+    await untilRunning(1);
+    // The next message queues the session's next pass while this one runs: a pending twin of the running job.
+    expect(await jobs.enqueue(ledgerPass(), clock.now())).not.toBeNull();
+    await jobs.enqueue({ kind: 'wrap_up', payload: { sessionId: 's2' }, runAt: clock.now(), sessionId: 's2' }, clock.now());
+    await clock.advance(3_000);
+
+    // Before, the restarted worker's reclaim put the dead pass back to pending beside its twin, broke the pending-dedupe
+    // index, and failed at every poll: nothing was claimed again, for any session (no delivery, no wrap-up).
+    const passes: string[] = [];
+    const ran: string[] = [];
+    const worker = restarted(ran);
+    worker.register('idea_ledger', async (job) => {
+      passes.push(String(job.payload.sessionId));
+      return { status: 'done' };
+    });
+    await worker.runDue();
+    expect(ran).toEqual(['s2']);
+    expect(passes).toEqual(['s1']);
+    expect(await jobs.countByStatus('idea_ledger')).toEqual({ done: 1, superseded: 1 });
+  });
+
+  it('two runs of one deduplicated job left by a crash come back as one pending job', async () => {
+    const doomed = doomedLedgerWorker();
+    await jobs.enqueue(ledgerPass(), clock.now());
+    void doomed.runDue();
+    await untilRunning(1);
+    await jobs.enqueue(ledgerPass(), clock.now());
+    void doomed.runDue();
+    await untilRunning(2);
+    await clock.advance(3_000);
+    const passes: string[] = [];
+    const worker = restarted([]);
+    worker.register('idea_ledger', async (job) => {
+      passes.push(String(job.payload.sessionId));
+      return { status: 'done' };
+    });
+    await worker.runDue();
+    expect(passes).toEqual(['s1']);
+    expect(await jobs.countByStatus('idea_ledger')).toEqual({ done: 1, superseded: 1 });
+  });
+
+  it('a retry or a postponement of a job whose twin was queued while it ran gives way to the twin', async () => {
+    for (const back of ['retry', 'postpone'] as const) {
+      await jobs.enqueue(ledgerPass(), clock.now());
+      const [claimed] = await jobs.claimDue('worker-1', clock.now(), 60_000, 1, ['idea_ledger']);
+      await jobs.enqueue(ledgerPass(), clock.now());
+      const later = new Date(clock.now().getTime() + 5_000);
+      if (back === 'retry') expect(await jobs.fail(claimed!, 'the model failed', later, clock.now())).toBe(false);
+      else await jobs.postpone(claimed!, later, clock.now());
+      expect(await jobs.countByStatus('idea_ledger')).toMatchObject({ pending: 1 });
+      const [twin] = await jobs.claimDue('worker-1', clock.now(), 60_000, 1, ['idea_ledger']);
+      await jobs.complete(twin!, clock.now());
+    }
+    expect(await jobs.countByStatus('idea_ledger')).toEqual({ done: 2, superseded: 2 });
+  });
 });
