@@ -49,6 +49,13 @@ describe('a participant that repeats itself', () => {
     const afterPeople = notices().slice(1);
     expect(afterPeople).toHaveLength(2);
     for (const notice of afterPeople) expect(notice.content).toMatch(/so they were not posted again\. Nobody had anything new to add: ask something new/);
+    // Each replies to the person's message it answered: a process that takes the session over does not ask again.
+    const stored = await test.app.repositories.messages.listForSession(session!.id);
+    const asked = stored.filter(
+      (message) => message.speaker.kind === 'human' && message.text.endsWith('?') && message.text !== 'Feature flags for a small team',
+    );
+    const roomReplies = stored.filter((message) => message.speaker.kind === 'system' && message.text.includes('Nobody had anything new'));
+    expect(roomReplies.map((message) => message.replyTo)).toEqual(asked.map((message) => [message.id]));
     expect(test.transport.room(room).filter((message) => message.content.includes('withheld'))).toEqual([]);
   });
 });

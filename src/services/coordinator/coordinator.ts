@@ -204,7 +204,7 @@ export class Coordinator implements TurnTaking {
         { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 },
         this.options.clock.now(),
       );
-      await this.announceRepeats(session, round, outcomes, runtime);
+      await this.announceRepeats(session, { ...round, humans }, outcomes, runtime);
       known = await this.afterRound(session.id, runtime, counted);
       if (outcomes.some((outcome) => outcome.status === 'answered')) runtime.wantAiRound = true;
     }
@@ -250,7 +250,8 @@ export class Coordinator implements TurnTaking {
   }
 
   /** One notice for the round's answers withheld as repeats (see repeatsNotice). */
-  private async announceRepeats(session: Session, round: RoundPlan, outcomes: TurnOutcome[], runtime: Runtime): Promise<void> {
+  /** `round.humans`: the people's messages the round answered; a notice that is all they got replies to them. */
+  private async announceRepeats(session: Session, round: RoundPlan & { humans: ChatMessage[] }, outcomes: TurnOutcome[], runtime: Runtime): Promise<void> {
     const repeats: RoundRepeat[] = [];
     const answeredIds = new Set<string>();
     round.speakers.forEach(({ participant }, index) => {
@@ -262,12 +263,13 @@ export class Coordinator implements TurnTaking {
     const personUnanswered = round.kind === 'human' && repeats.length > 0 && !outcomes.some((outcome) => outcome.status === 'answered');
     const { text, announced } = repeatsNotice(repeats, { announced: runtime.announcedRepeats, answeredIds, personUnanswered });
     runtime.announcedRepeats = announced;
-    if (text) await this.notice(session, runtime, text);
+    // The reply is what those people got: a process that takes the session over does not ask the models again.
+    if (text) await this.notice(session, runtime, text, personUnanswered ? round.humans.slice(-5) : []);
   }
 
   /** A system notice, unless the session was stopped meanwhile (after a stop only the closing is posted). */
-  private async notice(session: Session, runtime: Runtime, text: string): Promise<void> {
-    if (!runtime.controller.signal.aborted) await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, text);
+  private async notice(session: Session, runtime: Runtime, text: string, replyTo: ChatMessage[] = []): Promise<void> {
+    if (!runtime.controller.signal.aborted) await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, text, { replyTo });
   }
 
   private async withinLimits(session: Session, runtime: Runtime): Promise<boolean> {

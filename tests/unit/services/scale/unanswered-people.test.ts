@@ -30,6 +30,13 @@ describe('unansweredPeople (a takeover answers whom the old owner did not)', () 
     expect(unansweredPeople(session, recent).map((entry) => entry.id)).toEqual([1]);
   });
 
+  it("owes nothing to a person the room's notice answered (every model only repeated itself); other notices answer nobody", () => {
+    const notice = (id: number, replyTo: number[]) =>
+      message(id, 'participant', 3, { speaker: { kind: 'system', name: 'Brainstorm' }, role: 'system', replyTo, text: 'repeated their own answers' });
+    const recent = [message(1, 'human', 2), notice(2, [1]), message(3, 'human', 4), notice(4, [])];
+    expect(unansweredPeople(session, recent).map((entry) => entry.id)).toEqual([3]);
+  });
+
   it('leaves out what was said before the discussion began (the topic and plan comments)', () => {
     expect(unansweredPeople(session, [message(1, 'human', 0)])).toEqual([]);
   });
