@@ -19,6 +19,8 @@ export interface Runtime {
   seenUpTo: number;
   wantAiRound: boolean;
   loop: Promise<void> | null;
+  /** A kick came while the loop was ending: the next loop starts as soon as it has. */
+  rerun: boolean;
   /** The session's controller while its loop runs: a stop aborts it, and with it every turn in flight. */
   controller: AbortController;
   /** Set by `abort`: no round starts until new work (a person, a kick) arrives. */
@@ -46,6 +48,7 @@ export function newRuntime(): Runtime {
     owed: null,
     wantAiRound: false,
     loop: null,
+    rerun: false,
     controller: new AbortController(),
     cancelled: false,
     announcedFailures: new Map(),

@@ -15,7 +15,7 @@ import { armedDeadlines, awaitRound, runtimeOf, settleTurns, takeUnreadFolded, t
 import { seatRound, type SeatedRound as RoundPlan } from './round-seating.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
-import { noticeAfterTurn, repeatsNotice, waitingNotice, type RoundRepeat } from './turn-notices.ts';
+import { noticeAfterTurn, repeatsNotice, roundRepeats, waitingNotice } from './turn-notices.ts';
 import type { TurnOutcome } from './turn-outcome.ts';
 import type { TurnRunner } from './turn-runner.ts';
 import { RecentHistorySource, ROUND_HISTORY_WINDOW } from './recent-history.ts';
@@ -84,6 +84,8 @@ export class Coordinator implements TurnTaking {
     const runtime = this.runtime(sessionId);
     runtime.cancelled = false;
     runtime.wantAiRound = true;
+    // A loop still ending (it saw the session paused a moment ago) would not look again: the next one does.
+    if (runtime.loop) runtime.rerun = true;
     this.ensureLoop(sessionId);
   }
 
@@ -138,16 +140,23 @@ export class Coordinator implements TurnTaking {
     const runtime = this.runtime(sessionId);
     if (runtime.loop) return;
     if (runtime.controller.signal.aborted) runtime.controller = new AbortController();
+    let halted = false;
     runtime.loop = this.loop(sessionId, runtime)
+      .then((end) => void (halted = end === 'halted'))
       .catch((error: unknown) => this.options.logger.error({ err: error, session: sessionId }, 'coordinator loop failed'))
       .finally(() => settleTurns(runtime))
       .finally(() => {
         runtime.loop = null;
-        if (runtime.pendingHumans.length > 0 || runtime.folded.length > 0) this.ensureLoop(sessionId);
+        // People who spoke while it ended are answered by another loop; not while the session is paused (that loop would
+        // end at once, and start again, for as long as the pause lasts): `!continue` kicks it.
+        const waiting = runtime.pendingHumans.length > 0 || runtime.folded.length > 0;
+        if (runtime.rerun || (waiting && !halted)) this.ensureLoop(sessionId);
+        runtime.rerun = false;
       });
   }
 
-  private async loop(sessionId: string, runtime: Runtime): Promise<void> {
+  /** Runs rounds while there is work; `halted` when the session cannot have rounds now (paused, ended, stopped here). */
+  private async loop(sessionId: string, runtime: Runtime): Promise<'halted' | 'idle'> {
     // The session as the last round left it, read after its hooks: an AI round that follows needs no second read.
     // A person's message changed it since (its counts), so then it is read again, unless the count handed its row over
     // to a loop that was not running.
@@ -160,17 +169,17 @@ export class Coordinator implements TurnTaking {
       runtime.arrival = null;
       const session = known && runtime.pendingHumans.length === 0 ? known : (arrival ?? (await this.options.sessions.findById(sessionId)));
       known = null;
-      if (!session || session.status !== 'active' || runtime.cancelled) return;
+      if (!session || session.status !== 'active' || runtime.cancelled) return 'halted';
       // A person is owed answers by the participants who were mid-answer when they spoke: those come before any AI round.
       const owed = runtime.pendingHumans.length === 0 ? runtime.owed : null;
       if (owed) runtime.owed = null;
       const humans = owed ? owed.humans : [...runtime.pendingHumans.splice(0), ...takeUnreadFolded(runtime)];
-      if (humans.length === 0 && !runtime.wantAiRound) return;
+      if (humans.length === 0 && !runtime.wantAiRound) return 'idle';
       if (!owed) runtime.wantAiRound = false;
-      if (!(await this.withinLimits(session, runtime))) return;
+      if (!(await this.withinLimits(session, runtime))) return 'halted';
       if (humans.length === 0 && session.aiRoundsSinceHuman >= this.options.settings().maxAiRoundsWithoutHuman) {
         if (!answeredPerson) await this.notice(session, runtime, waitingNotice(this.options.settings().maxAiRoundsWithoutHuman));
-        return;
+        return 'idle';
       }
       answeredPerson = humans.length > 0;
       // An AI round answers what was said, so it waits for the answers still being written; so do the owed answers.
@@ -186,19 +195,19 @@ export class Coordinator implements TurnTaking {
           await settleTurns(runtime);
           continue;
         }
-        return;
+        return 'idle';
       }
       await this.options.delivery
         .flushRoom(session)
         .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
       // No await between this check and the turns' start: an abort either comes before (no round) or reaches them.
-      if (runtime.cancelled) return;
+      if (runtime.cancelled) return 'halted';
       const turns = this.startRound(session, round, runtime);
       if ((await awaitRound(round.kind, turns, runtime)) === 'preempted') continue;
       const outcomes = await Promise.all(turns.map((turn) => turn.done));
       // A round cut by a stop or a shutdown did not happen for the loop guard: the process that takes the session
       // over lets the participants who were cut answer in the next round (a person got one answer of three, say).
-      if (runtime.controller.signal.aborted) return;
+      if (runtime.controller.signal.aborted) return 'halted';
       const counted = await this.options.sessions.update(
         session.id,
         { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 },
@@ -252,14 +261,7 @@ export class Coordinator implements TurnTaking {
   /** One notice for the round's answers withheld as repeats (see repeatsNotice). */
   /** `round.humans`: the people's messages the round answered; a notice that is all they got replies to them. */
   private async announceRepeats(session: Session, round: RoundPlan & { humans: ChatMessage[] }, outcomes: TurnOutcome[], runtime: Runtime): Promise<void> {
-    const repeats: RoundRepeat[] = [];
-    const answeredIds = new Set<string>();
-    round.speakers.forEach(({ participant }, index) => {
-      const outcome = outcomes[index];
-      if (outcome?.status === 'answered') answeredIds.add(participant.id);
-      if (outcome?.status === 'withheld' && outcome.repeatOf !== undefined)
-        repeats.push({ participantId: participant.id, name: participant.name, repeatOf: outcome.repeatOf });
-    });
+    const { repeats, answeredIds } = roundRepeats(round.speakers, outcomes);
     const personUnanswered = round.kind === 'human' && repeats.length > 0 && !outcomes.some((outcome) => outcome.status === 'answered');
     const { text, announced } = repeatsNotice(repeats, { announced: runtime.announcedRepeats, answeredIds, personUnanswered });
     runtime.announcedRepeats = announced;

@@ -78,3 +78,20 @@ export function repeatsNotice(
     announced,
   };
 }
+
+/** A round's answers withheld as repeats, and who answered, from its speakers and their outcomes (in the same order). */
+export function roundRepeats(
+  speakers: readonly { participant: ParticipantConfig }[],
+  outcomes: readonly TurnOutcome[],
+): { repeats: RoundRepeat[]; answeredIds: Set<string> } {
+  const repeats: RoundRepeat[] = [];
+  const answeredIds = new Set<string>();
+  speakers.forEach(({ participant }, index) => {
+    const outcome = outcomes[index];
+    if (outcome?.status === 'answered') answeredIds.add(participant.id);
+    if (outcome?.status === 'withheld' && outcome.repeatOf !== undefined) {
+      repeats.push({ participantId: participant.id, name: participant.name, repeatOf: outcome.repeatOf });
+    }
+  });
+  return { repeats, answeredIds };
+}
