@@ -7,7 +7,7 @@
 import { describe, expect, it } from 'vitest';
 import { replies } from '../fakes/openrouter/fake-openrouter.ts';
 import { appOnFakeModels } from '../support/app-on-fake-models.ts';
-import { proposeSession, waitFor } from '../support/session-driver.ts';
+import { proposeSession, questionUnderWay } from '../support/session-driver.ts';
 
 // Participants answer people only: no AI round would ever read the folded message.
 const suite = appOnFakeModels({ SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '0' });
@@ -16,36 +16,25 @@ const NAMES = ['Claude', 'ChatGPT', 'Grok'];
 describe('a message folded while the room was answering', () => {
   it('is answered once the round it came after ends, and counts nothing', async () => {
     const { fake, test } = suite;
-    for (const name of NAMES) {
-      fake.script(
-        { participant: name },
-        replies.text(`${name} opens with the payment path.`),
-        // Slow enough that the person's next message arrives while the round is under way.
-        replies.text(`${name} would cut the admin panel first.`, { timing: { latencyMs: 150 } }),
-        replies.text(`${name} thinks the billing team owns it.`),
-      );
-    }
-    const room = await proposeSession(test, fake);
-    await test.command(room, 'approve');
-    await test.settle();
-    const session = (await test.app.repositories.sessions.findByRoom('memory', room))!;
-    const participantCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
-
-    await test.say(room, 'What would you cut first?');
-    await waitFor(() => participantCalls() === 6, 'the round answering the first question to be under way');
-    const before = (await test.app.repositories.sessions.findById(session.id))!;
+    const { room, sessionId, participantCalls } = await questionUnderWay(
+      test,
+      fake,
+      (name) => [`${name} opens with the payment path.`, `${name} would cut the admin panel first.`, `${name} thinks the billing team owns it.`],
+      'What would you cut first?',
+    );
+    const before = (await test.app.repositories.sessions.findById(sessionId))!;
     const reply = await test.say(room, 'And who owns the billing path?');
     expect(reply?.content).toMatch(/writing faster than the room can answer/);
     await test.settle();
 
-    const stored = await test.app.repositories.messages.listForSession(session.id);
+    const stored = await test.app.repositories.messages.listForSession(sessionId);
     const folded = stored.find((message) => message.text === 'And who owns the billing path?')!;
     const answers = stored.filter((message) => message.speaker.kind === 'participant' && message.replyTo.includes(folded.id));
     expect(answers.map((message) => message.speaker.name).sort()).toEqual([...NAMES].sort());
     expect(answers.every((message) => message.text.includes('billing team owns it'))).toBe(true);
     expect(participantCalls()).toBe(9);
     // The folded message itself counted nothing: only the three answers to it did.
-    const after = (await test.app.repositories.sessions.findById(session.id))!;
+    const after = (await test.app.repositories.sessions.findById(sessionId))!;
     expect(after.messageCount - before.messageCount).toBe(6);
   });
 

@@ -2,33 +2,21 @@
  * `!pause` while people wait for answers: the rounds stop, nothing spins meanwhile, and `!continue` answers them.
  */
 import { describe, expect, it } from 'vitest';
-import { replies } from '../fakes/openrouter/fake-openrouter.ts';
 import { appOnFakeModels } from '../support/app-on-fake-models.ts';
-import { proposeSession, waitFor } from '../support/session-driver.ts';
+import { questionUnderWay } from '../support/session-driver.ts';
 
 const suite = appOnFakeModels({ SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '0' });
-const NAMES = ['Claude', 'ChatGPT', 'Grok'];
 const bob = { id: 'u-bob', name: 'Bob', isAdmin: false };
 
 describe('a pause while people wait', () => {
   it('stops the rounds without spinning, and !continue answers who was waiting', async () => {
     const { fake, test } = suite;
-    for (const name of NAMES) {
-      fake.script(
-        { participant: name },
-        replies.text(`${name} opens.`),
-        replies.text(`${name} answers Alice.`, { timing: { latencyMs: 150 } }),
-        replies.text(`${name} answers Bob.`),
-      );
-    }
-    const room = await proposeSession(test, fake);
-    await test.command(room, 'approve');
-    await test.settle();
-    const session = (await test.app.repositories.sessions.findByRoom('memory', room))!;
-    const participantCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
-
-    await test.say(room, 'What would you cut first?');
-    await waitFor(() => participantCalls() === 6, 'the round answering Alice to be under way');
+    const { room, sessionId, participantCalls } = await questionUnderWay(
+      test,
+      fake,
+      (name) => [`${name} opens.`, `${name} answers Alice.`, `${name} answers Bob.`],
+      'What would you cut first?',
+    );
     await test.say(room, 'And who owns billing?', bob);
     await test.command(room, 'pause');
     const reads = test.app.repositories.sessions.findById.bind(test.app.repositories.sessions);
@@ -46,7 +34,7 @@ describe('a pause while people wait', () => {
 
     await test.command(room, 'continue');
     await test.settle();
-    const stored = await test.app.repositories.messages.listForSession(session.id);
+    const stored = await test.app.repositories.messages.listForSession(sessionId);
     const bobs = stored.find((message) => message.text === 'And who owns billing?')!;
     expect(stored.filter((message) => message.speaker.kind === 'participant' && message.replyTo.includes(bobs.id))).toHaveLength(3);
   });

@@ -27,3 +27,37 @@ export async function waitFor(condition: () => boolean | Promise<boolean>, what:
   }
   throw new Error(`timed out waiting for ${what}`);
 }
+
+/** A running session whose round answering a person's first question is still under way (see `questionUnderWay`). */
+export interface SessionMidRound {
+  room: string;
+  sessionId: string;
+  /** Participant requests the fake has seen so far. */
+  participantCalls: () => number;
+}
+
+/**
+ * Approves a session whose participants (Claude, ChatGPT, Grok) answer `answers(name)` in turn, the second slowly, then
+ * asks `question` and resolves while the round answering it is under way: a message sent now arrives mid-round.
+ */
+export async function questionUnderWay(
+  test: TestApp,
+  fake: FakeOpenRouter,
+  answers: (name: string) => [opening: string, slow: string, next: string],
+  question: string,
+): Promise<SessionMidRound> {
+  const names = ['Claude', 'ChatGPT', 'Grok'];
+  for (const name of names) {
+    const [opening, slow, next] = answers(name);
+    fake.script({ participant: name }, replies.text(opening), replies.text(slow, { timing: { latencyMs: 150 } }), replies.text(next));
+  }
+  const room = await proposeSession(test, fake);
+  await test.command(room, 'approve');
+  await test.settle();
+  const session = await test.app.repositories.sessions.findByRoom(test.transport.name, room);
+  if (!session) throw new Error('the approved session was not found');
+  const participantCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
+  await test.say(room, question);
+  await waitFor(() => participantCalls() === names.length * 2, 'the round answering the question to be under way');
+  return { room, sessionId: session.id, participantCalls };
+}
