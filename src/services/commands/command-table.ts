@@ -1,4 +1,5 @@
 import { ALL_STATUSES, SESSION_TRANSITIONS, type Session, type SessionStatus } from '../../core/domain.ts';
+import { spokenList } from '../../core/spoken-list.ts';
 import { COMMAND_CATALOG } from '../../core/command-catalog.ts';
 import type { CommandInvocation, ReplyButton } from '../../core/ports.ts';
 
@@ -168,5 +169,5 @@ function commandHelp(table: CommandDefinition[], name: string): string {
 /** Session states as words: "planning, awaiting approval or active". */
 function spokenStates(states: readonly SessionStatus[]): string {
   const words = states.map((state) => state.replace(/_/g, ' '));
-  return words.length > 1 ? `${words.slice(0, -1).join(', ')} or ${words.at(-1)}` : (words[0] ?? '');
+  return spokenList(words, 'or');
 }

@@ -258,11 +258,9 @@ export class Coordinator implements TurnTaking {
     if (text) await this.notice(session, runtime, text);
   }
 
-  /** One notice for the round's answers withheld as repeats (see repeatsNotice). */
-  /** `round.humans`: the people's messages the round answered; a notice that is all they got replies to them. */
+  /** One notice for the round's answers withheld as repeats (see repeatsNotice); one that is all the round's people got replies to them. */
   private async announceRepeats(session: Session, round: RoundPlan & { humans: ChatMessage[] }, outcomes: TurnOutcome[], runtime: Runtime): Promise<void> {
-    const { repeats, answeredIds } = roundRepeats(round.speakers, outcomes);
-    const personUnanswered = round.kind === 'human' && repeats.length > 0 && !outcomes.some((outcome) => outcome.status === 'answered');
+    const { repeats, answeredIds, personUnanswered } = roundRepeats(round.kind, round.speakers, outcomes);
     const { text, announced } = repeatsNotice(repeats, { announced: runtime.announcedRepeats, answeredIds, personUnanswered });
     runtime.announcedRepeats = announced;
     // The reply is what those people got: a process that takes the session over does not ask the models again.

@@ -1,4 +1,5 @@
 import type { ParticipantConfig } from '../../config/roster.ts';
+import { spokenList } from '../../core/spoken-list.ts';
 import type { TurnOutcome } from './turn-outcome.ts';
 
 /** The room's notice after a turn: a failure (benched or not) or a missed deadline; null when there is nothing to say. */
@@ -50,11 +51,6 @@ export interface RoundRepeat {
   repeatOf: number;
 }
 
-/** "Claude", "Claude and Grok", "Claude, ChatGPT and Grok". */
-function namesInList(names: string[]): string {
-  return names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
-}
-
 /**
  * The room's one notice for a round's repeats, instead of one per participant and round: the repeaters not yet
  * announced (until they answer again), and always when a person's message got nothing but repeats, so nobody is
@@ -69,21 +65,26 @@ export function repeatsNotice(
   for (const repeat of repeats) announced.add(repeat.participantId);
   if (named.length === 0) return { text: null, announced };
   const numbers = named.map((repeat) => `#${repeat.repeatOf}`).join(', ');
+  const names = named.map((repeat) => repeat.name);
   const said =
     named.length === 1
-      ? `${named[0]!.name} repeated its own answer ${numbers}, so it was not posted again.`
-      : `${namesInList(named.map((repeat) => repeat.name))} repeated their own answers (${numbers}), so they were not posted again.`;
+      ? `${spokenList(names, 'and')} repeated its own answer ${numbers}, so it was not posted again.`
+      : `${spokenList(names, 'and')} repeated their own answers (${numbers}), so they were not posted again.`;
   return {
     text: options.personUnanswered ? `${said} Nobody had anything new to add: ask something new, \`!focus\` on one point, or \`!stop\`.` : said,
     announced,
   };
 }
 
-/** A round's answers withheld as repeats, and who answered, from its speakers and their outcomes (in the same order). */
+/**
+ * A round's answers withheld as repeats, who answered, and whether a person's round got nothing but repeats, from its
+ * kind, its speakers and their outcomes (in the same order).
+ */
 export function roundRepeats(
+  kind: 'human' | 'ai',
   speakers: readonly { participant: ParticipantConfig }[],
   outcomes: readonly TurnOutcome[],
-): { repeats: RoundRepeat[]; answeredIds: Set<string> } {
+): { repeats: RoundRepeat[]; answeredIds: Set<string>; personUnanswered: boolean } {
   const repeats: RoundRepeat[] = [];
   const answeredIds = new Set<string>();
   speakers.forEach(({ participant }, index) => {
@@ -93,5 +94,5 @@ export function roundRepeats(
       repeats.push({ participantId: participant.id, name: participant.name, repeatOf: outcome.repeatOf });
     }
   });
-  return { repeats, answeredIds };
+  return { repeats, answeredIds, personUnanswered: kind === 'human' && repeats.length > 0 && answeredIds.size === 0 };
 }
