@@ -140,23 +140,22 @@ export class Coordinator implements TurnTaking {
     const runtime = this.runtime(sessionId);
     if (runtime.loop) return;
     if (runtime.controller.signal.aborted) runtime.controller = new AbortController();
-    let halted = false;
+    let inactive = false;
     runtime.loop = this.loop(sessionId, runtime)
-      .then((end) => void (halted = end === 'halted'))
+      .then((end) => void (inactive = end === 'inactive'))
       .catch((error: unknown) => this.options.logger.error({ err: error, session: sessionId }, 'coordinator loop failed'))
       .finally(() => settleTurns(runtime))
       .finally(() => {
         runtime.loop = null;
         // People who spoke while it ended are answered by another loop; not while the session is paused (that loop would
         // end at once, and start again, for as long as the pause lasts): `!continue` kicks it.
-        const waiting = runtime.pendingHumans.length > 0 || runtime.folded.length > 0;
-        if (runtime.rerun || (waiting && !halted)) this.ensureLoop(sessionId);
+        if (runtime.rerun || (!inactive && (runtime.pendingHumans.length > 0 || runtime.folded.length > 0))) this.ensureLoop(sessionId);
         runtime.rerun = false;
       });
   }
 
-  /** Runs rounds while there is work; `halted` when the session cannot have rounds now (paused, ended, stopped here). */
-  private async loop(sessionId: string, runtime: Runtime): Promise<'halted' | 'idle'> {
+  /** Runs rounds while there is work; `inactive` when it stopped because the session is not active (paused, ended). */
+  private async loop(sessionId: string, runtime: Runtime): Promise<'inactive' | 'idle'> {
     // The session as the last round left it, read after its hooks: an AI round that follows needs no second read.
     // A person's message changed it since (its counts), so then it is read again, unless the count handed its row over
     // to a loop that was not running.
@@ -169,14 +168,15 @@ export class Coordinator implements TurnTaking {
       runtime.arrival = null;
       const session = known && runtime.pendingHumans.length === 0 ? known : (arrival ?? (await this.options.sessions.findById(sessionId)));
       known = null;
-      if (!session || session.status !== 'active' || runtime.cancelled) return 'halted';
+      if (!session || session.status !== 'active') return 'inactive';
+      if (runtime.cancelled) return 'idle';
       // A person is owed answers by the participants who were mid-answer when they spoke: those come before any AI round.
       const owed = runtime.pendingHumans.length === 0 ? runtime.owed : null;
       if (owed) runtime.owed = null;
       const humans = owed ? owed.humans : [...runtime.pendingHumans.splice(0), ...takeUnreadFolded(runtime)];
       if (humans.length === 0 && !runtime.wantAiRound) return 'idle';
       if (!owed) runtime.wantAiRound = false;
-      if (!(await this.withinLimits(session, runtime))) return 'halted';
+      if (!(await this.withinLimits(session, runtime))) return 'idle';
       if (humans.length === 0 && session.aiRoundsSinceHuman >= this.options.settings().maxAiRoundsWithoutHuman) {
         if (!answeredPerson) await this.notice(session, runtime, waitingNotice(this.options.settings().maxAiRoundsWithoutHuman));
         return 'idle';
@@ -201,13 +201,13 @@ export class Coordinator implements TurnTaking {
         .flushRoom(session)
         .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
       // No await between this check and the turns' start: an abort either comes before (no round) or reaches them.
-      if (runtime.cancelled) return 'halted';
+      if (runtime.cancelled) return 'idle';
       const turns = this.startRound(session, round, runtime);
       if ((await awaitRound(round.kind, turns, runtime)) === 'preempted') continue;
       const outcomes = await Promise.all(turns.map((turn) => turn.done));
       // A round cut by a stop or a shutdown did not happen for the loop guard: the process that takes the session
       // over lets the participants who were cut answer in the next round (a person got one answer of three, say).
-      if (runtime.controller.signal.aborted) return 'halted';
+      if (runtime.controller.signal.aborted) return 'idle';
       const counted = await this.options.sessions.update(
         session.id,
         { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 },
