@@ -132,6 +132,10 @@ describe('the roles act through their tools', () => {
     const spans = await spansOf(app, sessionId);
     expect(toolSpans(spans, 'post_to_discord').length).toBeGreaterThan(0);
     expect(app.transport.room(room).at(-1)?.speaker).toBe('Moderator');
+    // The literal participants say their answer again: the room hears it once for the round, not once per participant.
+    const repeats = app.transport.room(room).filter((message) => message.speaker === 'Brainstorm' && message.content.includes('repeated'));
+    expect(repeats).toHaveLength(1);
+    expect(repeats[0]?.content).toMatch(/^\w+, \w+ and \w+ repeated their own answers/);
     // The literal Scribe never wrote a record that passes its checks: the statistics record stands in, and the closing
     // links only the documents there are.
     const record = await app.app.repositories.documents.find(sessionId, 'record');
