@@ -132,15 +132,33 @@ describe.each(ENGINES)('a job worker after a crash on %s', (engine) => {
     expect(await jobs.countByStatus('idea_ledger')).toEqual({ done: 1, superseded: 1 });
   });
 
-  it.each([
-    ['one dead worker', ['worker-dead', 'worker-dead']],
-    ['two dead workers, one each', ['worker-dead-1', 'worker-dead-2']],
-  ])('two runs of one deduplicated job left by a crash (%s) come back as one pending job', async (_case, workerIds) => {
-    for (const [index, workerId] of workerIds.entries()) {
-      await jobs.enqueue(ledgerPass(), clock.now());
-      void doomedLedgerWorker(workerId).runDue();
-      await untilRunning(index + 1);
-    }
+  it('two runs of one deduplicated job left by a crash come back as one pending job', async () => {
+    const doomed = doomedLedgerWorker();
+    await jobs.enqueue(ledgerPass(), clock.now());
+    void doomed.runDue();
+    await untilRunning(1);
+    await jobs.enqueue(ledgerPass(), clock.now());
+    void doomed.runDue();
+    await untilRunning(2);
+    await clock.advance(3_000);
+    const passes: string[] = [];
+    const worker = restarted([]);
+    worker.register('idea_ledger', async (job) => {
+      passes.push(String(job.payload.sessionId));
+      return { status: 'done' };
+    });
+    await worker.runDue();
+    expect(passes).toEqual(['s1']);
+    expect(await jobs.countByStatus('idea_ledger')).toEqual({ done: 1, superseded: 1 });
+  });
+
+  it('two runs of one deduplicated job, each left by another dead worker, come back as one pending job', async () => {
+    await jobs.enqueue(ledgerPass(), clock.now());
+    void doomedLedgerWorker('worker-dead-1').runDue();
+    await untilRunning(1);
+    await jobs.enqueue(ledgerPass(), clock.now());
+    void doomedLedgerWorker('worker-dead-2').runDue();
+    await untilRunning(2);
     await clock.advance(3_000);
     const passes: string[] = [];
     const worker = restarted([]);
