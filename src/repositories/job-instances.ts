@@ -1,7 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { closeAbandonedTraces } from './abandoned-traces.ts';
-import { finishedIfTwin, pendingUnlessTwin } from './job-twins.ts';
 
 /** A job worker process as it registers itself (host and pid tell a restart on the same machine it is gone). */
 export interface WorkerInstance {
@@ -57,8 +56,8 @@ export interface ReclaimOptions {
 
 /**
  * Declares gone the instances in `goneIds` and every other one whose heartbeat is older than `staleBefore`
- * (never `selfId`), puts the jobs they were running back to pending, due now (or superseded by a twin, see
- * job-twins.ts), and closes the traces they left open. A crash is not the job's failure, so the retry count stays.
+ * (never `selfId`), puts the jobs they were running back to pending, due now, and closes the traces they left open.
+ * A crash is not the job's failure, so the retry count stays.
  */
 export async function reclaimAbandoned(
   db: Kysely<Database>,
@@ -77,26 +76,7 @@ export async function reclaimAbandoned(
       .where((eb) => eb.or([eb('heartbeat_at', '<', staleBefore), ...(goneIds.length > 0 ? [eb('id', 'in', goneIds)] : [])]))
       .returning('id')
       .execute();
-    const stopped = transaction.selectFrom('worker_instances').select('id').where('stopped_at', 'is not', null).where('id', '!=', selfId);
-    // Two runs of one deduplicated job may both be left running: the earlier one comes back, the later gives way to it.
-    const earlierRunning = sql<boolean>`exists (
-      select 1 from jobs earlier where earlier.status = 'running' and earlier.locked_by in ${stopped}
-        and earlier.kind = jobs.kind and earlier.dedupe_key = jobs.dedupe_key and earlier.id < jobs.id
-    )`;
-    const jobs = await transaction
-      .updateTable('jobs')
-      .set({
-        status: pendingUnlessTwin(earlierRunning),
-        finished_at: finishedIfTwin(now, earlierRunning),
-        run_at: now,
-        locked_by: null,
-        locked_until: null,
-        updated_at: now,
-      })
-      .where('status', '=', 'running')
-      .where('locked_by', 'in', stopped)
-      .returning('id')
-      .execute();
+    const jobs = await backToPending(transaction, selfId, now);
     if (jobs.length > 0) {
       await transaction
         .updateTable('job_runs')
@@ -113,4 +93,33 @@ export async function reclaimAbandoned(
     const traces = declared.length > 0 || options.everyGoneInstance ? await closeAbandonedTraces(transaction) : 0;
     return { jobs: jobs.length, traces };
   });
+}
+
+/**
+ * Puts the running jobs of stopped instances back to pending, due now. A job whose twin (same kind and dedupe key) is
+ * pending already, or is another of these jobs with a lower id, is `superseded` instead: the twin does its work, and
+ * two pending twins would break the pending-dedupe index, failing the whole reclaim (a worker that cannot reclaim
+ * claims nothing, for every session, at every start). Seen after kill -9 restarts: an idea-ledger pass was running
+ * when its process died, and the next message queued the session's next pass meanwhile.
+ */
+async function backToPending(transaction: Transaction<Database>, selfId: string, now: Date): Promise<{ id: number }[]> {
+  const result = await sql<{ id: number }>`
+    with abandoned as (
+      select job.id, job.kind, job.dedupe_key from jobs job
+      where job.status = 'running'
+        and job.locked_by in (select instance.id from worker_instances instance where instance.stopped_at is not null and instance.id <> ${selfId})
+    ), decided as (
+      select abandoned.id, abandoned.dedupe_key is not null and (
+        exists (select 1 from jobs twin where twin.status = 'pending' and twin.kind = abandoned.kind and twin.dedupe_key = abandoned.dedupe_key)
+        or exists (select 1 from abandoned earlier where earlier.kind = abandoned.kind and earlier.dedupe_key = abandoned.dedupe_key and earlier.id < abandoned.id)
+      ) as superseded
+      from abandoned
+    )
+    update jobs set
+      status = case when decided.superseded then 'superseded' else 'pending' end,
+      finished_at = case when decided.superseded then ${now}::timestamptz else null end,
+      run_at = ${now}, locked_by = null, locked_until = null, updated_at = ${now}
+    from decided where jobs.id = decided.id
+    returning jobs.id`.execute(transaction);
+  return result.rows;
 }

@@ -3,7 +3,6 @@ import { toJson, type Database, type JobRow } from '../db/schema.ts';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import { claimDueJobs, type ClaimedJob } from './job-claims.ts';
 import * as instances from './job-instances.ts';
-import { pendingUnlessTwin } from './job-twins.ts';
 import type { WorkerInstance } from './job-instances.ts';
 
 export type { ClaimedJob, SuccessorClaim } from './job-claims.ts';
@@ -29,6 +28,17 @@ const DEFAULT_MAX_RETRIES = 5;
  * index by this predicate, and a bound value would not find it once Postgres keeps a generic plan for the statement.
  */
 const PENDING_DEDUPE_INDEX = sql<boolean>`status = 'pending'`;
+
+/**
+ * The status of a running job put back to pending (a retry, a postponement): `superseded` when a twin (same kind and
+ * dedupe key) was queued while it ran, as the twin does its work, and two pending twins would break the pending-dedupe
+ * index (the statement would fail, and the job stay running until its lease ran out).
+ */
+function pendingUnlessTwin() {
+  return sql<string>`case when jobs.dedupe_key is not null and exists (
+    select 1 from jobs twin where twin.status = 'pending' and twin.kind = jobs.kind and twin.dedupe_key = jobs.dedupe_key
+  ) then 'superseded' else 'pending' end`;
+}
 
 /** The row of a new, pending job. */
 function jobRow(job: NewJob, now: Date) {
