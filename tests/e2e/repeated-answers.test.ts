@@ -2,7 +2,8 @@
  * A participant stuck in a loop (as small and local models get, and any model once a discussion stalls) posts the
  * same answer round after round. Through the real app and SDK: its repeat is tried again with a cue, a second repeat
  * is withheld, the round tells the room once for all its repeaters, and a round that adds nothing starts no other.
- * Three stuck models must not flood the room with three notices for every message a person sends.
+ * Three stuck models must not flood the room with three notices for every message a person sends, and one stuck model
+ * among good ones must not cost two calls in every AI round: it sits them out until a person speaks.
  */
 import { describe, expect, it } from 'vitest';
 import { replies } from '../fakes/openrouter/fake-openrouter.ts';
@@ -29,7 +30,9 @@ describe('a participant that repeats itself', () => {
     // One notice for the round, naming all three.
     const notices = () => test.transport.room(room).filter((message) => message.speaker === 'Brainstorm' && message.content.includes('repeated'));
     expect(notices().map((message) => message.content)).toEqual([
-      expect.stringMatching(/^\w+, \w+ and \w+ repeated their own answers \(#\d+, #\d+, #\d+\), so they were not posted again\.$/),
+      expect.stringMatching(
+        /^\w+, \w+ and \w+ repeated their own answers \(#\d+, #\d+, #\d+\), so they were not posted again\. They sit out the AI rounds until a person speaks\.$/,
+      ),
     ]);
     for (const name of ['Claude', 'ChatGPT', 'Grok']) expect(notices()[0]?.content).toContain(name);
     const retried = fake.chats.filter(
@@ -58,4 +61,42 @@ describe('a participant that repeats itself', () => {
     expect(roomReplies.map((message) => message.replyTo)).toEqual(asked.map((message) => [message.id]));
     expect(test.transport.room(room).filter((message) => message.content.includes('withheld'))).toEqual([]);
   });
+
+  it('sits out the AI rounds after a repeat, while the others go on, and is asked again when a person speaks', async () => {
+    const { fake, test } = suite;
+    fake.script({ participant: 'Grok' }, ...Array.from({ length: 8 }, () => replies.text(`Grok: ${LOOP}`)));
+    for (const name of ['Claude', 'ChatGPT']) fake.script({ participant: name }, ...FRESH.map((point) => replies.text(`${name} adds: ${point}`)));
+    const room = await proposeSession(test, fake);
+    await test.command(room, 'approve');
+    await test.settle();
+    const grokCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant' && chat.agent.name === 'Grok').length;
+    const claudeCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant' && chat.agent.name === 'Claude').length;
+
+    // Three rounds (the opening and two AI rounds): Grok said its line, repeated it (the try and its retry), then rested.
+    expect(claudeCalls()).toBe(3);
+    expect(grokCalls()).toBe(3);
+    const notices = () => test.transport.room(room).filter((message) => message.speaker === 'Brainstorm' && message.content.includes('repeated'));
+    expect(notices().map((message) => message.content)).toEqual([
+      expect.stringMatching(/^Grok repeated its own answer #\d+, so it was not posted again\. It sits out the AI rounds until a person speaks\.$/),
+    ]);
+
+    // A person's round asks Grok again (it repeats: the try and its retry); the AI rounds after it go on without it.
+    await test.say(room, 'Which of these would you try first?');
+    await test.settle();
+    expect(claudeCalls()).toBe(6);
+    expect(grokCalls()).toBe(5);
+    expect(notices()).toHaveLength(1);
+  });
 });
+
+/** Answers that share no run of three words with one another. */
+const FRESH = [
+  'a canary release for the billing service, watched by the on-call engineer',
+  'retire the oldest toggles first, since nobody remembers who owns them',
+  'write down an expiry date next to every new flag in the tracker',
+  'let support staff see which customers have which features switched on',
+  'measure the checkout error rate before and after each rollout step',
+  'pair each experiment with one dashboard and one person who reads it',
+  'keep the kill switch outside the deploy pipeline so it works during incidents',
+  'ask the mobile team whether their release cadence fits this plan at all',
+];

@@ -29,6 +29,11 @@ export interface Runtime {
   announcedFailures: Map<string, 'failed' | 'benched'>;
   /** Participants the room was told repeat themselves (cleared when they answer again). */
   announcedRepeats: Set<string>;
+  /**
+   * Participants sitting out the AI rounds: their last answer was withheld as a repeat. A person's next round asks
+   * them again; until then each AI round would cost two calls for nothing.
+   */
+  resting: ReadonlySet<string>;
   /** Turns in flight, of this round or of one a person preempted. */
   turns: Set<InFlightTurn>;
   /** Wakes a loop waiting on an AI round when a person speaks. */
@@ -53,6 +58,7 @@ export function newRuntime(): Runtime {
     cancelled: false,
     announcedFailures: new Map(),
     announcedRepeats: new Set(),
+    resting: new Set(),
     turns: new Set(),
     wake: null,
     arrival: null,

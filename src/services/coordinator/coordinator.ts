@@ -12,7 +12,7 @@ import type { EventBus } from '../../core/ports.ts';
 import type { DocumentationHooks, HumanMessageHandover, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
 import { armedDeadlines, awaitRound, runtimeOf, settleTurns, takeUnreadFolded, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
-import { seatRound, type SeatedRound as RoundPlan } from './round-seating.ts';
+import { restingAfterRound, seatRound, type SeatedRound as RoundPlan } from './round-seating.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
 import { noticeAfterTurn, repeatsNotice, roundRepeats, waitingNotice } from './turn-notices.ts';
@@ -261,8 +261,10 @@ export class Coordinator implements TurnTaking {
   /** One notice for the round's answers withheld as repeats (see repeatsNotice); one that is all the round's people got replies to them. */
   private async announceRepeats(session: Session, round: RoundPlan & { humans: ChatMessage[] }, outcomes: TurnOutcome[], runtime: Runtime): Promise<void> {
     const { repeats, answeredIds, personUnanswered } = roundRepeats(round.kind, round.speakers, outcomes);
-    const { text, announced } = repeatsNotice(repeats, { announced: runtime.announcedRepeats, answeredIds, personUnanswered });
+    const aiRounds = this.options.settings().maxAiRoundsWithoutHuman > 0;
+    const { text, announced } = repeatsNotice(repeats, { announced: runtime.announcedRepeats, answeredIds, personUnanswered, aiRounds });
     runtime.announcedRepeats = announced;
+    runtime.resting = restingAfterRound(round.kind, runtime.resting, { repeaterIds: repeats.map((repeat) => repeat.participantId), answeredIds });
     // The reply is what those people got: a process that takes the session over does not ask the models again.
     if (text) await this.notice(session, runtime, text, personUnanswered ? round.humans.slice(-5) : []);
   }

@@ -24,13 +24,26 @@ export interface RoundSeatingDependencies {
 }
 
 /**
+ * Who rests after a round: its repeaters, and those resting before unless they answered now. A person's round starts
+ * afresh (it asked everyone, and a repeater it did not seat gets the next AI round's chance).
+ */
+export function restingAfterRound(
+  kind: 'human' | 'ai',
+  resting: ReadonlySet<string>,
+  round: { repeaterIds: readonly string[]; answeredIds: ReadonlySet<string> },
+): Set<string> {
+  const kept = kind === 'human' ? [] : [...resting].filter((id) => !round.answeredIds.has(id));
+  return new Set([...kept, ...round.repeaterIds]);
+}
+
+/**
  * Plans the next round among the participants free to speak (`only`: among these), within the seats the limits
- * leave; null when none is free. Those a person's round would seat but who are still writing are named in `owing`.
+ * leave (an AI round without those resting after a repeat); null when none is free. Those a person's round would seat but who are still writing are named in `owing`.
  */
 export async function seatRound(
   dependencies: RoundSeatingDependencies,
   session: Session,
-  runtime: Pick<Runtime, 'turns'>,
+  runtime: Pick<Runtime, 'turns' | 'resting'>,
   humans: ChatMessage[],
   only?: ReadonlySet<string>,
 ): Promise<SeatedRound | null> {
@@ -40,7 +53,9 @@ export async function seatRound(
   const busy = new Set(live.map((turn) => turn.participantId));
   const seats = dependencies.limits.seatsLeft(session, live.length);
   const history = await dependencies.history.read(session.id);
-  const asked = (participant: { id: string }) => (only ? only.has(participant.id) : humans.length > 0 || !busy.has(participant.id));
+  // A person's round asks everyone; an AI round leaves out who is still writing and who rests after a repeat.
+  const asked = (participant: { id: string }) =>
+    only ? only.has(participant.id) : humans.length > 0 || (!busy.has(participant.id) && !runtime.resting.has(participant.id));
   const planned = planRound({
     session,
     participants: dependencies.roster.active(session).filter(asked),

@@ -58,7 +58,13 @@ export interface RoundRepeat {
  */
 export function repeatsNotice(
   repeats: RoundRepeat[],
-  options: { announced: ReadonlySet<string>; answeredIds: ReadonlySet<string>; personUnanswered: boolean },
+  options: {
+    announced: ReadonlySet<string>;
+    answeredIds: ReadonlySet<string>;
+    personUnanswered: boolean;
+    /** The room has AI rounds, which the repeaters sit out until a person speaks (see `restingAfterRound`). */
+    aiRounds?: boolean;
+  },
 ): { text: string | null; announced: Set<string> } {
   const announced = new Set([...options.announced].filter((id) => !options.answeredIds.has(id)));
   const named = options.personUnanswered ? repeats : repeats.filter((repeat) => !announced.has(repeat.participantId));
@@ -70,10 +76,9 @@ export function repeatsNotice(
     named.length === 1
       ? `${spokenList(names, 'and')} repeated its own answer ${numbers}, so it was not posted again.`
       : `${spokenList(names, 'and')} repeated their own answers (${numbers}), so they were not posted again.`;
-  return {
-    text: options.personUnanswered ? `${said} Nobody had anything new to add: ask something new, \`!focus\` on one point, or \`!stop\`.` : said,
-    announced,
-  };
+  if (options.personUnanswered) return { text: `${said} Nobody had anything new to add: ask something new, \`!focus\` on one point, or \`!stop\`.`, announced };
+  const rest = named.length === 1 ? 'It sits out the AI rounds until a person speaks.' : 'They sit out the AI rounds until a person speaks.';
+  return { text: options.aiRounds ? `${said} ${rest}` : said, announced };
 }
 
 /**

@@ -36,6 +36,17 @@ describe('the room notice for a round of repeated answers', () => {
     );
   });
 
+  it('tells a room with AI rounds that the repeaters sit them out until a person speaks', () => {
+    expect(repeatsNotice([grok], { announced: none, answeredIds: none, personUnanswered: false, aiRounds: true }).text).toBe(
+      'Grok repeated its own answer #12, so it was not posted again. It sits out the AI rounds until a person speaks.',
+    );
+    expect(repeatsNotice([claude, grok], { announced: none, answeredIds: none, personUnanswered: false, aiRounds: true }).text).toMatch(
+      /so they were not posted again\. They sit out the AI rounds until a person speaks\.$/,
+    );
+    // A person who got nothing but repeats is told what to do instead: the whole room waits for them anyway.
+    expect(repeatsNotice([grok], { announced: none, answeredIds: none, personUnanswered: true, aiRounds: true }).text).not.toContain('sits out');
+  });
+
   it('posts nothing for a round without repeats', () => {
     expect(repeatsNotice([], { announced: none, answeredIds: new Set(['claude']), personUnanswered: false }).text).toBeNull();
   });
