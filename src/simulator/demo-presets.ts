@@ -7,7 +7,7 @@ const PRESET_HINTS: [RegExp, string][] = [
   [/\bpric(?:e|es|ed|ing)\b|monetis|monetiz|revenue|business model|go-to-market|subscription/i, 'product-ideas'],
   // Not "design" alone: a design team's critiques are no architecture decision.
   [
-    /architect|(?:system|technical|software|api|schema) design|design doc|migrat|database|stack|\bapi\b|framework|infrastructure|monolith|micro-?services?|split (?:out|off)|refactor|codebase|tech(?:nical)? debt/i,
+    /architect|(?:system|technical|software|api|schema) design|design doc|migrat|database|stack|\bapi\b|framework|infrastructure|monolith|micro-?services?|split (?:out|off)|refactor|codebase|tech(?:nical)? debt|postgres|mysql|sqlite|dynamo|mongo|redis|kafka|rabbitmq|kubernetes|serverless|graphql|terraform|\b(?:aws|gcp|azure|react|vue|svelte|angular)\b/i,
     'architecture-decision',
   ],
   [/research|\bwhy\b|evidence|hypothes|study|investigat/i, 'research-question'],

@@ -2,6 +2,7 @@ import { LATEST_ANSWERS_COMPARED, repetitionCheck } from '../core/repetition.ts'
 import { escapeForPattern } from '../core/speaker-label.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
 import { chooseIdea } from './idea-choice.ts';
+import { comparisonOf } from './demo-comparison.ts';
 import { presetOf } from './demo-presets.ts';
 import {
   keyPhrasesOf,
@@ -57,9 +58,11 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
   const topic = topicOf(body);
   const answers = answersOf(body);
   const heard = keyPhrasesOf(answers.text, 4);
-  const topicPhrases = keyPhrasesOf(topic, 4);
   const who = answers.authors.length > 0 ? answers.authors.join(' and ') : 'the group';
-  const areas = [...new Set([...heard, ...topicPhrases].map(capitalised)), 'Risks', 'Next steps'].filter(
+  const comparison = comparisonOf(topic);
+  // A topic that weighs options is about those options first ("Postgres", "DynamoDB"), whatever its wording puts first.
+  const topicPhrases = comparison ? [...comparison.options, ...keyPhrasesOf(topic, 4)] : keyPhrasesOf(topic, 4);
+  const areas = [...new Set([...(comparison?.options ?? []), ...heard, ...topicPhrases].map(capitalised)), 'Risks', 'Next steps'].filter(
     (word, index, all) => all.findIndex((other) => other.toLowerCase() === word.toLowerCase()) === index,
   );
   return {
@@ -67,7 +70,9 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
       ? `${topic} — ${PLANNED_AROUND} ${who} ${TOLD_THE_PLANNER}: “${shortened(answers.text, 180)}” ${SIMULATED}`
       : `${topic} — ${EXPLORED} ${SIMULATED}`,
     objectives: [
-      `Map the options for ${subjectOf(topicPhrases[0], 'the topic')}`,
+      comparison
+        ? `Weigh ${spokenOptions(comparison.options)} against each other${comparison.purpose ? ` for ${comparison.purpose}` : ''}`
+        : `Map the options for ${subjectOf(topicPhrases[0], 'the topic')}`,
       heard.length > 0 ? `Answer what ${who} raised: ${heard.slice(0, 2).join(' and ')}` : 'Weigh the trade-offs of the strongest options',
       `Agree on one next step ${who === 'the group' ? 'the group' : who} can try`,
     ],
@@ -80,6 +85,8 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
     critiqueRound: /\b(?:should|which|choose|decide|pick|versus|vs)\b/i.test(topic),
   };
 }
+
+const spokenOptions = (options: string[]) => `${options.slice(0, -1).join(', ')} and ${options.at(-1) ?? ''}`;
 
 /** The limits of the plan people were shown, which a revision keeps: the demo changes none of them itself. */
 function shownLimits(body: ChatCompletionRequest): Record<string, unknown> | null {
@@ -208,8 +215,10 @@ function saidBefore(line: AnswerLine, parts: Omit<AnswerParts, 'to'>, conversati
 /** A short, on-topic participant answer in the participant's style, answering the previous speaker. */
 export function participantAnswer(name: string, body: ChatCompletionRequest): string {
   const previous = previousSpeaker(body);
-  const topic = topicOf(body);
-  const subject = subjectOf(keyPhrasesOf(topic, 1)[0], 'this');
+  // The topic as people put it: the demo plan's words around it ("what Dana told the Planner") are no subject.
+  const topic = plainTopic(topicOf(body));
+  const comparison = comparisonOf(topic);
+  const subject = comparison?.purpose ? subjectOf(comparison.purpose, 'this') : subjectOf(keyPhrasesOf(topic, 1)[0], 'this');
   // Anyone who spoke is no idea ("what Maya said" offers no "Maya said"), whoever is answered.
   const statements = statementsOf(body);
   const speakers = [name, ...new Set(statements.map((statement) => statement.speaker))];
@@ -222,7 +231,8 @@ export function participantAnswer(name: string, body: ChatCompletionRequest): st
   const seed = stableHash(`${name}|${body.messages.length}|${previous?.text ?? ''}`);
   const conversation = messageTextsOf(body).join('\n');
   // The whole topic: what a person told the Planner can run past the 200 characters a line quotes.
-  const fromTopic = fresh(ideasIn(withoutWhoToldThePlanner(topicOf(body, 1_000)), speakers));
+  // A topic that weighs options is discussed through them.
+  const fromTopic = comparison ? comparison.options : fresh(ideasIn(withoutWhoToldThePlanner(topicOf(body, 1_000)), speakers));
   const idea = chooseIdea({ heard: fresh(heard), fromTopic, conversation, seed }) ?? 'the core idea';
   const lines = STYLES[name.toLowerCase()] ?? STYLES.default ?? [];
   const to = previous && previous.name !== name && previous.name !== 'the group' ? previous.name : 'everyone';

@@ -118,6 +118,11 @@ describe('demo brain through the real SDK', () => {
     expect((await planned(user('Topic: which feature do our users miss most?'), chosen)).preset).toBe('retrospective');
     // The plan is about the topic's subject, not its verbs ("Map the options for move jenkins").
     expect((await planned(user('Topic: should we move our CI from Jenkins to GitHub Actions?'))).objectives[0]).toBe('Map the options for GitHub Actions');
+    // A topic that weighs named options is planned around them, and named technologies make it an architecture decision.
+    const billing = await planned(user('Topic: How should our team decide between Postgres and DynamoDB for billing?'), architecture);
+    expect(billing.preset).toBe('architecture-decision');
+    expect(billing.objectives[0]).toBe('Weigh Postgres and DynamoDB against each other for billing');
+    expect(billing.keyAreas.slice(0, 2)).toEqual(['Postgres', 'DynamoDB']);
   });
 
   it("scribe writes the whole conversation in order, tldr finds the participants' ideas, participants refer to the previous speaker", async () => {

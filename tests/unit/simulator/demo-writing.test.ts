@@ -24,6 +24,25 @@ describe('demo participants', () => {
     expect(picked.some((idea) => /retrospectives|small team/i.test(idea))).toBe(true);
   });
 
+  it('discuss the options of a topic that weighs them, about what they are for, never about who told the Planner', () => {
+    const topic = 'How should our team decide between Postgres and DynamoDB for billing? — planned around what Dana told the Planner: “A decision by Friday.”';
+    const answers = ['Claude', 'ChatGPT', 'Grok'].flatMap((name) =>
+      Array.from({ length: 8 }, (_, variant) =>
+        participantAnswer(name, {
+          model: 'demo',
+          messages: [
+            { role: 'system', content: `You are ${name}, a participant in a Brainstorm session.\nTopic: ${topic}` },
+            { role: 'user', content: `[Moderator]: Welcome, everyone (${variant}). Share your first ideas.` },
+          ],
+        }),
+      ),
+    );
+    expect(answers.filter((answer) => /dana told|told the planner/i.test(answer))).toEqual([]);
+    const ideas = new Set(answers.map((answer) => /"([^"]+)"/.exec(answer)?.[1]));
+    expect([...ideas].sort()).toEqual(['DynamoDB', 'Postgres']);
+    expect(answers.filter((answer) => answer.includes('billing'))).not.toEqual([]);
+  });
+
   it('never say again a line they said before in the conversation, to whomever they said it', () => {
     const instructions = {
       role: 'system' as const,
