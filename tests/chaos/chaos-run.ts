@@ -1,0 +1,167 @@
+/**
+ * `npm run chaos`: a team's bad day, scripted. Rooms full of people typing and giving commands while the app is
+ * killed (SIGKILL) and started again every round or two; then a clean stop, and the checks of chaos-checks.ts. Not part
+ * of `npm test` (it runs for minutes, on purpose at random): a release candidate, or a change to delivery, jobs or the
+ * coordinator, should pass a few seeds of it. It found a crash that stopped the job worker for good, which no test had.
+ *
+ *   npm run chaos -- [--engine pglite|postgres] [--models demo|literal] [--rooms 3] [--rounds 8] [--seed 1] [--kill 0.4]
+ *
+ * `literal` models are the fake OpenRouter's model that ignores our prompts and says its answer again; `demo` is the
+ * embedded simulator `npm start` uses without a key. Exits 1 when an invariant broke, printing each problem.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { databaseLocationFor, openDatabase } from '../../src/db/create-database.ts';
+import { startFakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { createThrowawayPostgres } from '../support/databases.ts';
+import { chaosProblems, failedJobs, type RoomView, type SentMessage } from './chaos-checks.ts';
+import { startAppProcess, type AppProcess } from './chaos-process.ts';
+
+const { values: options } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'pglite' },
+    models: { type: 'string', default: 'demo' },
+    rooms: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '8' },
+    seed: { type: 'string', default: '1' },
+    kill: { type: 'string', default: '0.4' },
+    port: { type: 'string', default: '7571' },
+  },
+});
+
+/** A small seeded generator (mulberry32): the same seed plays the same day. */
+function seeded(seed: number): () => number {
+  let state = seed >>> 0;
+  return () => {
+    state = (state + 0x6d2b79f5) >>> 0;
+    let value = Math.imul(state ^ (state >>> 15), 1 | state);
+    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
+    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+const random = seeded(Number(options.seed));
+const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const TOPICS = [
+  'How should our team decide between Postgres and DynamoDB for billing?',
+  'How can we make our weekly planning meeting shorter?',
+  'What should the first version of our onboarding emails say?',
+  'Should we split the checkout service out of the monolith?',
+];
+const SAYINGS = [
+  'What would you cut first?',
+  'Claude, what is the riskiest part?',
+  'I think we should start small and measure.',
+  'Grok, argue the other side please.',
+  'Who would own this?',
+  'Can we do it within two weeks?',
+];
+const COMMANDS = [
+  ['focus', 'the cost'],
+  ['status', ''],
+  ['pause', ''],
+  ['continue', ''],
+  ['explore', ''],
+  ['summary', ''],
+  ['ideas', ''],
+] as const;
+
+const dataDir = mkdtempSync(join(tmpdir(), 'brainstorm-chaos-'));
+const postgres = options.engine === 'postgres' ? await createThrowawayPostgres() : null;
+const models = options.models === 'literal' ? await startFakeOpenRouter({ fallback: 'literal' }) : null;
+const environment: Record<string, string> = {
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  DEMO_PACE: 'fast',
+  SESSION_PLANNER_MAX_QUESTIONS: '0',
+  ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  ...(models ? { OPENROUTER_API_KEY: 'sk-or-chaos-123', OPENROUTER_BASE_URL: models.url } : {}),
+};
+const port = Number(options.port);
+const logFile = join(dataDir, 'app.log');
+const serverErrors: string[] = [];
+const sent: SentMessage[] = [];
+let app: AppProcess = await startAppProcess(environment, port, logFile);
+let kills = 0;
+
+/** A request to the app; null when it is down (killed), so the caller can try again once it is back. */
+async function call(path: string, body?: unknown): Promise<Record<string, unknown> | null> {
+  try {
+    const response = await fetch(
+      `${app.url}${path}`,
+      body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
+    );
+    if (response.status >= 500) serverErrors.push(`${response.status} from ${path}: ${await response.text()}`);
+    return response.ok ? ((await response.json()) as Record<string, unknown>) : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Sends a person's message with a client id, again after a restart until the app answers, as the console does. */
+async function say(roomId: string, content: string): Promise<void> {
+  const clientId = `chaos-${options.seed}-${sent.length}`;
+  const message: SentMessage = { clientId, roomId, accepted: false };
+  sent.push(message);
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    const answer = await call(`/api/rooms/${roomId}/messages`, { content, name: 'Dana', clientId });
+    if (answer) return void (message.accepted = answer.reply === null);
+    await sleep(500);
+  }
+}
+
+async function openRoom(topic: string): Promise<string> {
+  for (;;) {
+    const opened = await call('/api/local/sessions', { topic, name: 'Dana' });
+    if (typeof opened?.roomId === 'string') return opened.roomId;
+    await sleep(500);
+  }
+}
+
+const rooms: string[] = [];
+for (let index = 0; index < Number(options.rooms); index += 1) rooms.push(await openRoom(TOPICS[index % TOPICS.length]!));
+await sleep(3000);
+for (const roomId of rooms) await call(`/api/rooms/${roomId}/commands`, { command: 'approve', name: 'Dana' });
+
+for (let round = 0; round < Number(options.rounds); round += 1) {
+  for (const roomId of rooms) {
+    const roll = random();
+    if (roll < 0.65) await say(roomId, pick(SAYINGS));
+    else if (roll < 0.9) {
+      const [command, args] = pick(COMMANDS);
+      await call(`/api/rooms/${roomId}/commands`, { command, args, name: 'Dana' });
+    }
+  }
+  await sleep(500 + random() * 2500);
+  if (random() < Number(options.kill)) {
+    await app.kill();
+    kills += 1;
+    app = await startAppProcess(environment, port, logFile);
+  }
+  process.stdout.write(`round ${round + 1}: ${sent.length} messages sent, ${kills} kills\n`);
+}
+
+// Every room goes on (a paused one too), then the app settles and stops cleanly, as a deploy stops it.
+for (const roomId of rooms) await call(`/api/rooms/${roomId}/commands`, { command: 'continue', name: 'Dana' });
+await sleep(15_000);
+const views = (await Promise.all(rooms.map((roomId) => call(`/api/rooms/${roomId}`)))) as unknown as RoomView[];
+await app.stop();
+
+const database = openDatabase(databaseLocationFor(postgres?.url, dataDir));
+const checked = await chaosProblems(database.db, sent, views.filter(Boolean), new Date());
+const problems = [...serverErrors, ...checked.problems];
+const failures = await failedJobs(database.db);
+await database.close();
+await models?.close();
+await postgres?.drop();
+
+process.stdout.write(
+  `\n${options.models} models on ${options.engine}, seed ${options.seed}: ${rooms.length} rooms, ${sent.length} messages, ${kills} kills, ${checked.answersChecked} stored answers checked in their rooms\n`,
+);
+for (const failure of failures) process.stdout.write(`note: ${failure}\n`);
+for (const problem of problems) process.stdout.write(`PROBLEM: ${problem}\n`);
+process.stdout.write(problems.length === 0 ? `no problems (data and log: ${dataDir})\n` : `${problems.length} problem(s) (data and log: ${dataDir})\n`);
+process.exitCode = problems.length === 0 ? 0 : 1;
