@@ -5,6 +5,7 @@
  * coordinator, should pass a few seeds of it. It found a crash that stopped the job worker for good, which no test had.
  *
  *   npm run chaos -- [--engine pglite|postgres] [--models demo|literal] [--rooms 3] [--rounds 8] [--seed 1] [--kill 0.4]
+ *                    [--processes 2 (Postgres only: each request and each kill goes to one of them at random)]
  *
  * `literal` models are the fake OpenRouter's model that ignores our prompts and says its answer again; `demo` is the
  * embedded simulator `npm start` uses without a key. Exits 1 when an invariant broke, printing each problem.
@@ -28,6 +29,7 @@ const { values: options } = parseArgs({
     seed: { type: 'string', default: '1' },
     kill: { type: 'string', default: '0.4' },
     port: { type: 'string', default: '7571' },
+    processes: { type: 'string', default: '1' },
   },
 });
 
@@ -69,6 +71,8 @@ const COMMANDS = [
   ['ideas', ''],
 ] as const;
 
+const processCount = Number(options.processes);
+if (processCount > 1 && options.engine !== 'postgres') throw new Error('several processes share a Postgres server: add --engine postgres');
 const dataDir = mkdtempSync(join(tmpdir(), 'brainstorm-chaos-'));
 const postgres = options.engine === 'postgres' ? await createThrowawayPostgres() : null;
 const models = options.models === 'literal' ? await startFakeOpenRouter({ fallback: 'literal' }) : null;
@@ -80,18 +84,24 @@ const environment: Record<string, string> = {
   ...(postgres ? { DATABASE_URL: postgres.url } : {}),
   ...(models ? { OPENROUTER_API_KEY: 'sk-or-chaos-123', OPENROUTER_BASE_URL: models.url } : {}),
 };
-const port = Number(options.port);
-const logFile = join(dataDir, 'app.log');
 const serverErrors: string[] = [];
 const sent: SentMessage[] = [];
-let app: AppProcess = await startAppProcess(environment, port, logFile);
+/** Process `index`: a port and a DATA_DIR of its own (the first keeps the run's, which the checks read on PGlite). */
+const startProcess = (index: number) =>
+  startAppProcess(
+    { ...environment, DATA_DIR: index === 0 ? dataDir : mkdtempSync(join(tmpdir(), 'brainstorm-chaos-')) },
+    Number(options.port) + index,
+    join(dataDir, `app-${index}.log`),
+  );
+const apps: AppProcess[] = [];
+for (let index = 0; index < processCount; index += 1) apps.push(await startProcess(index));
 let kills = 0;
 
-/** A request to the app; null when it is down (killed), so the caller can try again once it is back. */
+/** A request to one of the apps at random; null when it is down (killed), so the caller can try again once it is back. */
 async function call(path: string, body?: unknown): Promise<Record<string, unknown> | null> {
   try {
     const response = await fetch(
-      `${app.url}${path}`,
+      `${pick(apps).url}${path}`,
       body === undefined ? {} : { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) },
     );
     if (response.status >= 500) serverErrors.push(`${response.status} from ${path}: ${await response.text()}`);
@@ -137,9 +147,10 @@ for (let round = 0; round < Number(options.rounds); round += 1) {
   }
   await sleep(500 + random() * 2500);
   if (random() < Number(options.kill)) {
-    await app.kill();
+    const index = Math.floor(random() * apps.length);
+    await apps[index]!.kill();
     kills += 1;
-    app = await startAppProcess(environment, port, logFile);
+    apps[index] = await startProcess(index);
   }
   process.stdout.write(`round ${round + 1}: ${sent.length} messages sent, ${kills} kills\n`);
 }
@@ -148,7 +159,7 @@ for (let round = 0; round < Number(options.rounds); round += 1) {
 for (const roomId of rooms) await call(`/api/rooms/${roomId}/commands`, { command: 'continue', name: 'Dana' });
 await sleep(15_000);
 const views = (await Promise.all(rooms.map((roomId) => call(`/api/rooms/${roomId}`)))) as unknown as RoomView[];
-await app.stop();
+for (const app of apps) await app.stop();
 
 const database = openDatabase(databaseLocationFor(postgres?.url, dataDir));
 const checked = await chaosProblems(database.db, sent, views.filter(Boolean), new Date());
@@ -159,7 +170,7 @@ await models?.close();
 await postgres?.drop();
 
 process.stdout.write(
-  `\n${options.models} models on ${options.engine}, seed ${options.seed}: ${rooms.length} rooms, ${sent.length} messages, ${kills} kills, ${checked.answersChecked} stored answers checked in their rooms\n`,
+  `\n${options.models} models on ${options.engine}, ${processCount} process(es), seed ${options.seed}: ${rooms.length} rooms, ${sent.length} messages, ${kills} kills, ${checked.answersChecked} stored answers checked in their rooms\n`,
 );
 for (const failure of failures) process.stdout.write(`note: ${failure}\n`);
 for (const problem of problems) process.stdout.write(`PROBLEM: ${problem}\n`);
