@@ -71,6 +71,8 @@ export interface BenchAppOptions {
   counter?: QueryCounter;
   /** The job worker's poll (the app's own, 250 ms, by default: deliveries wake it anyway). */
   workerPollMs?: number;
+  /** Settings over the bench's own (which turn the Moderator's checks, the Scribe and the TLDR off). */
+  environment?: Record<string, string>;
 }
 
 async function benchDatabase(engine: BenchEngine, counter: QueryCounter | undefined): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
@@ -95,6 +97,7 @@ async function startAppOn(modelsUrl: string, engine: BenchEngine, aiRounds: numb
     MODERATOR_CHECK_INTERVAL: '100000',
     SCRIBE_UPDATE_INTERVAL: '100000',
     TLDR_UPDATE_INTERVAL: '100000',
+    ...options.environment,
   });
   const { database, drop } = await benchDatabase(engine, options.counter);
   const app = await createApp({

@@ -12,7 +12,10 @@ export const BENCH_GROUPS: Record<string, () => Promise<BenchResult[]>> = {
   'memory-postgres-in-process': async () => (await import('./session-bench.ts')).runMemoryPostgresBench(),
   discord: async () => (await import('./discord-bench.ts')).runDiscordBench(),
   notion: async () => (await import('./notion-bench.ts')).runNotionBench(),
-  moderator: async () => (await import('./moderator-bench.ts')).runModeratorBench(),
+  moderator: async () => [
+    ...(await (await import('./moderator-bench.ts')).runModeratorBench()),
+    ...(await (await import('./person-during-check-bench.ts')).personDuringCheck()),
+  ],
   console: async () => (await import('./console-bench.ts')).runConsoleBench(),
   ideas: async () => (await import('./ideas-bench.ts')).runIdeasBench(),
   scale: async () => (await import('./scale-bench.ts')).runScaleBench(),

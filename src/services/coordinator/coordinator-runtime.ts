@@ -34,6 +34,8 @@ export interface Runtime {
    * them again; until then each AI round would cost two calls for nothing.
    */
   resting: ReadonlySet<string>;
+  /** Between-round checks a person's round did not wait for: they go on beside it (see `unlessPersonSpeaks`). */
+  checks: Set<Promise<unknown>>;
   /** Turns in flight, of this round or of one a person preempted. */
   turns: Set<InFlightTurn>;
   /** Wakes a loop waiting on an AI round when a person speaks. */
@@ -59,6 +61,7 @@ export function newRuntime(): Runtime {
     announcedFailures: new Map(),
     announcedRepeats: new Set(),
     resting: new Set(),
+    checks: new Set(),
     turns: new Set(),
     wake: null,
     arrival: null,
@@ -98,6 +101,30 @@ export async function awaitRound(kind: 'human' | 'ai', turns: InFlightTurn[], ru
   if (first === 'finished' || runtime.controller.signal.aborted) return 'finished';
   for (const turn of turns) if (!turn.control.visible) turn.control.cut('preempted');
   return 'preempted';
+}
+
+/**
+ * `work` (which handles its own failure), unless a person speaks first: then `person`, and `work` goes on beside their
+ * round, kept in `runtime.checks` until it ends. A check between rounds (the Moderator's, which may ask its model for
+ * seconds) never keeps a person waiting for their answers.
+ */
+export async function unlessPersonSpeaks<T>(runtime: Runtime, work: Promise<T>): Promise<T | 'person'> {
+  const arrival = new Promise<'person'>((resolve) => {
+    runtime.wake = () => resolve('person');
+    if (runtime.pendingHumans.length > 0) resolve('person');
+  });
+  const first = await Promise.race([work, arrival]);
+  runtime.wake = null;
+  if (first !== 'person') return first;
+  runtime.checks.add(work);
+  void work.finally(() => runtime.checks.delete(work));
+  return 'person';
+}
+
+/** What the session still has running: its loop and the checks that went on beside a person's round. */
+export function runningWork(runtime: Runtime | undefined): Promise<unknown>[] {
+  if (!runtime) return [];
+  return [...(runtime.loop ? [runtime.loop] : []), ...runtime.checks];
 }
 
 /** Waits until no turn of the session is in flight. */

@@ -11,7 +11,8 @@ import type { RosterService } from '../sessions/roster-service.ts';
 import type { EventBus } from '../../core/ports.ts';
 import type { DocumentationHooks, HumanMessageHandover, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
-import { armedDeadlines, awaitRound, runtimeOf, settleTurns, takeUnreadFolded, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
+import { armedDeadlines, awaitRound, runningWork, runtimeOf, settleTurns, takeUnreadFolded, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
+import { hooksBetweenRounds } from './between-rounds.ts';
 import { restingAfterRound, seatRound, type SeatedRound as RoundPlan } from './round-seating.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
@@ -113,10 +114,10 @@ export class Coordinator implements TurnTaking {
     await this.idle();
   }
 
-  /** Resolves when the session has no round running (tests and shutdown wait on it). */
+  /** Resolves when the session has no round and no check running (tests, the wrap-up and shutdown wait on it). */
   async idle(sessionId?: string): Promise<void> {
-    const loops = sessionId ? [this.runtimes.get(sessionId)?.loop] : [...this.runtimes.values()].map((runtime) => runtime.loop);
-    await Promise.allSettled(loops.filter((loop): loop is Promise<void> => loop !== null && loop !== undefined));
+    const runtimes = sessionId ? [this.runtimes.get(sessionId)] : [...this.runtimes.values()];
+    await Promise.allSettled(runtimes.flatMap(runningWork));
   }
 
   /**
@@ -283,20 +284,11 @@ export class Coordinator implements TurnTaking {
     return false;
   }
 
-  /**
-   * `current`: the session as the round's update returned it (no second read). Resolves with the session as the
-   * hooks left it while it goes on, else null.
-   */
+  /** The hooks after a round (see hooksBetweenRounds); the session while it goes on, null to read it again or stop. */
   private async afterRound(sessionId: string, runtime: Runtime, current: Session | null): Promise<Session | null> {
-    const session = current ?? (await this.options.sessions.findById(sessionId));
-    if (!session || session.status !== 'active') return null;
-    await this.options.documentation.onMessage(sessionId).catch((error: unknown) => this.options.logger.warn({ err: error }, 'documentation hook failed'));
-    const changed = await this.options.moderation.afterRound(session).catch((error: unknown) => {
-      this.options.logger.warn({ err: error }, 'moderation check failed');
-      return true;
-    });
-    // Hooks that changed nothing leave the session as the round's update returned it: no second read.
-    const after = changed ? await this.options.sessions.findById(sessionId) : session;
-    return after && after.status === 'active' && (await this.withinLimits(after, runtime)) ? after : null;
+    const after = await hooksBetweenRounds(this.options, sessionId, runtime, current);
+    // A person who spoke during the check is answered next: the loop reads the session again.
+    if (after === 'person' || after === null) return null;
+    return (await this.withinLimits(after, runtime)) ? after : null;
   }
 }

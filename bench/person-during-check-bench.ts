@@ -1,0 +1,70 @@
+/**
+ * human_during_moderator_check_first_visible_ms: the Moderator checks the discussion between rounds, and a check
+ * that asks its model (here it takes 2 s) lasts as long as that call. A person speaks 50 ms into such a check; the
+ * figure is the time until the first answer to them is visible, models at 400 ms (about one model's latency when the
+ * person need not wait for the check).
+ */
+import { replies } from '../tests/fakes/openrouter/fake-openrouter.ts';
+import { activeSession, BENCH_PERSON, nextExternalId, percentile, round, startBenchApp, stopBenchApp, type BenchResult } from './bench-app.ts';
+
+const MODEL_MS = 400;
+const CHECK_MS = 2000;
+const SAMPLES = 5;
+
+/** The figure, over five people's messages, each sent during a check. */
+export async function personDuringCheck(): Promise<BenchResult[]> {
+  const bench = await startBenchApp(0, 'pglite', 1, { environment: { MODERATOR_CHECK_INTERVAL: '3' } });
+  try {
+    // Off-topic answers: every check asks the Moderator's model, which redirects.
+    for (const name of ['Claude', 'ChatGPT', 'Grok']) {
+      const lines = Array.from({ length: 80 }, (_, index) =>
+        replies.text(`${name}: did you see the match? Goal ${index} was great.`, { timing: { latencyMs: MODEL_MS } }),
+      );
+      bench.fake.script({ participant: name }, ...lines);
+    }
+    const verdict = {
+      action: 'redirect',
+      drifting: true,
+      objectivesMet: false,
+      message: 'Back to the topic, please.',
+      target: '',
+      reason: 'drift',
+      quality: 3,
+    };
+    bench.fake.script({ role: 'moderator' }, ...Array.from({ length: 40 }, () => ({ ...replies.json(verdict), timing: { latencyMs: CHECK_MS } })));
+    const session = await activeSession(bench);
+    const moderatorRequests = () => bench.fake.chats.filter((chat) => chat.agent.role === 'moderator').length;
+    const times: number[] = [];
+    for (let sample = 0; sample < SAMPLES; sample += 1) {
+      const before = moderatorRequests();
+      while (moderatorRequests() === before) await new Promise((resolve) => setTimeout(resolve, 5));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const answered = firstAnswer(bench, session.sessionId);
+      const started = performance.now();
+      await bench.app.gateway.handleMessage({
+        transport: 'memory',
+        roomId: session.roomId,
+        channelId: 'bench',
+        externalId: nextExternalId(),
+        author: BENCH_PERSON,
+        content: `Which option is cheapest to try first? (${sample})`,
+      });
+      times.push((await answered) - started);
+    }
+    return [{ name: 'human_during_moderator_check_first_visible_ms', value: round(percentile(times, 0.5), 1), unit: 'ms' }];
+  } finally {
+    await stopBenchApp(bench);
+  }
+}
+
+/** Resolves with the time the first participant answer stored after this call was stored. */
+function firstAnswer(bench: Awaited<ReturnType<typeof startBenchApp>>, sessionId: string): Promise<number> {
+  return new Promise((resolve) => {
+    const stop = bench.app.events.subscribe((event) => {
+      if (event.type !== 'message' || event.message.sessionId !== sessionId || event.message.speaker.kind !== 'participant') return;
+      if (event.message.deliveryStatus !== 'pending') return;
+      stop();
+      resolve(performance.now());
+    });
+  });
+}

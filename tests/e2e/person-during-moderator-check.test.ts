@@ -1,0 +1,66 @@
+/**
+ * The Moderator checks the discussion between rounds, and a check that asks its model takes as long as any model
+ * call (seconds, for a real one). A person who speaks meanwhile is answered at once, not after the check: the check
+ * goes on beside their round.
+ */
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { ManualClock } from '../../src/core/clock.ts';
+import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+
+const verdict = (overrides: Record<string, unknown>, latencyMs = 0) => ({
+  ...replies.json({ action: 'continue', drifting: false, objectivesMet: false, message: '', target: '', reason: 'scripted', quality: 5, ...overrides }),
+  timing: { latencyMs },
+});
+
+describe('a person who speaks while the Moderator checks the discussion', () => {
+  let clock: ManualClock;
+  let fake: FakeOpenRouter;
+  let test: TestApp;
+
+  beforeEach(async () => {
+    clock = new ManualClock('2026-05-01T09:00:00Z');
+    // The fake's delays run on the app's clock: the Moderator's answer comes only when the test moves time.
+    fake = await startFakeOpenRouter({ clock });
+    test = await startTestApp(
+      fakeEnvironment(fake.url, { MODERATOR_CHECK_INTERVAL: '3', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', SESSION_PLANNER_MAX_QUESTIONS: '0' }),
+      { clock },
+    );
+  });
+  afterEach(async () => {
+    // A Moderator answer still on its way comes, so the app can stop.
+    await clock.advance(60_000);
+    await test.stop();
+    await fake.close();
+  });
+
+  it('is answered at once, while the check goes on', async () => {
+    const moderatorCalls = () => fake.chats.filter((chat) => chat.agent.role === 'moderator').length;
+    const participantCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
+    // Off-topic answers make the check ask the Moderator's model; it takes 20 s.
+    for (const name of ['Claude', 'ChatGPT', 'Grok']) {
+      fake.script({ participant: name }, ...Array.from({ length: 4 }, (_, index) => replies.text(`Did you see the football final? Goal ${index} was great.`)));
+    }
+    fake.script(
+      { role: 'moderator' },
+      verdict({ message: 'Welcome! Who starts?' }),
+      verdict({ action: 'redirect', drifting: true, message: 'Back to caching, please.' }, 20_000),
+    );
+    await test.say(null, 'How should we cache our public API responses?');
+    await test.settle();
+    const room = test.transport.rooms.at(-1)!.roomId;
+    await test.command(room, 'approve');
+    // The opening round's three answers, then the check: its model call is under way (no time moves meanwhile).
+    await vi.waitFor(() => expect(fake.pending({ role: 'moderator' })).toBe(0), { timeout: 5_000 });
+    const checksAsked = moderatorCalls();
+    expect(participantCalls()).toBe(3);
+
+    await test.say(room, 'Which layer would you cache first?');
+    // Answered while the Moderator's model is still thinking: the three participants are asked at once.
+    await vi.waitFor(() => expect(participantCalls()).toBe(6), { timeout: 5_000 });
+    await test.settle();
+    const said = test.transport.room(room).map((message) => message.content);
+    expect(said).toContain('Back to caching, please.');
+    expect(moderatorCalls()).toBeGreaterThanOrEqual(checksAsked);
+  });
+});

@@ -1,0 +1,42 @@
+import { describe, expect, it } from 'vitest';
+import { newRuntime, runningWork, unlessPersonSpeaks } from '../../../../src/services/coordinator/coordinator-runtime.ts';
+import type { ChatMessage } from '../../../../src/core/domain.ts';
+
+/** A promise and its resolver. */
+function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
+  let resolve: (value: T) => void = () => undefined;
+  const promise = new Promise<T>((settle) => (resolve = settle));
+  return { promise, resolve };
+}
+
+describe('a check between rounds', () => {
+  it('is waited for when nobody speaks', async () => {
+    const runtime = newRuntime();
+    const check = deferred<boolean>();
+    const waiting = unlessPersonSpeaks(runtime, check.promise);
+    check.resolve(true);
+    expect(await waiting).toBe(true);
+    expect(runtime.wake).toBeNull();
+    expect(runningWork(runtime)).toEqual([]);
+  });
+
+  it('gives way to a person who speaks, and goes on beside their round until it ends', async () => {
+    const runtime = newRuntime();
+    const check = deferred<boolean>();
+    const waiting = unlessPersonSpeaks(runtime, check.promise);
+    runtime.pendingHumans.push({ id: 7 } as ChatMessage);
+    runtime.wake?.();
+    expect(await waiting).toBe('person');
+    expect(runningWork(runtime)).toEqual([check.promise]);
+    check.resolve(false);
+    await check.promise;
+    await Promise.resolve();
+    expect(runningWork(runtime)).toEqual([]);
+  });
+
+  it('gives way at once to a person already waiting', async () => {
+    const runtime = newRuntime();
+    runtime.pendingHumans.push({ id: 8 } as ChatMessage);
+    expect(await unlessPersonSpeaks(runtime, new Promise<boolean>(() => undefined))).toBe('person');
+  });
+});
