@@ -63,4 +63,27 @@ describe('a person who speaks while the Moderator checks the discussion', () => 
     expect(said).toContain('Back to caching, please.');
     expect(moderatorCalls()).toBeGreaterThanOrEqual(checksAsked);
   });
+
+  it('and when the check ends the session meanwhile, their round is cut as a stop cuts it, and the closing is the last word', async () => {
+    for (const name of ['Claude', 'ChatGPT', 'Grok']) {
+      fake.script({ participant: name }, ...Array.from({ length: 4 }, (_, index) => replies.text(`Did you see the football final? Goal ${index} was great.`)));
+    }
+    fake.script({ role: 'moderator' }, verdict({ message: 'Welcome! Who starts?' }), verdict({ objectivesMet: true, reason: 'the plan is covered' }, 20_000));
+    await test.say(null, 'How should we cache our public API responses?');
+    await test.settle();
+    const room = test.transport.rooms.at(-1)!.roomId;
+    await test.command(room, 'approve');
+    await vi.waitFor(() => expect(fake.pending({ role: 'moderator' })).toBe(0), { timeout: 5_000 });
+    await test.say(room, 'Which layer would you cache first?');
+    // Their round starts while the check is still under way.
+    await vi.waitFor(() => expect(fake.chats.filter((chat) => chat.agent.role === 'participant').length).toBeGreaterThanOrEqual(6), { timeout: 5_000 });
+    await test.settle();
+
+    const session = await test.app.repositories.sessions.findByRoom('memory', room);
+    expect(session?.status).not.toBe('active');
+    const stored = await test.app.repositories.messages.listForSession(session!.id);
+    expect(stored.filter((message) => message.deliveryStatus === 'pending')).toEqual([]);
+    expect(test.transport.room(room).at(-1)?.speaker).toBe('Moderator');
+    expect(test.app.services.coordinator.busySessions()).toEqual([]);
+  });
 });
