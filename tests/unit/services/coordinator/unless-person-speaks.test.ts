@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { newRuntime, runningWork, unlessPersonSpeaks } from '../../../../src/services/coordinator/coordinator-runtime.ts';
-import type { ChatMessage } from '../../../../src/core/domain.ts';
+import { chatMessage } from '../../../support/chat-messages.ts';
+
+const person = (id: number) => chatMessage({ id, speaker: { kind: 'human', id: 'dana', name: 'Dana' }, text: 'A question' });
 
 /** A promise and its resolver. */
 function deferred<T>(): { promise: Promise<T>; resolve: (value: T) => void } {
@@ -24,7 +26,7 @@ describe('a check between rounds', () => {
     const runtime = newRuntime();
     const check = deferred<boolean>();
     const waiting = unlessPersonSpeaks(runtime, check.promise);
-    runtime.pendingHumans.push({ id: 7 } as ChatMessage);
+    runtime.pendingHumans.push(person(7));
     runtime.wake?.();
     expect(await waiting).toBe('person');
     expect(runningWork(runtime)).toEqual([check.promise]);
@@ -36,7 +38,7 @@ describe('a check between rounds', () => {
 
   it('gives way at once to a person already waiting', async () => {
     const runtime = newRuntime();
-    runtime.pendingHumans.push({ id: 8 } as ChatMessage);
+    runtime.pendingHumans.push(person(8));
     expect(await unlessPersonSpeaks(runtime, new Promise<boolean>(() => undefined))).toBe('person');
   });
 });
