@@ -6,7 +6,7 @@
  * when the round waited for it, before bb19c94).
  */
 import { replies } from '../tests/fakes/openrouter/fake-openrouter.ts';
-import { activeSession, BENCH_PERSON, nextExternalId, percentile, round, startBenchApp, stopBenchApp, type BenchResult } from './bench-app.ts';
+import { activeSession, percentile, round, say, startBenchApp, stopBenchApp, type BenchResult } from './bench-app.ts';
 
 const MODEL_MS = 400;
 const CHECK_MS = 2000;
@@ -37,15 +37,7 @@ export async function personDuringCheck(): Promise<BenchResult[]> {
     const session = await activeSession(bench);
     const moderatorRequests = () => bench.fake.chats.filter((chat) => chat.agent.role === 'moderator').length;
     const times: number[] = [];
-    const speak = (content: string) =>
-      bench.app.gateway.handleMessage({
-        transport: 'memory',
-        roomId: session.roomId,
-        channelId: 'bench',
-        externalId: nextExternalId(),
-        author: BENCH_PERSON,
-        content,
-      });
+    const speak = (content: string) => say(bench, session, content);
     for (let sample = 0; sample < SAMPLES; sample += 1) {
       // A quiet room (no round, no check), then a message whose round is followed by a check; speak 50 ms into it.
       await bench.app.services.coordinator.idle(session.sessionId);
