@@ -5,7 +5,10 @@ import type { BenchResult } from './bench-app.ts';
 export const BENCH_GROUPS: Record<string, () => Promise<BenchResult[]>> = {
   // Loaded on demand: one group's imports (e.g. test helpers) cannot break another group.
   machine: async () => (await import('./machine-bench.ts')).runMachineBench(),
-  session: async () => (await import('./session-bench.ts')).runSessionBench(),
+  session: async () => [
+    ...(await (await import('./session-bench.ts')).runSessionBench()),
+    ...(await (await import('./second-person-bench.ts')).secondPerson()),
+  ],
   memory: async () => (await import('./app-memory-bench.ts')).runAppMemoryBench(),
   'memory-postgres': async () => (await import('./app-memory-bench.ts')).runAppMemoryPostgresBench(),
   'memory-in-process': async () => (await import('./session-bench.ts')).runMemoryBench(),

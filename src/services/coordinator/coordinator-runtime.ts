@@ -34,7 +34,10 @@ export interface Runtime {
    * them again; until then each AI round would cost two calls for nothing.
    */
   resting: ReadonlySet<string>;
-  /** Between-round checks a person's round did not wait for: they go on beside it (see `unlessPersonSpeaks`). */
+  /**
+   * Work a person's round did not wait for, going on beside it: a check between rounds (see `unlessPersonSpeaks`), and
+   * what follows the answers to someone who spoke before them (see `awaitRound`).
+   */
   checks: Set<Promise<unknown>>;
   /** Turns in flight, of this round or of one a person preempted. */
   turns: Set<InFlightTurn>;
@@ -86,12 +89,12 @@ export function armedDeadlines(runtimes: Iterable<Runtime>): number {
 }
 
 /**
- * Waits for a round. A person speaking during an AI round is answered at once: the round's answers nobody has
- * seen yet are dropped, the ones already streaming finish on their own.
+ * Waits for a round. A person speaking meanwhile is answered at once by whoever is free. An AI round's answers nobody
+ * has seen yet are dropped for them, the ones already streaming finish on their own; a person's round goes on, its
+ * participants still writing answer the newcomer once they are done (`owed`).
  */
 export async function awaitRound(kind: 'human' | 'ai', turns: InFlightTurn[], runtime: Runtime): Promise<'finished' | 'preempted'> {
   const finished = Promise.all(turns.map((turn) => turn.done)).then(() => 'finished' as const);
-  if (kind !== 'ai') return finished;
   const arrival = new Promise<'preempted'>((resolve) => {
     runtime.wake = () => resolve('preempted');
     if (runtime.pendingHumans.length > 0) resolve('preempted');
@@ -99,8 +102,24 @@ export async function awaitRound(kind: 'human' | 'ai', turns: InFlightTurn[], ru
   const first = await Promise.race([finished, arrival]);
   runtime.wake = null;
   if (first === 'finished' || runtime.controller.signal.aborted) return 'finished';
-  for (const turn of turns) if (!turn.control.visible) turn.control.cut('preempted');
+  if (kind === 'ai') for (const turn of turns) if (!turn.control.visible) turn.control.cut('preempted');
   return 'preempted';
+}
+
+/** Keeps `work` in `runtime.checks` until it ends, so that `idle` waits for it. */
+export function keepBeside(runtime: Runtime, work: Promise<unknown>): void {
+  runtime.checks.add(work);
+  void work.finally(() => runtime.checks.delete(work));
+}
+
+/**
+ * The answers owed once a person's round left `owing` still writing: added to those owed before (someone else spoke
+ * meanwhile), never in their place, so nobody is left out of a reply.
+ */
+export function withOwed(owed: Runtime['owed'], humans: ChatMessage[], owing: ReadonlySet<string>): NonNullable<Runtime['owed']> {
+  if (!owed) return { humans, participantIds: owing };
+  const known = new Set(owed.humans.map((message) => message.id));
+  return { humans: [...owed.humans, ...humans.filter((message) => !known.has(message.id))], participantIds: new Set([...owed.participantIds, ...owing]) };
 }
 
 /**
@@ -116,8 +135,7 @@ export async function unlessPersonSpeaks<T>(runtime: Runtime, work: Promise<T>):
   const first = await Promise.race([work, arrival]);
   runtime.wake = null;
   if (first !== 'person') return first;
-  runtime.checks.add(work);
-  void work.finally(() => runtime.checks.delete(work));
+  keepBeside(runtime, work);
   return 'person';
 }
 

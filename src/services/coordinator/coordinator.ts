@@ -10,13 +10,24 @@ import { describeLimit, type LimitsService } from '../limits/limits-service.ts';
 import type { RosterService } from '../sessions/roster-service.ts';
 import type { EventBus } from '../../core/ports.ts';
 import type { DocumentationHooks, HumanMessageHandover, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
-import type { ParticipantConfig } from '../../config/roster.ts';
-import { armedDeadlines, awaitRound, runningWork, runtimeOf, settleTurns, takeUnreadFolded, type InFlightTurn, type Runtime } from './coordinator-runtime.ts';
+import {
+  armedDeadlines,
+  awaitRound,
+  keepBeside,
+  runningWork,
+  runtimeOf,
+  settleTurns,
+  takeUnreadFolded,
+  withOwed,
+  type InFlightTurn,
+  type Runtime,
+} from './coordinator-runtime.ts';
 import { hooksBetweenRounds } from './between-rounds.ts';
-import { restingAfterRound, seatRound, type SeatedRound as RoundPlan } from './round-seating.ts';
+import { RoundNotices } from './round-notices.ts';
+import { seatRound, type SeatedRound as RoundPlan } from './round-seating.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
-import { noticeAfterTurn, repeatsNotice, roundRepeats, waitingNotice } from './turn-notices.ts';
+import { waitingNotice } from './turn-notices.ts';
 import type { TurnOutcome } from './turn-outcome.ts';
 import type { TurnRunner } from './turn-runner.ts';
 import { RecentHistorySource, ROUND_HISTORY_WINDOW } from './recent-history.ts';
@@ -52,9 +63,11 @@ export interface CoordinatorOptions {
 export class Coordinator implements TurnTaking {
   private readonly runtimes = new Map<string, Runtime>();
   private readonly history: RecentHistorySource;
+  private readonly notices: RoundNotices;
 
   constructor(private readonly options: CoordinatorOptions) {
     this.history = new RecentHistorySource({ messages: options.messages, window: ROUND_HISTORY_WINDOW });
+    this.notices = new RoundNotices(options);
     // An end cuts this process's turns wherever it was decided; a resume is heard by the entry point (restartRoundsOnResume).
     options.events.subscribe((event) => {
       if (event.type !== 'session_ended') return;
@@ -179,7 +192,7 @@ export class Coordinator implements TurnTaking {
       if (!owed) runtime.wantAiRound = false;
       if (!(await this.withinLimits(session, runtime))) return 'idle';
       if (humans.length === 0 && session.aiRoundsSinceHuman >= this.options.settings().maxAiRoundsWithoutHuman) {
-        if (!answeredPerson) await this.notice(session, runtime, waitingNotice(this.options.settings().maxAiRoundsWithoutHuman));
+        if (!answeredPerson) await this.notices.post(session, runtime, waitingNotice(this.options.settings().maxAiRoundsWithoutHuman));
         return 'idle';
       }
       answeredPerson = humans.length > 0;
@@ -188,7 +201,7 @@ export class Coordinator implements TurnTaking {
       const round = await seatRound({ ...this.options, history: this.history }, session, runtime, humans, owed?.participantIds);
       if (round) runtime.seenUpTo = round.history.messages.reduce((newest, message) => Math.max(newest, message.id), runtime.seenUpTo);
       // Who was still writing when a person spoke answers them next, before any AI round: nobody is left out of the reply.
-      if (round && humans.length > 0 && round.owing.size > 0) runtime.owed = { humans, participantIds: round.owing };
+      if (round && humans.length > 0 && round.owing.size > 0) runtime.owed = withOwed(runtime.owed, humans, round.owing);
       if (!round) {
         // Every seat is taken by answers still being written: once they land, the person is answered.
         if (humans.length > 0 && !owed && runtime.turns.size > 0) {
@@ -204,7 +217,16 @@ export class Coordinator implements TurnTaking {
       // No await between this check and the turns' start: an abort either comes before (no round) or reaches them.
       if (runtime.cancelled) return 'idle';
       const turns = this.startRound(session, round, runtime);
-      if ((await awaitRound(round.kind, turns, runtime)) === 'preempted') continue;
+      if ((await awaitRound(round.kind, turns, runtime)) === 'preempted') {
+        // A person's round goes on beside the newcomer's: the room hears of its repeats once its answers are in.
+        const outcomes = Promise.all(turns.map((turn) => turn.done));
+        if (round.kind === 'human')
+          keepBeside(
+            runtime,
+            outcomes.then((done) => this.notices.afterRound(session, { ...round, humans }, done, runtime)),
+          );
+        continue;
+      }
       const outcomes = await Promise.all(turns.map((turn) => turn.done));
       // A round cut by a stop or a shutdown did not happen for the loop guard: the process that takes the session
       // over lets the participants who were cut answer in the next round (a person got one answer of three, say).
@@ -214,7 +236,7 @@ export class Coordinator implements TurnTaking {
         { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 },
         this.options.clock.now(),
       );
-      await this.announceRepeats(session, { ...round, humans }, outcomes, runtime);
+      await this.notices.afterRound(session, { ...round, humans }, outcomes, runtime);
       known = await this.afterRound(session.id, runtime, counted);
       if (outcomes.some((outcome) => outcome.status === 'answered')) runtime.wantAiRound = true;
     }
@@ -231,9 +253,9 @@ export class Coordinator implements TurnTaking {
         this.options.turns
           .run({ session, ...speaker, roster: this.options.roster.all(), control, history: round.history })
           .then(async (outcome) => {
-            await this.afterTurn(session, speaker.participant, outcome, runtime).catch((error: unknown) =>
-              this.options.logger.warn({ err: error, session: session.id }, 'could not announce a turn'),
-            );
+            await this.notices
+              .afterTurn(session, speaker.participant, outcome, runtime)
+              .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not announce a turn'));
             return outcome;
           })
           .then(resolve, (error: unknown) => resolve({ status: 'failed', error }));
@@ -248,31 +270,6 @@ export class Coordinator implements TurnTaking {
       metadata: { sessionId: session.id, kind: round.kind },
     }).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not trace a round'));
     return turns.map((entry) => entry.turn);
-  }
-
-  /** Tells the room when a participant first fails or stalls, is benched, or is back. */
-  private async afterTurn(session: Session, participant: ParticipantConfig, outcome: TurnOutcome, runtime: Runtime): Promise<void> {
-    const before = runtime.announcedFailures.get(participant.id);
-    const { text, announced } = noticeAfterTurn(participant, outcome, this.options.roster.active(session), before);
-    if (announced) runtime.announcedFailures.set(participant.id, announced);
-    else runtime.announcedFailures.delete(participant.id);
-    if (text) await this.notice(session, runtime, text);
-  }
-
-  /** One notice for the round's answers withheld as repeats (see repeatsNotice); one that is all the round's people got replies to them. */
-  private async announceRepeats(session: Session, round: RoundPlan & { humans: ChatMessage[] }, outcomes: TurnOutcome[], runtime: Runtime): Promise<void> {
-    const { repeats, answeredIds, personUnanswered } = roundRepeats(round.kind, round.speakers, outcomes);
-    const aiRounds = this.options.settings().maxAiRoundsWithoutHuman > 0;
-    const { text, announced } = repeatsNotice(repeats, { announced: runtime.announcedRepeats, answeredIds, personUnanswered, aiRounds });
-    runtime.announcedRepeats = announced;
-    runtime.resting = restingAfterRound(round.kind, runtime.resting, { repeaterIds: repeats.map((repeat) => repeat.participantId), answeredIds });
-    // The reply is what those people got: a process that takes the session over does not ask the models again.
-    if (text) await this.notice(session, runtime, text, personUnanswered ? round.humans.slice(-5) : []);
-  }
-
-  /** A system notice, unless the session was stopped meanwhile (after a stop only the closing is posted). */
-  private async notice(session: Session, runtime: Runtime, text: string, replyTo: ChatMessage[] = []): Promise<void> {
-    if (!runtime.controller.signal.aborted) await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, text, { replyTo });
   }
 
   private async withinLimits(session: Session, runtime: Runtime): Promise<boolean> {

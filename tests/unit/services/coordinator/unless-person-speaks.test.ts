@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRuntime, runningWork, unlessPersonSpeaks } from '../../../../src/services/coordinator/coordinator-runtime.ts';
+import { newRuntime, runningWork, unlessPersonSpeaks, withOwed } from '../../../../src/services/coordinator/coordinator-runtime.ts';
 import { chatMessage } from '../../../support/chat-messages.ts';
 
 const person = (id: number) => chatMessage({ id, speaker: { kind: 'human', id: 'dana', name: 'Dana' }, text: 'A question' });
@@ -40,5 +40,17 @@ describe('a check between rounds', () => {
     const runtime = newRuntime();
     runtime.pendingHumans.push(person(8));
     expect(await unlessPersonSpeaks(runtime, new Promise<boolean>(() => undefined))).toBe('person');
+  });
+});
+
+describe('answers owed to people who spoke while participants were still writing', () => {
+  it('are added to those owed before, never put in their place', () => {
+    const bob = person(9);
+    const carol = person(11);
+    const first = withOwed(null, [bob], new Set(['chatgpt', 'grok']));
+    expect(first).toEqual({ humans: [bob], participantIds: new Set(['chatgpt', 'grok']) });
+    const both = withOwed(first, [carol, bob], new Set(['grok', 'claude']));
+    expect(both.humans).toEqual([bob, carol]);
+    expect(both.participantIds).toEqual(new Set(['chatgpt', 'grok', 'claude']));
   });
 });
