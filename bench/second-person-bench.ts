@@ -1,7 +1,8 @@
 /**
  * second_person_first_visible_ms: two people in one room; the second speaks 500 ms after the first, while the room
  * still answers the first (models at 400, 1500 and 3000 ms). The figure is the time until the first answer to the
- * second person is visible: about the fastest model's latency when whoever is free answers at once.
+ * second person is visible: about the fastest model's latency when whoever is free answers at once (420 ms; 2,929-2,932
+ * ms before 576df99, when the second person waited for the first person's round to end).
  */
 import type { Author } from '../src/core/domain.ts';
 import { replies } from '../tests/fakes/openrouter/fake-openrouter.ts';

@@ -115,9 +115,11 @@ async function call(path: string, body?: unknown): Promise<Record<string, unknow
 async function say(roomId: string, content: string): Promise<void> {
   const clientId = `chaos-${options.seed}-${sent.length}`;
   const message: SentMessage = { clientId, roomId, accepted: false };
+  // Two people, so one speaks while the room still answers the other.
+  const name = pick(['Dana', 'Eli']);
   sent.push(message);
   for (let attempt = 0; attempt < 50; attempt += 1) {
-    const answer = await call(`/api/rooms/${roomId}/messages`, { content, name: 'Dana', clientId });
+    const answer = await call(`/api/rooms/${roomId}/messages`, { content, name, clientId });
     if (answer) return void (message.accepted = answer.reply === null);
     await sleep(500);
   }
@@ -139,8 +141,11 @@ for (const roomId of rooms) await call(`/api/rooms/${roomId}/commands`, { comman
 for (let round = 0; round < Number(options.rounds); round += 1) {
   for (const roomId of rooms) {
     const roll = random();
-    if (roll < 0.65) await say(roomId, pick(SAYINGS));
-    else if (roll < 0.9) {
+    if (roll < 0.65) {
+      await say(roomId, pick(SAYINGS));
+      // Now and then someone follows up while the room still answers.
+      if (random() < 0.3) await sleep(300 + random() * 1200).then(() => say(roomId, pick(SAYINGS)));
+    } else if (roll < 0.9) {
       const [command, args] = pick(COMMANDS);
       await call(`/api/rooms/${roomId}/commands`, { command, args, name: 'Dana' });
     }
