@@ -64,7 +64,7 @@ describe('a person who speaks while the Moderator checks the discussion', () => 
     expect(moderatorCalls()).toBeGreaterThanOrEqual(checksAsked);
   });
 
-  it('and when the check ends the session meanwhile, their round is cut as a stop cuts it, and the closing is the last word', async () => {
+  it('and when the check ends the session meanwhile, it ends as a stop ends it: nothing is left pending, and the closing is the last word', async () => {
     for (const name of ['Claude', 'ChatGPT', 'Grok']) {
       fake.script({ participant: name }, ...Array.from({ length: 4 }, (_, index) => replies.text(`Did you see the football final? Goal ${index} was great.`)));
     }
