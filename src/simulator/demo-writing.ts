@@ -1,4 +1,5 @@
 import { LATEST_ANSWERS_COMPARED, repetitionCheck } from '../core/repetition.ts';
+import { spokenList } from '../core/spoken-list.ts';
 import { escapeForPattern } from '../core/speaker-label.ts';
 import { messageText, type ChatCompletionRequest } from './chat-types.ts';
 import { chooseIdea } from './idea-choice.ts';
@@ -71,7 +72,7 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
       : `${topic} — ${EXPLORED} ${SIMULATED}`,
     objectives: [
       comparison
-        ? `Weigh ${spokenOptions(comparison.options)} against each other${comparison.purpose ? ` for ${comparison.purpose}` : ''}`
+        ? `Weigh ${spokenList(comparison.options, 'and')} against each other${comparison.purpose ? ` for ${comparison.purpose}` : ''}`
         : `Map the options for ${subjectOf(topicPhrases[0], 'the topic')}`,
       heard.length > 0 ? `Answer what ${who} raised: ${heard.slice(0, 2).join(' and ')}` : 'Weigh the trade-offs of the strongest options',
       `Agree on one next step ${who === 'the group' ? 'the group' : who} can try`,
@@ -85,8 +86,6 @@ export function plannerPlan(body: ChatCompletionRequest): Record<string, unknown
     critiqueRound: /\b(?:should|which|choose|decide|pick|versus|vs)\b/i.test(topic),
   };
 }
-
-const spokenOptions = (options: string[]) => `${options.slice(0, -1).join(', ')} and ${options.at(-1) ?? ''}`;
 
 /** The limits of the plan people were shown, which a revision keeps: the demo changes none of them itself. */
 function shownLimits(body: ChatCompletionRequest): Record<string, unknown> | null {

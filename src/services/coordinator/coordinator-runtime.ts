@@ -38,7 +38,7 @@ export interface Runtime {
    * Work a person's round did not wait for, going on beside it: a check between rounds (see `unlessPersonSpeaks`), and
    * what follows the answers to someone who spoke before them (see `awaitRound`).
    */
-  checks: Set<Promise<unknown>>;
+  sideWork: Set<Promise<unknown>>;
   /** Turns in flight, of this round or of one a person preempted. */
   turns: Set<InFlightTurn>;
   /** Wakes a loop waiting on an AI round when a person speaks. */
@@ -64,7 +64,7 @@ export function newRuntime(): Runtime {
     announcedFailures: new Map(),
     announcedRepeats: new Set(),
     resting: new Set(),
-    checks: new Set(),
+    sideWork: new Set(),
     turns: new Set(),
     wake: null,
     arrival: null,
@@ -95,21 +95,28 @@ export function armedDeadlines(runtimes: Iterable<Runtime>): number {
  */
 export async function awaitRound(kind: 'human' | 'ai', turns: InFlightTurn[], runtime: Runtime): Promise<'finished' | 'preempted'> {
   const finished = Promise.all(turns.map((turn) => turn.done)).then(() => 'finished' as const);
-  const arrival = new Promise<'preempted'>((resolve) => {
-    runtime.wake = () => resolve('preempted');
-    if (runtime.pendingHumans.length > 0) resolve('preempted');
-  });
-  const first = await Promise.race([finished, arrival]);
-  runtime.wake = null;
-  if (first === 'finished' || runtime.controller.signal.aborted) return 'finished';
+  if ((await unlessPersonArrives(runtime, finished)) === 'finished' || runtime.controller.signal.aborted) return 'finished';
   if (kind === 'ai') for (const turn of turns) if (!turn.control.visible) turn.control.cut('preempted');
   return 'preempted';
 }
 
-/** Keeps `work` in `runtime.checks` until it ends, so that `idle` waits for it. */
+/** `work`'s result, or `person` as soon as a person is waiting (already, or when `onHumanMessage` wakes the loop). */
+async function unlessPersonArrives<T>(runtime: Runtime, work: Promise<T>): Promise<T | 'person'> {
+  const arrival = new Promise<'person'>((resolve) => {
+    runtime.wake = () => resolve('person');
+    if (runtime.pendingHumans.length > 0) resolve('person');
+  });
+  try {
+    return await Promise.race([work, arrival]);
+  } finally {
+    runtime.wake = null;
+  }
+}
+
+/** Keeps `work` in `runtime.sideWork` until it ends, so that `idle` waits for it. */
 export function keepBeside(runtime: Runtime, work: Promise<unknown>): void {
-  runtime.checks.add(work);
-  void work.finally(() => runtime.checks.delete(work));
+  runtime.sideWork.add(work);
+  void work.finally(() => runtime.sideWork.delete(work));
 }
 
 /**
@@ -124,25 +131,19 @@ export function withOwed(owed: Runtime['owed'], humans: ChatMessage[], owing: Re
 
 /**
  * `work` (which handles its own failure), unless a person speaks first: then `person`, and `work` goes on beside their
- * round, kept in `runtime.checks` until it ends. A check between rounds (the Moderator's, which may ask its model for
+ * round, kept in `runtime.sideWork` until it ends. A check between rounds (the Moderator's, which may ask its model for
  * seconds) never keeps a person waiting for their answers.
  */
 export async function unlessPersonSpeaks<T>(runtime: Runtime, work: Promise<T>): Promise<T | 'person'> {
-  const arrival = new Promise<'person'>((resolve) => {
-    runtime.wake = () => resolve('person');
-    if (runtime.pendingHumans.length > 0) resolve('person');
-  });
-  const first = await Promise.race([work, arrival]);
-  runtime.wake = null;
-  if (first !== 'person') return first;
-  keepBeside(runtime, work);
-  return 'person';
+  const first = await unlessPersonArrives(runtime, work);
+  if (first === 'person') keepBeside(runtime, work);
+  return first;
 }
 
-/** What the session still has running: its loop and the checks that went on beside a person's round. */
+/** What the session still has running: its loop and the work that went on beside a person's round. */
 export function runningWork(runtime: Runtime | undefined): Promise<unknown>[] {
   if (!runtime) return [];
-  return [...(runtime.loop ? [runtime.loop] : []), ...runtime.checks];
+  return [...(runtime.loop ? [runtime.loop] : []), ...runtime.sideWork];
 }
 
 /** Waits until no turn of the session is in flight. */
