@@ -200,15 +200,37 @@ export async function activeSessions(bench: BenchRun, count: number, prefix: str
   return sessions;
 }
 
-/** Sends a person's message to a session. */
-export async function say(bench: BenchRun, session: { roomId: string }, content = 'What is the next step?'): Promise<void> {
+/** Sends a person's message (`author`'s, the bench person's by default) to a session. */
+export async function say(bench: BenchRun, session: { roomId: string }, content = 'What is the next step?', author: Author = BENCH_PERSON): Promise<void> {
   await bench.app.gateway.handleMessage({
     transport: 'memory',
     roomId: session.roomId,
     channelId: 'bench',
     externalId: nextExternalId(),
-    author: BENCH_PERSON,
+    author,
     content,
+  });
+}
+
+/** How long `firstAnswerTo` waits before it stops the bench with an error instead of waiting for ever. */
+const ANSWER_TIMEOUT_MS = 30_000;
+
+/**
+ * Resolves with the time (`performance.now()`) the first participant answer replying to the person's message saying
+ * `text` was stored; call it before the message is sent. Rejects after 30 s.
+ */
+export function firstAnswerTo(bench: BenchRun, sessionId: string, text: string): Promise<number> {
+  let personMessageId: number | null = null;
+  return new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`bench: no answer to "${text}" within ${ANSWER_TIMEOUT_MS / 1000} s`)), ANSWER_TIMEOUT_MS);
+    const stop = bench.app.events.subscribe((event) => {
+      if (event.type !== 'message' || event.message.sessionId !== sessionId || event.message.deliveryStatus === 'delivered') return;
+      if (event.message.speaker.kind === 'human' && event.message.text === text) personMessageId = event.message.id;
+      if (event.message.speaker.kind !== 'participant' || personMessageId === null || !event.message.replyTo.includes(personMessageId)) return;
+      clearTimeout(timer);
+      stop();
+      resolve(performance.now());
+    });
   });
 }
 

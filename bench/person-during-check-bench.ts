@@ -6,19 +6,13 @@
  * when the round waited for it, before bb19c94).
  */
 import { replies } from '../tests/fakes/openrouter/fake-openrouter.ts';
-import { activeSession, percentile, round, say, startBenchApp, stopBenchApp, type BenchResult } from './bench-app.ts';
+import { activeSession, firstAnswerTo, percentile, round, say, startBenchApp, stopBenchApp, type BenchResult } from './bench-app.ts';
 
 const MODEL_MS = 400;
 const CHECK_MS = 2000;
 const SAMPLES = 5;
-/** How long the bench waits for a check or an answer before it stops with an error instead of waiting for ever. */
+/** How long the bench waits for a check before it stops with an error instead of waiting for ever. */
 const WAIT_MS = 30_000;
-
-function withDeadline<T>(promise: Promise<T>, failure: string): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const timedOut = new Promise<never>((_resolve, reject) => (timer = setTimeout(() => reject(new Error(`bench: ${failure}`)), WAIT_MS)));
-  return Promise.race([promise, timedOut]).finally(() => clearTimeout(timer));
-}
 
 /** The figure, over five people's messages, each sent during a check. */
 export async function personDuringCheck(): Promise<BenchResult[]> {
@@ -37,37 +31,25 @@ export async function personDuringCheck(): Promise<BenchResult[]> {
     const session = await activeSession(bench);
     const moderatorRequests = () => bench.fake.chats.filter((chat) => chat.agent.role === 'moderator').length;
     const times: number[] = [];
-    const speak = (content: string) => say(bench, session, content);
     for (let sample = 0; sample < SAMPLES; sample += 1) {
       // A quiet room (no round, no check), then a message whose round is followed by a check; speak 50 ms into it.
       await bench.app.services.coordinator.idle(session.sessionId);
       const before = moderatorRequests();
-      await speak(`What do we know so far? (${sample})`);
+      await say(bench, session, `What do we know so far? (${sample})`);
       const deadline = performance.now() + WAIT_MS;
       while (moderatorRequests() === before) {
         if (performance.now() > deadline) throw new Error(`bench: no Moderator check within ${WAIT_MS / 1000} s (sample ${sample})`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const answered = firstAnswer(bench, session.sessionId);
+      const question = `Which option is cheapest to try first? (${sample})`;
+      const answered = firstAnswerTo(bench, session.sessionId, question);
       const started = performance.now();
-      await speak(`Which option is cheapest to try first? (${sample})`);
-      times.push((await withDeadline(answered, `no answer to the person within ${WAIT_MS / 1000} s (sample ${sample})`)) - started);
+      await say(bench, session, question);
+      times.push((await answered) - started);
     }
     return [{ name: 'human_during_moderator_check_first_visible_ms', value: round(percentile(times, 0.5), 1), unit: 'ms' }];
   } finally {
     await stopBenchApp(bench);
   }
-}
-
-/** Resolves with the time the first participant answer stored after this call was stored. */
-function firstAnswer(bench: Awaited<ReturnType<typeof startBenchApp>>, sessionId: string): Promise<number> {
-  return new Promise((resolve) => {
-    const stop = bench.app.events.subscribe((event) => {
-      if (event.type !== 'message' || event.message.sessionId !== sessionId || event.message.speaker.kind !== 'participant') return;
-      if (event.message.deliveryStatus !== 'pending') return;
-      stop();
-      resolve(performance.now());
-    });
-  });
 }

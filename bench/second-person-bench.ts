@@ -6,13 +6,11 @@
  */
 import type { Author } from '../src/core/domain.ts';
 import { replies } from '../tests/fakes/openrouter/fake-openrouter.ts';
-import { activeSession, percentile, round, say, startBenchApp, stopBenchApp, type BenchApp, type BenchResult } from './bench-app.ts';
+import { activeSession, firstAnswerTo, percentile, round, say, startBenchApp, stopBenchApp, type BenchResult } from './bench-app.ts';
 
 const LATENCIES = { Claude: 400, ChatGPT: 1500, Grok: 3000 } as const;
 const SAMPLES = 5;
 const SECOND_PERSON: Author = { id: 'bench-second-person', name: 'Bo', isAdmin: false };
-/** How long the bench waits for an answer before it stops with an error instead of waiting for ever. */
-const WAIT_MS = 30_000;
 
 /** The figure, over five pairs of people's messages. */
 export async function secondPerson(): Promise<BenchResult[]> {
@@ -30,34 +28,11 @@ export async function secondPerson(): Promise<BenchResult[]> {
       const text = `And what would you measure first? (${sample})`;
       const answered = firstAnswerTo(bench, session.sessionId, text);
       const started = performance.now();
-      await bench.app.gateway.handleMessage({
-        transport: 'memory',
-        roomId: session.roomId,
-        channelId: 'bench',
-        externalId: `second-${sample}-${started}`,
-        author: SECOND_PERSON,
-        content: text,
-      });
+      await say(bench, session, text, SECOND_PERSON);
       times.push((await answered) - started);
     }
     return [{ name: 'second_person_first_visible_ms', value: round(percentile(times, 0.5), 1), unit: 'ms' }];
   } finally {
     await stopBenchApp(bench);
   }
-}
-
-/** Resolves with the time the first participant answer replying to the person's message `text` was stored. */
-function firstAnswerTo(bench: BenchApp, sessionId: string, text: string): Promise<number> {
-  let personMessageId: number | null = null;
-  return new Promise((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`bench: no answer to the second person within ${WAIT_MS / 1000} s`)), WAIT_MS);
-    const stop = bench.app.events.subscribe((event) => {
-      if (event.type !== 'message' || event.message.sessionId !== sessionId || event.message.deliveryStatus === 'delivered') return;
-      if (event.message.speaker.kind === 'human' && event.message.text === text) personMessageId = event.message.id;
-      if (event.message.speaker.kind !== 'participant' || personMessageId === null || !event.message.replyTo.includes(personMessageId)) return;
-      clearTimeout(timer);
-      stop();
-      resolve(performance.now());
-    });
-  });
 }

@@ -3,7 +3,7 @@ import {
   activeSession,
   activeSessions,
   asStartRunsIt,
-  BENCH_PERSON,
+  say,
   nextExternalId,
   percentile,
   round,
@@ -206,18 +206,10 @@ async function humanDuringRound(): Promise<BenchResult[]> {
       // With no person speaking, the next three participant requests are an AI round: speak 700 ms into it.
       while (participantRequests(bench.fake) < before + 3) await new Promise((resolve) => setTimeout(resolve, 5));
       await new Promise((resolve) => setTimeout(resolve, 700));
-      const externalId = nextExternalId();
-      const text = `Quick question ${externalId}: what is the cheapest first step?`;
+      const text = `Quick question ${nextExternalId()}: what is the cheapest first step?`;
       const answers = answersTo(bench, session.sessionId, text);
       const started = performance.now();
-      await bench.app.gateway.handleMessage({
-        transport: 'memory',
-        roomId: session.roomId,
-        channelId: 'bench',
-        externalId,
-        author: BENCH_PERSON,
-        content: text,
-      });
+      await say(bench, session, text);
       times.push((await answers.first) - started);
       before = await answers.all;
     }
