@@ -3,38 +3,21 @@
  * call (seconds, for a real one). A person who speaks meanwhile is answered at once, not after the check: the check
  * goes on beside their round.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/core/clock.ts';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
-import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { replies } from '../fakes/openrouter/fake-openrouter.ts';
+import { appOnClockedFakeModels } from '../support/app-on-fake-models.ts';
 
 const verdict = (overrides: Record<string, unknown>, latencyMs = 0) => ({
   ...replies.json({ action: 'continue', drifting: false, objectivesMet: false, message: '', target: '', reason: 'scripted', quality: 5, ...overrides }),
   timing: { latencyMs },
 });
 
+// The fake's delays run on the app's clock: a model's answer comes only when the test moves time.
+const suite = appOnClockedFakeModels({ MODERATOR_CHECK_INTERVAL: '3', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', SESSION_PLANNER_MAX_QUESTIONS: '0' });
+
 describe('a person who speaks while the Moderator checks the discussion', () => {
-  let clock: ManualClock;
-  let fake: FakeOpenRouter;
-  let test: TestApp;
-
-  beforeEach(async () => {
-    clock = new ManualClock('2026-05-01T09:00:00Z');
-    // The fake's delays run on the app's clock: the Moderator's answer comes only when the test moves time.
-    fake = await startFakeOpenRouter({ clock });
-    test = await startTestApp(
-      fakeEnvironment(fake.url, { MODERATOR_CHECK_INTERVAL: '3', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', SESSION_PLANNER_MAX_QUESTIONS: '0' }),
-      { clock },
-    );
-  });
-  afterEach(async () => {
-    // A Moderator answer still on its way comes, so the app can stop.
-    await clock.advance(60_000);
-    await test.stop();
-    await fake.close();
-  });
-
   it('is answered at once, while the check goes on', async () => {
+    const { fake, test } = suite;
     const moderatorCalls = () => fake.chats.filter((chat) => chat.agent.role === 'moderator').length;
     const participantCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
     // Off-topic answers make the check ask the Moderator's model; it takes 20 s.
@@ -65,6 +48,7 @@ describe('a person who speaks while the Moderator checks the discussion', () => 
   });
 
   it('and when the check ends the session meanwhile, it ends as a stop ends it: nothing is left pending, and the closing is the last word', async () => {
+    const { fake, test } = suite;
     for (const name of ['Claude', 'ChatGPT', 'Grok']) {
       fake.script({ participant: name }, ...Array.from({ length: 4 }, (_, index) => replies.text(`Did you see the football final? Goal ${index} was great.`)));
     }

@@ -3,32 +3,20 @@
  * the first already answers the second at once; those still writing finish the first's answer, then answer the
  * second. Nobody waits for the slowest model of someone else's round, and nobody is left out of a reply.
  */
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { ManualClock } from '../../src/core/clock.ts';
+import { describe, expect, it, vi } from 'vitest';
 import type { Author } from '../../src/core/domain.ts';
-import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
-import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
+import { replies } from '../fakes/openrouter/fake-openrouter.ts';
+import { appOnClockedFakeModels } from '../support/app-on-fake-models.ts';
 
 const LATENCIES = { Claude: 400, ChatGPT: 1500, Grok: 3000 } as const;
 const bob: Author = { id: 'u-bob', name: 'Bob', isAdmin: false };
 
+// The fake's delays run on the app's clock: a model's answer comes only when the test moves time.
+const suite = appOnClockedFakeModels({ MAX_AI_ROUNDS_WITHOUT_HUMAN: '0', SESSION_PLANNER_MAX_QUESTIONS: '0' });
+
 describe('a second person who speaks while the room answers the first', () => {
-  let clock: ManualClock;
-  let fake: FakeOpenRouter;
-  let test: TestApp;
-
-  beforeEach(async () => {
-    clock = new ManualClock('2026-05-01T09:00:00Z');
-    fake = await startFakeOpenRouter({ clock });
-    test = await startTestApp(fakeEnvironment(fake.url, { MAX_AI_ROUNDS_WITHOUT_HUMAN: '0', SESSION_PLANNER_MAX_QUESTIONS: '0' }), { clock });
-  });
-  afterEach(async () => {
-    await clock.advance(60_000);
-    await test.stop();
-    await fake.close();
-  });
-
   it('is answered at once by whoever is free, and by the others once they have answered the first', async () => {
+    const { clock, fake, test } = suite;
     await test.say(null, 'How should we cache our public API responses?');
     await test.settle();
     const room = test.transport.rooms.at(-1)!.roomId;
@@ -65,6 +53,7 @@ describe('a second person who speaks while the room answers the first', () => {
   });
 
   async function stored() {
+    const { test } = suite;
     const session = await test.app.repositories.sessions.findByRoom('memory', test.transport.rooms.at(-1)!.roomId);
     return test.app.repositories.messages.listForSession(session!.id);
   }
