@@ -48,7 +48,10 @@ export interface AppOnClockedFakeModels extends AppOnFakeModels {
  * whose delays (`timing.latencyMs`) run on it, and an app on both. A model answer still on its way is let through
  * (the clock moves a minute) before the app stops.
  */
-export function appOnClockedFakeModels(environment: Record<string, string>, options: Pick<FakeOpenRouterOptions, 'fallback'> = {}): AppOnClockedFakeModels {
+export function appOnClockedFakeModels(
+  environment: Record<string, string>,
+  options: Pick<FakeOpenRouterOptions, 'fallback' | 'latencyMs'> = {},
+): AppOnClockedFakeModels {
   let state: { clock: ManualClock; fake: FakeOpenRouter; test: TestApp } | undefined;
   const current = () => {
     if (!state) throw new Error('the clock, the fake OpenRouter and the app start before each test');
