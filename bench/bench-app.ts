@@ -73,7 +73,12 @@ export interface BenchAppOptions {
   workerPollMs?: number;
   /** Settings over the bench's own (which turn the Moderator's checks, the Scribe and the TLDR off). */
   environment?: Record<string, string>;
+  /** The Moderator's checks, the Scribe (with its idea ledger) and the TLDR at the app's defaults, as users run it. */
+  rolesOn?: boolean;
 }
+
+/** What the benches turn off unless `rolesOn`: each is model calls and work beside the turns a figure measures. */
+const ROLES_OFF = { MODERATOR_CHECK_INTERVAL: '100000', SCRIBE_UPDATE_INTERVAL: '100000', TLDR_UPDATE_INTERVAL: '100000' };
 
 async function benchDatabase(engine: BenchEngine, counter: QueryCounter | undefined): Promise<{ database: DatabaseHandle; drop: () => Promise<void> }> {
   const options = counter ? { counter } : {};
@@ -94,9 +99,7 @@ async function startAppOn(modelsUrl: string, engine: BenchEngine, aiRounds: numb
   const environment = fakeEnvironment(modelsUrl, {
     SESSION_PLANNER_MAX_QUESTIONS: '0',
     MAX_AI_ROUNDS_WITHOUT_HUMAN: String(aiRounds),
-    MODERATOR_CHECK_INTERVAL: '100000',
-    SCRIBE_UPDATE_INTERVAL: '100000',
-    TLDR_UPDATE_INTERVAL: '100000',
+    ...(options.rolesOn ? {} : ROLES_OFF),
     ...options.environment,
   });
   const { database, drop } = await benchDatabase(engine, options.counter);

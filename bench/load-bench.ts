@@ -17,6 +17,7 @@ import {
   stopBenchApp,
   type BenchEngine,
   type BenchRun,
+  type RemoteModelsBenchApp,
   type BenchResult,
 } from './bench-app.ts';
 
@@ -24,6 +25,13 @@ import {
 const COUNTED_TURNS = 20;
 /** Live sessions of the load run, the model latency there, and the window each wave of people's messages spreads over. */
 const LOAD = { sessions: Number(process.env.BENCH_LOAD_SESSIONS ?? 500), modelLatencyMs: 2000, waveMs: 10_000, waves: 2 } as const;
+/**
+ * How long the run with the roles on goes on making waves, from its first measured one: longer than a busy session
+ * waits for its Scribe pass (debounced, at most 3 intervals of 60 s by default), so every session's Scribe pass, its
+ * idea ledger passes (once a minute) and its Moderator checks (every 10 messages) fall among the measured turns. The
+ * TLDR (every 10 minutes) does not.
+ */
+const ROLES_RUN_MS = 200_000;
 /**
  * The load run's fake models answer from a process of their own, as real models answer from another machine: in this
  * one, serving 1,500 streams took the same event loop the figures measure. BENCH_LOAD_MODELS_IN_PROCESS=1 measures the
@@ -61,6 +69,8 @@ interface TurnPhases {
   toFirstAnswer: number;
   /** The first answer stored until the third (answers that came at once, handled one after another). */
   answersSpread: number;
+  /** As `overhead`, until the third answer was delivered to the room: what people wait for (the outbox's delay too). */
+  shownOverhead: number;
 }
 
 /**
@@ -71,27 +81,47 @@ async function answeredTurn(bench: BenchRun, session: { sessionId: string; roomI
   const started = performance.now();
   let storedAt = 0;
   let firstAnswerAt = 0;
+  // This turn's answers (the first three stored after the person spoke), and which of them reached the room.
+  const answerIds = new Set<number>();
+  const shown = new Set<number>();
+  let allShown: () => void = () => undefined;
+  const seen = new Promise<number>((resolve) => (allShown = () => resolve(performance.now())));
   const stop = bench.app.events.subscribe((event) => {
     if (event.type !== 'message' || event.message.sessionId !== session.sessionId) return;
-    if (event.message.speaker.kind === 'human' && storedAt === 0) storedAt = performance.now();
-    if (event.message.speaker.kind === 'participant' && event.message.deliveryStatus === 'pending' && firstAnswerAt === 0) firstAnswerAt = performance.now();
+    const { speaker, deliveryStatus, id } = event.message;
+    if (speaker.kind === 'human' && storedAt === 0) storedAt = performance.now();
+    if (speaker.kind !== 'participant') return;
+    if (deliveryStatus === 'pending' && answerIds.size < 3) answerIds.add(id);
+    if (deliveryStatus === 'pending' && firstAnswerAt === 0) firstAnswerAt = performance.now();
+    if (deliveryStatus === 'delivered' && answerIds.has(id)) shown.add(id);
+    if (shown.size === 3) allShown();
   });
-  const answered = participantMessages(bench.app, session.sessionId, 3).then((): TurnPhases => {
-    const thirdAnswerAt = performance.now();
+  const answered = participantMessages(bench.app, session.sessionId, 3).then(() => performance.now());
+  try {
+    await say(bench, session);
+    const roundOver = bench.app.services.coordinator.idle(session.sessionId).then(() => null);
+    const thirdAnswerAt = await Promise.race([answered, roundOver.then(() => Promise.race([answered, sleep(0).then(() => null)]))]);
+    if (thirdAnswerAt === null) return null;
     return {
       overhead: thirdAnswerAt - started - LOAD.modelLatencyMs,
       intake: storedAt - started,
       toFirstAnswer: firstAnswerAt - storedAt - LOAD.modelLatencyMs,
       answersSpread: thirdAnswerAt - firstAnswerAt,
+      shownOverhead: (await seen) - started - LOAD.modelLatencyMs,
     };
-  });
-  try {
-    await say(bench, session);
-    const roundOver = bench.app.services.coordinator.idle(session.sessionId).then(() => null);
-    return await Promise.race([answered, roundOver.then(() => Promise.race([answered, sleep(0).then(() => null)]))]);
   } finally {
     stop();
   }
+}
+
+/** The model calls served so far by the role that asked (the model process counts them; none in process). */
+function roleCalls(bench: BenchRun | RemoteModelsBenchApp): Promise<Record<string, number>> {
+  return 'models' in bench ? bench.models.requestsByRole() : Promise.resolve({});
+}
+
+/** The roles' calls between two counts, so a run with the roles on shows how much of their work fell among its turns. */
+function callsSince(before: Record<string, number>, after: Record<string, number>): [string, number][] {
+  return ['moderator', 'scribe', 'ideas', 'tldr'].map((role) => [role, (after[role] ?? 0) - (before[role] ?? 0)]);
 }
 
 /** Statements per millisecond the idle app sends (lease renewals, polls), subtracted from what a turn is charged. */
@@ -180,14 +210,16 @@ async function queryCounts(engine: BenchEngine): Promise<BenchResult[]> {
  * turn's overhead is its wall time beyond the model's 2 s. event_loop_lag_ms_p99 is the event loop's delay meanwhile,
  * sampled every 10 ms and read as `/metrics` reads it: beyond the sampling period (an idle loop reads 0, not 10).
  */
-async function loadRun(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
-  const suffix = `${engine === 'postgres' ? '_postgres' : ''}${MODELS_IN_PROCESS ? '_models_in_process' : ''}`;
+async function loadRun(engine: 'pglite' | 'postgres', rolesOn = false): Promise<BenchResult[]> {
+  const suffix = `${engine === 'postgres' ? '_postgres' : ''}${MODELS_IN_PROCESS ? '_models_in_process' : ''}${rolesOn ? '_roles_on' : ''}`;
   // Another number of sessions (BENCH_LOAD_SESSIONS) is named so: its figures are not the 500-session ones.
   const prefix = `sessions_${LOAD.sessions}`;
   const lagSuffix = LOAD.sessions === 500 ? suffix : `${suffix}_${prefix}`;
   // As `npm start` runs: one PGlite in a DATA_DIR, the job worker's default poll (deliveries wake it anyway).
   const appEngine = asStartRunsIt(engine);
-  const bench = MODELS_IN_PROCESS ? await startBenchApp(LOAD.modelLatencyMs, appEngine) : await startRemoteModelsBenchApp(LOAD.modelLatencyMs, appEngine);
+  const bench = MODELS_IN_PROCESS
+    ? await startBenchApp(LOAD.modelLatencyMs, appEngine, 0, { rolesOn })
+    : await startRemoteModelsBenchApp(LOAD.modelLatencyMs, appEngine, { rolesOn });
   try {
     const sessions = await activeSessions(bench, LOAD.sessions, 'Load');
     progress(`${LOAD.sessions} sessions active`);
@@ -195,10 +227,18 @@ async function loadRun(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
     await Promise.all(sessions.map((session) => answeredTurn(bench, session)));
     await bench.app.services.coordinator.idle();
     progress(`${LOAD.sessions} sessions active and warm`);
+    const callsBefore = await roleCalls(bench);
+    const sampler = process.env.BENCH_VERBOSE
+      ? setInterval(() => {
+          void bench.app.repositories.metrics.queueDepth(new Date()).then((depth) => progress(`queue ${JSON.stringify(depth.filter((row) => row.due > 0))}`));
+        }, 10_000)
+      : null;
     const lag = measureEventLoopDelay({ resolutionMs: 10 });
     const turns: TurnPhases[] = [];
     let unanswered = 0;
-    for (let wave = 0; wave < LOAD.waves; wave += 1) {
+    const measuredFrom = performance.now();
+    const moreWaves = (wave: number) => (rolesOn ? performance.now() - measuredFrom < ROLES_RUN_MS : wave < LOAD.waves);
+    for (let wave = 0; moreWaves(wave); wave += 1) {
       await Promise.all(
         sessions.map(async (session) => {
           await sleep(Math.random() * LOAD.waveMs);
@@ -212,6 +252,8 @@ async function loadRun(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
     }
     const loopDelay = lag.read();
     lag.close();
+    if (sampler) clearInterval(sampler);
+    const callsDuring = rolesOn ? callsSince(callsBefore, await roleCalls(bench)) : [];
     const valuesOf = (phase: keyof TurnPhases) => turns.map((turn) => turn[phase]);
     const p99 = (phase: keyof TurnPhases) => round(percentile(valuesOf(phase), 0.99), 1);
     return [
@@ -220,8 +262,11 @@ async function loadRun(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
       { name: `${prefix}_intake_ms_p99${suffix}`, value: p99('intake'), unit: 'ms' },
       { name: `${prefix}_to_first_answer_overhead_ms_p99${suffix}`, value: p99('toFirstAnswer'), unit: 'ms' },
       { name: `${prefix}_answers_spread_ms_p99${suffix}`, value: p99('answersSpread'), unit: 'ms' },
+      { name: `${prefix}_turn_shown_overhead_ms_p50${suffix}`, value: round(percentile(valuesOf('shownOverhead'), 0.5), 1), unit: 'ms' },
+      { name: `${prefix}_turn_shown_overhead_ms_p99${suffix}`, value: p99('shownOverhead'), unit: 'ms' },
       { name: `event_loop_lag_ms_p99${lagSuffix}`, value: round(loopDelay.p99 * 1000, 1), unit: 'ms' },
       { name: `${prefix}_unanswered_turns${suffix}`, value: unanswered, unit: 'turns' },
+      ...callsDuring.map(([role, calls]) => ({ name: `${prefix}_${role}_model_calls${suffix}`, value: calls, unit: 'calls' })),
     ];
   } finally {
     await stopBenchApp(bench);
@@ -236,6 +281,14 @@ export async function runLoadBench(): Promise<BenchResult[]> {
 /** The load figures on the Postgres server (BENCH_LOAD_ONLY=1 skips the statement counts). */
 export async function runLoadPostgresBench(): Promise<BenchResult[]> {
   return [...(process.env.BENCH_LOAD_ONLY ? [] : await queryCounts('postgres')), ...(await loadRun('postgres'))];
+}
+
+/**
+ * The load run with the Moderator's checks, the Scribe, its idea ledger and the TLDR at their defaults, as a team runs
+ * the bot: the honest capacity figure (the others measure the turns alone). Figures suffixed `_roles_on`.
+ */
+export async function runLoadRolesBench(engine: 'pglite' | 'postgres'): Promise<BenchResult[]> {
+  return loadRun(engine, true);
 }
 
 /** Only the statement counts, both engines (quick: `npm run bench -- queries`). */

@@ -7,15 +7,18 @@ import type { FakeOpenRouterOptions, ScriptTarget } from '../tests/fakes/openrou
 import type { SimulatedReply } from '../src/simulator/chat-types.ts';
 
 /** What the bench says to the model process. */
-export type ModelProcessRequest = { type: 'script'; id: number; target: ScriptTarget; replies: SimulatedReply[] };
+export type ModelProcessRequest = { type: 'script'; id: number; target: ScriptTarget; replies: SimulatedReply[] } | { type: 'count'; id: number };
 /** What the model process answers. */
-export type ModelProcessReply = { type: 'ready'; url: string } | { type: 'scripted'; id: number };
+export type ModelProcessReply =
+  { type: 'ready'; url: string } | { type: 'scripted'; id: number } | { type: 'counted'; id: number; byRole: Record<string, number> };
 
 /** Fake models served by a child process. */
 export interface ModelProcess {
   url: string;
   /** Queues replies for a target (as `FakeOpenRouter.script`), resolved once the child has them. */
   script(target: ScriptTarget, ...replies: SimulatedReply[]): Promise<void>;
+  /** Chat requests served so far, by the role of the agent that asked (participant, moderator, scribe, ...). */
+  requestsByRole(): Promise<Record<string, number>>;
   close(): Promise<void>;
 }
 
@@ -54,6 +57,14 @@ export async function startModelProcess(options: ModelProcessOptions = {}): Prom
       const acknowledged = nextReply(child, (message) => message.type === 'scripted' && message.id === id);
       child.send({ type: 'script', id, target, replies } satisfies ModelProcessRequest);
       await acknowledged;
+    },
+    async requestsByRole() {
+      requests += 1;
+      const id = requests;
+      const counted = nextReply(child, (message) => message.type === 'counted' && message.id === id);
+      child.send({ type: 'count', id } satisfies ModelProcessRequest);
+      const reply = await counted;
+      return reply.type === 'counted' ? reply.byRole : {};
     },
     async close() {
       if (child.exitCode === null) child.kill('SIGTERM');

@@ -25,6 +25,8 @@ export const BENCH_GROUPS: Record<string, () => Promise<BenchResult[]>> = {
   queries: async () => (await import('./load-bench.ts')).runQueryCountBench(),
   load: async () => (await import('./load-bench.ts')).runLoadBench(),
   'load-postgres': async () => (await import('./load-bench.ts')).runLoadPostgresBench(),
+  'load-roles': async () => (await import('./load-bench.ts')).runLoadRolesBench('pglite'),
+  'load-roles-postgres': async () => (await import('./load-bench.ts')).runLoadRolesBench('postgres'),
 };
 
 const name = process.argv[2] ?? '';

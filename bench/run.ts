@@ -21,6 +21,8 @@ const GROUPS = [
   'queries',
   'load',
   'load-postgres',
+  'load-roles',
+  'load-roles-postgres',
 ];
 const wanted = process.argv.slice(2).filter((name) => GROUPS.includes(name));
 const failed: string[] = [];
