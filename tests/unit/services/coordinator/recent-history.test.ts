@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { ChatMessage } from '../../../../src/core/domain.ts';
 import type { MessageChanges, RecentMessagesRead } from '../../../../src/repositories/message-changes.ts';
 import { RecentHistorySource } from '../../../../src/services/coordinator/recent-history.ts';
+import { chatMessage } from '../../../support/chat-messages.ts';
 
 /** Messages of sessions with a write counter for a horizon, answering as the repository does. */
 class FakeMessages {
@@ -12,8 +13,7 @@ class FakeMessages {
 
   store(sessionId: string, id: number, text = `message ${id}`, speaker = 'Ada'): void {
     this.writes += 1;
-    const kind = speaker === 'Ada' ? 'human' : 'participant';
-    const message = { id, sessionId, text, speaker: { kind, name: speaker }, deliveryStatus: 'delivered' } as ChatMessage;
+    const message = chatMessage({ id, sessionId, text, speaker: { kind: speaker === 'Ada' ? 'human' : 'participant', name: speaker } });
     this.rows = [...this.rows.filter((row) => row.message.id !== id), { message, deleted: false, written: this.writes }];
   }
 
