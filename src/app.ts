@@ -21,6 +21,7 @@ import { TransportRegistry } from './services/delivery/transport-registry.ts';
 import { buildServices, type Services } from './composition/build-services.ts';
 import { createAdminNotifier, createTerminalFailureNotifier } from './services/notifications/admin-notifier.ts';
 import { buildRepositories, type Repositories } from './composition/build-repositories.ts';
+import { JOB_LANES } from './composition/job-lanes.ts';
 
 /** How to build the application; everything but `config` has a production default. */
 export interface AppOptions {
@@ -130,6 +131,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     clock,
     logger,
     onTerminalFailure: createTerminalFailureNotifier(notifier),
+    lanes: JOB_LANES,
     ...(options.workerPollMs ? { pollMs: options.workerPollMs } : {}),
   });
   const services = buildServices({

@@ -5,6 +5,7 @@ import { backoffDelayMs } from './backoff.ts';
 import { IdleSleep } from './idle-sleep.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
 import { LocalQueueRuns } from './local-queue-runs.ts';
+import { WorkerLanes, type JobLane, type LaneSlots } from './worker-lanes.ts';
 import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
 
 /** A queue's jobs run one after another in one slot: the last one run and the nudge count when it was claimed. */
@@ -27,8 +28,10 @@ export interface JobWorkerOptions {
   logger: Logger;
   /** How long a claim is leased; refreshed at a third of it while a job runs. */
   leaseMs?: number;
-  /** How many jobs run at once. */
+  /** How many jobs of the default lane (every kind `lanes` does not name) run at once. */
   concurrency?: number;
+  /** Lanes of their own for some kinds, each with its slots: their jobs never wait for another lane's (see worker-lanes.ts). */
+  lanes?: readonly JobLane[];
   /**
    * How often the idle loop looks for jobs nobody told it of: timers due later, other processes' jobs (real time,
    * default 1 s). Work stored to run now nudges it, and the jobs it retries or postpones wake it when due.
@@ -49,6 +52,7 @@ export class JobWorker {
   private readonly handlers = new Map<string, JobHandler>();
   private readonly leaseMs: number;
   private readonly concurrency: number;
+  private readonly lanes: WorkerLanes;
   private running = false;
   private loop: Promise<void> | null = null;
   /** Work that is not a queue's was queued, or a job ended, since the last claim began: the loop claims again before it sleeps. */
@@ -61,8 +65,8 @@ export class JobWorker {
   private readonly nudgedQueues = new Set<string>();
   /** How many times work was queued (`nudge`): a job whose claim predates a nudge may have blocked that work. */
   private nudges = 0;
-  /** The last claim took all it could: more may be due, so a job's end must claim again. */
-  private lastClaimFull = false;
+  /** Lanes whose last claim took all it could: more may be due, so a job's end there must claim again. */
+  private readonly fullLanes = new Set<LaneSlots>();
   /** Queues of the jobs running here: work queued behind one is claimed when it ends (its nudge is counted). */
   private readonly runningQueues = new Set<string>();
   /** The chain running here for each queue (the loop's or a `runQueue`'s), so `runQueue` can wait for it. */
@@ -77,6 +81,7 @@ export class JobWorker {
     this.instance = new WorkerInstanceKeeper({ ...options.instance, id: options.workerId, jobs: options.jobs, clock: options.clock, logger: options.logger });
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.concurrency = options.concurrency ?? 8;
+    this.lanes = new WorkerLanes(options.lanes ?? [], this.concurrency);
     this.idle = new IdleSleep(options.clock, options.pollMs ?? 1_000);
   }
 
@@ -182,25 +187,35 @@ export class JobWorker {
         this.nudged = false;
         this.nudgedQueues.clear();
         await this.instance.maintain();
-        const free = this.concurrency - this.inFlight.size;
-        this.lastClaimFull = free === 0;
-        if (free > 0) {
-          const nudgesBefore = this.nudges;
-          const now = this.options.clock.now();
-          // This claim takes whatever of them is due by now (or another worker took it).
-          this.idle.passed(now);
-          const claimed = await this.options.jobs.claimDue(this.options.workerId, now, this.leaseMs, free, [...this.handlers.keys()]);
-          for (const job of claimed) this.track(job, nudgesBefore);
-          // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.
-          this.lastClaimFull = claimed.length === free;
-          if (this.lastClaimFull) continue;
-        }
+        if (await this.claimEachLane()) continue;
       } catch (error) {
         this.options.logger.error({ err: error }, 'job worker could not claim jobs');
       }
       if (this.mayClaimMore()) continue;
       await this.idle.sleep();
     }
+  }
+
+  /** Claims what each lane has room for; true when a lane took all it asked for (more of it may be due). */
+  private async claimEachLane(): Promise<boolean> {
+    let filled = false;
+    for (const { lane, free, kinds } of this.lanes.openings(this.handlers.keys())) {
+      if (free === 0) {
+        this.fullLanes.add(lane);
+        continue;
+      }
+      const nudgesBefore = this.nudges;
+      const now = this.options.clock.now();
+      // This claim takes whatever of them is due by now (or another worker took it).
+      this.idle.passed(now);
+      const claimed = await this.options.jobs.claimDue(this.options.workerId, now, this.leaseMs, free, kinds);
+      for (const job of claimed) this.track(job, nudgesBefore);
+      // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.
+      if (claimed.length === free) this.fullLanes.add(lane);
+      else this.fullLanes.delete(lane);
+      filled ||= claimed.length === free;
+    }
+    return filled;
   }
 
   /**
@@ -211,15 +226,18 @@ export class JobWorker {
   private track(job: ClaimedJob, nudgesBefore: number): void {
     if (job.queue !== null) this.runningQueues.add(job.queue);
     const chain: QueueChain = { last: job, nudgesBefore };
+    const lane = this.lanes.laneOf(job.kind);
+    lane.running += 1;
     const promise = this.runChain(chain).then(() => undefined);
     this.inFlight.add(promise);
     if (job.queue !== null) this.localRuns.track(job.queue, promise);
     void promise.finally(() => {
       this.inFlight.delete(promise);
+      lane.running -= 1;
       // Every nudge since the last claim began counts, those held back for this queue among them.
       const queued = chain.last.queue !== null && this.nudges !== chain.nudgesBefore;
       if (job.queue !== null) this.runningQueues.delete(job.queue);
-      if (this.lastClaimFull || chain.last.hasSuccessor || queued) this.claimSoon();
+      if (this.fullLanes.has(lane) || chain.last.hasSuccessor || queued) this.claimSoon();
     });
   }
 
@@ -270,7 +288,7 @@ export class JobWorker {
       kinds: [...this.handlers.keys()],
       // Not while the worker is full either: then the poll shares the free slots among every queue's due work.
       sending: () => {
-        if (this.stopController.signal.aborted || this.lastClaimFull) return false;
+        if (this.stopController.signal.aborted || this.fullLanes.has(this.lanes.laneOf(job.kind))) return false;
         end.nudgesBefore = this.nudges;
         return true;
       },
