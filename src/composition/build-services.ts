@@ -173,6 +173,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     repository: repositories.metrics,
     ownedSessions: () => ownership.ownedSessions().length,
     modelQueueDepths: () => models.queueDepths(),
+    jobLanes: () => worker.laneUse(),
     memory: () => process.memoryUsage(),
     eventLoopDelay: measureEventLoopDelay(),
     ...(dependencies.databaseConnectionUse ? { databaseConnection: dependencies.databaseConnectionUse } : {}),

@@ -1,5 +1,5 @@
 /** The job worker's lanes (see worker-lanes.ts): which kinds of job share slots, and how many. */
-import { DELIVER_MESSAGE_JOB } from '../services/delivery/delivery-service.ts';
+import { DELIVER_MESSAGE_JOB, ROOM_QUEUE_PREFIX } from '../services/delivery/delivery-service.ts';
 import { REMOVE_LEFT_PREVIEWS_JOB } from '../services/delivery/left-previews.ts';
 import { DOCUMENTATION_JOB_KINDS } from '../services/documentation/documentation-types.ts';
 import { IDEA_LEDGER_JOB } from '../services/ideas/idea-ledger-service.ts';
@@ -13,7 +13,7 @@ import type { JobLane } from '../services/jobs/worker-lanes.ts';
  * Everything else (the Planner's steps, wrap-ups, timers, housekeeping) keeps the worker's default lane of 8.
  */
 export const JOB_LANES: readonly JobLane[] = [
-  { name: 'rooms', kinds: [DELIVER_MESSAGE_JOB, REMOVE_LEFT_PREVIEWS_JOB], concurrency: 32 },
+  { name: 'rooms', kinds: [DELIVER_MESSAGE_JOB, REMOVE_LEFT_PREVIEWS_JOB], concurrency: 32, queuePrefix: ROOM_QUEUE_PREFIX },
   {
     name: 'records',
     kinds: [

@@ -75,9 +75,12 @@ const ROOM_ELSEWHERE_RETRY_MS = 200;
 /** Rooms of this many sessions are kept in memory (the oldest is forgotten first). */
 const ROOMS_REMEMBERED = 10_000;
 
+/** How every room's outbox queue begins. */
+export const ROOM_QUEUE_PREFIX = 'room:';
+
 /** The outbox queue of a room: its deliveries keep their order. */
 export function roomQueue(session: Pick<Session, 'transport' | 'roomId'>): string {
-  return `room:${session.transport}:${session.roomId}`;
+  return `${ROOM_QUEUE_PREFIX}${session.transport}:${session.roomId}`;
 }
 
 async function markPosted(message: ChatMessage): Promise<void> {

@@ -1,8 +1,9 @@
 import type { Logger } from 'pino';
 import type { ClaimedJob, JobsRepository, SuccessorClaim } from '../../repositories/jobs-repository.ts';
 import type { Clock } from '../../core/clock.ts';
-import { backoffDelayMs } from './backoff.ts';
+import { ClaimRequests } from './claim-requests.ts';
 import { IdleSleep } from './idle-sleep.ts';
+import { settleJob } from './job-settlement.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
 import { LocalQueueRuns } from './local-queue-runs.ts';
 import { WorkerLanes, type JobLane, type LaneSlots } from './worker-lanes.ts';
@@ -55,18 +56,12 @@ export class JobWorker {
   private readonly lanes: WorkerLanes;
   private running = false;
   private loop: Promise<void> | null = null;
-  /** Work that is not a queue's was queued, or a job ended, since the last claim began: the loop claims again before it sleeps. */
-  private nudged = false;
-  /**
-   * Queues work was queued in since the last claim began. The loop claims again for those whose job that claim did not
-   * take: behind one it took, the work is claimed when that job ends, and a claim now would come back empty (answers
-   * stored at once nudge while the first of them is being claimed).
-   */
-  private readonly nudgedQueues = new Set<string>();
   /** How many times work was queued (`nudge`): a job whose claim predates a nudge may have blocked that work. */
   private nudges = 0;
   /** Lanes whose last claim took all it could: more may be due, so a job's end there must claim again. */
   private readonly fullLanes = new Set<LaneSlots>();
+  /** What the next claim looks at, from the nudges since the last one began. */
+  private readonly requests: ClaimRequests;
   /** Queues of the jobs running here: work queued behind one is claimed when it ends (its nudge is counted). */
   private readonly runningQueues = new Set<string>();
   /** The chain running here for each queue (the loop's or a `runQueue`'s), so `runQueue` can wait for it. */
@@ -82,12 +77,21 @@ export class JobWorker {
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.concurrency = options.concurrency ?? 8;
     this.lanes = new WorkerLanes(options.lanes ?? [], this.concurrency);
+    this.requests = new ClaimRequests(
+      (queue) => this.lanes.laneOfQueue(queue),
+      (queue) => this.runningQueues.has(queue),
+    );
     this.idle = new IdleSleep(options.clock, options.pollMs ?? 1_000);
   }
 
   /** This worker's instance id (live sessions are leased to it too). */
   get id(): string {
     return this.options.workerId;
+  }
+
+  /** Each lane's jobs running here now and its slots. */
+  laneUse(): { lane: string; busy: number; slots: number }[] {
+    return this.lanes.use();
   }
 
   /** Registers the handler of one job kind. */
@@ -159,15 +163,10 @@ export class JobWorker {
     if (queue === undefined || !this.runningQueues.has(queue)) this.claimSoon(queue);
   }
 
-  private claimSoon(queue?: string): void {
-    if (queue === undefined) this.nudged = true;
-    else this.nudgedQueues.add(queue);
+  /** Claims again soon: in `lane`, in the lane of `queue`'s jobs when its name tells it, else in every lane. */
+  private claimSoon(queue?: string, lane?: LaneSlots): void {
+    this.requests.add(queue, lane);
     this.idle.wake();
-  }
-
-  /** Whether something queued since the last claim began may be claimable now. */
-  private mayClaimMore(): boolean {
-    return this.nudged || [...this.nudgedQueues].some((queue) => !this.runningQueues.has(queue));
   }
 
   /** Stops claiming, aborts waiting, and waits for running jobs to finish. */
@@ -183,23 +182,24 @@ export class JobWorker {
 
   private async poll(): Promise<void> {
     while (this.running) {
+      const lanes = this.requests.begin();
       try {
-        this.nudged = false;
-        this.nudgedQueues.clear();
         await this.instance.maintain();
-        if (await this.claimEachLane()) continue;
+        if (await this.claimEachLane(lanes)) continue;
       } catch (error) {
         this.options.logger.error({ err: error }, 'job worker could not claim jobs');
       }
-      if (this.mayClaimMore()) continue;
+      if (this.requests.pending()) continue;
       await this.idle.sleep();
+      this.requests.woke();
     }
   }
 
-  /** Claims what each lane has room for; true when a lane took all it asked for (more of it may be due). */
-  private async claimEachLane(): Promise<boolean> {
+  /** Claims what each lane (of `only`, when given) has room for; true when a lane took all it asked for (more may be due). */
+  private async claimEachLane(only: ReadonlySet<LaneSlots> | null): Promise<boolean> {
     let filled = false;
     for (const { lane, free, kinds } of this.lanes.openings(this.handlers.keys())) {
+      if (only && !only.has(lane)) continue;
       if (free === 0) {
         this.fullLanes.add(lane);
         continue;
@@ -211,9 +211,11 @@ export class JobWorker {
       const claimed = await this.options.jobs.claimDue(this.options.workerId, now, this.leaseMs, free, kinds);
       for (const job of claimed) this.track(job, nudgesBefore);
       // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.
-      if (claimed.length === free) this.fullLanes.add(lane);
-      else this.fullLanes.delete(lane);
-      filled ||= claimed.length === free;
+      if (claimed.length === free) {
+        this.fullLanes.add(lane);
+        this.requests.again(lane);
+        filled = true;
+      } else this.fullLanes.delete(lane);
     }
     return filled;
   }
@@ -237,7 +239,7 @@ export class JobWorker {
       // Every nudge since the last claim began counts, those held back for this queue among them.
       const queued = chain.last.queue !== null && this.nudges !== chain.nudgesBefore;
       if (job.queue !== null) this.runningQueues.delete(job.queue);
-      if (this.fullLanes.has(lane) || chain.last.hasSuccessor || queued) this.claimSoon();
+      if (this.fullLanes.has(lane) || chain.last.hasSuccessor || queued) this.claimSoon(undefined, lane);
     });
   }
 
@@ -271,7 +273,7 @@ export class JobWorker {
     } finally {
       clearInterval(heartbeat);
     }
-    await this.settle(job, outcome);
+    await settleJob({ ...this.options, expect: (runAt) => this.idle.expect(runAt) }, job, outcome);
     if (outcome.status === 'settled' && outcome.next) end.next = outcome.next;
     return end;
   }
@@ -293,25 +295,5 @@ export class JobWorker {
         return true;
       },
     };
-  }
-
-  private async settle(job: ClaimedJob, outcome: JobOutcome): Promise<void> {
-    if (outcome.status === 'settled') return;
-    const now = this.options.clock.now();
-    if (outcome.status === 'done') return this.options.jobs.complete(job, now);
-    if (outcome.status === 'postpone') {
-      const runAt = new Date(now.getTime() + outcome.afterMs);
-      await this.options.jobs.postpone(job, runAt, now);
-      return this.idle.expect(runAt);
-    }
-    const retryAt = outcome.status === 'retry' ? new Date(now.getTime() + (outcome.afterMs ?? backoffDelayMs(job.retryCount + 1))) : null;
-    const terminal = await this.options.jobs.fail(job, outcome.error, retryAt, now);
-    if (!terminal) {
-      if (retryAt) this.idle.expect(retryAt);
-      this.options.logger.warn({ job: job.id, kind: job.kind, attempt: job.retryCount + 1, error: outcome.error }, 'job failed, will retry');
-      return;
-    }
-    this.options.logger.error({ job: job.id, kind: job.kind, error: outcome.error }, 'job failed for good');
-    await this.options.onTerminalFailure?.(job, outcome.error);
   }
 }

@@ -12,6 +12,8 @@ export interface JobLane {
   kinds: readonly string[];
   /** How many of its jobs run at once. */
   concurrency: number;
+  /** Its jobs' queues begin with this (`room:`): work queued in such a queue is claimed in this lane alone. */
+  queuePrefix?: string;
 }
 
 /** A lane and how many of its jobs run in this worker now. */
@@ -35,12 +37,15 @@ export class WorkerLanes {
   private readonly byKind = new Map<string, LaneSlots>();
   private readonly lanes: LaneSlots[];
   private readonly fallback: LaneSlots;
+  private readonly byQueuePrefix: [string, LaneSlots][] = [];
 
   constructor(lanes: readonly JobLane[], defaultConcurrency: number) {
     this.fallback = { name: 'default', concurrency: defaultConcurrency, running: 0 };
     this.lanes = lanes.map((lane) => ({ name: lane.name, concurrency: lane.concurrency, running: 0 }));
     lanes.forEach((lane, index) => {
-      for (const kind of lane.kinds) this.byKind.set(kind, this.lanes[index] as LaneSlots);
+      const slots = this.lanes[index] as LaneSlots;
+      for (const kind of lane.kinds) this.byKind.set(kind, slots);
+      if (lane.queuePrefix) this.byQueuePrefix.push([lane.queuePrefix, slots]);
     });
     this.lanes.push(this.fallback);
   }
@@ -48,6 +53,11 @@ export class WorkerLanes {
   /** The lane a kind of job runs in. */
   laneOf(kind: string): LaneSlots {
     return this.byKind.get(kind) ?? this.fallback;
+  }
+
+  /** The lane whose jobs a queue holds, when its name tells it; null when it could be any lane's. */
+  laneOfQueue(queue: string): LaneSlots | null {
+    return this.byQueuePrefix.find(([prefix]) => queue.startsWith(prefix))?.[1] ?? null;
   }
 
   /** Each lane with a kind to run among `handled`: its free slots and the kinds to claim. */
@@ -58,6 +68,11 @@ export class WorkerLanes {
       kindsByLane.set(lane, [...(kindsByLane.get(lane) ?? []), kind]);
     }
     return [...kindsByLane].map(([lane, kinds]) => ({ lane, free: Math.max(0, lane.concurrency - lane.running), kinds }));
+  }
+
+  /** Each lane's jobs running now and its slots (for /metrics). */
+  use(): { lane: string; busy: number; slots: number }[] {
+    return this.lanes.map((lane) => ({ lane: lane.name, busy: lane.running, slots: lane.concurrency }));
   }
 
   /** Jobs running in this worker, in every lane. */

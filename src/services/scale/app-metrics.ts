@@ -18,6 +18,8 @@ export interface AppMetricsSources {
   ownedSessions: () => number;
   /** Model calls waiting for each endpoint's rate-limit budget, by endpoint host. */
   modelQueueDepths?: () => Array<{ endpoint: string; depth: number }>;
+  /** The job worker's lanes in this process: jobs running in each, and its slots. */
+  jobLanes?: () => Array<{ lane: string; busy: number; slots: number }>;
   /** This process's memory (`process.memoryUsage`), read at scrape time. */
   memory?: () => Pick<NodeJS.MemoryUsage, 'rss' | 'heapTotal' | 'heapUsed' | 'external'>;
   /** The event loop's delay since the last scrape (a stalled loop delays every session's stream). */
@@ -93,6 +95,8 @@ export function createAppMetrics(registry: MetricsRegistry, turns: TurnMetrics, 
       { labels: { kind: row.kind, state: 'scheduled' }, value: row.scheduled },
     ]),
   );
+  const lanes = sources.jobLanes;
+  if (lanes) registerLaneMetrics(registry, lanes);
   registry.collected(
     'brainstorm_job_failures_total',
     'Failed job attempts in the shared database, by kind and outcome (retry: tried again later; failed: given up).',
@@ -112,6 +116,16 @@ export function createAppMetrics(registry: MetricsRegistry, turns: TurnMetrics, 
     render: () => registry.render((name, error) => sources.logger.warn({ err: error, metric: name }, 'a metric could not be collected')),
     close: () => loopDelay?.close(),
   };
+}
+
+/** The job worker's lanes: a lane whose busy slots stay at its slots is where due jobs wait (see worker-lanes.ts). */
+function registerLaneMetrics(registry: MetricsRegistry, lanes: NonNullable<AppMetricsSources['jobLanes']>): void {
+  registry.collected('brainstorm_job_slots_busy', "Jobs running in this process's job worker, by lane (rooms, records, default).", async () =>
+    lanes().map((row) => ({ labels: { lane: row.lane }, value: row.busy })),
+  );
+  registry.collected('brainstorm_job_slots', "Jobs this process's job worker runs at once at most, by lane.", async () =>
+    lanes().map((row) => ({ labels: { lane: row.lane }, value: row.slots })),
+  );
 }
 
 /** The process memory families under the names Prometheus's own client libraries use, so stock dashboards find them. */

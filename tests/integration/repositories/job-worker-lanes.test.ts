@@ -7,8 +7,8 @@ import { JOB_LANES } from '../../../src/composition/job-lanes.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
-import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
-import { DELIVER_MESSAGE_JOB } from '../../../src/services/delivery/delivery-service.ts';
+import { JobsRepository, type ClaimedJob } from '../../../src/repositories/jobs-repository.ts';
+import { DELIVER_MESSAGE_JOB, roomQueue } from '../../../src/services/delivery/delivery-service.ts';
 import { DOCUMENTATION_JOB_KINDS } from '../../../src/services/documentation/documentation-types.ts';
 import { IDEA_LEDGER_JOB } from '../../../src/services/ideas/idea-ledger-service.ts';
 import { JobWorker } from '../../../src/services/jobs/job-worker.ts';
@@ -16,12 +16,22 @@ import { PLANNER_STEP_JOB } from '../../../src/services/sessions/planner-job-kin
 import { openTestDatabase } from '../../support/databases.ts';
 
 const logger = createLogger({ level: 'silent', secrets: [] });
+
+/** The real repository, counting the claims sent and the kinds each asked for. */
+class CountingJobs extends JobsRepository {
+  claims: (string[] | undefined)[] = [];
+
+  override claimDue(...args: Parameters<JobsRepository['claimDue']>): Promise<ClaimedJob[]> {
+    this.claims.push(args[4]);
+    return super.claimDue(...args);
+  }
+}
 const RECORDS = JOB_LANES.find((lane) => lane.name === 'records')!;
 const ROOMS = JOB_LANES.find((lane) => lane.name === 'rooms')!;
 
 describe('a job worker with the app lanes', () => {
   let handle: DatabaseHandle;
-  let jobs: JobsRepository;
+  let jobs: CountingJobs;
   let clock: ManualClock;
   let worker: JobWorker;
   let release: () => void;
@@ -32,7 +42,7 @@ describe('a job worker with the app lanes', () => {
 
   beforeEach(async () => {
     handle = await openTestDatabase('pglite');
-    jobs = new JobsRepository(handle.db);
+    jobs = new CountingJobs(handle.db);
     clock = new ManualClock();
     modelAnswers = new Promise<void>((resolve) => (release = resolve));
     Object.assign(passes, { waiting: 0, most: 0 });
@@ -83,6 +93,16 @@ describe('a job worker with the app lanes', () => {
       ((await jobs.countByStatus(DOCUMENTATION_JOB_KINDS.scribe)).done ?? 0) + ((await jobs.countByStatus(IDEA_LEDGER_JOB)).done ?? 0);
     await expect.poll(passesDone).toBe(RECORDS.concurrency + 2);
     expect(passes.most).toBe(RECORDS.concurrency);
+  });
+
+  it("claims a room's delivery in the rooms lane alone: one statement, not one per lane", async () => {
+    // The start claims every lane once (rooms, records, default), then sleeps: the poll never fires in a test.
+    await expect.poll(() => jobs.claims.length).toBe(3);
+    const before = jobs.claims.length;
+    await enqueue(DELIVER_MESSAGE_JOB, 'Grok answers Ada', roomQueue({ transport: 'discord', roomId: '42' }));
+    worker.nudge(roomQueue({ transport: 'discord', roomId: '42' }));
+    await expect.poll(() => ran).toEqual(['Grok answers Ada']);
+    expect(jobs.claims.slice(before)).toEqual([ROOMS.kinds.filter((kind) => kind === DELIVER_MESSAGE_JOB)]);
   });
 
   it('delivers to many rooms at once, up to the rooms lane', async () => {
