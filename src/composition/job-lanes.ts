@@ -9,7 +9,9 @@ import type { JobLane } from '../services/jobs/worker-lanes.ts';
  * Rooms: what people see posted. Each delivery takes milliseconds and waits for no model; rooms are independent (one
  * room's deliveries run in order, one at a time), so many run at once.
  * Records: the Scribe, the TLDR, the idea ledger and their Notion writes, each a model call or a rate-limited Notion
- * write that holds its slot for seconds to a minute. Nobody waits on one; the next pass of a session catches up.
+ * write that holds its slot for seconds to a minute. Nobody waits on one, and a session has one pending at most (its
+ * next pass catches up). Waiting costs no CPU: 16, so that a busy deployment's records keep up with real models, whose
+ * passes take 10-40 s (8 kept up with 200 sessions only because the bench's models answer in 2 s).
  * Everything else (the Planner's steps, wrap-ups, timers, housekeeping) keeps the worker's default lane of 8.
  */
 export const JOB_LANES: readonly JobLane[] = [
@@ -23,6 +25,6 @@ export const JOB_LANES: readonly JobLane[] = [
       DOCUMENTATION_JOB_KINDS.notionRow,
       IDEA_LEDGER_JOB,
     ],
-    concurrency: 8,
+    concurrency: 16,
   },
 ];

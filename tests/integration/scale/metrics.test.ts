@@ -59,7 +59,7 @@ describe('/metrics', () => {
     // The worker's lanes: deliveries have slots of their own, which no Scribe pass can take.
     expect(text).toContain('# TYPE brainstorm_job_slots_busy gauge');
     expect(series(text, 'brainstorm_job_slots', { lane: 'rooms' })).toBe(32);
-    expect(series(text, 'brainstorm_job_slots', { lane: 'records' })).toBe(8);
+    expect(series(text, 'brainstorm_job_slots', { lane: 'records' })).toBe(16);
     expect(series(text, 'brainstorm_job_slots_busy', { lane: 'records' })).toBe(0);
     expect(text).toContain('# TYPE process_resident_memory_bytes gauge');
     expect(series(text, 'process_resident_memory_bytes')).toBeGreaterThan(10 * 1024 * 1024);
