@@ -198,6 +198,9 @@ export class JobWorker {
   /** Claims what each lane (of `only`, when given) has room for; true when a lane took all it asked for (more may be due). */
   private async claimEachLane(only: ReadonlySet<LaneSlots> | null): Promise<boolean> {
     let filled = false;
+    // A claim of every lane takes whatever of the known due times is due by now (or another worker took it, or a full
+    // lane's job end claims it); a claim of some lanes leaves them, so the loop wakes at once to claim the others.
+    if (!only) this.idle.passed(this.options.clock.now());
     for (const { lane, free, kinds } of this.lanes.openings(this.handlers.keys())) {
       if (only && !only.has(lane)) continue;
       if (free === 0) {
@@ -206,8 +209,6 @@ export class JobWorker {
       }
       const nudgesBefore = this.nudges;
       const now = this.options.clock.now();
-      // This claim takes whatever of them is due by now (or another worker took it).
-      this.idle.passed(now);
       const claimed = await this.options.jobs.claimDue(this.options.workerId, now, this.leaseMs, free, kinds);
       for (const job of claimed) this.track(job, nudgesBefore);
       // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.

@@ -105,6 +105,24 @@ describe('a job worker with the app lanes', () => {
     expect(jobs.claims.slice(before)).toEqual([ROOMS.kinds.filter((kind) => kind === DELIVER_MESSAGE_JOB)]);
   });
 
+  it("claims a postponed pass when it falls due, even when a room's delivery woke the worker first", async () => {
+    let runs = 0;
+    worker.register(DOCUMENTATION_JOB_KINDS.scribe, async () => {
+      runs += 1;
+      return runs === 1 ? { status: 'postpone', afterMs: 60_000 } : { status: 'done' };
+    });
+    await enqueue(DOCUMENTATION_JOB_KINDS.scribe, 'a pass Notion asked to wait for');
+    worker.nudge();
+    await expect.poll(() => runs).toBe(1);
+    await expect.poll(() => jobs.countByStatus(DOCUMENTATION_JOB_KINDS.scribe)).toEqual({ pending: 1 });
+    // The pass is due now; before the worker's own timer (a minute of real time) fires, a room's delivery wakes it.
+    clock.advance(60_000);
+    await enqueue(DELIVER_MESSAGE_JOB, 'ChatGPT answers Ada', roomQueue({ transport: 'discord', roomId: '7' }));
+    worker.nudge(roomQueue({ transport: 'discord', roomId: '7' }));
+    await expect.poll(() => ran).toEqual(['ChatGPT answers Ada']);
+    await expect.poll(() => jobs.countByStatus(DOCUMENTATION_JOB_KINDS.scribe)).toEqual({ done: 1 });
+  });
+
   it('delivers to many rooms at once, up to the rooms lane', async () => {
     let held = 0;
     let mostHeld = 0;
