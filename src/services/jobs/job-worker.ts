@@ -190,6 +190,8 @@ export class JobWorker {
         this.options.logger.error({ err: error }, 'job worker could not claim jobs');
       }
       if (this.requests.pending()) continue;
+      // A stop that came while this loop claimed found no sleep to wake: it must not begin one (a poll long).
+      if (!this.running) break;
       await this.idle.sleep();
       this.requests.woke();
     }

@@ -64,6 +64,21 @@ describe.each(ENGINES)('when a job worker claims on %s', (engine) => {
     return jobs.claims;
   }
 
+  it('stops at once when told to while a claim is on its way, instead of sleeping a poll first', async () => {
+    registerDeliveries();
+    await started();
+    let answerClaim: () => void = () => undefined;
+    jobs.holdNext = new Promise<void>((resolve) => (answerClaim = resolve));
+    worker.nudge();
+    await expect.poll(() => jobs.claims).toBe(2);
+    let stopped = false;
+    const stopping = worker.stop().then(() => (stopped = true));
+    answerClaim();
+    // The poll is 10 minutes here: a loop that went to sleep after its claim would hold the stop that long.
+    await expect.poll(() => stopped).toBe(true);
+    await stopping;
+  });
+
   it('does not claim again when a job ends with nothing behind it (the claim would come back empty)', async () => {
     registerDeliveries();
     const before = await started();
