@@ -6,7 +6,7 @@ import { IdleSleep } from './idle-sleep.ts';
 import { settleJob } from './job-settlement.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
 import { LocalQueueRuns } from './local-queue-runs.ts';
-import { WorkerLanes, type JobLane, type LaneSlots } from './worker-lanes.ts';
+import { WorkerLanes, type JobLane, type LaneSlots, type LaneUse } from './worker-lanes.ts';
 import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
 
 /** A queue's jobs run one after another in one slot: the last one run and the nudge count when it was claimed. */
@@ -58,8 +58,6 @@ export class JobWorker {
   private loop: Promise<void> | null = null;
   /** How many times work was queued (`nudge`): a job whose claim predates a nudge may have blocked that work. */
   private nudges = 0;
-  /** Lanes whose last claim took all it could: more may be due, so a job's end there must claim again. */
-  private readonly fullLanes = new Set<LaneSlots>();
   /** What the next claim looks at, from the nudges since the last one began. */
   private readonly requests: ClaimRequests;
   /** Queues of the jobs running here: work queued behind one is claimed when it ends (its nudge is counted). */
@@ -90,7 +88,7 @@ export class JobWorker {
   }
 
   /** Each lane's jobs running here now and its slots. */
-  laneUse(): { lane: string; busy: number; slots: number }[] {
+  laneUse(): LaneUse[] {
     return this.lanes.use();
   }
 
@@ -206,7 +204,7 @@ export class JobWorker {
     for (const { lane, free, kinds } of this.lanes.openings(this.handlers.keys())) {
       if (only && !only.has(lane)) continue;
       if (free === 0) {
-        this.fullLanes.add(lane);
+        lane.full = true;
         continue;
       }
       const nudgesBefore = this.nudges;
@@ -214,11 +212,9 @@ export class JobWorker {
       const claimed = await this.options.jobs.claimDue(this.options.workerId, now, this.leaseMs, free, kinds);
       for (const job of claimed) this.track(job, nudgesBefore);
       // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.
-      if (claimed.length === free) {
-        this.fullLanes.add(lane);
-        this.requests.again(lane);
-        filled = true;
-      } else this.fullLanes.delete(lane);
+      lane.full = claimed.length === free;
+      if (lane.full) this.requests.again(lane);
+      filled ||= lane.full;
     }
     return filled;
   }
@@ -242,7 +238,7 @@ export class JobWorker {
       // Every nudge since the last claim began counts, those held back for this queue among them.
       const queued = chain.last.queue !== null && this.nudges !== chain.nudgesBefore;
       if (job.queue !== null) this.runningQueues.delete(job.queue);
-      if (this.fullLanes.has(lane) || chain.last.hasSuccessor || queued) this.claimSoon(undefined, lane);
+      if (lane.full || chain.last.hasSuccessor || queued) this.claimSoon(undefined, lane);
     });
   }
 
@@ -293,7 +289,7 @@ export class JobWorker {
       kinds: [...this.handlers.keys()],
       // Not while the worker is full either: then the poll shares the free slots among every queue's due work.
       sending: () => {
-        if (this.stopController.signal.aborted || this.fullLanes.has(this.lanes.laneOf(job.kind))) return false;
+        if (this.stopController.signal.aborted || this.lanes.laneOf(job.kind).full) return false;
         end.nudgesBefore = this.nudges;
         return true;
       },

@@ -21,6 +21,15 @@ export interface LaneSlots {
   readonly name: string;
   readonly concurrency: number;
   running: number;
+  /** Its last claim took all it could: more may be due, so a job's end here claims again. */
+  full: boolean;
+}
+
+/** A lane's use, as /metrics shows it: its jobs running now and its slots. */
+export interface LaneUse {
+  lane: string;
+  busy: number;
+  slots: number;
 }
 
 /** What a claim of one lane may take now. */
@@ -40,8 +49,8 @@ export class WorkerLanes {
   private readonly byQueuePrefix: [string, LaneSlots][] = [];
 
   constructor(lanes: readonly JobLane[], defaultConcurrency: number) {
-    this.fallback = { name: 'default', concurrency: defaultConcurrency, running: 0 };
-    this.lanes = lanes.map((lane) => ({ name: lane.name, concurrency: lane.concurrency, running: 0 }));
+    this.fallback = { name: 'default', concurrency: defaultConcurrency, running: 0, full: false };
+    this.lanes = lanes.map((lane) => ({ name: lane.name, concurrency: lane.concurrency, running: 0, full: false }));
     lanes.forEach((lane, index) => {
       const slots = this.lanes[index] as LaneSlots;
       for (const kind of lane.kinds) this.byKind.set(kind, slots);
@@ -71,12 +80,7 @@ export class WorkerLanes {
   }
 
   /** Each lane's jobs running now and its slots (for /metrics). */
-  use(): { lane: string; busy: number; slots: number }[] {
+  use(): LaneUse[] {
     return this.lanes.map((lane) => ({ lane: lane.name, busy: lane.running, slots: lane.concurrency }));
-  }
-
-  /** Jobs running in this worker, in every lane. */
-  running(): number {
-    return this.lanes.reduce((sum, lane) => sum + lane.running, 0);
   }
 }

@@ -5,6 +5,7 @@ import type { Clock } from '../../core/clock.ts';
 import { MetricsRegistry } from './metrics-registry.ts';
 import type { TurnMetrics } from './measured-turn-runner.ts';
 import type { CheckpointStats } from '../jobs/pglite-checkpoints.ts';
+import type { LaneUse } from '../jobs/worker-lanes.ts';
 
 /** Turn latency buckets (seconds): streaming answers take a few seconds, slow models a minute or more. */
 export const TURN_LATENCY_BUCKETS = [0.5, 1, 2, 5, 10, 20, 30, 60, 120, 300];
@@ -19,7 +20,7 @@ export interface AppMetricsSources {
   /** Model calls waiting for each endpoint's rate-limit budget, by endpoint host. */
   modelQueueDepths?: () => Array<{ endpoint: string; depth: number }>;
   /** The job worker's lanes in this process: jobs running in each, and its slots. */
-  jobLanes?: () => Array<{ lane: string; busy: number; slots: number }>;
+  jobLanes?: () => LaneUse[];
   /** This process's memory (`process.memoryUsage`), read at scrape time. */
   memory?: () => Pick<NodeJS.MemoryUsage, 'rss' | 'heapTotal' | 'heapUsed' | 'external'>;
   /** The event loop's delay since the last scrape (a stalled loop delays every session's stream). */
