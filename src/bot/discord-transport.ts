@@ -18,6 +18,7 @@ import { shardOf, type Sharding } from '../config/sharding.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
 import type { ConversationLine, DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../core/ports.ts';
+import { ClientReadiness } from './client-readiness.ts';
 import { readConversation } from './conversation-history.ts';
 import { DiscordTransportError, isMissingPermissions, isUnknownResource, toTransportError } from './discord-errors.ts';
 import { KeyedSerialQueue } from '../core/keyed-serial-queue.ts';
@@ -38,6 +39,8 @@ export interface DiscordTransportOptions {
   recheckDeniedAfterMs?: number;
   /** This process's Discord shards (SHARD_COUNT / SHARD_IDS); absent: every guild is ours. */
   sharding?: Sharding | null;
+  /** How long a request waits for the bot's first READY before it fails as retryable (default 30 s). */
+  readyWaitMs?: number;
 }
 
 /** Implements `Transport` over discord.js. */
@@ -46,8 +49,10 @@ export class DiscordTransport implements Transport {
   private readonly queue = new KeyedSerialQueue();
   private readonly poster: PersonaPoster;
   private readonly pacer: PreviewPacer;
+  private readonly readiness: ClientReadiness;
 
   constructor(private readonly options: DiscordTransportOptions) {
+    this.readiness = new ClientReadiness(options.client, options.clock, options.readyWaitMs ?? 30_000);
     const webhooks = new WebhookRegistry({
       clock: options.clock,
       logger: options.logger,
@@ -62,6 +67,7 @@ export class DiscordTransport implements Transport {
   /** Whether the room's guild is on one of this process's shards (its gateway events arrive here). */
   async handlesRoom(roomId: string): Promise<boolean> {
     if (!this.options.sharding) return true;
+    await this.readiness.connected();
     const channel = await this.options.client.channels.fetch(roomId).catch(() => null);
     const guildId = channel && 'guildId' in channel ? channel.guildId : null;
     return guildId ? this.ownsGuild(guildId) : false;
@@ -173,6 +179,7 @@ export class DiscordTransport implements Transport {
 
   /** Deletes a person's message (a refused secret); needs Manage Messages. A message already gone counts as deleted. */
   async deleteMessage(channelId: string, externalId: string): Promise<'deleted' | 'forbidden'> {
+    await this.readiness.connected();
     try {
       await this.options.client.rest.delete(Routes.channelMessage(channelId, externalId), { reason: 'It contained a secret key' });
       return 'deleted';
@@ -194,6 +201,7 @@ export class DiscordTransport implements Transport {
 
   /** The thread (or channel) of a room, with the parent channel that owns the webhook. */
   private async room(roomId: string): Promise<RoomTarget> {
+    await this.readiness.connected();
     const channel = await this.options.client.channels.fetch(roomId).catch((error: unknown) => {
       throw toTransportError(error, 'find the session thread');
     });
@@ -207,6 +215,7 @@ export class DiscordTransport implements Transport {
   }
 
   private async brainstormChannel(channelId: string): Promise<TextChannel | NewsChannel | ForumChannel> {
+    await this.readiness.connected();
     const channel = await this.options.client.channels.fetch(channelId).catch((error: unknown) => {
       throw toTransportError(error, 'find the brainstorm channel');
     });

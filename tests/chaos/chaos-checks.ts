@@ -73,7 +73,8 @@ async function deliveryProblems(db: Kysely<Database>, rooms: RoomView[]): Promis
   return { problems, checked };
 }
 
-async function jobProblems(db: Kysely<Database>, now: Date): Promise<string[]> {
+/** Jobs left running, or pending well past their time, after a clean stop. */
+export async function jobProblems(db: Kysely<Database>, now: Date): Promise<string[]> {
   const rows = await db
     .selectFrom('jobs')
     .select(['kind', 'status', sql<number>`count(*)::int`.as('count')])

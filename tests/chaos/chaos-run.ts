@@ -19,6 +19,7 @@ import { startFakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { createThrowawayPostgres } from '../support/databases.ts';
 import { chaosProblems, failedJobs, type RoomView, type SentMessage } from './chaos-checks.ts';
 import { startAppProcess, type AppProcess } from './chaos-process.ts';
+import { pickWith, seeded } from './seeded-random.ts';
 
 const { values: options } = parseArgs({
   options: {
@@ -33,19 +34,8 @@ const { values: options } = parseArgs({
   },
 });
 
-/** A small seeded generator (mulberry32): the same seed plays the same day. */
-function seeded(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let value = Math.imul(state ^ (state >>> 15), 1 | state);
-    value = (value + Math.imul(value ^ (value >>> 7), 61 | value)) ^ value;
-    return ((value ^ (value >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 const random = seeded(Number(options.seed));
-const pick = <T>(items: readonly T[]): T => items[Math.floor(random() * items.length)]!;
+const pick = pickWith(random);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const TOPICS = [
   'How should our team decide between Postgres and DynamoDB for billing?',

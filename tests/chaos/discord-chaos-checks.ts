@@ -1,0 +1,154 @@
+/**
+ * What must hold after a bad day on Discord, read from the threads as people see them, the fake Notion and the
+ * database: every person's message stored once (those said while no process ran too), every stored answer in its
+ * thread exactly once and nothing the bot posted left unaccounted for, no half-written answer, one Notion row a session
+ * and nothing sent to Notion that breaks its limits, no work left behind.
+ */
+import type { Kysely } from 'kysely';
+import type { Database } from '../../src/db/schema.ts';
+import type { FakeDiscord } from '../fakes/discord/index.ts';
+import type { RecordedMessage } from '../fakes/discord/fake-model.ts';
+import { plainText } from '../fakes/notion/fake-markdown.ts';
+import type { FakeNotion } from '../fakes/notion/fake-notion.ts';
+import { jobProblems } from './chaos-checks.ts';
+
+/** A person's message the run posted in a thread. */
+export interface SaidInThread {
+  threadId: string;
+  messageId: string;
+  atMs: number;
+}
+
+/** What the checks read. */
+export interface DiscordChaosWorld {
+  discord: FakeDiscord;
+  notion: FakeNotion;
+  threads: string[];
+  said: SaidInThread[];
+  now: Date;
+}
+
+interface ThreadSession {
+  id: string;
+  roomId: string;
+  endedAt: Date | null;
+}
+
+/** The problems found, each a line a person can follow up, with how many stored answers and Notion rows were checked. */
+export async function discordChaosProblems(
+  db: Kysely<Database>,
+  world: DiscordChaosWorld,
+): Promise<{ problems: string[]; answersChecked: number; rowsChecked: number }> {
+  const sessions = (await db.selectFrom('sessions').select(['id', 'room_id', 'ended_at']).where('room_id', 'in', world.threads).execute()).map(
+    (row): ThreadSession => ({ id: row.id, roomId: row.room_id, endedAt: row.ended_at }),
+  );
+  const missing = world.threads.filter((threadId) => !sessions.some((session) => session.roomId === threadId));
+  const threads = await threadProblems(db, world.discord, sessions);
+  const rows = notionProblems(world.notion, sessions);
+  return {
+    problems: [
+      ...missing.map((threadId) => `thread ${threadId} has no session`),
+      ...(await peopleProblems(db, world.said, sessions)),
+      ...threads.problems,
+      ...rows.problems,
+      ...(await jobProblems(db, world.now)),
+    ],
+    answersChecked: threads.checked,
+    rowsChecked: rows.checked,
+  };
+}
+
+async function peopleProblems(db: Kysely<Database>, said: SaidInThread[], sessions: ThreadSession[]): Promise<string[]> {
+  if (said.length === 0) return [];
+  const sources = said.map((message) => `discord:${message.messageId}`);
+  const rows = await db.selectFrom('messages').select('source_id').where('speaker_kind', '=', 'human').where('source_id', 'in', sources).execute();
+  const stored = new Map<string, number>();
+  for (const row of rows) if (row.source_id) stored.set(row.source_id, (stored.get(row.source_id) ?? 0) + 1);
+  return said.flatMap((message) => {
+    const count = stored.get(`discord:${message.messageId}`) ?? 0;
+    const session = sessions.find((candidate) => candidate.roomId === message.threadId);
+    // What was said after its session ended belongs to no session.
+    const open = session !== undefined && (session.endedAt === null || session.endedAt.getTime() > message.atMs);
+    if (count > 1) return [`thread ${message.threadId}: a person's message ${message.messageId} was stored ${count} times`];
+    if (open && count === 0) return [`thread ${message.threadId}: a person's message ${message.messageId} was never stored`];
+    return [];
+  });
+}
+
+async function threadProblems(db: Kysely<Database>, discord: FakeDiscord, sessions: ThreadSession[]): Promise<{ problems: string[]; checked: number }> {
+  const problems: string[] = [];
+  let checked = 0;
+  for (const session of sessions) {
+    const visible = discord.messagesIn(session.roomId);
+    const shown = new Map<string, number>(visible.map((message) => [message.id, 1]));
+    const messages = await db
+      .selectFrom('messages')
+      .select(['number', 'speaker_name', 'delivery_status', 'external_ids', 'content'])
+      .where('session_id', '=', session.id)
+      .where('speaker_kind', '!=', 'human')
+      .where('deleted_at', 'is', null)
+      .execute();
+    const named = new Set<string>();
+    for (const message of messages) {
+      const label = `thread ${session.roomId}: #${message.number} (${message.speaker_name})`;
+      for (const id of message.external_ids) named.add(id);
+      if (message.delivery_status === 'pending') problems.push(`${label} is still pending`);
+      if (message.delivery_status !== 'delivered') continue;
+      checked += 1;
+      if (message.external_ids.length === 0) problems.push(`${label} is marked delivered but names no posted message`);
+      for (const id of message.external_ids) if (!shown.has(id)) problems.push(`${label}: its posted message ${id} is not in the thread`);
+    }
+    const texts = messages.map((message) => message.content.content);
+    for (const message of visible.filter(fromTheBot)) {
+      const label = `thread ${session.roomId}: ${message.id} (${message.origin}, ${message.displayName}: ${excerpt(message)})`;
+      if (message.content.includes('▍')) problems.push(`${label} is a half-written answer left behind`);
+      else if (named.has(message.id)) continue;
+      else if (opening(message) !== '' && texts.some((text) => text.includes(opening(message)))) problems.push(`${label} is a second copy of a stored message`);
+      else if (message.origin === 'webhook') problems.push(`${label} was posted under a speaker's name, but no stored message names it`);
+    }
+  }
+  return { problems, checked };
+}
+
+const fromTheBot = (message: RecordedMessage) => message.origin !== 'person';
+
+/**
+ * The start of a post's own words, to find the stored message it copies. What the bot says as itself and stores
+ * nowhere is its replies to commands ("Paused."), which no stored message holds.
+ */
+const opening = (message: RecordedMessage) => message.content.trim().slice(0, 60);
+
+const excerpt = (message: RecordedMessage) => JSON.stringify(message.content.slice(0, 70));
+
+function notionProblems(notion: FakeNotion, sessions: ThreadSession[]): { problems: string[]; checked: number } {
+  const problems: string[] = [];
+  if (notion.store.databaseCount !== 1) problems.push(`Notion holds ${notion.store.databaseCount} sessions databases (one expected)`);
+  if (notion.violations > 0) problems.push(`${notion.violations} request(s) to Notion broke its documented limits`);
+  const rowsBySession = new Map<string, number>();
+  for (const row of notion.store.allRows()) {
+    const properties = row.properties as Record<string, { rich_text?: unknown }>;
+    const conversation = plainText(properties['Conversation ID']?.rich_text);
+    rowsBySession.set(conversation, (rowsBySession.get(conversation) ?? 0) + 1);
+  }
+  for (const session of sessions) {
+    const count = rowsBySession.get(session.id) ?? 0;
+    if (count !== 1) problems.push(`session ${session.id} has ${count} rows in Notion (one expected)`);
+  }
+  return { problems, checked: sessions.length };
+}
+
+/** What the fakes answered that was not a success, by route: worth a look, not an invariant. */
+export function discordRequestNotes(discord: FakeDiscord, notion: FakeNotion): string[] {
+  const counts = new Map<string, number>();
+  for (const entry of discord.router.log) if (entry.status >= 400) bump(counts, `Discord ${entry.status} on ${entry.routeName}`);
+  for (const request of notion.requests)
+    if (request.status >= 400) bump(counts, `Notion ${request.status} ${request.code ?? ''} on ${request.method} ${shape(request.path)}`);
+  return [...counts].map(([what, count]) => `${count} × ${what}`);
+}
+
+function bump(counts: Map<string, number>, key: string): void {
+  counts.set(key, (counts.get(key) ?? 0) + 1);
+}
+
+/** A Notion path with its ids taken out, so requests of one kind count together. */
+const shape = (path: string) => path.replace(/[0-9a-f-]{32,36}/g, ':id');

@@ -1,0 +1,191 @@
+/**
+ * `npm run chaos:discord`: the bad day of `npm run chaos`, as people meet it on Discord with Notion keeping the record.
+ * People post topics in a channel, approve plans, talk and give commands in the threads, through the fake Discord; the
+ * app is killed (SIGKILL) and started again at random, and people go on talking while it is down (Discord replays
+ * nothing to a new gateway session: what was said meanwhile must be read back); Notion goes down for tens of seconds at
+ * random. After a clean stop, discord-chaos-checks.ts reads the threads, the fake Notion and the database.
+ *
+ *   npm run chaos:discord -- [--engine pglite|postgres] [--models demo|literal] [--rooms 3] [--rounds 8] [--seed 1]
+ *                            [--kill 0.4] [--notion-outage 0.3] [--processes 2 (Postgres only)]
+ *
+ * Exits 1 when an invariant broke, printing each problem.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { systemClock } from '../../src/core/clock.ts';
+import { databaseLocationFor, openDatabase } from '../../src/db/create-database.ts';
+import { startFakeDiscord, type RecordedMessage } from '../fakes/discord/index.ts';
+import type { FakeUser } from '../fakes/discord/fake-model.ts';
+import { startFakeNotion } from '../fakes/notion/fake-notion.ts';
+import { startFakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { createThrowawayPostgres } from '../support/databases.ts';
+import { failedJobs } from './chaos-checks.ts';
+import { startAppProcess, type AppProcess } from './chaos-process.ts';
+import { discordChaosProblems, discordRequestNotes, type SaidInThread } from './discord-chaos-checks.ts';
+import { pickWith, seeded } from './seeded-random.ts';
+
+const { values: options } = parseArgs({
+  options: {
+    engine: { type: 'string', default: 'pglite' },
+    models: { type: 'string', default: 'demo' },
+    rooms: { type: 'string', default: '3' },
+    rounds: { type: 'string', default: '8' },
+    seed: { type: 'string', default: '1' },
+    kill: { type: 'string', default: '0.4' },
+    'notion-outage': { type: 'string', default: '0.3' },
+    port: { type: 'string', default: '7591' },
+    processes: { type: 'string', default: '1' },
+  },
+});
+
+const random = seeded(Number(options.seed));
+const pick = pickWith(random);
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const TOPICS = [
+  'How should our team decide between Postgres and DynamoDB for billing?',
+  'How can we make our weekly planning meeting shorter?',
+  'What should the first version of our onboarding emails say?',
+  'Should we split the checkout service out of the monolith?',
+];
+const SAYINGS = [
+  'What would you cut first?',
+  'Claude, what is the riskiest part?',
+  'I think we should start small and measure.',
+  'Grok, argue the other side please.',
+  'Who would own this?',
+  'Can we do it within two weeks?',
+];
+const COMMANDS = ['!focus the cost', '!status', '!pause', '!continue', '!explore', '!summary', '!ideas'];
+
+const processCount = Number(options.processes);
+if (processCount > 1 && options.engine !== 'postgres') throw new Error('several processes share a Postgres server: add --engine postgres');
+const dataDir = mkdtempSync(join(tmpdir(), 'brainstorm-discord-chaos-'));
+const postgres = options.engine === 'postgres' ? await createThrowawayPostgres() : null;
+const models = options.models === 'literal' ? await startFakeOpenRouter({ fallback: 'literal' }) : null;
+const discord = await startFakeDiscord();
+const notion = await startFakeNotion({ clock: systemClock });
+const channel = discord.channels['brainstorm']!;
+const environment: Record<string, string> = {
+  DATA_DIR: dataDir,
+  LOG_LEVEL: 'warn',
+  DEMO_PACE: 'fast',
+  SESSION_PLANNER_MAX_QUESTIONS: '0',
+  DISCORD_BOT_TOKEN: discord.token,
+  DISCORD_API_URL: discord.apiUrl,
+  DISCORD_CDN_URL: discord.cdnUrl,
+  DISCORD_CHANNEL_ID: channel.id,
+  NOTION_API_KEY: 'secret_test_token',
+  NOTION_BASE_URL: notion.url,
+  NOTION_PARENT_PAGE_ID: notion.parentPageId,
+  // Short Scribe and TLDR intervals: a few minutes' day still has several passes, some of them during an outage.
+  SCRIBE_UPDATE_INTERVAL: '20',
+  TLDR_UPDATE_INTERVAL: '60',
+  ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  ...(models ? { OPENROUTER_API_KEY: 'sk-or-chaos-123', OPENROUTER_BASE_URL: models.url } : {}),
+};
+const startProcess = (index: number) =>
+  startAppProcess(
+    { ...environment, DATA_DIR: index === 0 ? dataDir : mkdtempSync(join(tmpdir(), 'brainstorm-discord-chaos-')) },
+    Number(options.port) + index,
+    join(dataDir, `app-${index}.log`),
+  );
+/** A process's gateway session: resolves once it identified, so nothing people say before is taken for "said while down". */
+async function startIdentified(index: number): Promise<AppProcess> {
+  const identified = discord.gateway.stats.identifies;
+  const app = await startProcess(index);
+  await discord.waitFor(() => discord.gateway.stats.identifies > identified, { timeoutMs: 60_000, description: 'the bot identified' });
+  return app;
+}
+const apps: AppProcess[] = [];
+for (let index = 0; index < processCount; index += 1) apps.push(await startIdentified(index));
+
+const said: SaidInThread[] = [];
+const people: FakeUser[] = [discord.people.bob, discord.people.ada];
+let kills = 0;
+let saidWhileDown = 0;
+let outages = 0;
+
+/** The plan message of the thread opened on `topic`, once the bot posted it with its approve button. */
+async function planOf(topic: RecordedMessage): Promise<{ threadId: string; plan: RecordedMessage }> {
+  return discord.waitFor(
+    () => {
+      const threadId = discord.state.findMessage(topic.id)?.threadId;
+      const plan = threadId ? discord.messagesIn(threadId).find((message) => JSON.stringify(message.components).includes('brainstorm:approve')) : undefined;
+      return threadId && plan ? { threadId, plan } : null;
+    },
+    { timeoutMs: 120_000, description: `a plan for "${topic.content}"` },
+  );
+}
+
+const threads: string[] = [];
+for (let index = 0; index < Number(options.rooms); index += 1) {
+  const topic = discord.post(channel.id, discord.people.bob, TOPICS[index % TOPICS.length]!);
+  const { threadId, plan } = await planOf(topic);
+  // Half the rooms approve with the button, half with the command.
+  if (random() < 0.5) discord.clickButton(plan, 'brainstorm:approve', discord.people.bob);
+  else discord.post(threadId, discord.people.bob, '!approve');
+  threads.push(threadId);
+}
+await sleep(3000);
+
+/** A person says something in a thread; `down` when no process was up to hear it. */
+function say(threadId: string, down: boolean): void {
+  const message = discord.post(threadId, pick(people), pick(SAYINGS));
+  said.push({ threadId, messageId: message.id, atMs: message.createdAtMs });
+  if (down) saidWhileDown += 1;
+}
+
+for (let round = 0; round < Number(options.rounds); round += 1) {
+  for (const threadId of threads) {
+    const roll = random();
+    if (roll < 0.65) {
+      say(threadId, false);
+      // Now and then someone follows up while the room still answers.
+      if (random() < 0.3) await sleep(300 + random() * 1200).then(() => say(threadId, false));
+    } else if (roll < 0.9) discord.post(threadId, discord.people.bob, pick(COMMANDS));
+  }
+  if (random() < Number(options['notion-outage'])) {
+    notion.startOutage(15_000 + random() * 45_000);
+    outages += 1;
+  }
+  await sleep(500 + random() * 2500);
+  if (random() < Number(options.kill)) {
+    const index = Math.floor(random() * apps.length);
+    await apps[index]!.kill();
+    kills += 1;
+    // People go on talking while it is down; with one process, nobody hears them until the restart reads them back.
+    if (random() < 0.5) say(pick(threads), processCount === 1);
+    await sleep(random() * 2000);
+    apps[index] = await startIdentified(index);
+  }
+  process.stdout.write(`round ${round + 1}: ${said.length} messages said, ${kills} kills, ${outages} Notion outages\n`);
+}
+
+// Every room goes on (a paused one too); Notion comes back; the app settles, writes its records, and stops cleanly.
+for (const threadId of threads) discord.post(threadId, discord.people.bob, '!continue');
+notion.endOutage();
+await sleep(45_000);
+for (const app of apps) await app.stop();
+
+const database = openDatabase(databaseLocationFor(postgres?.url, dataDir));
+const checked = await discordChaosProblems(database.db, { discord, notion, threads, said, now: new Date() });
+const failures = await failedJobs(database.db);
+await database.close();
+await models?.close();
+await discord.close();
+await notion.close();
+await postgres?.drop();
+
+process.stdout.write(
+  `\n${options.models} models on ${options.engine} through Discord and Notion, ${processCount} process(es), seed ${options.seed}: ${threads.length} threads, ` +
+    `${said.length} messages (${saidWhileDown} while no process ran), ${kills} kills, ${outages} Notion outages, ` +
+    `${checked.answersChecked} stored answers checked in their threads, ${checked.rowsChecked} Notion rows\n`,
+);
+for (const note of [...discordRequestNotes(discord, notion), ...failures]) process.stdout.write(`note: ${note}\n`);
+for (const problem of checked.problems) process.stdout.write(`PROBLEM: ${problem}\n`);
+process.stdout.write(
+  checked.problems.length === 0 ? `no problems (data and log: ${dataDir})\n` : `${checked.problems.length} problem(s) (data and log: ${dataDir})\n`,
+);
+process.exitCode = checked.problems.length === 0 ? 0 : 1;
