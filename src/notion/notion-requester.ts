@@ -63,12 +63,14 @@ export class NotionRequester {
   async call<T>(request: () => Promise<T>, signal?: AbortSignal): Promise<T> {
     const wait = this.limiter.waitMs();
     if (wait > (this.options.maxLimiterWaitMs ?? 5_000)) throw new NotionThrottledError(wait);
-    await this.limiter.acquire(signal);
+    const answered = await this.limiter.acquire(signal);
     this.requestCount += 1;
     try {
       return await request();
     } catch (error) {
       throw classifyNotionError(error);
+    } finally {
+      answered();
     }
   }
 

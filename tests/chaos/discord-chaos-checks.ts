@@ -38,23 +38,25 @@ interface ThreadSession {
 export async function discordChaosProblems(
   db: Kysely<Database>,
   world: DiscordChaosWorld,
-): Promise<{ problems: string[]; answersChecked: number; rowsChecked: number }> {
+): Promise<{ problems: string[]; answersChecked: number; rowsChecked: number; pagesChecked: number }> {
   const sessions = (await db.selectFrom('sessions').select(['id', 'room_id', 'ended_at']).where('room_id', 'in', world.threads).execute()).map(
     (row): ThreadSession => ({ id: row.id, roomId: row.room_id, endedAt: row.ended_at }),
   );
   const missing = world.threads.filter((threadId) => !sessions.some((session) => session.roomId === threadId));
   const threads = await threadProblems(db, world.discord, sessions);
-  const rows = notionProblems(world.notion, sessions);
+  const rows = notionProblems(world.notion, sessions, await notionIdsKept(db));
   return {
     problems: [
       ...missing.map((threadId) => `thread ${threadId} has no session`),
       ...(await peopleProblems(db, world.said, sessions)),
       ...threads.problems,
       ...rows.problems,
+      ...(await documentProblems(db, world.notion, sessions)),
       ...(await jobProblems(db, world.now)),
     ],
     answersChecked: threads.checked,
     rowsChecked: rows.checked,
+    pagesChecked: world.notion.store.livePages().length,
   };
 }
 
@@ -120,8 +122,53 @@ const opening = (message: RecordedMessage) => message.content.trim().slice(0, 60
 
 const excerpt = (message: RecordedMessage) => JSON.stringify(message.content.slice(0, 70));
 
-function notionProblems(notion: FakeNotion, sessions: ThreadSession[]): { problems: string[]; checked: number } {
+/** Every Notion id the app keeps: its database, the sessions' rows and their documents' pages. */
+async function notionIdsKept(db: Kysely<Database>): Promise<Set<string>> {
+  const objects = await db.selectFrom('notion_objects').select('object_id').execute();
+  const documents = await db.selectFrom('documents').select('external_id').where('external_id', 'is not', null).execute();
+  const ids = new Set<string>();
+  for (const { object_id: value } of objects) for (const id of value.match(/[0-9a-f]{8}-[0-9a-f-]{27}/g) ?? []) ids.add(id);
+  for (const { external_id: id } of documents) if (id) ids.add(id);
+  return ids;
+}
+
+/** Each session's record and summary reached Notion once the outages ended, on a live page of their own. */
+async function documentProblems(db: Kysely<Database>, notion: FakeNotion, sessions: ThreadSession[]): Promise<string[]> {
+  if (sessions.length === 0) return [];
+  const documents = await db
+    .selectFrom('documents')
+    .select(['session_id', 'kind', 'version', 'synced_version', 'external_id'])
+    .where(
+      'session_id',
+      'in',
+      sessions.map((session) => session.id),
+    )
+    .where('deleted_at', 'is', null)
+    .execute();
+  // A version still on its way (its sync waits for a retry after a 429 or an outage) survives the stop in its job.
+  const queued = await db.selectFrom('jobs').select('dedupe_key').where('kind', '=', 'notion_sync').where('status', '=', 'pending').execute();
+  const onItsWay = new Set(queued.map((job) => job.dedupe_key));
+  const live = new Set(notion.store.livePages().map((page) => String(page.id)));
+  const owners = new Map<string, string>();
+  return documents.flatMap((document) => {
+    const label = `session ${document.session_id}: its ${document.kind}`;
+    if (document.synced_version !== document.version && !onItsWay.has(`${document.session_id}:${document.kind}`))
+      return [`${label} is at version ${document.version} but Notion has ${document.synced_version}, and no sync is queued`];
+    if (!document.external_id) return [`${label} was never written to Notion`];
+    if (!live.has(document.external_id)) return [`${label}'s page ${document.external_id} is not a live page in Notion`];
+    const shared = owners.get(document.external_id);
+    owners.set(document.external_id, label);
+    return shared ? [`${label} and ${shared} write to the same page`] : [];
+  });
+}
+
+function notionProblems(notion: FakeNotion, sessions: ThreadSession[], kept: Set<string>): { problems: string[]; checked: number } {
   const problems: string[] = [];
+  // A page nobody keeps the id of is a second copy: made by a process killed before it stored the id, made again.
+  for (const page of notion.store.livePages()) {
+    const id = String(page.id);
+    if (id !== notion.parentPageId && !kept.has(id)) problems.push(`Notion page ${id} (${pageTitle(page)}) is kept by no session: a second copy?`);
+  }
   if (notion.store.databaseCount !== 1) problems.push(`Notion holds ${notion.store.databaseCount} sessions databases (one expected)`);
   if (notion.violations > 0) problems.push(`${notion.violations} request(s) to Notion broke its documented limits`);
   const rowsBySession = new Map<string, number>();
@@ -135,6 +182,11 @@ function notionProblems(notion: FakeNotion, sessions: ThreadSession[]): { proble
     if (count !== 1) problems.push(`session ${session.id} has ${count} rows in Notion (one expected)`);
   }
   return { problems, checked: sessions.length };
+}
+
+function pageTitle(page: Record<string, unknown>): string {
+  const properties = page.properties as Record<string, { type?: string; title?: unknown }>;
+  return plainText(Object.values(properties).find((value) => value.type === 'title' || value.title !== undefined)?.title);
 }
 
 /** What the fakes answered that was not a success, by route: worth a look, not an invariant. */

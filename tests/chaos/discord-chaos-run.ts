@@ -2,11 +2,11 @@
  * `npm run chaos:discord`: the bad day of `npm run chaos`, as people meet it on Discord with Notion keeping the record.
  * People post topics in a channel, approve plans, talk and give commands in the threads, through the fake Discord; the
  * app is killed (SIGKILL) and started again at random, and people go on talking while it is down (Discord replays
- * nothing to a new gateway session: what was said meanwhile must be read back); Notion goes down for tens of seconds at
- * random. After a clean stop, discord-chaos-checks.ts reads the threads, the fake Notion and the database.
+ * nothing to a new gateway session: what was said meanwhile must be read back); the gateway drops and Discord answers
+ * 429s now and then; Notion goes down for tens of seconds at random. After a clean stop, discord-chaos-checks.ts reads the threads, the fake Notion and the database.
  *
  *   npm run chaos:discord -- [--engine pglite|postgres] [--models demo|literal] [--rooms 3] [--rounds 8] [--seed 1]
- *                            [--kill 0.4] [--notion-outage 0.3] [--processes 2 (Postgres only)]
+ *                            [--kill 0.4] [--notion-outage 0.3] [--discord-trouble 0.3] [--processes 2 (Postgres only)]
  *
  * Exits 1 when an invariant broke, printing each problem.
  */
@@ -35,6 +35,7 @@ const { values: options } = parseArgs({
     seed: { type: 'string', default: '1' },
     kill: { type: 'string', default: '0.4' },
     'notion-outage': { type: 'string', default: '0.3' },
+    'discord-trouble': { type: 'string', default: '0.3' },
     port: { type: 'string', default: '7591' },
     processes: { type: 'string', default: '1' },
   },
@@ -106,6 +107,29 @@ const people: FakeUser[] = [discord.people.bob, discord.people.ada];
 let kills = 0;
 let saidWhileDown = 0;
 let outages = 0;
+const troubles: string[] = [];
+
+/**
+ * Discord having a moment: the gateway drops (4000: the client resumes and Discord replays what it missed; 4009: the
+ * session timed out, nothing is replayed, and the bot must read back what was said), or a burst of 429s on posting.
+ */
+function discordTrouble(): void {
+  const roll = random();
+  if (roll < 0.35) {
+    discord.disconnectGateway(4000);
+    troubles.push('gateway dropped (resume)');
+  } else if (roll < 0.7) {
+    discord.disconnectGateway(4009);
+    troubles.push('gateway session timed out');
+  } else {
+    discord.injectRateLimit({
+      route: ['webhook.execute', 'webhook.message.edit', 'message.create'],
+      count: 3 + Math.floor(random() * 6),
+      retryAfterSeconds: 1 + random() * 2,
+    });
+    troubles.push('429s on posting');
+  }
+}
 
 /** The plan message of the thread opened on `topic`, once the bot posted it with its approve button. */
 async function planOf(topic: RecordedMessage): Promise<{ threadId: string; plan: RecordedMessage }> {
@@ -146,6 +170,11 @@ for (let round = 0; round < Number(options.rounds); round += 1) {
       if (random() < 0.3) await sleep(300 + random() * 1200).then(() => say(threadId, false));
     } else if (roll < 0.9) discord.post(threadId, discord.people.bob, pick(COMMANDS));
   }
+  if (random() < Number(options['discord-trouble'])) {
+    discordTrouble();
+    // Said just as the gateway dropped: replayed by a resume, read back after a new session.
+    if (random() < 0.5) say(pick(threads), false);
+  }
   if (random() < Number(options['notion-outage'])) {
     notion.startOutage(15_000 + random() * 45_000);
     outages += 1;
@@ -156,11 +185,11 @@ for (let round = 0; round < Number(options.rounds); round += 1) {
     await apps[index]!.kill();
     kills += 1;
     // People go on talking while it is down; with one process, nobody hears them until the restart reads them back.
-    if (random() < 0.5) say(pick(threads), processCount === 1);
+    while (random() < 0.6) say(pick(threads), processCount === 1);
     await sleep(random() * 2000);
     apps[index] = await startIdentified(index);
   }
-  process.stdout.write(`round ${round + 1}: ${said.length} messages said, ${kills} kills, ${outages} Notion outages\n`);
+  process.stdout.write(`round ${round + 1}: ${said.length} messages said, ${kills} kills, ${troubles.length} Discord troubles, ${outages} Notion outages\n`);
 }
 
 // Every room goes on (a paused one too); Notion comes back; the app settles, writes its records, and stops cleanly.
@@ -181,7 +210,8 @@ await postgres?.drop();
 process.stdout.write(
   `\n${options.models} models on ${options.engine} through Discord and Notion, ${processCount} process(es), seed ${options.seed}: ${threads.length} threads, ` +
     `${said.length} messages (${saidWhileDown} while no process ran), ${kills} kills, ${outages} Notion outages, ` +
-    `${checked.answersChecked} stored answers checked in their threads, ${checked.rowsChecked} Notion rows\n`,
+    `Discord troubles: ${troubles.length === 0 ? 'none' : troubles.join(', ')}; ` +
+    `${checked.answersChecked} stored answers checked in their threads, ${checked.rowsChecked} Notion rows, ${checked.pagesChecked} Notion pages\n`,
 );
 for (const note of [...discordRequestNotes(discord, notion), ...failures]) process.stdout.write(`note: ${note}\n`);
 for (const problem of checked.problems) process.stdout.write(`PROBLEM: ${problem}\n`);

@@ -276,6 +276,11 @@ export class NotionStore {
     return [...this.pages.values()].filter((page) => !page.inTrash && page.parent.type === 'data_source_id').map((page) => pageResponse(page));
   }
 
+  /** Every live page, as Notion answers for it (tests look for pages nobody keeps an id of). */
+  livePages(): JsonObject[] {
+    return [...this.pages.values()].filter((page) => !page.inTrash).map((page) => pageResponse(page));
+  }
+
   /** How many databases exist (tests check none is created twice). */
   get databaseCount(): number {
     return [...this.databases.values()].filter((database) => !database.inTrash).length;
