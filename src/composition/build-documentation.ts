@@ -4,6 +4,7 @@ import type { CritiqueService } from '../services/critique/critique-service.ts';
 import type { DeliveryService } from '../services/delivery/delivery-service.ts';
 import { createDocumentationService, type DocumentationService } from '../services/documentation/documentation-service.ts';
 import type { IdeaLedgerService } from '../services/ideas/idea-ledger-service.ts';
+import { LiveProcesses } from '../services/jobs/live-processes.ts';
 import { withPresetNote, type PresetService } from '../services/sessions/session-presets.ts';
 import type { AppConfig } from '../config/app-config.ts';
 import type { ServiceDependencies } from './service-dependencies.ts';
@@ -21,6 +22,7 @@ export interface DocumentationLinks {
 export function buildDocumentation(dependencies: ServiceDependencies, links: DocumentationLinks): DocumentationService {
   const { config, clock, logger, repositories, worker } = dependencies;
   const { settings, delivery, ideas, critique, presets } = links;
+  const liveProcesses = new LiveProcesses({ clock, jobs: repositories.jobs });
   const documentation = createDocumentationService({
     // Getters: the intervals are read at each scheduling, so `!config` applies to the next message.
     settings: {
@@ -43,7 +45,15 @@ export function buildDocumentation(dependencies: ServiceDependencies, links: Doc
     embeddings: repositories.embeddings,
     models: dependencies.models,
     prompts: dependencies.prompts,
-    notion: createNotionGateway(config.notion, { clock, logger, objects: notionObjectStore(repositories.notionObjects, clock) }),
+    notion: createNotionGateway(config.notion, {
+      clock,
+      logger,
+      objects: notionObjectStore(repositories.notionObjects, clock),
+      // Every process of the installation writes through the same integration: each takes its part of the budget,
+      // and one creates what the others would (an intent names its creator, so a dead one's is taken over at once).
+      processes: () => liveProcesses.count(),
+      creator: { id: worker.id, isAlive: (id) => liveProcesses.isAlive(id) },
+    }),
     notifier: dependencies.notifier,
     notice: async (sessionId, text) => {
       const session = await repositories.sessions.findById(sessionId);

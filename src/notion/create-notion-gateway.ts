@@ -4,12 +4,14 @@ import type { AppConfig } from '../config/app-config.ts';
 import type { NotionObjectsRepository } from '../repositories/notion-objects-repository.ts';
 import type { Clock } from '../core/clock.ts';
 import { NotionGateway, type NotionObjectStore } from './notion-gateway.ts';
+import type { NotionCreator } from './notion-requester.ts';
 
 /** The gateway's id store over the `notion_objects` table. */
 export function notionObjectStore(repository: NotionObjectsRepository, clock: Clock): NotionObjectStore {
   return {
     get: (key) => repository.get(key),
     set: (key, objectId) => repository.set(key, objectId, clock.now()),
+    claim: (key, value) => repository.claim(key, value, clock.now()),
     remove: (key) => repository.remove(key),
   };
 }
@@ -33,7 +35,7 @@ export function notionFlags(repository: NotionObjectsRepository, clock: Clock): 
 /** The gateway for `config.notion`, or null without an API key. */
 export function createNotionGateway(
   config: Omit<AppConfig['notion'], 'retryWindowHours'>,
-  options: { clock: Clock; logger?: Logger; objects: NotionObjectStore },
+  options: { clock: Clock; logger?: Logger; objects: NotionObjectStore; processes?: () => number; creator?: NotionCreator },
 ): NotionGateway | null {
   if (!config.apiKey) return null;
   return new NotionGateway({
@@ -42,6 +44,8 @@ export function createNotionGateway(
     clock: options.clock,
     requestsPerSecond: config.requestsPerSecond,
     objects: options.objects,
+    ...(options.processes ? { processes: options.processes } : {}),
+    ...(options.creator ? { creator: options.creator } : {}),
     ...(config.parentPageId ? { parentPageId: config.parentPageId } : {}),
     ...(config.databaseId ? { databaseId: config.databaseId } : {}),
     ...(options.logger ? { logger: options.logger } : {}),

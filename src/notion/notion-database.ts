@@ -12,6 +12,30 @@ export interface DatabaseIds {
 
 type JsonObject = Record<string, unknown>;
 
+/**
+ * The configured database, or the one under the parent page, adopted; or a new one. Through `createOnce` under `key`:
+ * one process, and one job, makes it while the others wait for its id.
+ */
+export async function findOrCreateDatabase(
+  requester: NotionRequester,
+  key: string,
+  where: { databaseId?: string; parentPageId?: string },
+  signal?: AbortSignal,
+): Promise<DatabaseIds> {
+  const find = async () => where.databaseId ?? (await findDatabaseUnderParent(requester, where.parentPageId, signal));
+  const adopt = async (databaseId: string) => JSON.stringify(await adoptDatabase(requester, databaseId, signal));
+  const found = await find();
+  const made = await requester.createOnce(
+    key,
+    async () => {
+      const again = await find();
+      return again ? adopt(again) : null;
+    },
+    async () => ({ id: found ? await adopt(found) : JSON.stringify(await createDatabase(requester, where.parentPageId, signal)) }),
+  );
+  return JSON.parse(made.id) as DatabaseIds;
+}
+
 /** The sessions database among the parent page's children, by its title. */
 export async function findDatabaseUnderParent(requester: NotionRequester, parentPageId: string | undefined, signal?: AbortSignal): Promise<string | null> {
   const parent = parentPageId;

@@ -9,8 +9,8 @@ import type { Logger } from 'pino';
 import type { Clock } from '../core/clock.ts';
 import { blocksToMarkdown, chunkBlocks, markdownToBlocks, type BlockRequest } from './markdown-blocks.ts';
 import { NotionRequestError } from './notion-errors.ts';
-import { isVanished, NotionRequester, type NotionObjectStore } from './notion-requester.ts';
-import { adoptDatabase, createDatabase, findDatabaseUnderParent, type DatabaseIds } from './notion-database.ts';
+import { isVanished, NotionRequester, type NotionCreator, type NotionObjectStore } from './notion-requester.ts';
+import { findOrCreateDatabase, type DatabaseIds } from './notion-database.ts';
 import { sessionRowProperties, type SessionRowValues } from './session-row.ts';
 import { PageAuthors } from './page-authors.ts';
 
@@ -28,6 +28,10 @@ export interface NotionGatewayOptions {
   baseUrl: string;
   clock: Clock;
   requestsPerSecond: number;
+  /** How many processes share the integration's requests per second now (default 1). */
+  processes?: () => number;
+  /** Who this process is among those that create Notion objects (see `NotionCreator`). */
+  creator?: NotionCreator;
   parentPageId?: string;
   databaseId?: string;
   objects: NotionObjectStore;
@@ -52,6 +56,7 @@ export class NotionGateway {
   private readonly authors: PageAuthors;
   private markdownSupported = true;
   private database: DatabaseIds | null = null;
+  private ensuring: Promise<DatabaseIds> | null = null;
 
   constructor(private readonly options: NotionGatewayOptions) {
     this.requester = new NotionRequester(options);
@@ -69,16 +74,21 @@ export class NotionGateway {
     return this.markdownSupported;
   }
 
-  /** Finds (stored id, configured id, or a child of the parent page) or creates the sessions database. */
-  async ensureDatabase(signal?: AbortSignal): Promise<DatabaseIds> {
-    if (this.database) return this.database;
+  /**
+   * Finds (stored id, configured id, or a child of the parent page) or creates the sessions database: once for the
+   * jobs running at once here, and once among processes (the create goes through `createOnce`).
+   */
+  ensureDatabase(signal?: AbortSignal): Promise<DatabaseIds> {
+    if (this.database) return Promise.resolve(this.database);
+    this.ensuring ??= this.findOrCreateDatabase(signal).finally(() => (this.ensuring = null));
+    return this.ensuring;
+  }
+
+  private async findOrCreateDatabase(signal?: AbortSignal): Promise<DatabaseIds> {
     const key = this.databaseKey();
     const stored = await this.options.objects.get(key);
     if (stored) return (this.database = JSON.parse(stored) as DatabaseIds);
-    const databaseId = this.options.databaseId ?? (await findDatabaseUnderParent(this.requester, this.options.parentPageId, signal));
-    const ids = databaseId ? await adoptDatabase(this.requester, databaseId, signal) : await createDatabase(this.requester, this.options.parentPageId, signal);
-    await this.options.objects.set(key, JSON.stringify(ids));
-    return (this.database = ids);
+    return (this.database = await findOrCreateDatabase(this.requester, key, this.options, signal));
   }
 
   private databaseKey(): string {

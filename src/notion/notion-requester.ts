@@ -2,7 +2,8 @@
  * One integration's requests: the client-side limiter, error classification, and the checks that make writes
  * safe to retry: whether a page vanished (deleted, unshared or trashed) and create-once with a stored intent.
  */
-import { Client, LogLevel } from '@notionhq/client';
+import { randomUUID } from 'node:crypto';
+import { APIErrorCode, Client, ClientErrorCode, LogLevel } from '@notionhq/client';
 import type { Clock } from '../core/clock.ts';
 import type { ReadBlock } from './markdown-blocks.ts';
 import { classifyNotionError, NotionRequestError, NotionThrottledError } from './notion-errors.ts';
@@ -12,8 +13,24 @@ import { RequestLimiter } from './request-limiter.ts';
 export interface NotionObjectStore {
   get(key: string): Promise<string | null>;
   set(key: string, objectId: string): Promise<void>;
+  /** Stores `value` under `key` only when nothing is there; true when this call stored it (one winner among processes). */
+  claim(key: string, value: string): Promise<boolean>;
   remove(key: string): Promise<void>;
 }
+
+/** This process's name on its intents to create, and whether another's is still alive (a dead one's intent is taken over). */
+export interface NotionCreator {
+  id: string;
+  isAlive(id: string): Promise<boolean>;
+}
+
+/**
+ * How long an intent to create keeps others from creating the same object: longer than a create can take (the
+ * limiter's wait, then the request's timeout). An older intent is one whose creator died.
+ */
+const CREATE_INTENT_MS = 45_000;
+/** How soon a caller that found another's create under way tries again. */
+const CREATE_ELSEWHERE_RETRY_MS = 2_000;
 
 /** What the requester needs. */
 export interface NotionRequesterOptions {
@@ -21,9 +38,20 @@ export interface NotionRequesterOptions {
   baseUrl: string;
   clock: Clock;
   requestsPerSecond: number;
+  /** How many processes share the integration's requests per second now (default 1). */
+  processes?: () => number;
+  /** Who this process is among those that create (default: a name of its own, and no other process alive). */
+  creator?: NotionCreator;
   objects: NotionObjectStore;
   maxLimiterWaitMs?: number;
   timeoutMs?: number;
+}
+
+/** Failures after which Notion may have done what was asked: no answer came, or only a gateway's. */
+const UNANSWERED = new Set<string>(['network_error', ClientErrorCode.RequestTimeout, ClientErrorCode.ResponseError, APIErrorCode.GatewayTimeout]);
+
+function createdElsewhere(key: string): NotionRequestError {
+  return new NotionRequestError('unavailable', 'creation_in_progress', `Another job is creating the Notion object ${key}`, CREATE_ELSEWHERE_RETRY_MS);
 }
 
 /** A read block with its children attached. */
@@ -45,8 +73,13 @@ export class NotionRequester {
   private readonly limiter: RequestLimiter;
   /** Requests sent (for the bench and the console). */
   requestCount = 0;
+  private readonly creator: NotionCreator;
+  /** Keys whose create runs in this process now. */
+  private readonly creating = new Set<string>();
 
   constructor(private readonly options: NotionRequesterOptions) {
+    // Without word of other processes (one process, or a test), an intent of another creator is a crash's.
+    this.creator = options.creator ?? { id: `notion-${randomUUID()}`, isAlive: async () => false };
     // The client's own retries are off: the outbox retries with backoff.
     this.client = new Client({
       auth: options.auth,
@@ -56,7 +89,7 @@ export class NotionRequester {
       logLevel: LogLevel.ERROR,
       logger: () => undefined,
     });
-    this.limiter = new RequestLimiter(options.clock, options.requestsPerSecond);
+    this.limiter = new RequestLimiter(options.clock, options.requestsPerSecond, options.processes);
   }
 
   /** One request: waits for the limiter (or asks the caller to come back later), then classifies failures. */
@@ -99,27 +132,53 @@ export class NotionRequester {
   }
 
   /**
-   * Creates an object once. The intent is stored before the create; a retry that finds an intent (a crash after
-   * Notion created it, before its id was stored) looks the object up by its unique key first.
-   * Returns the id and whether it already existed.
+   * Creates an object once, among every job and process. The intent is claimed before the create: one caller wins
+   * it. Another that comes meanwhile uses the id once it is stored, or tries again shortly (two jobs, or two
+   * processes, that both looked and found nothing made two databases or two rows). An intent older than a create can
+   * take is a crash after Notion created the object, before its id was stored: the object is looked up by its unique
+   * key first. Returns the id and whether it already existed.
    */
   async createOnce(key: string, lookup: () => Promise<string | null>, create: () => Promise<{ id: string }>): Promise<{ id: string; existed: boolean }> {
     const objects = this.options.objects;
     const intent = `intent:${key}`;
-    if (await objects.get(intent)) {
+    const mine = `${this.options.clock.now().toISOString()} ${this.creator.id}`;
+    if (!(await objects.claim(intent, mine))) {
+      const stored = await objects.get(key);
+      if (stored) return { id: stored, existed: true };
+      if (!(await this.orphaned(key, await objects.get(intent)))) throw createdElsewhere(key);
+      await objects.set(intent, mine);
       const found = await lookup();
       if (found) {
         await objects.set(key, found);
         await objects.remove(intent);
         return { id: found, existed: true };
       }
-    } else {
-      await objects.set(intent, this.options.clock.now().toISOString());
     }
-    const created = await create();
-    await objects.set(key, created.id);
-    await objects.remove(intent);
-    return { id: created.id, existed: false };
+    this.creating.add(key);
+    try {
+      const created = await create().catch(async (error: unknown) => {
+        // An answer that says no made nothing: the intent goes. One that never came may have made it: the intent
+        // stays, so the next caller looks first.
+        if (!(error instanceof NotionRequestError && UNANSWERED.has(error.notionCode))) await objects.remove(intent);
+        throw error;
+      });
+      await objects.set(key, created.id);
+      await objects.remove(intent);
+      return { id: created.id, existed: false };
+    } finally {
+      this.creating.delete(key);
+    }
+  }
+
+  /**
+   * Whether an intent's creator will never finish: its time is up, it was this process and no create of the key runs
+   * here now (the attempt ended without storing the id), or its process is gone (a crash; its restart takes over).
+   */
+  private async orphaned(key: string, intent: string | null): Promise<boolean> {
+    const [claimedAt = '', creatorId = ''] = (intent ?? '').split(' ');
+    if (this.options.clock.now().getTime() - Date.parse(claimedAt) >= CREATE_INTENT_MS || !creatorId) return true;
+    if (creatorId === this.creator.id) return !this.creating.has(key);
+    return !(await this.creator.isAlive(creatorId));
   }
 
   /** The live child page of `parentId` titled `title`, if any (the unique key of a session document). */

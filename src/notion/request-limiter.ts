@@ -7,7 +7,8 @@ interface Place {
 }
 
 /**
- * At most `capacity` requests in any window of `windowMs` (3 per 1000 ms for 3 req/s; 1 per 2000 ms for 0.5 req/s),
+ * At most `capacity` requests in any window of `windowMs` (3 per 1000 ms for 3 req/s; 1 per 2000 ms for 0.5 req/s;
+ * a part of them for each process when several share one integration),
  * the sliding window Notion's fake enforces, so a client that honours it never sees 429. Notion counts a request when
  * it arrives, which we cannot see: only that it lies between the sending and the answer. So a request holds its place
  * from its sending until a window after its answer, and two requests never arrive closer than the window allows,
@@ -16,22 +17,32 @@ interface Place {
  */
 export class RequestLimiter {
   private readonly capacity: number;
-  private readonly windowMs: number;
   private places: Place[] = [];
   private readonly waitingForAnswers = new Set<() => void>();
 
+  /** `share`: how many processes share the integration's budget now (each takes its part; default 1). */
   constructor(
     private readonly clock: Clock,
-    requestsPerSecond: number,
+    private readonly requestsPerSecond: number,
+    private readonly share: () => number = () => 1,
   ) {
     this.capacity = Math.max(1, Math.floor(requestsPerSecond));
-    this.windowMs = Math.ceil((1000 * this.capacity) / requestsPerSecond);
+  }
+
+  /**
+   * This process's part: its share of the places (at least one), in a window that keeps its average to its share of
+   * the rate (3 req/s over two processes: 1 request per 667 ms each; 20 req/s: 10 per 1000 ms each).
+   */
+  private part(): { places: number; windowMs: number } {
+    const share = Math.max(1, this.share());
+    const places = Math.max(1, Math.floor(this.capacity / share));
+    return { places, windowMs: Math.ceil((1000 * places * share) / this.requestsPerSecond) };
   }
 
   /** Milliseconds until a request may be sent (0: now); a window when every place waits on an answer. Does not reserve. */
   waitMs(): number {
     const wait = this.nextPlace();
-    return wait === 'after_an_answer' ? this.windowMs : wait;
+    return wait === 'after_an_answer' ? this.part().windowMs : wait;
   }
 
   /** Waits (on the clock) until a request may be sent and takes a place; call the returned function on its answer. */
@@ -51,9 +62,10 @@ export class RequestLimiter {
 
   /** 0 when a place is free, the milliseconds until one frees, or 'after_an_answer' when every place is on its way. */
   private nextPlace(): number | 'after_an_answer' {
-    const since = this.clock.now().getTime() - this.windowMs;
+    const { places, windowMs } = this.part();
+    const since = this.clock.now().getTime() - windowMs;
     this.places = this.places.filter((place) => place.answeredAt === null || place.answeredAt > since);
-    if (this.places.length < this.capacity) return 0;
+    if (this.places.length < places) return 0;
     const answered = this.places.flatMap((place) => (place.answeredAt === null ? [] : [place.answeredAt]));
     return answered.length === 0 ? 'after_an_answer' : Math.max(1, Math.min(...answered) - since);
   }

@@ -13,6 +13,7 @@ function freezeAfterRecordCreate(store: NotionObjectStore): NotionObjectStore {
   return {
     get: (key) => store.get(key),
     remove: (key) => store.remove(key),
+    claim: (key, value) => store.claim(key, value),
     set: (key, value) => (/^session:.*:record$/.test(key) ? new Promise<void>(() => undefined) : store.set(key, value)),
   };
 }

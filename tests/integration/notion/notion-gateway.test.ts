@@ -15,6 +15,7 @@ function memoryObjects(): NotionObjectStore & { entries: Map<string, string> } {
     get: async (key) => entries.get(key) ?? null,
     set: async (key, value) => void entries.set(key, value),
     remove: async (key) => void entries.delete(key),
+    claim: async (key, value) => !entries.has(key) && (entries.set(key, value), true),
   };
 }
 

@@ -10,7 +10,7 @@ import { startFakeNotion, type FakeNotion } from '../../fakes/notion/fake-notion
 
 const TOKEN = 'secret_rate_token';
 const RATE = 20;
-const noObjects: NotionObjectStore = { get: async () => null, set: async () => undefined, remove: async () => undefined };
+const noObjects: NotionObjectStore = { get: async () => null, set: async () => undefined, claim: async () => true, remove: async () => undefined };
 
 describe('Notion requests at the rate limit', () => {
   let fake: FakeNotion;
@@ -19,12 +19,43 @@ describe('Notion requests at the rate limit', () => {
   });
   afterEach(async () => fake.close());
 
-  it('never draw a 429 when several callers share one integration', async () => {
-    const requester = new NotionRequester({ auth: TOKEN, baseUrl: fake.url, clock: systemClock, requestsPerSecond: RATE, objects: noObjects });
+  /** `count` requests, `callers` at a time, through `requester`. */
+  async function requests(requester: NotionRequester, callers: number, count: number): Promise<void> {
     const caller = async () => {
-      for (let index = 0; index < 15; index += 1) await requester.call(() => requester.client.pages.retrieve({ page_id: fake.parentPageId }));
+      for (let index = 0; index < count / callers; index += 1) await requester.call(() => requester.client.pages.retrieve({ page_id: fake.parentPageId }));
     };
-    await Promise.all([caller(), caller(), caller(), caller()]);
+    await Promise.all(Array.from({ length: callers }, caller));
+  }
+
+  const requester = (processes?: () => number) =>
+    new NotionRequester({
+      auth: TOKEN,
+      baseUrl: fake.url,
+      clock: systemClock,
+      requestsPerSecond: RATE,
+      objects: noObjects,
+      ...(processes ? { processes } : {}),
+    });
+
+  it('never draw a 429 when several callers share one integration', async () => {
+    await requests(requester(), 4, 60);
+    expect(fake.requests).toHaveLength(60);
+    expect(fake.rateLimited).toBe(0);
+  });
+
+  it('never draw a 429 when two processes share it, each taking half of the budget', async () => {
+    await Promise.all([
+      requests(
+        requester(() => 2),
+        3,
+        30,
+      ),
+      requests(
+        requester(() => 2),
+        3,
+        30,
+      ),
+    ]);
     expect(fake.requests).toHaveLength(60);
     expect(fake.rateLimited).toBe(0);
   });

@@ -26,6 +26,7 @@ function crashingOnce(inner: NotionObjectStore, crashKeys: Set<string>): NotionO
   return {
     get: (key) => inner.get(key),
     remove: (key) => inner.remove(key),
+    claim: (key, value) => inner.claim(key, value),
     set: async (key, value) => {
       if (crashKeys.delete(key)) throw new Error(`process killed before ${key} was stored`);
       await inner.set(key, value);

@@ -40,6 +40,20 @@ describe('the Notion request limiter', () => {
     expect(limiter.waitMs()).toBe(0);
   });
 
+  it('takes its part of the budget when other processes share the integration', async () => {
+    const clock = new ManualClock('2026-01-01T00:00:00Z');
+    let processes = 2;
+    const limiter = new RequestLimiter(clock, 3, () => processes);
+    // 1 request per 667 ms each: 3 req/s between the two.
+    (await limiter.acquire())();
+    expect(limiter.waitMs()).toBe(667);
+    processes = 1;
+    expect(limiter.waitMs()).toBe(0);
+    (await limiter.acquire())();
+    (await limiter.acquire())();
+    expect(limiter.waitMs()).toBe(1000);
+  });
+
   it('stops waiting for an answer when its caller gives up', async () => {
     const clock = new ManualClock('2026-01-01T00:00:00Z');
     const limiter = new RequestLimiter(clock, 1);
