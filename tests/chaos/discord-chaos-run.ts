@@ -205,7 +205,9 @@ await database.close();
 await models?.close();
 await discord.close();
 await notion.close();
-await postgres?.drop();
+// A day with problems keeps its database for a look.
+if (checked.problems.length === 0) await postgres?.drop();
+else if (postgres) process.stdout.write(`database kept: ${postgres.url}\n`);
 
 process.stdout.write(
   `\n${options.models} models on ${options.engine} through Discord and Notion, ${processCount} process(es), seed ${options.seed}: ${threads.length} threads, ` +
