@@ -48,7 +48,7 @@ export async function discordChaosProblems(
   return {
     problems: [
       ...missing.map((threadId) => `thread ${threadId} has no session`),
-      ...(await peopleProblems(db, world.said, sessions)),
+      ...(await peopleProblems(db, world.discord, world.said, sessions)),
       ...threads.problems,
       ...rows.problems,
       ...(await documentProblems(db, world.notion, sessions)),
@@ -60,19 +60,34 @@ export async function discordChaosProblems(
   };
 }
 
-async function peopleProblems(db: Kysely<Database>, said: SaidInThread[], sessions: ThreadSession[]): Promise<string[]> {
+async function peopleProblems(db: Kysely<Database>, discord: FakeDiscord, said: SaidInThread[], sessions: ThreadSession[]): Promise<string[]> {
   if (said.length === 0) return [];
   const sources = said.map((message) => `discord:${message.messageId}`);
-  const rows = await db.selectFrom('messages').select('source_id').where('speaker_kind', '=', 'human').where('source_id', 'in', sources).execute();
-  const stored = new Map<string, number>();
-  for (const row of rows) if (row.source_id) stored.set(row.source_id, (stored.get(row.source_id) ?? 0) + 1);
+  const rows = await db
+    .selectFrom('messages')
+    .select(['source_id', 'content', 'deleted_at'])
+    .where('speaker_kind', '=', 'human')
+    .where('source_id', 'in', sources)
+    .execute();
+  const stored = new Map<string, (typeof rows)[number][]>();
+  for (const row of rows) if (row.source_id) stored.set(row.source_id, [...(stored.get(row.source_id) ?? []), row]);
   return said.flatMap((message) => {
-    const count = stored.get(`discord:${message.messageId}`) ?? 0;
+    const copies = stored.get(`discord:${message.messageId}`) ?? [];
+    const label = `thread ${message.threadId}: a person's message ${message.messageId}`;
     const session = sessions.find((candidate) => candidate.roomId === message.threadId);
     // What was said after its session ended belongs to no session.
     const open = session !== undefined && (session.endedAt === null || session.endedAt.getTime() > message.atMs);
-    if (count > 1) return [`thread ${message.threadId}: a person's message ${message.messageId} was stored ${count} times`];
-    if (open && count === 0) return [`thread ${message.threadId}: a person's message ${message.messageId} was never stored`];
+    if (copies.length > 1) return [`${label} was stored ${copies.length} times`];
+    const [copy] = copies;
+    const onDiscord = discord.state.findMessage(message.messageId);
+    if (!copy) return open && !onDiscord?.deleted ? [`${label} was never stored`] : [];
+    if (onDiscord?.deleted) return copy.deleted_at === null ? [`${label} was deleted on Discord but is still in the session`] : [];
+    // An edit after the session ended is no longer the session's business.
+    const editedAfterEnd = session?.endedAt != null && (onDiscord?.editTimes ?? []).some((at) => at > (session.endedAt?.getTime() ?? 0));
+    if (onDiscord && !editedAfterEnd && copy.content.content !== onDiscord.content)
+      return [
+        `${label} reads ${JSON.stringify(copy.content.content.slice(0, 60))} in the session, but ${JSON.stringify(onDiscord.content.slice(0, 60))} on Discord`,
+      ];
     return [];
   });
 }

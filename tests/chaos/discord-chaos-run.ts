@@ -154,11 +154,23 @@ for (let index = 0; index < Number(options.rooms); index += 1) {
 }
 await sleep(3000);
 
-/** A person says something in a thread; `down` when no process was up to hear it. */
+let revisions = 0;
+
+/** A person says something in a thread; `down` when no process was up to hear it. Now and then they change their mind. */
 function say(threadId: string, down: boolean): void {
   const message = discord.post(threadId, pick(people), pick(SAYINGS));
   said.push({ threadId, messageId: message.id, atMs: message.createdAtMs });
   if (down) saidWhileDown += 1;
+  if (random() < 0.15) revise(pick(said.slice(-6)));
+}
+
+/** Its author edits or deletes one of the last things said (Discord tells only a connected bot). */
+function revise(message: SaidInThread): void {
+  const current = discord.state.findMessage(message.messageId);
+  if (!current || current.deleted) return;
+  revisions += 1;
+  if (random() < 0.7) discord.editAsAuthor(current, `${current.content} Actually, ${pick(SAYINGS).toLowerCase()}`);
+  else discord.deleteAsPerson(current);
 }
 
 for (let round = 0; round < Number(options.rounds); round += 1) {
@@ -211,7 +223,7 @@ else if (postgres) process.stdout.write(`database kept: ${postgres.url}\n`);
 
 process.stdout.write(
   `\n${options.models} models on ${options.engine} through Discord and Notion, ${processCount} process(es), seed ${options.seed}: ${threads.length} threads, ` +
-    `${said.length} messages (${saidWhileDown} while no process ran), ${kills} kills, ${outages} Notion outages, ` +
+    `${said.length} messages (${saidWhileDown} while no process ran, ${revisions} edited or deleted), ${kills} kills, ${outages} Notion outages, ` +
     `Discord troubles: ${troubles.length === 0 ? 'none' : troubles.join(', ')}; ` +
     `${checked.answersChecked} stored answers checked in their threads, ${checked.rowsChecked} Notion rows, ${checked.pagesChecked} Notion pages\n`,
 );
