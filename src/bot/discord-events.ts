@@ -15,6 +15,7 @@ import type { Author } from '../core/domain.ts';
 import { describeForPerson } from '../core/errors.ts';
 import type { GatewayReply, InboundMessage, SessionGateway } from '../core/ports.ts';
 import type { AttachmentTexts } from './attachment-text.ts';
+import { acknowledged } from './interaction-acknowledgement.ts';
 import {
   authorFrom,
   forumTopic,
@@ -187,7 +188,7 @@ export class DiscordEvents {
     // Started inside a thread or another channel: the session reads the talk there (`!brainstorm`).
     const name = requested === 'start' && place.roomId !== null ? 'brainstorm' : requested;
     try {
-      await interaction.deferReply();
+      if (!(await acknowledged(interaction, this.options.logger))) return;
       const author = authorFrom(interaction.user, interactionMember(interaction), this.options.adminRoleId);
       if (name === 'start' && args !== '') return await this.startFromCommand(interaction, place, author, args);
       const reply = await this.options.gateway.runCommand({ transport: 'discord', roomId: place.roomId, channelId: place.channelId, author, name, args });
