@@ -73,17 +73,38 @@ async function deliveryProblems(db: Kysely<Database>, rooms: RoomView[]): Promis
   return { problems, checked };
 }
 
-/** Jobs left running, or pending well past their time, after a clean stop. */
+/**
+ * Jobs left running, or pending well past their time, after a clean stop. A job of a queue (one session's Notion
+ * writes run in order) whose head waits for its retry is waiting its turn, not stuck.
+ */
 export async function jobProblems(db: Kysely<Database>, now: Date): Promise<string[]> {
+  const overdueBefore = new Date(now.getTime() - 30_000);
   const rows = await db
     .selectFrom('jobs')
-    .select(['kind', 'status', sql<number>`count(*)::int`.as('count')])
-    .where((where) =>
-      where.or([where('status', '=', 'running'), where.and([where('status', '=', 'pending'), where('run_at', '<', new Date(now.getTime() - 30_000))])]),
-    )
-    .groupBy(['kind', 'status'])
+    .select(['kind', 'status', 'queue', 'id'])
+    .where((where) => where.or([where('status', '=', 'running'), where.and([where('status', '=', 'pending'), where('run_at', '<', overdueBefore)])]))
     .execute();
-  return rows.map((row) => `${row.count} ${row.kind} job(s) left ${row.status === 'running' ? 'running' : 'overdue'} after a clean stop`);
+  const queues = [...new Set(rows.flatMap((row) => (row.queue ? [row.queue] : [])))];
+  const heads =
+    queues.length === 0
+      ? []
+      : await db
+          .selectFrom('jobs')
+          .select(['queue', sql<number>`min(id)::int`.as('head')])
+          .where('queue', 'in', queues)
+          .where('status', 'in', ['pending', 'running'])
+          .groupBy('queue')
+          .execute();
+  const waitingTurn = (row: (typeof rows)[number]) =>
+    row.status === 'pending' &&
+    row.queue !== null &&
+    heads.some((head) => head.queue === row.queue && head.head !== row.id && !rows.some((other) => other.id === head.head));
+  const counts = new Map<string, number>();
+  for (const row of rows.filter((candidate) => !waitingTurn(candidate))) {
+    const label = `${row.kind} job(s) left ${row.status === 'running' ? 'running' : 'overdue'}`;
+    counts.set(label, (counts.get(label) ?? 0) + 1);
+  }
+  return [...counts].map(([label, count]) => `${count} ${label} after a clean stop`);
 }
 
 /** Jobs that failed for good, by kind: not a broken invariant, but worth a look. */

@@ -24,6 +24,8 @@ export interface DiscordChaosWorld {
   discord: FakeDiscord;
   notion: FakeNotion;
   threads: string[];
+  /** The topic messages posted in the channel (some while no process ran): each opens one session. */
+  topics: string[];
   said: SaidInThread[];
   now: Date;
 }
@@ -48,6 +50,7 @@ export async function discordChaosProblems(
   return {
     problems: [
       ...missing.map((threadId) => `thread ${threadId} has no session`),
+      ...(await topicProblems(db, world)),
       ...(await peopleProblems(db, world.discord, world.said, sessions)),
       ...threads.problems,
       ...rows.problems,
@@ -58,6 +61,19 @@ export async function discordChaosProblems(
     rowsChecked: rows.checked,
     pagesChecked: world.notion.store.livePages().length,
   };
+}
+
+/** Each topic posted opened one thread and one session on it, those posted while no process ran too. */
+async function topicProblems(db: Kysely<Database>, world: DiscordChaosWorld): Promise<string[]> {
+  if (world.topics.length === 0) return [];
+  const sessions = await db.selectFrom('sessions').select(['origin_message_id', 'room_id']).where('origin_message_id', 'in', world.topics).execute();
+  return world.topics.flatMap((topicId) => {
+    const threadId = world.discord.state.findMessage(topicId)?.threadId;
+    const opened = sessions.filter((session) => session.origin_message_id === topicId);
+    if (!threadId) return [`topic ${topicId} got no thread`];
+    if (opened.length !== 1) return [`topic ${topicId} opened ${opened.length} sessions`];
+    return opened[0]?.room_id === threadId ? [] : [`topic ${topicId}'s session is in ${opened[0]?.room_id}, not in its thread ${threadId}`];
+  });
 }
 
 async function peopleProblems(db: Kysely<Database>, discord: FakeDiscord, said: SaidInThread[], sessions: ThreadSession[]): Promise<string[]> {
@@ -167,7 +183,8 @@ async function documentProblems(db: Kysely<Database>, notion: FakeNotion, sessio
   const owners = new Map<string, string>();
   return documents.flatMap((document) => {
     const label = `session ${document.session_id}: its ${document.kind}`;
-    if (document.synced_version !== document.version && !onItsWay.has(`${document.session_id}:${document.kind}`))
+    if (onItsWay.has(`${document.session_id}:${document.kind}`)) return [];
+    if (document.synced_version !== document.version)
       return [`${label} is at version ${document.version} but Notion has ${document.synced_version}, and no sync is queued`];
     if (!document.external_id) return [`${label} was never written to Notion`];
     if (!live.has(document.external_id)) return [`${label}'s page ${document.external_id} is not a live page in Notion`];

@@ -131,26 +131,42 @@ function discordTrouble(): void {
   }
 }
 
-/** The plan message of the thread opened on `topic`, once the bot posted it with its approve button. */
-async function planOf(topic: RecordedMessage): Promise<{ threadId: string; plan: RecordedMessage }> {
-  return discord.waitFor(
-    () => {
-      const threadId = discord.state.findMessage(topic.id)?.threadId;
-      const plan = threadId ? discord.messagesIn(threadId).find((message) => JSON.stringify(message.components).includes('brainstorm:approve')) : undefined;
-      return threadId && plan ? { threadId, plan } : null;
-    },
-    { timeoutMs: 120_000, description: `a plan for "${topic.content}"` },
-  );
+/** The thread opened on `topic` and its plan message, once the bot posted it with its approve button. */
+function planIn(topic: RecordedMessage): { threadId: string; plan: RecordedMessage } | null {
+  const threadId = discord.state.findMessage(topic.id)?.threadId;
+  const plan = threadId ? discord.messagesIn(threadId).find((message) => JSON.stringify(message.components).includes('brainstorm:approve')) : undefined;
+  return threadId && plan ? { threadId, plan } : null;
 }
 
 const threads: string[] = [];
+const topics: RecordedMessage[] = [];
+/** Topics posted during the day (some while no process ran) whose plan is not approved yet. */
+const unapproved: RecordedMessage[] = [];
+
+/** Bob posts a topic in the channel; its plan is approved once it shows. */
+function postTopic(): RecordedMessage {
+  const topic = discord.post(channel.id, discord.people.bob, TOPICS[topics.length % TOPICS.length]!);
+  topics.push(topic);
+  unapproved.push(topic);
+  return topic;
+}
+
+/** Approves the plans that showed, half with the button and half with the command; the room joins the day. */
+function approvePlans(): void {
+  for (const topic of [...unapproved]) {
+    const shown = planIn(topic);
+    if (!shown) continue;
+    if (random() < 0.5) discord.clickButton(shown.plan, 'brainstorm:approve', discord.people.bob);
+    else discord.post(shown.threadId, discord.people.bob, '!approve');
+    threads.push(shown.threadId);
+    unapproved.splice(unapproved.indexOf(topic), 1);
+  }
+}
+
 for (let index = 0; index < Number(options.rooms); index += 1) {
-  const topic = discord.post(channel.id, discord.people.bob, TOPICS[index % TOPICS.length]!);
-  const { threadId, plan } = await planOf(topic);
-  // Half the rooms approve with the button, half with the command.
-  if (random() < 0.5) discord.clickButton(plan, 'brainstorm:approve', discord.people.bob);
-  else discord.post(threadId, discord.people.bob, '!approve');
-  threads.push(threadId);
+  const topic = postTopic();
+  await discord.waitFor(() => planIn(topic), { timeoutMs: 120_000, description: `a plan for "${topic.content}"` });
+  approvePlans();
 }
 await sleep(3000);
 
@@ -174,6 +190,9 @@ function revise(message: SaidInThread): void {
 }
 
 for (let round = 0; round < Number(options.rounds); round += 1) {
+  approvePlans();
+  // Now and then a new topic comes up while the others go on.
+  if (random() < 0.12) postTopic();
   for (const threadId of threads) {
     const roll = random();
     if (roll < 0.65) {
@@ -198,20 +217,24 @@ for (let round = 0; round < Number(options.rounds); round += 1) {
     kills += 1;
     // People go on talking while it is down; with one process, nobody hears them until the restart reads them back.
     while (random() < 0.6) say(pick(threads), processCount === 1);
+    if (random() < 0.2) postTopic();
     await sleep(random() * 2000);
     apps[index] = await startIdentified(index);
   }
   process.stdout.write(`round ${round + 1}: ${said.length} messages said, ${kills} kills, ${troubles.length} Discord troubles, ${outages} Notion outages\n`);
 }
 
-// Every room goes on (a paused one too); Notion comes back; the app settles, writes its records, and stops cleanly.
+// The last topics' plans are approved; every room goes on (a paused one too); Notion comes back; the app settles,
+// writes its records, and stops cleanly.
+await discord.waitFor(() => unapproved.every((topic) => planIn(topic)), { timeoutMs: 60_000, description: 'a plan for every topic' }).catch(() => undefined);
+approvePlans();
 for (const threadId of threads) discord.post(threadId, discord.people.bob, '!continue');
 notion.endOutage();
 await sleep(45_000);
 for (const app of apps) await app.stop();
 
 const database = openDatabase(databaseLocationFor(postgres?.url, dataDir));
-const checked = await discordChaosProblems(database.db, { discord, notion, threads, said, now: new Date() });
+const checked = await discordChaosProblems(database.db, { discord, notion, threads, topics: topics.map((topic) => topic.id), said, now: new Date() });
 const failures = await failedJobs(database.db);
 await database.close();
 await models?.close();
@@ -222,7 +245,7 @@ if (checked.problems.length === 0) await postgres?.drop();
 else if (postgres) process.stdout.write(`database kept: ${postgres.url}\n`);
 
 process.stdout.write(
-  `\n${options.models} models on ${options.engine} through Discord and Notion, ${processCount} process(es), seed ${options.seed}: ${threads.length} threads, ` +
+  `\n${options.models} models on ${options.engine} through Discord and Notion, ${processCount} process(es), seed ${options.seed}: ${topics.length} topics, ${threads.length} threads, ` +
     `${said.length} messages (${saidWhileDown} while no process ran, ${revisions} edited or deleted), ${kills} kills, ${outages} Notion outages, ` +
     `Discord troubles: ${troubles.length === 0 ? 'none' : troubles.join(', ')}; ` +
     `${checked.answersChecked} stored answers checked in their threads, ${checked.rowsChecked} Notion rows, ${checked.pagesChecked} Notion pages\n`,
