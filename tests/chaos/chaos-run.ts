@@ -19,16 +19,11 @@ import { startFakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { createThrowawayPostgres } from '../support/databases.ts';
 import { chaosProblems, failedJobs, type RoomView, type SentMessage } from './chaos-checks.ts';
 import { startAppProcess, type AppProcess } from './chaos-process.ts';
-import { pickWith, seeded } from './seeded-random.ts';
+import { DAY_OPTIONS, pickWith, seeded, SAYINGS, TOPICS } from './chaos-day.ts';
 
 const { values: options } = parseArgs({
   options: {
-    engine: { type: 'string', default: 'pglite' },
-    models: { type: 'string', default: 'demo' },
-    rooms: { type: 'string', default: '3' },
-    rounds: { type: 'string', default: '8' },
-    seed: { type: 'string', default: '1' },
-    kill: { type: 'string', default: '0.4' },
+    ...DAY_OPTIONS,
     port: { type: 'string', default: '7571' },
     processes: { type: 'string', default: '1' },
   },
@@ -37,20 +32,6 @@ const { values: options } = parseArgs({
 const random = seeded(Number(options.seed));
 const pick = pickWith(random);
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const TOPICS = [
-  'How should our team decide between Postgres and DynamoDB for billing?',
-  'How can we make our weekly planning meeting shorter?',
-  'What should the first version of our onboarding emails say?',
-  'Should we split the checkout service out of the monolith?',
-];
-const SAYINGS = [
-  'What would you cut first?',
-  'Claude, what is the riskiest part?',
-  'I think we should start small and measure.',
-  'Grok, argue the other side please.',
-  'Who would own this?',
-  'Can we do it within two weeks?',
-];
 const COMMANDS = [
   ['focus', 'the cost'],
   ['status', ''],
