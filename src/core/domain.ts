@@ -113,6 +113,14 @@ export interface Session {
   pausedAt: Date | null;
   /** The number of the last idea-ledger pass (0: none yet): the ledger changed when it moved. */
   ledgerPasses: number;
+  /** Participants resting after a repeat, and those the room was told repeat themselves (none when absent). */
+  repeats?: SessionRepeats;
+}
+
+/** Who sits out the AI rounds after repeating itself, and which repeaters the room was told of (participant ids). */
+export interface SessionRepeats {
+  resting: string[];
+  announced: string[];
 }
 
 /** A web page a participant's answer drew on: a `url_citation` of OpenRouter's web search, never text the model wrote. */

@@ -16,6 +16,7 @@ import * as deadProcessLeftovers from './migrations/0022-dead-process-leftovers.
 import * as documentVersionMetadata from './migrations/0023-document-version-metadata.ts';
 import * as localDeliveries from './migrations/0024-local-deliveries.ts';
 import * as messageChanges from './migrations/0025-message-changes.ts';
+import * as sessionRepeats from './migrations/0026-session-repeats.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -36,6 +37,7 @@ const migrations: Record<string, Migration> = {
   '0023-document-version-metadata': documentVersionMetadata,
   '0024-local-deliveries': localDeliveries,
   '0025-message-changes': messageChanges,
+  '0026-session-repeats': sessionRepeats,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

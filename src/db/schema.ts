@@ -45,6 +45,8 @@ export interface SessionsTable {
   paused_at: NullableTimestamp;
   /** The number of the session's last idea-ledger pass (0: none yet), written with the pass. */
   ledger_passes: Generated<number>;
+  /** Who rests from the AI rounds after repeating itself and who the room was told of (`SessionRepeats`). */
+  repeat_state: ColumnType<unknown, string | undefined, string>;
 }
 
 /** Every message said in a session, by a person or an agent; ordered by id. */

@@ -1,7 +1,7 @@
 import { sql, type Kysely } from 'kysely';
 import { PreparedStatement } from '../db/prepared-statement.ts';
 import { toJson, type Database, type SessionJsonRow, type SessionRow } from '../db/schema.ts';
-import type { ModerationState, PlannerState, Session, SessionPlan, SessionStatus } from '../core/domain.ts';
+import type { ModerationState, PlannerState, Session, SessionPlan, SessionRepeats, SessionStatus } from '../core/domain.ts';
 
 /** What a new session needs. */
 export interface NewSession {
@@ -31,6 +31,7 @@ export interface SessionChanges {
   roomUrl?: string | null;
   clockStartedAt?: Date | null;
   pausedAt?: Date | null;
+  repeats?: SessionRepeats;
 }
 
 const EMPTY_PLANNER: PlannerState = { questions: [], answers: [], revisionRequests: [], questionRounds: 0 };
@@ -63,7 +64,15 @@ function toSession(row: SessionRow): Session {
     clockStartedAt: row.clock_started_at,
     pausedAt: row.paused_at,
     ledgerPasses: Number(row.ledger_passes),
+    ...repeatsOf(row.repeat_state),
   };
+}
+
+/** The session's repeat state, when anyone rests or was announced (`{}` otherwise, as a new session's column holds). */
+function repeatsOf(value: unknown): { repeats?: SessionRepeats } {
+  const stored = (value ?? {}) as Partial<SessionRepeats>;
+  const repeats = { resting: stored.resting ?? [], announced: stored.announced ?? [] };
+  return repeats.resting.length > 0 || repeats.announced.length > 0 ? { repeats } : {};
 }
 
 const dateOrNull = (value: string | null): Date | null => (value === null ? null : new Date(value));
@@ -157,6 +166,7 @@ export class SessionsRepository {
         ...(changes.roomUrl !== undefined && { room_url: changes.roomUrl }),
         ...(changes.clockStartedAt !== undefined && { clock_started_at: changes.clockStartedAt }),
         ...(changes.pausedAt !== undefined && { paused_at: changes.pausedAt }),
+        ...(changes.repeats !== undefined && { repeat_state: toJson(changes.repeats) }),
       })
       .where('id', '=', id);
     if (expectedStatus) query = query.where('status', 'in', expectedStatus);

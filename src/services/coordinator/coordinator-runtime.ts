@@ -34,6 +34,8 @@ export interface Runtime {
    * them again; until then each AI round would cost two calls for nothing.
    */
   resting: ReadonlySet<string>;
+  /** Whether `resting` and `announcedRepeats` were read back from the session (once, when this process first runs it). */
+  repeatsRestored: boolean;
   /**
    * Work a person's round did not wait for, going on beside it: a check between rounds (see `unlessPersonSpeaks`), and
    * what follows the answers to someone who spoke before them (see `awaitRound`).
@@ -64,11 +66,20 @@ export function newRuntime(): Runtime {
     announcedFailures: new Map(),
     announcedRepeats: new Set(),
     resting: new Set(),
+    repeatsRestored: false,
     sideWork: new Set(),
     turns: new Set(),
     wake: null,
     arrival: null,
   };
+}
+
+/** Takes over who rests and who was announced from the session as the process that ran it last left them. */
+export function restoreRepeats(runtime: Runtime, session: Session): void {
+  if (runtime.repeatsRestored) return;
+  runtime.repeatsRestored = true;
+  runtime.resting = new Set([...runtime.resting, ...(session.repeats?.resting ?? [])]);
+  runtime.announcedRepeats = new Set([...runtime.announcedRepeats, ...(session.repeats?.announced ?? [])]);
 }
 
 /** The session's runtime in `runtimes`, made on first use. */

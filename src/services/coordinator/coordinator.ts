@@ -14,6 +14,7 @@ import {
   armedDeadlines,
   awaitRound,
   keepBeside,
+  restoreRepeats,
   runningWork,
   runtimeOf,
   settleTurns,
@@ -184,6 +185,7 @@ export class Coordinator implements TurnTaking {
       known = null;
       if (!session || session.status !== 'active') return 'inactive';
       if (runtime.cancelled) return 'idle';
+      restoreRepeats(runtime, session);
       // A person is owed answers by the participants who were mid-answer when they spoke: those come before any AI round.
       const owed = runtime.pendingHumans.length === 0 ? runtime.owed : null;
       if (owed) runtime.owed = null;

@@ -1,7 +1,9 @@
 /** What the room hears about its rounds: a participant failing, benched or back, and the round's repeated answers. */
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { ParticipantConfig } from '../../config/roster.ts';
+import type { Clock } from '../../core/clock.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
+import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
 import type { RosterService } from '../sessions/roster-service.ts';
 import type { Runtime } from './coordinator-runtime.ts';
@@ -13,6 +15,9 @@ import type { TurnOutcome } from './turn-outcome.ts';
 export interface RoundNoticesOptions {
   delivery: Pick<DeliveryService, 'post'>;
   roster: Pick<RosterService, 'active'>;
+  /** Keeps who rests and who was announced with the session, for the process that takes it over. */
+  sessions: Pick<SessionsRepository, 'update'>;
+  clock: Clock;
   settings: () => LimitsConfig;
 }
 
@@ -37,8 +42,12 @@ export class RoundNotices {
     const { repeats, answeredIds, personUnanswered } = roundRepeats(round.kind, round.speakers, outcomes);
     const aiRounds = this.options.settings().maxAiRoundsWithoutHuman > 0;
     const { text, announced } = repeatsNotice(repeats, { announced: runtime.announcedRepeats, answeredIds, personUnanswered, aiRounds });
+    const resting = restingAfterRound(round.kind, runtime.resting, { repeaterIds: repeats.map((repeat) => repeat.participantId), answeredIds });
+    const changed = !sameMembers(announced, runtime.announcedRepeats) || !sameMembers(resting, runtime.resting);
     runtime.announcedRepeats = announced;
-    runtime.resting = restingAfterRound(round.kind, runtime.resting, { repeaterIds: repeats.map((repeat) => repeat.participantId), answeredIds });
+    runtime.resting = resting;
+    // Written only when it changed: most rounds repeat nothing and cost no statement.
+    if (changed) await this.options.sessions.update(session.id, { repeats: { resting: [...resting], announced: [...announced] } }, this.options.clock.now());
     // The reply is what those people got: a process that takes the session over does not ask the models again.
     if (text) await this.post(session, runtime, text, personUnanswered ? round.humans.slice(-5) : []);
   }
@@ -47,4 +56,8 @@ export class RoundNotices {
   async post(session: Session, runtime: Runtime, text: string, replyTo: ChatMessage[] = []): Promise<void> {
     if (!runtime.controller.signal.aborted) await this.options.delivery.post(session, { kind: 'system', name: 'Brainstorm' }, text, { replyTo });
   }
+}
+
+function sameMembers(left: ReadonlySet<string>, right: ReadonlySet<string>): boolean {
+  return left.size === right.size && [...left].every((member) => right.has(member));
 }
