@@ -9,10 +9,9 @@ import { describe, expect, it } from 'vitest';
 import { replies } from '../fakes/openrouter/fake-openrouter.ts';
 import { appOnFakeModels } from '../support/app-on-fake-models.ts';
 import { proposeSession } from '../support/session-driver.ts';
+import { FRESH, LOOP } from '../support/repeating-answers.ts';
 
 const suite = appOnFakeModels({ SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '3' });
-
-const LOOP = 'We should start with the payment path, because it carries the most risk and had the most incidents.';
 
 describe('a participant that repeats itself', () => {
   it('is asked for something new; said again, its answer is withheld, and a round of repeats ends the AI rounds', async () => {
@@ -88,15 +87,3 @@ describe('a participant that repeats itself', () => {
     expect(notices()).toHaveLength(1);
   });
 });
-
-/** Answers that share no run of three words with one another. */
-const FRESH = [
-  'a canary release for the billing service, watched by the on-call engineer',
-  'retire the oldest toggles first, since nobody remembers who owns them',
-  'write down an expiry date next to every new flag in the tracker',
-  'let support staff see which customers have which features switched on',
-  'measure the checkout error rate before and after each rollout step',
-  'pair each experiment with one dashboard and one person who reads it',
-  'keep the kill switch outside the deploy pipeline so it works during incidents',
-  'ask the mobile team whether their release cadence fits this plan at all',
-];

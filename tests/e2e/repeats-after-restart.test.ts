@@ -9,6 +9,7 @@ import { randomIds } from '../../src/core/ids.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { createThrowawayPostgres } from '../support/databases.ts';
 import { MemoryTransport } from '../support/memory-transport.ts';
+import { FRESH, LOOP } from '../support/repeating-answers.ts';
 import { scriptedPlan } from '../support/scripted-plans.ts';
 import { fakeEnvironment, startTestApp } from '../support/test-app.ts';
 
@@ -23,17 +24,6 @@ afterAll(async () => {
   await fake?.close();
   await database?.drop();
 });
-
-const LOOP = 'We should start with the payment path, because it carries the most risk and had the most incidents.';
-/** Answers that share no run of three words with one another. */
-const FRESH = [
-  'a canary release for the billing service, watched by the on-call engineer',
-  'retire the oldest toggles first, since nobody remembers who owns them',
-  'write down an expiry date next to every new flag in the tracker',
-  'let support staff see which customers have which features switched on',
-  'measure the checkout error rate before and after each rollout step',
-  'pair each experiment with one dashboard and one person who reads it',
-];
 
 const calls = (name: string) => fake.chats.filter((chat) => chat.agent.role === 'participant' && chat.agent.name === name).length;
 
