@@ -10,14 +10,15 @@ import { DiscordTransportError } from './discord-errors.ts';
 
 /** The first READY of a client, awaited with a bound. */
 export class ClientReadiness {
-  private readyOnce = false;
+  private readyOnce: boolean;
   private readonly ready: Promise<void>;
 
   constructor(
-    private readonly client: Client,
+    client: Client,
     private readonly clock: Clock,
     private readonly waitMs: number,
   ) {
+    this.readyOnce = client.isReady();
     this.ready = new Promise((resolve) => client.once(Events.ClientReady, () => resolve()));
     void this.ready.then(() => (this.readyOnce = true));
   }
@@ -27,7 +28,7 @@ export class ClientReadiness {
    * waiting); rejects with a retryable `service_unavailable` after `waitMs` of the clock without READY.
    */
   async connected(): Promise<void> {
-    if (this.readyOnce || this.client.isReady()) return void (this.readyOnce = true);
+    if (this.readyOnce) return;
     const timeout = new AbortController();
     const waited = this.clock.sleep(this.waitMs, timeout.signal).then(
       () => 'timeout' as const,

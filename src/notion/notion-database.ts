@@ -1,7 +1,7 @@
 /** The "Brainstorm Sessions" database: found under the parent page, adopted (missing columns added) or created. */
 import type { Client } from '@notionhq/client';
 import { NotionRequestError } from './notion-errors.ts';
-import type { NotionRequester } from './notion-requester.ts';
+import type { NotionObjectStore, NotionRequester } from './notion-requester.ts';
 import { SESSIONS_DATABASE_TITLE, SESSIONS_SCHEMA } from './session-row.ts';
 
 /** The ids of the sessions database and its (single) data source. */
@@ -13,15 +13,17 @@ export interface DatabaseIds {
 type JsonObject = Record<string, unknown>;
 
 /**
- * The configured database, or the one under the parent page, adopted; or a new one. Through `createOnce` under `key`:
- * one process, and one job, makes it while the others wait for its id.
+ * The database stored under `key`; else the configured one, or the one under the parent page, adopted; or a new one.
+ * Through `createOnce` under `key`: one process, and one job, makes it while the others wait for its id.
  */
 export async function findOrCreateDatabase(
   requester: NotionRequester,
   key: string,
-  where: { databaseId?: string; parentPageId?: string },
+  where: { databaseId?: string; parentPageId?: string; objects: NotionObjectStore },
   signal?: AbortSignal,
 ): Promise<DatabaseIds> {
+  const stored = await where.objects.get(key);
+  if (stored) return JSON.parse(stored) as DatabaseIds;
   const find = async () => where.databaseId ?? (await findDatabaseUnderParent(requester, where.parentPageId, signal));
   const adopt = async (databaseId: string) => JSON.stringify(await adoptDatabase(requester, databaseId, signal));
   const found = await find();

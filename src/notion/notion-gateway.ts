@@ -80,15 +80,10 @@ export class NotionGateway {
    */
   ensureDatabase(signal?: AbortSignal): Promise<DatabaseIds> {
     if (this.database) return Promise.resolve(this.database);
-    this.ensuring ??= this.findOrCreateDatabase(signal).finally(() => (this.ensuring = null));
+    this.ensuring ??= findOrCreateDatabase(this.requester, this.databaseKey(), this.options, signal)
+      .then((ids) => (this.database = ids))
+      .finally(() => (this.ensuring = null));
     return this.ensuring;
-  }
-
-  private async findOrCreateDatabase(signal?: AbortSignal): Promise<DatabaseIds> {
-    const key = this.databaseKey();
-    const stored = await this.options.objects.get(key);
-    if (stored) return (this.database = JSON.parse(stored) as DatabaseIds);
-    return (this.database = await findOrCreateDatabase(this.requester, key, this.options, signal));
   }
 
   private databaseKey(): string {

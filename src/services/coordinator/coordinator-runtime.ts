@@ -78,8 +78,9 @@ export function newRuntime(): Runtime {
 export function restoreRepeats(runtime: Runtime, session: Session): void {
   if (runtime.repeatsRestored) return;
   runtime.repeatsRestored = true;
-  runtime.resting = new Set([...runtime.resting, ...(session.repeats?.resting ?? [])]);
-  runtime.announcedRepeats = new Set([...runtime.announcedRepeats, ...(session.repeats?.announced ?? [])]);
+  // Before its first round here, this process has nothing of its own to keep.
+  runtime.resting = new Set(session.repeats?.resting ?? []);
+  runtime.announcedRepeats = new Set(session.repeats?.announced ?? []);
 }
 
 /** The session's runtime in `runtimes`, made on first use. */
