@@ -27,6 +27,9 @@ export interface RunOptions {
 export async function runBrainstorm({ config, database, startedAt, stopSignal }: RunOptions): Promise<void> {
   const logger = createLogger({ level: config.runtime.logLevel, secrets: collectSecrets(config) });
   routeConsoleToLogger(logger);
+  // A rejection nobody handled is a bug, logged with its stack; it must not take every room down with it (Node would
+  // exit, and so would the Agents SDK's tracing, which listens for it unless someone else does).
+  process.on('unhandledRejection', (reason) => logger.error({ err: reason }, 'unhandled rejection (a bug): logged, the bot goes on'));
   // Set once the bot is connected, the last step of the start.
   let botStarted = false;
   void stopSignal.then((signal) => {

@@ -12,6 +12,7 @@ import { BrainstormError } from '../core/errors.ts';
 import type { SessionGateway } from '../core/ports.ts';
 import { AttachmentTexts } from './attachment-text.ts';
 import { catchUp } from './catch-up.ts';
+import { HeldMessages } from './held-messages.ts';
 import { channelProblems, explainLoginFailure, type SetupProblem } from './setup-check.ts';
 import { DiscordEvents } from './discord-events.ts';
 import { DiscordTransport } from './discord-transport.ts';
@@ -80,8 +81,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const logger = options.logger.child({ component: 'discord' });
   const { client, transport } = options.connection ?? createDiscordConnection(options);
   const guildId = config.discord.guildId;
+  const held = new HeldMessages({ clock: options.clock, logger });
   const events = new DiscordEvents({
     gateway,
+    held,
     guildId,
     ownsGuild: (id) => transport.ownsGuild(id),
     brainstormChannelIds: new Set(config.discord.channelIds),
@@ -173,6 +176,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       logger.info({ user: client.user?.tag, channels: config.discord.channelIds }, 'discord bot ready');
     },
     async stop() {
+      await held.stop();
       await tracker.idle();
       await client.destroy();
     },

@@ -12,9 +12,11 @@ import {
 } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { Author } from '../core/domain.ts';
+import { isDatabaseUnreachable } from '../core/database-unreachable.ts';
 import { describeForPerson } from '../core/errors.ts';
 import type { GatewayReply, InboundMessage, SessionGateway } from '../core/ports.ts';
 import type { AttachmentTexts } from './attachment-text.ts';
+import type { HeldMessages, IntakeOutcome } from './held-messages.ts';
 import { acknowledged } from './interaction-acknowledgement.ts';
 import {
   authorFrom,
@@ -30,6 +32,7 @@ import {
 } from './inbound.ts';
 import { APPROVE_BUTTON_ID } from './message-format.ts';
 import { commandButtonRows, commandOfButton, rowsWithoutButton } from './command-buttons.ts';
+import { buttonsUnderLast, NO_MENTIONS, replyToMessage } from './message-replies.ts';
 import { splitMessage } from './message-splitter.ts';
 import { keyedStep, withShownStepTicked } from '../core/next-steps.ts';
 import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
@@ -45,14 +48,13 @@ export interface DiscordEventsOptions {
   logger: Logger;
   /** Runs a reply after the room's messages already on their way (the transport's per-room queue). */
   inRoomOrder<T>(roomId: string, task: () => Promise<T>): Promise<T>;
+  /** Holds people's messages while the database is unreachable. */
+  held: Pick<HeldMessages, 'receive'>;
   /** Reads the text files people share (absent: files are only named). */
   attachments?: AttachmentTexts;
 }
 
 type CommandInteraction = ChatInputCommandInteraction | ButtonInteraction;
-
-/** Replies from the bot never ping anyone either. */
-const NO_MENTIONS = { parse: [], repliedUser: false } as const;
 
 /** Turns Discord events into gateway calls and shows the gateway's replies where the person acted. */
 export class DiscordEvents {
@@ -64,16 +66,28 @@ export class DiscordEvents {
   async onMessage(message: Message): Promise<void> {
     const place = this.counts(message) ? messagePlace(message, this.options.brainstormChannelIds) : null;
     if (!place || !message.inGuild()) return;
+    await this.options.held.receive(message, {
+      roomId: place.roomId ?? place.channelId,
+      take: (current) => this.take(current, place),
+      tell: (content) => this.inPlaceOrder(place.roomId, () => replyToMessage(message, { content, private: false })),
+    });
+  }
+
+  /** Hands a person's message to the gateway and shows its reply; `unreachable` (nothing taken in) while the database is. */
+  private async take(message: Message, place: BrainstormPlace): Promise<IntakeOutcome> {
+    if (!message.inGuild()) return 'taken';
     const text = await this.sessionText(message);
     // Only a missing Message Content intent empties a message with no file or sticker either.
-    if (text === '') return this.warnEmptyContent();
+    if (text === '') return (this.warnEmptyContent(), 'taken');
     try {
       const reply = await this.options.gateway.handleMessage({ ...(await this.inbound(message, place, text)), ...(await this.repliedPersona(message)) });
-      if (reply) await this.inPlaceOrder(place.roomId, () => this.replyToMessage(message, reply));
+      if (reply) await this.inPlaceOrder(place.roomId, () => replyToMessage(message, reply));
     } catch (error) {
+      if (isDatabaseUnreachable(error)) return 'unreachable';
       this.options.logger.error({ err: error, messageId: message.id }, 'handling a Discord message failed');
-      await this.replyToMessage(message, { content: describeForPerson(error), private: true }).catch(() => undefined);
+      await replyToMessage(message, { content: describeForPerson(error), private: true }).catch(() => undefined);
     }
+    return 'taken';
   }
 
   /** A person edited a message: the stored one follows. Unfurled link previews arrive as edits too (same text: nothing). */
@@ -84,7 +98,7 @@ export class DiscordEvents {
     if (!place || !message.inGuild()) return;
     try {
       const reply = await this.options.gateway.messageEdited(await this.inbound(message, place, await this.sessionText(message)));
-      if (reply) await this.replyToMessage(message, reply);
+      if (reply) await replyToMessage(message, reply);
     } catch (error) {
       this.options.logger.error({ err: error, messageId: message.id }, 'handling an edited Discord message failed');
     }
@@ -258,16 +272,6 @@ export class DiscordEvents {
     return isForumPostStart(message) && message.channel.isThread() ? forumTopic(message.channel.name, text) : text;
   }
 
-  /** A reply to a `!` command or a refusal: a plain bot reply in the same place. */
-  private async replyToMessage(message: Message, reply: GatewayReply): Promise<void> {
-    const [first, ...rest] = splitMessage(reply.content);
-    if (!first) return;
-    const underLast = buttonsUnderLast(reply, rest.length + 1);
-    await message.reply({ content: first, allowedMentions: NO_MENTIONS, failIfNotExists: false, ...underLast(0) });
-    for (const [index, chunk] of rest.entries())
-      if (message.channel.isSendable()) await message.channel.send({ content: chunk, allowedMentions: NO_MENTIONS, ...underLast(index + 1) });
-  }
-
   /** In a session thread, a reply waits for the messages written before it; elsewhere it goes at once. */
   private inPlaceOrder(roomId: string | null, task: () => Promise<void>): Promise<void> {
     return roomId === null ? task() : this.options.inRoomOrder(roomId, task);
@@ -278,12 +282,6 @@ export class DiscordEvents {
     this.warnedAboutEmptyContent = true;
     this.options.logger.warn('a message arrived without content: enable the Message Content intent for the bot in the Discord developer portal');
   }
-}
-
-/** The reply's buttons for its `part`th message of `parts`: under the last, where the list they act on ends. */
-function buttonsUnderLast(reply: GatewayReply, parts: number): (part: number) => { components?: ReturnType<typeof commandButtonRows> } {
-  const components = commandButtonRows(reply.buttons);
-  return (part) => (part === parts - 1 && components.length > 0 ? { components } : {});
 }
 
 /** The member facts of an interaction, whether discord.js gave a cached member or the raw API one. */

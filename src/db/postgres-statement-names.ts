@@ -1,6 +1,7 @@
 import type { PostgresCursor, PostgresPool, PostgresPoolClient, PostgresQueryResult } from 'kysely';
 import type pg from 'pg';
 import { BrainstormError } from '../core/errors.ts';
+import { asUnreachable } from './connection-failures.ts';
 import { isNameableStatement } from './named-statements.mjs';
 
 /**
@@ -60,7 +61,9 @@ class NamingClient {
   query<R>(sql: string | PostgresCursor<R>, parameters: ReadonlyArray<unknown> = []): Promise<PostgresQueryResult<R>> | PostgresCursor<R> {
     // Kysely passes a cursor only to stream, which needs a cursor class the dialect is not given: never here.
     if (typeof sql !== 'string') throw new BrainstormError('internal', 'streamed queries are not supported on Postgres');
-    return this.run(sql, parameters);
+    return this.run<R>(sql, parameters).catch((error: unknown): never => {
+      throw asUnreachable(error);
+    });
   }
 
   release(destroy?: boolean): void {
@@ -92,9 +95,14 @@ export function namingPool(pool: pg.Pool, names = new StatementNames()): Postgre
   return {
     options: pool.options,
     async connect(): Promise<PostgresPoolClient> {
-      const client = await pool.connect();
+      const client = await pool.connect().catch((error: unknown): never => {
+        throw asUnreachable(error);
+      });
       let wrapper = wrappers.get(client);
       if (!wrapper) {
+        // The server going away while a client is checked out (between a transaction's statements) is emitted on the
+        // client, where no listener would crash the process: the next statement fails, typed, instead.
+        client.on('error', () => undefined);
         wrapper = new NamingClient(client, names);
         wrappers.set(client, wrapper);
       }

@@ -46,12 +46,15 @@ export async function startDiscordCluster(models: FakeOpenRouterOptions = {}): P
   };
 }
 
-/** A process (as `npm start` runs it) logged in to the fake Discord with `channel` to watch; resolves once it identified. */
-export async function startBotProcess(cluster: DiscordCluster, channel: FakeChannel): Promise<ClusterProcess> {
-  const { discord, models, database } = cluster;
+/**
+ * A process (as `npm start` runs it) logged in to the fake Discord with `channel` to watch; resolves once it identified.
+ * `databaseUrl` reaches the cluster's database another way (through a proxy that can go down).
+ */
+export async function startBotProcess(cluster: DiscordCluster, channel: FakeChannel, databaseUrl = cluster.database.url): Promise<ClusterProcess> {
+  const { discord, models } = cluster;
   const identified = discord.gateway.stats.identifies;
   const started = await startClusterProcess(
-    clusterEnvironment(models.url, database.url, { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_CHANNEL_ID: channel.id }),
+    clusterEnvironment(models.url, databaseUrl, { DISCORD_BOT_TOKEN: discord.token, DISCORD_API_URL: discord.apiUrl, DISCORD_CHANNEL_ID: channel.id }),
   );
   cluster.processes.push(started);
   await waitForHealthy(started, 120_000);

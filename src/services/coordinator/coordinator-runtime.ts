@@ -167,3 +167,12 @@ export async function settleTurns(runtime: Runtime): Promise<void> {
 export function takeUnreadFolded(runtime: Runtime): ChatMessage[] {
   return runtime.folded.splice(0).filter((message) => message.id > runtime.seenUpTo);
 }
+
+/** Drops the work a loop held in memory (people queued, an AI round wanted): the session is resumed from the store. */
+export function dropQueuedWork(runtime: Runtime): void {
+  runtime.pendingHumans = [];
+  runtime.folded = [];
+  runtime.owed = null;
+  runtime.wantAiRound = false;
+  runtime.rerun = false;
+}

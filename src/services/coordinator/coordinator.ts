@@ -13,6 +13,7 @@ import type { DocumentationHooks, HumanMessageHandover, ModerationPort, SessionE
 import {
   armedDeadlines,
   awaitRound,
+  dropQueuedWork,
   keepBeside,
   restoreRepeats,
   runningWork,
@@ -23,7 +24,9 @@ import {
   type InFlightTurn,
   type Runtime,
 } from './coordinator-runtime.ts';
+import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
 import { hooksBetweenRounds } from './between-rounds.ts';
+import { StalledSessions } from './stalled-sessions.ts';
 import { RoundNotices } from './round-notices.ts';
 import { seatRound, type SeatedRound as RoundPlan } from './round-seating.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
@@ -63,6 +66,8 @@ export interface CoordinatorOptions {
  */
 export class Coordinator implements TurnTaking {
   private readonly runtimes = new Map<string, Runtime>();
+  /** Sessions whose rounds stopped on an unreachable database (their owner resumes them once it is back). */
+  readonly stalled = new StalledSessions();
   private readonly history: RecentHistorySource;
   private readonly notices: RoundNotices;
 
@@ -147,6 +152,13 @@ export class Coordinator implements TurnTaking {
     return [...this.runtimes.entries()].filter(([, runtime]) => runtime.loop !== null).map(([id]) => id);
   }
 
+  /** The database went away mid-round: see StalledSessions. */
+  private stall(sessionId: string, runtime: Runtime): void {
+    dropQueuedWork(runtime);
+    this.stalled.add(sessionId, this.options.clock.now());
+    this.options.logger.warn({ session: sessionId }, 'the database became unreachable mid-round: the session resumes once it is back');
+  }
+
   private runtime(sessionId: string): Runtime {
     return runtimeOf(this.runtimes, sessionId);
   }
@@ -158,7 +170,11 @@ export class Coordinator implements TurnTaking {
     let inactive = false;
     runtime.loop = this.loop(sessionId, runtime)
       .then((end) => void (inactive = end === 'inactive'))
-      .catch((error: unknown) => this.options.logger.error({ err: error, session: sessionId }, 'coordinator loop failed'))
+      .catch((error: unknown) =>
+        isDatabaseUnreachable(error)
+          ? this.stall(sessionId, runtime)
+          : this.options.logger.error({ err: error, session: sessionId }, 'coordinator loop failed'),
+      )
       .finally(() => settleTurns(runtime))
       .finally(() => {
         runtime.loop = null;

@@ -1,3 +1,4 @@
+import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
 import {
   getCurrentTrace,
   InputGuardrailTripwireTriggered,
@@ -158,6 +159,12 @@ export class TurnRunner {
       }
       if (control.signal.aborted || isAbort(error)) return this.cut(input, text, input.spending.cut(estimatedTokens, text));
       if (imageCount > 0 && text === '' && refusedContent(error)) return { status: 'images_refused', error };
+      // Not the model's failure: its preview leaves the room, the round stops, and the session resumes once the
+      // database is back (Coordinator), with this answer asked for again.
+      if (isDatabaseUnreachable(error)) {
+        await input.draft?.withdraw().catch(() => undefined);
+        throw error;
+      }
       this.options.logger.warn({ err: error, session: session.id, participant: participant.id }, 'participant turn failed');
       // A model that fails mid-answer (an error inside its stream) had its first words shown: they are kept, marked,
       // rather than left in the room as a preview nobody finishes.

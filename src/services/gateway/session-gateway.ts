@@ -8,6 +8,7 @@ import { parseCommand } from '../commands/command-parser.ts';
 import type { CommandService } from '../commands/command-service.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
 import { LIVE_STATUSES, type Author, type ChatMessage, type Session } from '../../core/domain.ts';
+import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
 import type {
   CatchUpPoint,
@@ -32,6 +33,8 @@ import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-
 const REREAD_MESSAGES = 100;
 /** What a person hears when their message could not be stored: it is not kept, so it must be sent again. */
 const NOT_STORED = 'I could not save that message (our storage did not answer), so nobody will answer it. Please send it again in a moment.';
+/** What a person hears when the database is unreachable (a transport that can hold the message says so instead). */
+const DATABASE_AWAY = 'I cannot reach my database right now (a restart or a network problem), so I could not take that in. Please try again in a minute.';
 
 /** What the gateway needs. */
 export interface SessionGatewayOptions {
@@ -220,6 +223,7 @@ export class SessionGatewayService implements SessionGateway {
     const countTurn = session.status === 'active' && this.options.floodGate.admitIfCertain(session.id, message.author.id);
     const stored = await storePersonMessage(this.options, session, message, text, { countTurn }).catch((error: unknown) => {
       if (countTurn) this.options.floodGate.settleAdmission(session.id, message.author.id, false);
+      if (isDatabaseUnreachable(error)) throw error;
       // The usual "nothing you said was lost" would not be true here: say so, and what to do.
       this.options.logger.error({ err: error, session: session.id }, "could not store a person's message");
       throw new BrainstormError('service_unavailable', NOT_STORED, { cause: error });
@@ -276,7 +280,13 @@ export class SessionGatewayService implements SessionGateway {
     return before.slice(previous + 1).some((message) => message.speaker.kind === 'participant' || message.speaker.kind === 'moderator');
   }
 
+  /**
+   * The reply for a failure. A database that is unreachable is thrown on, typed, to the transport: the message was not
+   * taken in, and a transport that can hold it until the database is back (Discord), or send it again (the console's
+   * outbox, on a 503), loses nothing.
+   */
   private failure(error: unknown, transport: string): GatewayReply {
+    if (isDatabaseUnreachable(error)) throw new BrainstormError('service_unavailable', DATABASE_AWAY, { cause: error });
     if (!BrainstormError.isInstance(error)) this.options.logger.error({ err: error, transport }, 'gateway failed to handle an event');
     return reply(describeForPerson(error), true);
   }

@@ -1,6 +1,7 @@
 /** What a job's outcome does to its row: done, postponed, retried later (with backoff) or failed for good. */
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
+import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
 import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
 import { backoffDelayMs } from './backoff.ts';
 import type { JobOutcome, TerminalFailureListener } from './job-types.ts';
@@ -13,6 +14,27 @@ export interface JobSettlementDependencies {
   onTerminalFailure?: TerminalFailureListener | undefined;
   /** Told when a postponed or retried job falls due, so an idle worker wakes for it. */
   expect: (runAt: Date) => void;
+}
+
+/**
+ * Records a job's outcome, waiting out an unreachable database (trying again every few seconds) until `signal` stops
+ * the worker: a job whose outcome was not recorded would run again when its lease ends (minutes later), a delivery
+ * posted twice. On a stop it gives up; the lease decides then.
+ */
+export async function settleJobWhenReachable(
+  dependencies: JobSettlementDependencies,
+  job: ClaimedJob,
+  outcome: JobOutcome,
+  signal: AbortSignal,
+): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await settleJob(dependencies, job, outcome);
+    } catch (error) {
+      if (!isDatabaseUnreachable(error) || signal.aborted) throw error;
+      await dependencies.clock.sleep(Math.min(1000 * attempt, 5000), signal).catch(() => undefined);
+    }
+  }
 }
 
 /** Records a job's outcome (a `settled` job recorded its own, with its delivery). */

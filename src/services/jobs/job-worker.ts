@@ -1,9 +1,10 @@
+import { OutageLog } from '../../logging/outage-log.ts';
 import type { Logger } from 'pino';
 import type { ClaimedJob, JobsRepository, SuccessorClaim } from '../../repositories/jobs-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { ClaimRequests } from './claim-requests.ts';
 import { IdleSleep } from './idle-sleep.ts';
-import { settleJob } from './job-settlement.ts';
+import { settleJobWhenReachable } from './job-settlement.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
 import { LocalQueueRuns } from './local-queue-runs.ts';
 import { WorkerLanes, type JobLane, type LaneSlots, type LaneUse } from './worker-lanes.ts';
@@ -69,8 +70,10 @@ export class JobWorker {
   private readonly idle: IdleSleep;
   private readonly stopController = new AbortController();
   private readonly instance: WorkerInstanceKeeper;
+  private readonly outages: OutageLog;
 
   constructor(private readonly options: JobWorkerOptions) {
+    this.outages = new OutageLog(options.logger, 'the job worker');
     this.instance = new WorkerInstanceKeeper({ ...options.instance, id: options.workerId, jobs: options.jobs, clock: options.clock, logger: options.logger });
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.concurrency = options.concurrency ?? 8;
@@ -183,9 +186,11 @@ export class JobWorker {
       const lanes = this.requests.begin();
       try {
         await this.instance.maintain();
-        if (await this.claimEachLane(lanes)) continue;
+        const claimed = await this.claimEachLane(lanes);
+        this.outages.succeeded();
+        if (claimed) continue;
       } catch (error) {
-        this.options.logger.error({ err: error }, 'job worker could not claim jobs');
+        this.outages.failed(error, 'error', 'job worker could not claim jobs');
       }
       if (this.requests.pending()) continue;
       // A stop that came while this loop claimed found no sleep to wake: it must not begin one (a poll long).
@@ -229,7 +234,11 @@ export class JobWorker {
     const chain: QueueChain = { last: job, nudgesBefore };
     const lane = this.lanes.laneOf(job.kind);
     lane.running += 1;
-    const promise = this.runChain(chain).then(() => undefined);
+    // A job whose outcome could not be recorded runs again when its lease ends; it must not take the process down.
+    const promise = this.runChain(chain).then(
+      () => undefined,
+      (error: unknown) => this.options.logger.error({ err: error, job: job.id }, 'could not record how a job ended: it runs again when its lease ends'),
+    );
     this.inFlight.add(promise);
     if (job.queue !== null) this.localRuns.track(job.queue, promise);
     void promise.finally(() => {
@@ -272,7 +281,7 @@ export class JobWorker {
     } finally {
       clearInterval(heartbeat);
     }
-    await settleJob({ ...this.options, expect: (runAt) => this.idle.expect(runAt) }, job, outcome);
+    await settleJobWhenReachable({ ...this.options, expect: (runAt) => this.idle.expect(runAt) }, job, outcome, this.stopController.signal);
     if (outcome.status === 'settled' && outcome.next) end.next = outcome.next;
     return end;
   }

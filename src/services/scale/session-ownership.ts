@@ -1,10 +1,13 @@
 /** Ownership of live sessions by lease: a session's turns run in one process; another takes over when it is gone. */
+import type { StalledSessions } from '../coordinator/stalled-sessions.ts';
 import type { Logger } from 'pino';
+import { OutageLog } from '../../logging/outage-log.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { HumanMessageRef, SessionLeasesRepository } from '../../repositories/session-leases-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { OpeningWatch } from './opening-watch.ts';
+import { forgetHandedUntil, markHanded, type Owned } from './owned-session.ts';
 import { unansweredPeople } from './unanswered-people.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { HumanMessageHandover } from '../../core/service-ports.ts';
@@ -14,6 +17,8 @@ export interface LocalRounds {
   onHumanMessage(session: Session, message: ChatMessage, handover?: HumanMessageHandover): void;
   kick(sessionId: string): void;
   abort(sessionId: string, reason?: 'stopped' | 'handed_over'): void;
+  /** Sessions whose rounds an unreachable database stopped: resumed here once a pass reaches it again. */
+  readonly stalled: Pick<StalledSessions, 'list' | 'resumed'>;
 }
 
 /** What the ownership keeper needs. */
@@ -35,15 +40,6 @@ export interface SessionOwnershipOptions {
   leaseMs?: number;
   /** How often the owner looks for people's messages stored elsewhere, kicks, lost leases and orphans (real time). */
   pollMs?: number;
-}
-
-interface Owned {
-  /** Messages at or below this id were seen when the lease was taken (or long ago). */
-  floor: number;
-  /** Messages handed to the coordinator, by id, with when (clock ms). */
-  handed: Map<number, number>;
-  /** Paused: its rounds were stopped once; the lease is kept for `!continue`. */
-  paused: boolean;
 }
 
 /** Default lease length and poll interval. */
@@ -72,11 +68,13 @@ export class SessionOwnership {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private lastRenew = 0;
+  private readonly outages: OutageLog;
 
   constructor(private readonly options: SessionOwnershipOptions) {
     this.leaseMs = options.leaseMs ?? OWNERSHIP_TIMING.leaseMs;
     this.pollMs = options.pollMs ?? OWNERSHIP_TIMING.pollMs;
     this.openings = new OpeningWatch(options);
+    this.outages = new OutageLog(options.logger, 'the session owner');
   }
 
   /** Whether this process holds the session's lease. */
@@ -163,6 +161,7 @@ export class SessionOwnership {
     for (const sessionId of pass.kicks) if (this.owned.has(sessionId)) this.options.rounds.kick(sessionId);
     await this.pickUpMessages(pass.humanMessages);
     await this.adopt(pass.orphans);
+    await this.resumeStalled();
     await this.openings.check((sessionId) => this.owned.has(sessionId));
   }
 
@@ -172,7 +171,8 @@ export class SessionOwnership {
     const schedule = () => {
       this.timer = setTimeout(() => {
         this.ticking = this.tick()
-          .catch((error: unknown) => this.options.logger.warn({ err: error }, 'session ownership pass failed'))
+          .then(() => this.outages.succeeded())
+          .catch((error: unknown) => this.outages.failed(error, 'warn', 'session ownership pass failed'))
           .finally(() => {
             this.ticking = null;
             if (!this.stopping) schedule();
@@ -239,6 +239,22 @@ export class SessionOwnership {
     if (!this.openings.defer(session, recent)) this.options.rounds.kick(session.id);
   }
 
+  /**
+   * The database answers again (this pass reached it): each session of ours whose rounds it stopped is resumed as a
+   * restart resumes it. Messages handed to those rounds before they stopped are handed again; later ones were not lost.
+   */
+  private async resumeStalled(): Promise<void> {
+    for (const [sessionId, stoppedAt] of this.options.rounds.stalled.list()) {
+      const owned = this.owned.get(sessionId);
+      const session = owned ? await this.options.sessions.findById(sessionId) : null;
+      this.options.rounds.stalled.resumed(sessionId);
+      if (!owned || session?.status !== 'active') continue;
+      forgetHandedUntil(owned, stoppedAt);
+      this.options.logger.info({ session: sessionId }, 'the database is back: resuming the session');
+      await this.resume(session, null);
+    }
+  }
+
   private async renewIfDue(): Promise<void> {
     const now = this.options.clock.now();
     if (now.getTime() - this.lastRenew < this.leaseMs / 3) return;
@@ -289,10 +305,7 @@ export class SessionOwnership {
     }
   }
 
-  /** Records a message as handed to the coordinator; false when it already was (the poll and the gateway race). */
   private mark(owned: Owned, messageId: number): boolean {
-    if (owned.handed.has(messageId)) return false;
-    owned.handed.set(messageId, this.options.clock.now().getTime());
-    return true;
+    return markHanded(owned, messageId, this.options.clock.now());
   }
 }

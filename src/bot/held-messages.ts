@@ -1,0 +1,130 @@
+/**
+ * People's messages that came while the database was unreachable (a Postgres restart, a failover), held in the order
+ * they came and handed to the gateway again once it answers. Discord replays nothing later, and a person told "try
+ * again" would have to notice and retype; instead the room is told once that its messages wait, and they are taken up
+ * in order. A message that comes while others wait joins them, so nobody's words overtake earlier ones. The hold is
+ * in memory: a process stopped meanwhile leaves them to the next start's catch-up, which reads the room from the last
+ * message taken in.
+ */
+import type { Message } from 'discord.js';
+import type { Clock } from '../core/clock.ts';
+import type { Logger } from '../logging/logger.ts';
+import { isUnknownResource } from './discord-errors.ts';
+
+/** What handing a message to the gateway came to: taken in (or refused, or gone), or the database was away. */
+export type IntakeOutcome = 'taken' | 'unreachable';
+
+/** How one message is taken in, and where its room is told that it waits. */
+export interface Intake {
+  /** The room (or channel) it was said in: told once per outage. */
+  roomId: string;
+  /** Hands the message, as it stands now, to the gateway and shows the reply. */
+  take(message: Message): Promise<IntakeOutcome>;
+  /** Replies to the message in its room. */
+  tell(text: string): Promise<void>;
+}
+
+/** The room's one notice that its messages wait. */
+export const HELD_NOTICE =
+  'I cannot reach my database right now (a restart or a network problem). I am holding your message, and what anyone says here next: I will take them up in order as soon as it is back.';
+/** What a person hears when the hold is full. */
+export const HOLD_FULL = 'I cannot reach my database right now, and too many messages are already waiting for it. Please send yours again in a few minutes.';
+
+/** What the hold needs. */
+export interface HeldMessagesOptions {
+  clock: Clock;
+  logger: Logger;
+  /** Waits between tries while the database stays away (the last repeats); default 1, 2, 4, 8 then every 15 s. */
+  retryDelaysMs?: readonly number[];
+  /** How many messages may wait; past it a person is asked to send theirs again (default 500). */
+  capacity?: number;
+}
+
+interface HeldMessage {
+  message: Message;
+  intake: Intake;
+}
+
+const DEFAULT_DELAYS_MS = [1000, 2000, 4000, 8000, 15_000];
+
+/** The messages waiting for the database, tried again on the clock, oldest first. */
+export class HeldMessages {
+  private readonly waiting: HeldMessage[] = [];
+  private readonly toldRooms = new Set<string>();
+  private readonly stopping = new AbortController();
+  private draining: Promise<void> | null = null;
+
+  constructor(private readonly options: HeldMessagesOptions) {}
+
+  /** True while messages wait. */
+  holding(): boolean {
+    return this.waiting.length > 0;
+  }
+
+  /**
+   * Takes a person's message in, or holds it when the database is away, or when earlier messages wait (it must not
+   * overtake them). The room hears once per outage that its messages wait; past the hold's capacity, to send again.
+   */
+  async receive(message: Message, intake: Intake): Promise<void> {
+    if (!this.holding() && (await intake.take(message)) === 'taken') return;
+    if (this.stopping.signal.aborted || this.waiting.length >= (this.options.capacity ?? 500)) return intake.tell(HOLD_FULL);
+    this.waiting.push({ message, intake });
+    this.draining ??= this.drain().finally(() => (this.draining = null));
+    if (this.toldRooms.has(intake.roomId)) return;
+    this.toldRooms.add(intake.roomId);
+    await intake.tell(HELD_NOTICE);
+  }
+
+  /** Resolves once nothing waits (tests). */
+  async settled(): Promise<void> {
+    while (this.draining) await this.draining;
+  }
+
+  /** Stops trying (shutdown); what still waits is read back by the next start's catch-up. */
+  async stop(): Promise<void> {
+    this.stopping.abort();
+    await this.draining;
+    if (this.waiting.length > 0)
+      this.options.logger.warn({ messages: this.waiting.length }, 'stopped with messages waiting for the database: the next start reads them back');
+  }
+
+  private async drain(): Promise<void> {
+    const delays = this.options.retryDelaysMs ?? DEFAULT_DELAYS_MS;
+    let tries = 0;
+    this.options.logger.warn('the database is unreachable: holding people’s messages until it is back');
+    while (this.waiting.length > 0) {
+      const resting = this.options.clock.sleep(delays[Math.min(tries, delays.length - 1)] ?? 1000, this.stopping.signal);
+      if (
+        !(await resting.then(
+          () => true,
+          () => false,
+        ))
+      )
+        return;
+      tries = (await this.handOver()) ? 0 : tries + 1;
+    }
+    this.toldRooms.clear();
+    this.options.logger.info('the database is back: the held messages were taken in');
+  }
+
+  /** Hands the waiting messages over, oldest first, until the database is away again; true when any was taken. */
+  private async handOver(): Promise<boolean> {
+    let taken = false;
+    for (let next = this.waiting[0]; next; next = this.waiting[0]) {
+      const outcome = await this.retake(next).catch((error: unknown) => {
+        this.options.logger.error({ err: error, messageId: next?.message.id }, 'a held message failed when handed over again');
+        return 'taken' as const;
+      });
+      if (outcome === 'unreachable') return taken;
+      this.waiting.shift();
+      taken = true;
+    }
+    return taken;
+  }
+
+  /** The message as it stands now (edited meanwhile: its last words), unless it was deleted meanwhile. */
+  private async retake({ message, intake }: HeldMessage): Promise<IntakeOutcome> {
+    const current = await message.fetch(true).catch((error: unknown) => (isUnknownResource(error) ? null : message));
+    return current ? intake.take(current) : 'taken';
+  }
+}

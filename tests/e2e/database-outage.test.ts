@@ -1,0 +1,103 @@
+/**
+ * The Postgres server goes away for a while (a restart, a managed failover) under a process that runs a live session
+ * on Discord. What people say meanwhile is held and taken up in order once it is back, with one notice in the room;
+ * a round the outage stopped goes on by itself once it is back, nobody having to speak again; and no half-written
+ * answer is left in the thread. Before, the room fell silent until someone spoke, and what was said meanwhile was lost
+ * behind "Nothing you said was lost; please try again".
+ */
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { DatabaseHandle } from '../../src/db/create-database.ts';
+import type { FakeDiscord, RecordedMessage } from '../fakes/discord/index.ts';
+import type { FakeChannel } from '../fakes/discord/fake-model.ts';
+import { replies, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { waitUntil } from '../support/app-cluster.ts';
+import { waitAnswered } from '../support/cluster-drill.ts';
+import { activeSessionIn, startBotProcess, startDiscordCluster, storedDiscordId, type DiscordCluster } from '../support/discord-drill.ts';
+import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
+
+let cluster: DiscordCluster;
+let models: FakeOpenRouter;
+let discord: FakeDiscord;
+let channel: FakeChannel;
+let handle: DatabaseHandle;
+let proxy: FaultProxy;
+
+beforeAll(async () => {
+  // Models that answer by the request's shape alone, never by what our prompts ask.
+  cluster = await startDiscordCluster({ fallback: 'literal' });
+  ({ models, discord, handle } = cluster);
+  channel = discord.channels['brainstorm'] as FakeChannel;
+  const server = new URL(cluster.database.url);
+  proxy = await startFaultProxy({ host: server.hostname, port: Number(server.port || 5432) });
+});
+afterEach(async () => {
+  await proxy.up();
+  await cluster.stopProcesses();
+});
+afterAll(async () => {
+  await proxy?.close();
+  await cluster?.close();
+});
+
+/** A process whose every connection to the database goes through the proxy. */
+const botProcess = () => startBotProcess(cluster, channel, proxy.through(cluster.database.url));
+
+/** The stored id of a Discord message once a process stored it. */
+async function storedOnce(discordId: string): Promise<number> {
+  let id = 0;
+  await waitUntil(async () => (id = await storedDiscordId(handle.db, discordId)) > 0, `message ${discordId} stored`, 60_000);
+  return id;
+}
+
+const fromBot = (roomId: string) => discord.messagesIn(roomId).filter((message: RecordedMessage) => message.origin === 'bot');
+const halfWritten = (roomId: string) => discord.messagesIn(roomId).filter((message) => message.origin !== 'person' && message.content.includes('▍'));
+
+describe('a database outage under a live session on Discord', () => {
+  it('holds what people say meanwhile, tells the room once, and takes it up in order once the database is back', async () => {
+    const app = await botProcess();
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'How should we plan the offsite?');
+    await proxy.down();
+    const first = discord.post(drill.roomId, discord.people.bob, 'What would you cut first?');
+    const second = discord.post(drill.roomId, discord.people.ada, 'And who would own it?');
+    await discord.waitFor(() => fromBot(drill.roomId).some((message) => message.content.includes('holding your message')), {
+      timeoutMs: 30_000,
+      description: 'the room told its messages wait',
+    });
+    await proxy.up();
+    const firstId = await storedOnce(first.id);
+    const secondId = await storedOnce(second.id);
+    expect(secondId).toBeGreaterThan(firstId);
+    await waitAnswered(handle.db, drill, secondId);
+    const rows = await handle.db
+      .selectFrom('messages')
+      .select('source_id')
+      .where('source_id', 'in', [`discord:${first.id}`, `discord:${second.id}`])
+      .execute();
+    expect(rows).toHaveLength(2);
+    expect(fromBot(drill.roomId).filter((message) => message.content.includes('holding your message'))).toHaveLength(1);
+    expect(fromBot(drill.roomId).filter((message) => message.content.includes('try again'))).toEqual([]);
+    expect(app.output()).toContain('the database is back: the held messages were taken in');
+    expect(app.output()).not.toContain('unhandled rejection');
+  }, 180_000);
+
+  it('goes on with a round the outage stopped once the database is back, without anyone speaking again', async () => {
+    const app = await botProcess();
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'How should we price the new plan?');
+    // Slow answers: the database goes away while the participants think, so their answers cannot be stored.
+    for (const participant of ['Claude', 'ChatGPT', 'Grok'])
+      models.script({ participant }, replies.text(`${participant} thinks the first step is a pilot.`, { timing: { latencyMs: 2500 } }));
+    const question = discord.post(drill.roomId, discord.people.bob, 'Where would you start?');
+    const questionId = await storedOnce(question.id);
+    await proxy.down();
+    await waitUntil(async () => app.output().includes('the database became unreachable mid-round'), 'the round stopped by the outage', 30_000);
+    await proxy.up();
+    await waitAnswered(handle.db, drill, questionId);
+    expect(app.output()).toContain('the database is back: resuming the session');
+    expect(app.output()).not.toContain('unhandled rejection');
+    await waitUntil(async () => halfWritten(drill.roomId).length === 0, 'no half-written answer in the thread', 30_000);
+    // The room heard nothing false about its models: the outage was not theirs.
+    expect(discord.messagesIn(drill.roomId).filter((message) => message.origin !== 'person' && /could not answer|is benched/.test(message.content))).toEqual(
+      [],
+    );
+  }, 180_000);
+});
