@@ -1,0 +1,132 @@
+import { DiscordAPIError, RESTJSONErrorCodes, type Message } from 'discord.js';
+import { describe, expect, it } from 'vitest';
+import { HELD_NOTICE, HOLD_FULL, HeldMessages, type Intake, type IntakeOutcome } from '../../../src/bot/held-messages.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
+import { createLogger } from '../../../src/logging/logger.ts';
+
+/** A Discord message as the hold sees it: its id, and what a fetch finds now (its edited text, or nothing when deleted). */
+function message(id: string, content: string, now: () => string | null = () => content): Message {
+  const self = {
+    id,
+    content,
+    fetch: async () => {
+      const current = now();
+      if (current === null)
+        throw new DiscordAPIError(
+          { code: RESTJSONErrorCodes.UnknownMessage, message: 'Unknown Message' },
+          RESTJSONErrorCodes.UnknownMessage,
+          404,
+          'GET',
+          `https://discord.test/api/v10/channels/c/messages/${id}`,
+          {
+            body: undefined,
+            files: undefined,
+          },
+        );
+      return { ...self, content: current };
+    },
+  };
+  return self as unknown as Message;
+}
+
+/** A gateway that is away until `back` is set, then takes messages in; with what each room was told. */
+function room(roomId: string, state: { reachable: boolean; taken: string[]; told: string[] }): Intake {
+  return {
+    roomId,
+    take: async (taken: Message): Promise<IntakeOutcome> => {
+      if (!state.reachable) return 'unreachable';
+      state.taken.push(`${roomId}: ${taken.content}`);
+      return 'taken';
+    },
+    tell: async (text) => void state.told.push(`${roomId}: ${text}`),
+  };
+}
+
+function setUp(capacity?: number) {
+  const clock = new ManualClock('2026-12-07T09:00:00Z');
+  const held = new HeldMessages({ clock, logger: createLogger({ level: 'silent', secrets: [] }), ...(capacity ? { capacity } : {}) });
+  const state = { reachable: true, taken: [] as string[], told: [] as string[] };
+  return { clock, held, state };
+}
+
+describe('HeldMessages', () => {
+  it('takes a message in at once while the database answers', async () => {
+    const { held, state } = setUp();
+    await held.receive(message('1', 'hello'), room('r1', state));
+    expect(state.taken).toEqual(['r1: hello']);
+    expect(held.holding()).toBe(false);
+  });
+
+  it('holds messages while the database is away, tells each room once, and takes them up in order once it answers', async () => {
+    const { clock, held, state } = setUp();
+    state.reachable = false;
+    await held.receive(message('1', 'first'), room('r1', state));
+    await held.receive(message('2', 'second'), room('r1', state));
+    await held.receive(message('3', 'elsewhere'), room('r2', state));
+    expect(state.told).toEqual([`r1: ${HELD_NOTICE}`, `r2: ${HELD_NOTICE}`]);
+    await clock.advance(1000);
+    await clock.advance(2000);
+    expect(state.taken).toEqual([]);
+    state.reachable = true;
+    await clock.advance(4000);
+    await held.settled();
+    expect(state.taken).toEqual(['r1: first', 'r1: second', 'r2: elsewhere']);
+    expect(held.holding()).toBe(false);
+  });
+
+  it('queues a message that comes while others wait behind them, even when the database answers it at once', async () => {
+    const { clock, held, state } = setUp();
+    state.reachable = false;
+    await held.receive(message('1', 'first'), room('r1', state));
+    state.reachable = true;
+    await held.receive(message('2', 'second'), room('r1', state));
+    expect(state.taken).toEqual([]);
+    await clock.advance(1000);
+    await held.settled();
+    expect(state.taken).toEqual(['r1: first', 'r1: second']);
+  });
+
+  it('takes a held message as it was last edited, and skips one deleted meanwhile', async () => {
+    const { clock, held, state } = setUp();
+    let edited: string | null = 'before';
+    state.reachable = false;
+    await held.receive(
+      message('1', 'before', () => edited),
+      room('r1', state),
+    );
+    await held.receive(
+      message('2', 'gone', () => null),
+      room('r1', state),
+    );
+    edited = 'after the edit';
+    state.reachable = true;
+    await clock.advance(1000);
+    await held.settled();
+    expect(state.taken).toEqual(['r1: after the edit']);
+  });
+
+  it('tells a room again in the next outage, and asks people to send again once the hold is full', async () => {
+    const { clock, held, state } = setUp(1);
+    state.reachable = false;
+    await held.receive(message('1', 'first'), room('r1', state));
+    await held.receive(message('2', 'too many'), room('r1', state));
+    expect(state.told).toEqual([`r1: ${HELD_NOTICE}`, `r1: ${HOLD_FULL}`]);
+    state.reachable = true;
+    await clock.advance(1000);
+    await held.settled();
+    state.reachable = false;
+    await held.receive(message('3', 'again'), room('r1', state));
+    expect(state.told.at(-1)).toBe(`r1: ${HELD_NOTICE}`);
+    expect(state.taken).toEqual(['r1: first']);
+  });
+
+  it('stops trying on a stop: what waits is left to the next start', async () => {
+    const { held, state } = setUp();
+    state.reachable = false;
+    await held.receive(message('1', 'first'), room('r1', state));
+    await held.stop();
+    expect(held.holding()).toBe(true);
+    await held.receive(message('2', 'after the stop'), room('r1', state));
+    expect(state.told.at(-1)).toBe(`r1: ${HOLD_FULL}`);
+  });
+});
