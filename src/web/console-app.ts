@@ -1,4 +1,5 @@
 /** The web console as a hono app: API, live events, the local channel, and its own static pages. */
+import { isDatabaseUnreachable } from '../core/database-unreachable.ts';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
 import type { Logger } from 'pino';
@@ -134,6 +135,8 @@ function refuseOtherMethods(app: Hono): void {
 function answerError(logger: Logger, error: Error): Response {
   if (error instanceof HTTPException) return error.getResponse();
   if (error instanceof HttpError) return errorResponse(error.status, error.message);
+  // A 503 the page's outbox sends again once the server answers: nothing typed meanwhile is lost.
+  if (isDatabaseUnreachable(error)) return errorResponse(503, 'The database is unreachable for a moment; trying again shortly.');
   logger.error({ err: error }, 'console request failed');
   return errorResponse(500, 'The console could not answer; the details are in the log.');
 }

@@ -14,6 +14,7 @@ import { waitUntil } from '../support/app-cluster.ts';
 import { waitAnswered } from '../support/cluster-drill.ts';
 import { activeSessionIn, startBotProcess, startDiscordCluster, storedDiscordId, type DiscordCluster } from '../support/discord-drill.ts';
 import { startFaultProxy, type FaultProxy } from '../support/fault-proxy.ts';
+import { scriptedPlan } from '../support/scripted-plans.ts';
 
 let cluster: DiscordCluster;
 let models: FakeOpenRouter;
@@ -99,5 +100,24 @@ describe('a database outage under a live session on Discord', () => {
     expect(discord.messagesIn(drill.roomId).filter((message) => message.origin !== 'person' && /could not answer|is benched/.test(message.content))).toEqual(
       [],
     );
+  }, 180_000);
+
+  it('answers the console 503 while the database is away, and takes the message its outbox sends again once it is back', async () => {
+    const app = await botProcess();
+    models.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan({ maxMessages: 500 })));
+    const post = (path: string, body: unknown) =>
+      fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const opened = (await (await post('/api/local/sessions', { topic: 'How do we cut our build times?', name: 'Dana' })).json()) as { roomId: string };
+    await waitUntil(async () => (await post(`/api/rooms/${opened.roomId}/commands`, { command: 'approve', name: 'Dana' })).ok, 'the plan approved');
+    await proxy.down();
+    const message = { content: 'Which step is slowest?', name: 'Dana', clientId: 'outage-0001' };
+    const refused = await post(`/api/rooms/${opened.roomId}/messages`, message);
+    expect(refused.status).toBe(503);
+    await proxy.up();
+    const accepted = await post(`/api/rooms/${opened.roomId}/messages`, message);
+    expect(await accepted.json()).toEqual({ reply: null });
+    const stored = await handle.db.selectFrom('messages').select('id').where('source_id', 'like', `%${message.clientId}`).execute();
+    expect(stored).toHaveLength(1);
+    expect(app.output()).not.toContain('unhandled rejection');
   }, 180_000);
 });
