@@ -32,11 +32,12 @@ const PENDING_DEDUPE_INDEX = sql<boolean>`status = 'pending'`;
 /**
  * The status of a running job put back to pending (a retry, a postponement): `superseded` when a twin (same kind and
  * dedupe key) was queued while it ran, as the twin does its work, and two pending twins would break the pending-dedupe
- * index (the statement would fail, and the job stay running until its lease ran out).
+ * index (the statement would fail, and the job stay running until its lease ran out). Never the job itself: a worker
+ * declared gone (a database outage outlasted its heartbeat) settles a job that was put back to pending meanwhile.
  */
 function pendingUnlessTwin() {
   return sql<string>`case when jobs.dedupe_key is not null and exists (
-    select 1 from jobs twin where twin.status = 'pending' and twin.kind = jobs.kind and twin.dedupe_key = jobs.dedupe_key
+    select 1 from jobs twin where twin.status = 'pending' and twin.kind = jobs.kind and twin.dedupe_key = jobs.dedupe_key and twin.id <> jobs.id
   ) then 'superseded' else 'pending' end`;
 }
 

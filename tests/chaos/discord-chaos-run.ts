@@ -7,6 +7,7 @@
  *
  *   npm run chaos:discord -- [--engine pglite|postgres] [--models demo|literal] [--rooms 3] [--rounds 8] [--seed 1]
  *                            [--kill 0.4] [--notion-outage 0.3] [--discord-trouble 0.3] [--processes 2 (Postgres only)]
+ *                            [--database-outage 0.3 (Postgres only: the server goes away for 3-20 s, as in a restart)]
  *
  * Exits 1 when an invariant broke, printing each problem.
  */
@@ -21,6 +22,7 @@ import type { FakeUser } from '../fakes/discord/fake-model.ts';
 import { startFakeNotion } from '../fakes/notion/fake-notion.ts';
 import { startFakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { createThrowawayPostgres } from '../support/databases.ts';
+import { startFaultProxy } from '../support/fault-proxy.ts';
 import { failedJobs } from './chaos-checks.ts';
 import { startAppProcess, type AppProcess } from './chaos-process.ts';
 import { discordChaosProblems, discordRequestNotes, type SaidInThread } from './discord-chaos-checks.ts';
@@ -31,6 +33,7 @@ const { values: options } = parseArgs({
     ...DAY_OPTIONS,
     'notion-outage': { type: 'string', default: '0.3' },
     'discord-trouble': { type: 'string', default: '0.3' },
+    'database-outage': { type: 'string', default: '0' },
     port: { type: 'string', default: '7591' },
     processes: { type: 'string', default: '1' },
   },
@@ -45,6 +48,10 @@ const processCount = Number(options.processes);
 if (processCount > 1 && options.engine !== 'postgres') throw new Error('several processes share a Postgres server: add --engine postgres');
 const dataDir = mkdtempSync(join(tmpdir(), 'brainstorm-discord-chaos-'));
 const postgres = options.engine === 'postgres' ? await createThrowawayPostgres() : null;
+if (Number(options['database-outage']) > 0 && !postgres) throw new Error('a database outage needs a Postgres server: add --engine postgres');
+// The processes reach Postgres through a proxy that can go away; the checks read it directly.
+const postgresServer = postgres ? new URL(postgres.url) : null;
+const proxy = postgresServer ? await startFaultProxy({ host: postgresServer.hostname, port: Number(postgresServer.port || 5432) }) : null;
 const models = options.models === 'literal' ? await startFakeOpenRouter({ fallback: 'literal' }) : null;
 const discord = await startFakeDiscord();
 const notion = await startFakeNotion({ clock: systemClock });
@@ -64,7 +71,7 @@ const environment: Record<string, string> = {
   // Short Scribe and TLDR intervals: a few minutes' day still has several passes, some of them during an outage.
   SCRIBE_UPDATE_INTERVAL: '20',
   TLDR_UPDATE_INTERVAL: '60',
-  ...(postgres ? { DATABASE_URL: postgres.url } : {}),
+  ...(postgres && proxy ? { DATABASE_URL: proxy.through(postgres.url) } : {}),
   ...(models ? { OPENROUTER_API_KEY: 'sk-or-chaos-123', OPENROUTER_BASE_URL: models.url } : {}),
 };
 const startProcess = (index: number) =>
@@ -88,6 +95,9 @@ const people: FakeUser[] = [discord.people.bob, discord.people.ada];
 let kills = 0;
 let saidWhileDown = 0;
 let outages = 0;
+let databaseOutages = 0;
+/** The database outage under way (the server comes back at its end), or none. */
+let databaseOutage: Promise<void> = Promise.resolve();
 const troubles: string[] = [];
 
 /**
@@ -191,8 +201,16 @@ for (let round = 0; round < Number(options.rounds); round += 1) {
     notion.startOutage(15_000 + random() * 45_000);
     outages += 1;
   }
+  if (proxy && random() < Number(options['database-outage'])) {
+    await databaseOutage;
+    databaseOutages += 1;
+    const lastsMs = 3000 + random() * 17_000;
+    databaseOutage = proxy.down().then(() => sleep(lastsMs).then(() => proxy.up()));
+  }
   await sleep(500 + random() * 2500);
   if (random() < Number(options.kill)) {
+    // A process does not start while its database is away (`npm start` exits, for its supervisor to start it again).
+    await databaseOutage;
     const index = Math.floor(random() * apps.length);
     await apps[index]!.kill();
     kills += 1;
@@ -202,7 +220,9 @@ for (let round = 0; round < Number(options.rounds); round += 1) {
     await sleep(random() * 2000);
     apps[index] = await startIdentified(index);
   }
-  process.stdout.write(`round ${round + 1}: ${said.length} messages said, ${kills} kills, ${troubles.length} Discord troubles, ${outages} Notion outages\n`);
+  process.stdout.write(
+    `round ${round + 1}: ${said.length} messages said, ${kills} kills, ${troubles.length} Discord troubles, ${outages} Notion outages, ${databaseOutages} database outages\n`,
+  );
 }
 
 // The last topics' plans are approved; every room goes on (a paused one too); Notion comes back; the app settles,
@@ -211,6 +231,7 @@ await discord.waitFor(() => unapproved.every((topic) => planIn(topic)), { timeou
 approvePlans();
 for (const threadId of threads) discord.post(threadId, discord.people.bob, '!continue');
 notion.endOutage();
+await databaseOutage;
 await sleep(45_000);
 for (const app of apps) await app.stop();
 
@@ -221,13 +242,14 @@ await database.close();
 await models?.close();
 await discord.close();
 await notion.close();
+await proxy?.close();
 // A day with problems keeps its database for a look.
 if (checked.problems.length === 0) await postgres?.drop();
 else if (postgres) process.stdout.write(`database kept: ${postgres.url}\n`);
 
 process.stdout.write(
   `\n${options.models} models on ${options.engine} through Discord and Notion, ${processCount} process(es), seed ${options.seed}: ${topics.length} topics, ${threads.length} threads, ` +
-    `${said.length} messages (${saidWhileDown} while no process ran, ${revisions} edited or deleted), ${kills} kills, ${outages} Notion outages, ` +
+    `${said.length} messages (${saidWhileDown} while no process ran, ${revisions} edited or deleted), ${kills} kills, ${outages} Notion outages, ${databaseOutages} database outages, ` +
     `Discord troubles: ${troubles.length === 0 ? 'none' : troubles.join(', ')}; ` +
     `${checked.answersChecked} stored answers checked in their threads, ${checked.rowsChecked} Notion rows, ${checked.pagesChecked} Notion pages\n`,
 );

@@ -166,4 +166,18 @@ describe.each(ENGINES)('a job worker after a crash on %s', (engine) => {
     }
     expect(await jobs.countByStatus('idea_ledger')).toEqual({ done: 2, superseded: 2 });
   });
+
+  it('a retry by a worker declared gone while it ran stays pending: the job put back meanwhile is not its own twin', async () => {
+    // Seen after a database outage outlasted every heartbeat: another process declared this one gone and put its
+    // running Notion write back to pending; this worker's retry then found the job itself pending, took it for a twin
+    // and superseded it, and the summary never reached Notion.
+    await jobs.enqueue({ ...ledgerPass(), kind: 'notion_sync' }, clock.now());
+    await jobs.registerInstance({ id: 'worker-slow', host: 'box-2', pid: 77 }, clock.now());
+    const [claimed] = await jobs.claimDue('worker-slow', clock.now(), 60_000, 1, ['notion_sync']);
+    await clock.advance(30_000);
+    await jobs.reclaimAbandoned('worker-new', clock.now(), new Date(clock.now().getTime() - 20_000), [], { everyGoneInstance: false });
+    expect(await jobs.countByStatus('notion_sync')).toEqual({ pending: 1 });
+    expect(await jobs.fail(claimed!, 'rate_limited', new Date(clock.now().getTime() + 2_000), clock.now())).toBe(false);
+    expect(await jobs.countByStatus('notion_sync')).toEqual({ pending: 1 });
+  });
 });
