@@ -43,6 +43,8 @@ function processAlive(pid: number): boolean {
 export class WorkerInstanceKeeper {
   private announced: Promise<void> | null = null;
   private lastBeat = 0;
+  /** Since when this process has reached the database without a failure (null while it does not). */
+  private reachableSince: number | null = null;
   private readonly heartbeatMs: number;
   private readonly staleMs: number;
   private readonly host: string;
@@ -66,6 +68,7 @@ export class WorkerInstanceKeeper {
       THIS_PROCESS.add(this.options.id);
       await jobs.registerInstance({ id: this.options.id, host: this.host, pid: this.pid }, clock.now());
       this.lastBeat = clock.now().getTime();
+      this.reachableSince ??= this.lastBeat;
       const alive = this.options.isProcessAlive ?? processAlive;
       const others = (await jobs.liveInstances()).filter((instance) => instance.id !== this.options.id);
       const gone = others
@@ -83,11 +86,23 @@ export class WorkerInstanceKeeper {
 
   /** Refreshes the heartbeat when due and reclaims the jobs of instances that stopped heartbeating. */
   async maintain(): Promise<void> {
+    try {
+      await this.beat();
+    } catch (error) {
+      this.reachableSince = null;
+      throw error;
+    }
+  }
+
+  private async beat(): Promise<void> {
     await this.announce();
     const now = this.options.clock.now();
+    // A beat that failed (the database was away) is tried again at the next poll, not a whole interval later.
     if (now.getTime() - this.lastBeat < this.heartbeatMs) return;
+    const alive = await this.options.jobs.heartbeat(this.options.id, now);
     this.lastBeat = now.getTime();
-    if (!(await this.options.jobs.heartbeat(this.options.id, now))) {
+    this.reachableSince ??= this.lastBeat;
+    if (!alive) {
       // Declared gone after a long pause (its jobs went to others): come back as a live instance.
       this.options.logger.warn({ instance: this.options.id }, 'job worker instance was declared gone; registering again');
       await this.options.jobs.registerInstance({ id: this.options.id, host: this.host, pid: this.pid }, now);
@@ -101,10 +116,17 @@ export class WorkerInstanceKeeper {
     await this.options.jobs.stopInstance(this.options.id, this.options.clock.now());
   }
 
-  /** `atStart`: also closes what instances declared gone earlier left open (a start after a crash of them all). */
+  /**
+   * `atStart`: also closes what instances declared gone earlier left open (a start after a crash of them all). A stale
+   * heartbeat is judged only once this process has reached the database for two heartbeats: after an outage (or
+   * when this process starts in one's wake) every heartbeat is stale until the live instances beat again, and a live
+   * one declared gone would see its running jobs run twice.
+   */
   private async reclaim(gone: string[], atStart = false): Promise<void> {
     const now = this.options.clock.now();
-    const reclaimed = await this.options.jobs.reclaimAbandoned(this.options.id, now, new Date(now.getTime() - this.staleMs), gone, {
+    const judging = this.reachableSince !== null && now.getTime() - this.reachableSince >= 2 * this.heartbeatMs;
+    const staleBefore = judging ? new Date(now.getTime() - this.staleMs) : new Date(0);
+    const reclaimed = await this.options.jobs.reclaimAbandoned(this.options.id, now, staleBefore, gone, {
       everyGoneInstance: atStart,
     });
     if (reclaimed.jobs > 0) this.options.logger.warn({ jobs: reclaimed.jobs, instances: gone }, 'reclaimed jobs left running by a worker that is gone');

@@ -21,3 +21,16 @@ export function markHanded(owned: Owned, messageId: number, now: Date): boolean 
 export function forgetHandedUntil(owned: Owned, until: number): void {
   for (const [messageId, handedAt] of owned.handed) if (handedAt <= until) owned.handed.delete(messageId);
 }
+
+/** Handed ids older than this are folded into the floor: no commit lands that much out of order. */
+const SETTLED_MS = 60_000;
+
+/** Folds the messages handed long enough ago into the floor (the pass no longer needs to name them). */
+export function foldSettled(owned: Owned, now: Date): void {
+  const settled = now.getTime() - SETTLED_MS;
+  for (const [id, at] of owned.handed) {
+    if (at >= settled) continue;
+    owned.floor = Math.max(owned.floor, id);
+    owned.handed.delete(id);
+  }
+}

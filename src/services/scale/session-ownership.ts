@@ -7,7 +7,7 @@ import type { HumanMessageRef, SessionLeasesRepository } from '../../repositorie
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { OpeningWatch } from './opening-watch.ts';
-import { forgetHandedUntil, markHanded, type Owned } from './owned-session.ts';
+import { foldSettled, forgetHandedUntil, markHanded, type Owned } from './owned-session.ts';
 import { unansweredPeople } from './unanswered-people.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { HumanMessageHandover } from '../../core/service-ports.ts';
@@ -48,9 +48,6 @@ export const OWNERSHIP_TIMING = { leaseMs: 15_000, pollMs: 1_000 } as const;
 /** Orphans adopted per pass at most (the rest in the next pass, a second later). */
 const ORPHANS_PER_PASS = 50;
 
-/** Handed ids older than this are folded into the floor: no commit lands that much out of order. */
-const SETTLED_MS = 60_000;
-
 /**
  * Holds the leases of the sessions this process runs. A person's message stored by another process is found by
  * polling; `!continue` handled elsewhere arrives as a kick request on the lease; a lease lost (a long pause) aborts
@@ -68,6 +65,8 @@ export class SessionOwnership {
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
   private lastRenew = 0;
+  /** Since when the passes reach the database again after one failed (null while they fail; from the start before). */
+  private reachableSince: number | null = Number.NEGATIVE_INFINITY;
   private readonly outages: OutageLog;
 
   constructor(private readonly options: SessionOwnershipOptions) {
@@ -149,6 +148,13 @@ export class SessionOwnership {
   /** One pass of the owner's duties: renew, drop what ended or was lost, take kicks, pick up messages, adopt orphans. */
   async tick(): Promise<void> {
     if (this.stopping) return;
+    await this.pass().catch((error: unknown) => {
+      this.reachableSince = null;
+      throw error;
+    });
+  }
+
+  private async pass(): Promise<void> {
     await this.renewIfDue();
     const mine = [...this.owned.entries()];
     const sessionIds = mine.map(([sessionId]) => sessionId);
@@ -157,10 +163,13 @@ export class SessionOwnership {
     // One statement: an idle process sends one a second, not four; the messages it was handed are not sent back.
     const query = { ownerId: this.options.ownerId, sessionIds, afterId, seenIds, now: this.options.clock.now(), orphanLimit: ORPHANS_PER_PASS };
     const pass = await this.options.leases.ownerPass(query);
+    this.reachableSince ??= query.now.getTime();
     await this.dropEnded(sessionIds, pass.statuses);
     for (const sessionId of pass.kicks) if (this.owned.has(sessionId)) this.options.rounds.kick(sessionId);
     await this.pickUpMessages(pass.humanMessages);
-    await this.adopt(pass.orphans);
+    // Just after a database outage every lease has lapsed: their owners renew at their first pass, so this one waits a
+    // third of a lease before it adopts (a live owner's sessions would move, their answers in flight asked again).
+    if (query.now.getTime() - this.reachableSince >= this.leaseMs / 3) await this.adopt(pass.orphans);
     await this.resumeStalled();
     await this.openings.check((sessionId) => this.owned.has(sessionId));
   }
@@ -258,9 +267,10 @@ export class SessionOwnership {
   private async renewIfDue(): Promise<void> {
     const now = this.options.clock.now();
     if (now.getTime() - this.lastRenew < this.leaseMs / 3) return;
-    this.lastRenew = now.getTime();
     const mine = this.ownedSessions();
+    // Noted once it worked: after a database outage the leases are renewed at the first pass that reaches it.
     const kept = new Set(await this.options.leases.renew(this.options.ownerId, mine, new Date(now.getTime() + this.leaseMs)));
+    this.lastRenew = now.getTime();
     for (const sessionId of mine.filter((id) => !kept.has(id))) {
       this.owned.delete(sessionId);
       this.options.rounds.abort(sessionId, 'handed_over');
@@ -295,14 +305,7 @@ export class SessionOwnership {
       const [session, message] = await Promise.all([this.options.sessions.findById(ref.sessionId), this.options.messages.findById(ref.id)]);
       if (session?.status === 'active' && message && this.mark(owned, message.id)) this.options.rounds.onHumanMessage(session, message);
     }
-    const settled = this.options.clock.now().getTime() - SETTLED_MS;
-    for (const owned of this.owned.values()) {
-      for (const [id, at] of owned.handed) {
-        if (at >= settled) continue;
-        owned.floor = Math.max(owned.floor, id);
-        owned.handed.delete(id);
-      }
-    }
+    for (const owned of this.owned.values()) foldSettled(owned, this.options.clock.now());
   }
 
   private mark(owned: Owned, messageId: number): boolean {

@@ -27,4 +27,44 @@ describe("a job worker's instance", () => {
     // Registered and reclaimed once it worked, and not again on later polls.
     expect(calls).toEqual(['register', 'register', 'reclaim']);
   });
+
+  it('after a database outage, beats at the first poll that reaches it, and judges no heartbeat stale for two beats', async () => {
+    // Every heartbeat is stale when the database comes back: an instance that judged them at once would declare the
+    // live ones gone, and their running jobs would run twice (seen in a chaos day with outages).
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    const beats: number[] = [];
+    const staleCutoffs: number[] = [];
+    let away = false;
+    const jobs: WorkerInstanceOptions['jobs'] = {
+      registerInstance: async () => undefined,
+      heartbeat: async (_id, now) => {
+        if (away) throw new Error('connect ECONNREFUSED');
+        beats.push(now.getTime());
+        return true;
+      },
+      stopInstance: async () => undefined,
+      liveInstances: async () => [],
+      reclaimAbandoned: async (_self, _now, staleBefore) => {
+        staleCutoffs.push(staleBefore.getTime());
+        return { jobs: 0, traces: 0 };
+      },
+    };
+    const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1 });
+    await keeper.maintain();
+    await clock.advance(20_000);
+    await keeper.maintain();
+    expect(staleCutoffs.at(-1)).toBe(clock.now().getTime() - 20_000);
+    away = true;
+    await clock.advance(5_000);
+    await expect(keeper.maintain()).rejects.toThrow('ECONNREFUSED');
+    away = false;
+    await clock.advance(1_000);
+    await keeper.maintain();
+    // Beaten at the first poll after the outage, not a whole interval after the failed one.
+    expect(beats.at(-1)).toBe(clock.now().getTime());
+    expect(staleCutoffs.at(-1)).toBe(0);
+    await clock.advance(10_000);
+    await keeper.maintain();
+    expect(staleCutoffs.at(-1)).toBe(clock.now().getTime() - 20_000);
+  });
 });
