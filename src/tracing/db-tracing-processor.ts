@@ -1,3 +1,4 @@
+import { isDatabaseUnreachable } from '../core/database-unreachable.ts';
 import type { Span, SpanData, Trace, TracingProcessor } from '@openai/agents';
 import type { Logger } from '../logging/logger.ts';
 import type { SpanRecord, TraceRecord, TracesRepository } from '../repositories/traces-repository.ts';
@@ -60,6 +61,8 @@ interface QueuedTrace {
 
 /** Most spans one statement writes (see `write`). */
 export const SPANS_PER_STATEMENT = 25;
+/** Spans kept for the next write while the database is unreachable (a few hundred turns' worth). */
+const MAX_UNWRITTEN_SPANS = 5_000;
 
 /** Tokens and cost of one model call of a session. */
 export interface GenerationUsage {
@@ -89,6 +92,8 @@ export class DbTracingProcessor implements TracingProcessor {
   private readonly inputStored = new Set<string>();
   private timer: ReturnType<typeof setTimeout> | undefined;
   private flushing: Promise<void> = Promise.resolve();
+  /** Records a write could not store while the database was away: written again, before the newer ones, next time. */
+  private unwritten: { traces: TraceRecord[]; spans: SpanRecord[] } = { traces: [], spans: [] };
   private readonly secrets: readonly string[];
   private readonly clock: Clock;
 
@@ -167,8 +172,9 @@ export class DbTracingProcessor implements TracingProcessor {
   async forceFlush(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
-    const traces = [...this.queuedTraces.values()].map((queued) => this.traceRecord(queued));
-    const spans = [...this.queuedSpans.values()].map((queued) => this.spanRecord(queued));
+    const traces = [...this.unwritten.traces, ...[...this.queuedTraces.values()].map((queued) => this.traceRecord(queued))];
+    const spans = [...this.unwritten.spans, ...[...this.queuedSpans.values()].map((queued) => this.spanRecord(queued))];
+    this.unwritten = { traces: [], spans: [] };
     this.queuedTraces = new Map();
     this.queuedSpans = new Map();
     const write = this.flushing.then(() => this.write(traces, spans));
@@ -196,6 +202,9 @@ export class DbTracingProcessor implements TracingProcessor {
       }
       this.announce(traces, spans);
     } catch (error) {
+      // Kept for the next write while the database is away (upserts: a span written twice is written once), up to a
+      // bound: an outage of many minutes loses the oldest turns' traces rather than the process's memory.
+      if (isDatabaseUnreachable(error) && spans.length <= MAX_UNWRITTEN_SPANS) return void (this.unwritten = { traces, spans });
       this.options.logger?.error({ err: (error as Error).message, traces: traces.length, spans: spans.length }, 'could not store traces');
     }
   }

@@ -2,6 +2,7 @@ import { createCustomSpan, createGenerationSpan, getGlobalTraceProvider, type Tr
 import { describe, expect, it } from 'vitest';
 import type { SpanRecord, TraceRecord, TracesRepository } from '../../../src/repositories/traces-repository.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
+import { DatabaseUnreachableError } from '../../../src/core/database-unreachable.ts';
 import { DbTracingProcessor, SPANS_PER_STATEMENT, type GenerationUsage } from '../../../src/tracing/db-tracing-processor.ts';
 import { parseModelsList } from '../../../src/agents/models/model-listing.ts';
 import { PriceTable } from '../../../src/agents/models/price-table.ts';
@@ -13,8 +14,11 @@ class MemoryTraces {
   traces: TraceRecord[] = [];
   spans: SpanRecord[] = [];
   failing = false;
+  /** Fails as an unreachable database server does. */
+  away = false;
   async upsertTraces(traces: TraceRecord[]): Promise<void> {
     if (this.failing) throw new Error('db down');
+    if (this.away) throw new DatabaseUnreachableError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') });
     this.traces.push(...traces);
   }
   async upsertSpans(spans: SpanRecord[]): Promise<void> {
@@ -128,6 +132,27 @@ describe('DbTracingProcessor', () => {
       ['ses_price', 0.25, 'provider'],
       ['ses_price', 0, 'unknown'],
     ]);
+  });
+
+  it('keeps what it could not write while the database was away, and writes it with the next flush', async () => {
+    const store = new MemoryTraces();
+    const processor = processorWith(store);
+    installTracing([processor]);
+    const during = getGlobalTraceProvider().createTrace({ name: 'turn during the outage', groupId: 'ses_9' });
+    await during.start();
+    const span = createCustomSpan({ data: { name: 'answer', data: {} } }, during);
+    span.start();
+    span.end();
+    store.away = true;
+    await processor.forceFlush();
+    expect(store.spans).toEqual([]);
+    store.away = false;
+    const after = getGlobalTraceProvider().createTrace({ name: 'turn after it', groupId: 'ses_9' });
+    await after.start();
+    await after.end();
+    await processor.forceFlush();
+    expect(store.traces.map((trace) => trace.name)).toEqual(['turn during the outage', 'turn after it']);
+    expect(store.spans.map((stored) => stored.name)).toEqual(['answer']);
   });
 
   it('writes a large flush in statements of at most SPANS_PER_STATEMENT spans, every span once', async () => {
