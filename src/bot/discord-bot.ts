@@ -81,7 +81,8 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const logger = options.logger.child({ component: 'discord' });
   const { client, transport } = options.connection ?? createDiscordConnection(options);
   const guildId = config.discord.guildId;
-  const held = new HeldMessages({ clock: options.clock, logger });
+  // Edits and deletions missed while the database was away are read back with a catch-up once it is back.
+  const held = new HeldMessages({ clock: options.clock, logger, catchUp: () => runCatchUp() });
   const events = new DiscordEvents({
     gateway,
     held,

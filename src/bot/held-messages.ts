@@ -9,6 +9,7 @@
 import type { Message } from 'discord.js';
 import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../logging/logger.ts';
+import { isDatabaseUnreachable } from '../core/database-unreachable.ts';
 import { isUnknownResource } from './discord-errors.ts';
 
 /** What handing a message to the gateway came to: taken in (or refused, or gone), or the database was away. */
@@ -38,6 +39,11 @@ export interface HeldMessagesOptions {
   retryDelaysMs?: readonly number[];
   /** How many messages may wait; past it a person is asked to send theirs again (default 500). */
   capacity?: number;
+  /**
+   * Reads the rooms back (the bot's catch-up): run once the database is back when an edit or a deletion could not be
+   * applied meanwhile, which the catch-up applies from the rooms' latest messages.
+   */
+  catchUp?: () => Promise<unknown>;
 }
 
 interface HeldMessage {
@@ -53,6 +59,8 @@ export class HeldMessages {
   private readonly toldRooms = new Set<string>();
   private readonly stopping = new AbortController();
   private draining: Promise<void> | null = null;
+  /** An edit or a deletion could not be applied while the database was away: the rooms are read back once it is back. */
+  private revisionsMissed = false;
 
   constructor(private readonly options: HeldMessagesOptions) {}
 
@@ -69,10 +77,17 @@ export class HeldMessages {
     if (!this.holding() && (await intake.take(message)) === 'taken') return;
     if (this.stopping.signal.aborted || this.waiting.length >= (this.options.capacity ?? 500)) return intake.tell(HOLD_FULL);
     this.waiting.push({ message, intake });
-    this.draining ??= this.drain().finally(() => (this.draining = null));
+    this.startDraining();
     if (this.toldRooms.has(intake.roomId)) return;
     this.toldRooms.add(intake.roomId);
     await intake.tell(HELD_NOTICE);
+  }
+
+  /** An edit or a deletion could not be applied (the database is away): the rooms are read back once it is back. */
+  missedRevision(): void {
+    if (this.stopping.signal.aborted || !this.options.catchUp) return;
+    this.revisionsMissed = true;
+    this.startDraining();
   }
 
   /** Resolves once nothing waits (tests). */
@@ -88,23 +103,42 @@ export class HeldMessages {
       this.options.logger.warn({ messages: this.waiting.length }, 'stopped with messages waiting for the database: the next start reads them back');
   }
 
+  private startDraining(): void {
+    this.draining ??= this.drain().finally(() => (this.draining = null));
+  }
+
   private async drain(): Promise<void> {
     const delays = this.options.retryDelaysMs ?? DEFAULT_DELAYS_MS;
     let tries = 0;
     this.options.logger.warn('the database is unreachable: holding people’s messages until it is back');
-    while (this.waiting.length > 0) {
-      const resting = this.options.clock.sleep(delays[Math.min(tries, delays.length - 1)] ?? 1000, this.stopping.signal);
+    while (this.waiting.length > 0 || this.revisionsMissed) {
+      const delay = delays[Math.min(tries, delays.length - 1)] ?? 1000;
       if (
-        !(await resting.then(
+        !(await this.options.clock.sleep(delay, this.stopping.signal).then(
           () => true,
           () => false,
         ))
       )
         return;
-      tries = (await this.handOver()) ? 0 : tries + 1;
+      const progressed = await this.handOver();
+      const back = this.waiting.length === 0 && (await this.readBack());
+      tries = progressed || back ? 0 : tries + 1;
     }
     this.toldRooms.clear();
     this.options.logger.info('the database is back: the held messages were taken in');
+  }
+
+  /** Reads the rooms back when revisions were missed; false while the database is still away. */
+  private async readBack(): Promise<boolean> {
+    if (!this.revisionsMissed || !this.options.catchUp) return true;
+    try {
+      await this.options.catchUp();
+    } catch (error) {
+      if (isDatabaseUnreachable(error)) return false;
+      this.options.logger.warn({ err: error }, 'reading the rooms back after a database outage failed');
+    }
+    this.revisionsMissed = false;
+    return true;
   }
 
   /** Hands the waiting messages over, oldest first, until the database is away again; true when any was taken. */

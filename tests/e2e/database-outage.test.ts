@@ -7,6 +7,7 @@
  */
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../src/db/create-database.ts';
+import { MessagesRepository } from '../../src/repositories/messages-repository.ts';
 import type { FakeDiscord, RecordedMessage } from '../fakes/discord/index.ts';
 import type { FakeChannel } from '../fakes/discord/fake-model.ts';
 import { replies, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
@@ -100,6 +101,32 @@ describe('a database outage under a live session on Discord', () => {
     expect(discord.messagesIn(drill.roomId).filter((message) => message.origin !== 'person' && /could not answer|is benched/.test(message.content))).toEqual(
       [],
     );
+  }, 180_000);
+
+  it('applies an edit and a deletion made while the database is away once it is back', async () => {
+    const app = await botProcess();
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'How should we run our retros?');
+    const question = discord.post(drill.roomId, discord.people.bob, 'Should the retro be weekly?');
+    const aside = discord.post(drill.roomId, discord.people.ada, 'My phone number is on the wiki page');
+    await storedOnce(question.id);
+    await storedOnce(aside.id);
+    await proxy.down();
+    discord.editAsAuthor(question, 'Should the retro be every two weeks?');
+    discord.deleteAsPerson(aside);
+    // The bot met the edit and the deletion with its database away (it holds them, or before the fix, it failed them).
+    await waitUntil(async () => /holding people’s messages|deleted Discord message failed/.test(app.output()), 'the bot met the outage', 30_000);
+    await proxy.up();
+    const messages = new MessagesRepository(handle.db);
+    await waitUntil(
+      async () => {
+        const stored = await messages.listForSession(drill.sessionId);
+        const edited = stored.find((message) => message.externalIds.includes(question.id));
+        return edited?.text === 'Should the retro be every two weeks?' && !stored.some((message) => message.externalIds.includes(aside.id));
+      },
+      'the edit and the deletion applied',
+      60_000,
+    );
+    expect(app.output()).not.toContain('unhandled rejection');
   }, 180_000);
 
   it('answers the console 503 while the database is away, and takes the message its outbox sends again once it is back', async () => {

@@ -2,6 +2,7 @@ import { DiscordAPIError, RESTJSONErrorCodes, type Message } from 'discord.js';
 import { describe, expect, it } from 'vitest';
 import { HELD_NOTICE, HOLD_FULL, HeldMessages, type Intake, type IntakeOutcome } from '../../../src/bot/held-messages.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
+import { DatabaseUnreachableError } from '../../../src/core/database-unreachable.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
 
 /** A Discord message as the hold sees it: its id, and what a fetch finds now (its edited text, or nothing when deleted). */
@@ -128,5 +129,28 @@ describe('HeldMessages', () => {
     expect(held.holding()).toBe(true);
     await held.receive(message('2', 'after the stop'), room('r1', state));
     expect(state.told.at(-1)).toBe(`r1: ${HOLD_FULL}`);
+  });
+
+  it('reads the rooms back once the database answers when an edit or a deletion could not be applied meanwhile', async () => {
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    let reachable = false;
+    let readBacks = 0;
+    const held = new HeldMessages({
+      clock,
+      logger: createLogger({ level: 'silent', secrets: [] }),
+      catchUp: async () => {
+        if (!reachable) throw new DatabaseUnreachableError({ cause: new Error('connect ECONNREFUSED 127.0.0.1:5432') });
+        readBacks += 1;
+      },
+    });
+    held.missedRevision();
+    held.missedRevision();
+    await clock.advance(1000);
+    await clock.advance(2000);
+    expect(readBacks).toBe(0);
+    reachable = true;
+    await clock.advance(4000);
+    await held.settled();
+    expect(readBacks).toBe(1);
   });
 });
