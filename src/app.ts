@@ -16,6 +16,7 @@ import { systemClock, type Clock } from './core/clock.ts';
 import { randomIds, type IdGenerator } from './core/ids.ts';
 import { InMemoryEventBus } from './core/event-bus.ts';
 import { JobWorker } from './services/jobs/job-worker.ts';
+import { LiveProcesses } from './services/jobs/live-processes.ts';
 import type { EventBus, SessionGateway, Transport } from './core/ports.ts';
 import { TransportRegistry } from './services/delivery/transport-registry.ts';
 import { buildServices, type Services } from './composition/build-services.ts';
@@ -45,6 +46,8 @@ export interface App {
   config: AppConfig;
   gateway: SessionGateway;
   worker: JobWorker;
+  /** The live processes of this installation, as their job workers' heartbeats say. */
+  liveProcesses: LiveProcesses;
   events: EventBus;
   services: Services;
   repositories: Repositories;
@@ -134,6 +137,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     lanes: JOB_LANES,
     ...(options.workerPollMs ? { pollMs: options.workerPollMs } : {}),
   });
+  const liveProcesses = new LiveProcesses({ clock, jobs: repositories.jobs });
   const services = buildServices({
     config,
     clock,
@@ -146,6 +150,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     events,
     transports,
     worker,
+    liveProcesses,
     secrets,
     notifier,
     ...(database.connectionUse ? { databaseConnectionUse: database.connectionUse } : {}),
@@ -168,6 +173,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     config,
     gateway: services.gateway,
     worker,
+    liveProcesses,
     events,
     services,
     repositories,

@@ -46,7 +46,8 @@ export async function runBrainstorm({ config, database, startedAt, stopSignal }:
   const discord = config.discord.token ? await import('./bot/discord-bot.ts') : null;
   const connection = discord?.createDiscordConnection({ config, logger, clock: systemClock }) ?? null;
   const app = await createApp({ config, logger, database, transports: connection ? [localTransport, connection.transport] : [localTransport] });
-  const bot = discord && connection ? discord.createDiscordBot({ config, gateway: app.gateway, connection, logger, clock: systemClock }) : null;
+  const processes = { ids: () => app.liveProcesses.ids(), selfId: app.worker.id };
+  const bot = discord && connection ? discord.createDiscordBot({ config, gateway: app.gateway, connection, logger, clock: systemClock, processes }) : null;
   const web = createWebServer({
     host: config.web.host,
     port: config.web.port,

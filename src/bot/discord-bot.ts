@@ -12,7 +12,7 @@ import { BrainstormError } from '../core/errors.ts';
 import type { SessionGateway } from '../core/ports.ts';
 import { AttachmentTexts } from './attachment-text.ts';
 import { catchUp } from './catch-up.ts';
-import { HeldMessages } from './held-messages.ts';
+import { HeldMessages, speaksAbout } from './held-messages.ts';
 import { channelProblems, explainLoginFailure, type SetupProblem } from './setup-check.ts';
 import { DiscordEvents } from './discord-events.ts';
 import { DiscordTransport } from './discord-transport.ts';
@@ -37,6 +37,8 @@ export interface DiscordConnection {
 export interface DiscordBotOptions extends DiscordConnectionOptions {
   gateway: SessionGateway;
   connection?: DiscordConnection;
+  /** The live processes of the installation and this one's id: without shards, one of them speaks for all. */
+  processes?: { ids(): readonly string[]; selfId: string };
 }
 
 /** A running (or startable) bot. */
@@ -82,7 +84,14 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   const { client, transport } = options.connection ?? createDiscordConnection(options);
   const guildId = config.discord.guildId;
   // Edits and deletions missed while the database was away are read back with a catch-up once it is back.
-  const held = new HeldMessages({ clock: options.clock, logger, catchUp: () => runCatchUp() });
+  const sharded = parseSharding(config.environment.SHARD_COUNT, config.environment.SHARD_IDS) !== null;
+  const processes = options.processes;
+  const held = new HeldMessages({
+    clock: options.clock,
+    logger,
+    catchUp: () => runCatchUp(),
+    tellsAbout: (messageId) => sharded || !processes || speaksAbout(messageId, processes.ids(), processes.selfId),
+  });
   const events = new DiscordEvents({
     gateway,
     held,
@@ -125,7 +134,12 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   };
 
   watchRoomClosures({ client, gateway, brainstormChannelIds: new Set(config.discord.channelIds), logger, track: (id, work) => tracker.track(id, work) });
-  client.on(Events.MessageCreate, (message: Message) => tracker.track(message.id, events.onMessage(message)));
+  client.on(Events.MessageCreate, (message: Message) => {
+    // Keeps the list of live processes read (every few seconds at most) while the database answers: during an outage
+    // the last list decides which process tells a room its messages wait.
+    processes?.ids();
+    tracker.track(message.id, events.onMessage(message));
+  });
   // A message's edits and deletion wait for its own handling and for the edits before them, so none finds it unstored.
   const afterMessage = (id: string) => tracker.after(id, `edit-${id}`);
   client.on(Events.MessageUpdate, (_old, updated) =>

@@ -44,6 +44,20 @@ export interface HeldMessagesOptions {
    * applied meanwhile, which the catch-up applies from the rooms' latest messages.
    */
   catchUp?: () => Promise<unknown>;
+  /**
+   * Whether this process is the one to tell the room about `messageId` (default: it is). Processes without shards all
+   * receive every message and all hold it: one of them speaks, or the room would hear each.
+   */
+  tellsAbout?: (messageId: string) => boolean;
+}
+
+/**
+ * Whether `self`, among `processes` that all receive every message (no shards), is the one to speak about `messageId`:
+ * the same answer in each of them, from the message's id and the live processes they read alike.
+ */
+export function speaksAbout(messageId: string, processes: readonly string[], self: string): boolean {
+  if (processes.length <= 1 || !processes.includes(self) || !/^\d+$/.test(messageId)) return true;
+  return processes[Number(BigInt(messageId) % BigInt(processes.length))] === self;
 }
 
 interface HeldMessage {
@@ -75,12 +89,13 @@ export class HeldMessages {
    */
   async receive(message: Message, intake: Intake): Promise<void> {
     if (!this.holding() && (await intake.take(message)) === 'taken') return;
-    if (this.stopping.signal.aborted || this.waiting.length >= (this.options.capacity ?? 500)) return intake.tell(HOLD_FULL);
+    const speaks = this.options.tellsAbout?.(message.id) ?? true;
+    if (this.stopping.signal.aborted || this.waiting.length >= (this.options.capacity ?? 500)) return speaks ? intake.tell(HOLD_FULL) : undefined;
     this.waiting.push({ message, intake });
     this.startDraining();
     if (this.toldRooms.has(intake.roomId)) return;
     this.toldRooms.add(intake.roomId);
-    await intake.tell(HELD_NOTICE);
+    if (speaks) await intake.tell(HELD_NOTICE);
   }
 
   /** An edit or a deletion could not be applied (the database is away): the rooms are read back once it is back. */

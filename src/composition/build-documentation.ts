@@ -4,7 +4,6 @@ import type { CritiqueService } from '../services/critique/critique-service.ts';
 import type { DeliveryService } from '../services/delivery/delivery-service.ts';
 import { createDocumentationService, type DocumentationService } from '../services/documentation/documentation-service.ts';
 import type { IdeaLedgerService } from '../services/ideas/idea-ledger-service.ts';
-import { LiveProcesses } from '../services/jobs/live-processes.ts';
 import { withPresetNote, type PresetService } from '../services/sessions/session-presets.ts';
 import type { AppConfig } from '../config/app-config.ts';
 import type { ServiceDependencies } from './service-dependencies.ts';
@@ -22,7 +21,7 @@ export interface DocumentationLinks {
 export function buildDocumentation(dependencies: ServiceDependencies, links: DocumentationLinks): DocumentationService {
   const { config, clock, logger, repositories, worker } = dependencies;
   const { settings, delivery, ideas, critique, presets } = links;
-  const liveProcesses = new LiveProcesses({ clock, jobs: repositories.jobs });
+  const { liveProcesses } = dependencies;
   const documentation = createDocumentationService({
     // Getters: the intervals are read at each scheduling, so `!config` applies to the next message.
     settings: {

@@ -1,4 +1,5 @@
 /** What the session services are built from: the app's infrastructure, built before them by `createApp`. */
+import type { LiveProcesses } from '../services/jobs/live-processes.ts';
 import type { Runner } from '@openai/agents';
 import type { ModelCatalog } from '../agents/models/model-catalog.ts';
 import type { PromptLibrary } from '../agents/prompts/prompt-library.ts';
@@ -26,6 +27,8 @@ export interface ServiceDependencies {
   events: EventBus;
   transports: TransportRegistry;
   worker: JobWorker;
+  /** The live processes of this installation (they share Notion's budget; one of them tells a room its messages wait). */
+  liveProcesses: LiveProcesses;
   secrets: string[];
   notifier: AdminNotifier;
   /** How embedded PGlite's one connection is used (`/metrics`); absent on Postgres. */

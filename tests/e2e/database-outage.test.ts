@@ -82,6 +82,29 @@ describe('a database outage under a live session on Discord', () => {
     expect(app.output()).not.toContain('unhandled rejection');
   }, 180_000);
 
+  it('with two processes that both receive every message, the room is told once and the message taken once', async () => {
+    const first = await botProcess();
+    const second = await botProcess();
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'How do we share the on-call load?');
+    // Each process reads the live processes every few seconds as messages come: both must have read the other.
+    const bothLive = Date.now() + 6_000;
+    await waitUntil(async () => Date.now() > bothLive, 'a refresh of the live processes');
+    await storedOnce(discord.post(drill.roomId, discord.people.ada, 'Who is on call this week?').id);
+    await proxy.down();
+    const question = discord.post(drill.roomId, discord.people.bob, 'Could we rotate weekly?');
+    await waitUntil(async () => [first, second].every((app) => app.output().includes('holding people’s messages')), 'both processes holding', 30_000);
+    await discord.waitFor(() => fromBot(drill.roomId).some((message) => message.content.includes('holding your message')), {
+      timeoutMs: 30_000,
+      description: 'the room told its messages wait',
+    });
+    await proxy.up();
+    const questionId = await storedOnce(question.id);
+    await waitAnswered(handle.db, drill, questionId);
+    expect(fromBot(drill.roomId).filter((message) => message.content.includes('holding your message'))).toHaveLength(1);
+    const rows = await handle.db.selectFrom('messages').select('id').where('source_id', '=', `discord:${question.id}`).execute();
+    expect(rows).toHaveLength(1);
+  }, 180_000);
+
   it('goes on with a round the outage stopped once the database is back, without anyone speaking again', async () => {
     const app = await botProcess();
     const drill = await activeSessionIn(handle.db, models, discord, channel, 'How should we price the new plan?');

@@ -18,7 +18,7 @@ export interface LiveProcessesOptions {
 
 /** The live processes: how many (read without waiting, refreshed in the background), and whether one is. */
 export class LiveProcesses {
-  private lastCount = 1;
+  private lastIds: readonly string[] = [];
   private readAt = Number.NEGATIVE_INFINITY;
   private reading: Promise<void> | null = null;
 
@@ -26,12 +26,17 @@ export class LiveProcesses {
 
   /** The last count read, at least 1 (this one), starting a fresh read when it is older than the refresh interval. */
   count(): number {
+    return Math.max(1, this.ids().length);
+  }
+
+  /** The ids of the live instances as last read, in order (read afresh in the background as `count` is). */
+  ids(): readonly string[] {
     const now = this.options.clock.now().getTime();
     if (!this.reading && now - this.readAt >= (this.options.refreshMs ?? INSTANCE_TIMING.heartbeatMs)) {
       this.readAt = now;
       this.reading = this.read().finally(() => (this.reading = null));
     }
-    return this.lastCount;
+    return this.lastIds;
   }
 
   /** Whether the worker instance `id` heartbeats now (read at once: a rare question, asked after a crash). */
@@ -46,7 +51,7 @@ export class LiveProcesses {
 
   private async read(): Promise<void> {
     try {
-      this.lastCount = Math.max(1, (await this.fresh()).length);
+      this.lastIds = (await this.fresh()).map((instance) => instance.id).sort();
     } catch {
       // The database is busy or gone for a moment: the last count stands until the next read.
     }

@@ -1,6 +1,6 @@
 import { DiscordAPIError, RESTJSONErrorCodes, type Message } from 'discord.js';
 import { describe, expect, it } from 'vitest';
-import { HELD_NOTICE, HOLD_FULL, HeldMessages, type Intake, type IntakeOutcome } from '../../../src/bot/held-messages.ts';
+import { HELD_NOTICE, HOLD_FULL, HeldMessages, speaksAbout, type Intake, type IntakeOutcome } from '../../../src/bot/held-messages.ts';
 import { ManualClock } from '../../../src/core/clock.ts';
 import { DatabaseUnreachableError } from '../../../src/core/database-unreachable.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
@@ -152,5 +152,28 @@ describe('HeldMessages', () => {
     await clock.advance(4000);
     await held.settled();
     expect(readBacks).toBe(1);
+  });
+
+  it('lets one process of several that all receive every message tell the room, the same one in each', () => {
+    const processes = ['worker_a', 'worker_b', 'worker_c'];
+    for (const messageId of ['1579301366411558913', '1579301450272473089', '1579301377740374017', '42']) {
+      const speakers = processes.filter((self) => speaksAbout(messageId, processes, self));
+      expect(speakers).toHaveLength(1);
+    }
+    expect(speaksAbout('1579301366411558913', ['worker_a'], 'worker_a')).toBe(true);
+    // A list read before this process registered: it speaks rather than leave the room untold.
+    expect(speaksAbout('1579301366411558913', ['worker_a', 'worker_b'], 'worker_new')).toBe(true);
+  });
+
+  it('holds a message without telling the room when another process tells it', async () => {
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    const held = new HeldMessages({ clock, logger: createLogger({ level: 'silent', secrets: [] }), tellsAbout: () => false });
+    const state = { reachable: false, taken: [] as string[], told: [] as string[] };
+    await held.receive(message('1', 'first'), room('r1', state));
+    expect(state.told).toEqual([]);
+    state.reachable = true;
+    await clock.advance(1000);
+    await held.settled();
+    expect(state.taken).toEqual(['r1: first']);
   });
 });
