@@ -2,7 +2,7 @@ import { Runner } from '@openai/agents';
 import type { AppConfig } from './config/app-config.ts';
 import { collectSecrets } from './config/load-config.ts';
 import { databaseLocationFor, openDatabase, type DatabaseHandle, type DatabaseLocation } from './db/create-database.ts';
-import { migrateToLatest } from './db/migrate.ts';
+import { migrateWhenReachable } from './db/database-wait.ts';
 import { createLogger, type Logger } from './logging/logger.ts';
 import { ModelCatalog } from './agents/models/model-catalog.ts';
 import { PromptLibrary } from './agents/prompts/prompt-library.ts';
@@ -79,7 +79,7 @@ export async function createApp(options: AppOptions): Promise<App> {
   // The schema is checked while this thread builds the app (~0.2 s): embedded PGlite is still starting on its own
   // thread, so waiting for it first would put the two one after the other. Nothing below reads the database before
   // `services.load()`.
-  const migrated = migrateToLatest(database.db);
+  const migrated = migrateWhenReachable(database.db, { clock, logger });
   migrated.catch(() => undefined);
   const repositories = buildRepositories(database);
 

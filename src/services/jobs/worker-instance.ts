@@ -97,11 +97,14 @@ export class WorkerInstanceKeeper {
   private async beat(): Promise<void> {
     await this.announce();
     const now = this.options.clock.now();
-    // A beat that failed (the database was away) is tried again at the next poll, not a whole interval later.
     if (now.getTime() - this.lastBeat < this.heartbeatMs) return;
-    const alive = await this.options.jobs.heartbeat(this.options.id, now);
     this.lastBeat = now.getTime();
-    this.reachableSince ??= this.lastBeat;
+    const alive = await this.options.jobs.heartbeat(this.options.id, now).catch((error: unknown) => {
+      // A beat that failed (the database was away) is tried again at the next poll, not a whole interval later.
+      this.lastBeat = Number.NEGATIVE_INFINITY;
+      throw error;
+    });
+    this.reachableSince ??= now.getTime();
     if (!alive) {
       // Declared gone after a long pause (its jobs went to others): come back as a live instance.
       this.options.logger.warn({ instance: this.options.id }, 'job worker instance was declared gone; registering again');

@@ -6,7 +6,11 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DatabaseUnreachableError, isDatabaseUnreachable } from '../../../src/core/database-unreachable.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 import { openDatabase, type DatabaseHandle } from '../../../src/db/create-database.ts';
+import { migrateWhenReachable } from '../../../src/db/database-wait.ts';
+import { createLogger } from '../../../src/logging/logger.ts';
+import { settleWithClock } from '../../support/settle-with-clock.ts';
 import { createThrowawayPostgres } from '../../support/databases.ts';
 import { startFaultProxy, type FaultProxy } from '../../support/fault-proxy.ts';
 
@@ -68,5 +72,27 @@ describe('a Postgres server that goes away', () => {
     expect(isDatabaseUnreachable(error)).toBe(true);
     await proxy.up();
     expect(await selectOne()).toBe(1);
+  });
+
+  it('migrates at start once a server that was not up yet accepts connections, and gives up after its patience', async () => {
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    const logger = createLogger({ level: 'silent', secrets: [] });
+    await proxy.down();
+    const gaveUp = migrateWhenReachable(handle.db, { clock, logger, patienceMs: 10_000 });
+    gaveUp.catch(() => undefined);
+    await settleWithClock(
+      gaveUp.catch(() => undefined),
+      clock,
+      2000,
+    );
+    await expect(gaveUp).rejects.toSatisfy(isDatabaseUnreachable);
+    const started = migrateWhenReachable(handle.db, { clock, logger });
+    while (clock.pendingSleepers === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    await clock.advance(2000);
+    while (clock.pendingSleepers === 0) await new Promise<void>((resolve) => setImmediate(resolve));
+    await proxy.up();
+    await settleWithClock(started, clock, 2000);
+    const migrated = await sql<{ name: string }>`select name from kysely_migration`.execute(handle.db);
+    expect(migrated.rows.length).toBeGreaterThan(10);
   });
 });
