@@ -89,8 +89,10 @@ export class HeldMessages {
    */
   async receive(message: Message, intake: Intake): Promise<void> {
     if (!this.holding() && (await intake.take(message)) === 'taken') return;
+    // Stopping: the next start's catch-up reads it from the room, as it reads what waits.
+    if (this.stopping.signal.aborted) return;
     const speaks = this.options.tellsAbout?.(message.id) ?? true;
-    if (this.stopping.signal.aborted || this.waiting.length >= (this.options.capacity ?? 500)) return speaks ? intake.tell(HOLD_FULL) : undefined;
+    if (this.waiting.length >= (this.options.capacity ?? 500)) return speaks ? intake.tell(HOLD_FULL) : undefined;
     this.waiting.push({ message, intake });
     this.startDraining();
     if (this.toldRooms.has(intake.roomId)) return;
