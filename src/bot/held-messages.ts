@@ -63,6 +63,8 @@ export function speaksAbout(messageId: string, processes: readonly string[], sel
 interface HeldMessage {
   message: Message;
   intake: Intake;
+  /** When it came, among every message received: a slower failure must not put it behind one that came after it. */
+  arrival: number;
 }
 
 const DEFAULT_DELAYS_MS = [1000, 2000, 4000, 8000, 15_000];
@@ -70,6 +72,7 @@ const DEFAULT_DELAYS_MS = [1000, 2000, 4000, 8000, 15_000];
 /** The messages waiting for the database, tried again on the clock, oldest first. */
 export class HeldMessages {
   private readonly waiting: HeldMessage[] = [];
+  private arrivals = 0;
   private readonly toldRooms = new Set<string>();
   private readonly stopping = new AbortController();
   private draining: Promise<void> | null = null;
@@ -88,12 +91,15 @@ export class HeldMessages {
    * overtake them). The room hears once per outage that its messages wait; past the hold's capacity, to send again.
    */
   async receive(message: Message, intake: Intake): Promise<void> {
+    const arrival = this.arrivals++;
     if (!this.holding() && (await intake.take(message)) === 'taken') return;
     // Stopping: the next start's catch-up reads it from the room, as it reads what waits.
     if (this.stopping.signal.aborted) return;
     const speaks = this.options.tellsAbout?.(message.id) ?? true;
     if (this.waiting.length >= (this.options.capacity ?? 500)) return speaks ? intake.tell(HOLD_FULL) : undefined;
-    this.waiting.push({ message, intake });
+    // In the order they came: two messages taken at once may fail in the other order.
+    const behind = this.waiting.findIndex((held) => held.arrival > arrival);
+    this.waiting.splice(behind === -1 ? this.waiting.length : behind, 0, { message, intake, arrival });
     this.startDraining();
     if (this.toldRooms.has(intake.roomId)) return;
     this.toldRooms.add(intake.roomId);
@@ -167,7 +173,7 @@ export class HeldMessages {
         return 'taken' as const;
       });
       if (outcome === 'unreachable') return taken;
-      this.waiting.shift();
+      this.waiting.splice(this.waiting.indexOf(next), 1);
       taken = true;
     }
     return taken;

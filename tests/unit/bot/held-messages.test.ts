@@ -178,4 +178,31 @@ describe('HeldMessages', () => {
     await held.settled();
     expect(state.taken).toEqual(['r1: first']);
   });
+
+  it("keeps the order messages came in when the first one's failure comes after the second's", async () => {
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    const held = new HeldMessages({ clock, logger: createLogger({ level: 'silent', secrets: [] }) });
+    const taken: string[] = [];
+    let reachable = false;
+    let failFirst: () => void = () => undefined;
+    const firstFails = new Promise<void>((resolve) => (failFirst = resolve));
+    const intake = (slow: boolean): Intake => ({
+      roomId: 'r1',
+      take: async (current) => {
+        if (!reachable && slow && taken.length === 0) await firstFails;
+        if (!reachable) return 'unreachable';
+        taken.push(current.content);
+        return 'taken';
+      },
+      tell: async () => undefined,
+    });
+    const first = held.receive(message('1', 'first'), intake(true));
+    await held.receive(message('2', 'second'), intake(false));
+    failFirst();
+    await first;
+    reachable = true;
+    await clock.advance(1000);
+    await held.settled();
+    expect(taken).toEqual(['first', 'second']);
+  });
 });
