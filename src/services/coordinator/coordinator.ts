@@ -152,9 +152,13 @@ export class Coordinator implements TurnTaking {
     return [...this.runtimes.entries()].filter(([, runtime]) => runtime.loop !== null).map(([id]) => id);
   }
 
-  /** The database went away mid-round: see StalledSessions. */
+  /**
+   * The database went away mid-round (see StalledSessions). The round's answers still streaming are cut as a handover
+   * cuts them, out of the room: the session is resumed from the store, and one stored meanwhile would be said twice.
+   */
   private stall(sessionId: string, runtime: Runtime): void {
     dropQueuedWork(runtime);
+    runtime.controller.abort(new TurnCut('handed_over'));
     this.stalled.add(sessionId, this.options.clock.now());
     this.options.logger.warn({ session: sessionId }, 'the database became unreachable mid-round: the session resumes once it is back');
   }
