@@ -1,3 +1,4 @@
+import { whenReachable } from '../../core/database-unreachable.ts';
 import type { JobRegistry } from '../jobs/job-types.ts';
 import { withCustomSpan } from '@openai/agents';
 import { LRUCache } from 'lru-cache';
@@ -223,7 +224,9 @@ export class DeliveryService {
       delivered = await transport.deliver(session.roomId, outgoing, {
         previewExternalId: typeof job.payload.previewExternalId === 'string' ? job.payload.previewExternalId : null,
         deliveredExternalIds: message.externalIds,
-        onChunkDelivered: (externalId, url) => this.options.messages.appendExternalId(message.id, externalId, url),
+        // Recorded even across a database outage: a job retried for want of it would post the message again.
+        onChunkDelivered: (externalId, url) =>
+          whenReachable(() => this.options.messages.appendExternalId(message.id, externalId, url), { clock: this.options.clock }),
       });
     } catch (error) {
       // A missing permission or a deleted room will not heal by retrying; everything else (outage, 5xx) may.
@@ -237,7 +240,9 @@ export class DeliveryService {
     }
     // Delivered and the job done in one statement: a crash between the two can no longer leave a delivered
     // message's job to run again (it would find the message delivered and stop, but a round trip later).
-    const next = await this.options.messages.markDelivered(message.id, job, this.options.clock.now(), delivered, successor);
+    const next = await whenReachable(() => this.options.messages.markDelivered(message.id, job, this.options.clock.now(), delivered, successor), {
+      clock: this.options.clock,
+    });
     const shown: ChatMessage = {
       ...message,
       deliveryStatus: 'delivered',

@@ -1,7 +1,7 @@
 /** What a job's outcome does to its row: done, postponed, retried later (with backoff) or failed for good. */
 import type { Logger } from 'pino';
 import type { Clock } from '../../core/clock.ts';
-import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
+import { whenReachable } from '../../core/database-unreachable.ts';
 import type { ClaimedJob, JobsRepository } from '../../repositories/jobs-repository.ts';
 import { backoffDelayMs } from './backoff.ts';
 import type { JobOutcome, TerminalFailureListener } from './job-types.ts';
@@ -27,14 +27,8 @@ export async function settleJobWhenReachable(
   outcome: JobOutcome,
   signal: AbortSignal,
 ): Promise<void> {
-  for (let attempt = 1; ; attempt += 1) {
-    try {
-      return await settleJob(dependencies, job, outcome);
-    } catch (error) {
-      if (!isDatabaseUnreachable(error) || signal.aborted) throw error;
-      await dependencies.clock.sleep(Math.min(1000 * attempt, 5000), signal).catch(() => undefined);
-    }
-  }
+  // No patience limit: a worker that stops gives up through `signal`.
+  await whenReachable(() => settleJob(dependencies, job, outcome), { clock: dependencies.clock, signal, patienceMs: Number.POSITIVE_INFINITY });
 }
 
 /** Records a job's outcome (a `settled` job recorded its own, with its delivery). */
