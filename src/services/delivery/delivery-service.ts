@@ -1,4 +1,4 @@
-import { whenReachable } from '../../core/database-unreachable.ts';
+import { isDatabaseUnreachable, whenReachable } from '../../core/database-unreachable.ts';
 import type { JobRegistry } from '../jobs/job-types.ts';
 import { withCustomSpan } from '@openai/agents';
 import { LRUCache } from 'lru-cache';
@@ -185,9 +185,13 @@ export class DeliveryService {
     const { clock, logger } = this.options;
     const row = { sessionId: session.id, transport: session.transport, roomId: session.roomId, workerId: previews.workerId };
     const warn = (what: string) => (error: unknown) => logger.warn({ err: error, session: session.id }, `could not ${what} a streaming preview`);
+    // While the database is away the answer goes on; the row is written in the background once it is back, so a
+    // process killed after the outage still has its half-written answers found and removed by the next start.
+    const recorded = (what: string, write: () => Promise<void>) =>
+      write().catch((error: unknown) => (isDatabaseUnreachable(error) ? void whenReachable(write, { clock }).catch(warn(what)) : warn(what)(error)));
     return {
-      posted: (externalId) => previews.repository.remember({ ...row, externalId, postedAt: clock.now() }).catch(warn('record')),
-      removed: (externalId) => previews.repository.forget([externalId]).catch(warn('forget')),
+      posted: (externalId) => recorded('record', () => previews.repository.remember({ ...row, externalId, postedAt: clock.now() })),
+      removed: (externalId) => recorded('forget', () => previews.repository.forget([externalId])),
     };
   }
 
