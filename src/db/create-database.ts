@@ -106,6 +106,9 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     // statements (337-660 ms), 30 let Postgres's backends crowd the app's own thread off the cores (297-667), 10 was
     // 82-161. A connection stays taken until the event loop reads its answer, so more of them only help with more cores.
     max: 10,
+    // After a failover the old server's connections may stay half-open, answering nothing: keepalives find them dead.
+    // (No connect timeout: under load a statement may wait its turn for a connection for seconds, which is not an outage.)
+    keepAlive: true,
     types: {
       getTypeParser: (oid: number, format?: 'text' | 'binary') =>
         oid === INT8 || oid === NUMERIC ? (value: string) => Number(value) : pg.types.getTypeParser(oid, format),

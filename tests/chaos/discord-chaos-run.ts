@@ -58,7 +58,8 @@ const notion = await startFakeNotion({ clock: systemClock });
 const channel = discord.channels['brainstorm']!;
 const environment: Record<string, string> = {
   DATA_DIR: dataDir,
-  LOG_LEVEL: 'warn',
+  // CHAOS_LOG_LEVEL=info (or debug) keeps more of each process's log, to follow a problem.
+  LOG_LEVEL: process.env.CHAOS_LOG_LEVEL ?? 'warn',
   DEMO_PACE: 'fast',
   SESSION_PLANNER_MAX_QUESTIONS: '0',
   DISCORD_BOT_TOKEN: discord.token,
