@@ -1,4 +1,4 @@
-import { isDatabaseUnreachable, whenReachable } from '../../core/database-unreachable.ts';
+import { whenReachable } from '../../core/database-unreachable.ts';
 import type { JobRegistry } from '../jobs/job-types.ts';
 import { withCustomSpan } from '@openai/agents';
 import { LRUCache } from 'lru-cache';
@@ -6,7 +6,6 @@ import type { Logger } from 'pino';
 import type { ClaimedJob, SuccessorClaim } from '../../repositories/jobs-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { StreamPreviewsRepository } from '../../repositories/stream-previews-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { isPermanentFailure, isRoomGone } from '../../core/errors.ts';
 import { currentTraceId } from '../current-trace.ts';
@@ -16,6 +15,7 @@ import type { JobOutcome } from '../jobs/job-types.ts';
 import type { EventBus, MessageAction, OutgoingFile, OutgoingMessage, ReplyButton, ReplyReference, Transport } from '../../core/ports.ts';
 import type { DocumentKind } from '../../repositories/documents-repository.ts';
 import { PostedMessages } from './posted-messages.ts';
+import { previewRecord, type PreviewRows } from './preview-recorder.ts';
 import { StreamDraft, type PreviewRecord } from './stream-draft.ts';
 import type { TransportRegistry } from './transport-registry.ts';
 
@@ -64,7 +64,7 @@ export interface DeliveryServiceOptions {
   /** Runs a queue's due jobs now (the job worker's `runQueue`). */
   runQueue: (queue: string) => Promise<void>;
   /** Where previews that outlive this process are recorded, with this process's worker instance id. */
-  previews?: { repository: Pick<StreamPreviewsRepository, 'remember' | 'forget'>; workerId: string };
+  previews?: PreviewRows;
   /** A session's documents as files, for a message that attaches them (`attachDocuments`). */
   documentFiles?: (sessionId: string, kinds: DocumentKind[]) => Promise<OutgoingFile[]>;
 }
@@ -181,18 +181,7 @@ export class DeliveryService {
   /** Records each preview posted in a room that keeps it, so a process that dies mid-answer does not leave it there. */
   private previewRecorder(session: Session, transport: Transport): PreviewRecord | null {
     const previews = this.options.previews;
-    if (!previews || !transport.removePreview) return null;
-    const { clock, logger } = this.options;
-    const row = { sessionId: session.id, transport: session.transport, roomId: session.roomId, workerId: previews.workerId };
-    const warn = (what: string) => (error: unknown) => logger.warn({ err: error, session: session.id }, `could not ${what} a streaming preview`);
-    // While the database is away the answer goes on; the row is written in the background once it is back, so a
-    // process killed after the outage still has its half-written answers found and removed by the next start.
-    const recorded = (what: string, write: () => Promise<void>) =>
-      write().catch((error: unknown) => (isDatabaseUnreachable(error) ? void whenReachable(write, { clock }).catch(warn(what)) : warn(what)(error)));
-    return {
-      posted: (externalId) => recorded('record', () => previews.repository.remember({ ...row, externalId, postedAt: clock.now() })),
-      removed: (externalId) => recorded('forget', () => previews.repository.forget([externalId])),
-    };
+    return previews && transport.removePreview ? previewRecord(session, previews, this.options) : null;
   }
 
   /** Deliveries are this service's jobs: it registers their handler. */
