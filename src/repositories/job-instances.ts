@@ -1,4 +1,4 @@
-import { sql, type Kysely, type Transaction } from 'kysely';
+import { sql, type Kysely, type RawBuilder, type Transaction } from 'kysely';
 import type { Database } from '../db/schema.ts';
 import { closeAbandonedTraces } from './abandoned-traces.ts';
 
@@ -76,19 +76,9 @@ export async function reclaimAbandoned(
       .where((eb) => eb.or([eb('heartbeat_at', '<', staleBefore), ...(goneIds.length > 0 ? [eb('id', 'in', goneIds)] : [])]))
       .returning('id')
       .execute();
-    const jobs = await backToPending(transaction, selfId, now);
-    if (jobs.length > 0) {
-      await transaction
-        .updateTable('job_runs')
-        .set({ finished_at: now, outcome: 'abandoned', error: 'the worker running it stopped' })
-        .where(
-          'job_id',
-          'in',
-          jobs.map((job) => job.id),
-        )
-        .where('finished_at', 'is', null)
-        .execute();
-    }
+    const stopped = sql`job.locked_by in (select instance.id from worker_instances instance where instance.stopped_at is not null and instance.id <> ${selfId})`;
+    const jobs = await backToPending(transaction, stopped, now);
+    await closeRuns(transaction, jobs, now, 'the worker running it stopped');
     // Traces are closed once, when their instance is declared gone (a clean stop ends its own): not on every heartbeat.
     const traces = declared.length > 0 || options.everyGoneInstance ? await closeAbandonedTraces(transaction) : 0;
     return { jobs: jobs.length, traces };
@@ -96,18 +86,45 @@ export async function reclaimAbandoned(
 }
 
 /**
- * Puts the running jobs of stopped instances back to pending, due now. A job whose twin (same kind and dedupe key) is
- * pending already, or is another of these jobs with a lower id, is `superseded` instead: the twin does its work, and
- * two pending twins would break the pending-dedupe index, failing the whole reclaim (a worker that cannot reclaim
- * claims nothing, for every session, at every start). Seen after kill -9 restarts: an idea-ledger pass was running
+ * Puts back to pending, due now, the jobs `selfId` holds as running but does not know of (`knownIds`): a claim whose
+ * answer a dropped connection lost (the statement committed, its reply never came), which would otherwise wait out its
+ * lease (minutes: a room's deliveries stalled behind it). Their open runs are closed as abandoned. Returns their ids.
+ */
+export async function releaseLostClaims(db: Kysely<Database>, selfId: string, knownIds: readonly number[], now: Date): Promise<number[]> {
+  return db.transaction().execute(async (transaction) => {
+    const held = sql`job.locked_by = ${selfId} and not (job.id = any(${[...knownIds]}::bigint[]))`;
+    const jobs = await backToPending(transaction, held, now);
+    await closeRuns(transaction, jobs, now, 'its claim was lost to a dropped database connection');
+    return jobs.map((job) => Number(job.id));
+  });
+}
+
+async function closeRuns(transaction: Transaction<Database>, jobs: { id: number }[], now: Date, error: string): Promise<void> {
+  if (jobs.length === 0) return;
+  await transaction
+    .updateTable('job_runs')
+    .set({ finished_at: now, outcome: 'abandoned', error })
+    .where(
+      'job_id',
+      'in',
+      jobs.map((job) => job.id),
+    )
+    .where('finished_at', 'is', null)
+    .execute();
+}
+
+/**
+ * Puts the running jobs that `held` picks (of stopped instances, or claims their worker lost) back to pending, due
+ * now. A job whose twin (same kind and dedupe key) is pending already, or is another of these jobs with a lower id, is
+ * `superseded` instead: the twin does its work, and two pending twins would break the pending-dedupe index, failing
+ * the whole reclaim (a worker that cannot reclaim claims nothing, for every session, at every start). Seen after kill -9 restarts: an idea-ledger pass was running
  * when its process died, and the next message queued the session's next pass meanwhile.
  */
-async function backToPending(transaction: Transaction<Database>, selfId: string, now: Date): Promise<{ id: number }[]> {
+async function backToPending(transaction: Transaction<Database>, held: RawBuilder<unknown>, now: Date): Promise<{ id: number }[]> {
   const result = await sql<{ id: number }>`
     with abandoned as (
       select job.id, job.kind, job.dedupe_key from jobs job
-      where job.status = 'running'
-        and job.locked_by in (select instance.id from worker_instances instance where instance.stopped_at is not null and instance.id <> ${selfId})
+      where job.status = 'running' and ${held}
     ), decided as (
       select abandoned.id, abandoned.dedupe_key is not null and (
         exists (select 1 from jobs twin where twin.status = 'pending' and twin.kind = abandoned.kind and twin.dedupe_key = abandoned.dedupe_key)

@@ -263,6 +263,11 @@ export class JobsRepository {
     return instances.reclaimAbandoned(this.db, selfId, now, staleBefore, goneIds, options);
   }
 
+  /** Puts back to pending the jobs `workerId` holds but does not know of (claims whose answer was lost); their ids. */
+  releaseLostClaims(workerId: string, knownIds: readonly number[], now: Date): Promise<number[]> {
+    return instances.releaseLostClaims(this.db, workerId, knownIds, now);
+  }
+
   /** Cancels the pending jobs of a session (optionally of some kinds), e.g. when it ends. */
   async cancelPending(sessionId: string, kinds: string[] | null, now: Date): Promise<number> {
     let query = this.db

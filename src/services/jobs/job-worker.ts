@@ -7,6 +7,8 @@ import { IdleSleep } from './idle-sleep.ts';
 import { settleJobWhenReachable } from './job-settlement.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
 import { LocalQueueRuns } from './local-queue-runs.ts';
+import { renewLeaseWhileRunning } from './lease-renewal.ts';
+import { LostClaims, type SuccessorSends } from './lost-claims.ts';
 import { WorkerLanes, type JobLane, type LaneSlots, type LaneUse } from './worker-lanes.ts';
 import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
 
@@ -71,9 +73,12 @@ export class JobWorker {
   private readonly stopController = new AbortController();
   private readonly instance: WorkerInstanceKeeper;
   private readonly outages: OutageLog;
+  /** The jobs this worker knows it holds, to put back those a dropped connection's lost claim took. */
+  private readonly lostClaims: LostClaims;
 
   constructor(private readonly options: JobWorkerOptions) {
     this.outages = new OutageLog(options.logger, 'the job worker');
+    this.lostClaims = new LostClaims(options);
     this.instance = new WorkerInstanceKeeper({ ...options.instance, id: options.workerId, jobs: options.jobs, clock: options.clock, logger: options.logger });
     this.leaseMs = options.leaseMs ?? 5 * 60_000;
     this.concurrency = options.concurrency ?? 8;
@@ -105,13 +110,9 @@ export class JobWorker {
     await this.instance.maintain();
     let total = 0;
     for (;;) {
-      const claimed = await this.options.jobs.claimDue(
-        this.options.workerId,
-        this.options.clock.now(),
-        this.leaseMs,
-        this.concurrency,
-        kinds ?? [...this.handlers.keys()],
-      );
+      const { workerId, clock } = this.options;
+      const kindsRun = kinds ?? [...this.handlers.keys()];
+      const claimed = await this.lostClaims.claim(() => this.options.jobs.claimDue(workerId, clock.now(), this.leaseMs, this.concurrency, kindsRun));
       if (claimed.length === 0) return total;
       const chains = await Promise.all(claimed.map((job) => this.runChain({ last: job, nudgesBefore: this.nudges })));
       total += chains.reduce((sum, length) => sum + length, 0);
@@ -128,7 +129,9 @@ export class JobWorker {
     const awaitRunning = options.awaitRunning ?? false;
     for (let batch = 0; batch < 50; batch += 1) {
       if (awaitRunning && (await this.localRuns.waitFor(queue))) continue;
-      const claimed = await this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, 1, [...this.handlers.keys()], queue);
+      const claimed = await this.lostClaims.claim(() =>
+        this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, 1, [...this.handlers.keys()], queue),
+      );
       const job = claimed[0];
       // An empty claim may have lost the job to the loop's claim, which answered first.
       if (!job) {
@@ -186,7 +189,8 @@ export class JobWorker {
       const lanes = this.requests.begin();
       try {
         await this.instance.maintain();
-        const claimed = await this.claimEachLane(lanes);
+        // Jobs a lost claim took are put back due now: this pass claims them (every lane: it may not be asked for).
+        const claimed = (await this.lostClaims.recover()) > 0 ? await this.claimEachLane(null) : await this.claimEachLane(lanes);
         this.outages.succeeded();
         if (claimed) continue;
       } catch (error) {
@@ -214,7 +218,7 @@ export class JobWorker {
       }
       const nudgesBefore = this.nudges;
       const now = this.options.clock.now();
-      const claimed = await this.options.jobs.claimDue(this.options.workerId, now, this.leaseMs, free, kinds);
+      const claimed = await this.lostClaims.claim(() => this.options.jobs.claimDue(this.options.workerId, now, this.leaseMs, free, kinds));
       for (const job of claimed) this.track(job, nudgesBefore);
       // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.
       lane.full = claimed.length === free;
@@ -264,24 +268,21 @@ export class JobWorker {
   private async execute(job: ClaimedJob): Promise<JobEnd> {
     const handler = this.handlers.get(job.kind);
     const end: JobEnd = { next: null, nudgesBefore: this.nudges };
-    const heartbeat = setInterval(
-      () => {
-        const now = this.options.clock.now();
-        void this.options.jobs.extendLease(job.id, this.options.workerId, new Date(now.getTime() + this.leaseMs), now).catch(() => undefined);
-      },
-      Math.max(1000, this.leaseMs / 3),
-    );
+    const sends: SuccessorSends = { count: 0 };
+    const heartbeat = renewLeaseWhileRunning({ ...this.options, leaseMs: this.leaseMs }, job);
     let outcome: JobOutcome;
     try {
       outcome = handler
-        ? await handler(job, this.stopController.signal, this.successorClaim(job, end))
+        ? await handler(job, this.stopController.signal, this.successorClaim(job, end, sends))
         : { status: 'failed', error: `no handler for job kind ${job.kind}` };
     } catch (error) {
       outcome = { status: 'retry', error: error instanceof Error ? error.message : String(error) };
     } finally {
-      clearInterval(heartbeat);
+      heartbeat.stop();
     }
-    await settleJobWhenReachable({ ...this.options, expect: (runAt) => this.idle.expect(runAt) }, job, outcome, this.stopController.signal);
+    this.lostClaims.successorAnswered(sends, outcome.status === 'settled' ? (outcome.next ?? null) : null, outcome.status === 'retry');
+    const settlement = { ...this.options, expect: (runAt: Date) => this.idle.expect(runAt) };
+    await settleJobWhenReachable(settlement, job, outcome, this.stopController.signal).finally(() => this.lostClaims.ended(job));
     if (outcome.status === 'settled' && outcome.next) end.next = outcome.next;
     return end;
   }
@@ -290,7 +291,7 @@ export class JobWorker {
    * What a queued job's end may claim after it: nothing once the worker stops (it would run after the stop), nor while
    * the worker is full (a busy room would keep its slot while other queues wait).
    */
-  private successorClaim(job: ClaimedJob, end: JobEnd): SuccessorClaim | null {
+  private successorClaim(job: ClaimedJob, end: JobEnd, sends: SuccessorSends): SuccessorClaim | null {
     if (job.queue === null) return null;
     return {
       workerId: this.options.workerId,
@@ -299,6 +300,7 @@ export class JobWorker {
       // Not while the worker is full either: then the poll shares the free slots among every queue's due work.
       sending: () => {
         if (this.stopController.signal.aborted || this.lanes.laneOf(job.kind).full) return false;
+        if (!this.lostClaims.successorSending(sends)) return false;
         end.nudgesBefore = this.nudges;
         return true;
       },
