@@ -7,6 +7,7 @@ import {
   ChannelType,
   RESTJSONErrorCodes,
   Routes,
+  SnowflakeUtil,
   ThreadAutoArchiveDuration,
   type Client,
   type ForumChannel,
@@ -119,9 +120,12 @@ export class DiscordTransport implements Transport {
         // Files go with the last part; a streamed answer's preview is edited, so its files follow in a post of their own.
         const files = last ? (message.files ?? []) : [];
         const previewId = index === 0 ? progress.previewExternalId : null;
-        const id = previewId
-          ? await this.poster.finishPreview(target, previewId, message.speaker, text, components)
-          : (await this.poster.post(target, message.speaker, text, components, { files })).id;
+        const posted = previewId ? null : await this.postedBefore(target, message, text, progress, delivered);
+        const id =
+          posted ??
+          (previewId
+            ? await this.poster.finishPreview(target, previewId, message.speaker, text, components)
+            : (await this.poster.post(target, message.speaker, text, components, { files })).id);
         if (previewId && files.length > 0) await this.poster.post(target, message.speaker, '', [], { files });
         delivered.push(id);
         if (index < chunks.length - 1) await progress.onChunkDelivered(id, this.url(target, id));
@@ -129,6 +133,25 @@ export class DiscordTransport implements Transport {
       const first = delivered[0];
       return { externalIds: delivered, url: first ? this.url(target, first) : null };
     });
+  }
+
+  /**
+   * The chunk an earlier run of a resumed delivery posted without recording it (see `DeliveryProgress.resumedSince`):
+   * read back from the last chunk recorded, or from a minute before the run began (Discord's clock is not ours).
+   */
+  private async postedBefore(
+    target: RoomTarget,
+    message: OutgoingMessage,
+    text: string,
+    progress: DeliveryProgress,
+    delivered: string[],
+  ): Promise<string | null> {
+    if (!progress.resumedSince) return null;
+    const after = delivered.at(-1) ?? SnowflakeUtil.generate({ timestamp: progress.resumedSince.getTime() - 60_000 }).toString();
+    const found = await this.poster.findPosted(target, message.speaker, text, after, delivered);
+    if (found)
+      this.options.logger.info({ roomId: target.room.id, externalId: found }, 'a resumed delivery found its message already posted: not posting it twice');
+    return found;
   }
 
   /** Posts the streaming message of a speaker who has started writing. */

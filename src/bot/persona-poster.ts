@@ -145,6 +145,24 @@ export class PersonaPoster {
     }
   }
 
+  /**
+   * A message `speaker` already posted with exactly `text` after message `afterId` (its id), or null: what an earlier
+   * run of a delivery posted without recording it. One page of the room is read: a resumed delivery is rare.
+   */
+  async findPosted(target: RoomTarget, speaker: Speaker, text: string, afterId: string, skip: readonly string[]): Promise<string | null> {
+    const page = await target.room.messages.fetch({ after: afterId, limit: 100 }).catch((error: unknown) => {
+      throw toTransportError(error, 'read the room back before posting again');
+    });
+    const webhook = speaker.kind === 'system' ? null : await this.webhooks.forChannel(target.parent);
+    const self = target.parent.client.user?.id;
+    const ours = (message: Message) =>
+      webhook && message.webhookId
+        ? message.webhookId === webhook.id && message.author.username === personaUsername(speaker) && message.content === text
+        : message.author.id === self && (speaker.kind === 'system' ? message.content === text : message.embeds[0]?.description === text);
+    const found = [...page.values()].filter((message) => !skip.includes(message.id) && ours(message));
+    return found.sort((left, right) => (BigInt(left.id) < BigInt(right.id) ? -1 : 1))[0]?.id ?? null;
+  }
+
   /** How a message was posted: remembered for previews of this process, otherwise read back from Discord. */
   private async originOf(target: RoomTarget, messageId: string): Promise<PostedVia> {
     const known = this.previews.get(messageId);

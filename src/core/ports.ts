@@ -55,6 +55,12 @@ export interface DeliveryProgress {
    * every message, and no window between "last chunk recorded" and "delivered" at all.
    */
   onChunkDelivered(externalId: string, url: string | null): Promise<void>;
+  /**
+   * Set when an earlier run of this delivery may have posted a chunk it could not record (its process killed, or its
+   * database away, between the post and the record): the room is read back from this time before a chunk is posted
+   * again, and a chunk found there is taken instead of being posted twice.
+   */
+  resumedSince?: Date | null;
 }
 
 /** What a transport reports after delivering a message. */

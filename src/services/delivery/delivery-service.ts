@@ -217,6 +217,8 @@ export class DeliveryService {
       delivered = await transport.deliver(session.roomId, outgoing, {
         previewExternalId: typeof job.payload.previewExternalId === 'string' ? job.payload.previewExternalId : null,
         deliveredExternalIds: message.externalIds,
+        // An earlier run may have posted a chunk and died (or lost its database) before recording it.
+        resumedSince: job.firstRun ? null : message.createdAt,
         // Recorded even across a database outage: a job retried for want of it would post the message again.
         onChunkDelivered: (externalId, url) =>
           whenReachable(() => this.options.messages.appendExternalId(message.id, externalId, url), { clock: this.options.clock }),

@@ -147,3 +147,47 @@ describe('room order', () => {
     }
   });
 });
+
+describe('a delivery resumed after a run that posted without recording it (a process killed, or its database away)', () => {
+  const resumed = (since: Date, delivered: string[] = []): DeliveryProgress => ({ ...progress(), deliveredExternalIds: delivered, resumedSince: since });
+
+  it('takes the message the earlier run posted instead of posting it twice', async () => {
+    const roomId = await openRoom('Resumed delivery');
+    const since = new Date();
+    const first = await harness.bot.transport.deliver(roomId, outgoing(claude, 'Start with a pilot in one team.'), progress());
+    const again = await harness.bot.transport.deliver(roomId, outgoing(claude, 'Start with a pilot in one team.'), resumed(since));
+    expect(again.externalIds).toEqual(first.externalIds);
+    expect(harness.fake.messagesIn(roomId).map((message) => message.content)).toEqual(['Start with a pilot in one team.']);
+  });
+
+  it('posts only the parts of a long answer that the earlier run did not', async () => {
+    const roomId = await openRoom('Resumed long answer');
+    const since = new Date();
+    const long = outgoing(claude, Array.from({ length: 3 }, (_, part) => `Part ${part + 1}: ${'word '.repeat(380)}`).join('\n\n'));
+    const recorded: string[] = [];
+    // The run dies after its second part is posted: the first part's id was recorded, the second's never was.
+    const dying: DeliveryProgress = {
+      ...progress(),
+      onChunkDelivered: async (externalId) => {
+        if (recorded.length > 0) throw new Error('process killed');
+        recorded.push(externalId);
+      },
+    };
+    await expect(harness.bot.transport.deliver(roomId, long, dying)).rejects.toThrow('process killed');
+    expect(harness.fake.messagesIn(roomId)).toHaveLength(2);
+    const again = await harness.bot.transport.deliver(roomId, long, resumed(since, recorded));
+    const visible = harness.fake.messagesIn(roomId);
+    expect(visible).toHaveLength(3);
+    expect(again.externalIds).toEqual(visible.map((message) => message.id));
+  });
+
+  it('posts anew when the room holds the words from another speaker only, and on a first run always', async () => {
+    const roomId = await openRoom('Resumed, other speaker');
+    const since = new Date();
+    await harness.bot.transport.deliver(roomId, outgoing(grok, 'Agreed.'), progress());
+    await harness.bot.transport.deliver(roomId, outgoing(claude, 'Agreed.'), resumed(since));
+    await harness.bot.transport.deliver(roomId, outgoing(system, 'Agreed.'), resumed(since));
+    await harness.bot.transport.deliver(roomId, outgoing(claude, 'Agreed.'), progress());
+    expect(harness.fake.messagesIn(roomId).map((message) => message.origin)).toEqual(['webhook', 'webhook', 'bot', 'webhook']);
+  });
+});
