@@ -182,6 +182,16 @@ export class DiscordTransport implements Transport {
     });
   }
 
+  /** Removes the half-written previews of ours that no process is writing (see PersonaPoster.strayPreviews); how many. */
+  removeStrayPreviews(roomId: string): Promise<number> {
+    return this.queue.run(roomId, async () => {
+      const target = await this.room(roomId);
+      const strays = await this.poster.strayPreviews(target);
+      for (const id of strays) await this.poster.removeStale(target, id);
+      return strays.length;
+    });
+  }
+
   /**
    * Runs `task` (a command reply, a refusal) after everything already handed over for the room: bot-token posts
    * and webhook posts sit in different rate-limit buckets in discord.js, so only this queue keeps them in order.

@@ -38,6 +38,9 @@ type PostedVia = { via: 'webhook'; webhookId: string } | { via: 'bot' };
 /** Failures after which a preview cannot become the final message: it is gone or no longer ours to edit. */
 const STALE_PREVIEW_FAILURES: DiscordFailure[] = ['unknown_message', 'unknown_webhook', 'not_editable', 'thread_closed'];
 
+/** What ends a streaming preview's text (see StreamDraft). */
+const PREVIEW_CURSOR = '▍';
+
 /** No AI-written message may ping anyone. */
 const NO_MENTIONS = { parse: [] } as const;
 
@@ -161,6 +164,23 @@ export class PersonaPoster {
         : message.author.id === self && (speaker.kind === 'system' ? message.content === text : message.embeds[0]?.description === text);
     const found = [...page.values()].filter((message) => !skip.includes(message.id) && ours(message));
     return found.sort((left, right) => (BigInt(left.id) < BigInt(right.id) ? -1 : 1))[0]?.id ?? null;
+  }
+
+  /**
+   * Half-written previews of ours in the room's latest page that this process is not writing: left by a process that
+   * died (or lost its database) before it could record them, so no sweep of recorded previews knows of them.
+   */
+  async strayPreviews(target: RoomTarget): Promise<string[]> {
+    const page = await target.room.messages.fetch({ limit: 50 }).catch((error: unknown) => {
+      throw toTransportError(error, 'read the room back for half-written answers');
+    });
+    const webhook = await this.webhooks.forChannel(target.parent);
+    const self = target.parent.client.user?.id;
+    const ours = (message: Message) => (message.webhookId ? message.webhookId === webhook?.id : message.author.id === self);
+    const text = (message: Message) => (message.webhookId ? message.content : (message.embeds[0]?.description ?? message.content));
+    return [...page.values()]
+      .filter((message) => ours(message) && !this.previews.has(message.id) && text(message).trimEnd().endsWith(PREVIEW_CURSOR))
+      .map((message) => message.id);
   }
 
   /** How a message was posted: remembered for previews of this process, otherwise read back from Discord. */

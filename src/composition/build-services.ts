@@ -163,6 +163,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     canOwn: async (session) => transports.has(session.transport) && ((await transports.get(session.transport).handlesRoom?.(session.roomId)) ?? true),
     mayContinue: (session) => session.aiRoundsSinceHuman < limitsConfig().maxAiRoundsWithoutHuman,
     leaseMs: config.environment.SESSION_LEASE_SECONDS * 1000,
+    taken: (session) => leftPreviews.sweepRoom(session),
   });
   const coordinator = new OwnedCoordinator(rounds, ownership, events);
   // Embedded PGlite has no checkpointer: housekeeping checkpoints it, /metrics shows how that goes.

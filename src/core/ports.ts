@@ -86,6 +86,11 @@ export interface Transport {
    */
   removePreview?(roomId: string, externalId: string): Promise<void>;
   /**
+   * Removes the half-written previews of ours in a room that no process is writing: left by a process that died before
+   * it could record them (its database away). Run when a session's lease is taken; returns how many it removed.
+   */
+  removeStrayPreviews?(roomId: string): Promise<number>;
+  /**
    * Forgets a preview held in this process's memory (the local channel) whose answer will not come here: the session
    * went to another process, which answers again. Absent where previews live in the room itself (`removePreview`).
    */

@@ -97,6 +97,25 @@ describe('a process killed mid-answer on Discord', () => {
   }, 300_000);
 });
 
+describe('a process killed mid-answer whose previews were never recorded (its database away as it posted them)', () => {
+  it('leaves no half-written answer in the thread either: the process that takes the session over reads its room back', async () => {
+    const first = await botProcess();
+    const { drill, questionId, previews } = await threeStalledAnswers('How do we keep the build green?');
+    // As if the database had been away as they were posted: nobody recorded them, so no sweep of recorded previews knows them.
+    await handle.db.deleteFrom('stream_previews').where('external_id', 'in', previews).execute();
+    expect(await first.signal('SIGKILL')).toBeNull();
+    const second = await botProcess();
+    await discord.waitFor(() => !discord.messagesIn(drill.roomId).some((message) => previews.includes(message.id)), {
+      timeoutMs: 60_000,
+      description: 'the unrecorded half-written answers removed',
+    });
+    // Logged once the last of them is removed, which the thread shows first.
+    await waitUntil(async () => second.output().includes('removed half-written answers nobody had recorded'), 'the sweep of the room taken over');
+    await waitAnswered(handle.db, drill, await storedId(questionId));
+    await discord.waitFor(() => !discord.messagesIn(drill.roomId).some(isPreview), { timeoutMs: 30_000, description: 'no preview left in the thread' });
+  }, 300_000);
+});
+
 describe('a process stopped cleanly mid-answer on Discord (a restart, a deploy)', () => {
   it('takes its unfinished answers out of the thread before it exits, keeps none of them, and the next process answers again', async () => {
     const first = await botProcess();

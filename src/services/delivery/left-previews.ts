@@ -11,6 +11,7 @@ import type { LeftPreview, StreamPreviewsRepository } from '../../repositories/s
 import type { JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { JobOutcome, JobRegistry } from '../jobs/job-types.ts';
 import type { Transport } from '../../core/ports.ts';
+import type { Session } from '../../core/domain.ts';
 import type { TransportRegistry } from './transport-registry.ts';
 
 /** The job that removes left previews soon after a start (the room transport may still be connecting). */
@@ -87,6 +88,23 @@ export class LeftPreviews {
       // A room that is gone for good (its thread deleted, the bot removed from the server) has nothing left to clean.
       return isPermanentFailure(error) ? 'gone' : 'failed';
     }
+  }
+
+  /**
+   * Removes, in the background, the half-written answers of ours in a session's room that nobody writes: those a
+   * process posted and could not record before it died (its database away), which `sweep` cannot know of. Run when
+   * this process takes the session's lease, so no process of ours is writing there but this one.
+   */
+  sweepRoom(session: Pick<Session, 'id' | 'transport' | 'roomId'>): void {
+    const { transports, logger } = this.options;
+    const transport = transports.has(session.transport) ? transports.get(session.transport) : null;
+    if (!transport?.removeStrayPreviews) return;
+    transport.removeStrayPreviews(session.roomId).then(
+      (removed) => {
+        if (removed > 0) logger.info({ session: session.id, previews: removed }, 'removed half-written answers nobody had recorded from a session taken over');
+      },
+      (error: unknown) => logger.warn({ err: error, session: session.id }, 'could not read a room taken over back for half-written answers'),
+    );
   }
 
   private async runJob(): Promise<JobOutcome> {

@@ -36,6 +36,8 @@ export interface SessionOwnershipOptions {
   canOwn: (session: Session) => Promise<boolean>;
   /** Whether a resumed session with nobody to answer may go on with AI rounds (false at the loop guard). */
   mayContinue: (session: Session) => boolean;
+  /** Told of each session whose lease this process takes, before it resumes it (its room is swept of strays). */
+  taken?: (session: Session) => void;
   /** How long a lease lasts unless renewed (renewed at a third of it). */
   leaseMs?: number;
   /** How often the owner looks for people's messages stored elsewhere, kicks, lost leases and orphans (real time). */
@@ -226,6 +228,7 @@ export class SessionOwnership {
     if (!(await this.options.leases.acquire(session.id, this.options.ownerId, now, new Date(now.getTime() + this.leaseMs)))) return false;
     this.owned.set(session.id, { floor, handed: new Map(), paused: false });
     this.options.logger.info({ session: session.id, owner: this.options.ownerId }, 'took the lease of a session');
+    this.options.taken?.(session);
     await this.resume(session, trigger);
     return true;
   }

@@ -191,3 +191,24 @@ describe('a delivery resumed after a run that posted without recording it (a pro
     expect(harness.fake.messagesIn(roomId).map((message) => message.origin)).toEqual(['webhook', 'webhook', 'bot', 'webhook']);
   });
 });
+
+describe('half-written answers nobody recorded, in a room taken over', () => {
+  it('removes ours that this process is not writing, and leaves its own live preview, finished answers and what people wrote', async () => {
+    const roomId = await openRoom('Strays');
+    // The process that died: its preview was posted but never recorded.
+    const left = await harness.bot.transport.postPreview(roomId, outgoing(claude, 'Half of an answer ▍'));
+    await harness.bot.transport.deliver(roomId, outgoing(grok, 'A finished answer.'), progress());
+    harness.fake.post(roomId, harness.fake.people.ada, 'I would stop here ▍');
+    const taker = new DiscordTransport({ client: harness.bot.client, clock: harness.clock, logger: createLogger({ level: 'silent', secrets: [] }) });
+    const live = await taker.postPreview(roomId, outgoing(grok, 'Still writing ▍'));
+    expect(await taker.removeStrayPreviews(roomId)).toBe(1);
+    expect(harness.fake.state.findMessage(left)?.deleted).toBe(true);
+    expect(harness.fake.messagesIn(roomId).map((message) => [message.origin, message.content])).toEqual([
+      ['webhook', 'A finished answer.'],
+      ['person', 'I would stop here ▍'],
+      ['webhook', 'Still writing ▍'],
+    ]);
+    expect(live).toBeDefined();
+    expect(await taker.removeStrayPreviews(roomId)).toBe(0);
+  });
+});
