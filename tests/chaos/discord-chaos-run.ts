@@ -51,7 +51,10 @@ const postgres = options.engine === 'postgres' ? await createThrowawayPostgres()
 if (Number(options['database-outage']) > 0 && !postgres) throw new Error('a database outage needs a Postgres server: add --engine postgres');
 // The processes reach Postgres through a proxy that can go away; the checks read it directly.
 const postgresServer = postgres ? new URL(postgres.url) : null;
-const proxy = postgresServer ? await startFaultProxy({ host: postgresServer.hostname, port: Number(postgresServer.port || 5432) }) : null;
+// A run alone on its machine: the proxy may give its port up while down (refused, as from a restarting server).
+const proxy = postgresServer
+  ? await startFaultProxy({ host: postgresServer.hostname, port: Number(postgresServer.port || 5432) }, { turnedAway: 'refuse' })
+  : null;
 const models = options.models === 'literal' ? await startFakeOpenRouter({ fallback: 'literal' }) : null;
 const discord = await startFakeDiscord();
 const notion = await startFakeNotion({ clock: systemClock });

@@ -21,6 +21,8 @@ export interface AppProcess {
   dataDir: string;
   /** Everything the process printed so far (stdout and stderr). */
   output(): string;
+  /** Its exit code once it exited (null while it runs). */
+  exitCode?(): number | null;
   /** Sends `signal` to the app and resolves with its exit code. */
   signal(signal: NodeJS.Signals): Promise<number | null>;
   stop(): Promise<void>;
@@ -97,6 +99,7 @@ export async function startAppProcess(options: AppProcessOptions = {}): Promise<
     pid,
     dataDir,
     output: () => printed,
+    exitCode: () => child.exitCode,
     async signal(signal) {
       child.kill(signal);
       return exited;
@@ -122,7 +125,7 @@ const OUTPUT_SHOWN_CHARS = 4_000;
  * so this polls until a deadline). Returns the milliseconds it took. Given the process rather than its address, a
  * wait that times out shows the end of what it printed.
  */
-export async function waitForHealthy(target: string | Pick<AppProcess, 'url' | 'output'>, timeoutMs = 60_000, intervalMs = 25): Promise<number> {
+export async function waitForHealthy(target: string | Pick<AppProcess, 'url' | 'output' | 'exitCode'>, timeoutMs = 60_000, intervalMs = 25): Promise<number> {
   const url = typeof target === 'string' ? target : target.url;
   const started = performance.now();
   for (;;) {
@@ -131,6 +134,10 @@ export async function waitForHealthy(target: string | Pick<AppProcess, 'url' | '
       () => false,
     );
     if (healthy) return performance.now() - started;
+    // A process that exited (it could not listen, say) will not answer: say so now, not at the deadline.
+    const exited = typeof target === 'string' ? null : (target.exitCode?.() ?? null);
+    if (exited !== null && typeof target !== 'string')
+      throw new Error(`${url}: the process exited (code ${exited}) before it answered; it printed, last:\n${target.output().slice(-OUTPUT_SHOWN_CHARS)}`);
     if (performance.now() - started > timeoutMs) {
       const printed = typeof target === 'string' ? '' : `; it printed, last:\n${target.output().slice(-OUTPUT_SHOWN_CHARS)}`;
       throw new Error(`${url}/healthz did not answer 200 within ${timeoutMs} ms${printed}`);

@@ -1,7 +1,11 @@
 /**
  * A TCP proxy in front of a server that can go away, as the Postgres server does in a restart or a managed failover:
- * `down()` drops every connection and stops listening (new connections are refused, ECONNREFUSED), `up()` listens on
- * the same port again.
+ * `down()` drops every connection and turns new ones away, `up()` serves again.
+ *
+ * Turned away how: by default the proxy keeps its port and resets each new connection at once (the client sees
+ * ECONNRESET, as behind a failover's load balancer). With `refuse`, it stops listening (ECONNREFUSED, as from a
+ * restarting server) — but the port is free meanwhile, and on a machine running other tests in parallel one of them
+ * took it: its process could not listen, and the proxy could not listen again. Refusing is for a run alone (chaos).
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
 
@@ -15,10 +19,20 @@ export interface FaultProxy {
   close(): Promise<void>;
 }
 
+/** How new connections are turned away while the proxy is down. */
+export type TurnedAway = 'reset' | 'refuse';
+
 /** Starts a proxy to `target` (host and port). */
-export async function startFaultProxy(target: { host: string; port: number }): Promise<FaultProxy> {
+export async function startFaultProxy(target: { host: string; port: number }, options: { turnedAway?: TurnedAway } = {}): Promise<FaultProxy> {
+  const turnedAway = options.turnedAway ?? 'reset';
   const sockets = new Set<Socket>();
+  let serving = true;
   const server: Server = createServer((client) => {
+    if (!serving) {
+      client.on('error', () => undefined);
+      client.resetAndDestroy();
+      return;
+    }
     const upstream = connect(target.port, target.host);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
@@ -31,16 +45,19 @@ export async function startFaultProxy(target: { host: string; port: number }): P
     }
     client.pipe(upstream).pipe(client);
   });
-  const listen = () => new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
   let port = 0;
+  const listen = () => new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
   await listen();
   port = (server.address() as { port: number }).port;
   let listening = true;
-  const down = async () => {
+  const dropAll = () => {
+    for (const socket of sockets) socket.destroy();
+  };
+  const stopListening = async () => {
     if (!listening) return;
     listening = false;
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
-    for (const socket of sockets) socket.destroy();
+    dropAll();
     await closed;
   };
   return {
@@ -51,12 +68,17 @@ export async function startFaultProxy(target: { host: string; port: number }): P
       proxied.port = String(port);
       return proxied.toString();
     },
-    down,
+    async down() {
+      serving = false;
+      if (turnedAway === 'refuse') return stopListening();
+      dropAll();
+    },
     async up() {
+      serving = true;
       if (listening) return;
       await listen();
       listening = true;
     },
-    close: down,
+    close: stopListening,
   };
 }

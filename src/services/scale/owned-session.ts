@@ -34,3 +34,24 @@ export function foldSettled(owned: Owned, now: Date): void {
     owned.handed.delete(id);
   }
 }
+
+/**
+ * Stops the rounds of held sessions that are no longer active (maybe by a command handled elsewhere): an ended one is
+ * let go (returned, for its lease to be released), a paused one kept for `!continue`, its rounds stopped once.
+ */
+export function stopInactive(owned: Map<string, Owned>, statuses: Map<string, string>, abort: (sessionId: string) => void): string[] {
+  const ended: string[] = [];
+  for (const [sessionId, session] of owned) {
+    const status = statuses.get(sessionId);
+    if (status === 'active') {
+      session.paused = false;
+      continue;
+    }
+    if (status === 'paused' && session.paused) continue;
+    abort(sessionId);
+    if (status === 'paused') session.paused = true;
+    else ended.push(sessionId);
+  }
+  for (const sessionId of ended) owned.delete(sessionId);
+  return ended;
+}

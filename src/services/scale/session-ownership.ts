@@ -7,7 +7,7 @@ import type { HumanMessageRef, SessionLeasesRepository } from '../../repositorie
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import { OpeningWatch } from './opening-watch.ts';
-import { foldSettled, forgetHandedUntil, markHanded, type Owned } from './owned-session.ts';
+import { foldSettled, forgetHandedUntil, markHanded, stopInactive, type Owned } from './owned-session.ts';
 import { unansweredPeople } from './unanswered-people.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { HumanMessageHandover } from '../../core/service-ports.ts';
@@ -166,7 +166,12 @@ export class SessionOwnership {
     const query = { ownerId: this.options.ownerId, sessionIds, afterId, seenIds, now: this.options.clock.now(), orphanLimit: ORPHANS_PER_PASS };
     const pass = await this.options.leases.ownerPass(query);
     this.reachableSince ??= query.now.getTime();
-    await this.dropEnded(sessionIds, pass.statuses);
+    // Only the sessions the pass asked about: one taken meanwhile has no status in it, and is not ended.
+    const asked = new Set(sessionIds);
+    const held = new Map([...this.owned].filter(([sessionId]) => asked.has(sessionId)));
+    const ended = stopInactive(held, pass.statuses, (sessionId) => this.options.rounds.abort(sessionId));
+    for (const sessionId of ended) this.owned.delete(sessionId);
+    await this.options.leases.release(this.options.ownerId, ended);
     for (const sessionId of pass.kicks) if (this.owned.has(sessionId)) this.options.rounds.kick(sessionId);
     await this.pickUpMessages(pass.humanMessages);
     // Just after a database outage every lease has lapsed: their owners renew at their first pass, so this one waits a
@@ -279,25 +284,6 @@ export class SessionOwnership {
       this.options.rounds.abort(sessionId, 'handed_over');
       this.options.logger.warn({ session: sessionId }, 'lost the lease of a session (another process took it over); stopped its rounds here');
     }
-  }
-
-  /** Stops the rounds of sessions paused or ended (maybe by a command handled elsewhere): frees the ended, keeps the paused. */
-  private async dropEnded(mine: string[], statuses: Map<string, string>): Promise<void> {
-    const ended: string[] = [];
-    for (const sessionId of mine) {
-      const owned = this.owned.get(sessionId);
-      const status = statuses.get(sessionId);
-      if (!owned || status === 'active') {
-        if (owned) owned.paused = false;
-        continue;
-      }
-      if (status === 'paused' && owned.paused) continue;
-      this.options.rounds.abort(sessionId);
-      if (status === 'paused') owned.paused = true;
-      else ended.push(sessionId);
-    }
-    for (const sessionId of ended) this.owned.delete(sessionId);
-    await this.options.leases.release(this.options.ownerId, ended);
   }
 
   /** People's messages that another process stored for our sessions (found by the pass). */
