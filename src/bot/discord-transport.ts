@@ -7,7 +7,6 @@ import {
   ChannelType,
   RESTJSONErrorCodes,
   Routes,
-  SnowflakeUtil,
   ThreadAutoArchiveDuration,
   type Client,
   type ForumChannel,
@@ -18,6 +17,7 @@ import {
 import { shardOf, type Sharding } from '../config/sharding.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
+import type { Speaker } from '../core/domain.ts';
 import type { ConversationLine, DeliveredMessage, DeliveryProgress, OutgoingMessage, Transport } from '../core/ports.ts';
 import { ClientReadiness } from './client-readiness.ts';
 import { readConversation } from './conversation-history.ts';
@@ -120,7 +120,8 @@ export class DiscordTransport implements Transport {
         // Files go with the last part; a streamed answer's preview is edited, so its files follow in a post of their own.
         const files = last ? (message.files ?? []) : [];
         const previewId = index === 0 ? progress.previewExternalId : null;
-        const posted = previewId ? null : await this.postedBefore(target, message, text, progress, delivered);
+        const since = previewId ? null : progress.resumedSince;
+        const posted = since ? await this.postedBefore(target, message.speaker, text, since, delivered) : null;
         const id =
           posted ??
           (previewId
@@ -135,20 +136,9 @@ export class DiscordTransport implements Transport {
     });
   }
 
-  /**
-   * The chunk an earlier run of a resumed delivery posted without recording it (see `DeliveryProgress.resumedSince`):
-   * read back from the last chunk recorded, or from a minute before the run began (Discord's clock is not ours).
-   */
-  private async postedBefore(
-    target: RoomTarget,
-    message: OutgoingMessage,
-    text: string,
-    progress: DeliveryProgress,
-    delivered: string[],
-  ): Promise<string | null> {
-    if (!progress.resumedSince) return null;
-    const after = delivered.at(-1) ?? SnowflakeUtil.generate({ timestamp: progress.resumedSince.getTime() - 60_000 }).toString();
-    const found = await this.poster.findPosted(target, message.speaker, text, after, delivered);
+  /** The chunk an earlier run of a resumed delivery posted without recording it (see `DeliveryProgress.resumedSince`). */
+  private async postedBefore(target: RoomTarget, speaker: Speaker, text: string, since: Date, delivered: string[]): Promise<string | null> {
+    const found = await this.poster.findPosted(target, speaker, text, { afterId: delivered.at(-1) ?? null, since }, delivered);
     if (found)
       this.options.logger.info({ roomId: target.room.id, externalId: found }, 'a resumed delivery found its message already posted: not posting it twice');
     return found;

@@ -2,6 +2,7 @@
 import {
   PermissionFlagsBits,
   RESTJSONErrorCodes,
+  SnowflakeUtil,
   type APIActionRowComponent,
   type APIButtonComponent,
   type AttachmentPayload,
@@ -13,6 +14,7 @@ import {
 } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import type { Speaker } from '../core/domain.ts';
+import { byId } from './catch-up-revisions.ts';
 import type { OutgoingFile } from '../core/ports.ts';
 import { DiscordTransportError, isUnknownResource, toTransportError, type DiscordFailure } from './discord-errors.ts';
 import { fallbackEmbed, personaUsername } from './message-format.ts';
@@ -149,21 +151,27 @@ export class PersonaPoster {
   }
 
   /**
-   * A message `speaker` already posted with exactly `text` after message `afterId` (its id), or null: what an earlier
-   * run of a delivery posted without recording it. One page of the room is read: a resumed delivery is rare.
+   * A message `speaker` already posted with exactly `text` in the room, or null: what an earlier run of a delivery
+   * posted without recording it. Read from message `from.afterId` (the last part recorded), else from a minute before
+   * `from.since` (Discord's clock is not ours); one page: a delivery runs again within minutes.
    */
-  async findPosted(target: RoomTarget, speaker: Speaker, text: string, afterId: string, skip: readonly string[]): Promise<string | null> {
-    const page = await target.room.messages.fetch({ after: afterId, limit: 100 }).catch((error: unknown) => {
-      throw toTransportError(error, 'read the room back before posting again');
-    });
-    const webhook = speaker.kind === 'system' ? null : await this.webhooks.forChannel(target.parent);
-    const self = target.parent.client.user?.id;
-    const ours = (message: Message) =>
-      webhook && message.webhookId
-        ? message.webhookId === webhook.id && message.author.username === personaUsername(speaker) && message.content === text
-        : message.author.id === self && (speaker.kind === 'system' ? message.content === text : message.embeds[0]?.description === text);
-    const found = [...page.values()].filter((message) => !skip.includes(message.id) && ours(message));
-    return found.sort((left, right) => (BigInt(left.id) < BigInt(right.id) ? -1 : 1))[0]?.id ?? null;
+  async findPosted(
+    target: RoomTarget,
+    speaker: Speaker,
+    text: string,
+    from: { afterId: string | null; since: Date },
+    skip: readonly string[],
+  ): Promise<string | null> {
+    const after = from.afterId ?? SnowflakeUtil.generate({ timestamp: from.since.getTime() - 60_000 }).toString();
+    const page = await this.readBack(target, { after, limit: 100 }, 'read the room back before posting again');
+    const ours = await this.ourMessages(target);
+    // A persona through the webhook under its name, or through the bot in an embed; the system as the bot, in plain text.
+    const bySpeaker = (message: Message) =>
+      message.webhookId
+        ? speaker.kind !== 'system' && message.author.username === personaUsername(speaker)
+        : (speaker.kind === 'system') === (message.embeds.length === 0);
+    const found = page.filter((message) => !skip.includes(message.id) && ours(message) && bySpeaker(message) && shownText(message) === text);
+    return found.sort(byId)[0]?.id ?? null;
   }
 
   /**
@@ -171,16 +179,25 @@ export class PersonaPoster {
    * died (or lost its database) before it could record them, so no sweep of recorded previews knows of them.
    */
   async strayPreviews(target: RoomTarget): Promise<string[]> {
-    const page = await target.room.messages.fetch({ limit: 50 }).catch((error: unknown) => {
-      throw toTransportError(error, 'read the room back for half-written answers');
+    const page = await this.readBack(target, { limit: 50 }, 'read the room back for half-written answers');
+    const ours = await this.ourMessages(target);
+    return page
+      .filter((message) => ours(message) && !this.previews.has(message.id) && shownText(message).trimEnd().endsWith(PREVIEW_CURSOR))
+      .map((message) => message.id);
+  }
+
+  private async readBack(target: RoomTarget, query: { after?: string; limit: number }, action: string): Promise<Message[]> {
+    const page = await target.room.messages.fetch(query).catch((error: unknown) => {
+      throw toTransportError(error, action);
     });
+    return [...page.values()];
+  }
+
+  /** Whether a message is ours: posted through the channel's webhook, or by the bot itself. */
+  private async ourMessages(target: RoomTarget): Promise<(message: Message) => boolean> {
     const webhook = await this.webhooks.forChannel(target.parent);
     const self = target.parent.client.user?.id;
-    const ours = (message: Message) => (message.webhookId ? message.webhookId === webhook?.id : message.author.id === self);
-    const text = (message: Message) => (message.webhookId ? message.content : (message.embeds[0]?.description ?? message.content));
-    return [...page.values()]
-      .filter((message) => ours(message) && !this.previews.has(message.id) && text(message).trimEnd().endsWith(PREVIEW_CURSOR))
-      .map((message) => message.id);
+    return (message) => (message.webhookId ? message.webhookId === webhook?.id : message.author.id === self);
   }
 
   /** How a message was posted: remembered for previews of this process, otherwise read back from Discord. */
@@ -248,6 +265,11 @@ export class PersonaPoster {
       this.logger.warn({ channelId: target.parent.id, error: String(error) }, 'could not post the missing-permission notice');
     });
   }
+}
+
+/** The text a message shows: a webhook's or the system's content, or a persona's embed posted by the bot. */
+function shownText(message: Message): string {
+  return message.webhookId ? message.content : (message.embeds[0]?.description ?? message.content);
 }
 
 /** A bot message body: the system speaker as plain text, personas as an embed with their name and avatar. */

@@ -8,7 +8,7 @@ import { settleJobWhenReachable } from './job-settlement.ts';
 import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
 import { LocalQueueRuns } from './local-queue-runs.ts';
 import { renewLeaseWhileRunning } from './lease-renewal.ts';
-import { LostClaims, type SuccessorSends } from './lost-claims.ts';
+import { LostClaims, type SuccessorClaims } from './lost-claims.ts';
 import { WorkerLanes, type JobLane, type LaneSlots, type LaneUse } from './worker-lanes.ts';
 import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
 
@@ -110,9 +110,7 @@ export class JobWorker {
     await this.instance.maintain();
     let total = 0;
     for (;;) {
-      const { workerId, clock } = this.options;
-      const kindsRun = kinds ?? [...this.handlers.keys()];
-      const claimed = await this.lostClaims.claim(() => this.options.jobs.claimDue(workerId, clock.now(), this.leaseMs, this.concurrency, kindsRun));
+      const claimed = await this.claimDue(this.concurrency, kinds ?? [...this.handlers.keys()]);
       if (claimed.length === 0) return total;
       const chains = await Promise.all(claimed.map((job) => this.runChain({ last: job, nudgesBefore: this.nudges })));
       total += chains.reduce((sum, length) => sum + length, 0);
@@ -129,9 +127,7 @@ export class JobWorker {
     const awaitRunning = options.awaitRunning ?? false;
     for (let batch = 0; batch < 50; batch += 1) {
       if (awaitRunning && (await this.localRuns.waitFor(queue))) continue;
-      const claimed = await this.lostClaims.claim(() =>
-        this.options.jobs.claimDue(this.options.workerId, this.options.clock.now(), this.leaseMs, 1, [...this.handlers.keys()], queue),
-      );
+      const claimed = await this.claimDue(1, [...this.handlers.keys()], queue);
       const job = claimed[0];
       // An empty claim may have lost the job to the loop's claim, which answered first.
       if (!job) {
@@ -217,8 +213,7 @@ export class JobWorker {
         continue;
       }
       const nudgesBefore = this.nudges;
-      const now = this.options.clock.now();
-      const claimed = await this.lostClaims.claim(() => this.options.jobs.claimDue(this.options.workerId, now, this.leaseMs, free, kinds));
+      const claimed = await this.claimDue(free, kinds);
       for (const job of claimed) this.track(job, nudgesBefore);
       // Fewer than asked for: nothing else is due, unless something was queued (a nudge) while we claimed.
       lane.full = claimed.length === free;
@@ -226,6 +221,12 @@ export class JobWorker {
       filled ||= lane.full;
     }
     return filled;
+  }
+
+  /** Claims up to `limit` due jobs of `kinds` (of one `queue`), noting what the claim took (see LostClaims). */
+  private claimDue(limit: number, kinds: string[], queue?: string): Promise<ClaimedJob[]> {
+    const { jobs, workerId, clock } = this.options;
+    return this.lostClaims.claim(() => jobs.claimDue(workerId, clock.now(), this.leaseMs, limit, kinds, queue));
   }
 
   /**
@@ -268,19 +269,19 @@ export class JobWorker {
   private async execute(job: ClaimedJob): Promise<JobEnd> {
     const handler = this.handlers.get(job.kind);
     const end: JobEnd = { next: null, nudgesBefore: this.nudges };
-    const sends: SuccessorSends = { count: 0 };
+    const successors = this.lostClaims.successorsOf();
     const heartbeat = renewLeaseWhileRunning({ ...this.options, leaseMs: this.leaseMs }, job);
     let outcome: JobOutcome;
     try {
       outcome = handler
-        ? await handler(job, this.stopController.signal, this.successorClaim(job, end, sends))
+        ? await handler(job, this.stopController.signal, this.successorClaim(job, end, successors))
         : { status: 'failed', error: `no handler for job kind ${job.kind}` };
     } catch (error) {
       outcome = { status: 'retry', error: error instanceof Error ? error.message : String(error) };
     } finally {
       heartbeat.stop();
     }
-    this.lostClaims.successorAnswered(sends, outcome.status === 'settled' ? (outcome.next ?? null) : null, outcome.status === 'retry');
+    successors.answered(outcome.status === 'settled' ? (outcome.next ?? null) : null, outcome.status === 'retry');
     const settlement = { ...this.options, expect: (runAt: Date) => this.idle.expect(runAt) };
     await settleJobWhenReachable(settlement, job, outcome, this.stopController.signal).finally(() => this.lostClaims.ended(job));
     if (outcome.status === 'settled' && outcome.next) end.next = outcome.next;
@@ -291,7 +292,7 @@ export class JobWorker {
    * What a queued job's end may claim after it: nothing once the worker stops (it would run after the stop), nor while
    * the worker is full (a busy room would keep its slot while other queues wait).
    */
-  private successorClaim(job: ClaimedJob, end: JobEnd, sends: SuccessorSends): SuccessorClaim | null {
+  private successorClaim(job: ClaimedJob, end: JobEnd, successors: SuccessorClaims): SuccessorClaim | null {
     if (job.queue === null) return null;
     return {
       workerId: this.options.workerId,
@@ -299,8 +300,7 @@ export class JobWorker {
       kinds: [...this.handlers.keys()],
       // Not while the worker is full either: then the poll shares the free slots among every queue's due work.
       sending: () => {
-        if (this.stopController.signal.aborted || this.lanes.laneOf(job.kind).full) return false;
-        if (!this.lostClaims.successorSending(sends)) return false;
+        if (this.stopController.signal.aborted || this.lanes.laneOf(job.kind).full || !successors.sending()) return false;
         end.nudgesBefore = this.nudges;
         return true;
       },

@@ -21,9 +21,12 @@ export interface LostClaimsOptions {
   logger: Logger;
 }
 
-/** A job's successor claim as the ledger follows it: how many times its statement was sent. */
-export interface SuccessorSends {
-  count: number;
+/** One job's successor claims, as the ledger follows them (see `LostClaims.successorsOf`). */
+export interface SuccessorClaims {
+  /** Right before a claim is sent: false while a recovery is under way (the poll claims the successor then). */
+  sending(): boolean;
+  /** The job's handler returned (`next`: the successor its end claimed) or threw (`failed`). */
+  answered(next: ClaimedJob | null, failed: boolean): void;
 }
 
 /** The jobs a worker knows it holds, and whether a claim of its may have been lost. */
@@ -53,26 +56,26 @@ export class LostClaims {
   }
 
   /**
-   * A job's end is about to send a claim of its successor: false while a recovery is under way (the poll claims it
-   * then). A second send for one job means the first one's answer was lost.
+   * Follows the successor claims of one job's end. A second claim sent for one job means the first one's answer was
+   * lost; so may be that of a claim sent by a handler that then failed.
    */
-  successorSending(sends: SuccessorSends): boolean {
-    if (this.recovering) return false;
-    sends.count += 1;
-    this.claimsInFlight += 1;
-    if (sends.count > 1) this.suspected = true;
-    return true;
-  }
-
-  /**
-   * A job's handler returned (`next`: the successor its end claimed) or threw (`failed`): a successor claim sent by a
-   * handler that then failed may have committed.
-   */
-  successorAnswered(sends: SuccessorSends, next: ClaimedJob | null, failed: boolean): void {
-    if (next) this.held.add(next.id);
-    if (failed && sends.count > 0) this.suspected = true;
-    this.claimsInFlight -= sends.count;
-    sends.count = 0;
+  successorsOf(): SuccessorClaims {
+    let sent = 0;
+    return {
+      sending: () => {
+        if (this.recovering) return false;
+        sent += 1;
+        this.claimsInFlight += 1;
+        if (sent > 1) this.suspected = true;
+        return true;
+      },
+      answered: (next, failed) => {
+        if (next) this.held.add(next.id);
+        if (failed && sent > 0) this.suspected = true;
+        this.claimsInFlight -= sent;
+        sent = 0;
+      },
+    };
   }
 
   /** A job this worker ran was settled (or given up at a stop): it no longer holds it. */
