@@ -27,7 +27,8 @@ describeInBrowser('console (scripted services)', () => {
   it('starts a session, answers the Planner, approves, and follows a span to its message and back', async () => {
     const { page } = browser;
     await page.goto(harness.server.url);
-    await expect(page.locator('#demo-banner')).toBeTruthy();
+    // The banner is filled from /api/status, which the page fetches after it has loaded.
+    await page.locator('#demo-banner').waitFor();
     expect(await page.locator('#demo-banner').innerText()).toContain('simulated');
 
     await page.locator('#person-name').fill('Ada');
