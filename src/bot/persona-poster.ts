@@ -27,6 +27,9 @@ export interface RoomTarget {
   threadId: string | undefined;
 }
 
+/** How many pages of 100 a resumed delivery reads to find a message its earlier run posted. */
+const FIND_POSTED_PAGES = 5;
+
 type Components = APIActionRowComponent<APIButtonComponent>[];
 
 /** Files as discord.js uploads them (multipart, as `files[n]`). */
@@ -153,7 +156,7 @@ export class PersonaPoster {
   /**
    * A message `speaker` already posted with exactly `text` in the room, or null: what an earlier run of a delivery
    * posted without recording it. Read from message `from.afterId` (the last part recorded), else from a minute before
-   * `from.since` (Discord's clock is not ours); one page: a delivery runs again within minutes.
+   * `from.since` (Discord's clock is not ours), a few pages at most.
    */
   async findPosted(
     target: RoomTarget,
@@ -162,16 +165,24 @@ export class PersonaPoster {
     from: { afterId: string | null; since: Date },
     skip: readonly string[],
   ): Promise<string | null> {
-    const after = from.afterId ?? SnowflakeUtil.generate({ timestamp: from.since.getTime() - 60_000 }).toString();
-    const page = await this.readBack(target, { after, limit: 100 }, 'read the room back before posting again');
+    let after = from.afterId ?? SnowflakeUtil.generate({ timestamp: from.since.getTime() - 60_000 }).toString();
     const ours = await this.ourMessages(target);
     // A persona through the webhook under its name, or through the bot in an embed; the system as the bot, in plain text.
     const bySpeaker = (message: Message) =>
       message.webhookId
         ? speaker.kind !== 'system' && message.author.username === personaUsername(speaker)
         : (speaker.kind === 'system') === (message.embeds.length === 0);
-    const found = page.filter((message) => !skip.includes(message.id) && ours(message) && bySpeaker(message) && shownText(message) === text);
-    return found.sort(byId)[0]?.id ?? null;
+    // Pages go forward from the starting point, so the first page with a match holds the earliest; a busy room may need
+    // a few, and a bounded few: past them the message is posted again rather than a retry reading a whole history.
+    for (let pageNumber = 0; pageNumber < FIND_POSTED_PAGES; pageNumber += 1) {
+      const page = (await this.readBack(target, { after, limit: 100 }, 'read the room back before posting again')).sort(byId);
+      const found = page.find((message) => !skip.includes(message.id) && ours(message) && bySpeaker(message) && shownText(message) === text);
+      if (found) return found.id;
+      const last = page.at(-1);
+      if (page.length < 100 || !last) return null;
+      after = last.id;
+    }
+    return null;
   }
 
   /**

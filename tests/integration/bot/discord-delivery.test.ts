@@ -181,6 +181,16 @@ describe('a delivery resumed after a run that posted without recording it (a pro
     expect(again.externalIds).toEqual(visible.map((message) => message.id));
   });
 
+  it('finds it past a page of what people said in between', async () => {
+    const roomId = await openRoom('Resumed, busy room');
+    const since = new Date();
+    for (let index = 0; index < 130; index += 1) harness.fake.post(roomId, harness.fake.people.ada, `Thought ${index + 1}`);
+    const first = await harness.bot.transport.deliver(roomId, outgoing(claude, 'Start with a pilot in one team.'), progress());
+    const again = await harness.bot.transport.deliver(roomId, outgoing(claude, 'Start with a pilot in one team.'), resumed(since));
+    expect(again.externalIds).toEqual(first.externalIds);
+    expect(harness.fake.messagesIn(roomId).filter((message) => message.origin !== 'person')).toHaveLength(1);
+  });
+
   it('posts anew when the room holds the words from another speaker only, and on a first run always', async () => {
     const roomId = await openRoom('Resumed, other speaker');
     const since = new Date();
