@@ -46,7 +46,8 @@ describeInBrowser('console: nothing typed is lost (a send that fails waits, a re
     expect(first).toBeGreaterThanOrEqual(0);
     expect(second).toBeGreaterThan(first);
     expect(said.filter((text) => text.includes('And a second one'))).toHaveLength(1);
-    expect(await page.locator('#connection').innerText()).toContain('connected');
+    // Exact: "disconnected — will send when back" contains "connected" too.
+    expect(await page.locator('#connection').innerText()).toBe('● connected');
     expect(errors.filter((error) => !error.includes('ERR_CONNECTION_REFUSED') && !error.includes('Failed to fetch'))).toEqual([]);
   });
 

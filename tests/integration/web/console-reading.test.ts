@@ -127,9 +127,18 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
 
       const session = (await harness.sessions.listRecent(1))[0];
       const traceId = (await harness.messages.listForSession(session?.id ?? '')).find((message) => message.traceId)?.traceId;
-      for (const hash of ['#/', `#/sessions/${session?.id}`, `#/traces/${traceId}`, '#/traces', `#/sessions/${session?.id}/documents/record`]) {
+      // A hash change keeps the document and its page until `hashchange` draws the next one: wait for an element of
+      // the page asked for (`main h2` was the page before's too), or the sideways check reads that one.
+      const pages: [hash: string, drawn: string][] = [
+        ['#/', '#sessions-table'],
+        [`#/sessions/${session?.id}`, '#session-topic'],
+        [`#/traces/${traceId}`, '#trace-name'],
+        ['#/traces', '#trace-results'],
+        [`#/sessions/${session?.id}/documents/record`, '#document-title'],
+      ];
+      for (const [hash, drawn] of pages) {
         await page.goto(`${harness.server.url}/${hash}`);
-        await page.locator('main h2').first().waitFor();
+        await page.locator(`main ${drawn}`).waitFor();
         await page.waitForLoadState('networkidle');
         expect(await scrollsSideways(page), hash).toBe(false);
       }
@@ -179,6 +188,9 @@ describeInBrowser('console: what a person reads, at 400 and 1440 px, light and d
       const people = (await harness.messages.listForSession(session.id)).filter((message) => message.speaker.kind === 'human');
       const [edited, deleted] = [people[0]!, people[1]!];
       await page.goto(`${harness.server.url}/#/sessions/${session.id}`);
+      // The page before showed this session too (`?n=`), and a hash change keeps it until the new one is drawn: a
+      // fresh load, so the wait below finds the transcript that is observed and marked, not one about to go.
+      await page.reload();
       await page.locator(`#m-${deleted.id}`).waitFor();
       // Every message node the update takes out of the transcript; only the two that changed may be among them.
       await page.evaluate(() => {
