@@ -45,13 +45,15 @@ interface OwnerPassRow {
  * Active sessions nobody holds (no lease, an expired one, or one whose owner is gone), oldest first, numbered in that
  * order (`ordinal`): read alone at start-up and inside an owner's pass.
  */
-function orphanSessions(now: Date, limit: number) {
+function orphanSessions(now: Date, limit: number, owner: { ownerId: string; sessionIds: string[] } | null = null) {
+  // A lease the owner holds but does not know of: its acquire committed and the answer was lost (a dropped connection).
+  const unknownToOwner = owner ? sql`OR (lease.owner_id = ${owner.ownerId} AND NOT (session.id = any(${owner.sessionIds}::text[])))` : sql``;
   return sql`
     SELECT session.id, row_number() OVER (ORDER BY session.updated_at) AS ordinal
     FROM sessions AS session LEFT JOIN session_leases AS lease ON lease.session_id = session.id
     WHERE session.status = 'active' AND session.deleted_at IS NULL
       AND (lease.session_id IS NULL OR lease.lease_until < ${now}
-        OR lease.owner_id IN (SELECT id FROM worker_instances WHERE stopped_at IS NOT NULL))
+        OR lease.owner_id IN (SELECT id FROM worker_instances WHERE stopped_at IS NOT NULL) ${unknownToOwner})
     ORDER BY session.updated_at LIMIT ${limit}
   `;
 }
@@ -165,7 +167,7 @@ export class SessionLeasesRepository {
           AND id NOT IN (SELECT unnest(${seenIds}::bigint[]))
         ORDER BY id LIMIT 500
       ),
-      orphans AS (${orphanSessions(now, orphanLimit)})
+      orphans AS (${orphanSessions(now, orphanLimit, { ownerId, sessionIds })})
       SELECT 'kick' AS kind, session_id, NULL::text AS status, NULL::bigint AS ordinal FROM kicks
       UNION ALL SELECT 'status', id, status, NULL FROM statuses
       UNION ALL SELECT 'human', session_id, NULL, id FROM humans
