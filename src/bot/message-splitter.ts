@@ -113,11 +113,17 @@ function render(lines: Line[], start: number, end: number, prefix: string): stri
   return `${prefix}${body}`.replace(/\s+$/, '');
 }
 
-/** A single line longer than a chunk: cut it at the last space that keeps the piece at least half full. */
-function splitLongLine(lines: Line[], start: number, prefix: string, limit: number): { chunk: string; next: number } {
+/**
+ * A single line longer than a chunk: cut it at the last space that keeps the piece at least half full. A fence too
+ * long to reopen and close around a piece (a runaway info string or marker) is left off it, so every call moves on.
+ */
+function splitLongLine(lines: Line[], start: number, fencePrefix: string, limit: number): { chunk: string; next: number } {
   const line = lines[start] as Line;
-  const suffix = line.fenceBefore ? `\n${line.fenceBefore.marker}` : '';
+  const fenceSuffix = line.fenceBefore ? `\n${line.fenceBefore.marker}` : '';
+  const framed = limit - fencePrefix.length - fenceSuffix.length >= limit / 2;
+  const [prefix, suffix] = framed ? [fencePrefix, fenceSuffix] : ['', ''];
   const room = limit - prefix.length - suffix.length;
+  if (line.text.length <= room) return { chunk: `${prefix}${line.text}${suffix}`, next: start + 1 };
   const window = line.text.slice(0, room);
   const space = window.lastIndexOf(' ');
   const cut = space >= room / 2 ? space : room;

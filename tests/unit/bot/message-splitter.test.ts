@@ -101,6 +101,16 @@ describe('splitMessage', () => {
     expect(splitMessage(solid).map((chunk) => chunk.length)).toEqual([2000, 2000, 500]);
   });
 
+  it('moves on through a fence too long to reopen in a chunk (a runaway info string, a huge marker)', () => {
+    const code = Array.from({ length: 60 }, (_, index) => `line ${index} ${'x'.repeat(40)}`).join('\n');
+    for (const opening of [`\`\`\`${'a'.repeat(1995)}`, `\`\`\`ts ${'b'.repeat(1500)}`, '`'.repeat(1990), '~'.repeat(1200)]) {
+      const text = `Intro.\n\n${opening}\n${code}\n\n\n${opening.replace(/[^`~].*$/, '')}\n\nAfter.`;
+      const chunks = splitMessage(text);
+      for (const chunk of chunks) expect(chunk.length).toBeLessThanOrEqual(DISCORD_MESSAGE_LIMIT);
+      expect(withoutFencesAndSpace(chunks.join('\n')).replace(/[`~]/g, '')).toBe(withoutFencesAndSpace(text).replace(/[`~]/g, ''));
+    }
+  });
+
   it('loses and repeats nothing, and stays under the limit, on mixed text', () => {
     for (let seed = 1; seed <= 25; seed += 1) {
       const parts: string[] = [];
