@@ -1,4 +1,5 @@
 /** The coordinator's per-session state in this process: queued people, the loop, the turns in flight. */
+import type { Clock } from '../../core/clock.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { TurnControl } from './turn-control.ts';
 import type { TurnOutcome } from './turn-outcome.ts';
@@ -166,6 +167,31 @@ export async function settleTurns(runtime: Runtime): Promise<void> {
 /** The folded messages no seated round has read yet (taken out of `runtime`; those read already are dropped). */
 export function takeUnreadFolded(runtime: Runtime): ChatMessage[] {
   return runtime.folded.splice(0).filter((message) => message.id > runtime.seenUpTo);
+}
+
+/** How a session's loop ended: the session not active (paused, ended), no work left, or an error. */
+export type LoopEnd = 'inactive' | 'idle' | 'failed';
+
+/**
+ * Whether a loop that ended runs again: a kick that came as it ended, or people queued meanwhile. Not while the session
+ * is paused (a loop would end at once, and start again, for as long as the pause lasts: `!continue` kicks it), nor
+ * after an abort (nothing it left is to be run); after a failure, not at once.
+ */
+export function runsAgain(runtime: Runtime, end: LoopEnd): 'now' | 'later' | 'no' {
+  const queued = runtime.pendingHumans.length > 0 || runtime.folded.length > 0;
+  if (!runtime.rerun && (end === 'inactive' || runtime.cancelled || !queued)) return 'no';
+  return end === 'failed' ? 'later' : 'now';
+}
+
+/** How long a session's loop that failed waits before it runs the work still queued. */
+export const LOOP_RETRY_MS = 5_000;
+
+/** Runs `again` after a pause on the clock, unless the session is aborted (or cut) meanwhile. */
+export function afterPause(clock: Clock, runtime: Runtime, again: () => void): void {
+  clock.sleep(LOOP_RETRY_MS, runtime.controller.signal).then(
+    () => void (runtime.cancelled || again()),
+    () => undefined,
+  );
 }
 
 /** Drops the work a loop held in memory (people queued, an AI round wanted): the session is resumed from the store. */

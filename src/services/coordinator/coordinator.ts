@@ -11,6 +11,7 @@ import type { RosterService } from '../sessions/roster-service.ts';
 import type { EventBus } from '../../core/ports.ts';
 import type { DocumentationHooks, HumanMessageHandover, ModerationPort, SessionEnder, TurnTaking } from '../../core/service-ports.ts';
 import {
+  afterPause,
   armedDeadlines,
   awaitRound,
   dropQueuedWork,
@@ -21,7 +22,9 @@ import {
   settleTurns,
   takeUnreadFolded,
   withOwed,
+  runsAgain,
   type InFlightTurn,
+  type LoopEnd,
   type Runtime,
 } from './coordinator-runtime.ts';
 import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
@@ -116,9 +119,7 @@ export class Coordinator implements TurnTaking {
   abort(sessionId: string, reason: 'stopped' | 'handed_over' = 'stopped'): void {
     const runtime = this.runtimes.get(sessionId);
     if (!runtime) return;
-    runtime.pendingHumans = [];
-    runtime.owed = null;
-    runtime.wantAiRound = false;
+    dropQueuedWork(runtime);
     runtime.cancelled = true;
     runtime.controller.abort(new TurnCut(reason));
     runtime.wake?.();
@@ -171,26 +172,27 @@ export class Coordinator implements TurnTaking {
     const runtime = this.runtime(sessionId);
     if (runtime.loop) return;
     if (runtime.controller.signal.aborted) runtime.controller = new AbortController();
-    let inactive = false;
+    let end: LoopEnd = 'idle';
     runtime.loop = this.loop(sessionId, runtime)
-      .then((end) => void (inactive = end === 'inactive'))
-      .catch((error: unknown) =>
-        isDatabaseUnreachable(error)
-          ? this.stall(sessionId, runtime)
-          : this.options.logger.error({ err: error, session: sessionId }, 'coordinator loop failed'),
-      )
+      .then((result) => void (end = result))
+      .catch((error: unknown) => {
+        end = 'failed';
+        if (isDatabaseUnreachable(error)) this.stall(sessionId, runtime);
+        else this.options.logger.error({ err: error, session: sessionId }, 'coordinator loop failed');
+      })
       .finally(() => settleTurns(runtime))
       .finally(() => {
         runtime.loop = null;
-        // People who spoke while it ended are answered by another loop; not while the session is paused (that loop would
-        // end at once, and start again, for as long as the pause lasts): `!continue` kicks it.
-        if (runtime.rerun || (!inactive && (runtime.pendingHumans.length > 0 || runtime.folded.length > 0))) this.ensureLoop(sessionId);
+        const again = runsAgain(runtime, end);
         runtime.rerun = false;
+        if (again === 'now') this.ensureLoop(sessionId);
+        // A loop that failed would fail again at once (a bug, a closed pool): it is tried again after a pause, not spun.
+        if (again === 'later') afterPause(this.options.clock, runtime, () => this.ensureLoop(sessionId));
       });
   }
 
   /** Runs rounds while there is work; `inactive` when it stopped because the session is not active (paused, ended). */
-  private async loop(sessionId: string, runtime: Runtime): Promise<'inactive' | 'idle'> {
+  private async loop(sessionId: string, runtime: Runtime): Promise<Exclude<LoopEnd, 'failed'>> {
     // The session as the last round left it, read after its hooks: an AI round that follows needs no second read.
     // A person's message changed it since (its counts), so then it is read again, unless the count handed its row over
     // to a loop that was not running.
@@ -226,7 +228,7 @@ export class Coordinator implements TurnTaking {
       if (round && humans.length > 0 && round.owing.size > 0) runtime.owed = withOwed(runtime.owed, humans, round.owing);
       if (!round) {
         // Every seat is taken by answers still being written: once they land, the person is answered.
-        if (humans.length > 0 && !owed && runtime.turns.size > 0) {
+        if (humans.length > 0 && !owed && runtime.turns.size > 0 && !runtime.cancelled) {
           runtime.pendingHumans.unshift(...humans);
           await settleTurns(runtime);
           continue;
