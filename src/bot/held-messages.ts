@@ -75,7 +75,10 @@ export class HeldMessages {
   private arrivals = 0;
   private readonly toldRooms = new Set<string>();
   private readonly stopping = new AbortController();
+  private readonly stopped = new Promise<void>((resolve) => this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
   private draining: Promise<void> | null = null;
+  /** Messages whose first try is under way, by arrival: each ends once the message is taken in or held. */
+  private readonly trying = new Map<number, Promise<void>>();
   /** An edit or a deletion could not be applied while the database was away: the rooms are read back once it is back. */
   private revisionsMissed = false;
 
@@ -92,7 +95,23 @@ export class HeldMessages {
    */
   async receive(message: Message, intake: Intake): Promise<void> {
     const arrival = this.arrivals++;
-    if (!this.holding() && (await intake.take(message)) === 'taken') return;
+    if (this.holding()) return this.hold(message, intake, arrival);
+    // Until its first try ends, no held message that came after it is handed over: it would overtake this one.
+    let tried: () => void = () => undefined;
+    this.trying.set(arrival, new Promise<void>((resolve) => (tried = resolve)));
+    let held: Promise<void> | undefined;
+    try {
+      // `hold` places the message before it first awaits: the drain, woken by `tried`, finds it in its place.
+      held = (await intake.take(message)) === 'taken' ? undefined : this.hold(message, intake, arrival);
+    } finally {
+      this.trying.delete(arrival);
+      tried();
+    }
+    await held;
+  }
+
+  /** Holds a message in the order it came, and tells its room once per outage (past the capacity: to send again). */
+  private async hold(message: Message, intake: Intake, arrival: number): Promise<void> {
     // Stopping: the next start's catch-up reads it from the room, as it reads what waits.
     if (this.stopping.signal.aborted) return;
     const speaks = this.options.tellsAbout?.(message.id) ?? true;
@@ -168,6 +187,14 @@ export class HeldMessages {
   private async handOver(): Promise<boolean> {
     let taken = false;
     for (let next = this.waiting[0]; next; next = this.waiting[0]) {
+      const arrival = next.arrival;
+      const earlier = [...this.trying].filter(([other]) => other < arrival).map(([, ended]) => ended);
+      if (earlier.length > 0) {
+        // One that came first is still being tried (its statement outlived the outage): it is taken, or held ahead.
+        await Promise.race([Promise.all(earlier), this.stopped]);
+        if (this.stopping.signal.aborted) return taken;
+        continue;
+      }
       const outcome = await this.retake(next).catch((error: unknown) => {
         this.options.logger.error({ err: error, messageId: next?.message.id }, 'a held message failed when handed over again');
         return 'taken' as const;

@@ -205,4 +205,33 @@ describe('HeldMessages', () => {
     await held.settled();
     expect(taken).toEqual(['first', 'second']);
   });
+
+  it('hands nothing over while a message that came earlier is still being tried, once the database is back', async () => {
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    const held = new HeldMessages({ clock, logger: createLogger({ level: 'silent', secrets: [] }) });
+    const taken: string[] = [];
+    let reachable = false;
+    let answerFirst: () => void = () => undefined;
+    const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+    const intake = (slow: boolean): Intake => ({
+      roomId: 'r1',
+      take: async (current) => {
+        // The first statement hangs on a connection the outage cut, and is answered only after the database is back.
+        if (slow && taken.length === 0) await firstAnswered;
+        if (!reachable) return 'unreachable';
+        taken.push(current.content);
+        return 'taken';
+      },
+      tell: async () => undefined,
+    });
+    const first = held.receive(message('1', 'first'), intake(true));
+    await held.receive(message('2', 'second'), intake(false));
+    reachable = true;
+    await clock.advance(1000);
+    expect(taken).toEqual([]);
+    answerFirst();
+    await first;
+    await held.settled();
+    expect(taken).toEqual(['first', 'second']);
+  });
 });
