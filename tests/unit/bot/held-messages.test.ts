@@ -50,6 +50,32 @@ function setUp(capacity?: number) {
   return { clock, held, state };
 }
 
+/**
+ * Two messages in one room while the database is away: the first one's first try is answered only on `answerFirst`
+ * (as the database stands then), the second one's fails at once, so it is held first.
+ */
+async function twoMessagesFirstSlow() {
+  const clock = new ManualClock('2026-12-07T09:00:00Z');
+  const held = new HeldMessages({ clock, logger: createLogger({ level: 'silent', secrets: [] }) });
+  const taken: string[] = [];
+  const state = { reachable: false };
+  let answerFirst: () => void = () => undefined;
+  const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
+  const intake = (slow: boolean): Intake => ({
+    roomId: 'r1',
+    take: async (current) => {
+      if (slow && taken.length === 0) await firstAnswered;
+      if (!state.reachable) return 'unreachable';
+      taken.push(current.content);
+      return 'taken';
+    },
+    tell: async () => undefined,
+  });
+  const first = held.receive(message('1', 'first'), intake(true));
+  await held.receive(message('2', 'second'), intake(false));
+  return { clock, held, taken, state, first, answerFirst };
+}
+
 describe('HeldMessages', () => {
   it('takes a message in at once while the database answers', async () => {
     const { held, state } = setUp();
@@ -180,53 +206,19 @@ describe('HeldMessages', () => {
   });
 
   it("keeps the order messages came in when the first one's failure comes after the second's", async () => {
-    const clock = new ManualClock('2026-12-07T09:00:00Z');
-    const held = new HeldMessages({ clock, logger: createLogger({ level: 'silent', secrets: [] }) });
-    const taken: string[] = [];
-    let reachable = false;
-    let failFirst: () => void = () => undefined;
-    const firstFails = new Promise<void>((resolve) => (failFirst = resolve));
-    const intake = (slow: boolean): Intake => ({
-      roomId: 'r1',
-      take: async (current) => {
-        if (!reachable && slow && taken.length === 0) await firstFails;
-        if (!reachable) return 'unreachable';
-        taken.push(current.content);
-        return 'taken';
-      },
-      tell: async () => undefined,
-    });
-    const first = held.receive(message('1', 'first'), intake(true));
-    await held.receive(message('2', 'second'), intake(false));
-    failFirst();
+    const { clock, held, taken, state, first, answerFirst } = await twoMessagesFirstSlow();
+    answerFirst();
     await first;
-    reachable = true;
+    state.reachable = true;
     await clock.advance(1000);
     await held.settled();
     expect(taken).toEqual(['first', 'second']);
   });
 
   it('hands nothing over while a message that came earlier is still being tried, once the database is back', async () => {
-    const clock = new ManualClock('2026-12-07T09:00:00Z');
-    const held = new HeldMessages({ clock, logger: createLogger({ level: 'silent', secrets: [] }) });
-    const taken: string[] = [];
-    let reachable = false;
-    let answerFirst: () => void = () => undefined;
-    const firstAnswered = new Promise<void>((resolve) => (answerFirst = resolve));
-    const intake = (slow: boolean): Intake => ({
-      roomId: 'r1',
-      take: async (current) => {
-        // The first statement hangs on a connection the outage cut, and is answered only after the database is back.
-        if (slow && taken.length === 0) await firstAnswered;
-        if (!reachable) return 'unreachable';
-        taken.push(current.content);
-        return 'taken';
-      },
-      tell: async () => undefined,
-    });
-    const first = held.receive(message('1', 'first'), intake(true));
-    await held.receive(message('2', 'second'), intake(false));
-    reachable = true;
+    const { clock, held, taken, state, first, answerFirst } = await twoMessagesFirstSlow();
+    // The first statement hangs on a connection the outage cut, and is answered only after the database is back.
+    state.reachable = true;
     await clock.advance(1000);
     expect(taken).toEqual([]);
     answerFirst();
