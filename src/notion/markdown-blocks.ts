@@ -1,7 +1,8 @@
 /**
  * Markdown <-> Notion blocks for the blocks path (when the markdown endpoints are refused), respecting every
  * request limit: 2000 characters per rich-text item, 100 items per rich text, 100 children per array, at most
- * one nested level under a top-level block (two levels per request), 1000 blocks and well under 500 KB per request.
+ * one nested level under a top-level block (two levels per request), 1000 blocks and well under 500 KB per request,
+ * links of at most 2000 characters and only the code languages Notion knows.
  */
 
 /** The request limits the converter and the chunker respect. */
@@ -38,7 +39,8 @@ export function toRichText(text: string): TextItem[] {
 }
 
 /** Markdown links to web pages (`[text](https://…)`), which become Notion links; other brackets stay text. */
-const INLINE_LINK = /\[([^\]\n]{1,500})\]\(<?(https?:\/\/[^\s()<>]+)>?\)/g;
+// An address of at most 2000 characters: Notion refuses a longer link, which stays text.
+const INLINE_LINK = /\[([^\]\n]{1,500})\]\(<?(https?:\/\/[^\s()<>]{1,1992})>?\)/g;
 
 /** Rich text for a line of markdown: its web links become linked text items, the rest plain items. */
 export function toLinkedRichText(text: string): TextItem[] {
@@ -54,14 +56,69 @@ export function toLinkedRichText(text: string): TextItem[] {
   return items;
 }
 
-/** One or more blocks for a text: a rich text never exceeds 100 items, so very long text becomes several blocks. */
+function bytesOf(value: unknown): number {
+  return Buffer.byteLength(JSON.stringify(value));
+}
+
+/**
+ * One or more blocks for a text: a rich text never exceeds 100 items, nor half a request's bytes (100 items of CJK text or
+ * of characters JSON escapes are 600 KB or more), so very long text becomes several blocks.
+ */
 function textBlocks(type: TextBlockType | 'code', text: string, extra: Record<string, unknown> = {}): BlockRequest[] {
   const items = type === 'code' ? toRichText(text) : toLinkedRichText(text);
-  const blocks: BlockRequest[] = [];
-  for (let start = 0; start < items.length; start += BLOCK_LIMITS.richTextItems) {
-    blocks.push({ object: 'block', type, [type]: { rich_text: items.slice(start, start + BLOCK_LIMITS.richTextItems), ...extra } });
+  const groups: TextItem[][] = [[]];
+  let bytes = 0;
+  for (const item of items) {
+    const size = bytesOf(item);
+    const group = groups.at(-1) as TextItem[];
+    if (group.length === BLOCK_LIMITS.richTextItems || (group.length > 0 && bytes + size > BLOCK_LIMITS.requestBytes / 2)) {
+      groups.push([item]);
+      bytes = size;
+    } else {
+      group.push(item);
+      bytes += size;
+    }
   }
-  return blocks;
+  return groups.map((group) => ({ object: 'block', type, [type]: { rich_text: group, ...extra } }));
+}
+
+/** The code languages Notion knows: it refuses a request naming any other (`ts`, `py`, `text`). */
+const CODE_LANGUAGES: ReadonlySet<string> = new Set(
+  (
+    'abap|abc|agda|arduino|ascii art|assembly|bash|basic|bnf|c|c#|c++|clojure|coffeescript|coq|css|dart|dhall|diff|' +
+    'docker|ebnf|elixir|elm|erlang|f#|flow|fortran|gherkin|glsl|go|graphql|groovy|haskell|hcl|html|idris|java|' +
+    'javascript|json|julia|kotlin|latex|less|lisp|livescript|llvm ir|lua|makefile|markdown|markup|matlab|' +
+    'mathematica|mermaid|nix|notion formula|objective-c|ocaml|pascal|perl|php|plain text|powershell|prolog|' +
+    'protobuf|purescript|python|r|racket|reason|ruby|rust|sass|scala|scheme|scss|shell|smalltalk|solidity|sql|' +
+    'swift|toml|typescript|vb.net|verilog|vhdl|visual basic|webassembly|xml|yaml|java/c/c++/c#'
+  ).split('|'),
+);
+
+/** The tags people and models write for a language Notion names otherwise. */
+const LANGUAGE_ALIASES: Readonly<Record<string, string>> = {
+  ts: 'typescript',
+  tsx: 'typescript',
+  js: 'javascript',
+  jsx: 'javascript',
+  py: 'python',
+  sh: 'shell',
+  zsh: 'shell',
+  yml: 'yaml',
+  md: 'markdown',
+  rb: 'ruby',
+  rs: 'rust',
+  kt: 'kotlin',
+  cs: 'c#',
+  cpp: 'c++',
+  text: 'plain text',
+  txt: 'plain text',
+  dockerfile: 'docker',
+};
+
+/** A fence's language as Notion names it; one it does not know is plain text. */
+function codeLanguage(tag: string): string {
+  const language = LANGUAGE_ALIASES[tag.toLowerCase()] ?? tag.toLowerCase();
+  return CODE_LANGUAGES.has(language) ? language : 'plain text';
 }
 
 /** A task list item (`- [ ] step`, `- [x] done`): a Notion to-do, whose box people tick. */
@@ -93,9 +150,12 @@ export function markdownToBlocks(markdown: string): BlockRequest[] {
   const blocks: BlockRequest[] = [];
   const lines = markdown.replace(/\r\n/g, '\n').split('\n');
   let lastListItem: BlockRequest | null = null;
+  // The bytes of the list item above with its children so far: it goes in one request, so it must stay within one.
+  let lastListItemBytes = 0;
   for (let index = 0; index < lines.length; index += 1) {
     const line = lines[index] ?? '';
-    const fence = /^\s*```\s*([\w+-]*)\s*$/.exec(line);
+    // Trailing spaces cut first: `\s*` on both sides of an optional language tried every split of a run of spaces (quadratic).
+    const fence = /^\s*```\s*([\w+-]*)$/.exec(line.trimEnd());
     if (fence) {
       const body: string[] = [];
       index += 1;
@@ -103,7 +163,7 @@ export function markdownToBlocks(markdown: string): BlockRequest[] {
         body.push(lines[index] ?? '');
         index += 1;
       }
-      blocks.push(...textBlocks('code', body.join('\n'), { language: fence[1] || 'plain text' }));
+      blocks.push(...textBlocks('code', body.join('\n'), { language: codeLanguage(fence[1] ?? '') }));
       lastListItem = null;
       continue;
     }
@@ -117,13 +177,16 @@ export function markdownToBlocks(markdown: string): BlockRequest[] {
     if (converted.nested && converted.listItem && lastListItem) {
       const payload = lastListItem[lastListItem.type] as { children?: BlockRequest[] };
       const children = (payload.children ??= []);
-      if (children.length + converted.blocks.length <= BLOCK_LIMITS.children) {
+      const bytes = bytesOf(converted.blocks);
+      if (children.length + converted.blocks.length <= BLOCK_LIMITS.children && lastListItemBytes + bytes <= BLOCK_LIMITS.requestBytes) {
         children.push(...converted.blocks);
+        lastListItemBytes += bytes;
         continue;
       }
     }
     blocks.push(...converted.blocks);
     lastListItem = converted.listItem ? (converted.blocks.at(-1) ?? null) : null;
+    lastListItemBytes = lastListItem ? bytesOf(lastListItem) + ',"children":[]'.length : 0;
   }
   return blocks;
 }

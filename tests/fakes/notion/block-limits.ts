@@ -8,7 +8,19 @@ export const NOTION_LIMITS = {
   nestingLevels: 2,
   blocksPerRequest: 1000,
   payloadBytes: 500 * 1024,
+  linkUrlChars: 2000,
 } as const;
+
+/** The code languages Notion accepts: a code block naming another is refused (`ts`, `py` and `text` too). */
+export const NOTION_CODE_LANGUAGES: ReadonlySet<string> = new Set(
+  (
+    'abap|abc|agda|arduino|ascii art|assembly|bash|basic|bnf|c|c#|c++|clojure|coffeescript|coq|css|dart|dhall|diff|docker|ebnf|elixir|elm|' +
+    'erlang|f#|flow|fortran|gherkin|glsl|go|graphql|groovy|haskell|hcl|html|idris|java|javascript|json|julia|kotlin|latex|less|lisp|' +
+    'livescript|llvm ir|lua|makefile|markdown|markup|matlab|mathematica|mermaid|nix|notion formula|objective-c|ocaml|pascal|perl|php|' +
+    'plain text|powershell|prolog|protobuf|purescript|python|r|racket|reason|ruby|rust|sass|scala|scheme|scss|shell|smalltalk|' +
+    'solidity|sql|swift|toml|typescript|vb.net|verilog|vhdl|visual basic|webassembly|xml|yaml|java/c/c++/c#'
+  ).split('|'),
+);
 
 /** A limit a request broke, with Notion's style of message. */
 export class LimitViolation extends Error {
@@ -30,6 +42,11 @@ function checkRichText(items: unknown, path: string): void {
     throw new LimitViolation(`body failed validation: ${path}.length should be ≤ \`${NOTION_LIMITS.richTextItems}\`, instead was \`${items.length}\`.`);
   items.forEach((item, index) => {
     const content = isObject(item) && isObject(item.text) ? item.text.content : undefined;
+    const url = isObject(item) && isObject(item.text) && isObject(item.text.link) ? item.text.link.url : undefined;
+    if (typeof url === 'string' && url.length > NOTION_LIMITS.linkUrlChars)
+      throw new LimitViolation(
+        `body failed validation: ${path}[${index}].text.link.url.length should be ≤ \`${NOTION_LIMITS.linkUrlChars}\`, instead was \`${url.length}\`.`,
+      );
     if (typeof content === 'string' && content.length > NOTION_LIMITS.richTextContentChars) {
       throw new LimitViolation(
         `body failed validation: ${path}[${index}].text.content.length should be ≤ \`${NOTION_LIMITS.richTextContentChars}\`, instead was \`${content.length}\`.`,
@@ -50,6 +67,10 @@ export function checkChildren(children: unknown, path = 'body.children', level =
     if (!type || !isObject(block[type])) throw new LimitViolation(`body failed validation: ${path}[${index}] should define a block type.`);
     const payload = block[type] as JsonObject;
     checkRichText(payload.rich_text, `${path}[${index}].${type}.rich_text`);
+    if (type === 'code' && !NOTION_CODE_LANGUAGES.has(String(payload.language)))
+      throw new LimitViolation(
+        `body failed validation: ${path}[${index}].code.language should be one of Notion's code languages, instead was \`${JSON.stringify(payload.language)}\`.`,
+      );
     count += 1;
     if (payload.children !== undefined) {
       if (level >= NOTION_LIMITS.nestingLevels)

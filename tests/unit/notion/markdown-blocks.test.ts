@@ -22,6 +22,16 @@ describe('markdown to blocks', () => {
     expect(children.every((child) => payload(child).children === undefined)).toBe(true);
   });
 
+  it("names a code block's language as Notion does, and one it does not know plain text (it refuses any other)", () => {
+    const languages = ['ts', 'Python', 'yml', 'text', 'brainfuck', ''].map((tag) => {
+      const [block] = markdownToBlocks(`\`\`\`${tag}\nx = 1\n\`\`\``);
+      return (block?.[block.type] as { language?: string }).language;
+    });
+    expect(languages).toEqual(['typescript', 'python', 'yaml', 'plain text', 'plain text', 'plain text']);
+    expect(() => checkChildren(markdownToBlocks('```ts\nconst a = 1;\n```'))).not.toThrow();
+    expect(() => checkChildren([{ object: 'block', type: 'code', code: { rich_text: [], language: 'ts' } }])).toThrow(/code\.language/);
+  });
+
   it('chunks any record into requests the fake Notion accepts', () => {
     const markdown = Array.from({ length: 700 }, (_, index) => `- item ${index}\n  - detail ${index}\n  - more ${index}`).join('\n');
     const chunks = chunkBlocks(markdownToBlocks(markdown));
