@@ -11,7 +11,10 @@ const MAX_SOURCES = 5;
 const TITLE_LIMIT = 60;
 
 function truncate(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 1).trimEnd()}…`;
+  if (text.length <= limit) return text;
+  // Not between the halves of an emoji: a lone half is no character, and shows (or is refused) as such.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 2)) ? limit - 2 : limit - 1;
+  return `${text.slice(0, end).trimEnd()}…`;
 }
 
 /** A title as link text: one line, no markdown that could end the link or format it. */

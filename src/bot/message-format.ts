@@ -25,7 +25,8 @@ const SPLIT_REPLY_LINE_BUDGET = 400;
  */
 export function composeChunks(message: OutgoingMessage, limit: number = DISCORD_MESSAGE_LIMIT): string[] {
   const body = [
-    message.content.trim() === '' ? '*(no text)*' : message.content.replace(/\s+$/, ''),
+    // trimEnd rather than /\s+$/, which is quadratic in a run of spaces (see splitMessage).
+    message.content.trim() === '' ? '*(no text)*' : message.content.trimEnd(),
     sourcesLine(message.citations),
     message.simulated ? SIMULATED_MARKER : '',
   ]
@@ -115,7 +116,10 @@ export function messageUrl(guildId: string, channelId: string, messageId: string
 }
 
 function truncate(text: string, limit: number): string {
-  return text.length <= limit ? text : `${text.slice(0, limit - 1).trimEnd()}…`;
+  if (text.length <= limit) return text;
+  // Not between the halves of an emoji: a lone half is no character, and shows (or is refused) as such.
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 2)) ? limit - 2 : limit - 1;
+  return `${text.slice(0, end).trimEnd()}…`;
 }
 
 function escapeMarkdown(text: string): string {

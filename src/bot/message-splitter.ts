@@ -23,7 +23,8 @@ const FENCE_LINE = /^ {0,3}(`{3,}|~{3,})(.*)$/;
 /** Splits `text` into chunks of at most `limit` characters; text that fits comes back as one chunk. */
 export function splitMessage(text: string, limit: number = DISCORD_MESSAGE_LIMIT): string[] {
   if (limit < 40) throw new RangeError('splitMessage needs a limit of at least 40 characters');
-  const trimmed = text.replace(/\s+$/, '');
+  // trimEnd rather than /\s+$/, which tries each space of a run to its end: 100,000 spaces took 15 s.
+  const trimmed = text.trimEnd();
   if (trimmed.length <= limit) return trimmed.trim() === '' ? [] : [trimmed];
   const lines = annotateFences(trimmed.split('\n'));
   const chunks: string[] = [];
@@ -110,7 +111,7 @@ function render(lines: Line[], start: number, end: number, prefix: string): stri
     .join('\n');
   const after = lines[end + 1];
   if (after?.fenceBefore) return `${prefix}${body}\n${after.fenceBefore.marker}`;
-  return `${prefix}${body}`.replace(/\s+$/, '');
+  return `${prefix}${body}`.trimEnd();
 }
 
 /**
@@ -126,11 +127,17 @@ function splitLongLine(lines: Line[], start: number, fencePrefix: string, limit:
   if (line.text.length <= room) return { chunk: `${prefix}${line.text}${suffix}`, next: start + 1 };
   const window = line.text.slice(0, room);
   const space = window.lastIndexOf(' ');
-  const cut = space >= room / 2 ? space : room;
-  const head = line.text.slice(0, cut).replace(/\s+$/, '');
+  let cut = space >= room / 2 ? space : room;
+  // Never between the halves of an emoji (a surrogate pair): each half would show as a replacement character.
+  if (isHighSurrogate(line.text.charCodeAt(cut - 1))) cut -= 1;
+  const head = line.text.slice(0, cut).trimEnd();
   const tail = line.text.slice(cut).replace(/^ +/, '');
   lines[start] = { text: tail, fenceBefore: line.fenceBefore };
   return { chunk: `${prefix}${head}${suffix}`, next: start };
+}
+
+function isHighSurrogate(code: number): boolean {
+  return code >= 0xd800 && code <= 0xdbff;
 }
 
 function skipBlankLines(lines: Line[], from: number): number {

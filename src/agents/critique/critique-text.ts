@@ -74,7 +74,9 @@ function parseJson(text: string): unknown {
 
 /** Plain lines: "Ranking: B > A > C", "Weakest assumption: …", "Reason: …". */
 function fromLines(text: string): LenientCritique | null {
-  const line = (name: string) => new RegExp(`^\\s*[*_]*${name}[*_]*\\s*[:\\-–]\\s*[*_]*\\s*(.+)$`, 'im').exec(text)?.[1]?.trim() ?? '';
+  // Spaces before the name kept to its line, those after the colon taken whole: each line start read a blank run to its end.
+  const line = (name: string) =>
+    new RegExp(`^[^\\S\\n\\r\\u2028\\u2029]*[*_]*${name}[*_]*\\s*[:\\-–](?=(\\s*))\\1[*_]*\\s*(.+)$`, 'im').exec(text)?.[2]?.trim() ?? '';
   const ranking = rankingOf(line('ranking'));
   if (ranking.length === 0) return null;
   return { ranking, weakestAssumptions: assumptionsOf(line('weakest assumption'), ranking[0]), reason: line('reason') };

@@ -48,14 +48,16 @@ const SECRET_PATTERNS: readonly SecretPattern[] = [
   { kind: 'notion_token', pattern: /(?:ntn|secret)_[A-Za-z0-9]{30,}/g, accept: randomBody(/^(?:ntn|secret)_/, false) },
   {
     kind: 'discord_bot_token',
-    pattern: /[A-Za-z0-9_-]{24,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}/g,
+    // Only where a run of token characters starts (a token found further in matches from there too): each start read a dotless run to its end.
+    pattern: /(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{24,}\.[A-Za-z0-9_-]{6}\.[A-Za-z0-9_-]{27,}/g,
     accept: (match) => looksRandom(match[0].replace(/\./g, ''), { mixedCase: true }),
   },
   // Access key ids are base32: an id without a digit counts only when it ends where the id ends.
   { kind: 'aws_access_key', pattern: /(?:AKIA|ASIA)[A-Z0-9]{16}/g, accept: (match, after) => /\d/.test(match[0]) || !/^[A-Z0-9]/.test(after) },
   { kind: 'aws_secret_key', pattern: /aws_secret_access_key\s*[:=]\s*["']?[A-Za-z0-9/+=]{40}/gi },
   { kind: 'private_key', pattern: /-----BEGIN (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----[\s\S]*?(?:-----END (?:[A-Z0-9]+ )*PRIVATE KEY(?: BLOCK)?-----|$)/g },
-  { kind: 'jwt', pattern: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}/g },
+  // An `eyJ` starting no token takes the rest of its run (refused: no dot), as each later `eyJ` there fails too: each read it to its end.
+  { kind: 'jwt', pattern: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{8,}|eyJ[A-Za-z0-9_-]*/g, accept: (match) => match[0].includes('.') },
   { kind: 'github_token', pattern: /(?:gh[pousr]_[A-Za-z0-9]{30,}|github_pat_[A-Za-z0-9_]{22,})/g, accept: randomBody(/^(?:gh[pousr]_|github_pat_)/, false) },
   { kind: 'google_api_key', pattern: /AIza[0-9A-Za-z_-]{35}/g },
   { kind: 'slack_token', pattern: /xox[abposr]-[A-Za-z0-9-]{10,}/g, accept: (match) => /\d/.test(match[0]) },

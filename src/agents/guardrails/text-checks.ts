@@ -57,7 +57,8 @@ export function isUncivil(text: string): boolean {
 export function findImpersonatedSpeaker(text: string, authorName: string, speakerNames: readonly string[]): string | null {
   const others = speakerNames.filter((name) => name.trim() !== '' && name.toLowerCase() !== authorName.toLowerCase());
   for (const name of others) {
-    const label = new RegExp(String.raw`^\s*(?:[>*_\-]\s*)*${speakerLabelSource(name)}\s`, 'im');
+    // Markers and spaces within one line: `\s*` ran on over the following lines from every line start (quadratic in a run of blank lines).
+    const label = new RegExp(String.raw`^[^\S\n\r\u2028\u2029]*(?:[>*_\-][^\S\n\r\u2028\u2029]*)*${speakerLabelSource(name)}\s`, 'im');
     if (label.test(`${text}\n`)) return name;
   }
   return null;

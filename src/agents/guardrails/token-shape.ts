@@ -64,7 +64,8 @@ const CONTENT_ID = /^(?:Qm[1-9A-HJ-NP-Za-km-z]{44}|bafy[a-z2-7]{50,})$/;
 
 /** A candidate for a key without a known prefix: a long run of base64/base62 characters. */
 const CANDIDATE = /[A-Za-z0-9+/_-]{32,}={0,2}/g;
-const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s<>()]+/gi;
+// A word that is no scheme is taken whole (and dropped), as each later letter of it fails too: each read an `a.b.c…` run to its end.
+const URL = /\b[a-z][a-z0-9+.-]*(?::\/\/[^\s<>()]+)?/gi;
 
 /**
  * Spans of `text` that look like generated secrets without a known prefix: at least 32 characters with upper and
@@ -72,7 +73,7 @@ const URL = /\b[a-z][a-z0-9+.-]*:\/\/[^\s<>()]+/gi;
  * subresource-integrity hashes are left alone; hex hashes never qualify (one case only).
  */
 export function findHighEntropyTokens(text: string): { start: number; end: number }[] {
-  const urls = [...text.matchAll(URL)].map((match) => ({ start: match.index, end: match.index + match[0].length }));
+  const urls = [...text.matchAll(URL)].filter((match) => match[0].includes('://')).map((match) => ({ start: match.index, end: match.index + match[0].length }));
   const found: { start: number; end: number }[] = [];
   for (const match of text.matchAll(CANDIDATE)) {
     const start = match.index;

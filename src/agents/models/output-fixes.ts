@@ -1,13 +1,28 @@
 import type { ModelRequest, ModelResponse, StreamEvent } from '@openai/agents';
 import { withoutThinking } from '../../core/answer-text.ts';
 
-const WHOLE_FENCE = /^\s*```[a-zA-Z0-9_-]*\s*\n?([\s\S]*?)\n?\s*```\s*$/;
-const INNER_FENCE = /```[a-zA-Z0-9_-]*\s*\n([\s\S]*?)\n\s*```/;
+const FENCE = '```';
+const FENCE_LANGUAGE = /^[a-zA-Z0-9_-]*/;
+const INNER_OPENING = /```[a-zA-Z0-9_-]*\s*\n/;
+const INNER_CLOSING = /\n[^\S\n]*```/;
 
 /** Removes a Markdown code fence around a whole text (```json ... ```); other text is returned unchanged. */
 export function stripJsonFence(text: string): string {
-  const match = WHOLE_FENCE.exec(text);
-  return match?.[1] !== undefined ? match[1].trim() : text;
+  // Read by its ends: one pattern with an optional language, body and spaces tried every split of a run of spaces (minutes for 20,000).
+  const trimmed = text.trim();
+  if (trimmed.length < 2 * FENCE.length || !trimmed.startsWith(FENCE) || !trimmed.endsWith(FENCE)) return text;
+  const language = FENCE_LANGUAGE.exec(trimmed.slice(FENCE.length))?.[0].length ?? 0;
+  return trimmed.slice(FENCE.length + language, -FENCE.length).trim();
+}
+
+/** The body of the first fenced block inside prose (```json\n...\n```), or undefined. */
+function innerFence(text: string): string | undefined {
+  const opening = INNER_OPENING.exec(text);
+  if (!opening) return undefined;
+  // The first opening only (a closing after a later one closes it too): trying each opening of an answer full of them was quadratic.
+  const body = text.slice(opening.index + opening[0].length);
+  const closing = INNER_CLOSING.exec(body);
+  return closing ? body.slice(0, closing.index).trim() : undefined;
 }
 
 function parses(text: string): boolean {
@@ -27,7 +42,7 @@ export function extractJson(text: string): string {
   if (parses(text)) return text;
   // A local reasoning model's `<think>` block comes first, and its braces are no JSON.
   const answer = withoutThinking(text);
-  const candidates = [answer, stripJsonFence(answer), INNER_FENCE.exec(answer)?.[1]?.trim(), answer.slice(answer.indexOf('{'), answer.lastIndexOf('}') + 1)];
+  const candidates = [answer, stripJsonFence(answer), innerFence(answer), answer.slice(answer.indexOf('{'), answer.lastIndexOf('}') + 1)];
   return candidates.find((candidate): candidate is string => Boolean(candidate) && parses(candidate ?? '')) ?? text;
 }
 

@@ -6,7 +6,8 @@ export const MAX_IMAGES_PER_PROMPT = 4;
 export const TOKENS_PER_IMAGE = 1_000;
 
 /** The line `messageText` (src/bot/inbound.ts) writes for an image a person attached. */
-const IMAGE_LINE = /^\[attached image: [^\n]*<(https?:\/\/[^\s>]+)>\]$/gm;
+// No `<` in the address: from each `<` of a line full of them the address ran on to the line's end (quadratic).
+const IMAGE_LINE = /^\[attached image: [^\n]*<(https?:\/\/[^\s<>]+)>\]$/gm;
 /** Discord's CDN hosts, whose signed addresses stop working at their `ex` time. */
 const DISCORD_CDN_HOSTS = new Set(['cdn.discordapp.com', 'media.discordapp.net']);
 

@@ -105,7 +105,8 @@ export function suggestCommand(table: CommandDefinition[], name: string): Comman
   if (synonym) return findCommand(table, synonym);
   const allowed = wanted.length <= 4 ? 1 : 2;
   // Names only: an alias is the source's word for another command (`start` approves), so a slip of it would mislead.
-  const distances = table.map((command) => typingDistance(wanted, command.name));
+  // A name whose length alone is further off is not measured: a table per command for a 100,000-letter name took seconds.
+  const distances = table.map((command) => (Math.abs(wanted.length - command.name.length) > allowed ? Infinity : typingDistance(wanted, command.name)));
   const nearest = Math.min(...distances);
   const closest = table.filter((_, index) => distances[index] === nearest);
   // Two commands as near as each other: naming one would be a guess.

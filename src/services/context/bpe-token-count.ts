@@ -71,23 +71,37 @@ export class BpeTokenCount {
     return total;
   }
 
-  /** How many tokens a piece merges into: the lowest-ranked adjacent pair first, until no pair is a token. */
+  /**
+   * How many tokens a piece merges into: the lowest-ranked adjacent pair first (the leftmost of equals), until no pair is a
+   * token. The parts are a linked list and the pairs wait in a heap by (rank, offset): finding the pair by reading every
+   * pair again after each merge was quadratic in the piece (143 s for 100,000 spaces, 9 s for 10,000 CJK characters).
+   */
   private mergedParts(piece: Uint8Array, length: number): number {
-    const starts = Array.from({ length: length + 1 }, (_, index) => index);
-    while (starts.length > 2) {
-      let best = -1;
-      let bestRank = Number.POSITIVE_INFINITY;
-      for (let index = 0; index < starts.length - 2; index += 1) {
-        const rank = this.rankOf(piece, starts[index]!, starts[index + 2]!);
-        if (rank !== -1 && rank < bestRank) {
-          bestRank = rank;
-          best = index;
-        }
-      }
-      if (best === -1) break;
-      starts.splice(best + 1, 1);
+    // The part starting at byte `offset` ends where `next[offset]` starts; `version` outdates the pairs queued for it.
+    const next = Int32Array.from({ length: length + 1 }, (_, offset) => offset + 1);
+    const previous = Int32Array.from({ length: length + 1 }, (_, offset) => offset - 1);
+    const version = new Int32Array(length + 1);
+    const pairs = new PairHeap();
+    const queue = (offset: number): void => {
+      version[offset]! += 1;
+      const end = next[next[offset]!]!;
+      if (end > length) return;
+      const rank = this.rankOf(piece, offset, end);
+      if (rank !== -1) pairs.push(rank, offset, version[offset]!);
+    };
+    for (let offset = 0; offset < length - 1; offset += 1) queue(offset);
+    let parts = length;
+    for (let pair = pairs.pop(); pair; pair = pairs.pop()) {
+      if (pair.version !== version[pair.offset]) continue;
+      const merged = next[pair.offset]!;
+      next[pair.offset] = next[merged]!;
+      if (next[merged]! <= length) previous[next[merged]!] = pair.offset;
+      version[merged]! += 1;
+      parts -= 1;
+      queue(pair.offset);
+      if (previous[pair.offset]! >= 0) queue(previous[pair.offset]!);
     }
-    return starts.length - 1;
+    return parts;
   }
 
   /** The rank of the token whose bytes are `source[start..end)`, or -1 when they are no token. */
@@ -110,6 +124,45 @@ export class BpeTokenCount {
     let slot = hashOf(this.bytes, this.starts[token]!, this.starts[token + 1]!) & this.mask;
     while (this.slots[slot] !== 0) slot = (slot + 1) & this.mask;
     this.slots[slot] = token + 1;
+  }
+}
+
+/** A min-heap of candidate merges by rank, then by offset (the leftmost first, as the encoder takes them). */
+class PairHeap {
+  private readonly entries: { rank: number; offset: number; version: number }[] = [];
+
+  push(rank: number, offset: number, version: number): void {
+    const entries = this.entries;
+    let index = entries.push({ rank, offset, version }) - 1;
+    while (index > 0) {
+      const parent = (index - 1) >> 1;
+      if (!this.before(entries[index]!, entries[parent]!)) break;
+      [entries[index], entries[parent]] = [entries[parent]!, entries[index]!];
+      index = parent;
+    }
+  }
+
+  pop(): { rank: number; offset: number; version: number } | undefined {
+    const entries = this.entries;
+    const top = entries[0];
+    const last = entries.pop();
+    if (top === undefined || last === undefined || entries.length === 0) return top;
+    entries[0] = last;
+    for (let index = 0; ;) {
+      const left = 2 * index + 1;
+      const right = left + 1;
+      let least = index;
+      if (left < entries.length && this.before(entries[left]!, entries[least]!)) least = left;
+      if (right < entries.length && this.before(entries[right]!, entries[least]!)) least = right;
+      if (least === index) break;
+      [entries[index], entries[least]] = [entries[least]!, entries[index]!];
+      index = least;
+    }
+    return top;
+  }
+
+  private before(first: { rank: number; offset: number }, second: { rank: number; offset: number }): boolean {
+    return first.rank < second.rank || (first.rank === second.rank && first.offset < second.offset);
   }
 }
 

@@ -92,7 +92,8 @@ export function stripLedgerSections(markdown: string): string {
   const kept: string[] = [];
   let skipping = false;
   for (const line of markdown.split('\n')) {
-    const heading = /^(#{1,2})\s+(.+?)\s*$/.exec(line);
+    // Trailing spaces cut first: a lazy title before `\s*$` scanned the rest of a run of spaces at each step (quadratic).
+    const heading = /^(#{1,2})\s+(\S.*)$/.exec(line.trimEnd());
     if (heading) skipping = heading[1] === '##' && owned.has((heading[2] ?? '').toLowerCase());
     if (!skipping) kept.push(line);
   }

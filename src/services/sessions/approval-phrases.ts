@@ -25,7 +25,8 @@ export function isApprovalPhrase(text: string): boolean {
     .toLowerCase()
     .replace(/[’]/g, "'")
     .replace(COURTESY, ' ')
-    .split(/[,.;:!?\n]+|\s+(?:and|then|so)\s+/)
+    // "and" is looked for only where a run of spaces starts (or after the newlines a separator took): from each space of a long run it scanned the run again.
+    .split(/[,.;:!?\n]+|(?<=(?:^|\S)\n*)\s+(?:and|then|so)\s+/)
     .map((part) => part.replace(/\s+/g, ' ').trim())
     .filter((part) => part !== '');
   if (words.length === 0) return hasApprovalMark;

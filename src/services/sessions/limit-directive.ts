@@ -48,7 +48,8 @@ const QUANTITIES: { parameter: keyof SessionParameters; pattern: string; cues: s
   },
   {
     parameter: 'maxTokens',
-    pattern: String.raw`\b(\d{1,3}(?:,\d{3})+|\d{1,7})\s*(k)?\s*tokens\b`,
+    // The spaces after a `k` belong to it: `\s*(k)?\s*` tried every split of a run of spaces (quadratic).
+    pattern: String.raw`\b(\d{1,3}(?:,\d{3})+|\d{1,7})\s*(?:(k)\s*)?tokens\b`,
     cues: `${LIMITING}|${BOUNDING}`,
     value: (match) => Number((match[1] ?? '').replaceAll(',', '')) * (match[2] ? 1000 : 1),
   },
