@@ -3,6 +3,7 @@
  * for Discord, Notion, storage and parsers (the model-text-*.test.ts files under tests/unit): each call timed, the inputs seeded.
  */
 import type { ChatMessage, Citation, Speaker } from '../../src/core/domain.ts';
+import { chatMessage as storedMessage } from './chat-messages.ts';
 
 // ------------------------------------------------------------------------------------------------ the inputs
 
@@ -76,6 +77,7 @@ export const PIECES = [
   'eyJ',
 ];
 
+/** Text of about `length` characters made of random PIECES. */
 export function randomText(random: () => number, length: number): string {
   let text = '';
   while (text.length < length) text += PIECES[Math.floor(random() * PIECES.length)];
@@ -88,11 +90,13 @@ export function randomText(random: () => number, length: number): string {
  */
 export const N = 50_000;
 
+/** One input: what it is, and its text. */
 export interface Case {
   name: string;
   text: string;
 }
 
+/** Every input: the hand-shaped worst cases and the random ones. */
 export function cases(): Case[] {
   const random = seeded(20_240_611);
   const shaped: [string, string][] = [
@@ -173,6 +177,7 @@ export function cases(): Case[] {
   return all.map(([name, text]) => ({ name, text }));
 }
 
+/** The inputs, made once per file. */
 export const CASES = cases();
 
 // ------------------------------------------------------------------------------------------------ the harness
@@ -204,6 +209,7 @@ export async function eachCase(check: (text: string, name: string) => void): Pro
   }
 }
 
+/** Half of a surrogate pair without its other half. */
 export const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 /** True when every surrogate is half of a pair (what `String.prototype.isWellFormed` says, before ES2024). */
@@ -223,30 +229,23 @@ export function isSubsequence(needle: string, haystack: string): boolean {
   return found === needle.length;
 }
 
+/** Any line break, as a Discord or Notion single-line field would show it. */
 export const LINE_BREAK = /[\n\r\u2028\u2029]/;
 
+/** A speaker of the given name (a participant unless said). */
 export const speaker = (name: string, kind: Speaker['kind'] = 'participant'): Speaker => ({ kind, name });
 
+/** A delivered message of `who` saying `text`, numbered `number`. */
 export function chatMessage(number: number, text: string, who: Speaker = speaker('Claude'), citations: Citation[] = []): ChatMessage {
-  return {
+  return storedMessage({
     id: number,
-    sessionId: 'ses_fuzz',
-    number,
+    text,
     speaker: who,
     role: who.kind === 'human' ? 'user' : 'assistant',
-    text,
-    model: null,
-    inputTokens: 0,
-    outputTokens: 0,
-    costUsd: 0,
-    replyTo: [],
-    traceId: null,
-    deliveryStatus: 'delivered',
-    externalIds: [],
-    externalUrl: null,
+    sessionId: 'ses_fuzz',
     createdAt: new Date('2026-01-01T00:00:00Z'),
     citations,
-  };
+  });
 }
 
 /** The first `length` characters of `text`, one fewer rather than half an emoji (so a cut of ours halves none). */
@@ -259,5 +258,3 @@ export function citationOf(text: string): Citation {
   const path = encodeURIComponent(head(text, 20).replace(/[\uD800-\uDFFF]/g, '\ufffd'));
   return { url: `https://example.com/${path}`, title: head(text, 200) || 'page' };
 }
-
-// ------------------------------------------------------------------------------------------------ Discord
