@@ -121,8 +121,16 @@ export function unknownCommand(table: CommandDefinition[], name: string, args = 
   const meant = suggestCommand(table, name);
   const hint = meant ? ` Did you mean \`!${meant.name}\` (${meant.description})?` : '';
   const unposted = args.trim() === '' ? '' : ' Your message was not posted to the discussion: send it without the leading `!` to say it there.';
-  return `Unknown command \`!${name}\`.${hint} Type \`!help\` for the list.${unposted}`;
+  return `Unknown command \`!${shownName(name)}\`.${hint} Type \`!help\` for the list.${unposted}`;
 }
+
+/** A name as the reply shows it: short (a pasted wall of letters is no reply of several messages) and without backticks. */
+function shownName(name: string): string {
+  const plain = name.replaceAll('`', '');
+  return plain.length <= SHOWN_NAME_CHARS ? plain : `${plain.slice(0, SHOWN_NAME_CHARS).replace(/[\uD800-\uDBFF]$/, '')}…`;
+}
+
+const SHOWN_NAME_CHARS = 40;
 
 /** Edits (a letter added, left out, changed, or two swapped) between two words. */
 function typingDistance(first: string, second: string): number {

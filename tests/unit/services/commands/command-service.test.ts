@@ -133,6 +133,12 @@ describe('CommandService refusals', () => {
     expect(calls).toEqual([]);
   });
 
+  it('shows a huge or odd unknown name short, in one message, without breaking its code span', async () => {
+    const { run } = await commandFixture();
+    expect((await run('x'.repeat(5000))).content).toBe(`Unknown command \`!${'x'.repeat(40)}…\`. Type \`!help\` for the list.`);
+    expect((await run('a`b')).content).toBe('Unknown command `!ab`. Type `!help` for the list.');
+  });
+
   it('names the command a person likely meant, and runs nothing', async () => {
     const { run, calls } = await commandFixture();
     expect(await run('end')).toEqual({
