@@ -78,7 +78,7 @@ export class HeldMessages {
   private readonly stopped = new Promise<void>((resolve) => this.stopping.signal.addEventListener('abort', () => resolve(), { once: true }));
   private draining: Promise<void> | null = null;
   /** Messages whose first try is under way, by arrival: each ends once the message is taken in or held. */
-  private readonly trying = new Map<number, Promise<void>>();
+  private readonly trying = new Map<number, { roomId: string; ended: Promise<void> }>();
   /** An edit or a deletion could not be applied while the database was away: the rooms are read back once it is back. */
   private revisionsMissed = false;
 
@@ -96,13 +96,17 @@ export class HeldMessages {
   async receive(message: Message, intake: Intake): Promise<void> {
     const arrival = this.arrivals++;
     if (this.holding()) return this.hold(message, intake, arrival);
-    // Until its first try ends, no held message that came after it is handed over: it would overtake this one.
+    const before = [...this.trying.values()].filter((other) => other.roomId === intake.roomId).map((other) => other.ended);
+    // Until its first try ends, no message of its room that came after it is tried, nor a held one handed over.
     let tried: () => void = () => undefined;
-    this.trying.set(arrival, new Promise<void>((resolve) => (tried = resolve)));
+    this.trying.set(arrival, { roomId: intake.roomId, ended: new Promise<void>((resolve) => (tried = resolve)) });
     let held: Promise<void> | undefined;
     try {
+      // One of its room before it may yet be held (the database went away under it): then this one waits behind it.
+      if (before.length > 0) await Promise.all(before);
       // `hold` places the message before it first awaits: the drain, woken by `tried`, finds it in its place.
-      held = (await intake.take(message)) === 'taken' ? undefined : this.hold(message, intake, arrival);
+      if (this.holding()) held = this.hold(message, intake, arrival);
+      else held = (await intake.take(message)) === 'taken' ? undefined : this.hold(message, intake, arrival);
     } finally {
       this.trying.delete(arrival);
       tried();
@@ -188,7 +192,7 @@ export class HeldMessages {
     let taken = false;
     for (let next = this.waiting[0]; next; next = this.waiting[0]) {
       const arrival = next.arrival;
-      const earlier = [...this.trying].filter(([other]) => other < arrival).map(([, ended]) => ended);
+      const earlier = [...this.trying].filter(([other]) => other < arrival).map(([, { ended }]) => ended);
       if (earlier.length > 0) {
         // One that came first is still being tried (its statement outlived the outage): it is taken, or held ahead.
         await Promise.race([Promise.all(earlier), this.stopped]);

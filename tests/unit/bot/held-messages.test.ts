@@ -54,7 +54,7 @@ function setUp(capacity?: number) {
  * Two messages in one room while the database is away: the first one's first try is answered only on `answerFirst`
  * (as the database stands then), the second one's fails at once, so it is held first.
  */
-async function twoMessagesFirstSlow() {
+function twoMessagesFirstSlow(secondWouldBeTaken = false) {
   const clock = new ManualClock('2026-12-07T09:00:00Z');
   const held = new HeldMessages({ clock, logger: createLogger({ level: 'silent', secrets: [] }) });
   const taken: string[] = [];
@@ -72,8 +72,11 @@ async function twoMessagesFirstSlow() {
     tell: async () => undefined,
   });
   const first = held.receive(message('1', 'first'), intake(true));
-  await held.receive(message('2', 'second'), intake(false));
-  return { clock, held, taken, state, first, answerFirst };
+  // The second comes while the first is still being tried; as the database stands then, it would be taken, or not.
+  state.reachable = secondWouldBeTaken;
+  const second = held.receive(message('2', 'second'), intake(false));
+  state.reachable = false;
+  return { clock, held, taken, state, first: Promise.all([first, second]), answerFirst };
 }
 
 describe('HeldMessages', () => {
@@ -206,7 +209,21 @@ describe('HeldMessages', () => {
   });
 
   it("keeps the order messages came in when the first one's failure comes after the second's", async () => {
-    const { clock, held, taken, state, first, answerFirst } = await twoMessagesFirstSlow();
+    const { clock, held, taken, state, first, answerFirst } = twoMessagesFirstSlow();
+    answerFirst();
+    await first;
+    state.reachable = true;
+    await clock.advance(1000);
+    await held.settled();
+    expect(taken).toEqual(['first', 'second']);
+  });
+
+  it('tries a message only once the one before it in its room was taken or held: it never overtakes one held meanwhile', async () => {
+    const { clock, held, taken, state, first, answerFirst } = twoMessagesFirstSlow(true);
+    // The database comes back while the first is still being tried: the second must not be taken in before it.
+    state.reachable = true;
+    expect(taken).toEqual([]);
+    state.reachable = false;
     answerFirst();
     await first;
     state.reachable = true;
@@ -216,7 +233,7 @@ describe('HeldMessages', () => {
   });
 
   it('hands nothing over while a message that came earlier is still being tried, once the database is back', async () => {
-    const { clock, held, taken, state, first, answerFirst } = await twoMessagesFirstSlow();
+    const { clock, held, taken, state, first, answerFirst } = twoMessagesFirstSlow();
     // The first statement hangs on a connection the outage cut, and is answered only after the database is back.
     state.reachable = true;
     await clock.advance(1000);
