@@ -76,7 +76,7 @@ function twoMessagesFirstSlow(secondWouldBeTaken = false) {
   state.reachable = secondWouldBeTaken;
   const second = held.receive(message('2', 'second'), intake(false));
   state.reachable = false;
-  return { clock, held, taken, state, first: Promise.all([first, second]), answerFirst };
+  return { clock, held, taken, state, bothReceived: Promise.all([first, second]), answerFirst };
 }
 
 describe('HeldMessages', () => {
@@ -209,9 +209,9 @@ describe('HeldMessages', () => {
   });
 
   it("keeps the order messages came in when the first one's failure comes after the second's", async () => {
-    const { clock, held, taken, state, first, answerFirst } = twoMessagesFirstSlow();
+    const { clock, held, taken, state, bothReceived, answerFirst } = twoMessagesFirstSlow();
     answerFirst();
-    await first;
+    await bothReceived;
     state.reachable = true;
     await clock.advance(1000);
     await held.settled();
@@ -219,13 +219,13 @@ describe('HeldMessages', () => {
   });
 
   it('tries a message only once the one before it in its room was taken or held: it never overtakes one held meanwhile', async () => {
-    const { clock, held, taken, state, first, answerFirst } = twoMessagesFirstSlow(true);
+    const { clock, held, taken, state, bothReceived, answerFirst } = twoMessagesFirstSlow(true);
     // The database comes back while the first is still being tried: the second must not be taken in before it.
     state.reachable = true;
     expect(taken).toEqual([]);
     state.reachable = false;
     answerFirst();
-    await first;
+    await bothReceived;
     state.reachable = true;
     await clock.advance(1000);
     await held.settled();
@@ -233,13 +233,13 @@ describe('HeldMessages', () => {
   });
 
   it('hands nothing over while a message that came earlier is still being tried, once the database is back', async () => {
-    const { clock, held, taken, state, first, answerFirst } = twoMessagesFirstSlow();
+    const { clock, held, taken, state, bothReceived, answerFirst } = twoMessagesFirstSlow();
     // The first statement hangs on a connection the outage cut, and is answered only after the database is back.
     state.reachable = true;
     await clock.advance(1000);
     expect(taken).toEqual([]);
     answerFirst();
-    await first;
+    await bothReceived;
     await held.settled();
     expect(taken).toEqual(['first', 'second']);
   });
