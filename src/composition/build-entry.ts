@@ -87,6 +87,7 @@ export function buildEntry(dependencies: ServiceDependencies, links: EntryLinks)
     logger,
     onStored: links.onStored,
     inbound: repositories.inbound,
+    claimant: dependencies.worker.id,
     floodGate,
     closures: new RoomClosures({ sessions: repositories.sessions, ender: links.lifecycle, logger }),
     revisions: new PersonRevisions({ revisions: repositories.revisions, events, clock, logger, onChanged: links.onStored }),

@@ -11,6 +11,8 @@ export interface InboundClaimsTable {
   transport: string;
   external_id: string;
   claimed_at: Date;
+  /** The worker instance (process) that claimed it; null on claims older than migration 0027. */
+  claimed_by: string | null;
 }
 
 /** The last transport message seen in a channel: where catch-up resumes. */

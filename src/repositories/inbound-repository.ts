@@ -12,32 +12,33 @@ function isNewerSql(candidate: RawBuilder<unknown>, current: RawBuilder<unknown>
   return sql<boolean>`CASE WHEN ${candidate} ~ '^[0-9]+$' AND ${current} ~ '^[0-9]+$' THEN ${candidate}::numeric > ${current}::numeric ELSE ${candidate} COLLATE "C" > ${current} COLLATE "C" END`;
 }
 
+/** Who claims a message: a process, and whether it tried this message before without taking it in. */
+export interface Claimant {
+  /** The worker instance id of the process. */
+  id: string;
+  /** It claimed (or tried to claim) this message before and the database cut the handling short. */
+  again: boolean;
+}
+
 /** Claims on people's messages, and per-channel read cursors for catch-up. */
 export class InboundRepository {
   constructor(private readonly db: Kysely<Database>) {}
 
-  /** Claims a transport message; true for the one caller (of any process) that may act on it. */
-  async claim(transport: string, externalId: string, now: Date): Promise<boolean> {
-    const row = await this.db
-      .insertInto('inbound_claims')
-      .values({ transport, external_id: externalId, claimed_at: now })
-      .onConflict((conflict) => conflict.columns(['transport', 'external_id']).doNothing())
-      .returning('external_id')
-      .executeTakeFirst();
-    return row !== undefined;
-  }
-
   /**
-   * `claim`, and when it is ours `advance` the channel's cursor to it, in one statement: the one round trip a
-   * person's message waits for before it is stored.
+   * Claims a transport message (true for the one caller, of any process, that may act on it) and when it is ours
+   * advances the channel's cursor to it, in one statement: the one round trip a person's message waits for before it is
+   * stored. A claimant trying `again` a message whose handling the database cut short takes its own claim again.
    */
-  async claimAndAdvance(transport: string, channelId: string, externalId: string, now: Date): Promise<boolean> {
+  async claimAndAdvance(transport: string, channelId: string, externalId: string, now: Date, claimant: Claimant): Promise<boolean> {
     const row = await this.db
       .with('claimed', (creator) =>
         creator
           .insertInto('inbound_claims')
-          .values({ transport, external_id: externalId, claimed_at: now })
-          .onConflict((conflict) => conflict.columns(['transport', 'external_id']).doNothing())
+          .values({ transport, external_id: externalId, claimed_at: now, claimed_by: claimant.id })
+          .onConflict((conflict) => {
+            const existing = conflict.columns(['transport', 'external_id']);
+            return claimant.again ? existing.doUpdateSet({ claimed_at: now }).where('inbound_claims.claimed_by', '=', claimant.id) : existing.doNothing();
+          })
           .returning('external_id'),
       )
       .with('advanced', (creator) =>

@@ -28,6 +28,7 @@ import type { PlannerFlow } from '../sessions/planner-flow.ts';
 import type { PersonRevisions } from '../sessions/person-revisions.ts';
 import type { RoomClosures } from '../sessions/room-closures.ts';
 import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-starter.ts';
+import { UnfinishedClaims } from './unfinished-claims.ts';
 
 /** How many of a room's latest stored messages a catch-up reads back for edits and deletions made meanwhile. */
 const REREAD_MESSAGES = 100;
@@ -57,6 +58,8 @@ export interface SessionGatewayOptions {
   floodGate: Pick<FloodGate, 'pace' | 'admitIfCertain' | 'settleAdmission'>;
   /** Claims on people's messages and read cursors (catch-up after a restart; several processes on one database). */
   inbound: Pick<InboundRepository, 'claimAndAdvance' | 'cursors'>;
+  /** This process's worker instance id: whose claims on people's messages are its own. */
+  claimant: string;
   /** Ends the sessions of a room that was deleted or locked. */
   closures: Pick<RoomClosures, 'close'>;
   /** People's edits and deletions of what they posted. */
@@ -70,42 +73,54 @@ const reply = (content: string, isPrivate = false): GatewayReply => ({ content, 
  * stored once (idempotent on its transport id) before anything acts on it, then routed by the session state.
  */
 export class SessionGatewayService implements SessionGateway {
+  private readonly unfinished = new UnfinishedClaims();
+
   constructor(private readonly options: SessionGatewayOptions) {}
 
   async handleMessage(message: InboundMessage): Promise<GatewayReply | null> {
     try {
-      const text = message.content.trim();
-      if (text === '') return null;
-      // Claimed before anything acts on it: another process, or a catch-up reading it again, leaves it alone. The room's
-      // session is read meanwhile (reading acts on nothing): on a Postgres server the two round trips overlap.
-      const channelId = message.roomId ?? message.channelId;
-      const [claimed, session] = await Promise.all([
-        this.options.inbound.claimAndAdvance(message.transport, channelId, message.externalId, this.options.clock.now()),
-        message.roomId ? this.options.sessions.findByRoom(message.transport, message.roomId) : null,
-      ]);
-      if (!claimed) return null;
-      // Zero-width or format characters alone look empty to people but not to models: refuse, store nothing.
-      if (!hasVisibleText(text)) return reply('That message has no visible text (only invisible characters), so it was not posted to the session.', true);
-      const command = parseCommand(text);
-      // A thread without a session is read only for `!brainstorm`, which starts one from the talk there.
-      if (message.roomId && !session && command?.name !== 'brainstorm') return null;
-      // Commands are screened too: a key pasted as a `!config` argument must not be stored or echoed.
-      const refusal = await this.screenPerson(message.author, text, session?.id ?? null);
-      if (refusal) return { ...(await this.refused(refusal, message)), notPosted: true };
-      if (command)
-        return this.execute({
-          transport: message.transport,
-          roomId: message.roomId,
-          channelId: message.channelId,
-          author: message.author,
-          name: command.name,
-          args: command.args,
-        });
-      if (!session) return await this.options.starter.start(message, text);
-      return await this.receive(session, message, text);
+      const answer = await this.take(message);
+      this.unfinished.delete(message.transport, message.externalId);
+      return answer;
     } catch (error) {
+      // Cut short by the database: the transport holds the message and hands it over again, to a claim of our own.
+      if (isDatabaseUnreachable(error)) this.unfinished.add(message.transport, message.externalId);
+      else this.unfinished.delete(message.transport, message.externalId);
       return this.failure(error, message.transport);
     }
+  }
+
+  private async take(message: InboundMessage): Promise<GatewayReply | null> {
+    const text = message.content.trim();
+    if (text === '') return null;
+    // Claimed before anything acts on it: another process, or a catch-up reading it again, leaves it alone. The room's
+    // session is read meanwhile (reading acts on nothing): on a Postgres server the two round trips overlap.
+    const channelId = message.roomId ?? message.channelId;
+    const claimant = { id: this.options.claimant, again: this.unfinished.has(message.transport, message.externalId) };
+    const [claimed, session] = await Promise.all([
+      this.options.inbound.claimAndAdvance(message.transport, channelId, message.externalId, this.options.clock.now(), claimant),
+      message.roomId ? this.options.sessions.findByRoom(message.transport, message.roomId) : null,
+    ]);
+    if (!claimed) return null;
+    // Zero-width or format characters alone look empty to people but not to models: refuse, store nothing.
+    if (!hasVisibleText(text)) return reply('That message has no visible text (only invisible characters), so it was not posted to the session.', true);
+    const command = parseCommand(text);
+    // A thread without a session is read only for `!brainstorm`, which starts one from the talk there.
+    if (message.roomId && !session && command?.name !== 'brainstorm') return null;
+    // Commands are screened too: a key pasted as a `!config` argument must not be stored or echoed.
+    const refusal = await this.screenPerson(message.author, text, session?.id ?? null);
+    if (refusal) return { ...(await this.refused(refusal, message)), notPosted: true };
+    if (command)
+      return this.execute({
+        transport: message.transport,
+        roomId: message.roomId,
+        channelId: message.channelId,
+        author: message.author,
+        name: command.name,
+        args: command.args,
+      });
+    if (!session) return await this.options.starter.start(message, text);
+    return await this.receive(session, message, text);
   }
 
   /** A slash command, a button or a console command: its arguments and the sender's name are screened first. */

@@ -179,14 +179,25 @@ describe.each(ENGINES)('the turn path in single round trips on %s', (engine) => 
 
   it('claims a person’s message and advances its channel’s cursor in one statement, only for the first claimant', async () => {
     const inbound = new InboundRepository(handle.db);
+    const process = { id: 'wrk-a', again: false };
     let first = false;
-    expect(await statementsOf(counter, async () => (first = await inbound.claimAndAdvance('discord', 'c1', '100', now)))).toBe(1);
+    expect(await statementsOf(counter, async () => (first = await inbound.claimAndAdvance('discord', 'c1', '100', now, process)))).toBe(1);
     expect(first).toBe(true);
-    expect(await inbound.claimAndAdvance('discord', 'c1', '100', now)).toBe(false);
-    expect(await inbound.claimAndAdvance('discord', 'c1', '99', now)).toBe(true);
+    expect(await inbound.claimAndAdvance('discord', 'c1', '100', now, process)).toBe(false);
+    expect(await inbound.claimAndAdvance('discord', 'c1', '99', now, process)).toBe(true);
     expect((await inbound.cursors('discord')).get('c1')).toBe('100');
-    expect(await inbound.claimAndAdvance('discord', 'c1', '101', now)).toBe(true);
+    expect(await inbound.claimAndAdvance('discord', 'c1', '101', now, process)).toBe(true);
     expect((await inbound.cursors('discord')).get('c1')).toBe('101');
+  });
+
+  it('takes a claim again only for the process that made it, when it tries the message again', async () => {
+    const inbound = new InboundRepository(handle.db);
+    expect(await inbound.claimAndAdvance('discord', 'c2', '200', now, { id: 'wrk-a', again: false })).toBe(true);
+    expect(await inbound.claimAndAdvance('discord', 'c2', '200', now, { id: 'wrk-b', again: true })).toBe(false);
+    let again = false;
+    expect(await statementsOf(counter, async () => (again = await inbound.claimAndAdvance('discord', 'c2', '200', now, { id: 'wrk-a', again: true })))).toBe(1);
+    expect(again).toBe(true);
+    expect((await inbound.cursors('discord')).get('c2')).toBe('200');
   });
 
   it('reads a session’s idea ledger (ideas, notes, passes) in one statement', async () => {
