@@ -6,6 +6,7 @@
 import type { Attachment, Collection, Message } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
 import { readPdfText } from './pdf-text.ts';
+import { clipText } from '../core/text-clip.ts';
 
 /** Files larger than this are named, not read: an excerpt of a huge log says little. */
 const MAX_FILE_BYTES = 256 * 1024;
@@ -62,7 +63,7 @@ export class AttachmentTexts {
       if (room < 200) break;
       const read = await this.read(file, room);
       if (read === null) continue;
-      const shown = read.text.slice(0, room);
+      const shown = clipText(read.text, room);
       // A PDF read only in part says which pages; the characters it holds in all are not known then.
       const excerpt = read.pages
         ? `${fencedExcerpt(shown, shown.length)}\n(the first ${shown.length} characters, from pages 1-${read.pages.read} of ${read.pages.count})`

@@ -5,21 +5,15 @@
  */
 import { findMaskedLinks } from '../agents/guardrails/masked-links.ts';
 import type { Citation } from '../core/domain.ts';
+import { shortenText } from '../core/text-clip.ts';
 
 /** Sources shown under one message, and how long a title may be. */
 const MAX_SOURCES = 5;
 const TITLE_LIMIT = 60;
 
-function truncate(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  // Not between the halves of an emoji: a lone half is no character, and shows (or is refused) as such.
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 2)) ? limit - 2 : limit - 1;
-  return `${text.slice(0, end).trimEnd()}…`;
-}
-
 /** A title as link text: one line, no markdown that could end the link or format it. */
 function linkText(title: string): string {
-  return truncate(title.replace(/\s+/g, ' ').trim(), TITLE_LIMIT).replace(/([\\*_`~|[\]()<>])/g, '\\$1');
+  return shortenText(title.replace(/\s+/g, ' ').trim(), TITLE_LIMIT).replace(/([\\*_`~|[\]()<>])/g, '\\$1');
 }
 
 /** A target Discord parses whole inside `<...>`: parentheses and angle brackets percent-encoded. */

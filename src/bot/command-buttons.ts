@@ -4,6 +4,7 @@
  */
 import { ButtonStyle, ComponentType, type APIActionRowComponent, type APIButtonComponent, type APIComponentInActionRow } from 'discord.js';
 import type { ReplyButton } from '../core/ports.ts';
+import { clipText } from '../core/text-clip.ts';
 
 /** What a command button's custom id starts with. */
 const PREFIX = 'brainstorm:run:';
@@ -25,7 +26,7 @@ function customIdOf(button: ReplyButton): string | null {
 export function commandButtonRows(buttons: readonly ReplyButton[] = []): APIActionRowComponent<APIButtonComponent>[] {
   const components = buttons.flatMap((button): APIButtonComponent[] => {
     const customId = customIdOf(button);
-    return customId ? [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId, label: button.label.slice(0, LABEL_LIMIT) }] : [];
+    return customId ? [{ type: ComponentType.Button, style: ButtonStyle.Secondary, custom_id: customId, label: clipText(button.label, LABEL_LIMIT) }] : [];
   });
   const rows: APIActionRowComponent<APIButtonComponent>[] = [];
   for (let start = 0; start < components.length && rows.length < ROWS_PER_MESSAGE; start += BUTTONS_PER_ROW)

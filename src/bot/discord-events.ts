@@ -36,6 +36,7 @@ import { buttonsUnderLast, NO_MENTIONS, replyToMessage } from './message-replies
 import { splitMessage } from './message-splitter.ts';
 import { keyedStep, withShownStepTicked } from '../core/next-steps.ts';
 import { BRAINSTORM_COMMAND, subcommandArgs } from './slash-commands.ts';
+import { clipText } from '../core/text-clip.ts';
 
 /** What the handlers need. */
 export interface DiscordEventsOptions {
@@ -232,7 +233,7 @@ export class DiscordEvents {
     // Screened before the topic is published: a refused topic is answered only to its author.
     const refusal = await this.options.gateway.screen({ author, text: topic, roomId: null });
     if (refusal) return this.answer(interaction, refusal);
-    const starter = await interaction.editReply({ content: `**${author.name}** started a brainstorm: ${topic.slice(0, 1800)}`, allowedMentions: NO_MENTIONS });
+    const starter = await interaction.editReply({ content: `**${author.name}** started a brainstorm: ${clipText(topic, 1800)}`, allowedMentions: NO_MENTIONS });
     const reply = await this.options.gateway.handleMessage({
       transport: 'discord',
       roomId: null,
@@ -244,7 +245,7 @@ export class DiscordEvents {
     });
     if (reply)
       await interaction.followUp({
-        content: reply.content.slice(0, 2000),
+        content: clipText(reply.content, 2000),
         allowedMentions: NO_MENTIONS,
         ...(reply.private ? { flags: MessageFlags.Ephemeral } : {}),
       });

@@ -28,6 +28,7 @@ import { commandButtonRows, ROWS_PER_MESSAGE } from './command-buttons.ts';
 import { PersonaPoster, type RoomTarget } from './persona-poster.ts';
 import { PreviewPacer } from './preview-pacer.ts';
 import { WebhookRegistry } from './webhook-registry.ts';
+import { clipText } from '../core/text-clip.ts';
 
 /** Options of the Discord transport. */
 export interface DiscordTransportOptions {
@@ -89,7 +90,7 @@ export class DiscordTransport implements Transport {
     try {
       starter = request.originMessageId
         ? await channel.messages.fetch(request.originMessageId)
-        : await channel.send({ content: `**Brainstorm:** ${request.title.slice(0, 1900)}`, allowedMentions: { parse: [] } });
+        : await channel.send({ content: `**Brainstorm:** ${clipText(request.title, 1900)}`, allowedMentions: { parse: [] } });
       if (starter.hasThread && starter.thread) return { roomId: starter.thread.id, url: starter.thread.url };
       const thread = await starter.startThread({ name: threadName(request.title), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
       return { roomId: thread.id, url: thread.url };
@@ -259,7 +260,7 @@ export class DiscordTransport implements Transport {
       }
       const post = await forum.threads.create({
         name: threadName(request.title),
-        message: { content: `**Brainstorm:** ${request.title.slice(0, 1900)}`, allowedMentions: { parse: [] } },
+        message: { content: `**Brainstorm:** ${clipText(request.title, 1900)}`, allowedMentions: { parse: [] } },
       });
       return { roomId: post.id, url: post.url };
     } catch (error) {

@@ -4,6 +4,7 @@ import type { OutgoingMessage, ReplyReference } from '../core/ports.ts';
 import type { Speaker } from '../core/domain.ts';
 import { DISCORD_MESSAGE_LIMIT, splitMessage } from './message-splitter.ts';
 import { sourcesLine } from './citation-line.ts';
+import { shortenText } from '../core/text-clip.ts';
 
 /** The custom id of the plan's approve button. */
 export const APPROVE_BUTTON_ID = 'brainstorm:approve';
@@ -65,7 +66,7 @@ function renderReplyLine(references: ReplyReference[], linked: Set<ReplyReferenc
     if (reference.url && linked.has(reference)) links.push(`[#${reference.messageId}](<${reference.url}>)`);
     bySpeaker.set(reference.speakerName, links);
   }
-  const parts = [...bySpeaker].map(([name, links]) => [escapeMarkdown(truncate(name.replace(/\s+/g, ' ').trim(), 40)), ...links].join(' '));
+  const parts = [...bySpeaker].map(([name, links]) => [escapeMarkdown(shortenText(name.replace(/\s+/g, ' ').trim(), 40)), ...links].join(' '));
   return `-# ↪ replying to ${parts.join(', ')}`;
 }
 
@@ -75,7 +76,7 @@ export function personaUsername(speaker: Speaker): string {
   const safe = collapsed
     .replace(/discord/gi, (word) => `${word.slice(0, 4)}·${word.slice(4)}`)
     .replace(/clyde/gi, (word) => `${word.slice(0, 3)}·${word.slice(3)}`);
-  return truncate(safe === '' ? 'Brainstorm' : safe, WEBHOOK_NAME_LIMIT);
+  return shortenText(safe === '' ? 'Brainstorm' : safe, WEBHOOK_NAME_LIMIT);
 }
 
 /** A thread name from a session title: one line, 1-100 characters. */
@@ -87,7 +88,7 @@ export function threadName(title: string): string {
     .replace(/^\[(attached [^\]]*|sticker: [^\]]*)\]$/gm, '')
     .replace(/\s+/g, ' ')
     .trim();
-  return truncate(collapsed === '' ? 'Brainstorm' : collapsed, THREAD_NAME_LIMIT);
+  return shortenText(collapsed === '' ? 'Brainstorm' : collapsed, THREAD_NAME_LIMIT);
 }
 
 /** The approve button row for the plan message. */
@@ -102,7 +103,7 @@ export function approveButtonRow(): APIActionRowComponent<APIButtonComponent> {
 export function fallbackEmbed(speaker: Speaker, text: string): APIEmbed {
   return {
     author: {
-      name: truncate(speaker.name.trim() === '' ? 'Brainstorm' : speaker.name.trim(), 256),
+      name: shortenText(speaker.name.trim() === '' ? 'Brainstorm' : speaker.name.trim(), 256),
       ...(speaker.avatarUrl ? { icon_url: speaker.avatarUrl } : {}),
     },
     description: text,
@@ -113,13 +114,6 @@ export function fallbackEmbed(speaker: Speaker, text: string): APIEmbed {
 /** A jump link to a message. */
 export function messageUrl(guildId: string, channelId: string, messageId: string): string {
   return `https://discord.com/channels/${guildId}/${channelId}/${messageId}`;
-}
-
-function truncate(text: string, limit: number): string {
-  if (text.length <= limit) return text;
-  // Not between the halves of an emoji: a lone half is no character, and shows (or is refused) as such.
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(limit - 2)) ? limit - 2 : limit - 1;
-  return `${text.slice(0, end).trimEnd()}…`;
 }
 
 function escapeMarkdown(text: string): string {

@@ -1,6 +1,7 @@
 /** The `/brainstorm` slash command: its definition (registered per guild) and how an invocation becomes arguments. */
 import { COMMAND_CATALOG, type CommandSpec } from '../core/command-catalog.ts';
 import { ApplicationCommandOptionType, ApplicationCommandType, InteractionContextType, type RESTPostAPIChatInputApplicationCommandsJSONBody } from 'discord.js';
+import { clipText } from '../core/text-clip.ts';
 
 /** The top-level command name. */
 export const BRAINSTORM_COMMAND = 'brainstorm';
@@ -14,11 +15,11 @@ const SUBCOMMANDS = COMMAND_CATALOG.filter((command) => command.surfaces.slash);
 /** "approve the plan…" reads as "Approve the plan…" in Discord's list, with "Admin: " before admin commands. */
 function slashDescription(command: CommandSpec): string {
   const text = `${command.admin ? 'Admin: ' : ''}${command.description.charAt(0).toUpperCase()}${command.description.slice(1)}`;
-  return text.length <= DESCRIPTION_LIMIT ? text : `${text.slice(0, DESCRIPTION_LIMIT - 1)}…`;
+  return text.length <= DESCRIPTION_LIMIT ? text : `${clipText(text, DESCRIPTION_LIMIT - 1)}…`;
 }
 
 function choicesOf(names: string[]): { name: string; value: string }[] {
-  return names.slice(0, 25).map((name) => ({ name: name.slice(0, 100), value: name.slice(0, 100) }));
+  return names.slice(0, 25).map((name) => ({ name: clipText(name, 100), value: clipText(name, 100) }));
 }
 
 /** The command definitions to bulk-register in a guild; participants and presets become choices of their options. */

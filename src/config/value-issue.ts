@@ -1,4 +1,5 @@
 import type { z } from 'zod';
+import { clipText } from '../core/text-clip.ts';
 
 /** One problem zod found with a setting's value. */
 type ValueIssue = z.core.$ZodIssue;
@@ -29,5 +30,5 @@ export function describeValueIssue(issue: ValueIssue | undefined): string {
 
 /** A value as quoted back in an error: cut to a readable length. */
 export function quotedValue(value: string): string {
-  return `"${value.length > 40 ? `${value.slice(0, 40)}…` : value}"`;
+  return `"${value.length > 40 ? `${clipText(value, 40)}…` : value}"`;
 }

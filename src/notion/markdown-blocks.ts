@@ -4,6 +4,7 @@
  * one nested level under a top-level block (two levels per request), 1000 blocks and well under 500 KB per request,
  * links of at most 2000 characters and only the code languages Notion knows.
  */
+import { clipText } from '../core/text-clip.ts';
 
 /** The request limits the converter and the chunker respect. */
 export const BLOCK_LIMITS = { textChars: 2000, richTextItems: 100, children: 100, blocksPerRequest: 1000, requestBytes: 400 * 1024 } as const;
@@ -49,7 +50,7 @@ export function toLinkedRichText(text: string): TextItem[] {
   for (const match of text.matchAll(INLINE_LINK)) {
     const start = match.index ?? 0;
     if (start > last) items.push(...toRichText(text.slice(last, start)));
-    items.push({ type: 'text', text: { content: (match[1] ?? '').slice(0, BLOCK_LIMITS.textChars), link: { url: match[2] ?? '' } } });
+    items.push({ type: 'text', text: { content: clipText(match[1] ?? '', BLOCK_LIMITS.textChars), link: { url: match[2] ?? '' } } });
     last = start + match[0].length;
   }
   if (last < text.length || items.length === 0) items.push(...toRichText(text.slice(last)));

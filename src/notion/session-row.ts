@@ -1,5 +1,6 @@
 /** The "Brainstorm Sessions" database: its schema and a session's row properties. */
 import { ALL_STATUSES } from '../core/domain.ts';
+import { clipText } from '../core/text-clip.ts';
 
 /** The database's title. */
 export const SESSIONS_DATABASE_TITLE = 'Brainstorm Sessions';
@@ -31,7 +32,7 @@ export const SESSIONS_SCHEMA: Record<string, Record<string, unknown>> = {
 };
 
 function text(content: string, limit = 2000): { text: { content: string } }[] {
-  return [{ text: { content: content.slice(0, limit) } }];
+  return [{ text: { content: clipText(content, limit) } }];
 }
 
 /** Notion property values of a session row (multi-select names may not contain commas). */
@@ -41,7 +42,7 @@ export function sessionRowProperties(values: SessionRowValues): Record<string, R
     Status: { select: { name: values.status } },
     'Conversation ID': { rich_text: text(values.conversationId) },
     Participants: {
-      multi_select: [...new Set(values.participants.map((name) => name.replace(/,/g, ' ').slice(0, 100)))].slice(0, 100).map((name) => ({ name })),
+      multi_select: [...new Set(values.participants.map((name) => clipText(name.replace(/,/g, ' '), 100)))].slice(0, 100).map((name) => ({ name })),
     },
     Started: { date: values.started ? { start: values.started.toISOString() } : null },
     Messages: { number: values.messages },

@@ -4,6 +4,7 @@ import { PreparedStatement } from '../db/prepared-statement.ts';
 import { claimDueJobs, type ClaimedJob } from './job-claims.ts';
 import * as instances from './job-instances.ts';
 import type { WorkerInstance } from './job-instances.ts';
+import { clipText } from '../core/text-clip.ts';
 
 export type { ClaimedJob, SuccessorClaim } from './job-claims.ts';
 export type { WorkerInstance } from './job-instances.ts';
@@ -205,7 +206,7 @@ export class JobsRepository {
           .set({
             status: terminal ? 'failed' : pendingUnlessTwin(),
             retry_count: retryCount,
-            last_error: error.slice(0, 2000),
+            last_error: clipText(error, 2000),
             run_at: terminal ? now : (retryAt ?? now),
             locked_until: null,
             locked_by: null,
@@ -216,7 +217,7 @@ export class JobsRepository {
           .returning('id'),
       )
       .updateTable('job_runs')
-      .set({ finished_at: now, outcome: terminal ? 'failed' : 'retry', error: error.slice(0, 2000) })
+      .set({ finished_at: now, outcome: terminal ? 'failed' : 'retry', error: clipText(error, 2000) })
       .where('id', '=', job.runId)
       .execute();
     return terminal;

@@ -2,6 +2,7 @@ import type { Span, SpanData } from '@openai/agents';
 import { redactSecrets } from '../logging/logger.ts';
 import { currentTurnCut, cutSpanError, type CutReason } from '../core/turn-scope.ts';
 import type { CallTokens } from '../core/cost.ts';
+import { clipText } from '../core/text-clip.ts';
 
 /** Longest string kept in span data; longer ones are cut with a marker. */
 const MAX_STRING = 8000;
@@ -12,7 +13,7 @@ const MAX_INPUT_MESSAGES = 60;
 export function sanitise(value: unknown, secrets: readonly string[], seen = new WeakSet<object>()): unknown {
   if (typeof value === 'string') {
     const masked = redactSecrets(value, secrets);
-    return masked.length > MAX_STRING ? `${masked.slice(0, MAX_STRING)}… [${masked.length - MAX_STRING} more characters]` : masked;
+    return masked.length > MAX_STRING ? `${clipText(masked, MAX_STRING)}… [${masked.length - MAX_STRING} more characters]` : masked;
   }
   if (value === null || typeof value === 'number' || typeof value === 'boolean') return value;
   if (typeof value !== 'object') return undefined;

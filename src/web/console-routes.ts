@@ -6,12 +6,13 @@ import { jsonResponse } from './http-kit.ts';
 import type { LocalTransport } from './local-transport.ts';
 import { mergeRoomFeed } from './room-feed.ts';
 import { HttpError } from './web-errors.ts';
+import { clipText } from '../core/text-clip.ts';
 
 function traceSearchFrom(c: Context): TraceSearch {
   const search: TraceSearch = {};
   for (const key of ['sessionId', 'text', 'agent', 'model'] as const) {
     const value = c.req.query(key)?.trim();
-    if (value) search[key] = value.slice(0, 200);
+    if (value) search[key] = clipText(value, 200);
   }
   if (c.req.query('errors') === '1' || c.req.query('errorsOnly') === 'true') search.errorsOnly = true;
   const limit = Number(c.req.query('limit') ?? null);

@@ -3,6 +3,7 @@ import type { Context, MiddlewareHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import { createMiddleware } from 'hono/factory';
 import { HttpError } from './web-errors.ts';
+import { clipText } from '../core/text-clip.ts';
 
 const MAX_BODY_BYTES = 64 * 1024;
 
@@ -78,5 +79,5 @@ export function requireText(body: Record<string, unknown>, field: string, maxLen
 export function optionalText(body: Record<string, unknown>, field: string, fallback: string, maxLength: number): string {
   const value = body[field];
   if (typeof value !== 'string' || value.trim().length === 0) return fallback;
-  return value.trim().slice(0, maxLength);
+  return clipText(value.trim(), maxLength);
 }

@@ -9,6 +9,7 @@ import type { Hono } from 'hono';
 import { jsonBody, jsonResponse, optionalText, readJsonBody, requireText } from './http-kit.ts';
 import type { LocalRoom, LocalTransport } from './local-transport.ts';
 import { HttpError } from './web-errors.ts';
+import { clipText } from '../core/text-clip.ts';
 
 /** The channel id every local session starts from. */
 export const LOCAL_CHANNEL_ID = 'local';
@@ -68,7 +69,7 @@ async function callGateway<T>(action: () => Promise<T>): Promise<T> {
 }
 
 /** A room's title from its session's topic, as long as a Discord thread's name may be. */
-const roomTitle = (topic: string): string => topic.slice(0, 100);
+const roomTitle = (topic: string): string => clipText(topic, 100);
 
 /** The room, also one whose session outlived a restart of this process (the store knows it, the transport not yet). */
 async function requireRoom(dependencies: LocalChannelDependencies, roomId: string): Promise<LocalRoom> {

@@ -4,6 +4,7 @@ import { exportFileName, exportMarkdown, type SessionExport } from '../services/
 import type { Hono } from 'hono';
 import { jsonResponse, textResponse } from './http-kit.ts';
 import { HttpError } from './web-errors.ts';
+import { clipText } from '../core/text-clip.ts';
 
 async function sessionExport(queries: ConsoleQueries, sessionId: string, now: Date): Promise<SessionExport> {
   const detail = await queries.getSession(sessionId);
@@ -14,7 +15,7 @@ async function sessionExport(queries: ConsoleQueries, sessionId: string, now: Da
 
 /** Registers `GET /api/search?q=` and `GET /api/sessions/:id/export?format=md|json`. */
 export function registerReadingRoutes(app: Hono, queries: ConsoleQueries, now: () => Date): void {
-  app.get('/api/search', async (c) => jsonResponse(200, await queries.search((c.req.query('q') ?? '').slice(0, 200))));
+  app.get('/api/search', async (c) => jsonResponse(200, await queries.search(clipText(c.req.query('q') ?? '', 200))));
   app.get('/api/sessions/:id/export', async (c) => {
     const data = await sessionExport(queries, c.req.param('id'), now());
     const format = c.req.query('format') === 'json' ? 'json' : 'md';

@@ -9,6 +9,7 @@ import { finishReasonOf, fixResponse, fixStreamEvent, markCutOff, unknownCalls, 
 import { admitRequest } from './queued-admission.ts';
 import { ModelTimeoutError, RequestDeadline } from './request-deadline.ts';
 import { classifyFailure, retryDelayMs, type RetrySettings } from './retry-policy.ts';
+import { clipText } from '../../core/text-clip.ts';
 
 /** What a ResilientModel needs besides the model it wraps. */
 export interface ResilientModelOptions {
@@ -190,6 +191,6 @@ export class ResilientModel implements Model {
 }
 
 function wrapFailure(error: unknown, modelId: string, status: number | undefined): ModelUnavailableError {
-  const detail = error instanceof ModelTimeoutError ? 'timed out' : error instanceof Error ? error.message.slice(0, 200) : undefined;
+  const detail = error instanceof ModelTimeoutError ? 'timed out' : error instanceof Error ? clipText(error.message, 200) : undefined;
   return new ModelUnavailableError(modelId, 'failed', status, failureMessage(modelId, status, detail), { cause: error });
 }

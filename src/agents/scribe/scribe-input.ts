@@ -1,6 +1,7 @@
 /** What the Scribe reads, and the record written without a model when the model fails. */
 import type { ChatMessage, Session, Speaker } from '../../core/domain.ts';
 import { withoutFileAddresses } from './shared-files.ts';
+import { clipText } from '../../core/text-clip.ts';
 
 /** The session facts the Scribe's input names. */
 export interface ScribeSubject {
@@ -72,7 +73,7 @@ function correctionsSection(corrections: ScribeCorrection[]): string {
 
 function excerpt(text: string, length = 280): string {
   const flat = withoutFileAddresses(text).replace(/\s+/g, ' ').trim();
-  return flat.length > length ? `${flat.slice(0, length - 1)}…` : flat;
+  return flat.length > length ? `${clipText(flat, length - 1)}…` : flat;
 }
 
 /** The record written when the model fails: plain statistics (participants, message counts, timeline). */

@@ -2,6 +2,7 @@ import { ALL_STATUSES, SESSION_TRANSITIONS, type Session, type SessionStatus } f
 import { spokenList } from '../../core/spoken-list.ts';
 import { COMMAND_CATALOG } from '../../core/command-catalog.ts';
 import type { CommandInvocation, ReplyButton } from '../../core/ports.ts';
+import { clipText } from '../../core/text-clip.ts';
 
 /** What a command handler receives. */
 export interface CommandCall {
@@ -127,7 +128,7 @@ export function unknownCommand(table: CommandDefinition[], name: string, args = 
 /** A name as the reply shows it: short (a pasted wall of letters is no reply of several messages) and without backticks. */
 function shownName(name: string): string {
   const plain = name.replaceAll('`', '');
-  return plain.length <= SHOWN_NAME_CHARS ? plain : `${plain.slice(0, SHOWN_NAME_CHARS).replace(/[\uD800-\uDBFF]$/, '')}…`;
+  return plain.length <= SHOWN_NAME_CHARS ? plain : `${clipText(plain, SHOWN_NAME_CHARS)}…`;
 }
 
 const SHOWN_NAME_CHARS = 40;

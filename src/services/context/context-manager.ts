@@ -8,6 +8,7 @@ import { effectiveParameters } from '../limits/limits-service.ts';
 import type { DocumentationPort } from '../../core/ports.ts';
 import { HistoryTokens, type RecentHistory } from './history-tokens.ts';
 import type { TokenCounter } from './token-counter.ts';
+import { clipText } from '../../core/text-clip.ts';
 
 export type { RecentHistory } from './history-tokens.ts';
 
@@ -185,7 +186,7 @@ export class ContextManager {
   private clipRecord(record: string, model: string, budget: number): string {
     if (this.options.tokens.countFor(model, record) <= budget) return record;
     const ratio = budget / this.options.tokens.countFor(model, record);
-    return `${record.slice(0, Math.floor(record.length * ratio))}\n\n(record shortened to fit the context window)`;
+    return `${clipText(record, Math.floor(record.length * ratio))}\n\n(record shortened to fit the context window)`;
   }
 }
 

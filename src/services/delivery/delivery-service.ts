@@ -18,6 +18,7 @@ import { PostedMessages } from './posted-messages.ts';
 import { previewRecord, type PreviewRows } from './preview-recorder.ts';
 import { StreamDraft, type PreviewRecord } from './stream-draft.ts';
 import type { TransportRegistry } from './transport-registry.ts';
+import { clipText } from '../../core/text-clip.ts';
 
 /** The job kind of an outbox delivery. */
 export const DELIVER_MESSAGE_JOB = 'deliver_message';
@@ -272,7 +273,7 @@ export class DeliveryService {
       messageId: target.id,
       externalId: target.externalIds[0] ?? null,
       speakerName: target.speaker.name,
-      excerpt: target.text.replace(/\s+/g, ' ').slice(0, 90),
+      excerpt: clipText(target.text.replace(/\s+/g, ' '), 90),
       url: target.externalUrl,
     }));
     return {

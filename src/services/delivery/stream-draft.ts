@@ -1,5 +1,6 @@
 import type { Clock } from '../../core/clock.ts';
 import type { OutgoingMessage, Transport } from '../../core/ports.ts';
+import { clipText } from '../../core/text-clip.ts';
 
 /** Discord allows about 5 edits per 5 s per channel; one per second leaves room for everyone else. */
 export const MIN_EDIT_INTERVAL_MS = 1000;
@@ -74,7 +75,7 @@ export class StreamDraft {
   }
 
   private preview(text: string): OutgoingMessage {
-    const clipped = text.length > PREVIEW_LIMIT ? `${text.slice(0, PREVIEW_LIMIT)}…` : text;
+    const clipped = text.length > PREVIEW_LIMIT ? `${clipText(text, PREVIEW_LIMIT)}…` : text;
     return { ...this.template, content: `${this.sanitize(clipped)} ▍` };
   }
 

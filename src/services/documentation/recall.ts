@@ -2,6 +2,7 @@
 import { createHash } from 'node:crypto';
 import type { RecalledSession } from '../../core/ports.ts';
 import type { DocumentationDependencies } from './documentation-types.ts';
+import { clipText } from '../../core/text-clip.ts';
 
 /** Embedding kinds stored per session. */
 export const RECALL_KINDS = { model: 'summary', lexical: 'summary_lexical' } as const;
@@ -55,7 +56,7 @@ export async function recallSessions(
     if (match.similarity <= 0) continue;
     const session = await deps.sessions.findById(match.sessionId);
     if (!session) continue;
-    recalled.push({ sessionId: match.sessionId, topic: session.topic, similarity: match.similarity, summary: match.content.slice(0, 1500) });
+    recalled.push({ sessionId: match.sessionId, topic: session.topic, similarity: match.similarity, summary: clipText(match.content, 1500) });
   }
   return recalled;
 }

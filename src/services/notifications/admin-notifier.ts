@@ -2,6 +2,7 @@
 import type { Logger } from 'pino';
 import type { ClaimedJob } from '../../repositories/jobs-repository.ts';
 import type { TerminalFailureListener } from '../jobs/job-types.ts';
+import { clipText } from '../../core/text-clip.ts';
 
 /** A notice for the people running the bot. */
 export interface AdminNotice {
@@ -68,7 +69,7 @@ export function terminalFailureNotice(job: ClaimedJob, error: string): AdminNoti
   const meaning = JOB_MEANINGS[job.kind] ?? 'No retry is left for this job; its last error is in the web console.';
   return {
     title: `Brainstorm: ${job.kind} job failed for good`,
-    message: `Job ${job.id} (${job.kind})${session} failed after ${job.retryCount + 1} attempts: ${error.slice(0, 500)}. ${meaning}`,
+    message: `Job ${job.id} (${job.kind})${session} failed after ${job.retryCount + 1} attempts: ${clipText(error, 500)}. ${meaning}`,
     tags: ['warning'],
   };
 }

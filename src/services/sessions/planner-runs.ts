@@ -23,6 +23,7 @@ import type { Session, SessionPlan, StartingConversation } from '../../core/doma
 import { BrainstormError } from '../../core/errors.ts';
 import type { ToolPorts } from '../../core/ports.ts';
 import type { RosterService } from './roster-service.ts';
+import { clipText } from '../../core/text-clip.ts';
 
 /** What one Planner run came to: a plan waiting for approval, questions, or nothing usable (and why). */
 export type PlannerOutcome = (
@@ -204,7 +205,7 @@ function describeRunError(name: string): string {
 export function topicForPlanner(topic: string): string {
   if (topic.trim().length <= MAX_PLANNER_TOPIC_CHARS) return topic;
   const note = `\n(… ${topic.length} characters in all; the participants read the whole of it in the room)`;
-  return `${topic.slice(0, MAX_PLANNER_TOPIC_CHARS - note.length - 10).trimEnd()}${note}`;
+  return `${clipText(topic, MAX_PLANNER_TOPIC_CHARS - note.length - 10).trimEnd()}${note}`;
 }
 
 /**

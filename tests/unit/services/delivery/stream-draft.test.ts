@@ -62,6 +62,21 @@ describe('StreamDraft', () => {
     expect(await draft.finish()).toBe(transport.messages[0]?.externalId);
   });
 
+  it('clips a long answer’s preview without halving an emoji at the cut', async () => {
+    const transport = new MemoryTransport();
+    const draft = new StreamDraft(
+      transport,
+      'room-1',
+      { speaker: { kind: 'participant', name: 'Claude' }, replyTo: [] },
+      new ManualClock(),
+      (text) => text,
+      () => undefined,
+    );
+    draft.update(`${'a'.repeat(1899)}🚀 and much more after it`);
+    await flush();
+    expect(transport.messages[0]?.content).toBe(`${'a'.repeat(1899)}… ▍`);
+  });
+
   it('masks secrets in the preview', async () => {
     const clock = new ManualClock();
     const transport = new MemoryTransport();
