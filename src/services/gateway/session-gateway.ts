@@ -28,6 +28,7 @@ import type { PlannerFlow } from '../sessions/planner-flow.ts';
 import type { PersonRevisions } from '../sessions/person-revisions.ts';
 import type { RoomClosures } from '../sessions/room-closures.ts';
 import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-starter.ts';
+import { retractSecret } from './secret-retraction.ts';
 import { UnfinishedClaims } from './unfinished-claims.ts';
 
 /** How many of a room's latest stored messages a catch-up reads back for edits and deletions made meanwhile. */
@@ -207,30 +208,14 @@ export class SessionGatewayService implements SessionGateway {
     return verdict.verdict === 'blocked' ? { ...verdict, subject } : null;
   }
 
-  /** The reply to a refused message; a secret in it is also taken down where it was posted (`retract`). */
+  /** The reply to a refused message; a secret in it is also taken down where it was posted. */
   private async refused(
     refusal: { explanation: string; reason?: string; subject: ScreenSubject },
     message: InboundMessage,
     isPrivate = false,
   ): Promise<GatewayReply> {
     const secret = refusal.subject === 'message' && refusal.reason === 'secret';
-    return reply(secret ? refusal.explanation + (await this.retract(message)) : refusal.explanation, isPrivate);
-  }
-
-  /** A refused secret must not stay readable where it was posted: delete it, or ask its author to. */
-  private async retract(message: InboundMessage): Promise<string> {
-    const transport = this.options.transports.has(message.transport) ? this.options.transports.get(message.transport) : null;
-    if (!transport?.deleteMessage) return '';
-    const askToDelete = ' Please delete your message now: everyone here can still read it';
-    try {
-      const outcome = await transport.deleteMessage(message.roomId ?? message.channelId, message.externalId);
-      return outcome === 'deleted'
-        ? ' I deleted your message so the key is no longer visible here.'
-        : `${askToDelete}, and I lack the permission (Manage Messages) to remove it.`;
-    } catch (error) {
-      this.options.logger.warn({ err: error, transport: message.transport }, 'could not delete a message holding a secret');
-      return `${askToDelete}.`;
-    }
+    return reply(secret ? refusal.explanation + (await retractSecret(this.options.transports, this.options.logger, message)) : refusal.explanation, isPrivate);
   }
 
   private async receive(session: Session, message: InboundMessage, text: string): Promise<GatewayReply | null> {
