@@ -42,6 +42,44 @@ export function withoutOwnLabel(text: string, name: string): string {
 const THINKING = /<(think|thinking|reasoning)>[\s\S]*?<\/\1>\s*/gi;
 const OPEN_THINKING = /^\s*<(?:think|thinking|reasoning)>/i;
 const CLOSE_ONLY = /^[\s\S]*?<\/(?:think|thinking|reasoning)>\s*/i;
+const OPENING_TAGS = /<(?:think|thinking|reasoning)>/gi;
+const TAGS = /<(\/?)(think|thinking|reasoning)>/gi;
+/** Past this many opening tags the one pattern could rescan the answer from each unclosed one: scan the tags once. */
+const FEW_OPENINGS = 32;
+
+/**
+ * `text.replace(THINKING, '')` in one pass over the tags: each block closes at the first closing tag of its name
+ * after it (as the lazy pattern does), and an opening tag with none after it stays. Linear where the pattern is
+ * quadratic (thousands of unclosed `<think>` took seconds).
+ */
+function withoutClosedBlocks(text: string): string {
+  const tags = [...text.matchAll(TAGS)].map((match) => ({
+    start: match.index,
+    end: match.index + match[0].length,
+    closing: match[1] === '/',
+    name: (match[2] ?? '').toLowerCase(),
+  }));
+  const nextClosing: number[] = [];
+  const closingAfter = new Map<string, number>();
+  for (let index = tags.length - 1; index >= 0; index -= 1) {
+    const tag = tags[index]!;
+    if (tag.closing) closingAfter.set(tag.name, index);
+    nextClosing[index] = closingAfter.get(tag.name) ?? -1;
+  }
+  const kept: string[] = [];
+  let from = 0;
+  for (let index = 0; index < tags.length; index += 1) {
+    const tag = tags[index]!;
+    const close = nextClosing[index]!;
+    if (tag.closing || tag.start < from || close === -1) continue;
+    kept.push(text.slice(from, tag.start));
+    from = tags[close]!.end;
+    while (from < text.length && /\s/.test(text.charAt(from))) from += 1;
+    index = close;
+  }
+  kept.push(text.slice(from));
+  return kept.join('');
+}
 
 /**
  * An answer without its thinking: every closed `<think>…</think>` block; an answer still inside an opening one
@@ -50,7 +88,7 @@ const CLOSE_ONLY = /^[\s\S]*?<\/(?:think|thinking|reasoning)>\s*/i;
  */
 export function withoutThinking(text: string): string {
   if (!text.includes('<')) return text;
-  const closed = text.replace(THINKING, '');
+  const closed = (text.match(OPENING_TAGS)?.length ?? 0) > FEW_OPENINGS ? withoutClosedBlocks(text) : text.replace(THINKING, '');
   if (OPEN_THINKING.test(closed)) return '';
   return /<(?:think|thinking|reasoning)>/i.test(closed) ? closed : closed.replace(CLOSE_ONLY, '');
 }

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { visibleAnswer, withoutOwnLabel, withoutThinking } from '../../../src/core/answer-text.ts';
+import { seeded, timed } from '../../support/adversarial-text.ts';
 
 describe('withoutOwnLabel', () => {
   it.each([
@@ -41,6 +42,28 @@ describe('withoutThinking', () => {
 
   it('leaves an answer without thinking alone', () => {
     expect(withoutThinking('Start with one team.')).toBe('Start with one team.');
+  });
+
+  it('takes out the same blocks past many opening tags as with few, scanning the tags once', () => {
+    // What it does with a few tags, as the reference: each block ends at the first closing tag of its name.
+    const reference = (text: string) => {
+      const closed = text.replace(/<(think|thinking|reasoning)>[\s\S]*?<\/\1>\s*/gi, '');
+      if (/^\s*<(?:think|thinking|reasoning)>/i.test(closed)) return '';
+      return /<(?:think|thinking|reasoning)>/i.test(closed) ? closed : closed.replace(/^[\s\S]*?<\/(?:think|thinking|reasoning)>\s*/i, '');
+    };
+    const pieces = ['<think>', '</think>', '<THINK>', '</Think>', '<thinking>', '</thinking>', '<reasoning>', '</reasoning>', ' ', '\n', 'a', '<', '</'];
+    const random = seeded(17);
+    const many = '<think>x</think>'.repeat(40);
+    for (let sample = 0; sample < 3000; sample += 1) {
+      const length = 1 + Math.floor(random() * 12);
+      const tail = Array.from({ length }, () => pieces[Math.floor(random() * pieces.length)]).join('');
+      const text = `Answer. ${many}${tail}`;
+      expect(withoutThinking(text), JSON.stringify(tail)).toBe(reference(text));
+    }
+  });
+
+  it('reads thousands of unclosed opening tags in linear time', () => {
+    expect(timed('withoutThinking', () => withoutThinking(`Answer. ${'<think>'.repeat(50_000)}`))).toBe(`Answer. ${'<think>'.repeat(50_000)}`);
   });
 });
 
