@@ -127,6 +127,25 @@ describe('a database outage under a live session on Discord', () => {
     );
   }, 180_000);
 
+  it('takes in a message whose claim the server committed as the connection dropped, once the database is back', async () => {
+    const app = await botProcess();
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'Which talks should we keep at the offsite?');
+    const answerLost = proxy.loseAnswerTo('"inbound_claims"');
+    const said = discord.post(drill.roomId, discord.people.bob, 'Which talk would you drop first?');
+    await answerLost;
+    await discord.waitFor(() => fromBot(drill.roomId).some((message) => message.content.includes('holding your message')), {
+      timeoutMs: 30_000,
+      description: 'the room told its message waits',
+    });
+    // The server has the claim: the process's retry finds it, and must take it as its own, not as another process's.
+    const claims = await handle.db.selectFrom('inbound_claims').select('external_id').where('external_id', '=', said.id).execute();
+    expect(claims).toHaveLength(1);
+    await proxy.up();
+    const storedId = await storedOnce(said.id);
+    await waitAnswered(handle.db, drill, storedId);
+    expect(app.output()).not.toContain('unhandled rejection');
+  }, 180_000);
+
   it('applies an edit and a deletion made while the database is away once it is back', async () => {
     const app = await botProcess();
     const drill = await activeSessionIn(handle.db, models, discord, channel, 'How should we run our retros?');
@@ -163,6 +182,26 @@ describe('a database outage under a live session on Discord', () => {
     await proxy.down();
     const message = { content: 'Which step is slowest?', name: 'Dana', clientId: 'outage-0001' };
     const refused = await post(`/api/rooms/${opened.roomId}/messages`, message);
+    expect(refused.status).toBe(503);
+    await proxy.up();
+    const accepted = await post(`/api/rooms/${opened.roomId}/messages`, message);
+    expect(await accepted.json()).toEqual({ reply: null });
+    const stored = await handle.db.selectFrom('messages').select('id').where('source_id', 'like', `%${message.clientId}`).execute();
+    expect(stored).toHaveLength(1);
+    expect(app.output()).not.toContain('unhandled rejection');
+  }, 180_000);
+
+  it('takes the message the console sends again when the answer to its claim was lost', async () => {
+    const app = await botProcess();
+    models.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan({ maxMessages: 500 })));
+    const post = (path: string, body: unknown) =>
+      fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const opened = (await (await post('/api/local/sessions', { topic: 'How do we cut our test times?', name: 'Dana' })).json()) as { roomId: string };
+    await waitUntil(async () => (await post(`/api/rooms/${opened.roomId}/commands`, { command: 'approve', name: 'Dana' })).ok, 'the plan approved');
+    const answerLost = proxy.loseAnswerTo('"inbound_claims"');
+    const message = { content: 'Which suite is slowest?', name: 'Dana', clientId: 'lost-claim-0001' };
+    const refused = await post(`/api/rooms/${opened.roomId}/messages`, message);
+    await answerLost;
     expect(refused.status).toBe(503);
     await proxy.up();
     const accepted = await post(`/api/rooms/${opened.roomId}/messages`, message);

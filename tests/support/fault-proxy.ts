@@ -1,6 +1,8 @@
 /**
  * A TCP proxy in front of a server that can go away, as the Postgres server does in a restart or a managed failover:
- * `down()` drops every connection and turns new ones away, `up()` serves again.
+ * `down()` drops every connection and turns new ones away, `up()` serves again. `loseAnswerTo(marker)` goes down the
+ * moment the server answers the next statement whose text holds `marker`: the server ran it (and committed it), and
+ * the client never hears so, as when a connection drops mid-statement.
  *
  * Turned away how: by default the proxy keeps its port and resets each new connection at once (the client sees
  * ECONNRESET, as behind a failover's load balancer). With `refuse`, it stops listening (ECONNREFUSED, as from a
@@ -8,10 +10,13 @@
  * took it: its process could not listen, and the proxy could not listen again. Refusing is for a run alone (chaos).
  */
 import { connect, createServer, type Server, type Socket } from 'node:net';
+import { StatementTexts } from './postgres-frontend.ts';
 
 /** A proxy on 127.0.0.1 in front of `target`. */
 export interface FaultProxy {
   readonly port: number;
+  /** Goes down as the server answers the next statement holding `marker`; resolves once it went down. */
+  loseAnswerTo(marker: string): Promise<void>;
   /** `url` (a connection string) pointed at the proxy instead of its server. */
   through(url: string): string;
   down(): Promise<void>;
@@ -27,6 +32,8 @@ export async function startFaultProxy(target: { host: string; port: number }, op
   const turnedAway = options.turnedAway ?? 'reset';
   const sockets = new Set<Socket>();
   let serving = true;
+  const statements = new StatementTexts();
+  let armed: { marker: string; lost: () => void } | null = null;
   const server: Server = createServer((client) => {
     if (!serving) {
       client.on('error', () => undefined);
@@ -43,7 +50,23 @@ export async function startFaultProxy(target: { host: string; port: number }, op
         upstream.destroy();
       });
     }
-    client.pipe(upstream).pipe(client);
+    // The server's answer to the armed statement is not passed on: the proxy goes down instead.
+    let answerToLose = false;
+    const reader = statements.connection((text) => {
+      if (armed && text.includes(armed.marker)) answerToLose = true;
+    });
+    client.on('data', (chunk: Buffer) => {
+      reader(chunk);
+      upstream.write(chunk);
+    });
+    upstream.on('data', (chunk: Buffer) => {
+      if (!answerToLose) return void client.write(chunk);
+      const lost = armed?.lost;
+      armed = null;
+      serving = false;
+      dropAll();
+      lost?.();
+    });
   });
   let port = 0;
   const listen = () => new Promise<void>((resolve, reject) => server.once('error', reject).listen(port, '127.0.0.1', () => resolve()));
@@ -62,6 +85,9 @@ export async function startFaultProxy(target: { host: string; port: number }, op
   };
   return {
     port,
+    loseAnswerTo(marker) {
+      return new Promise<void>((resolve) => (armed = { marker, lost: resolve }));
+    },
     through(url) {
       const proxied = new URL(url);
       proxied.hostname = '127.0.0.1';
