@@ -8,6 +8,8 @@
  *   npm run chaos:discord -- [--engine pglite|postgres] [--models demo|literal] [--rooms 3] [--rounds 8] [--seed 1]
  *                            [--kill 0.4] [--notion-outage 0.3] [--discord-trouble 0.3] [--processes 2 (Postgres only)]
  *                            [--database-outage 0.3 (Postgres only: the server goes away for 3-20 s, as in a restart)]
+ *                            [--lost-answers 0.3 (Postgres only: a write commits and the connection drops before its
+ *                             answer; the server is away for 1-5 s)]
  *
  * Exits 1 when an invariant broke, printing each problem.
  */
@@ -34,6 +36,7 @@ const { values: options } = parseArgs({
     'notion-outage': { type: 'string', default: '0.3' },
     'discord-trouble': { type: 'string', default: '0.3' },
     'database-outage': { type: 'string', default: '0' },
+    'lost-answers': { type: 'string', default: '0' },
     port: { type: 'string', default: '7591' },
     processes: { type: 'string', default: '1' },
   },
@@ -48,7 +51,23 @@ const processCount = Number(options.processes);
 if (processCount > 1 && options.engine !== 'postgres') throw new Error('several processes share a Postgres server: add --engine postgres');
 const dataDir = mkdtempSync(join(tmpdir(), 'brainstorm-discord-chaos-'));
 const postgres = options.engine === 'postgres' ? await createThrowawayPostgres() : null;
-if (Number(options['database-outage']) > 0 && !postgres) throw new Error('a database outage needs a Postgres server: add --engine postgres');
+if (Number(options['database-outage']) + Number(options['lost-answers']) > 0 && !postgres)
+  throw new Error('a database outage (or a lost answer) needs a Postgres server: add --engine postgres');
+/** The writes whose answer may be lost: what people said, answers, deliveries, jobs, leases, records, sessions. */
+const LOSABLE_WRITES = [
+  'insert into "inbound_claims"',
+  'insert into "messages"',
+  'update "messages"',
+  'update "sessions"',
+  'insert into "jobs"',
+  'update "jobs"',
+  'insert into "session_leases"',
+  'update "session_leases"',
+  'insert into "stream_previews"',
+  'insert into "documents"',
+  'update "documents"',
+  'insert into "notion_objects"',
+];
 // The processes reach Postgres through a proxy that can go away; the checks read it directly.
 const postgresServer = postgres ? new URL(postgres.url) : null;
 // A run alone on its machine: the proxy may give its port up while down (refused, as from a restarting server).
@@ -100,6 +119,7 @@ let kills = 0;
 let saidWhileDown = 0;
 let outages = 0;
 let databaseOutages = 0;
+const lostAnswers: string[] = [];
 /** The database outage under way (the server comes back at its end), or none. */
 let databaseOutage: Promise<void> = Promise.resolve();
 const troubles: string[] = [];
@@ -211,6 +231,21 @@ for (let round = 0; round < Number(options.rounds); round += 1) {
     const lastsMs = 3000 + random() * 17_000;
     databaseOutage = proxy.down().then(() => sleep(lastsMs).then(() => proxy.up()));
   }
+  if (proxy && random() < Number(options['lost-answers'])) {
+    await databaseOutage;
+    const write = pick(LOSABLE_WRITES);
+    const lastsMs = 1000 + random() * 4000;
+    const lost = proxy.loseAnswerTo(write);
+    // A write nobody makes within 20 s is let go.
+    const letGo = setTimeout(() => proxy.disarm(), 20_000);
+    databaseOutage = lost.then(async (went) => {
+      clearTimeout(letGo);
+      if (!went) return;
+      lostAnswers.push(write);
+      await sleep(lastsMs);
+      await proxy.up();
+    });
+  }
   await sleep(500 + random() * 2500);
   if (random() < Number(options.kill)) {
     // A process does not start while its database is away (`npm start` exits, for its supervisor to start it again).
@@ -254,6 +289,7 @@ else if (postgres) process.stdout.write(`database kept: ${postgres.url}\n`);
 process.stdout.write(
   `\n${options.models} models on ${options.engine} through Discord and Notion, ${processCount} process(es), seed ${options.seed}: ${topics.length} topics, ${threads.length} threads, ` +
     `${said.length} messages (${saidWhileDown} while no process ran, ${revisions} edited or deleted), ${kills} kills, ${outages} Notion outages, ${databaseOutages} database outages, ` +
+    `answers lost to ${lostAnswers.length === 0 ? 'no write' : lostAnswers.join(', ')}, ` +
     `Discord troubles: ${troubles.length === 0 ? 'none' : troubles.join(', ')}; ` +
     `${checked.answersChecked} stored answers checked in their threads, ${checked.rowsChecked} Notion rows, ${checked.pagesChecked} Notion pages\n`,
 );

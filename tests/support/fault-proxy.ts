@@ -15,8 +15,10 @@ import { StatementTexts } from './postgres-frontend.ts';
 /** A proxy on 127.0.0.1 in front of `target`. */
 export interface FaultProxy {
   readonly port: number;
-  /** Goes down as the server answers the next statement holding `marker`; resolves once it went down. */
-  loseAnswerTo(marker: string): Promise<void>;
+  /** Goes down as the server answers the next statement holding `marker`; true once it went down, false if disarmed. */
+  loseAnswerTo(marker: string): Promise<boolean>;
+  /** Forgets the statement `loseAnswerTo` waits for (its promise gives false). */
+  disarm(): void;
   /** `url` (a connection string) pointed at the proxy instead of its server. */
   through(url: string): string;
   down(): Promise<void>;
@@ -33,7 +35,7 @@ export async function startFaultProxy(target: { host: string; port: number }, op
   const sockets = new Set<Socket>();
   let serving = true;
   const statements = new StatementTexts();
-  let armed: { marker: string; lost: () => void } | null = null;
+  let armed: { marker: string; lost: (went: boolean) => void } | null = null;
   const server: Server = createServer((client) => {
     if (!serving) {
       client.on('error', () => undefined);
@@ -65,7 +67,7 @@ export async function startFaultProxy(target: { host: string; port: number }, op
       armed = null;
       serving = false;
       dropAll();
-      lost?.();
+      lost?.(true);
     });
   });
   let port = 0;
@@ -86,7 +88,12 @@ export async function startFaultProxy(target: { host: string; port: number }, op
   return {
     port,
     loseAnswerTo(marker) {
-      return new Promise<void>((resolve) => (armed = { marker, lost: resolve }));
+      armed?.lost(false);
+      return new Promise<boolean>((resolve) => (armed = { marker, lost: resolve }));
+    },
+    disarm() {
+      armed?.lost(false);
+      armed = null;
     },
     through(url) {
       const proxied = new URL(url);
