@@ -35,7 +35,7 @@ export const HOLD_FULL = 'I cannot reach my database right now, and too many mes
 export interface HeldMessagesOptions {
   clock: Clock;
   logger: Logger;
-  /** Waits between tries while the database stays away (the last repeats); default 1, 2, 4, 8 then every 15 s. */
+  /** Waits between tries while the database stays away (the last repeats); default 1 s, then every 2 s. */
   retryDelaysMs?: readonly number[];
   /** How many messages may wait; past it a person is asked to send theirs again (default 500). */
   capacity?: number;
@@ -67,7 +67,12 @@ interface HeldMessage {
   arrival: number;
 }
 
-const DEFAULT_DELAYS_MS = [1000, 2000, 4000, 8000, 15_000];
+/**
+ * As often as the job worker and the session owner try (every second or two): a try while the database is away fails
+ * at once, and each second a held message waits after it is back is one in which a process stopped loses it (a claim
+ * whose answer was lost is this process's alone to take again). It waited up to 15 s.
+ */
+const DEFAULT_DELAYS_MS = [1000, 2000];
 
 /** The messages waiting for the database, tried again on the clock, oldest first. */
 export class HeldMessages {

@@ -104,6 +104,16 @@ describe('HeldMessages', () => {
     expect(held.holding()).toBe(false);
   });
 
+  it('tries every 2 s however long the database stays away, so a message is taken in within 2 s of its return', async () => {
+    const { clock, held, state } = setUp();
+    state.reachable = false;
+    await held.receive(message('1', 'first'), room('r1', state));
+    for (let second = 0; second < 120; second += 1) await clock.advance(1000);
+    state.reachable = true;
+    await clock.advance(2000);
+    expect(state.taken).toEqual(['r1: first']);
+  });
+
   it('queues a message that comes while others wait behind them, even when the database answers it at once', async () => {
     const { clock, held, state } = setUp();
     state.reachable = false;
