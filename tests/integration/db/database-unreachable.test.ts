@@ -60,6 +60,28 @@ describe('a Postgres server that goes away', () => {
     expect(await selectOne()).toBe(1);
   });
 
+  it('fails a statement as unreachable when its answer is lost, though the server ran it, named or not', async () => {
+    await sql`CREATE TABLE lost_answer_probe (id int PRIMARY KEY)`.execute(handle.db);
+    const direct = openDatabase({ kind: 'postgres', url: database.url });
+    try {
+      // Once answered (the connection prepares it: Parse), then lost twice: on that connection by its name alone (Bind),
+      // then on the new connection the pool opens after the drop (Parse again).
+      const insert = (id: number) => sql`insert into "lost_answer_probe" (id) values (${id})`.execute(handle.db);
+      await insert(1);
+      for (const id of [2, 3]) {
+        const lost = proxy.loseAnswerTo('insert into "lost_answer_probe"');
+        const error = await failureOf(() => insert(id));
+        expect(await lost).toBe(true);
+        expect(error).toBeInstanceOf(DatabaseUnreachableError);
+        const rows = await sql<{ id: number }>`select id from lost_answer_probe where id = ${id}`.execute(direct.db);
+        expect(rows.rows).toEqual([{ id }]);
+        await proxy.up();
+      }
+    } finally {
+      await direct.close();
+    }
+  });
+
   it('survives the server dropping a connection in the middle of a transaction', async () => {
     const transaction = handle.db.transaction().execute(async (trx) => {
       await sql`select 1`.execute(trx);
