@@ -53,7 +53,7 @@ const dataDir = mkdtempSync(join(tmpdir(), 'brainstorm-discord-chaos-'));
 const postgres = options.engine === 'postgres' ? await createThrowawayPostgres() : null;
 if (Number(options['database-outage']) + Number(options['lost-answers']) > 0 && !postgres)
   throw new Error('a database outage (or a lost answer) needs a Postgres server: add --engine postgres');
-/** The writes whose answer may be lost: what people said, answers, deliveries, jobs, leases, records, sessions. */
+/** The writes whose answer may be lost: what people said, answers, deliveries, jobs, leases, records, sessions, plans. */
 const LOSABLE_WRITES = [
   'insert into "inbound_claims"',
   'insert into "messages"',
@@ -67,6 +67,7 @@ const LOSABLE_WRITES = [
   'insert into "documents"',
   'update "documents"',
   'insert into "notion_objects"',
+  'update "run_states"',
 ];
 // The processes reach Postgres through a proxy that can go away; the checks read it directly.
 const postgresServer = postgres ? new URL(postgres.url) : null;
