@@ -97,9 +97,14 @@ export class SessionOwnership {
       if (this.mark(owned, message.id)) this.options.rounds.onHumanMessage(session, message, handover);
       return;
     }
+    const claimed = this.claim(session, message).then(async (ours) => {
+      // Not a person's (the Moderator's opening, posted where the plan was approved): the owner's pass picks up only
+      // people's messages, so it is asked to start the rounds, which its watch of the opening would otherwise leave to us.
+      if (!ours && message.speaker.kind !== 'human') await this.options.leases.requestKick(session.id);
+    });
     this.track(
       session.id,
-      this.claim(session, message).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not claim a session')),
+      claimed.catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not claim a session')),
     );
   }
 

@@ -219,6 +219,46 @@ describe('sessions leased to one process among several', () => {
     }
   });
 
+  it('a session adopted while another process approves it: the opening that process posts starts the owner’s rounds', async () => {
+    const { first, second, transport, clock } = await twoProcesses('opening-elsewhere');
+    try {
+      fake.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan()));
+      await first.say(null, 'Opening drill: who starts the rounds?');
+      await first.settle();
+      const room = transport.rooms.at(-1)!.roomId;
+      const proposed = (await first.app.repositories.sessions.findByRoom('memory', room))!;
+      // The second process approves: the session is active, and the first adopts it while the opening is written.
+      await clock.advance(5_000);
+      const active = (await second.app.services.lifecycle.activate(proposed.id, proposed.plan!)) ?? proposed;
+      await first.app.services.ownership.tick();
+      await first.settle();
+      expect(first.app.services.ownership.holds(proposed.id)).toBe(true);
+      const participantCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
+      const before = participantCalls();
+      // The approval posts the opening in the second process and hands it to its rounds, which are not the owner's.
+      const opening = await second.app.repositories.messages.insert(
+        {
+          sessionId: proposed.id,
+          speaker: { kind: 'moderator', name: 'Moderator' },
+          role: 'assistant',
+          text: 'Welcome! The plan is approved. Participants, let us begin.',
+          deliveryStatus: 'delivered',
+          externalIds: [],
+        },
+        clock.now(),
+      );
+      second.app.services.ownership.human(active, opening.message);
+      await second.settle();
+      expect(second.app.services.ownership.holds(proposed.id)).toBe(false);
+      await first.app.services.ownership.tick();
+      await first.settle();
+      expect(participantCalls()).toBeGreaterThan(before);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+
   it('a session adopted while its approval still writes the opening gets no round before it, and one if it never comes', async () => {
     const { first, second, transport, clock } = await twoProcesses('opening');
     try {
