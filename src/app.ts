@@ -63,6 +63,11 @@ export interface App {
    * a transport that reads back first what was said while no process ran: a `!stop` said then must win).
    */
   start(options?: { resume?: boolean }): Promise<void>;
+  /**
+   * Calls `listener` each time this process declares others gone (a crash, a kill): a transport reads back what they
+   * took and never handled.
+   */
+  whenProcessesGone(listener: () => void): void;
   /** Resumes the sessions a stop or a crash left, and starts sharing them with other processes; ready after it. */
   resume(): Promise<void>;
   stop(): Promise<void>;
@@ -128,8 +133,10 @@ export async function createApp(options: AppOptions): Promise<App> {
 
   const transports = new TransportRegistry(options.transports ?? []);
   const notifier = createAdminNotifier({ ntfyUrl: config.notifications.ntfyUrl, logger });
+  const othersGone = new Set<() => void>();
   const worker = new JobWorker({
     workerId,
+    instance: { onOthersGone: () => othersGone.forEach((listener) => listener()) },
     jobs: repositories.jobs,
     clock,
     logger,
@@ -190,6 +197,7 @@ export async function createApp(options: AppOptions): Promise<App> {
       if (startOptions.resume !== false) await resume();
     },
     resume,
+    whenProcessesGone: (listener) => void othersGone.add(listener),
     async stop() {
       isReady = false;
       await services.ownership.stop();

@@ -48,6 +48,10 @@ export async function runBrainstorm({ config, database, startedAt, stopSignal }:
   const app = await createApp({ config, logger, database, transports: connection ? [localTransport, connection.transport] : [localTransport] });
   const processes = { ids: () => app.liveProcesses.ids(), selfId: app.worker.id };
   const bot = discord && connection ? discord.createDiscordBot({ config, gateway: app.gateway, connection, logger, clock: systemClock, processes }) : null;
+  // A process that died may have taken a message and never handled it: read the rooms back, and take it over.
+  app.whenProcessesGone(() => {
+    if (botStarted) void bot?.catchUp().catch((error: unknown) => logger.warn({ err: error }, 'catch-up after a process was declared gone failed'));
+  });
   const web = createWebServer({
     host: config.web.host,
     port: config.web.port,

@@ -18,6 +18,7 @@ import * as localDeliveries from './migrations/0024-local-deliveries.ts';
 import * as messageChanges from './migrations/0025-message-changes.ts';
 import * as sessionRepeats from './migrations/0026-session-repeats.ts';
 import * as inboundClaimants from './migrations/0027-inbound-claimants.ts';
+import * as claimSettlements from './migrations/0028-claim-settlements.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -40,6 +41,7 @@ const migrations: Record<string, Migration> = {
   '0025-message-changes': messageChanges,
   '0026-session-repeats': sessionRepeats,
   '0027-inbound-claimants': inboundClaimants,
+  '0028-claim-settlements': claimSettlements,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

@@ -13,6 +13,10 @@ export interface InboundClaimsTable {
   claimed_at: Date;
   /** The worker instance (process) that claimed it; null on claims older than migration 0027. */
   claimed_by: string | null;
+  /** The channel (a room, or a brainstorm channel) it was said in: where a catch-up reads it again (since 0028). */
+  channel_id: string | null;
+  /** Its handling ended without storing it (a command, a refusal, a failure); a stored message is settled by its row. */
+  settled: Generated<boolean>;
 }
 
 /** The last transport message seen in a channel: where catch-up resumes. */

@@ -20,6 +20,15 @@ export interface Claimant {
   again: boolean;
 }
 
+/** A message a process that is gone claimed and never handled. */
+export interface UnfinishedClaim {
+  channelId: string;
+  externalId: string;
+}
+
+/** Whether the claim in conflict belongs to a process that is gone (stopped, or declared gone by another). */
+const claimedByGone = sql<boolean>`exists (select 1 from worker_instances as instance where instance.id = inbound_claims.claimed_by and instance.stopped_at is not null)`;
+
 /** Claims on people's messages, and per-channel read cursors for catch-up. */
 export class InboundRepository {
   constructor(private readonly db: Kysely<Database>) {}
@@ -27,18 +36,23 @@ export class InboundRepository {
   /**
    * Claims a transport message (true for the one caller, of any process, that may act on it) and when it is ours
    * advances the channel's cursor to it, in one statement: the one round trip a person's message waits for before it is
-   * stored. A claimant trying `again` a message whose handling the database cut short takes its own claim again.
+   * stored. A claimant trying `again` a message whose handling the database cut short takes its own claim again; an
+   * unsettled claim of a process that is gone (stopped, or declared gone) is anyone's to take over.
    */
   async claimAndAdvance(transport: string, channelId: string, externalId: string, now: Date, claimant: Claimant): Promise<boolean> {
     const row = await this.db
       .with('claimed', (creator) =>
         creator
           .insertInto('inbound_claims')
-          .values({ transport, external_id: externalId, claimed_at: now, claimed_by: claimant.id })
-          .onConflict((conflict) => {
-            const existing = conflict.columns(['transport', 'external_id']);
-            return claimant.again ? existing.doUpdateSet({ claimed_at: now }).where('inbound_claims.claimed_by', '=', claimant.id) : existing.doNothing();
-          })
+          .values({ transport, external_id: externalId, claimed_at: now, claimed_by: claimant.id, channel_id: channelId })
+          .onConflict((conflict) =>
+            conflict
+              .columns(['transport', 'external_id'])
+              .doUpdateSet({ claimed_at: now, claimed_by: claimant.id })
+              .where(
+                sql<boolean>`not inbound_claims.settled and (${sql.lit(claimant.again)} and inbound_claims.claimed_by = ${claimant.id} or ${claimedByGone})`,
+              ),
+          )
           .returning('external_id'),
       )
       .with('advanced', (creator) =>
@@ -67,6 +81,27 @@ export class InboundRepository {
       .select('claimed.external_id')
       .executeTakeFirst();
     return row !== undefined;
+  }
+
+  /** Marks a claim settled: its handling ended without storing the message (a command, a refusal, a failure). */
+  async settle(transport: string, externalId: string): Promise<void> {
+    await this.db.updateTable('inbound_claims').set({ settled: true }).where('transport', '=', transport).where('external_id', '=', externalId).execute();
+  }
+
+  /**
+   * The claims of processes that are gone which were never settled nor stored, oldest first: messages a process took
+   * and died before handling (its claim's answer lost, the message held, the process killed). Looked for in the last
+   * hour of each process gone within a day.
+   */
+  async unfinished(transport: string, now: Date): Promise<UnfinishedClaim[]> {
+    const { rows } = await sql<UnfinishedClaim>`
+      select claim.channel_id as "channelId", claim.external_id as "externalId" from worker_instances as instance
+      join inbound_claims as claim on claim.claimed_by = instance.id and claim.claimed_at >= instance.heartbeat_at - interval '1 hour'
+      where instance.stopped_at > ${now}::timestamptz - interval '1 day'
+        and claim.transport = ${transport} and not claim.settled and claim.channel_id is not null
+        and not exists (select 1 from messages where messages.source_id = claim.transport || ':' || claim.external_id)
+      order by claim.claimed_at, claim.external_id`.execute(this.db);
+    return rows;
   }
 
   /** Moves a channel's cursor forward to `externalId` (never back: handlers finish out of order). */

@@ -46,6 +46,8 @@ export interface Reclaimed {
   jobs: number;
   /** Traces they left open, now closed as cut short. */
   traces: number;
+  /** Instances declared gone by this reclaim. */
+  instances: number;
 }
 
 /** How far a reclaim looks. */
@@ -81,7 +83,7 @@ export async function reclaimAbandoned(
     await closeRuns(transaction, jobs, now, 'the worker running it stopped');
     // Traces are closed once, when their instance is declared gone (a clean stop ends its own): not on every heartbeat.
     const traces = declared.length > 0 || options.everyGoneInstance ? await closeAbandonedTraces(transaction) : 0;
-    return { jobs: jobs.length, traces };
+    return { jobs: jobs.length, traces, instances: declared.length };
   });
 }
 

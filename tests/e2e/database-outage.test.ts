@@ -130,7 +130,7 @@ describe('a database outage under a live session on Discord', () => {
   it('takes in a message whose claim the server committed as the connection dropped, once the database is back', async () => {
     const app = await botProcess();
     const drill = await activeSessionIn(handle.db, models, discord, channel, 'Which talks should we keep at the offsite?');
-    const answerLost = proxy.loseAnswerTo('"inbound_claims"');
+    const answerLost = proxy.loseAnswerTo('insert into "inbound_claims"');
     const said = discord.post(drill.roomId, discord.people.bob, 'Which talk would you drop first?');
     await answerLost;
     await discord.waitFor(() => fromBot(drill.roomId).some((message) => message.content.includes('holding your message')), {
@@ -144,6 +144,53 @@ describe('a database outage under a live session on Discord', () => {
     const storedId = await storedOnce(said.id);
     await waitAnswered(handle.db, drill, storedId);
     expect(app.output()).not.toContain('unhandled rejection');
+  }, 180_000);
+
+  it('takes in, at the next start, a message whose claim the server committed as the connection dropped, the process killed meanwhile', async () => {
+    const killed = await botProcess();
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'Which workshops should we run?');
+    const answerLost = proxy.loseAnswerTo('insert into "inbound_claims"');
+    const said = discord.post(drill.roomId, discord.people.ada, 'Which workshop would you run first?');
+    await answerLost;
+    await discord.waitFor(() => fromBot(drill.roomId).some((message) => message.content.includes('holding your message')), {
+      timeoutMs: 30_000,
+      description: 'the room told its message waits',
+    });
+    // Killed before the database came back: what it held is gone with it, and its claim stays on the server.
+    await killed.signal('SIGKILL');
+    await proxy.up();
+    const next = await botProcess();
+    const storedId = await storedOnce(said.id);
+    await waitAnswered(handle.db, drill, storedId);
+    const rows = await handle.db.selectFrom('messages').select('id').where('source_id', '=', `discord:${said.id}`).execute();
+    expect(rows).toHaveLength(1);
+    expect(next.output()).not.toContain('unhandled rejection');
+  }, 180_000);
+
+  it('with two processes, the one left takes in a message the other claimed as the connection dropped and was killed holding', async () => {
+    const first = await botProcess();
+    const second = await botProcess();
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'Which venue should we book?');
+    const bothLive = Date.now() + 6_000;
+    await waitUntil(async () => Date.now() > bothLive, 'a refresh of the live processes');
+    const answerLost = proxy.loseAnswerTo('insert into "inbound_claims"');
+    const said = discord.post(drill.roomId, discord.people.bob, 'Which venue would you rule out?');
+    await answerLost;
+    // The process whose claim the server committed is killed holding the message; the other left it to that claim.
+    const claim = await handle.db
+      .selectFrom('inbound_claims')
+      .innerJoin('worker_instances', 'worker_instances.id', 'inbound_claims.claimed_by')
+      .select('worker_instances.pid')
+      .where('inbound_claims.external_id', '=', said.id)
+      .executeTakeFirstOrThrow();
+    const [claimant, survivor] = claim.pid === first.pid ? [first, second] : [second, first];
+    await claimant.signal('SIGKILL');
+    await proxy.up();
+    const storedId = await storedOnce(said.id);
+    await waitAnswered(handle.db, drill, storedId);
+    expect(survivor.output()).toContain('other processes declared gone');
+    const rows = await handle.db.selectFrom('messages').select('id').where('source_id', '=', `discord:${said.id}`).execute();
+    expect(rows).toHaveLength(1);
   }, 180_000);
 
   it('applies an edit and a deletion made while the database is away once it is back', async () => {
@@ -185,7 +232,7 @@ describe('a database outage under a live session on Discord', () => {
         fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const opened = (await (await post('/api/local/sessions', { topic, name: 'Dana' })).json()) as { roomId: string };
       await waitUntil(async () => (await post(`/api/rooms/${opened.roomId}/commands`, { command: 'approve', name: 'Dana' })).ok, 'the plan approved');
-      const away = goAway ? goAway() : proxy.loseAnswerTo('"inbound_claims"');
+      const away = goAway ? goAway() : proxy.loseAnswerTo('insert into "inbound_claims"');
       if (goAway) await away;
       const message = { content: 'Which step is slowest?', name: 'Dana', clientId };
       const refused = await post(`/api/rooms/${opened.roomId}/messages`, message);

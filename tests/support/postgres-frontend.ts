@@ -39,23 +39,23 @@ function cStrings(body: Buffer, count: number): string[] {
 }
 
 /**
- * The texts of the statements a client runs. Named statements are prepared once per connection and run by name after,
- * so names are remembered across connections (a pool shares them); the unnamed one per connection.
+ * The texts of the statements a client runs. A named statement is prepared (Parse) on each connection before that
+ * connection runs it by name, so names are kept per connection: two processes behind one proxy give the same name
+ * (`brainstorm_7`) to different texts, and a map shared by all connections read one process's Bind as the other's text.
  */
 export class StatementTexts {
-  private readonly named = new Map<string, string>();
-
   /** A reader for one connection; `onRun` hears the text of every statement it runs (each Bind). */
   connection(onRun: (text: string) => void): (chunk: Buffer) => void {
+    const named = new Map<string, string>();
     let unnamed = '';
     return frontendMessages((type, body) => {
       if (type === 'P') {
         const [name = '', text = ''] = cStrings(body, 2);
         if (name === '') unnamed = text;
-        else this.named.set(name, text);
+        else named.set(name, text);
       } else if (type === 'B') {
         const [, name = ''] = cStrings(body, 2);
-        onRun(name === '' ? unnamed : (this.named.get(name) ?? ''));
+        onRun(name === '' ? unnamed : (named.get(name) ?? ''));
       } else if (type === 'Q') {
         onRun(cStrings(body, 1)[0] ?? '');
       }

@@ -7,7 +7,7 @@ import type { InboundRepository } from '../../repositories/inbound-repository.ts
 import { parseCommand } from '../commands/command-parser.ts';
 import type { CommandService } from '../commands/command-service.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
-import { LIVE_STATUSES, type Author, type ChatMessage, type Session } from '../../core/domain.ts';
+import { type Author, type ChatMessage, type Session } from '../../core/domain.ts';
 import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
 import type {
@@ -30,9 +30,9 @@ import type { RoomClosures } from '../sessions/room-closures.ts';
 import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-starter.ts';
 import { retractSecret } from './secret-retraction.ts';
 import { UnfinishedClaims } from './unfinished-claims.ts';
+import { findCatchUpPoints } from './catch-up-points.ts';
+import { answeredSincePrevious } from './answered-since.ts';
 
-/** How many of a room's latest stored messages a catch-up reads back for edits and deletions made meanwhile. */
-const REREAD_MESSAGES = 100;
 /** What a person hears when their message could not be stored: it is not kept, so it must be sent again. */
 const NOT_STORED = 'I could not save that message (our storage did not answer), so nobody will answer it. Please send it again in a moment.';
 /** What a person hears when the database is unreachable (a transport that can hold the message says so instead). */
@@ -58,7 +58,7 @@ export interface SessionGatewayOptions {
   /** Paces each person's messages in a discussion (a flood is folded into one turn and counted once). */
   floodGate: Pick<FloodGate, 'pace' | 'admitIfCertain' | 'settleAdmission'>;
   /** Claims on people's messages and read cursors (catch-up after a restart; several processes on one database). */
-  inbound: Pick<InboundRepository, 'claimAndAdvance' | 'cursors'>;
+  inbound: Pick<InboundRepository, 'claimAndAdvance' | 'cursors' | 'unfinished' | 'settle'>;
   /** This process's worker instance id: whose claims on people's messages are its own. */
   claimant: string;
   /** Ends the sessions of a room that was deleted or locked. */
@@ -68,6 +68,12 @@ export interface SessionGatewayOptions {
 }
 
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
+
+/** How far a message's handling went: claimed by this process, and stored (or found stored). */
+interface IntakeProgress {
+  claimed: boolean;
+  stored: boolean;
+}
 
 /**
  * The one entry point of every transport. A person's message is screened (a secret is never stored),
@@ -79,19 +85,36 @@ export class SessionGatewayService implements SessionGateway {
   constructor(private readonly options: SessionGatewayOptions) {}
 
   async handleMessage(message: InboundMessage): Promise<GatewayReply | null> {
+    const progress: IntakeProgress = { claimed: false, stored: false };
     try {
-      const answer = await this.take(message);
+      const answer = await this.take(message, progress);
       this.unfinished.delete(message.transport, message.externalId);
+      await this.settleUnstored(message, progress);
       return answer;
     } catch (error) {
       // Cut short by the database: the transport holds the message and hands it over again, to a claim of our own.
       if (isDatabaseUnreachable(error)) this.unfinished.add(message.transport, message.externalId);
-      else this.unfinished.delete(message.transport, message.externalId);
+      else {
+        this.unfinished.delete(message.transport, message.externalId);
+        await this.settleUnstored(message, progress);
+      }
       return this.failure(error, message.transport);
     }
   }
 
-  private async take(message: InboundMessage): Promise<GatewayReply | null> {
+  /**
+   * A claimed message whose handling ended without storing it (a command, a refusal, a failure) is settled: a catch-up
+   * after this process is gone must not act on it again. A stored message is settled by its row. Unsettled (the database
+   * away meanwhile), a command could run twice after a crash: never lost.
+   */
+  private async settleUnstored(message: InboundMessage, progress: IntakeProgress): Promise<void> {
+    if (!progress.claimed || progress.stored) return;
+    await this.options.inbound.settle(message.transport, message.externalId).catch((error: unknown) => {
+      this.options.logger.warn({ err: error, externalId: message.externalId }, "could not mark a person's message handled");
+    });
+  }
+
+  private async take(message: InboundMessage, progress: IntakeProgress): Promise<GatewayReply | null> {
     const text = message.content.trim();
     if (text === '') return null;
     // Claimed before anything acts on it: another process, or a catch-up reading it again, leaves it alone. The room's
@@ -103,6 +126,7 @@ export class SessionGatewayService implements SessionGateway {
       message.roomId ? this.options.sessions.findByRoom(message.transport, message.roomId) : null,
     ]);
     if (!claimed) return null;
+    progress.claimed = true;
     // Zero-width or format characters alone look empty to people but not to models: refuse, store nothing.
     if (!hasVisibleText(text)) return reply('That message has no visible text (only invisible characters), so it was not posted to the session.', true);
     const command = parseCommand(text);
@@ -120,8 +144,12 @@ export class SessionGatewayService implements SessionGateway {
         name: command.name,
         args: command.args,
       });
-    if (!session) return await this.options.starter.start(message, text);
-    return await this.receive(session, message, text);
+    if (!session) {
+      const started = await this.options.starter.start(message, text);
+      progress.stored = true;
+      return started;
+    }
+    return await this.receive(session, message, text, progress);
   }
 
   /** A slash command, a button or a console command: its arguments and the sender's name are screened first. */
@@ -136,22 +164,8 @@ export class SessionGatewayService implements SessionGateway {
     return this.execute(invocation);
   }
 
-  async catchUpPoints(transport: string, brainstormChannelIds: readonly string[]): Promise<CatchUpPoint[]> {
-    const cursors = await this.options.inbound.cursors(transport);
-    const points: CatchUpPoint[] = [];
-    // A brainstorm channel without a cursor was never read: its history is not a backlog of topics.
-    for (const channelId of brainstormChannelIds) {
-      const after = cursors.get(channelId);
-      if (after) points.push({ channelId, afterExternalId: after });
-    }
-    for (const session of await this.options.sessions.listByStatus([...LIVE_STATUSES])) {
-      if (session.transport !== transport) continue;
-      const recent = await this.options.messages.listRecent(session.id, REREAD_MESSAGES);
-      const after = cursors.get(session.roomId) ?? recent.at(-1)?.externalIds.at(-1);
-      const peopleSaid = recent.filter((message) => message.speaker.kind === 'human').flatMap((message) => message.externalIds);
-      if (after) points.push({ channelId: session.roomId, afterExternalId: after, peopleSaid });
-    }
-    return points;
+  catchUpPoints(transport: string, brainstormChannelIds: readonly string[]): Promise<CatchUpPoint[]> {
+    return findCatchUpPoints(this.options, transport, brainstormChannelIds);
   }
 
   /**
@@ -218,7 +232,7 @@ export class SessionGatewayService implements SessionGateway {
     return reply(secret ? refusal.explanation + (await retractSecret(this.options.transports, this.options.logger, message)) : refusal.explanation, isPrivate);
   }
 
-  private async receive(session: Session, message: InboundMessage, text: string): Promise<GatewayReply | null> {
+  private async receive(session: Session, message: InboundMessage, text: string, progress: IntakeProgress): Promise<GatewayReply | null> {
     // Most messages in a discussion are paced without the history: then they are stored and counted in one statement.
     const countTurn = session.status === 'active' && this.options.floodGate.admitIfCertain(session.id, message.author.id);
     const stored = await storePersonMessage(this.options, session, message, text, { countTurn }).catch((error: unknown) => {
@@ -228,6 +242,7 @@ export class SessionGatewayService implements SessionGateway {
       this.options.logger.error({ err: error, session: session.id }, "could not store a person's message");
       throw new BrainstormError('service_unavailable', NOT_STORED, { cause: error });
     });
+    progress.stored = true;
     if (countTurn) this.options.floodGate.settleAdmission(session.id, message.author.id, stored !== null);
     if (!stored) return null;
     switch (session.status) {
@@ -249,7 +264,9 @@ export class SessionGatewayService implements SessionGateway {
 
   /** A person's message in a discussion, paced once stored: it starts the answers, unless it is folded into a turn. */
   private async discuss(session: Session, stored: ChatMessage, author: Author): Promise<GatewayReply | null> {
-    const decision = await this.options.floodGate.pace(session.id, author.id, () => this.answeredSincePrevious(session, stored, author));
+    const decision = await this.options.floodGate.pace(session.id, author.id, () =>
+      answeredSincePrevious(this.options.messages, session.id, stored, author.id),
+    );
     if (decision !== 'counted') {
       // Folded: stored, counted nothing, and read by the round already coming; it starts one only when none comes
       // (the round it followed ended before reading it), so a person is never left unanswered.
@@ -269,15 +286,6 @@ export class SessionGatewayService implements SessionGateway {
     else this.options.turns.onHumanMessage(session, message);
     await this.options.onStored(session.id);
     return null;
-  }
-
-  /** Whether a model spoke between this person's previous message and this one (then it is no flood). */
-  private async answeredSincePrevious(session: Session, stored: ChatMessage, author: Author): Promise<boolean> {
-    const recent = await this.options.messages.listRecent(session.id, 30);
-    const before = recent.filter((message) => message.id < stored.id);
-    const previous = before.findLastIndex((message) => message.speaker.kind === 'human' && message.speaker.id === author.id);
-    if (previous === -1) return true;
-    return before.slice(previous + 1).some((message) => message.speaker.kind === 'participant' || message.speaker.kind === 'moderator');
   }
 
   /**

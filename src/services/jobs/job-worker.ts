@@ -43,7 +43,7 @@ export interface JobWorkerOptions {
   pollMs?: number;
   onTerminalFailure?: TerminalFailureListener;
   /** Heartbeat timing and process identity of this worker's instance row (defaults: 5 s, 20 s, this process). */
-  instance?: Pick<WorkerInstanceOptions, 'heartbeatMs' | 'staleMs' | 'host' | 'pid' | 'isProcessAlive'>;
+  instance?: Pick<WorkerInstanceOptions, 'heartbeatMs' | 'staleMs' | 'host' | 'pid' | 'isProcessAlive' | 'onOthersGone'>;
 }
 
 /**

@@ -18,6 +18,8 @@ export interface WorkerInstanceOptions {
   pid?: number;
   /** Whether a process of this machine is running (a restart finds its dead predecessor at once). */
   isProcessAlive?: (pid: number) => boolean;
+  /** Called when this instance declared others gone after its start (a start reads back what they left anyway). */
+  onOthersGone?: () => void;
 }
 
 /** Default heartbeat interval and staleness of worker instances. */
@@ -134,5 +136,8 @@ export class WorkerInstanceKeeper {
     });
     if (reclaimed.jobs > 0) this.options.logger.warn({ jobs: reclaimed.jobs, instances: gone }, 'reclaimed jobs left running by a worker that is gone');
     if (reclaimed.traces > 0) this.options.logger.info({ traces: reclaimed.traces }, 'closed the traces a worker that is gone left open, as cut short');
+    if (reclaimed.instances === 0 || atStart) return;
+    this.options.logger.warn({ instances: reclaimed.instances }, 'other processes declared gone (their heartbeat stopped)');
+    this.options.onOthersGone?.();
   }
 }

@@ -17,7 +17,7 @@ describe("a job worker's instance", () => {
       liveInstances: async () => [],
       reclaimAbandoned: async () => {
         calls.push('reclaim');
-        return { jobs: 0, traces: 0 };
+        return { jobs: 0, traces: 0, instances: 0 };
       },
     };
     const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock: new ManualClock(), logger: quietLogger(), host: 'box-1', pid: 1 });
@@ -46,7 +46,7 @@ describe("a job worker's instance", () => {
       liveInstances: async () => [],
       reclaimAbandoned: async (_self, _now, staleBefore) => {
         staleCutoffs.push(staleBefore.getTime());
-        return { jobs: 0, traces: 0 };
+        return { jobs: 0, traces: 0, instances: 0 };
       },
     };
     const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1 });
@@ -66,5 +66,28 @@ describe("a job worker's instance", () => {
     await clock.advance(10_000);
     await keeper.maintain();
     expect(staleCutoffs.at(-1)).toBe(clock.now().getTime() - 20_000);
+  });
+
+  it('tells when it declared others gone after its start, not at its start (a start reads back what they left anyway)', async () => {
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    let declared = 1;
+    const jobs: WorkerInstanceOptions['jobs'] = {
+      registerInstance: async () => undefined,
+      heartbeat: async () => true,
+      stopInstance: async () => undefined,
+      liveInstances: async () => [],
+      reclaimAbandoned: async () => ({ jobs: 0, traces: 0, instances: declared }),
+    };
+    let told = 0;
+    const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1, onOthersGone: () => (told += 1) });
+    await keeper.maintain();
+    expect(told).toBe(0);
+    await clock.advance(5_000);
+    await keeper.maintain();
+    expect(told).toBe(1);
+    declared = 0;
+    await clock.advance(5_000);
+    await keeper.maintain();
+    expect(told).toBe(1);
   });
 });

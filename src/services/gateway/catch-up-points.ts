@@ -1,0 +1,60 @@
+/**
+ * Where a catch-up reads each channel from: after the last message seen there, or from before the oldest message a
+ * process that is gone claimed and never handled (its claim is then anyone's to take over: see InboundRepository).
+ */
+import type { Clock } from '../../core/clock.ts';
+import { LIVE_STATUSES } from '../../core/domain.ts';
+import type { CatchUpPoint } from '../../core/ports.ts';
+import type { InboundRepository, UnfinishedClaim } from '../../repositories/inbound-repository.ts';
+import type { MessagesRepository } from '../../repositories/messages-repository.ts';
+import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
+
+/** How many of a room's latest stored messages a catch-up reads back for edits and deletions made meanwhile. */
+const REREAD_MESSAGES = 100;
+
+/** What finding the points reads. */
+export interface CatchUpSources {
+  sessions: Pick<SessionsRepository, 'listByStatus'>;
+  messages: Pick<MessagesRepository, 'listRecent'>;
+  inbound: Pick<InboundRepository, 'cursors' | 'unfinished'>;
+  clock: Clock;
+}
+
+/** The points a catch-up of `transport` reads from: its brainstorm channels already read, and its live sessions' rooms. */
+export async function findCatchUpPoints(sources: CatchUpSources, transport: string, brainstormChannelIds: readonly string[]): Promise<CatchUpPoint[]> {
+  const [cursors, unfinished] = await Promise.all([sources.inbound.cursors(transport), sources.inbound.unfinished(transport, sources.clock.now())]);
+  const points: CatchUpPoint[] = [];
+  // A brainstorm channel without a cursor was never read: its history is not a backlog of topics.
+  for (const channelId of brainstormChannelIds) {
+    const after = cursors.get(channelId);
+    if (after) points.push({ channelId, afterExternalId: after });
+  }
+  for (const session of await sources.sessions.listByStatus([...LIVE_STATUSES])) {
+    if (session.transport !== transport) continue;
+    const recent = await sources.messages.listRecent(session.id, REREAD_MESSAGES);
+    const after = cursors.get(session.roomId) ?? recent.at(-1)?.externalIds.at(-1);
+    const peopleSaid = recent.filter((message) => message.speaker.kind === 'human').flatMap((message) => message.externalIds);
+    if (after) points.push({ channelId: session.roomId, afterExternalId: after, peopleSaid });
+  }
+  return points.map((point) => ({ ...point, afterExternalId: readFrom(point, unfinished) }));
+}
+
+/** The point's own start, or just before the oldest unfinished claim in its channel when that is older. */
+function readFrom(point: CatchUpPoint, unfinished: readonly UnfinishedClaim[]): string {
+  let after = point.afterExternalId;
+  for (const claim of unfinished) {
+    if (claim.channelId !== point.channelId) continue;
+    const before = justBefore(claim.externalId);
+    if (before !== null && isOlder(before, after)) after = before;
+  }
+  return after;
+}
+
+/** The id just before a snowflake (a read "after" it starts with the snowflake); null for ids that are not numbers. */
+function justBefore(externalId: string): string | null {
+  return /^\d+$/.test(externalId) && externalId !== '0' ? (BigInt(externalId) - 1n).toString() : null;
+}
+
+function isOlder(candidate: string, current: string): boolean {
+  return /^\d+$/.test(current) ? BigInt(candidate) < BigInt(current) : false;
+}
