@@ -245,4 +245,27 @@ describe('a database outage under a live session on Discord', () => {
       expect(stored).toHaveLength(1);
       expect(app.output()).not.toContain('unhandled rejection');
     }, 180_000);
+
+  it('takes in, on the next process, a console message whose claim was lost and whose process was killed before its outbox sent it again', async () => {
+    const killed = await botProcess();
+    models.script({ role: 'planner' }, replies.toolCall('start_session', scriptedPlan({ maxMessages: 500 })));
+    const post = (url: string, path: string, body: unknown) =>
+      fetch(`${url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const opened = (await (await post(killed.url, '/api/local/sessions', { topic: 'How do we cut our deploy times?', name: 'Dana' })).json()) as {
+      roomId: string;
+    };
+    await waitUntil(async () => (await post(killed.url, `/api/rooms/${opened.roomId}/commands`, { command: 'approve', name: 'Dana' })).ok, 'the plan approved');
+    const away = proxy.loseAnswerTo('insert into "inbound_claims"');
+    const message = { content: 'Which deploy step is slowest?', name: 'Dana', clientId: 'killed-claim-0001' };
+    const refused = await post(killed.url, `/api/rooms/${opened.roomId}/messages`, message);
+    await away;
+    expect(refused.status).toBe(503);
+    await killed.signal('SIGKILL');
+    await proxy.up();
+    const next = await botProcess();
+    const accepted = await post(next.url, `/api/rooms/${opened.roomId}/messages`, message);
+    expect(await accepted.json()).toEqual({ reply: null });
+    const stored = await handle.db.selectFrom('messages').select('id').where('source_id', 'like', `%${message.clientId}`).execute();
+    expect(stored).toHaveLength(1);
+  }, 180_000);
 });
