@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import { APIErrorCode, Client, ClientErrorCode, LogLevel } from '@notionhq/client';
 import type { Clock } from '../core/clock.ts';
+import { whenReachable } from '../core/database-unreachable.ts';
 import type { ReadBlock } from './markdown-blocks.ts';
 import { classifyNotionError, NotionRequestError, NotionThrottledError } from './notion-errors.ts';
 import { RequestLimiter } from './request-limiter.ts';
@@ -162,8 +163,15 @@ export class NotionRequester {
         if (!(error instanceof NotionRequestError && UNANSWERED.has(error.notionCode))) await objects.remove(intent);
         throw error;
       });
-      await objects.set(key, created.id);
-      await objects.remove(intent);
+      // Notion has the object now: its id is kept once the database answers (a few seconds of a restart, a failover),
+      // or the intent stays behind it and every other process waits it out before looking the object up.
+      await whenReachable(
+        async () => {
+          await objects.set(key, created.id);
+          await objects.remove(intent);
+        },
+        { clock: this.options.clock },
+      );
       return { id: created.id, existed: false };
     } finally {
       this.creating.delete(key);

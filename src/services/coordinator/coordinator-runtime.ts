@@ -126,10 +126,16 @@ async function unlessPersonArrives<T>(runtime: Runtime, work: Promise<T>): Promi
   }
 }
 
-/** Keeps `work` in `runtime.sideWork` until it ends, so that `idle` waits for it. */
+/**
+ * Keeps `work` in `runtime.sideWork` until it ends, so that `idle` waits for it. Its failure is its own to handle: the
+ * bookkeeping here must not turn it into an unhandled rejection (a round's notice failed as the database went away).
+ */
 export function keepBeside(runtime: Runtime, work: Promise<unknown>): void {
   runtime.sideWork.add(work);
-  void work.finally(() => runtime.sideWork.delete(work));
+  work.then(
+    () => runtime.sideWork.delete(work),
+    () => runtime.sideWork.delete(work),
+  );
 }
 
 /**

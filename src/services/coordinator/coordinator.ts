@@ -247,7 +247,9 @@ export class Coordinator implements TurnTaking {
         if (round.kind === 'human')
           keepBeside(
             runtime,
-            outcomes.then((done) => this.notices.afterRound(session, { ...round, humans }, done, runtime)),
+            outcomes
+              .then((done) => this.notices.afterRound(session, { ...round, humans }, done, runtime))
+              .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not note a round that went on beside another')),
           );
         continue;
       }

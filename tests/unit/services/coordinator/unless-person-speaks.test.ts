@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { newRuntime, runningWork, unlessPersonSpeaks, withOwed } from '../../../../src/services/coordinator/coordinator-runtime.ts';
+import { keepBeside, newRuntime, runningWork, unlessPersonSpeaks, withOwed } from '../../../../src/services/coordinator/coordinator-runtime.ts';
 import { chatMessage } from '../../../support/chat-messages.ts';
 
 const person = (id: number) => chatMessage({ id, speaker: { kind: 'human', id: 'dana', name: 'Dana' }, text: 'A question' });
@@ -52,5 +52,26 @@ describe('answers owed to people who spoke while participants were still writing
     const both = withOwed(first, [carol, bob], new Set(['grok', 'claude']));
     expect(both.humans).toEqual([bob, carol]);
     expect(both.participantIds).toEqual(new Set(['chatgpt', 'grok', 'claude']));
+  });
+});
+
+describe('work kept beside a round', () => {
+  it('is let go when it fails, without an unhandled rejection (its failure is its own to handle)', async () => {
+    const runtime = newRuntime();
+    const unhandled: unknown[] = [];
+    const listener = (reason: unknown) => unhandled.push(reason);
+    process.on('unhandledRejection', listener);
+    try {
+      const work = Promise.reject(new Error('the database server is unreachable'));
+      work.catch(() => undefined);
+      keepBeside(runtime, work);
+      expect(runningWork(runtime)).toEqual([work]);
+      await new Promise((resolve) => setImmediate(resolve));
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(runningWork(runtime)).toEqual([]);
+      expect(unhandled).toEqual([]);
+    } finally {
+      process.off('unhandledRejection', listener);
+    }
   });
 });
