@@ -55,4 +55,19 @@ export class RunStatesRepository {
       .executeTakeFirst();
     return Number(result.numUpdatedRows) === 1;
   }
+
+  /**
+   * Takes again a run this caller marked resumed at `takenAt` without hearing so (the database's answer was lost):
+   * true only while it is still marked as that take left it, so a run another caller took is never taken twice.
+   */
+  async retake(id: number, takenAt: Date, now: Date): Promise<boolean> {
+    const result = await this.db
+      .updateTable('run_states')
+      .set({ updated_at: now })
+      .where('id', '=', id)
+      .where('status', '=', 'resumed')
+      .where('updated_at', '=', takenAt)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows) === 1;
+  }
 }

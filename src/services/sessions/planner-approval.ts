@@ -4,6 +4,7 @@ import type { JobsRepository } from '../../repositories/jobs-repository.ts';
 import type { RunStatesRepository, StoredRunState } from '../../repositories/run-states-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 import type { Clock } from '../../core/clock.ts';
+import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
 import type { DeliveryService } from '../delivery/delivery-service.ts';
 import type { Session } from '../../core/domain.ts';
 import type { JobOutcome } from '../jobs/job-types.ts';
@@ -58,6 +59,12 @@ export interface PlannerApprovalOptions {
  * before it is resumed, and put back whenever the resume did not get anywhere, so the plan stays approvable.
  */
 export class PlannerApproval {
+  /**
+   * Per session, the stored run whose take the database cut short here, and when it was taken: the take may have
+   * committed unheard, and the decision tried again must find the run it took rather than none (a fresh plan).
+   */
+  private readonly cutShort = new Map<string, { stored: StoredRunState; takenAt: Date }>();
+
   constructor(private readonly options: PlannerApprovalOptions) {}
 
   /** Approves the stored plan and resumes its run (`jobId`: the job doing this, when one is). */
@@ -122,8 +129,29 @@ export class PlannerApproval {
   /** Takes the waiting run for this decision; `busy` when another decision took it or a revision is under way. */
   private async claim(session: Session, jobId: number | undefined): Promise<StoredRunState | 'busy' | 'missing'> {
     const stored = await this.options.runStates.findWaiting(session.id, PLANNER_APPROVAL_RUN);
-    if (!stored) return (await this.revisionUnderway(session, jobId)) ? 'busy' : 'missing';
-    return (await this.options.runStates.resolve(stored.id, 'resumed', this.options.clock.now())) ? stored : 'busy';
+    if (!stored) {
+      const retaken = await this.retakeCutShort(session);
+      if (retaken) return retaken;
+      return (await this.revisionUnderway(session, jobId)) ? 'busy' : 'missing';
+    }
+    const takenAt = this.options.clock.now();
+    try {
+      const taken = await this.options.runStates.resolve(stored.id, 'resumed', takenAt);
+      this.cutShort.delete(session.id);
+      return taken ? stored : 'busy';
+    } catch (error) {
+      if (isDatabaseUnreachable(error)) this.cutShort.set(session.id, { stored, takenAt });
+      throw error;
+    }
+  }
+
+  /** The run this process took for `session` without hearing so, taken again; null when none, or another took it since. */
+  private async retakeCutShort(session: Session): Promise<StoredRunState | null> {
+    const cut = this.cutShort.get(session.id);
+    if (!cut) return null;
+    const retaken = await this.options.runStates.retake(cut.stored.id, cut.takenAt, this.options.clock.now());
+    this.cutShort.delete(session.id);
+    return retaken ? cut.stored : null;
   }
 
   private async revisionUnderway(session: Session, jobId: number | undefined): Promise<boolean> {

@@ -7,6 +7,7 @@ import { PromptLibrary } from '../../../../src/agents/prompts/prompt-library.ts'
 import { BUILT_IN_PRESETS } from '../../../../src/config/presets.ts';
 import { ManualClock } from '../../../../src/core/clock.ts';
 import type { ChatMessage, Session, SessionPlan } from '../../../../src/core/domain.ts';
+import { DatabaseUnreachableError, isDatabaseUnreachable } from '../../../../src/core/database-unreachable.ts';
 import { BrainstormError } from '../../../../src/core/errors.ts';
 import { InMemoryEventBus } from '../../../../src/core/event-bus.ts';
 import type { SessionEvent } from '../../../../src/core/ports.ts';
@@ -274,5 +275,23 @@ describe('PlannerFlow', () => {
     await expect(attempt).rejects.toBeInstanceOf(BrainstormError);
     await expect(attempt).rejects.toMatchObject({ code: 'wrong_state' });
     expect((await fixture.current()).status).toBe('planning');
+  });
+
+  it('an approval whose take of the stored run committed as the connection dropped starts the plan when tried again, not a fresh plan', async () => {
+    const fixture = await plannerFixture(new LiteralModel());
+    open = fixture.repositories;
+    await fixture.flow.begin(fixture.session);
+    await fixture.runJobs();
+    const resolve = RunStatesRepository.prototype.resolve;
+    const lost = vi.spyOn(RunStatesRepository.prototype, 'resolve').mockImplementationOnce(async function (this: RunStatesRepository, ...args) {
+      await resolve.apply(this, args);
+      throw new DatabaseUnreachableError({ cause: new Error('Connection terminated unexpectedly') });
+    });
+    await expect(fixture.flow.approve(await fixture.current(), ALICE)).rejects.toSatisfy(isDatabaseUnreachable);
+    lost.mockRestore();
+    expect((await fixture.current()).status).toBe('awaiting_approval');
+    expect(await fixture.flow.approve(await fixture.current(), ALICE)).toMatch(/Plan approved/);
+    expect((await fixture.current()).status).toBe('active');
+    expect((await fixture.posted('Moderator')).map((message) => message.text)).toEqual(['Welcome! Let us begin.']);
   });
 });
