@@ -1,4 +1,3 @@
-import { withTrace } from '@openai/agents';
 import type { Logger } from 'pino';
 import type { LimitsConfig } from '../../config/app-config.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
@@ -23,7 +22,6 @@ import {
   takeUnreadFolded,
   withOwed,
   runsAgain,
-  type InFlightTurn,
   type LoopEnd,
   type Runtime,
 } from './coordinator-runtime.ts';
@@ -31,11 +29,11 @@ import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
 import { hooksBetweenRounds } from './between-rounds.ts';
 import { StalledSessions } from './stalled-sessions.ts';
 import { RoundNotices } from './round-notices.ts';
-import { seatRound, type SeatedRound as RoundPlan } from './round-seating.ts';
+import { seatRound } from './round-seating.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
-import { TurnControl, TurnCut, type TurnDeadlines } from './turn-control.ts';
+import { TurnCut, type TurnDeadlines } from './turn-control.ts';
+import { startRound } from './round-start.ts';
 import { waitingNotice } from './turn-notices.ts';
-import type { TurnOutcome } from './turn-outcome.ts';
 import type { TurnRunner } from './turn-runner.ts';
 import { RecentHistorySource, ROUND_HISTORY_WINDOW } from './recent-history.ts';
 
@@ -240,7 +238,7 @@ export class Coordinator implements TurnTaking {
         .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
       // No await between this check and the turns' start: an abort either comes before (no round) or reaches them.
       if (runtime.cancelled) return 'idle';
-      const turns = this.startRound(session, round, runtime);
+      const turns = startRound(this.options, this.notices, { session, round, runtime });
       if ((await awaitRound(round.kind, turns, runtime)) === 'preempted') {
         // A person's round goes on beside the newcomer's: the room hears of its repeats once its answers are in.
         const outcomes = Promise.all(turns.map((turn) => turn.done));
@@ -266,36 +264,6 @@ export class Coordinator implements TurnTaking {
       known = await this.afterRound(session.id, runtime, counted);
       if (outcomes.some((outcome) => outcome.status === 'answered')) runtime.wantAiRound = true;
     }
-  }
-
-  /** Starts every speaker's turn at once, each under its own control (deadlines, preemption, stop); one trace per round. */
-  private startRound(session: Session, round: RoundPlan, runtime: Runtime): InFlightTurn[] {
-    const deadlines = this.options.deadlines();
-    const turns = round.speakers.map((speaker) => {
-      const control = new TurnControl(runtime.controller.signal, this.options.clock, deadlines);
-      let resolve: (outcome: TurnOutcome) => void = () => undefined;
-      const done = new Promise<TurnOutcome>((settle) => (resolve = settle));
-      const start = () =>
-        this.options.turns
-          .run({ session, ...speaker, roster: this.options.roster.all(), control, history: round.history })
-          .then(async (outcome) => {
-            await this.notices
-              .afterTurn(session, speaker.participant, outcome, runtime)
-              .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not announce a turn'));
-            return outcome;
-          })
-          .then(resolve, (error: unknown) => resolve({ status: 'failed', error }));
-      const turn: InFlightTurn = { participantId: speaker.participant.id, control, done };
-      runtime.turns.add(turn);
-      void done.finally(() => runtime.turns.delete(turn));
-      return { turn, start };
-    });
-    const title = round.kind === 'human' ? `Turn: answering ${round.trigger}` : 'Turn: AI round';
-    withTrace(title, () => Promise.all(turns.map((entry) => entry.start())), {
-      groupId: session.id,
-      metadata: { sessionId: session.id, kind: round.kind },
-    }).catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not trace a round'));
-    return turns.map((entry) => entry.turn);
   }
 
   private async withinLimits(session: Session, runtime: Runtime): Promise<boolean> {
