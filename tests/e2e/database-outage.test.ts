@@ -54,6 +54,18 @@ async function storedOnce(discordId: string): Promise<number> {
 const fromBot = (roomId: string) => discord.messagesIn(roomId).filter((message: RecordedMessage) => message.origin === 'bot');
 const halfWritten = (roomId: string) => discord.messagesIn(roomId).filter((message) => message.origin !== 'person' && message.content.includes('▍'));
 
+/** Posts `text` as `person` in `roomId` and loses the answer to its claim; resolves once the room is told it waits. */
+async function claimAnswerLost(roomId: string, person: FakeDiscord['people']['bob'], text: string): Promise<RecordedMessage> {
+  const answerLost = proxy.loseAnswerTo('insert into "inbound_claims"');
+  const said = discord.post(roomId, person, text);
+  await answerLost;
+  await discord.waitFor(() => fromBot(roomId).some((message) => message.content.includes('holding your message')), {
+    timeoutMs: 30_000,
+    description: 'the room told its message waits',
+  });
+  return said;
+}
+
 describe('a database outage under a live session on Discord', () => {
   it('holds what people say meanwhile, tells the room once, and takes it up in order once the database is back', async () => {
     const app = await botProcess();
@@ -130,13 +142,7 @@ describe('a database outage under a live session on Discord', () => {
   it('takes in a message whose claim the server committed as the connection dropped, once the database is back', async () => {
     const app = await botProcess();
     const drill = await activeSessionIn(handle.db, models, discord, channel, 'Which talks should we keep at the offsite?');
-    const answerLost = proxy.loseAnswerTo('insert into "inbound_claims"');
-    const said = discord.post(drill.roomId, discord.people.bob, 'Which talk would you drop first?');
-    await answerLost;
-    await discord.waitFor(() => fromBot(drill.roomId).some((message) => message.content.includes('holding your message')), {
-      timeoutMs: 30_000,
-      description: 'the room told its message waits',
-    });
+    const said = await claimAnswerLost(drill.roomId, discord.people.bob, 'Which talk would you drop first?');
     // The server has the claim: the process's retry finds it, and must take it as its own, not as another process's.
     const claims = await handle.db.selectFrom('inbound_claims').select('external_id').where('external_id', '=', said.id).execute();
     expect(claims).toHaveLength(1);
@@ -149,13 +155,7 @@ describe('a database outage under a live session on Discord', () => {
   it('takes in, at the next start, a message whose claim the server committed as the connection dropped, the process killed meanwhile', async () => {
     const killed = await botProcess();
     const drill = await activeSessionIn(handle.db, models, discord, channel, 'Which workshops should we run?');
-    const answerLost = proxy.loseAnswerTo('insert into "inbound_claims"');
-    const said = discord.post(drill.roomId, discord.people.ada, 'Which workshop would you run first?');
-    await answerLost;
-    await discord.waitFor(() => fromBot(drill.roomId).some((message) => message.content.includes('holding your message')), {
-      timeoutMs: 30_000,
-      description: 'the room told its message waits',
-    });
+    const said = await claimAnswerLost(drill.roomId, discord.people.ada, 'Which workshop would you run first?');
     // Killed before the database came back: what it held is gone with it, and its claim stays on the server.
     await killed.signal('SIGKILL');
     await proxy.up();
@@ -254,7 +254,17 @@ describe('a database outage under a live session on Discord', () => {
     const opened = (await (await post(killed.url, '/api/local/sessions', { topic: 'How do we cut our deploy times?', name: 'Dana' })).json()) as {
       roomId: string;
     };
-    await waitUntil(async () => (await post(killed.url, `/api/rooms/${opened.roomId}/commands`, { command: 'approve', name: 'Dana' })).ok, 'the plan approved');
+    // Approved once the plan is there (under load the Planner may still be at work: then the room hears so).
+    const status = async () => (await handle.db.selectFrom('sessions').select('status').where('room_id', '=', opened.roomId).executeTakeFirst())?.status;
+    await waitUntil(
+      async () => {
+        if ((await status()) === 'awaiting_approval') await post(killed.url, `/api/rooms/${opened.roomId}/commands`, { command: 'approve', name: 'Dana' });
+        return (await status()) === 'active';
+      },
+      'the discussion open',
+      60_000,
+      1_000,
+    );
     const away = proxy.loseAnswerTo('insert into "inbound_claims"');
     const message = { content: 'Which deploy step is slowest?', name: 'Dana', clientId: 'killed-claim-0001' };
     const refused = await post(killed.url, `/api/rooms/${opened.roomId}/messages`, message);

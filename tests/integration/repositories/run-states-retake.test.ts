@@ -7,6 +7,8 @@ import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { RunStatesRepository } from '../../../src/repositories/run-states-repository.ts';
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
+import { storeSession } from '../../support/service-doubles.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 
 const now = new Date('2026-03-01T10:00:00.123Z');
 
@@ -17,21 +19,7 @@ describe.each(ENGINES)('taking a stored run again, on %s', (engine) => {
   beforeEach(async () => {
     handle = await openTestDatabase(engine);
     runs = new RunStatesRepository(handle.db);
-    await new SessionsRepository(handle.db).create(
-      {
-        id: 's1',
-        parentId: null,
-        transport: 'local',
-        roomId: 'r1',
-        roomUrl: null,
-        originChannelId: null,
-        originMessageId: null,
-        topic: 't',
-        status: 'awaiting_approval',
-        createdBy: { id: 'u', name: 'U' },
-      },
-      now,
-    );
+    await storeSession(new SessionsRepository(handle.db), new ManualClock(now), { status: 'awaiting_approval' });
   });
   afterEach(async () => handle.close());
 

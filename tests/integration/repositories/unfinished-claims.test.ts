@@ -11,6 +11,8 @@ import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
 import { MessagesRepository } from '../../../src/repositories/messages-repository.ts';
 import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
+import { storeSession } from '../../support/service-doubles.ts';
+import { ManualClock } from '../../../src/core/clock.ts';
 
 const now = new Date('2026-03-01T10:00:00Z');
 const later = new Date('2026-03-01T10:05:00Z');
@@ -54,21 +56,7 @@ describe.each(ENGINES)('claims a process that is gone never handled, on %s', (en
   });
 
   it('leaves out a settled claim (a command, a refusal) and a stored message, and keeps a settled one from being taken over', async () => {
-    await new SessionsRepository(handle.db).create(
-      {
-        id: 's1',
-        parentId: null,
-        transport: 'discord',
-        roomId: 'room',
-        roomUrl: null,
-        originChannelId: null,
-        originMessageId: null,
-        topic: 't',
-        status: 'active',
-        createdBy: { id: 'u', name: 'U' },
-      },
-      now,
-    );
+    await storeSession(new SessionsRepository(handle.db), new ManualClock(now), { status: 'active' });
     await inbound.claimAndAdvance('discord', 'room', '201', now, dead);
     await inbound.claimAndAdvance('discord', 'room', '202', now, dead);
     await inbound.settle('discord', '201');
