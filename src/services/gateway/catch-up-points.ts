@@ -5,7 +5,7 @@
 import type { Clock } from '../../core/clock.ts';
 import { LIVE_STATUSES } from '../../core/domain.ts';
 import type { CatchUpPoint } from '../../core/ports.ts';
-import type { InboundRepository, UnfinishedClaim } from '../../repositories/inbound-repository.ts';
+import { isNewerId, type InboundRepository, type UnfinishedClaim } from '../../repositories/inbound-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
 
@@ -45,7 +45,7 @@ function readFrom(point: CatchUpPoint, unfinished: readonly UnfinishedClaim[]): 
   for (const claim of unfinished) {
     if (claim.channelId !== point.channelId) continue;
     const before = justBefore(claim.externalId);
-    if (before !== null && isOlder(before, after)) after = before;
+    if (before !== null && isNewerId(after, before)) after = before;
   }
   return after;
 }
@@ -53,8 +53,4 @@ function readFrom(point: CatchUpPoint, unfinished: readonly UnfinishedClaim[]): 
 /** The id just before a snowflake (a read "after" it starts with the snowflake); null for ids that are not numbers. */
 function justBefore(externalId: string): string | null {
   return /^\d+$/.test(externalId) && externalId !== '0' ? (BigInt(externalId) - 1n).toString() : null;
-}
-
-function isOlder(candidate: string, current: string): boolean {
-  return /^\d+$/.test(current) ? BigInt(candidate) < BigInt(current) : false;
 }

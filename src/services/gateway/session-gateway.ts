@@ -7,7 +7,7 @@ import type { InboundRepository } from '../../repositories/inbound-repository.ts
 import { parseCommand } from '../commands/command-parser.ts';
 import type { CommandService } from '../commands/command-service.ts';
 import type { TransportRegistry } from '../delivery/transport-registry.ts';
-import { type Author, type ChatMessage, type Session } from '../../core/domain.ts';
+import type { Author, ChatMessage, Session } from '../../core/domain.ts';
 import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
 import type {
@@ -88,26 +88,23 @@ export class SessionGatewayService implements SessionGateway {
     const progress: IntakeProgress = { claimed: false, stored: false };
     try {
       const answer = await this.take(message, progress);
-      this.unfinished.delete(message.transport, message.externalId);
-      await this.settleUnstored(message, progress);
+      await this.finish(message, progress);
       return answer;
     } catch (error) {
       // Cut short by the database: the transport holds the message and hands it over again, to a claim of our own.
       if (isDatabaseUnreachable(error)) this.unfinished.add(message.transport, message.externalId);
-      else {
-        this.unfinished.delete(message.transport, message.externalId);
-        await this.settleUnstored(message, progress);
-      }
+      else await this.finish(message, progress);
       return this.failure(error, message.transport);
     }
   }
 
   /**
-   * A claimed message whose handling ended without storing it (a command, a refusal, a failure) is settled: a catch-up
+   * A message whose handling ended is no longer one cut short. A claimed message whose handling ended without storing it (a command, a refusal, a failure) is settled: a catch-up
    * after this process is gone must not act on it again. A stored message is settled by its row. Unsettled (the database
    * away meanwhile), a command could run twice after a crash: never lost.
    */
-  private async settleUnstored(message: InboundMessage, progress: IntakeProgress): Promise<void> {
+  private async finish(message: InboundMessage, progress: IntakeProgress): Promise<void> {
+    this.unfinished.delete(message.transport, message.externalId);
     if (!progress.claimed || progress.stored) return;
     await this.options.inbound.settle(message.transport, message.externalId).catch((error: unknown) => {
       this.options.logger.warn({ err: error, externalId: message.externalId }, "could not mark a person's message handled");
