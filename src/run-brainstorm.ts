@@ -48,9 +48,11 @@ export async function runBrainstorm({ config, database, startedAt, stopSignal }:
   const app = await createApp({ config, logger, database, transports: connection ? [localTransport, connection.transport] : [localTransport] });
   const processes = { ids: () => app.liveProcesses.ids(), selfId: app.worker.id };
   const bot = discord && connection ? discord.createDiscordBot({ config, gateway: app.gateway, connection, logger, clock: systemClock, processes }) : null;
-  // A process that died may have taken a message and never handled it: read the rooms back, and take it over.
+  // A process that died or stopped may have taken a message and never handled it: read its rooms back, and take it
+  // over. Only those rooms: every process hears every message of its guilds, so the rest was heard here.
   app.whenProcessesGone(() => {
-    if (botStarted) void bot?.catchUp().catch((error: unknown) => logger.warn({ err: error }, 'catch-up after a process was declared gone failed'));
+    if (!botStarted) return;
+    void bot?.catchUp({ unfinishedOnly: true }).catch((error: unknown) => logger.warn({ err: error }, 'taking over what a process that is gone left failed'));
   });
   const web = createWebServer({
     host: config.web.host,

@@ -7,7 +7,7 @@
  */
 import { ChannelType, type Channel, type Client, type ForumChannel, type Message, type TextBasedChannel } from 'discord.js';
 import type { Logger } from '../logging/logger.ts';
-import type { CatchUpPoint, SessionGateway } from '../core/ports.ts';
+import type { CatchUpPoint, CatchUpScope, SessionGateway } from '../core/ports.ts';
 import { byId, readBackRevisions } from './catch-up-revisions.ts';
 import { CLOSURE_REASONS, closureOfReadFailure, roomClosure } from './room-closure-events.ts';
 
@@ -16,6 +16,8 @@ const PAGE_SIZE = 100;
 
 /** What a catch-up needs. */
 export interface CatchUpOptions {
+  /** Which channels it reads (default: every one). */
+  scope?: CatchUpScope;
   client: Client;
   gateway: SessionGateway;
   brainstormChannelIds: readonly string[];
@@ -99,7 +101,7 @@ async function readForumPosts(options: CatchUpOptions, forum: ForumChannel, afte
 export async function catchUp(options: CatchUpOptions): Promise<number> {
   const gateway = options.gateway;
   if (!gateway.catchUpPoints) return 0;
-  const points = await gateway.catchUpPoints('discord', options.brainstormChannelIds);
+  const points = await gateway.catchUpPoints('discord', options.brainstormChannelIds, options.scope);
   let total = 0;
   for (const point of points) {
     try {

@@ -9,7 +9,7 @@ import type { AppConfig } from '../config/app-config.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
 import { BrainstormError } from '../core/errors.ts';
-import type { SessionGateway } from '../core/ports.ts';
+import type { CatchUpScope, SessionGateway } from '../core/ports.ts';
 import { AttachmentTexts } from './attachment-text.ts';
 import { catchUp } from './catch-up.ts';
 import { HeldMessages, speaksAbout } from './held-messages.ts';
@@ -52,8 +52,11 @@ export interface DiscordBot {
   stop(): Promise<void>;
   /** Resolves when the message or interaction with this Discord id has been handled (tests, benches). */
   handled(discordId: string): Promise<void>;
-  /** Reads back what was said while the bot was away (run by `start()` and after every new gateway session). */
-  catchUp(): Promise<number>;
+  /**
+   * Reads back what was said while the bot was away (run by `start()` and after every new gateway session); with
+   * `unfinishedOnly`, only the rooms where a process that stopped left a message it claimed and never handled.
+   */
+  catchUp(scope?: CatchUpScope): Promise<number>;
   /** What keeps the brainstorm channels from working, as found at the last start (for the console's notices). */
   setupProblems(): readonly SetupProblem[];
 }
@@ -113,9 +116,10 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   let problems: SetupProblem[] = [];
   // One catch-up at a time; a reconnect during one queues another after it.
   let catchingUp: Promise<number> = Promise.resolve(0);
-  const runCatchUp = (): Promise<number> => {
+  const runCatchUp = (scope: CatchUpScope = {}): Promise<number> => {
     const run = catchingUp.then(() =>
       catchUp({
+        scope,
         client,
         gateway,
         brainstormChannelIds: config.discord.channelIds,
@@ -196,7 +200,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       await client.destroy();
     },
     handled: (discordId) => tracker.handled(discordId),
-    catchUp: runCatchUp,
+    catchUp: (scope) => runCatchUp(scope),
     setupProblems: () => problems,
   };
 }

@@ -182,7 +182,7 @@ export interface SessionGateway {
    * Where a transport resumes reading after a restart or a reconnect that was not a resume: every live session's
    * room and every given brainstorm channel, each after the last message seen there.
    */
-  catchUpPoints?(transport: string, brainstormChannelIds: readonly string[]): Promise<CatchUpPoint[]>;
+  catchUpPoints?(transport: string, brainstormChannelIds: readonly string[], scope?: CatchUpScope): Promise<CatchUpPoint[]>;
   /** A person edited a message they posted: the stored one follows (screened first). Returns a reply to show, if any. */
   messageEdited?(message: InboundMessage): Promise<GatewayReply | null>;
   /** A person's message was deleted where it was posted: it is removed from the session. */
@@ -205,6 +205,11 @@ export interface RoomClosure {
   scope: 'room' | 'channel';
   /** Why, as the record and the closing say it ("the Discord thread was deleted"). */
   reason: string;
+}
+
+/** Which channels a catch-up reads: every one (a start, a reconnect), or only those a process that is gone left unfinished. */
+export interface CatchUpScope {
+  unfinishedOnly?: boolean;
 }
 
 /** A channel to read back from, after a message id (messages after it are handed to `handleMessage`). */

@@ -18,15 +18,31 @@ export async function registerInstance(db: Kysely<Database>, instance: WorkerIns
     .execute();
 }
 
-/** Refreshes an instance's heartbeat; false when it was declared gone meanwhile (its jobs went to others). */
-export async function heartbeat(db: Kysely<Database>, instanceId: string, now: Date): Promise<boolean> {
-  const result = await db
+/** A heartbeat's answer: whether the instance still counts as running, and which others stopped lately. */
+export interface HeartbeatAnswer {
+  /** False when it was declared gone meanwhile (its jobs went to others). */
+  alive: boolean;
+  /** The other instances stopped (cleanly, or declared gone) at or after the time asked about. */
+  stoppedSince: string[];
+}
+
+/**
+ * Refreshes an instance's heartbeat and, in the same statement, names the other instances stopped since `since`: a
+ * process stopped cleanly may leave a message it claimed and never handled, which the processes left take over.
+ */
+export async function heartbeat(db: Kysely<Database>, instanceId: string, now: Date, since: Date): Promise<HeartbeatAnswer> {
+  const row = await db
     .updateTable('worker_instances')
     .set({ heartbeat_at: now })
     .where('id', '=', instanceId)
     .where('stopped_at', 'is', null)
+    .returning(
+      sql<string | null>`(select string_agg(other.id, ' ') from worker_instances as other where other.id <> ${instanceId} and other.stopped_at >= ${since})`.as(
+        'stopped',
+      ),
+    )
     .executeTakeFirst();
-  return Number(result.numUpdatedRows) > 0;
+  return { alive: row !== undefined, stoppedSince: row?.stopped ? row.stopped.split(' ') : [] };
 }
 
 /** Marks an instance stopped (a clean shutdown). */
@@ -46,8 +62,8 @@ export interface Reclaimed {
   jobs: number;
   /** Traces they left open, now closed as cut short. */
   traces: number;
-  /** Instances declared gone by this reclaim. */
-  instances: number;
+  /** The instances declared gone by this reclaim. */
+  declared: string[];
 }
 
 /** How far a reclaim looks. */
@@ -83,7 +99,7 @@ export async function reclaimAbandoned(
     await closeRuns(transaction, jobs, now, 'the worker running it stopped');
     // Traces are closed once, when their instance is declared gone (a clean stop ends its own): not on every heartbeat.
     const traces = declared.length > 0 || options.everyGoneInstance ? await closeAbandonedTraces(transaction) : 0;
-    return { jobs: jobs.length, traces, instances: declared.length };
+    return { jobs: jobs.length, traces, declared: declared.map((instance) => instance.id) };
   });
 }
 

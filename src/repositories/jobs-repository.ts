@@ -244,9 +244,9 @@ export class JobsRepository {
     return instances.registerInstance(this.db, instance, now);
   }
 
-  /** Refreshes an instance's heartbeat; false when it was declared gone meanwhile (its jobs went to others). */
-  heartbeat(instanceId: string, now: Date): Promise<boolean> {
-    return instances.heartbeat(this.db, instanceId, now);
+  /** Refreshes an instance's heartbeat and names the others stopped since `since` (see job-instances.ts). */
+  heartbeat(instanceId: string, now: Date, since: Date): Promise<instances.HeartbeatAnswer> {
+    return instances.heartbeat(this.db, instanceId, now, since);
   }
 
   /** Marks an instance stopped (a clean shutdown). */

@@ -33,6 +33,7 @@ beforeAll(async () => {
   proxy = await startFaultProxy({ host: server.hostname, port: Number(server.port || 5432) });
 });
 afterEach(async () => {
+  proxy.dropStatements(null);
   await proxy.up();
   await cluster.stopProcesses();
 });
@@ -191,6 +192,28 @@ describe('a database outage under a live session on Discord', () => {
     expect(survivor.output()).toContain('other processes declared gone');
     const rows = await handle.db.selectFrom('messages').select('id').where('source_id', '=', `discord:${said.id}`).execute();
     expect(rows).toHaveLength(1);
+  }, 180_000);
+
+  it('in a rolling restart, the new process takes in a message the old one claimed as the connection dropped and stopped holding', async () => {
+    const old = await botProcess();
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'Which caterer should we book?');
+    const said = await claimAnswerLost(drill.roomId, discord.people.ada, 'Which caterer would you rule out?');
+    // The database is back for everything but the old process's claims: it keeps holding the message, deterministically.
+    proxy.dropStatements('insert into "inbound_claims"');
+    await proxy.up();
+    // The new process reads the room at its start and leaves the message to the old one's claim, which is live.
+    const next = await startBotProcess(cluster, channel);
+    expect(await storedDiscordId(handle.db, said.id)).toBe(0);
+    // A clean stop: the old process marks itself stopped, holding the message it never handled.
+    await old.signal('SIGTERM');
+    expect(old.output()).toContain('stopped with messages waiting for the database');
+    expect(old.output()).toContain('stopped cleanly');
+    const storedId = await storedOnce(said.id);
+    await waitAnswered(handle.db, drill, storedId);
+    expect(next.output()).toContain('other processes stopped');
+    const rows = await handle.db.selectFrom('messages').select('id').where('source_id', '=', `discord:${said.id}`).execute();
+    expect(rows).toHaveLength(1);
+    expect(next.output()).not.toContain('unhandled rejection');
   }, 180_000);
 
   it('applies an edit and a deletion made while the database is away once it is back', async () => {

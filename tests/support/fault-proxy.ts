@@ -19,6 +19,11 @@ export interface FaultProxy {
   loseAnswerTo(marker: string): Promise<boolean>;
   /** Forgets the statement `loseAnswerTo` waits for (its promise gives false). */
   disarm(): void;
+  /**
+   * Drops each connection that runs a statement holding `marker`, before the server sees it, while every other
+   * statement passes (null: all pass again): the database away for that statement alone, deterministically.
+   */
+  dropStatements(marker: string | null): void;
   /** `url` (a connection string) pointed at the proxy instead of its server. */
   through(url: string): string;
   down(): Promise<void>;
@@ -36,6 +41,7 @@ export async function startFaultProxy(target: { host: string; port: number }, op
   let serving = true;
   const statements = new StatementTexts();
   let armed: { marker: string; lost: (went: boolean) => void } | null = null;
+  let dropped: string | null = null;
   const server: Server = createServer((client) => {
     if (!serving) {
       client.on('error', () => undefined);
@@ -54,12 +60,16 @@ export async function startFaultProxy(target: { host: string; port: number }, op
     }
     // The server's answer to the armed statement is not passed on: the proxy goes down instead.
     let answerToLose = false;
+    let dropping = false;
     const reader = statements.connection((text) => {
       if (armed && text.includes(armed.marker)) answerToLose = true;
+      if (dropped !== null && text.includes(dropped)) dropping = true;
     });
     client.on('data', (chunk: Buffer) => {
       reader(chunk);
-      upstream.write(chunk);
+      if (!dropping) return void upstream.write(chunk);
+      client.destroy();
+      upstream.destroy();
     });
     upstream.on('data', (chunk: Buffer) => {
       if (!answerToLose) return void client.write(chunk);
@@ -94,6 +104,9 @@ export async function startFaultProxy(target: { host: string; port: number }, op
     disarm() {
       armed?.lost(false);
       armed = null;
+    },
+    dropStatements(marker) {
+      dropped = marker;
     },
     through(url) {
       const proxied = new URL(url);

@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../../core/clock.ts';
 import { LIVE_STATUSES } from '../../core/domain.ts';
-import type { CatchUpPoint } from '../../core/ports.ts';
+import type { CatchUpPoint, CatchUpScope } from '../../core/ports.ts';
 import { isNewerId, type InboundRepository, type UnfinishedClaim } from '../../repositories/inbound-repository.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
@@ -20,8 +20,17 @@ export interface CatchUpSources {
   clock: Clock;
 }
 
-/** The points a catch-up of `transport` reads from: its brainstorm channels already read, and its live sessions' rooms. */
-export async function findCatchUpPoints(sources: CatchUpSources, transport: string, brainstormChannelIds: readonly string[]): Promise<CatchUpPoint[]> {
+/**
+ * The points a catch-up of `transport` reads from: its brainstorm channels already read, and its live sessions' rooms;
+ * with `unfinishedOnly`, only the channels where a process that is gone left a message claimed and never handled.
+ */
+export async function findCatchUpPoints(
+  sources: CatchUpSources,
+  transport: string,
+  brainstormChannelIds: readonly string[],
+  scope: CatchUpScope = {},
+): Promise<CatchUpPoint[]> {
+  if (scope.unfinishedOnly) return unfinishedPoints(await sources.inbound.unfinished(transport, sources.clock.now()));
   const [cursors, unfinished] = await Promise.all([sources.inbound.cursors(transport), sources.inbound.unfinished(transport, sources.clock.now())]);
   const points: CatchUpPoint[] = [];
   // A brainstorm channel without a cursor was never read: its history is not a backlog of topics.
@@ -37,6 +46,18 @@ export async function findCatchUpPoints(sources: CatchUpSources, transport: stri
     if (after) points.push({ channelId: session.roomId, afterExternalId: after, peopleSaid });
   }
   return points.map((point) => ({ ...point, afterExternalId: readFrom(point, unfinished) }));
+}
+
+/** Each channel with unfinished claims, read from just before its oldest. */
+function unfinishedPoints(unfinished: readonly UnfinishedClaim[]): CatchUpPoint[] {
+  const points = new Map<string, CatchUpPoint>();
+  for (const claim of unfinished) {
+    const before = justBefore(claim.externalId);
+    const point = points.get(claim.channelId);
+    if (before === null || (point && !isNewerId(point.afterExternalId, before))) continue;
+    points.set(claim.channelId, { channelId: claim.channelId, afterExternalId: before });
+  }
+  return [...points.values()];
 }
 
 /** The point's own start, or just before the oldest unfinished claim in its channel when that is older. */

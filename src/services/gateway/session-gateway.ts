@@ -12,6 +12,7 @@ import { isDatabaseUnreachable } from '../../core/database-unreachable.ts';
 import { BrainstormError, describeForPerson } from '../../core/errors.ts';
 import type {
   CatchUpPoint,
+  CatchUpScope,
   CommandInvocation,
   EventBus,
   GatewayReply,
@@ -161,8 +162,8 @@ export class SessionGatewayService implements SessionGateway {
     return this.execute(invocation);
   }
 
-  catchUpPoints(transport: string, brainstormChannelIds: readonly string[]): Promise<CatchUpPoint[]> {
-    return findCatchUpPoints(this.options, transport, brainstormChannelIds);
+  catchUpPoints(transport: string, brainstormChannelIds: readonly string[], scope?: CatchUpScope): Promise<CatchUpPoint[]> {
+    return findCatchUpPoints(this.options, transport, brainstormChannelIds, scope);
   }
 
   /**

@@ -18,12 +18,21 @@ export interface WorkerInstanceOptions {
   pid?: number;
   /** Whether a process of this machine is running (a restart finds its dead predecessor at once). */
   isProcessAlive?: (pid: number) => boolean;
-  /** Called when this instance declared others gone after its start (a start reads back what they left anyway). */
+  /**
+   * Called when other processes stopped or were declared gone after this one started (a start reads back what they
+   * left anyway): a message one of them claimed and never handled is left for the processes still running.
+   */
   onOthersGone?: () => void;
 }
 
 /** Default heartbeat interval and staleness of worker instances. */
 export const INSTANCE_TIMING = { heartbeatMs: 5_000, staleMs: 20_000 } as const;
+
+/**
+ * How far before its last heartbeat a beat looks for instances stopped since: the stop times are written by the
+ * stopping processes' clocks, which may run behind ours.
+ */
+const CLOCK_SKEW_MS = 60_000;
 
 /**
  * Instance ids registered by this very process. An instance row with our host and pid that is not one of them
@@ -45,6 +54,10 @@ function processAlive(pid: number): boolean {
 export class WorkerInstanceKeeper {
   private announced: Promise<void> | null = null;
   private lastBeat = 0;
+  /** When the last heartbeat (or the registration) reached the database: the next looks for stops since then. */
+  private lastReached = 0;
+  /** Instances whose stop was already told (or that this one declared gone, and told). */
+  private readonly stopsTold = new Set<string>();
   /** Since when this process has reached the database without a failure (null while it does not). */
   private reachableSince: number | null = null;
   private readonly heartbeatMs: number;
@@ -70,6 +83,7 @@ export class WorkerInstanceKeeper {
       THIS_PROCESS.add(this.options.id);
       await jobs.registerInstance({ id: this.options.id, host: this.host, pid: this.pid }, clock.now());
       this.lastBeat = clock.now().getTime();
+      this.lastReached = this.lastBeat;
       this.reachableSince ??= this.lastBeat;
       const alive = this.options.isProcessAlive ?? processAlive;
       const others = (await jobs.liveInstances()).filter((instance) => instance.id !== this.options.id);
@@ -101,16 +115,26 @@ export class WorkerInstanceKeeper {
     const now = this.options.clock.now();
     if (now.getTime() - this.lastBeat < this.heartbeatMs) return;
     this.lastBeat = now.getTime();
-    const alive = await this.options.jobs.heartbeat(this.options.id, now).catch((error: unknown) => {
+    const since = new Date(this.lastReached - CLOCK_SKEW_MS);
+    const answer = await this.options.jobs.heartbeat(this.options.id, now, since).catch((error: unknown) => {
       // A beat that failed (the database was away) is tried again at the next poll, not a whole interval later.
       this.lastBeat = Number.NEGATIVE_INFINITY;
       throw error;
     });
+    this.lastReached = now.getTime();
     this.reachableSince ??= now.getTime();
-    if (!alive) {
+    if (!answer.alive) {
       // Declared gone after a long pause (its jobs went to others): come back as a live instance.
       this.options.logger.warn({ instance: this.options.id }, 'job worker instance was declared gone; registering again');
       await this.options.jobs.registerInstance({ id: this.options.id, host: this.host, pid: this.pid }, now);
+    }
+    const stopped = answer.stoppedSince.filter((id) => !this.stopsTold.has(id));
+    // Kept to what the heartbeat names: an instance stopped long before no longer is, and will not be again.
+    this.stopsTold.clear();
+    for (const id of answer.stoppedSince) this.stopsTold.add(id);
+    if (stopped.length > 0) {
+      this.options.logger.info({ instances: stopped }, 'other processes stopped: taking over what they claimed and never handled');
+      this.tellStops(stopped);
     }
     await this.reclaim([]);
   }
@@ -136,8 +160,15 @@ export class WorkerInstanceKeeper {
     });
     if (reclaimed.jobs > 0) this.options.logger.warn({ jobs: reclaimed.jobs, instances: gone }, 'reclaimed jobs left running by a worker that is gone');
     if (reclaimed.traces > 0) this.options.logger.info({ traces: reclaimed.traces }, 'closed the traces a worker that is gone left open, as cut short');
-    if (reclaimed.instances === 0 || atStart) return;
-    this.options.logger.warn({ instances: reclaimed.instances }, 'other processes declared gone (their heartbeat stopped)');
+    if (reclaimed.declared.length === 0) return;
+    if (atStart) return void reclaimed.declared.forEach((id) => this.stopsTold.add(id));
+    this.options.logger.warn({ instances: reclaimed.declared }, 'other processes declared gone (their heartbeat stopped)');
+    this.tellStops(reclaimed.declared);
+  }
+
+  /** Tells of stopped instances, remembered so that the next heartbeat, which names them too, does not tell again. */
+  private tellStops(ids: readonly string[]): void {
+    for (const id of ids) this.stopsTold.add(id);
     this.options.onOthersGone?.();
   }
 }

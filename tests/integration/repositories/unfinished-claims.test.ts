@@ -78,10 +78,10 @@ describe.each(ENGINES)('claims a process that is gone never handled, on %s', (en
 
   it('looks in the last hour of a process gone within a day', async () => {
     await inbound.claimAndAdvance('discord', 'room', '301', now, dead);
-    await jobs.heartbeat(dead.id, new Date(now.getTime() + 2 * 60 * 60_000));
+    await jobs.heartbeat(dead.id, new Date(now.getTime() + 2 * 60 * 60_000), now);
     await jobs.stopInstance(dead.id, later);
     expect(await inbound.unfinished('discord', later)).toEqual([]);
-    await jobs.heartbeat(next.id, now);
+    await jobs.heartbeat(next.id, now, now);
     await inbound.claimAndAdvance('discord', 'room', '302', now, next);
     await jobs.stopInstance(next.id, now);
     expect(await inbound.unfinished('discord', new Date(now.getTime() + 25 * 60 * 60_000))).toEqual([]);

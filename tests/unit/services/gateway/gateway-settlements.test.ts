@@ -76,11 +76,15 @@ describe('a message a process that is gone claimed and never handled', () => {
 
     const points = await gateway.catchUpPoints('memory', []);
     expect(points.find((point) => point.channelId === session.roomId)?.afterExternalId).toBe(String(BigInt(lost.externalId) - 1n));
+    // The processes left, told another stopped, read only the rooms it left a message in, from just before it.
+    const unfinished = await gateway.catchUpPoints('memory', [], { unfinishedOnly: true });
+    expect(unfinished).toEqual([{ channelId: session.roomId, afterExternalId: String(BigInt(lost.externalId) - 1n) }]);
     expect(await gateway.handleMessage({ ...lost })).toBeNull();
     expect(await gateway.handleMessage({ ...lost })).toBeNull();
     expect((await storedMessages()).map((message) => message.text)).toEqual(['Did anyone read this?']);
     expect(answered).toHaveLength(1);
     // Taken in: the next catch-up reads the room from its cursor again.
     expect((await gateway.catchUpPoints('memory', [])).find((point) => point.channelId === session.roomId)?.afterExternalId).toBe(lost.externalId);
+    expect(await gateway.catchUpPoints('memory', [], { unfinishedOnly: true })).toEqual([]);
   });
 });

@@ -12,12 +12,12 @@ describe("a job worker's instance", () => {
         calls.push('register');
         if (failures-- > 0) throw new Error('the database restarted');
       },
-      heartbeat: async () => true,
+      heartbeat: async () => ({ alive: true, stoppedSince: [] }),
       stopInstance: async () => undefined,
       liveInstances: async () => [],
       reclaimAbandoned: async () => {
         calls.push('reclaim');
-        return { jobs: 0, traces: 0, instances: 0 };
+        return { jobs: 0, traces: 0, declared: [] };
       },
     };
     const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock: new ManualClock(), logger: quietLogger(), host: 'box-1', pid: 1 });
@@ -40,13 +40,13 @@ describe("a job worker's instance", () => {
       heartbeat: async (_id, now) => {
         if (away) throw new Error('connect ECONNREFUSED');
         beats.push(now.getTime());
-        return true;
+        return { alive: true, stoppedSince: [] };
       },
       stopInstance: async () => undefined,
       liveInstances: async () => [],
       reclaimAbandoned: async (_self, _now, staleBefore) => {
         staleCutoffs.push(staleBefore.getTime());
-        return { jobs: 0, traces: 0, instances: 0 };
+        return { jobs: 0, traces: 0, declared: [] };
       },
     };
     const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1 });
@@ -70,13 +70,13 @@ describe("a job worker's instance", () => {
 
   it('tells when it declared others gone after its start, not at its start (a start reads back what they left anyway)', async () => {
     const clock = new ManualClock('2026-12-07T09:00:00Z');
-    let declared = 1;
+    let declared = ['worker-0'];
     const jobs: WorkerInstanceOptions['jobs'] = {
       registerInstance: async () => undefined,
-      heartbeat: async () => true,
+      heartbeat: async () => ({ alive: true, stoppedSince: [] }),
       stopInstance: async () => undefined,
       liveInstances: async () => [],
-      reclaimAbandoned: async () => ({ jobs: 0, traces: 0, instances: declared }),
+      reclaimAbandoned: async () => ({ jobs: 0, traces: 0, declared }),
     };
     let told = 0;
     const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1, onOthersGone: () => (told += 1) });
@@ -85,7 +85,71 @@ describe("a job worker's instance", () => {
     await clock.advance(5_000);
     await keeper.maintain();
     expect(told).toBe(1);
-    declared = 0;
+    declared = [];
+    await clock.advance(5_000);
+    await keeper.maintain();
+    expect(told).toBe(1);
+  });
+
+  it('tells once of another process that stopped cleanly, heard from its own heartbeat since the last one reached', async () => {
+    // A process stopped in a rolling restart may leave a message it claimed and never handled (its claim's answer
+    // lost): before, only a process declared gone was told of, and the message waited for the next start.
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    const asked: number[] = [];
+    let stopped: string[] = [];
+    const jobs: WorkerInstanceOptions['jobs'] = {
+      registerInstance: async () => undefined,
+      heartbeat: async (_id, _now, since) => {
+        asked.push(since.getTime());
+        return { alive: true, stoppedSince: stopped };
+      },
+      stopInstance: async () => undefined,
+      liveInstances: async () => [],
+      reclaimAbandoned: async () => ({ jobs: 0, traces: 0, declared: [] }),
+    };
+    let told = 0;
+    const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1, onOthersGone: () => (told += 1) });
+    const registeredAt = clock.now().getTime();
+    await keeper.maintain();
+    await clock.advance(5_000);
+    await keeper.maintain();
+    expect(told).toBe(0);
+    // Asked from a minute before the registration: stop times come from other processes' clocks.
+    expect(asked).toEqual([registeredAt - 60_000]);
+    stopped = ['worker-2'];
+    await clock.advance(5_000);
+    await keeper.maintain();
+    expect(told).toBe(1);
+    expect(asked.at(-1)).toBe(registeredAt + 5_000 - 60_000);
+    await clock.advance(5_000);
+    await keeper.maintain();
+    expect(told).toBe(1);
+    stopped = ['worker-2', 'worker-3'];
+    await clock.advance(5_000);
+    await keeper.maintain();
+    expect(told).toBe(2);
+  });
+
+  it('does not tell again of a process it declared gone itself, which its next heartbeat names as stopped', async () => {
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    let declared: string[] = [];
+    let stopped: string[] = [];
+    const jobs: WorkerInstanceOptions['jobs'] = {
+      registerInstance: async () => undefined,
+      heartbeat: async () => ({ alive: true, stoppedSince: stopped }),
+      stopInstance: async () => undefined,
+      liveInstances: async () => [],
+      reclaimAbandoned: async () => ({ jobs: 0, traces: 0, declared }),
+    };
+    let told = 0;
+    const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1, onOthersGone: () => (told += 1) });
+    await keeper.maintain();
+    declared = ['worker-2'];
+    await clock.advance(5_000);
+    await keeper.maintain();
+    expect(told).toBe(1);
+    declared = [];
+    stopped = ['worker-2'];
     await clock.advance(5_000);
     await keeper.maintain();
     expect(told).toBe(1);
