@@ -117,3 +117,24 @@ export async function failedJobs(db: Kysely<Database>): Promise<string[]> {
     .execute();
   return rows.map((row) => `${row.count} ${row.kind} job(s) failed: ${row.last_error ?? 'no error recorded'}`);
 }
+
+/**
+ * Waits until the app has settled: no job running and none due within `horizonMs` (what is due later is a timer, such
+ * as a session's timeout), seen twice in a row, a check every 5 s, for up to `maxMs`. A fixed wait checked a Notion row
+ * still held behind a backoff as missing; one that only grew would hide a job that never settles. True once settled.
+ */
+export async function settled(db: Kysely<Database>, options: { horizonMs: number; maxMs: number; sleep: (ms: number) => Promise<unknown> }): Promise<boolean> {
+  let quietChecks = 0;
+  for (let waited = 0; waited <= options.maxMs; waited += 5_000) {
+    const busy = await db
+      .selectFrom('jobs')
+      .select(sql<number>`count(*)::int`.as('count'))
+      .where((eb) => eb.or([eb('status', '=', 'running'), eb.and([eb('status', '=', 'pending'), eb('run_at', '<', new Date(Date.now() + options.horizonMs))])]))
+      .executeTakeFirstOrThrow()
+      .catch(() => ({ count: 1 }));
+    quietChecks = busy.count === 0 ? quietChecks + 1 : 0;
+    if (quietChecks >= 2) return true;
+    await options.sleep(5_000);
+  }
+  return false;
+}

@@ -25,7 +25,7 @@ import { startFakeNotion } from '../fakes/notion/fake-notion.ts';
 import { startFakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { createThrowawayPostgres } from '../support/databases.ts';
 import { startFaultProxy } from '../support/fault-proxy.ts';
-import { failedJobs } from './chaos-checks.ts';
+import { failedJobs, settled } from './chaos-checks.ts';
 import { startAppProcess, type AppProcess } from './chaos-process.ts';
 import { discordChaosProblems, discordRequestNotes, type SaidInThread } from './discord-chaos-checks.ts';
 import { DAY_OPTIONS, pickWith, seeded, SAYINGS, TOPICS } from './chaos-day.ts';
@@ -273,6 +273,13 @@ for (const threadId of threads) discord.post(threadId, discord.people.bob, '!con
 notion.endOutage();
 await databaseOutage;
 await sleep(45_000);
+// With a server to read while the processes run, on until nothing is left to do soon (a backoff may outlast the wait).
+if (postgres) {
+  const watching = openDatabase(databaseLocationFor(postgres.url, dataDir));
+  const quiet = await settled(watching.db, { horizonMs: 60_000, maxMs: 180_000, sleep });
+  await watching.close();
+  if (!quiet) process.stdout.write('note: the app had work running or due within a minute three minutes after the day ended\n');
+}
 for (const app of apps) await app.stop();
 
 const database = openDatabase(databaseLocationFor(postgres?.url, dataDir));

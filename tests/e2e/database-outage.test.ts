@@ -67,6 +67,29 @@ async function claimAnswerLost(roomId: string, person: FakeDiscord['people']['bo
   return said;
 }
 
+/**
+ * Approves the plan of a console room once it is there, and waits for the discussion to open: under load the Planner
+ * may still be at work at the first try (the room then hears so, and the command's answer is still 200).
+ */
+async function approveOnConsole(url: string, roomId: string): Promise<void> {
+  const status = async () => (await handle.db.selectFrom('sessions').select('status').where('room_id', '=', roomId).executeTakeFirst())?.status;
+  const approve = () =>
+    fetch(`${url}/api/rooms/${roomId}/commands`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ command: 'approve', name: 'Dana' }),
+    });
+  await waitUntil(
+    async () => {
+      if ((await status()) === 'awaiting_approval') await approve();
+      return (await status()) === 'active';
+    },
+    'the discussion open',
+    60_000,
+    1_000,
+  );
+}
+
 describe('a database outage under a live session on Discord', () => {
   it('holds what people say meanwhile, tells the room once, and takes it up in order once the database is back', async () => {
     const app = await botProcess();
@@ -254,7 +277,7 @@ describe('a database outage under a live session on Discord', () => {
       const post = (path: string, body: unknown) =>
         fetch(`${app.url}${path}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
       const opened = (await (await post('/api/local/sessions', { topic, name: 'Dana' })).json()) as { roomId: string };
-      await waitUntil(async () => (await post(`/api/rooms/${opened.roomId}/commands`, { command: 'approve', name: 'Dana' })).ok, 'the plan approved');
+      await approveOnConsole(app.url, opened.roomId);
       const away = goAway ? goAway() : proxy.loseAnswerTo('insert into "inbound_claims"');
       if (goAway) await away;
       const message = { content: 'Which step is slowest?', name: 'Dana', clientId };
@@ -277,17 +300,7 @@ describe('a database outage under a live session on Discord', () => {
     const opened = (await (await post(killed.url, '/api/local/sessions', { topic: 'How do we cut our deploy times?', name: 'Dana' })).json()) as {
       roomId: string;
     };
-    // Approved once the plan is there (under load the Planner may still be at work: then the room hears so).
-    const status = async () => (await handle.db.selectFrom('sessions').select('status').where('room_id', '=', opened.roomId).executeTakeFirst())?.status;
-    await waitUntil(
-      async () => {
-        if ((await status()) === 'awaiting_approval') await post(killed.url, `/api/rooms/${opened.roomId}/commands`, { command: 'approve', name: 'Dana' });
-        return (await status()) === 'active';
-      },
-      'the discussion open',
-      60_000,
-      1_000,
-    );
+    await approveOnConsole(killed.url, opened.roomId);
     const away = proxy.loseAnswerTo('insert into "inbound_claims"');
     const message = { content: 'Which deploy step is slowest?', name: 'Dana', clientId: 'killed-claim-0001' };
     const refused = await post(killed.url, `/api/rooms/${opened.roomId}/messages`, message);
