@@ -49,6 +49,11 @@ export default tseslint.config(
       'no-restricted-syntax': [
         'error',
         { selector: "MemberExpression[object.name='process'][property.name='env']", message: 'Read the environment only in src/config.' },
+        {
+          // The promise `finally` returns rejects as the original does: left to itself, its rejection is unhandled.
+          selector: "UnaryExpression[operator='void'] > CallExpression > MemberExpression.callee[property.name='finally']",
+          message: '`void p.finally(f)` rejects unhandled when p rejects: write `void p.then(f, f)`, or handle the rejection.',
+        },
       ],
     },
   },

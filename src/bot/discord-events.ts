@@ -1,6 +1,5 @@
 /** Discord events in: people's messages, slash commands and the approve button, handed to the SessionGateway. */
 import {
-  GuildMember,
   ComponentType,
   MessageFlags,
   MessageType,
@@ -23,12 +22,12 @@ import {
   forumTopic,
   isForumPostStart,
   isFromPerson,
+  interactionMember,
   memberFacts,
   messagePlace,
   messageText,
   placeOf,
   type BrainstormPlace,
-  type MemberFacts,
 } from './inbound.ts';
 import { APPROVE_BUTTON_ID } from './message-format.ts';
 import { commandButtonRows, commandOfButton, rowsWithoutButton } from './command-buttons.ts';
@@ -286,16 +285,4 @@ export class DiscordEvents {
     this.warnedAboutEmptyContent = true;
     this.options.logger.warn('a message arrived without content: enable the Message Content intent for the bot in the Discord developer portal');
   }
-}
-
-/** The member facts of an interaction, whether discord.js gave a cached member or the raw API one. */
-function interactionMember(interaction: CommandInteraction): MemberFacts | null {
-  const member = interaction.member;
-  if (member instanceof GuildMember) return memberFacts(member);
-  if (!member) return null;
-  return {
-    displayName: member.nick ?? interaction.user.globalName ?? interaction.user.username,
-    permissions: interaction.memberPermissions,
-    roleIds: member.roles,
-  };
 }

@@ -1,5 +1,15 @@
 /** Which Discord messages and interactions reach the services, and how they are described to them. */
-import { ChannelType, MessageType, PermissionFlagsBits, type Channel, type GuildMember, type Message, type PermissionsBitField } from 'discord.js';
+import {
+  ChannelType,
+  GuildMember,
+  MessageType,
+  PermissionFlagsBits,
+  type Channel,
+  type ButtonInteraction,
+  type ChatInputCommandInteraction,
+  type Message,
+  type PermissionsBitField,
+} from 'discord.js';
 import type { Author } from '../core/domain.ts';
 
 /** Where something happened, in the services' terms: a session room (thread) or a brainstorm channel. */
@@ -65,6 +75,18 @@ export function authorFrom(
 export function memberFacts(member: GuildMember | null): MemberFacts | null {
   if (!member) return null;
   return { displayName: member.displayName, permissions: member.permissions, roleIds: [...member.roles.cache.keys()] };
+}
+
+/** The member facts of an interaction, whether discord.js gave a cached member or the raw API one. */
+export function interactionMember(interaction: ChatInputCommandInteraction | ButtonInteraction): MemberFacts | null {
+  const member = interaction.member;
+  if (member instanceof GuildMember) return memberFacts(member);
+  if (!member) return null;
+  return {
+    displayName: member.nick ?? interaction.user.globalName ?? interaction.user.username,
+    permissions: interaction.memberPermissions,
+    roleIds: member.roles,
+  };
 }
 
 /**

@@ -119,16 +119,21 @@ export async function failedJobs(db: Kysely<Database>): Promise<string[]> {
 }
 
 /**
- * Waits until the app has settled: no job running and none due within `horizonMs` (what is due later is a timer, such
- * as a session's timeout), seen twice in a row, a check every 5 s, for up to `maxMs`. A fixed wait checked a Notion row
- * still held behind a backoff as missing; one that only grew would hide a job that never settles. True once settled.
+ * Waits until no job of `kinds` is running or due within `horizonMs` (a later one waits out a long backoff), seen twice
+ * in a row, a check every 5 s, for up to `maxMs`; true once so. The rooms go on meanwhile (their rounds keep other
+ * jobs coming): only the work the checks read is waited for. A fixed wait checked a Notion row still held behind a
+ * backoff as missing.
  */
-export async function settled(db: Kysely<Database>, options: { horizonMs: number; maxMs: number; sleep: (ms: number) => Promise<unknown> }): Promise<boolean> {
+export async function settled(
+  db: Kysely<Database>,
+  options: { kinds: readonly string[]; horizonMs: number; maxMs: number; sleep: (ms: number) => Promise<unknown> },
+): Promise<boolean> {
   let quietChecks = 0;
   for (let waited = 0; waited <= options.maxMs; waited += 5_000) {
     const busy = await db
       .selectFrom('jobs')
       .select(sql<number>`count(*)::int`.as('count'))
+      .where('kind', 'in', [...options.kinds])
       .where((eb) => eb.or([eb('status', '=', 'running'), eb.and([eb('status', '=', 'pending'), eb('run_at', '<', new Date(Date.now() + options.horizonMs))])]))
       .executeTakeFirstOrThrow()
       .catch(() => ({ count: 1 }));

@@ -273,12 +273,13 @@ for (const threadId of threads) discord.post(threadId, discord.people.bob, '!con
 notion.endOutage();
 await databaseOutage;
 await sleep(45_000);
-// With a server to read while the processes run, on until nothing is left to do soon (a backoff may outlast the wait).
+// With a server to read while the processes run, on until the sessions' Notion rows are written (a backoff may
+// outlast the wait).
 if (postgres) {
   const watching = openDatabase(databaseLocationFor(postgres.url, dataDir));
-  const quiet = await settled(watching.db, { horizonMs: 60_000, maxMs: 180_000, sleep });
+  const quiet = await settled(watching.db, { kinds: ['notion_session_row'], horizonMs: 60_000, maxMs: 180_000, sleep });
   await watching.close();
-  if (!quiet) process.stdout.write('note: the app had work running or due within a minute three minutes after the day ended\n');
+  if (!quiet) process.stdout.write('note: a Notion row job was running or due within a minute three minutes after the day ended\n');
 }
 for (const app of apps) await app.stop();
 

@@ -53,7 +53,8 @@ export function startRound(
         .then(resolve, (error: unknown) => resolve({ status: 'failed', error }));
     const turn: InFlightTurn = { participantId: speaker.participant.id, control, done };
     runtime.turns.add(turn);
-    void done.finally(() => runtime.turns.delete(turn));
+    const forget = () => void runtime.turns.delete(turn);
+    void done.then(forget, forget);
     return { turn, start };
   });
   const title = round.kind === 'human' ? `Turn: answering ${round.trigger}` : 'Turn: AI round';

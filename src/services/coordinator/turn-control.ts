@@ -67,10 +67,14 @@ export class TurnControl {
 
   private arm(clock: Clock, milliseconds: number, onDue: () => void): void {
     this.armed += 1;
-    void clock
-      .sleep(milliseconds, this.timers.signal)
-      .then(onDue, () => undefined)
-      .finally(() => (this.armed -= 1));
+    const disarm = () => void (this.armed -= 1);
+    void clock.sleep(milliseconds, this.timers.signal).then(() => {
+      try {
+        onDue();
+      } finally {
+        disarm();
+      }
+    }, disarm);
   }
 }
 

@@ -1,16 +1,17 @@
 import { OutageLog } from '../../logging/outage-log.ts';
-import type { Logger } from 'pino';
-import type { ClaimedJob, JobsRepository, SuccessorClaim } from '../../repositories/jobs-repository.ts';
-import type { Clock } from '../../core/clock.ts';
+import type { ClaimedJob, SuccessorClaim } from '../../repositories/jobs-repository.ts';
 import { ClaimRequests } from './claim-requests.ts';
 import { IdleSleep } from './idle-sleep.ts';
 import { settleJobWhenReachable } from './job-settlement.ts';
-import type { JobHandler, JobOutcome, TerminalFailureListener } from './job-types.ts';
+import type { JobHandler, JobOutcome } from './job-types.ts';
 import { LocalQueueRuns } from './local-queue-runs.ts';
 import { renewLeaseWhileRunning } from './lease-renewal.ts';
 import { LostClaims, type SuccessorClaims } from './lost-claims.ts';
-import { WorkerLanes, type JobLane, type LaneSlots, type LaneUse } from './worker-lanes.ts';
-import { WorkerInstanceKeeper, type WorkerInstanceOptions } from './worker-instance.ts';
+import { WorkerLanes, type LaneSlots, type LaneUse } from './worker-lanes.ts';
+import { WorkerInstanceKeeper } from './worker-instance.ts';
+import type { JobWorkerOptions } from './job-worker-options.ts';
+
+export type { JobWorkerOptions } from './job-worker-options.ts';
 
 /** A queue's jobs run one after another in one slot: the last one run and the nudge count when it was claimed. */
 interface QueueChain {
@@ -22,28 +23,6 @@ interface QueueChain {
 interface JobEnd {
   next: ClaimedJob | null;
   nudgesBefore: number;
-}
-
-/** Options of a job worker. */
-export interface JobWorkerOptions {
-  workerId: string;
-  jobs: JobsRepository;
-  clock: Clock;
-  logger: Logger;
-  /** How long a claim is leased; refreshed at a third of it while a job runs. */
-  leaseMs?: number;
-  /** How many jobs of the default lane (every kind `lanes` does not name) run at once. */
-  concurrency?: number;
-  /** Lanes of their own for some kinds, each with its slots: their jobs never wait for another lane's (see worker-lanes.ts). */
-  lanes?: readonly JobLane[];
-  /**
-   * How often the idle loop looks for jobs nobody told it of: timers due later, other processes' jobs (real time,
-   * default 1 s). Work stored to run now nudges it, and the jobs it retries or postpones wake it when due.
-   */
-  pollMs?: number;
-  onTerminalFailure?: TerminalFailureListener;
-  /** Heartbeat timing and process identity of this worker's instance row (defaults: 5 s, 20 s, this process). */
-  instance?: Pick<WorkerInstanceOptions, 'heartbeatMs' | 'staleMs' | 'host' | 'pid' | 'isProcessAlive' | 'onOthersGone'>;
 }
 
 /**
@@ -246,7 +225,8 @@ export class JobWorker {
     );
     this.inFlight.add(promise);
     if (job.queue !== null) this.localRuns.track(job.queue, promise);
-    void promise.finally(() => {
+    // `promise` never rejects (its failure is logged above).
+    void promise.then(() => {
       this.inFlight.delete(promise);
       lane.running -= 1;
       // Every nudge since the last claim began counts, those held back for this queue among them.

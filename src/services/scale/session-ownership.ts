@@ -1,51 +1,13 @@
 /** Ownership of live sessions by lease: a session's turns run in one process; another takes over when it is gone. */
-import type { StalledSessions } from '../coordinator/stalled-sessions.ts';
-import type { Logger } from 'pino';
+export { OWNERSHIP_TIMING, type LocalRounds, type SessionOwnershipOptions } from './session-ownership-options.ts';
 import { OutageLog } from '../../logging/outage-log.ts';
-import type { MessagesRepository } from '../../repositories/messages-repository.ts';
-import type { HumanMessageRef, SessionLeasesRepository } from '../../repositories/session-leases-repository.ts';
-import type { SessionsRepository } from '../../repositories/sessions-repository.ts';
-import type { Clock } from '../../core/clock.ts';
+import type { HumanMessageRef } from '../../repositories/session-leases-repository.ts';
 import { OpeningWatch } from './opening-watch.ts';
+import { OWNERSHIP_TIMING, type SessionOwnershipOptions } from './session-ownership-options.ts';
 import { foldSettled, forgetHandedUntil, markHanded, stopInactive, type Owned } from './owned-session.ts';
 import { unansweredPeople } from './unanswered-people.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { HumanMessageHandover } from '../../core/service-ports.ts';
-
-/** The coordinator of this process, reached without the ownership check (the owner's own calls). */
-export interface LocalRounds {
-  onHumanMessage(session: Session, message: ChatMessage, handover?: HumanMessageHandover): void;
-  kick(sessionId: string): void;
-  abort(sessionId: string, reason?: 'stopped' | 'handed_over'): void;
-  /** Sessions whose rounds an unreachable database stopped: resumed here once a pass reaches it again. */
-  readonly stalled: Pick<StalledSessions, 'list' | 'resumed'>;
-}
-
-/** What the ownership keeper needs. */
-export interface SessionOwnershipOptions {
-  /** This process's worker instance id: a lease names it, and a stopped instance's leases are free. */
-  ownerId: string;
-  /** The rounds of this process: a session this process holds is run there. */
-  rounds: LocalRounds;
-  leases: Pick<SessionLeasesRepository, 'acquire' | 'renew' | 'release' | 'requestKick' | 'ownerPass' | 'orphans' | 'lastMessageId'>;
-  sessions: Pick<SessionsRepository, 'findById'>;
-  messages: Pick<MessagesRepository, 'findById' | 'listRecent'>;
-  clock: Clock;
-  logger: Logger;
-  /** Whether this process may run the session (its transport is here; its Discord shard is ours). */
-  canOwn: (session: Session) => Promise<boolean>;
-  /** Whether a resumed session with nobody to answer may go on with AI rounds (false at the loop guard). */
-  mayContinue: (session: Session) => boolean;
-  /** Told of each session whose lease this process takes, before it resumes it (its room is swept of strays). */
-  taken?: (session: Session) => void;
-  /** How long a lease lasts unless renewed (renewed at a third of it). */
-  leaseMs?: number;
-  /** How often the owner looks for people's messages stored elsewhere, kicks, lost leases and orphans (real time). */
-  pollMs?: number;
-}
-
-/** Default lease length and poll interval. */
-export const OWNERSHIP_TIMING = { leaseMs: 15_000, pollMs: 1_000 } as const;
 
 /** Orphans adopted per pass at most (the rest in the next pass, a second later). */
 const ORPHANS_PER_PASS = 50;
@@ -133,7 +95,8 @@ export class SessionOwnership {
 
   private track(sessionId: string, promise: Promise<unknown>): void {
     this.inFlight.set(promise, sessionId);
-    void promise.finally(() => this.inFlight.delete(promise));
+    const forget = () => void this.inFlight.delete(promise);
+    void promise.then(forget, forget);
   }
 
   /** Adopts every active session nobody holds and resumes it (a restart, or the owner died). */
