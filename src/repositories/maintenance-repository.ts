@@ -14,7 +14,7 @@ import type { Database } from '../db/schema.ts';
  * the first index scan to pass it marks dead. No message row is deleted (a removed message is marked): nothing there
  * waits for a vacuum to free it, and the first vacuum would read the whole table for that little.
  */
-const CHURNING_TABLES = ['jobs', 'job_runs', 'session_leases', 'sessions', 'worker_instances', 'spans', 'traces', 'stream_previews'] as const;
+const CHURNING_TABLES = ['jobs', 'job_runs', 'session_leases', 'sessions', 'worker_instances', 'inbound_claims', 'spans', 'traces', 'stream_previews'] as const;
 
 /** Keeping the database as fast on its hundredth day as on its first. */
 export class MaintenanceRepository {
@@ -63,6 +63,37 @@ export class MaintenanceRepository {
       old_jobs as (delete from jobs where id in (select id from old) returning id)
       select count(*)::int as deleted from old_jobs`.execute(this.db);
     return Number(rows[0]?.deleted ?? 0);
+  }
+
+  /**
+   * Deletes up to `limit` claims of people's messages made by processes stopped before `before`, then the rows of
+   * those processes none of whose claims is left. Each process start adds a row and each message a claim, kept for
+   * ever before. A claim keeps a message from being acted on twice while a catch-up may read it again: only after the
+   * read cursor its claim moved, or (a claim never handled) within a day of its process's stop. Every other table keyed
+   * by a process is done with it long before: its leases lapsed, its jobs reclaimed, its traces and previews closed.
+   */
+  async deleteStoppedProcesses(before: Date, limit: number): Promise<{ claims: number; processes: number }> {
+    // The claims are found by their claimant's index (claimed_by, claimed_at); their age needs no index of its own.
+    const { rows } = await sql<{ deleted: number }>`
+      with old as (
+        select claim.transport, claim.external_id from inbound_claims as claim
+        where claim.claimed_by in (select instance.id from worker_instances as instance where instance.stopped_at < ${before})
+        limit ${limit}
+      ),
+      deleted as (
+        delete from inbound_claims as claim using old
+        where claim.transport = old.transport and claim.external_id = old.external_id
+        returning 1
+      )
+      select count(*)::int as deleted from deleted`.execute(this.background);
+    const processes = await this.background
+      .deleteFrom('worker_instances')
+      .where('stopped_at', '<', before)
+      .where(({ not, exists, selectFrom }) =>
+        not(exists(selectFrom('inbound_claims').select('transport').whereRef('inbound_claims.claimed_by', '=', 'worker_instances.id'))),
+      )
+      .executeTakeFirst();
+    return { claims: Number(rows[0]?.deleted ?? 0), processes: Number(processes.numDeletedRows) };
   }
 
   /**

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { DatabaseHandle } from '../../../src/db/create-database.ts';
+import { InboundRepository } from '../../../src/repositories/inbound-repository.ts';
 import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
 import { MaintenanceRepository } from '../../../src/repositories/maintenance-repository.ts';
 import { TracesRepository } from '../../../src/repositories/traces-repository.ts';
@@ -35,6 +36,31 @@ describe.each(ENGINES)('MaintenanceRepository on %s', (engine) => {
   const remaining = async () =>
     (await handle.db.selectFrom('jobs').select(['kind', 'status']).orderBy('id').execute()).map((row) => `${row.kind}:${row.status}`);
   const runsLeft = async () => Number((await sql<{ count: number }>`select count(*)::int as count from job_runs`.execute(handle.db)).rows[0]?.count);
+
+  it('deletes the processes stopped before the cutoff with their message claims, a batch at a time; keeps live and newer ones', async () => {
+    const inbound = new InboundRepository(handle.db);
+    for (const id of ['wrk-old', 'wrk-recent', 'wrk-live']) await jobs.registerInstance({ id, host: 'h', pid: 1 }, start);
+    for (const [index, id] of ['wrk-old', 'wrk-old', 'wrk-old', 'wrk-recent', 'wrk-live'].entries()) {
+      await inbound.claimAndAdvance('discord', 'room', String(100 + index), start, { id, again: false });
+    }
+    await jobs.stopInstance('wrk-old', later(1));
+    await jobs.stopInstance('wrk-recent', later(30));
+    const claims = async () =>
+      (await handle.db.selectFrom('inbound_claims').select('external_id').orderBy('external_id').execute()).map((row) => row.external_id);
+    const processes = async () => (await handle.db.selectFrom('worker_instances').select('id').orderBy('id').execute()).map((row) => row.id);
+
+    // Two of the old process's three claims: its row stays while one of its claims does.
+    expect(await maintenance.deleteStoppedProcesses(later(24), 2)).toEqual({ claims: 2, processes: 0 });
+    expect(await processes()).toEqual(['wrk-live', 'wrk-old', 'wrk-recent']);
+    expect(await maintenance.deleteStoppedProcesses(later(24), 2)).toEqual({ claims: 1, processes: 1 });
+    expect(await claims()).toEqual(['103', '104']);
+    expect(await processes()).toEqual(['wrk-live', 'wrk-recent']);
+    expect(await maintenance.deleteStoppedProcesses(later(24), 2)).toEqual({ claims: 0, processes: 0 });
+    // The claim a live process made long ago stays: a catch-up may still meet its message.
+    expect(await maintenance.deleteStoppedProcesses(later(24 * 60), 10)).toEqual({ claims: 1, processes: 1 });
+    expect(await claims()).toEqual(['104']);
+    expect(await processes()).toEqual(['wrk-live']);
+  });
 
   it('deletes jobs done before the cutoff with their runs; keeps newer ones, unfinished ones, and ones that ever failed', async () => {
     await ranJob('old', start);

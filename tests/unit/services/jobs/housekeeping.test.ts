@@ -22,6 +22,10 @@ function housekeepingWith(failVacuum = false, keepTracesMs = 2 * 3_600_000) {
         calls.push(`delete before ${before.toISOString()} up to ${limit}`);
         return 3;
       },
+      async deleteStoppedProcesses(before, limit) {
+        calls.push(`delete processes stopped before ${before.toISOString()} up to ${limit}`);
+        return { claims: 4, processes: 1 };
+      },
       async vacuum() {
         calls.push('vacuum');
         if (failVacuum) throw new Error('disk full');
@@ -34,16 +38,21 @@ function housekeepingWith(failVacuum = false, keepTracesMs = 2 * 3_600_000) {
         return 2;
       },
     },
-    options: { intervalMs: 60_000, keepFinishedJobsMs: 3_600_000, batch: 10, keepTracesMs, traceBatch: 5 },
+    options: { intervalMs: 60_000, keepFinishedJobsMs: 3_600_000, batch: 10, keepTracesMs, traceBatch: 5, keepStoppedProcessesMs: 86_400_000 },
   });
   return { housekeeping, calls, queued, clock };
 }
 
 describe('Housekeeping', () => {
-  it('deletes jobs and traces older than they are kept, vacuums, and queues its next run one interval on', async () => {
+  it('deletes jobs, traces and stopped processes older than they are kept, vacuums, and queues its next run one interval on', async () => {
     const { housekeeping, calls, queued } = housekeepingWith();
     expect(await housekeeping.run()).toEqual({ status: 'done' });
-    expect(calls).toEqual(['delete before 2026-03-02T09:00:00.000Z up to 10', 'delete traces before 2026-03-02T08:00:00.000Z up to 5', 'vacuum']);
+    expect(calls).toEqual([
+      'delete before 2026-03-02T09:00:00.000Z up to 10',
+      'delete traces before 2026-03-02T08:00:00.000Z up to 5',
+      'delete processes stopped before 2026-03-01T10:00:00.000Z up to 10',
+      'vacuum',
+    ]);
     expect(queued).toEqual([expect.objectContaining({ kind: HOUSEKEEPING_JOB, dedupeKey: HOUSEKEEPING_JOB, runAt: new Date('2026-03-02T10:01:00Z') })]);
   });
 
@@ -90,6 +99,7 @@ describe('Housekeeping', () => {
       jobs: { enqueueOnce: async (job) => job.runAt },
       maintenance: {
         deleteFinishedJobs: async () => 0,
+        deleteStoppedProcesses: async () => ({ claims: 0, processes: 0 }),
         vacuum: async () => Boolean(calls.push('vacuum')),
       },
       traces: { deleteOlderThan: async () => 0 },
