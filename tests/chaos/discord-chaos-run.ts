@@ -10,6 +10,7 @@
  *                            [--database-outage 0.3 (Postgres only: the server goes away for 3-20 s, as in a restart)]
  *                            [--lost-answers 0.3 (Postgres only: a write commits and the connection drops before its
  *                             answer; the server is away for 1-5 s)]
+ *                            [--clean-stops 0.5 (the share of the kills that are a clean stop, SIGTERM, instead)]
  *
  * Exits 1 when an invariant broke, printing each problem.
  */
@@ -37,6 +38,7 @@ const { values: options } = parseArgs({
     'discord-trouble': { type: 'string', default: '0.3' },
     'database-outage': { type: 'string', default: '0' },
     'lost-answers': { type: 'string', default: '0' },
+    'clean-stops': { type: 'string', default: '0' },
     port: { type: 'string', default: '7591' },
     processes: { type: 'string', default: '1' },
   },
@@ -117,6 +119,7 @@ for (let index = 0; index < processCount; index += 1) apps.push(await startIdent
 const said: SaidInThread[] = [];
 const people: FakeUser[] = [discord.people.bob, discord.people.ada];
 let kills = 0;
+let cleanStops = 0;
 let saidWhileDown = 0;
 let outages = 0;
 let databaseOutages = 0;
@@ -252,8 +255,11 @@ for (let round = 0; round < Number(options.rounds); round += 1) {
     // A process does not start while its database is away (`npm start` exits, for its supervisor to start it again).
     await databaseOutage;
     const index = Math.floor(random() * apps.length);
-    await apps[index]!.kill();
+    // Drawn only when asked for: the days of a seed without clean stops stay as they were.
+    const clean = Number(options['clean-stops']) > 0 && random() < Number(options['clean-stops']);
+    await (clean ? apps[index]!.stop() : apps[index]!.kill());
     kills += 1;
+    if (clean) cleanStops += 1;
     // People go on talking while it is down; with one process, nobody hears them until the restart reads them back.
     while (random() < 0.6) say(pick(threads), processCount === 1);
     if (random() < 0.2) postTopic();
@@ -297,7 +303,7 @@ else if (postgres) process.stdout.write(`database kept: ${postgres.url}\n`);
 
 process.stdout.write(
   `\n${options.models} models on ${options.engine} through Discord and Notion, ${processCount} process(es), seed ${options.seed}: ${topics.length} topics, ${threads.length} threads, ` +
-    `${said.length} messages (${saidWhileDown} while no process ran, ${revisions} edited or deleted), ${kills} kills, ${outages} Notion outages, ${databaseOutages} database outages, ` +
+    `${said.length} messages (${saidWhileDown} while no process ran, ${revisions} edited or deleted), ${kills} kills (${cleanStops} of them clean stops), ${outages} Notion outages, ${databaseOutages} database outages, ` +
     `answers lost to ${lostAnswers.length === 0 ? 'no write' : lostAnswers.join(', ')}, ` +
     `Discord troubles: ${troubles.length === 0 ? 'none' : troubles.join(', ')}; ` +
     `${checked.answersChecked} stored answers checked in their threads, ${checked.rowsChecked} Notion rows, ${checked.pagesChecked} Notion pages\n`,
