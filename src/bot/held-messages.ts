@@ -3,8 +3,8 @@
  * they came and handed to the gateway again once it answers. Discord replays nothing later, and a person told "try
  * again" would have to notice and retype; instead the room is told once that its messages wait, and they are taken up
  * in order. A message that comes while others wait joins them, so nobody's words overtake earlier ones. The hold is
- * in memory: a process stopped meanwhile leaves them to the next start's catch-up, which reads the room from the last
- * message taken in.
+ * in memory: a process stopped meanwhile leaves them to the other processes (told of its stop by their heartbeat) or
+ * to the next start's catch-up, which read the room from just before the oldest message it claimed and never handled.
  */
 import type { Message } from 'discord.js';
 import type { Clock } from '../core/clock.ts';
@@ -151,7 +151,10 @@ export class HeldMessages {
     this.stopping.abort();
     await this.draining;
     if (this.waiting.length > 0)
-      this.options.logger.warn({ messages: this.waiting.length }, 'stopped with messages waiting for the database: the next start reads them back');
+      this.options.logger.warn(
+        { messages: this.waiting.length },
+        'stopped with messages waiting for the database: another process, or the next start, takes them over',
+      );
   }
 
   private startDraining(): void {

@@ -124,9 +124,11 @@ export class WorkerInstanceKeeper {
     this.lastReached = now.getTime();
     this.reachableSince ??= now.getTime();
     if (!answer.alive) {
-      // Declared gone after a long pause (its jobs went to others): come back as a live instance.
+      // Declared gone after a long pause (its jobs went to others): come back as a live instance. The beat names no
+      // stops then, and others may have stopped meanwhile: told as if one had.
       this.options.logger.warn({ instance: this.options.id }, 'job worker instance was declared gone; registering again');
       await this.options.jobs.registerInstance({ id: this.options.id, host: this.host, pid: this.pid }, now);
+      this.options.onOthersGone?.();
     }
     const stopped = answer.stoppedSince.filter((id) => !this.stopsTold.has(id));
     // Kept to what the heartbeat names: an instance stopped long before no longer is, and will not be again.

@@ -154,4 +154,26 @@ describe("a job worker's instance", () => {
     await keeper.maintain();
     expect(told).toBe(1);
   });
+
+  it('tells when it was declared gone itself and registered again: others may have stopped meanwhile, unnamed by that beat', async () => {
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    let alive = true;
+    const jobs: WorkerInstanceOptions['jobs'] = {
+      registerInstance: async () => undefined,
+      heartbeat: async () => ({ alive, stoppedSince: [] }),
+      stopInstance: async () => undefined,
+      liveInstances: async () => [],
+      reclaimAbandoned: async () => ({ jobs: 0, traces: 0, declared: [] }),
+    };
+    let told = 0;
+    const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1, onOthersGone: () => (told += 1) });
+    await keeper.maintain();
+    await clock.advance(5_000);
+    await keeper.maintain();
+    expect(told).toBe(0);
+    alive = false;
+    await clock.advance(5_000);
+    await keeper.maintain();
+    expect(told).toBe(1);
+  });
 });
