@@ -69,111 +69,96 @@ describe("a job worker's instance", () => {
   });
 
   it('tells when it declared others gone after its start, not at its start (a start reads back what they left anyway)', async () => {
-    const clock = new ManualClock('2026-12-07T09:00:00Z');
     let declared = ['worker-0'];
-    const jobs: WorkerInstanceOptions['jobs'] = {
-      registerInstance: async () => undefined,
-      heartbeat: async () => ({ alive: true, stoppedSince: [] }),
-      stopInstance: async () => undefined,
-      liveInstances: async () => [],
-      reclaimAbandoned: async () => ({ jobs: 0, traces: 0, declared }),
-    };
-    let told = 0;
-    const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1, onOthersGone: () => (told += 1) });
+    const { keeper, clock, told } = tellingKeeper({ reclaimAbandoned: async () => ({ jobs: 0, traces: 0, declared }) });
     await keeper.maintain();
-    expect(told).toBe(0);
+    expect(told()).toBe(0);
     await clock.advance(5_000);
     await keeper.maintain();
-    expect(told).toBe(1);
+    expect(told()).toBe(1);
     declared = [];
     await clock.advance(5_000);
     await keeper.maintain();
-    expect(told).toBe(1);
+    expect(told()).toBe(1);
   });
 
   it('tells once of another process that stopped cleanly, heard from its own heartbeat since the last one reached', async () => {
     // A process stopped in a rolling restart may leave a message it claimed and never handled (its claim's answer
     // lost): before, only a process declared gone was told of, and the message waited for the next start.
-    const clock = new ManualClock('2026-12-07T09:00:00Z');
     const asked: number[] = [];
     let stopped: string[] = [];
-    const jobs: WorkerInstanceOptions['jobs'] = {
-      registerInstance: async () => undefined,
+    const { keeper, clock, told } = tellingKeeper({
       heartbeat: async (_id, _now, since) => {
         asked.push(since.getTime());
         return { alive: true, stoppedSince: stopped };
       },
-      stopInstance: async () => undefined,
-      liveInstances: async () => [],
-      reclaimAbandoned: async () => ({ jobs: 0, traces: 0, declared: [] }),
-    };
-    let told = 0;
-    const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1, onOthersGone: () => (told += 1) });
+    });
     const registeredAt = clock.now().getTime();
     await keeper.maintain();
     await clock.advance(5_000);
     await keeper.maintain();
-    expect(told).toBe(0);
+    expect(told()).toBe(0);
     // Asked from a minute before the registration: stop times come from other processes' clocks.
     expect(asked).toEqual([registeredAt - 60_000]);
     stopped = ['worker-2'];
     await clock.advance(5_000);
     await keeper.maintain();
-    expect(told).toBe(1);
+    expect(told()).toBe(1);
     expect(asked.at(-1)).toBe(registeredAt + 5_000 - 60_000);
     await clock.advance(5_000);
     await keeper.maintain();
-    expect(told).toBe(1);
+    expect(told()).toBe(1);
     stopped = ['worker-2', 'worker-3'];
     await clock.advance(5_000);
     await keeper.maintain();
-    expect(told).toBe(2);
+    expect(told()).toBe(2);
   });
 
   it('does not tell again of a process it declared gone itself, which its next heartbeat names as stopped', async () => {
-    const clock = new ManualClock('2026-12-07T09:00:00Z');
     let declared: string[] = [];
     let stopped: string[] = [];
-    const jobs: WorkerInstanceOptions['jobs'] = {
-      registerInstance: async () => undefined,
+    const { keeper, clock, told } = tellingKeeper({
       heartbeat: async () => ({ alive: true, stoppedSince: stopped }),
-      stopInstance: async () => undefined,
-      liveInstances: async () => [],
       reclaimAbandoned: async () => ({ jobs: 0, traces: 0, declared }),
-    };
-    let told = 0;
-    const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1, onOthersGone: () => (told += 1) });
+    });
     await keeper.maintain();
     declared = ['worker-2'];
     await clock.advance(5_000);
     await keeper.maintain();
-    expect(told).toBe(1);
+    expect(told()).toBe(1);
     declared = [];
     stopped = ['worker-2'];
     await clock.advance(5_000);
     await keeper.maintain();
-    expect(told).toBe(1);
+    expect(told()).toBe(1);
   });
 
   it('tells when it was declared gone itself and registered again: others may have stopped meanwhile, unnamed by that beat', async () => {
-    const clock = new ManualClock('2026-12-07T09:00:00Z');
     let alive = true;
-    const jobs: WorkerInstanceOptions['jobs'] = {
-      registerInstance: async () => undefined,
-      heartbeat: async () => ({ alive, stoppedSince: [] }),
-      stopInstance: async () => undefined,
-      liveInstances: async () => [],
-      reclaimAbandoned: async () => ({ jobs: 0, traces: 0, declared: [] }),
-    };
-    let told = 0;
-    const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1, onOthersGone: () => (told += 1) });
+    const { keeper, clock, told } = tellingKeeper({ heartbeat: async () => ({ alive, stoppedSince: [] }) });
     await keeper.maintain();
     await clock.advance(5_000);
     await keeper.maintain();
-    expect(told).toBe(0);
+    expect(told()).toBe(0);
     alive = false;
     await clock.advance(5_000);
     await keeper.maintain();
-    expect(told).toBe(1);
+    expect(told()).toBe(1);
   });
 });
+
+/** A keeper on a manual clock whose repository answers as `overrides` say (else: nothing stopped, nobody declared), counting what it tells. */
+function tellingKeeper(overrides: Partial<WorkerInstanceOptions['jobs']>) {
+  const clock = new ManualClock('2026-12-07T09:00:00Z');
+  const jobs: WorkerInstanceOptions['jobs'] = {
+    registerInstance: async () => undefined,
+    heartbeat: async () => ({ alive: true, stoppedSince: [] }),
+    stopInstance: async () => undefined,
+    liveInstances: async () => [],
+    reclaimAbandoned: async () => ({ jobs: 0, traces: 0, declared: [] }),
+    ...overrides,
+  };
+  let told = 0;
+  const keeper = new WorkerInstanceKeeper({ id: 'worker-1', jobs, clock, logger: quietLogger(), host: 'box-1', pid: 1, onOthersGone: () => (told += 1) });
+  return { keeper, clock, told: () => told };
+}
