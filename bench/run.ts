@@ -3,6 +3,9 @@
  * process (so memory and timings of one do not leak into another); `npm run bench -- session memory` runs some.
  */
 import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { RUNTIME_V8_FLAGS } from '../scripts/runtime-flags.mjs';
 
 const GROUPS = [
@@ -26,10 +29,13 @@ const GROUPS = [
 ];
 const wanted = process.argv.slice(2).filter((name) => GROUPS.includes(name));
 const failed: string[] = [];
+// The groups' apps make data directories they never remove (the tests' helpers do, under vitest's own root): every
+// temporary directory of this run goes under one, removed at its end.
+const temporaryRoot = mkdtempSync(join(tmpdir(), 'brainstorm-bench-run-'));
 
 for (const group of wanted.length > 0 ? wanted : GROUPS) {
   const child = spawnSync(process.execPath, [...RUNTIME_V8_FLAGS, '--import', 'tsx', new URL('./run-group.ts', import.meta.url).pathname, group], {
-    env: { ...process.env, LOG_LEVEL: 'silent' },
+    env: { ...process.env, LOG_LEVEL: 'silent', TMPDIR: temporaryRoot },
     encoding: 'utf8',
     maxBuffer: 64 * 1024 * 1024,
   });
@@ -42,6 +48,7 @@ for (const group of wanted.length > 0 ? wanted : GROUPS) {
     );
   }
 }
+rmSync(temporaryRoot, { recursive: true, force: true });
 // A group that failed still printed its `<group>_error` line among the figures; the exit status says so too, so a
 // broken group is not read as a quiet one.
 if (failed.length > 0) {
