@@ -200,7 +200,7 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
       await client.destroy();
     },
     handled: (discordId) => tracker.handled(discordId),
-    catchUp: (scope) => runCatchUp(scope),
+    catchUp: runCatchUp,
     setupProblems: () => problems,
   };
 }

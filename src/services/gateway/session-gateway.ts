@@ -100,9 +100,9 @@ export class SessionGatewayService implements SessionGateway {
   }
 
   /**
-   * A message whose handling ended is no longer one cut short. A claimed message whose handling ended without storing it (a command, a refusal, a failure) is settled: a catch-up
-   * after this process is gone must not act on it again. A stored message is settled by its row. Unsettled (the database
-   * away meanwhile), a command could run twice after a crash: never lost.
+   * A message whose handling ended is no longer one cut short. Claimed and not stored (a command, a refusal, a failure),
+   * it is settled: a catch-up after this process is gone must not act on it again. A stored message is settled by its
+   * row. Unsettled (the database away meanwhile), a command could run twice after a crash: never lost.
    */
   private async finish(message: InboundMessage, progress: IntakeProgress): Promise<void> {
     this.unfinished.delete(message.transport, message.externalId);

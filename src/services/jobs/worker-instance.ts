@@ -136,7 +136,7 @@ export class WorkerInstanceKeeper {
     for (const id of answer.stoppedSince) this.stopsTold.add(id);
     if (stopped.length > 0) {
       this.options.logger.info({ instances: stopped }, 'other processes stopped: taking over what they claimed and never handled');
-      this.tellStops(stopped);
+      this.options.onOthersGone?.();
     }
     await this.reclaim([]);
   }
@@ -162,15 +162,10 @@ export class WorkerInstanceKeeper {
     });
     if (reclaimed.jobs > 0) this.options.logger.warn({ jobs: reclaimed.jobs, instances: gone }, 'reclaimed jobs left running by a worker that is gone');
     if (reclaimed.traces > 0) this.options.logger.info({ traces: reclaimed.traces }, 'closed the traces a worker that is gone left open, as cut short');
-    if (reclaimed.declared.length === 0) return;
-    if (atStart) return void reclaimed.declared.forEach((id) => this.stopsTold.add(id));
+    // Remembered, so that the next heartbeat, which names them as stopped, does not tell of them again.
+    for (const id of reclaimed.declared) this.stopsTold.add(id);
+    if (reclaimed.declared.length === 0 || atStart) return;
     this.options.logger.warn({ instances: reclaimed.declared }, 'other processes declared gone (their heartbeat stopped)');
-    this.tellStops(reclaimed.declared);
-  }
-
-  /** Tells of stopped instances, remembered so that the next heartbeat, which names them too, does not tell again. */
-  private tellStops(ids: readonly string[]): void {
-    for (const id of ids) this.stopsTold.add(id);
     this.options.onOthersGone?.();
   }
 }
