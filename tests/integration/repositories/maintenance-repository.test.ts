@@ -62,6 +62,23 @@ describe.each(ENGINES)('MaintenanceRepository on %s', (engine) => {
     expect(await processes()).toEqual(['wrk-live']);
   });
 
+  it("deletes the claims made before claims named their process by their age, as a stopped process's", async () => {
+    // Rows as migration 0027 left them: no claimant.
+    for (const [externalId, at] of [
+      ['200', start],
+      ['201', start],
+      ['202', later(24 * 45)],
+    ] as const) {
+      await handle.db.insertInto('inbound_claims').values({ transport: 'discord', external_id: externalId, claimed_at: at, settled: true }).execute();
+    }
+    const claims = async () =>
+      (await handle.db.selectFrom('inbound_claims').select('external_id').orderBy('external_id').execute()).map((row) => row.external_id);
+
+    expect(await maintenance.deleteStoppedProcesses(later(24 * 30), 1)).toEqual({ claims: 1, processes: 0 });
+    expect(await maintenance.deleteStoppedProcesses(later(24 * 30), 10)).toEqual({ claims: 1, processes: 0 });
+    expect(await claims()).toEqual(['202']);
+  });
+
   it('deletes jobs done before the cutoff with their runs; keeps newer ones, unfinished ones, and ones that ever failed', async () => {
     await ranJob('old', start);
     await ranJob('old', start);
