@@ -19,6 +19,7 @@ import * as messageChanges from './migrations/0025-message-changes.ts';
 import * as sessionRepeats from './migrations/0026-session-repeats.ts';
 import * as inboundClaimants from './migrations/0027-inbound-claimants.ts';
 import * as claimSettlements from './migrations/0028-claim-settlements.ts';
+import * as runStateAges from './migrations/0029-run-state-ages.ts';
 import type { Database } from './schema.ts';
 
 /** Every migration, in order. A new one is added here and in `migrations/`. */
@@ -42,6 +43,7 @@ const migrations: Record<string, Migration> = {
   '0026-session-repeats': sessionRepeats,
   '0027-inbound-claimants': inboundClaimants,
   '0028-claim-settlements': claimSettlements,
+  '0029-run-state-ages': runStateAges,
 };
 
 /** The names of every migration, in order (the PGlite template is keyed on them). */

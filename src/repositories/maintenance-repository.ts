@@ -14,7 +14,18 @@ import type { Database } from '../db/schema.ts';
  * the first index scan to pass it marks dead. No message row is deleted (a removed message is marked): nothing there
  * waits for a vacuum to free it, and the first vacuum would read the whole table for that little.
  */
-const CHURNING_TABLES = ['jobs', 'job_runs', 'session_leases', 'sessions', 'worker_instances', 'inbound_claims', 'spans', 'traces', 'stream_previews'] as const;
+const CHURNING_TABLES = [
+  'jobs',
+  'job_runs',
+  'session_leases',
+  'sessions',
+  'worker_instances',
+  'inbound_claims',
+  'spans',
+  'traces',
+  'stream_previews',
+  'run_states',
+] as const;
 
 /** Keeping the database as fast on its hundredth day as on its first. */
 export class MaintenanceRepository {
@@ -101,6 +112,27 @@ export class MaintenanceRepository {
       )
       .executeTakeFirst();
     return { claims: Number(rows[0]?.deleted ?? 0), processes: Number(processes.numDeletedRows) };
+  }
+
+  /**
+   * Deletes up to `limit` paused runs last changed before `before` that no approval can take any more: resumed,
+   * superseded by a newer plan, or still waiting in a session no longer awaiting approval (ended, or approved another
+   * way). Each is a whole serialised run; a plan waiting for its approval stays however old.
+   */
+  async deleteSpentRunStates(before: Date, limit: number): Promise<number> {
+    const result = await this.background
+      .deleteFrom('run_states')
+      .where('id', 'in', (query) =>
+        query
+          .selectFrom('run_states as run')
+          .innerJoin('sessions', 'sessions.id', 'run.session_id')
+          .select('run.id')
+          .where('run.updated_at', '<', before)
+          .where((where) => where.or([where('run.status', '!=', 'waiting'), where('sessions.status', '!=', 'awaiting_approval')]))
+          .limit(limit),
+      )
+      .executeTakeFirst();
+    return Number(result.numDeletedRows);
   }
 
   /**

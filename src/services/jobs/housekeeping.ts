@@ -26,6 +26,8 @@ export interface HousekeepingOptions {
   traceBatch?: number;
   /** Processes stopped longer ago than this go, with their claims of people's messages, up to `batch` a run. Default 30 days. */
   keepStoppedProcessesMs?: number;
+  /** Paused runs no approval can take any more go this long after their last change, up to `batch` a run. Default one day. */
+  keepSpentRunsMs?: number;
 }
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -36,12 +38,13 @@ const DEFAULTS: Required<HousekeepingOptions> = {
   keepTracesMs: 30 * DAY_MS,
   traceBatch: 500,
   keepStoppedProcessesMs: 30 * DAY_MS,
+  keepSpentRunsMs: DAY_MS,
 };
 
 /** What housekeeping needs. */
 export interface HousekeepingDependencies {
   jobs: Pick<JobsRepository, 'enqueueOnce'>;
-  maintenance: Pick<MaintenanceRepository, 'deleteFinishedJobs' | 'deleteStoppedProcesses' | 'vacuum'>;
+  maintenance: Pick<MaintenanceRepository, 'deleteFinishedJobs' | 'deleteStoppedProcesses' | 'deleteSpentRunStates' | 'vacuum'>;
   traces: Pick<TracesRepository, 'deleteOlderThan'>;
   /** Checkpoints embedded PGlite when due (absent: nothing to checkpoint). */
   checkpoints?: { checkpointIfDue(): Promise<unknown> };
@@ -53,7 +56,7 @@ export interface HousekeepingDependencies {
 }
 
 /**
- * Deletes old finished jobs, old traces and long-stopped processes with their message claims and, on embedded PGlite, vacuums the tables that change all day and
+ * Deletes old finished jobs, old traces, spent paused runs and long-stopped processes with their message claims and, on embedded PGlite, vacuums the tables that change all day and
  * checkpoints when due (see PgliteCheckpoints). Without it a
  * bot that runs for weeks keeps every job and every span it ever had, and on PGlite every claim reads more dead index
  * entries each day.
@@ -87,13 +90,17 @@ export class Housekeeping {
     const { keepTracesMs, traceBatch } = this.options;
     const deletedTraces = keepTracesMs > 0 ? await traces.deleteOlderThan(new Date(now - keepTracesMs), traceBatch) : 0;
     const stopped = await maintenance.deleteStoppedProcesses(new Date(now - this.options.keepStoppedProcessesMs), this.options.batch);
+    const deletedRuns = await maintenance.deleteSpentRunStates(new Date(now - this.options.keepSpentRunsMs), this.options.batch);
     await this.dependencies.leftPreviews?.sweep().catch((error: unknown) => logger.warn({ err: error }, 'could not look for left previews'));
     const vacuumed = await maintenance.vacuum();
     // After the vacuum, which writes log of its own. A failed checkpoint is tried again at the next run.
     await this.dependencies.checkpoints
       ?.checkpointIfDue()
       .catch((error: unknown) => logger.warn({ err: error }, 'could not checkpoint the embedded database; the next housekeeping tries again'));
-    logger.debug({ deletedJobs: deleted, deletedTraces, deletedClaims: stopped.claims, deletedProcesses: stopped.processes, vacuumed }, 'housekeeping done');
+    logger.debug(
+      { deletedJobs: deleted, deletedTraces, deletedClaims: stopped.claims, deletedProcesses: stopped.processes, deletedRuns, vacuumed },
+      'housekeeping done',
+    );
     return { status: 'done' };
   }
 }

@@ -4,6 +4,8 @@ import type { DatabaseHandle } from '../../../src/db/create-database.ts';
 import { InboundRepository } from '../../../src/repositories/inbound-repository.ts';
 import { JobsRepository } from '../../../src/repositories/jobs-repository.ts';
 import { MaintenanceRepository } from '../../../src/repositories/maintenance-repository.ts';
+import { RunStatesRepository } from '../../../src/repositories/run-states-repository.ts';
+import { SessionsRepository } from '../../../src/repositories/sessions-repository.ts';
 import { TracesRepository } from '../../../src/repositories/traces-repository.ts';
 import { ENGINES, openTestDatabase } from '../../support/databases.ts';
 
@@ -77,6 +79,35 @@ describe.each(ENGINES)('MaintenanceRepository on %s', (engine) => {
     expect(await maintenance.deleteStoppedProcesses(later(24 * 30), 1)).toEqual({ claims: 1, processes: 0 });
     expect(await maintenance.deleteStoppedProcesses(later(24 * 30), 10)).toEqual({ claims: 1, processes: 0 });
     expect(await claims()).toEqual(['202']);
+  });
+
+  it('deletes the paused runs no approval can take any more once old, a batch at a time; keeps a plan waiting for approval', async () => {
+    const sessions = new SessionsRepository(handle.db);
+    const runStates = new RunStatesRepository(handle.db);
+    const base = {
+      parentId: null,
+      transport: 'local',
+      roomUrl: null,
+      originChannelId: null,
+      originMessageId: null,
+      topic: 't',
+      createdBy: { id: 'u', name: 'U' },
+    };
+    await sessions.create({ ...base, id: 'waiting', roomId: 'r1', status: 'awaiting_approval' }, start);
+    await sessions.create({ ...base, id: 'ended', roomId: 'r2', status: 'cancelled' }, start);
+    await runStates.save('waiting', 'plan', 'first plan', start);
+    const waiting = await runStates.save('waiting', 'plan', 'revised plan', start);
+    const resumed = await runStates.save('ended', 'plan', 'approved plan', start);
+    await runStates.resolve(resumed, 'resumed', start);
+    await runStates.save('ended', 'other', 'never taken', start);
+    const recent = await runStates.save('ended', 'plan', 'new plan', later(30));
+    await runStates.resolve(recent, 'resumed', later(30));
+    const left = async () => (await handle.db.selectFrom('run_states').select('id').orderBy('id').execute()).map((row) => row.id);
+
+    expect(await maintenance.deleteSpentRunStates(later(24), 2)).toBe(2);
+    expect(await maintenance.deleteSpentRunStates(later(24), 2)).toBe(1);
+    expect(await maintenance.deleteSpentRunStates(later(24), 2)).toBe(0);
+    expect(await left()).toEqual([waiting, recent]);
   });
 
   it('deletes jobs done before the cutoff with their runs; keeps newer ones, unfinished ones, and ones that ever failed', async () => {

@@ -26,6 +26,10 @@ function housekeepingWith(failVacuum = false, keepTracesMs = 2 * 3_600_000) {
         calls.push(`delete processes stopped before ${before.toISOString()} up to ${limit}`);
         return { claims: 4, processes: 1 };
       },
+      async deleteSpentRunStates(before, limit) {
+        calls.push(`delete spent runs before ${before.toISOString()} up to ${limit}`);
+        return 1;
+      },
       async vacuum() {
         calls.push('vacuum');
         if (failVacuum) throw new Error('disk full');
@@ -38,19 +42,28 @@ function housekeepingWith(failVacuum = false, keepTracesMs = 2 * 3_600_000) {
         return 2;
       },
     },
-    options: { intervalMs: 60_000, keepFinishedJobsMs: 3_600_000, batch: 10, keepTracesMs, traceBatch: 5, keepStoppedProcessesMs: 86_400_000 },
+    options: {
+      intervalMs: 60_000,
+      keepFinishedJobsMs: 3_600_000,
+      batch: 10,
+      keepTracesMs,
+      traceBatch: 5,
+      keepStoppedProcessesMs: 86_400_000,
+      keepSpentRunsMs: 7_200_000,
+    },
   });
   return { housekeeping, calls, queued, clock };
 }
 
 describe('Housekeeping', () => {
-  it('deletes jobs, traces and stopped processes older than they are kept, vacuums, and queues its next run one interval on', async () => {
+  it('deletes jobs, traces, stopped processes and spent paused runs older than they are kept, vacuums, and queues its next run one interval on', async () => {
     const { housekeeping, calls, queued } = housekeepingWith();
     expect(await housekeeping.run()).toEqual({ status: 'done' });
     expect(calls).toEqual([
       'delete before 2026-03-02T09:00:00.000Z up to 10',
       'delete traces before 2026-03-02T08:00:00.000Z up to 5',
       'delete processes stopped before 2026-03-01T10:00:00.000Z up to 10',
+      'delete spent runs before 2026-03-02T08:00:00.000Z up to 10',
       'vacuum',
     ]);
     expect(queued).toEqual([expect.objectContaining({ kind: HOUSEKEEPING_JOB, dedupeKey: HOUSEKEEPING_JOB, runAt: new Date('2026-03-02T10:01:00Z') })]);
@@ -100,6 +113,7 @@ describe('Housekeeping', () => {
       maintenance: {
         deleteFinishedJobs: async () => 0,
         deleteStoppedProcesses: async () => ({ claims: 0, processes: 0 }),
+        deleteSpentRunStates: async () => 0,
         vacuum: async () => Boolean(calls.push('vacuum')),
       },
       traces: { deleteOlderThan: async () => 0 },
