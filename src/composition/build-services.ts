@@ -71,7 +71,7 @@ export function buildServices(dependencies: ServiceDependencies) {
   });
   const leftPreviews = new LeftPreviews({ previews: repositories.previews, jobs: repositories.jobs, transports, clock, logger });
   leftPreviews.registerJobs(worker);
-  const limits = new LimitsService(repositories.messages, limitsConfig, clock, (model) => models.contextWindow(model));
+  const limits = new LimitsService(repositories.messages, limitsConfig, clock, (model) => models.contextWindow(model), events);
   const roster = new RosterService(config.models.roster, settings, (id) => models.breaker(id).state !== 'open');
   const presets = new PresetService(config.presets, () => config.models.roster);
   const lifecycle = new SessionLifecycle({

@@ -165,6 +165,22 @@ export function runningWork(runtime: Runtime | undefined): Promise<unknown>[] {
   return [...(runtime.loop ? [runtime.loop] : []), ...runtime.sideWork];
 }
 
+/**
+ * Drops the session's runtime from `runtimes` once the work its cut left has ended, unless the session started again
+ * here meanwhile (a person's message, a kick): an ended or handed-over session's runtime was kept for the life of the
+ * process, a few KB per session ever run.
+ */
+export function forgetWhenDone(runtimes: Map<string, Runtime>, sessionId: string): void {
+  const runtime = runtimes.get(sessionId);
+  const forget = (): void => {
+    if (runtimes.get(sessionId) !== runtime || !runtime?.cancelled) return;
+    const work = runningWork(runtime);
+    if (work.length === 0) runtimes.delete(sessionId);
+    else void Promise.allSettled(work).then(forget);
+  };
+  forget();
+}
+
 /** Waits until no turn of the session is in flight. */
 export async function settleTurns(runtime: Runtime): Promise<void> {
   while (runtime.turns.size > 0) await Promise.allSettled([...runtime.turns].map((turn) => turn.done));

@@ -14,6 +14,7 @@ import {
   armedDeadlines,
   awaitRound,
   dropQueuedWork,
+  forgetWhenDone,
   keepBeside,
   restoreRepeats,
   runningWork,
@@ -81,6 +82,7 @@ export class Coordinator implements TurnTaking {
       this.abort(event.sessionId);
       options.hints.spend(event.sessionId);
       this.history.forget(event.sessionId);
+      forgetWhenDone(this.runtimes, event.sessionId);
     });
   }
 
@@ -121,6 +123,8 @@ export class Coordinator implements TurnTaking {
     runtime.cancelled = true;
     runtime.controller.abort(new TurnCut(reason));
     runtime.wake?.();
+    // Handed over, the session is another process's now (or this one's again later, as after a restart).
+    if (reason === 'handed_over') forgetWhenDone(this.runtimes, sessionId);
   }
 
   /**

@@ -67,7 +67,7 @@ export class DocumentationService implements DocumentationPort {
     return {
       [DOCUMENTATION_JOB_KINDS.scribe]: (job, signal) => {
         // The pending pass is running: the next message must queue another.
-        this.pendingPasses.started(String(job.payload.sessionId));
+        this.pendingPasses.started(String(job.payload.sessionId), this.deps.clock.now());
         return runScribePass(this.deps, this.effects, job, signal);
       },
       [DOCUMENTATION_JOB_KINDS.tldr]: (job, signal) => runTldrPass(this.deps, this.effects, (sessionId) => this.mirror.read(sessionId, 'record'), job, signal),

@@ -189,7 +189,7 @@ export class IdeaLedgerService {
 
   private async handle(job: ClaimedJob, signal: AbortSignal): Promise<JobOutcome> {
     const sessionId = String(job.payload.sessionId);
-    this.pendingPasses.started(sessionId);
+    this.pendingPasses.started(sessionId, this.deps.clock.now());
     const merged = await runLedgerPass(this.pass, sessionId, signal);
     if (merged) {
       const session = await this.deps.sessions.findById(sessionId);

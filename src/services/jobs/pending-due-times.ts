@@ -14,12 +14,22 @@ export interface PendingDueTime {
 /** How long before its due time a pending job no longer counts as ahead: another process's clock may run early. */
 const MARGIN_MS = 2_000;
 
-/** Never ahead: the job started, so the next caller must send the insert again. */
-const started = (): PendingDueTime => ({ sentAt: Number.NEGATIVE_INFINITY, dueAt: Number.NEGATIVE_INFINITY });
+/**
+ * An entry whose insert was sent, and whose job was due, this long ago is forgotten: it covers nothing any more, and no
+ * answer is in flight that long. Without it every session this process ever ran kept its entry (an ended one's pass
+ * left it behind) for the life of the process.
+ */
+const FORGET_AFTER_MS = 60 * 60_000;
+/** How often the entries are looked over for ones to forget, at most. */
+const SWEEP_EVERY_MS = 60_000;
+
+/** Never ahead: the job started at `at`, so the next caller must send the insert again. */
+const started = (at: number): PendingDueTime => ({ sentAt: at, dueAt: Number.NEGATIVE_INFINITY });
 
 /** The due times of the pending jobs this process sent for, by key. */
 export class PendingDueTimes {
   private readonly entries = new Map<string, PendingDueTime>();
+  private lastSweep = Number.NEGATIVE_INFINITY;
 
   /** The entry as it stands; hand it back to `learn` with the insert's answer. */
   current(key: string): PendingDueTime | undefined {
@@ -39,13 +49,21 @@ export class PendingDueTimes {
    * flight (`before` is what `current` gave): a job that started meanwhile may be the one the answer names.
    */
   learn(key: string, before: PendingDueTime | undefined, sentAt: Date, dueAt: Date | null): void {
+    this.sweep(sentAt.getTime());
     if (this.entries.get(key) !== before) return;
     if (dueAt === null) this.entries.delete(key);
     else this.entries.set(key, { sentAt: sentAt.getTime(), dueAt: dueAt.getTime() });
   }
 
   /** The key's job started here: the next caller sends the insert, and an answer in flight is not kept. */
-  started(key: string): void {
-    this.entries.set(key, started());
+  started(key: string, now: Date): void {
+    this.sweep(now.getTime());
+    this.entries.set(key, started(now.getTime()));
+  }
+
+  private sweep(now: number): void {
+    if (now - this.lastSweep < SWEEP_EVERY_MS) return;
+    this.lastSweep = now;
+    for (const [key, entry] of this.entries) if (Math.max(entry.sentAt, entry.dueAt) < now - FORGET_AFTER_MS) this.entries.delete(key);
   }
 }

@@ -2,7 +2,7 @@ import type { LimitsConfig } from '../../config/app-config.ts';
 import type { MessagesRepository } from '../../repositories/messages-repository.ts';
 import type { Clock } from '../../core/clock.ts';
 import type { Session, SessionParameters } from '../../core/domain.ts';
-import type { LimitsReport } from '../../core/ports.ts';
+import type { EventBus, LimitsReport } from '../../core/ports.ts';
 import { activeMs } from '../../core/session-clock.ts';
 
 /** The parameters in force for a session: its plan's, never beyond the admin bounds. */
@@ -24,13 +24,21 @@ export type LimitName = 'messages' | 'tokens' | 'cost' | 'time';
 export class LimitsService {
   private readonly contextPercent = new Map<string, number>();
 
-  /** `contextWindow`: a model's window in tokens, to read a session's context use after a restart (absent: 0 until a turn). */
+  /**
+   * `contextWindow`: a model's window in tokens, to read a session's context use after a restart (absent: 0 until a
+   * turn). `events`: an ended session's context use is forgotten, so the map holds live sessions only.
+   */
   constructor(
     private readonly messages: MessagesRepository,
     private readonly bounds: () => LimitsConfig,
     private readonly clock: Clock,
     private readonly contextWindow?: (model: string) => Promise<number>,
-  ) {}
+    events?: Pick<EventBus, 'subscribe'>,
+  ) {
+    events?.subscribe((event) => {
+      if (event.type === 'session_ended') this.contextPercent.delete(event.sessionId);
+    });
+  }
 
   /** Remembers the largest context use of the latest turn (percent of a window). */
   recordContextUse(sessionId: string, percent: number): void {

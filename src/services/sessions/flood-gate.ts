@@ -34,7 +34,7 @@ export class FloodGate {
   private readonly paces = new Map<string, PersonPace>();
   /** The pace before the last message `admitIfCertain` admitted, per person (null: none), until it is stored. */
   private readonly admitted = new Map<string, PersonPace | null>();
-  /** When a model last spoke in each session, as this process saw it (clock ms). */
+  /** When a model last spoke in each session where someone is paced, as this process saw it (clock ms). */
   private readonly lastAnswers = new Map<string, number>();
 
   /** `events`: the answers stored in this process, so most messages are paced without reading the history. */
@@ -47,8 +47,10 @@ export class FloodGate {
       // An ended session's paces are dropped, so the maps hold live sessions only.
       if (event.type === 'session_ended') return this.forget(event.sessionId);
       if (event.type !== 'message' || (event.message.speaker.kind !== 'participant' && event.message.speaker.kind !== 'moderator')) return;
-      const at = event.message.createdAt.getTime();
-      this.lastAnswers.set(event.message.sessionId, Math.max(at, this.lastAnswers.get(event.message.sessionId) ?? at));
+      // Only where someone is paced: an answer before anyone's first message here decides nothing (every pace starts
+      // later), and an ended session's closing would otherwise bring its entry back for the life of the process.
+      const last = this.lastAnswers.get(event.message.sessionId);
+      if (last !== undefined) this.lastAnswers.set(event.message.sessionId, Math.max(event.message.createdAt.getTime(), last));
     });
   }
 
@@ -106,6 +108,7 @@ export class FloodGate {
     const inBurst = !answeredSincePrevious && now - pace.lastAt < burstWindowMs;
     pace.lastAt = now;
     this.paces.set(key, pace);
+    if (!this.lastAnswers.has(sessionId)) this.lastAnswers.set(sessionId, Number.NEGATIVE_INFINITY);
     if (inBurst || pace.counted.length >= messagesPerMinute) {
       const first = !pace.folding;
       pace.folding = true;
