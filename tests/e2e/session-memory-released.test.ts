@@ -65,7 +65,10 @@ describe('a process that has run sessions to their end', () => {
 
     const sessions = await Promise.all(rooms.map((room) => test.app.repositories.sessions.findByRoom('memory', room)));
     expect(sessions.map((session) => session?.status)).toEqual(['completed', 'stopped', 'cancelled']);
-    const ids = new Set(sessions.map((session) => session!.id));
+    const traceIds = await Promise.all(
+      sessions.map(async (session) => (await test.app.repositories.messages.listForSession(session!.id)).flatMap((message) => message.traceId ?? [])),
+    );
+    const ids = new Set([...sessions.map((session) => session!.id), ...traceIds.flat()]);
     const retained = findRetainedKeys({ app: test.app, traces: getGlobalTraceProvider() }, ids);
     // The messages delivered here are kept up to a bound (REMEMBERED), whatever their session: a cache, not a leak.
     expect(retained.filter((path) => !path.includes('.delivery.posted.deliveredHere['))).toEqual([]);
