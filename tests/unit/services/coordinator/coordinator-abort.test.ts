@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { closeCoordinatorFixtures, coordinatorFixture } from '../../../support/coordinator-fixture.ts';
+import { findRetainedKeys } from '../../../support/retained-keys.ts';
 import { until } from '../../../support/service-doubles.ts';
 
 afterEach(closeCoordinatorFixtures);
@@ -54,6 +55,29 @@ describe('an aborted session', () => {
     await coordinator.idle(session.id);
     expect(coordinator.busySessions()).toEqual([]);
     expect(turns.calls).toHaveLength(3);
+  });
+});
+
+describe('a session handed over', () => {
+  const runtimesOf = (coordinator: object, sessionId: string) =>
+    findRetainedKeys(coordinator, new Set([sessionId])).filter((path) => path.includes('.runtimes'));
+
+  it('is forgotten once the turns its cut left have ended: the process keeps no runtime of it', async () => {
+    const { session, coordinator, turns } = await everySeatWriting();
+    coordinator.abort(session.id, 'handed_over');
+    expect(runtimesOf(coordinator, session.id)).toHaveLength(1);
+    for (const call of turns.open()) call.finish(interrupted);
+    await coordinator.idle(session.id);
+    await until(() => runtimesOf(coordinator, session.id).length === 0, 'the runtime forgotten');
+  });
+
+  it('is kept when it starts again here before its cut turns ended', async () => {
+    const { session, coordinator, turns, say } = await everySeatWriting();
+    coordinator.abort(session.id, 'handed_over');
+    await say('Still with us?');
+    for (const call of turns.open()) call.finish(interrupted);
+    await until(() => turns.calls.length > 3, 'the person answered');
+    expect(runtimesOf(coordinator, session.id)).toHaveLength(1);
   });
 });
 
