@@ -4,7 +4,7 @@
  */
 import { once } from 'node:events';
 import { parseSharding } from '../config/sharding.ts';
-import { Client, Events, GatewayIntentBits, Partials, type Interaction, type Message } from 'discord.js';
+import { Client, Events, GatewayIntentBits, Options, Partials, type Interaction, type Message } from 'discord.js';
 import type { AppConfig } from '../config/app-config.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
@@ -64,6 +64,14 @@ export interface DiscordBot {
 /** The gateway intents the bot uses; Message Content is privileged and must be enabled in the developer portal. */
 export const DISCORD_INTENTS = [GatewayIntentBits.Guilds, GatewayIntentBits.GuildMessages, GatewayIntentBits.MessageContent, GatewayIntentBits.GuildWebhooks];
 
+/**
+ * discord.js keeps up to 200 messages of every channel and thread it sees, as long as the channel stays cached (a
+ * thread, until four hours after it is archived): a busy bot's rooms full of long answers, read back by nobody. The bot
+ * needs none of them: an edit of a message no longer cached arrives as a partial and is fetched (`onMessageUpdate`), a
+ * deletion needs only its id. Messages untouched for 30 minutes are swept every 15 (seconds, as discord.js counts).
+ */
+export const MESSAGE_SWEEP = Object.freeze({ interval: 15 * 60, lifetime: 30 * 60 });
+
 /** Builds the client (pointed at `DISCORD_API_URL`, identifying only this process's shards) and its transport. */
 export function createDiscordConnection(options: DiscordConnectionOptions): DiscordConnection {
   const { config } = options;
@@ -75,6 +83,7 @@ export function createDiscordConnection(options: DiscordConnectionOptions): Disc
     ...(sharding ? { shards: sharding.ids, shardCount: sharding.count } : {}),
     // Threads opened before a restart may not be cached; without Partials.Channel their messages are dropped.
     partials: [Partials.Channel, Partials.Message, Partials.GuildMember],
+    sweepers: { ...Options.DefaultSweeperSettings, messages: MESSAGE_SWEEP },
     rest: { api: config.discord.apiUrl },
   });
   return { client, transport: new DiscordTransport({ client, clock: options.clock, logger, sharding }) };

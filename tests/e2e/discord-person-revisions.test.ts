@@ -73,6 +73,19 @@ describe("people's edits and deletions", () => {
     expect(await storedFrom(regret)).toBeUndefined();
   });
 
+  it('an edit or a deletion of a message discord.js swept from its cache (after 30 minutes) is applied all the same', async () => {
+    const { discord, bot } = running;
+    expect(bot.client.options.sweepers?.messages).toEqual({ interval: 900, lifetime: 1800 });
+    const question = await say(roomId, discord.people.bob, 'Do we need a flag for every feature?');
+    const aside = await say(roomId, discord.people.bob, 'Posted in the wrong place, ignore.');
+    // As the sweeper does once they are 30 minutes old: every cached message goes, the room's and the bot's alike.
+    expect(bot.client.sweepers.sweepMessages(() => true)).toBeGreaterThan(0);
+    await edit(question, 'Do we need a flag for every risky feature?');
+    await remove(aside);
+    expect(await storedFrom(question)).toMatchObject({ text: 'Do we need a flag for every risky feature?', edited: true });
+    expect(await storedFrom(aside)).toBeUndefined();
+  });
+
   it('a deleted message leaves the transcript and every later prompt', async () => {
     const { discord } = running;
     const regret = await say(roomId, discord.people.bob, 'Our launch date is March 3rd, keep it quiet.');
