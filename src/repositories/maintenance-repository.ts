@@ -79,9 +79,10 @@ export class MaintenanceRepository {
   /**
    * Deletes up to `limit` claims of people's messages made by processes stopped before `before` (or, made before claims
    * named their process, made before `before`), then the rows of those processes none of whose claims is left. Each
-   * process start adds a row and each message a claim, kept for ever before. A claim keeps a message from being acted on twice while a catch-up may read it again: only after the
-   * read cursor its claim moved, or (a claim never handled) within a day of its process's stop. Every other table keyed
-   * by a process is done with it long before: its leases lapsed, its jobs reclaimed, its traces and previews closed.
+   * process start adds a row and each message a claim, kept for ever before. A claim keeps a message from being acted
+   * on twice while a catch-up may read it again: only after the read cursor its claim moved, or (a claim never
+   * handled) within a day of its process's stop. Every other table keyed by a process is done with it long before: its
+   * leases lapsed, its jobs reclaimed, its traces and previews closed.
    */
   async deleteStoppedProcesses(before: Date, limit: number): Promise<{ claims: number; processes: number }> {
     // The claims are found by their claimant's index (claimed_by, claimed_at), the claimant-less ones (claimed before

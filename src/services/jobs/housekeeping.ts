@@ -56,10 +56,10 @@ export interface HousekeepingDependencies {
 }
 
 /**
- * Deletes old finished jobs, old traces, spent paused runs and long-stopped processes with their message claims and, on embedded PGlite, vacuums the tables that change all day and
- * checkpoints when due (see PgliteCheckpoints). Without it a
- * bot that runs for weeks keeps every job and every span it ever had, and on PGlite every claim reads more dead index
- * entries each day.
+ * Deletes old finished jobs, old traces, spent paused runs and long-stopped processes with their message claims and,
+ * on embedded PGlite, vacuums the tables that change all day and checkpoints when due (see PgliteCheckpoints). Without
+ * it a bot that runs for weeks keeps every job and every span it ever had, and on PGlite every claim reads more dead
+ * index entries each day.
  */
 export class Housekeeping {
   private readonly options: Required<HousekeepingOptions>;

@@ -49,10 +49,12 @@ export class PendingDueTimes {
    * flight (`before` is what `current` gave): a job that started meanwhile may be the one the answer names.
    */
   learn(key: string, before: PendingDueTime | undefined, sentAt: Date, dueAt: Date | null): void {
+    // After the answer is taken: a sweep first could forget `before` itself and drop the answer for that alone.
+    if (this.entries.get(key) === before) {
+      if (dueAt === null) this.entries.delete(key);
+      else this.entries.set(key, { sentAt: sentAt.getTime(), dueAt: dueAt.getTime() });
+    }
     this.sweep(sentAt.getTime());
-    if (this.entries.get(key) !== before) return;
-    if (dueAt === null) this.entries.delete(key);
-    else this.entries.set(key, { sentAt: sentAt.getTime(), dueAt: dueAt.getTime() });
   }
 
   /** The key's job started here: the next caller sends the insert, and an answer in flight is not kept. */

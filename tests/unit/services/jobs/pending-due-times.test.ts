@@ -22,6 +22,13 @@ describe('PendingDueTimes', () => {
     expect(due.covers(due.current('s1'), at(0.5), at(2))).toBe(false);
   });
 
+  it('keeps the answer for a key last touched over an hour ago: the sweep comes after it', () => {
+    const due = new PendingDueTimes();
+    due.learn('s1', due.current('s1'), at(0), at(1));
+    due.learn('s1', due.current('s1'), at(90), at(91));
+    expect(due.covers(due.current('s1'), at(90.5), at(92))).toBe(true);
+  });
+
   it('forgets the entries of keys nobody asked about for an hour, when another key is learnt or started', () => {
     const due = new PendingDueTimes();
     due.learn('ended', due.current('ended'), at(0), at(1));
