@@ -56,15 +56,19 @@ export class MaintenanceRepository {
   }
 
   /**
-   * Deletes up to `limit` jobs done before `before`, with their runs. A job with a failed or retried run is kept: the
-   * failures `/metrics` counts never go down. Returns how many jobs went.
+   * Deletes up to `limit` jobs that ended before `before` (done, cancelled, or superseded by a twin), with their runs.
+   * A job with a failed or retried run is kept: the failures `/metrics` counts never go down. Returns how many went.
+   * Cancelled and superseded jobs were kept for ever before: two or three a session (its timeouts, cancelled when it
+   * ended or was approved).
    */
   async deleteFinishedJobs(before: Date, limit: number): Promise<number> {
     const { rows } = await sql<{ deleted: number }>`
       with old as (
         select job.id from jobs as job
-        -- A job runs at or after its run_at: the (status, run_at) index finds the old ones, or at once none.
-        where job.status = 'done' and job.run_at < ${before} and job.finished_at < ${before}
+        -- A job ends at or after its run_at: the (status, run_at) index finds the old ones, or at once none. A job
+        -- superseded as it was put back to wait has no finished_at: its last change is when it ended.
+        where job.status in ('done', 'cancelled', 'superseded') and job.run_at < ${before}
+          and coalesce(job.finished_at, job.updated_at) < ${before}
           and not exists (select 1 from job_runs as run where run.job_id = job.id and run.outcome in ('retry', 'failed'))
         order by job.id
         limit ${limit}

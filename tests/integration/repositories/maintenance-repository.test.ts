@@ -123,6 +123,22 @@ describe.each(ENGINES)('MaintenanceRepository on %s', (engine) => {
     expect(await runsLeft()).toBe(3);
   });
 
+  it('deletes the jobs cancelled or superseded before the cutoff too; keeps newer ones', async () => {
+    await jobs.enqueue({ kind: 'timeout', payload: {}, runAt: later(2), sessionId: 's1' }, start);
+    await jobs.cancelPending('s1', null, later(1));
+    // A pass put back to wait while its twin was queued: the twin does its work, this one is superseded.
+    await jobs.enqueue({ kind: 'pass', payload: {}, runAt: start, dedupeKey: 'k' }, start);
+    const [running] = await jobs.claimDue('w1', start, 60_000, 1, ['pass']);
+    await jobs.enqueueOnce({ kind: 'pass', payload: {}, runAt: later(30), dedupeKey: 'k' }, start);
+    await jobs.postpone(running!, later(2), later(1));
+    await jobs.enqueue({ kind: 'late', payload: {}, runAt: later(30), sessionId: 's2' }, later(30));
+    await jobs.cancelPending('s2', null, later(30));
+    expect(await remaining()).toEqual(['timeout:cancelled', 'pass:superseded', 'pass:pending', 'late:cancelled']);
+
+    expect(await maintenance.deleteFinishedJobs(later(24), 100)).toBe(2);
+    expect(await remaining()).toEqual(['pass:pending', 'late:cancelled']);
+  });
+
   it('deletes at most `limit` jobs a call, oldest first', async () => {
     for (let index = 0; index < 3; index += 1) await ranJob(`old-${index}`, start);
     expect(await maintenance.deleteFinishedJobs(later(24), 2)).toBe(2);
