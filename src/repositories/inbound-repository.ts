@@ -119,9 +119,18 @@ export class InboundRepository {
       .execute();
   }
 
-  /** The last message seen in each channel of a transport. */
-  async cursors(transport: string): Promise<Map<string, string>> {
-    const rows = await this.db.selectFrom('read_cursors').select(['channel_id', 'last_external_id']).where('transport', '=', transport).execute();
+  /**
+   * The last message seen in each of these channels of a transport (those never read have none). Asked by channel: a
+   * cursor is kept for every room a session ever had, and a catch-up needs the live ones alone.
+   */
+  async cursors(transport: string, channelIds: readonly string[]): Promise<Map<string, string>> {
+    if (channelIds.length === 0) return new Map();
+    const rows = await this.db
+      .selectFrom('read_cursors')
+      .select(['channel_id', 'last_external_id'])
+      .where('transport', '=', transport)
+      .where('channel_id', 'in', [...channelIds])
+      .execute();
     return new Map(rows.map((row) => [row.channel_id, row.last_external_id]));
   }
 }

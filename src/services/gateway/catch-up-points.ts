@@ -31,15 +31,16 @@ export async function findCatchUpPoints(
   scope: CatchUpScope = {},
 ): Promise<CatchUpPoint[]> {
   if (scope.unfinishedOnly) return unfinishedPoints(await sources.inbound.unfinished(transport, sources.clock.now()));
-  const [cursors, unfinished] = await Promise.all([sources.inbound.cursors(transport), sources.inbound.unfinished(transport, sources.clock.now())]);
+  const [live, unfinished] = await Promise.all([sources.sessions.listByStatus([...LIVE_STATUSES]), sources.inbound.unfinished(transport, sources.clock.now())]);
+  const rooms = live.filter((session) => session.transport === transport);
+  const cursors = await sources.inbound.cursors(transport, [...brainstormChannelIds, ...rooms.map((session) => session.roomId)]);
   const points: CatchUpPoint[] = [];
   // A brainstorm channel without a cursor was never read: its history is not a backlog of topics.
   for (const channelId of brainstormChannelIds) {
     const after = cursors.get(channelId);
     if (after) points.push({ channelId, afterExternalId: after });
   }
-  for (const session of await sources.sessions.listByStatus([...LIVE_STATUSES])) {
-    if (session.transport !== transport) continue;
+  for (const session of rooms) {
     const recent = await sources.messages.listRecent(session.id, REREAD_MESSAGES);
     const after = cursors.get(session.roomId) ?? recent.at(-1)?.externalIds.at(-1);
     const peopleSaid = recent.filter((message) => message.speaker.kind === 'human').flatMap((message) => message.externalIds);

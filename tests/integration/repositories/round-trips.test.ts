@@ -140,7 +140,7 @@ describe.each(ENGINES)('the turn path in single round trips on %s', (engine) => 
 
   it('moves a read cursor forward in one statement, never back (snowflakes by value, other ids as text)', async () => {
     const inbound = new InboundRepository(handle.db);
-    const cursor = async (channel: string) => (await inbound.cursors('discord')).get(channel);
+    const cursor = async (channel: string) => (await inbound.cursors('discord', [channel])).get(channel);
     expect(await statementsOf(counter, () => inbound.advance('discord', 'c1', '9', now))).toBe(1);
     await inbound.advance('discord', 'c1', '10', now);
     await inbound.advance('discord', 'c1', '8', now);
@@ -185,9 +185,9 @@ describe.each(ENGINES)('the turn path in single round trips on %s', (engine) => 
     expect(first).toBe(true);
     expect(await inbound.claimAndAdvance('discord', 'c1', '100', now, process)).toBe(false);
     expect(await inbound.claimAndAdvance('discord', 'c1', '99', now, process)).toBe(true);
-    expect((await inbound.cursors('discord')).get('c1')).toBe('100');
+    expect((await inbound.cursors('discord', ['c1'])).get('c1')).toBe('100');
     expect(await inbound.claimAndAdvance('discord', 'c1', '101', now, process)).toBe(true);
-    expect((await inbound.cursors('discord')).get('c1')).toBe('101');
+    expect((await inbound.cursors('discord', ['c1'])).get('c1')).toBe('101');
   });
 
   it('takes a claim again only for the process that made it, when it tries the message again', async () => {
@@ -197,7 +197,7 @@ describe.each(ENGINES)('the turn path in single round trips on %s', (engine) => 
     let again = false;
     expect(await statementsOf(counter, async () => (again = await inbound.claimAndAdvance('discord', 'c2', '200', now, { id: 'wrk-a', again: true })))).toBe(1);
     expect(again).toBe(true);
-    expect((await inbound.cursors('discord')).get('c2')).toBe('200');
+    expect((await inbound.cursors('discord', ['c1', 'c2'])).get('c2')).toBe('200');
   });
 
   it('reads a session’s idea ledger (ideas, notes, passes) in one statement', async () => {

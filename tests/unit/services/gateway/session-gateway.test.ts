@@ -7,8 +7,9 @@ afterEach(closeGatewayFixtures);
 describe('SessionGatewayService: what is not taken in', () => {
   it('ignores an empty message without claiming it', async () => {
     const { gateway, inbound, repositories, screened } = await gatewayFixture();
-    expect(await gateway.handleMessage(inbound('  \n '))).toBeNull();
-    expect((await repositories.inbound.cursors('memory')).size).toBe(0);
+    const empty = inbound('  \n ');
+    expect(await gateway.handleMessage(empty)).toBeNull();
+    expect((await repositories.inbound.cursors('memory', [empty.channelId, empty.roomId ?? ''])).size).toBe(0);
     expect(screened).toEqual([]);
   });
 
