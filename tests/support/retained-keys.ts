@@ -3,8 +3,7 @@
  * string property equal to one of `wanted`, reachable from `root` through properties, Map entries, Set members and
  * arrays. Closures' captured variables are out of its reach; everything held as an object's field is in it.
  */
-export function findRetainedKeys(root: object, wanted: ReadonlySet<string>, options: { maxObjects?: number } = {}): string[] {
-  const maxObjects = options.maxObjects ?? 2_000_000;
+export function findRetainedKeys(root: object, wanted: ReadonlySet<string>): string[] {
   const found: string[] = [];
   const seen = new WeakSet<object>();
   const queue: { value: object; path: string }[] = [{ value: root, path: 'root' }];
@@ -17,7 +16,7 @@ export function findRetainedKeys(root: object, wanted: ReadonlySet<string>, opti
     seen.add(value);
     queue.push({ value, path });
   };
-  for (let index = 0; index < queue.length && index < maxObjects; index += 1) {
+  for (let index = 0; index < queue.length; index += 1) {
     const { value, path } = queue[index]!;
     if (ArrayBuffer.isView(value) || value instanceof ArrayBuffer || value instanceof WeakMap || value instanceof WeakSet) continue;
     if (value instanceof Map) {
