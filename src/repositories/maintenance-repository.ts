@@ -81,21 +81,28 @@ export class MaintenanceRepository {
   }
 
   /**
-   * Deletes up to `limit` claims of people's messages made by processes stopped before `before` (or, made before claims
-   * named their process, made before `before`), then the rows of those processes none of whose claims is left. Each
-   * process start adds a row and each message a claim, kept for ever before. A claim keeps a message from being acted
-   * on twice while a catch-up may read it again: only after the read cursor its claim moved, or (a claim never
-   * handled) within a day of its process's stop. Every other table keyed by a process is done with it long before: its
-   * leases lapsed, its jobs reclaimed, its traces and previews closed.
+   * Deletes up to `limit` claims of people's messages made before `before`, or made by processes stopped before it, then
+   * the rows of those processes none of whose claims is left. Each process start adds a row and each message a claim,
+   * kept for ever before (a process that runs for months kept every claim it made). A claim keeps a message from being
+   * acted on twice while a catch-up may read it again: only after the read cursor its claim moved (the cursor is past
+   * every claimed message of its channel), or from an unsettled claim made in the last hour of a process stopped within
+   * a day; never a message a month old. Every other table keyed by a process is done with it long before: its leases
+   * lapsed, its jobs reclaimed, its traces and previews closed.
    */
   async deleteStoppedProcesses(before: Date, limit: number): Promise<{ claims: number; processes: number }> {
-    // The claims are found by their claimant's index (claimed_by, claimed_at), the claimant-less ones (claimed before
-    // migration 0027 named claimants) by its null entries and their age: no scan of the whole table either way.
+    // The claims are found by their claimant's index (claimed_by, claimed_at), a range per process (all of a process
+    // stopped before the cutoff, the older part of any other's), the claimant-less ones (claimed before migration 0027
+    // named claimants) by its null entries and their age: no scan of the whole table either way.
     const { rows } = await sql<{ deleted: number }>`
       with old as (
         select * from (
-          (select claim.transport, claim.external_id from inbound_claims as claim
-          where claim.claimed_by in (select instance.id from worker_instances as instance where instance.stopped_at < ${before})
+          (select claim.transport, claim.external_id from worker_instances as instance
+          cross join lateral (
+            select transport, external_id from inbound_claims
+            where inbound_claims.claimed_by = instance.id
+              and inbound_claims.claimed_at < (case when instance.stopped_at < ${before} then 'infinity'::timestamptz else ${before}::timestamptz end)
+            limit ${limit}
+          ) as claim
           limit ${limit})
           union all
           (select claim.transport, claim.external_id from inbound_claims as claim

@@ -24,7 +24,7 @@ export interface HousekeepingOptions {
   keepTracesMs?: number;
   /** Default 500. */
   traceBatch?: number;
-  /** Processes stopped longer ago than this go, with their claims of people's messages, up to `batch` a run. Default 30 days. */
+  /** Claims of people's messages older than this go, up to `batch` a run, and processes stopped as long ago with them. Default 30 days. */
   keepStoppedProcessesMs?: number;
   /** Paused runs no approval can take any more go this long after their last change, up to `batch` a run. Default one day. */
   keepSpentRunsMs?: number;
@@ -56,7 +56,7 @@ export interface HousekeepingDependencies {
 }
 
 /**
- * Deletes old finished jobs, old traces, spent paused runs and long-stopped processes with their message claims and,
+ * Deletes old finished jobs, old traces, spent paused runs and old message claims with long-stopped processes and,
  * on embedded PGlite, vacuums the tables that change all day and checkpoints when due (see PgliteCheckpoints). Without
  * it a bot that runs for weeks keeps every job and every span it ever had, and on PGlite every claim reads more dead
  * index entries each day.

@@ -43,7 +43,7 @@ describe.each(ENGINES)('MaintenanceRepository on %s', (engine) => {
     const inbound = new InboundRepository(handle.db);
     for (const id of ['wrk-old', 'wrk-recent', 'wrk-live']) await jobs.registerInstance({ id, host: 'h', pid: 1 }, start);
     for (const [index, id] of ['wrk-old', 'wrk-old', 'wrk-old', 'wrk-recent', 'wrk-live'].entries()) {
-      await inbound.claimAndAdvance('discord', 'room', String(100 + index), start, { id, again: false });
+      await inbound.claimAndAdvance('discord', 'room', String(100 + index), id === 'wrk-old' ? start : later(25), { id, again: false });
     }
     await jobs.stopInstance('wrk-old', later(1));
     await jobs.stopInstance('wrk-recent', later(30));
@@ -58,10 +58,34 @@ describe.each(ENGINES)('MaintenanceRepository on %s', (engine) => {
     expect(await claims()).toEqual(['103', '104']);
     expect(await processes()).toEqual(['wrk-live', 'wrk-recent']);
     expect(await maintenance.deleteStoppedProcesses(later(24), 2)).toEqual({ claims: 0, processes: 0 });
-    // The claim a live process made long ago stays: a catch-up may still meet its message.
-    expect(await maintenance.deleteStoppedProcesses(later(24 * 60), 10)).toEqual({ claims: 1, processes: 1 });
-    expect(await claims()).toEqual(['104']);
+    expect(await maintenance.deleteStoppedProcesses(later(24 * 60), 10)).toEqual({ claims: 2, processes: 1 });
+    expect(await claims()).toEqual([]);
     expect(await processes()).toEqual(['wrk-live']);
+  });
+
+  it("deletes a live process's claims once older than the cutoff, a batch at a time, and keeps the process and its newer claims", async () => {
+    const inbound = new InboundRepository(handle.db);
+    await jobs.registerInstance({ id: 'wrk-live', host: 'h', pid: 1 }, start);
+    for (const [externalId, at] of [
+      ['300', start],
+      ['301', later(24)],
+      ['302', later(24 * 29)],
+      ['303', later(24 * 31)],
+    ] as const) {
+      await inbound.claimAndAdvance('discord', 'room', externalId, at, { id: 'wrk-live', again: false });
+    }
+    const claims = async () =>
+      (await handle.db.selectFrom('inbound_claims').select('external_id').orderBy('external_id').execute()).map((row) => row.external_id);
+
+    // A month after the second claim: the two made before then go, one a run with a batch of one.
+    expect(await maintenance.deleteStoppedProcesses(later(24 * 30), 1)).toEqual({ claims: 1, processes: 0 });
+    expect(await maintenance.deleteStoppedProcesses(later(24 * 30), 10)).toEqual({ claims: 2, processes: 0 });
+    expect(await maintenance.deleteStoppedProcesses(later(24 * 30), 10)).toEqual({ claims: 0, processes: 0 });
+    expect(await claims()).toEqual(['303']);
+    // The claims left still keep their messages from being taken twice, and the cursor still stands past them all.
+    expect(await inbound.claimAndAdvance('discord', 'room', '303', later(24 * 31), { id: 'wrk-other', again: false })).toBe(false);
+    expect(await inbound.cursors('discord', ['room'])).toEqual(new Map([['room', '303']]));
+    expect((await handle.db.selectFrom('worker_instances').select('id').execute()).map((row) => row.id)).toEqual(['wrk-live']);
   });
 
   it("deletes the claims made before claims named their process by their age, as a stopped process's", async () => {
