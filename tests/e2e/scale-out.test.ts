@@ -26,8 +26,8 @@ afterAll(async () => {
   await database?.drop();
 });
 
-async function member(): Promise<ClusterProcess> {
-  const started = await startClusterProcess(clusterEnvironment(fake.url, database.url));
+async function member(models: FakeOpenRouter = fake, extra: Record<string, string> = {}): Promise<ClusterProcess> {
+  const started = await startClusterProcess(clusterEnvironment(models.url, database.url, extra));
   processes.push(started);
   await waitForHealthy(started, 120_000);
   handle ??= openDatabase({ kind: 'postgres', url: database.url });
@@ -63,6 +63,27 @@ describe('two real processes on one Postgres', () => {
     const audit = await auditConversation(handle.db, drill.sessionId);
     expect(audit.people).toBe(3);
     expect({ lost: audit.lost, duplicated: audit.duplicated }).toEqual({ lost: 0, duplicated: 0 });
+  }, 300_000);
+
+  it("a person writing through the other process is answered once by each participant, though the owner's rounds read the message before its pass hands it over", async () => {
+    // Models that take 60 ms and a guard of 12 AI rounds: the owner seats a round every few dozen ms while its pass
+    // looks for messages stored elsewhere once a second, so a round reads the person's message first, as a busy room does.
+    const slowModels = await startFakeOpenRouter({ latencyMs: 60 });
+    try {
+      const busyRoom = { MAX_AI_ROUNDS_WITHOUT_HUMAN: '12' };
+      const [owner, other] = await Promise.all([member(slowModels, busyRoom), member(slowModels, busyRoom)]);
+      const drill = await startActiveSession(handle.db, slowModels, owner.url, 'Busy room: who answers Bob?');
+      await waitUntil(async () => (await leaseHolderPid(handle.db, drill.sessionId)) !== null, 'a process to hold the session');
+      const viaOther = (await leaseHolderPid(handle.db, drill.sessionId)) === owner.pid ? other : owner;
+      const question = await say(handle.db, viaOther.url, drill, 'Bob writes through the process that does not hold the room');
+      await waitAnswered(handle.db, drill, question);
+      await waitUntil(async () => (await waitingNotices(drill.sessionId)) > 0, 'the AI rounds to reach the guard', 120_000);
+      const audit = await auditConversation(handle.db, drill.sessionId);
+      expect({ lost: audit.lost, duplicated: audit.duplicated, answers: audit.answers.get(question)?.length }).toEqual({ lost: 0, duplicated: 0, answers: 3 });
+    } finally {
+      await Promise.all(processes.splice(0).map((running) => running.stop()));
+      await slowModels.close();
+    }
   }, 300_000);
 
   it('failover: the owner is killed; the other process takes its session over and answers who spoke', async () => {
@@ -194,4 +215,15 @@ async function explainConversation(sessionId: string, members: ClusterProcess[])
     `messages: ${JSON.stringify(rows.map((row) => [row.id, row.speaker_name, row.reply_to, row.delivery_status]))}`,
     ...members.map((member) => `process ${member.pid} warnings:\n${warnings(member.output())}`),
   ].join('\n');
+}
+
+/** The room's notices that the participants wait for a person (the loop guard reached). */
+async function waitingNotices(sessionId: string): Promise<number> {
+  const rows = await handle.db
+    .selectFrom('messages')
+    .select('id')
+    .where('session_id', '=', sessionId)
+    .where(sql<boolean>`content->>'content' like 'The participants are waiting for a person%'`)
+    .execute();
+  return rows.length;
 }

@@ -3,6 +3,7 @@ import type { Clock } from '../../core/clock.ts';
 import type { ChatMessage, Session } from '../../core/domain.ts';
 import type { TurnControl } from './turn-control.ts';
 import type { TurnOutcome } from './turn-outcome.ts';
+import { anyUnread, peopleToAnswer, type PeopleToAnswer, type ReadAhead } from './read-ahead.ts';
 
 /** A turn in flight: of the running round, or left over from a round a person preempted. */
 export interface InFlightTurn {
@@ -18,6 +19,8 @@ export interface Runtime {
   folded: ChatMessage[];
   /** The newest message id a seated round read: a folded message up to it was answered with that round. */
   seenUpTo: number;
+  /** People's messages rounds read before they were handed here, with who read them (see read-ahead.ts). */
+  readAhead: ReadAhead;
   wantAiRound: boolean;
   loop: Promise<void> | null;
   /** A kick came while the loop was ending: the next loop starts as soon as it has. */
@@ -58,6 +61,7 @@ export function newRuntime(): Runtime {
     pendingHumans: [],
     folded: [],
     seenUpTo: 0,
+    readAhead: new Map(),
     owed: null,
     wantAiRound: false,
     loop: null,
@@ -116,8 +120,11 @@ export async function awaitRound(kind: 'human' | 'ai', turns: InFlightTurn[], ru
 /** `work`'s result, or `person` as soon as a person is waiting (already, or when `onHumanMessage` wakes the loop). */
 async function unlessPersonArrives<T>(runtime: Runtime, work: Promise<T>): Promise<T | 'person'> {
   const arrival = new Promise<'person'>((resolve) => {
-    runtime.wake = () => resolve('person');
-    if (runtime.pendingHumans.length > 0) resolve('person');
+    // A person whose message the round in flight read already is answered by it: no reason to cut it short.
+    runtime.wake = () => {
+      if (anyUnread(runtime.readAhead, runtime.pendingHumans)) resolve('person');
+    };
+    if (anyUnread(runtime.readAhead, runtime.pendingHumans)) resolve('person');
   });
   try {
     return await Promise.race([work, arrival]);
@@ -191,6 +198,23 @@ export function takeUnreadFolded(runtime: Runtime): ChatMessage[] {
   return runtime.folded.splice(0).filter((message) => message.id > runtime.seenUpTo);
 }
 
+/**
+ * The people the next round answers. Those owed answers by the participants who were mid-answer when they spoke come
+ * first, before any AI round, answered by those participants (unless someone spoke since). Otherwise the people queued
+ * (and the folded ones no round read), taken out of `runtime`, less what rounds read ahead (see `peopleToAnswer`;
+ * `participants` are those a round may seat, `maxSpeakers` how many it seats at most).
+ */
+export function nextPeople(runtime: Runtime, participants: readonly { id: string }[], maxSpeakers: number): PeopleToAnswer & { owed: boolean } {
+  const owed = runtime.pendingHumans.length === 0 ? runtime.owed : null;
+  if (owed) {
+    runtime.owed = null;
+    return { humans: owed.humans, only: owed.participantIds, owed: true };
+  }
+  const taken = [...runtime.pendingHumans.splice(0), ...takeUnreadFolded(runtime)];
+  const participantIds = participants.map((participant) => participant.id);
+  return { ...peopleToAnswer(runtime.readAhead, taken, participantIds, maxSpeakers), owed: false };
+}
+
 /** How a session's loop ended: the session not active (paused, ended), no work left, or an error. */
 export type LoopEnd = 'inactive' | 'idle' | 'failed';
 
@@ -220,6 +244,8 @@ export function afterPause(clock: Clock, runtime: Runtime, again: () => void): v
 export function dropQueuedWork(runtime: Runtime): void {
   runtime.pendingHumans = [];
   runtime.folded = [];
+  // The rounds that read them ahead were cut: the store says who is unanswered now.
+  runtime.readAhead.clear();
   runtime.owed = null;
   runtime.wantAiRound = false;
   runtime.rerun = false;

@@ -20,7 +20,7 @@ import {
   runningWork,
   runtimeOf,
   settleTurns,
-  takeUnreadFolded,
+  nextPeople,
   withOwed,
   runsAgain,
   type LoopEnd,
@@ -31,6 +31,7 @@ import { hooksBetweenRounds } from './between-rounds.ts';
 import { StalledSessions } from './stalled-sessions.ts';
 import { RoundNotices } from './round-notices.ts';
 import { seatRound } from './round-seating.ts';
+import { noteSeatedRound } from './read-ahead.ts';
 import type { SpeakerHints } from './speaker-hints.ts';
 import { TurnCut, type TurnDeadlines } from './turn-control.ts';
 import { startRound } from './round-start.ts';
@@ -210,12 +211,12 @@ export class Coordinator implements TurnTaking {
       if (!session || session.status !== 'active') return 'inactive';
       if (runtime.cancelled) return 'idle';
       restoreRepeats(runtime, session);
-      // A person is owed answers by the participants who were mid-answer when they spoke: those come before any AI round.
-      const owed = runtime.pendingHumans.length === 0 ? runtime.owed : null;
-      if (owed) runtime.owed = null;
-      const humans = owed ? owed.humans : [...runtime.pendingHumans.splice(0), ...takeUnreadFolded(runtime)];
+      const people = nextPeople(runtime, this.options.roster.active(session), this.options.settings().maxAiResponsesPerTurn);
+      const { humans, owed } = people;
       if (humans.length === 0 && !runtime.wantAiRound) return 'idle';
       if (!owed) runtime.wantAiRound = false;
+      // People a round read before they were handed here were answered by it: the room is not waiting for them.
+      if (people.answeredAhead) answeredPerson = true;
       if (!(await this.withinLimits(session, runtime))) return 'idle';
       if (humans.length === 0 && session.aiRoundsSinceHuman >= this.options.settings().maxAiRoundsWithoutHuman) {
         if (!answeredPerson) await this.notices.post(session, runtime, waitingNotice(this.options.settings().maxAiRoundsWithoutHuman));
@@ -224,8 +225,9 @@ export class Coordinator implements TurnTaking {
       answeredPerson = humans.length > 0;
       // An AI round answers what was said, so it waits for the answers still being written; so do the owed answers.
       if (humans.length === 0 || owed) await settleTurns(runtime);
-      const round = await seatRound({ ...this.options, history: this.history }, session, runtime, humans, owed?.participantIds);
-      if (round) runtime.seenUpTo = round.history.messages.reduce((newest, message) => Math.max(newest, message.id), runtime.seenUpTo);
+      const round = await seatRound({ ...this.options, history: this.history }, session, runtime, humans, people.only);
+      // A round that read a person's message answers them (see read-ahead.ts): the guard stopping after it is the room waiting as it should.
+      if (round && noteSeatedRound(runtime, session, round.history.messages, humans, round.speakers) > 0) answeredPerson = true;
       // Who was still writing when a person spoke answers them next, before any AI round: nobody is left out of the reply.
       if (round && humans.length > 0 && round.owing.size > 0) runtime.owed = withOwed(runtime.owed, humans, round.owing);
       if (!round) {
@@ -261,7 +263,7 @@ export class Coordinator implements TurnTaking {
       if (runtime.controller.signal.aborted) return 'idle';
       const counted = await this.options.sessions.update(
         session.id,
-        { aiRoundsSinceHuman: humans.length > 0 ? 1 : session.aiRoundsSinceHuman + 1 },
+        { aiRoundsSinceHuman: answeredPerson ? 1 : session.aiRoundsSinceHuman + 1 },
         this.options.clock.now(),
       );
       await this.notices.afterRound(session, { ...round, humans }, outcomes, runtime);
