@@ -72,24 +72,27 @@ export interface PeopleToAnswer {
  */
 export function peopleToAnswer(readAhead: ReadAhead, taken: ChatMessage[], participantIds: readonly string[], maxSpeakers: number): PeopleToAnswer {
   const unread = taken.filter((message) => !readAhead.has(message.id));
-  const reads: ReadonlySet<string>[] = [];
-  for (const message of taken) {
-    const read = readAhead.get(message.id);
-    if (!read) continue;
-    reads.push(read);
-    readAhead.delete(message.id);
+  const reads = taken.flatMap((message) => readAhead.get(message.id) ?? []);
+  const spend = () => taken.forEach((message) => readAhead.delete(message.id));
+  if (unread.length > 0 || reads.length === 0) {
+    spend();
+    return { humans: unread };
   }
-  if (unread.length > 0 || reads.length === 0) return { humans: unread };
   // Who read every one of them: anyone who missed one still owes that person an answer.
   const readAll = (id: string) => reads.every((read) => read.has(id));
   const only = new Set(participantIds.filter((id) => !readAll(id)));
-  if (only.size === 0 || participantIds.length - only.size >= maxSpeakers) return { humans: [], answeredAhead: true };
+  if (only.size === 0 || participantIds.length - only.size >= maxSpeakers) {
+    spend();
+    return { humans: [], answeredAhead: true };
+  }
+  // Kept until a round is seated for them (see `noteSeatedRound`): queued again, they are still known as read.
   return { humans: taken, only };
 }
 
 /**
  * What a seated round read: the newest message id (`seenUpTo`: a folded message up to it was answered with the round)
- * and the people's messages it read ahead (see `noteReadAhead`, whose count it returns).
+ * and the people's messages it read ahead (see `noteReadAhead`, whose count it returns). The notes of the people it
+ * answers are spent.
  */
 export function noteSeatedRound(
   runtime: { readAhead: ReadAhead; seenUpTo: number },
@@ -99,6 +102,7 @@ export function noteSeatedRound(
   speakers: readonly { participant: { id: string } }[],
 ): number {
   runtime.seenUpTo = history.reduce((newest, message) => Math.max(newest, message.id), runtime.seenUpTo);
+  for (const message of humans) runtime.readAhead.delete(message.id);
   return noteReadAhead(
     runtime.readAhead,
     history,

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
-import { noteReadAhead, peopleToAnswer, type ReadAhead } from '../../../../src/services/coordinator/read-ahead.ts';
+import { noteReadAhead, noteSeatedRound, peopleToAnswer, type ReadAhead } from '../../../../src/services/coordinator/read-ahead.ts';
 import { closeCoordinatorFixtures, coordinatorFixture } from '../../../support/coordinator-fixture.ts';
 import { until } from '../../../support/service-doubles.ts';
 
@@ -78,6 +78,12 @@ describe('read-ahead notes', () => {
       [3, new Set(['claude', 'chatgpt'])],
     ]);
     expect(peopleToAnswer(partial, taken, everyone, 3)).toEqual({ humans: taken, only: new Set(['grok']) });
+    // Kept until a round is seated for them: queued again while Grok is still busy, they are still known as read.
+    expect(peopleToAnswer(partial, taken, everyone, 3)).toEqual({ humans: taken, only: new Set(['grok']) });
+    const runtime = { readAhead: partial, seenUpTo: 0 };
+    expect(noteSeatedRound(runtime, { startedAt: at }, [...taken, message(4, 'participant', [2, 3])], taken, [{ participant: { id: 'grok' } }])).toBe(0);
+    expect(partial.size).toBe(0);
+    expect(runtime.seenUpTo).toBe(4);
   });
 });
 
