@@ -161,6 +161,7 @@ export async function createApp(options: AppOptions): Promise<App> {
     secrets,
     notifier,
     ...(database.connectionUse ? { databaseConnectionUse: database.connectionUse } : {}),
+    ...(database.signals ? { databaseSignals: database.signals } : {}),
   });
   try {
     await migrated;

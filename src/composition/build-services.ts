@@ -37,6 +37,7 @@ import { isSimulatedSpeaker } from './simulated-speakers.ts';
 import { Housekeeping } from '../services/jobs/housekeeping.ts';
 import { PgliteCheckpoints } from '../services/jobs/pglite-checkpoints.ts';
 import { LeftPreviews } from '../services/delivery/left-previews.ts';
+import { sessionSignals } from './session-signals.ts';
 
 export type { ServiceDependencies } from './service-dependencies.ts';
 
@@ -163,7 +164,9 @@ export function buildServices(dependencies: ServiceDependencies) {
     canOwn: async (session) => transports.has(session.transport) && ((await transports.get(session.transport).handlesRoom?.(session.roomId)) ?? true),
     mayContinue: (session) => session.aiRoundsSinceHuman < limitsConfig().maxAiRoundsWithoutHuman,
     leaseMs: config.environment.SESSION_LEASE_SECONDS * 1000,
+    pollMs: config.environment.SESSION_POLL_MS,
     taken: (session) => leftPreviews.sweepRoom(session),
+    ...(dependencies.databaseSignals ? { signals: sessionSignals(dependencies.databaseSignals, logger) } : {}),
   });
   const coordinator = new OwnedCoordinator(rounds, ownership, events);
   // Embedded PGlite has no checkpointer: housekeeping checkpoints it, /metrics shows how that goes.

@@ -13,6 +13,7 @@ import type { JobWorker } from '../services/jobs/job-worker.ts';
 import type { AdminNotifier } from '../services/notifications/admin-notifier.ts';
 import type { DatabaseConnectionUse } from '../services/scale/app-metrics.ts';
 import type { Repositories } from './build-repositories.ts';
+import type { DatabaseSignals } from '../db/postgres-signals.ts';
 
 /** What the services are built from. */
 export interface ServiceDependencies {
@@ -33,4 +34,6 @@ export interface ServiceDependencies {
   notifier: AdminNotifier;
   /** How embedded PGlite's one connection is used (`/metrics`); absent on Postgres. */
   databaseConnectionUse?: () => DatabaseConnectionUse;
+  /** Notices between the processes sharing a Postgres server (absent on PGlite: one process). */
+  databaseSignals?: DatabaseSignals;
 }

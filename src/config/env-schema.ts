@@ -134,6 +134,7 @@ export const environmentSchema = z.object({
 
   // Scale-out: several processes on one Postgres (see README "Deployment")
   SESSION_LEASE_SECONDS: integer(15, 2, 600),
+  SESSION_POLL_MS: integer(1000, 50, 600_000),
   SHARD_COUNT: z.preprocess((value) => (value === '' ? undefined : value), z.coerce.number().int().min(1).max(10_000).optional()),
   SHARD_IDS: optionalText,
 });

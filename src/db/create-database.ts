@@ -10,6 +10,7 @@ import { PgliteThread, type PgliteThreadOptions } from './pglite-thread.ts';
 import { templateSeedFor } from './pglite-template.ts';
 import type { QueryCounter } from './query-counter.ts';
 import type { Database } from './schema.ts';
+import { PostgresSignals, type DatabaseSignals } from './postgres-signals.ts';
 
 /** Where the database lives: a Postgres server, a PGlite directory, or PGlite in memory (tests). */
 export type DatabaseLocation = { kind: 'postgres'; url: string } | { kind: 'pglite'; directory: string } | { kind: 'memory' };
@@ -25,6 +26,8 @@ export interface DatabaseHandle {
   /** How embedded PGlite's one connection was used so far (absent on Postgres, whose server has its own statistics). */
   connectionUse?: () => ConnectionUse;
   engine: 'postgres' | 'pglite';
+  /** Notices between the processes sharing the server (Postgres only; its listening connection opens on first use). */
+  signals?: DatabaseSignals;
   close(): Promise<void>;
 }
 
@@ -121,7 +124,17 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     dialect: new PostgresDialect({ pool: namingPool(pool), controlClient: pg.Client }),
     ...(options.counter ? { log: options.counter.record } : {}),
   });
-  return { db, background: db, engine: 'postgres', close: () => db.destroy() };
+  const signals = new PostgresSignals({ db, connectionString: url });
+  return {
+    db,
+    background: db,
+    engine: 'postgres',
+    signals,
+    close: async () => {
+      await signals.close();
+      await db.destroy();
+    },
+  };
 }
 
 /** Opens the database at `location`. */

@@ -17,6 +17,14 @@ export interface LocalRounds {
   readonly stalled: Pick<StalledSessions, 'list' | 'resumed'>;
 }
 
+/** Wake-ups between the processes that share sessions (a poll still finds whatever a lost notice leaves). */
+export interface SessionSignals {
+  /** Tells the session's owner, in whichever process, that a person's message stored here waits for it. */
+  messageStored(sessionId: string): void;
+  /** Calls `onSession` for each such notice from any process; returns the function that stops it. */
+  onMessageStored(onSession: (sessionId: string) => void): () => void;
+}
+
 /** What the ownership keeper needs. */
 export interface SessionOwnershipOptions {
   /** This process's worker instance id: a lease names it, and a stopped instance's leases are free. */
@@ -38,6 +46,8 @@ export interface SessionOwnershipOptions {
   leaseMs?: number;
   /** How often the owner looks for people's messages stored elsewhere, kicks, lost leases and orphans (real time). */
   pollMs?: number;
+  /** Notices that spare the owner the wait for its next poll when another process stored a person's message. */
+  signals?: SessionSignals;
 }
 
 /** Default lease length and poll interval. */

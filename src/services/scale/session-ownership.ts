@@ -1,5 +1,5 @@
 /** Ownership of live sessions by lease: a session's turns run in one process; another takes over when it is gone. */
-export { OWNERSHIP_TIMING, type LocalRounds, type SessionOwnershipOptions } from './session-ownership-options.ts';
+export { OWNERSHIP_TIMING, type LocalRounds, type SessionOwnershipOptions, type SessionSignals } from './session-ownership-options.ts';
 import { OutageLog } from '../../logging/outage-log.ts';
 import type { HumanMessageRef } from '../../repositories/session-leases-repository.ts';
 import { OpeningWatch } from './opening-watch.ts';
@@ -14,7 +14,7 @@ const ORPHANS_PER_PASS = 50;
 
 /**
  * Holds the leases of the sessions this process runs. A person's message stored by another process is found by
- * polling; `!continue` handled elsewhere arrives as a kick request on the lease; a lease lost (a long pause) aborts
+ * polling, at once when that process's notice comes (see `SessionSignals`); `!continue` handled elsewhere arrives as a kick request on the lease; a lease lost (a long pause) aborts
  * the local rounds; an active session nobody holds is adopted and resumed as a restart resumes it.
  */
 export class SessionOwnership {
@@ -28,6 +28,9 @@ export class SessionOwnership {
   private stopping = false;
   private timer: NodeJS.Timeout | null = null;
   private ticking: Promise<void> | null = null;
+  /** A notice came during a pass: another follows it at once. */
+  private passAgain = false;
+  private unsubscribe: (() => void) | null = null;
   private lastRenew = 0;
   /** Since when the passes reach the database again after one failed (null while they fail; from the start before). */
   private reachableSince: number | null = Number.NEGATIVE_INFINITY;
@@ -63,6 +66,7 @@ export class SessionOwnership {
       // Not a person's (the Moderator's opening, posted where the plan was approved): the owner's pass picks up only
       // people's messages, so it is asked to start the rounds, which its watch of the opening would otherwise leave to us.
       if (!ours && message.speaker.kind !== 'human') await this.options.leases.requestKick(session.id);
+      else if (!ours) this.options.signals?.messageStored(session.id);
     });
     this.track(
       session.id,
@@ -149,27 +153,46 @@ export class SessionOwnership {
     await this.openings.check((sessionId) => this.owned.has(sessionId));
   }
 
-  /** Polls in the background until `stop` (production; tests call `tick`). */
+  /**
+   * Polls in the background until `stop` (production; tests call `tick`); a notice that another process stored a
+   * person's message for a session held here runs the next pass at once.
+   */
   startPolling(): void {
-    if (this.timer || this.stopping) return;
-    const schedule = () => {
-      this.timer = setTimeout(() => {
-        this.ticking = this.tick()
-          .then(() => this.outages.succeeded())
-          .catch((error: unknown) => this.outages.failed(error, 'warn', 'session ownership pass failed'))
-          .finally(() => {
-            this.ticking = null;
-            if (!this.stopping) schedule();
-          });
-      }, this.pollMs);
-      this.timer.unref();
+    if (this.timer || this.ticking || this.stopping) return;
+    const onNotice = (sessionId: string) => {
+      if (this.owned.has(sessionId)) this.passNow();
     };
-    schedule();
+    this.unsubscribe = this.options.signals?.onMessageStored(onNotice) ?? null;
+    this.schedule(this.pollMs);
+  }
+
+  private schedule(delayMs: number): void {
+    if (this.stopping) return;
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.ticking = this.tick()
+        .then(() => this.outages.succeeded())
+        .catch((error: unknown) => this.outages.failed(error, 'warn', 'session ownership pass failed'))
+        .finally(() => {
+          this.ticking = null;
+          this.schedule(this.passAgain ? 0 : this.pollMs);
+          this.passAgain = false;
+        });
+    }, delayMs);
+    this.timer.unref();
+  }
+
+  /** The next pass now, or right after the one running (which may have read the database before the message came). */
+  private passNow(): void {
+    if (this.ticking) this.passAgain = true;
+    else if (this.timer) this.schedule(0);
   }
 
   /** Stops polling and claiming (shutdown); the leases stay until `release`, after the rounds have stopped. */
   async stop(): Promise<void> {
     this.stopping = true;
+    this.unsubscribe?.();
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
     await this.ticking;

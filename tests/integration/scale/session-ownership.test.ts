@@ -23,8 +23,11 @@ afterAll(async () => {
 });
 
 /** Two processes' worth of app on one Postgres, one clock and one room store (the rooms are the outside world). */
-async function twoProcesses(prefix: string): Promise<{ first: TestApp; second: TestApp; transport: MemoryTransport; clock: ManualClock }> {
-  const environment = fakeEnvironment(fake.url, { DATABASE_URL: database.url, SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1' });
+async function twoProcesses(
+  prefix: string,
+  extra: Record<string, string> = {},
+): Promise<{ first: TestApp; second: TestApp; transport: MemoryTransport; clock: ManualClock }> {
+  const environment = fakeEnvironment(fake.url, { DATABASE_URL: database.url, SESSION_PLANNER_MAX_QUESTIONS: '0', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', ...extra });
   const clock = new ManualClock('2026-07-01T09:00:00Z');
   const transport = new MemoryTransport('memory', prefix);
   const location = { kind: 'postgres' as const, url: database.url };
@@ -67,6 +70,37 @@ describe('sessions leased to one process among several', () => {
       await first.settle();
       const answers = answersTo(transport, room, 'Bob');
       expect(answers.map((message) => message.speaker).sort()).toEqual(['ChatGPT', 'Claude', 'Grok']);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+
+  it("a message stored by another process reaches the owner by that process's notice, not at the owner's next poll", async () => {
+    // A poll ten minutes apart: only the notice can bring the message to the owner within the test.
+    const { first, second, transport } = await twoProcesses('notice', { SESSION_POLL_MS: '600000' });
+    try {
+      const { room, sessionId } = await activeSession(first, transport, 'Notice drill: who answers at once?');
+      first.app.services.ownership.startPolling();
+      await waitUntil(async () => (await listeningConnections()) === 1, "the owner's listening connection");
+      const bob = { id: 'u-bob', name: 'Bob', isAdmin: false };
+      await second.say(room, 'Bob asks through the other process', bob);
+      await second.settle();
+      expect(second.app.services.ownership.holds(sessionId)).toBe(false);
+      // The owner's deliveries run when it settles (its worker is not polling here either).
+      await waitUntil(
+        async () => {
+          await first.settle();
+          return answersTo(transport, room, 'Bob').length === 3;
+        },
+        'the owner to answer Bob',
+        20_000,
+      );
+      expect(
+        answersTo(transport, room, 'Bob')
+          .map((message) => message.speaker)
+          .sort(),
+      ).toEqual(['ChatGPT', 'Claude', 'Grok']);
     } finally {
       await second.stop();
       await first.stop();
@@ -288,3 +322,17 @@ describe('sessions leased to one process among several', () => {
     }
   });
 });
+
+/** Connections listening for notices on the test database (the owners' signal listeners). */
+async function listeningConnections(): Promise<number> {
+  const client = new pg.Client({ connectionString: database.url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ count: number }>(
+      "select count(*)::int as count from pg_stat_activity where datname = current_database() and query like 'LISTEN %'",
+    );
+    return rows[0]?.count ?? 0;
+  } finally {
+    await client.end();
+  }
+}

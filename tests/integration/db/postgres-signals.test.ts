@@ -1,0 +1,83 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { openDatabase, type DatabaseHandle } from '../../../src/db/create-database.ts';
+import { PostgresSignals } from '../../../src/db/postgres-signals.ts';
+import { createThrowawayPostgres } from '../../support/databases.ts';
+import { until } from '../../support/service-doubles.ts';
+
+describe('PostgresSignals on a Postgres server', () => {
+  let database: { url: string; drop(): Promise<void> };
+  let handle: DatabaseHandle;
+  const opened: PostgresSignals[] = [];
+
+  beforeEach(async () => {
+    database = await createThrowawayPostgres();
+    handle = openDatabase({ kind: 'postgres', url: database.url });
+  });
+  afterEach(async () => {
+    await Promise.all(opened.splice(0).map((signals) => signals.close()));
+    await handle.close();
+    await database.drop();
+  });
+
+  function signals(): PostgresSignals {
+    const made = new PostgresSignals({ db: handle.db, connectionString: database.url, reconnectMs: 20 });
+    opened.push(made);
+    return made;
+  }
+
+  /** The server processes of the connections listening on the database. */
+  async function listeners(): Promise<number[]> {
+    const { rows } = await sql<{ pid: number }>`
+      select pid from pg_stat_activity where datname = current_database() and query like 'LISTEN %'`.execute(handle.db);
+    return rows.map((row) => row.pid);
+  }
+
+  it('carries a notice from one process to every other listening on the channel, and none of another channel', async () => {
+    const [sender, receiver] = [signals(), signals()];
+    const heard: string[] = [];
+    const other: string[] = [];
+    receiver.listen('sessions', (payload) => heard.push(payload));
+    receiver.listen('elsewhere', (payload) => other.push(payload));
+    expect(await receiver.settled()).toBe(true);
+    await sender.notify('sessions', 'ses_1');
+    await until(() => heard.length === 1, 'the notice');
+    expect(heard).toEqual(['ses_1']);
+    expect(other).toEqual([]);
+    // The sender opened no listening connection: it listens to nothing.
+    expect(sender.listening).toBe(false);
+  });
+
+  it('listens again after its connection is cut (a server restart), and stops hearing once unsubscribed', async () => {
+    const [sender, receiver] = [signals(), signals()];
+    const heard: string[] = [];
+    const stop = receiver.listen('sessions', (payload) => heard.push(payload));
+    await until(async () => (await listeners()).length === 1, 'the listening connection');
+    const [cut] = await listeners();
+    await sql`select pg_terminate_backend(${cut})`.execute(handle.db);
+    await until(async () => {
+      const now = await listeners();
+      return now.length === 1 && now[0] !== cut && (await receiver.settled());
+    }, 'a new listening connection');
+    await sender.notify('sessions', 'after the cut');
+    await until(() => heard.length === 1, 'the notice after the cut');
+    // Notices arrive in the order they were sent: once a later one is heard elsewhere, the earlier one was delivered.
+    const later: string[] = [];
+    receiver.listen('sessions', (payload) => later.push(payload));
+    stop();
+    await sender.notify('sessions', 'unheard');
+    await sender.notify('sessions', 'marker');
+    await until(() => later.includes('marker'), 'the later notice');
+    expect(heard).toEqual(['after the cut']);
+  });
+
+  it('closes its listening connection, and makes none once closed', async () => {
+    const receiver = signals();
+    receiver.listen('sessions', () => undefined);
+    await until(async () => (await listeners()).length === 1, 'the listening connection');
+    await receiver.close();
+    await until(async () => (await listeners()).length === 0, 'the connection closed');
+    receiver.listen('sessions', () => undefined);
+    expect(receiver.listening).toBe(false);
+  });
+});
