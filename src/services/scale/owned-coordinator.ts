@@ -19,6 +19,10 @@ export class OwnedCoordinator implements TurnTaking {
   ) {
     // `!continue` handled here goes through the lease too: the owner, wherever it runs, restarts the rounds.
     restartRoundsOnResume(events, this);
+    // An end decided here (`!stop`, a limit) is seen by the owner elsewhere at once, its rounds cut, not at its next poll.
+    events.subscribe((event) => {
+      if (event.type === 'session_ended' && !ownership.holds(event.sessionId)) ownership.callOwner(event.sessionId);
+    });
   }
 
   /** Answered here when this process holds (or can take) the session's lease; else its owner picks it up. */

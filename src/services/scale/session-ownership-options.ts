@@ -19,10 +19,13 @@ export interface LocalRounds {
 
 /** Wake-ups between the processes that share sessions (a poll still finds whatever a lost notice leaves). */
 export interface SessionSignals {
-  /** Tells the session's owner, in whichever process, that a person's message stored here waits for it. */
-  messageStored(sessionId: string): void;
+  /**
+   * Tells the session's owner, in whichever process, to look at it now: a person's message stored here, `!continue`
+   * requested on its lease, or its end decided here.
+   */
+  callOwner(sessionId: string): void;
   /** Calls `onSession` for each such notice from any process; returns the function that stops it. */
-  onMessageStored(onSession: (sessionId: string) => void): () => void;
+  onOwnerCalled(onSession: (sessionId: string) => void): () => void;
 }
 
 /** What the ownership keeper needs. */
@@ -46,7 +49,7 @@ export interface SessionOwnershipOptions {
   leaseMs?: number;
   /** How often the owner looks for people's messages stored elsewhere, kicks, lost leases and orphans (real time). */
   pollMs?: number;
-  /** Notices that spare the owner the wait for its next poll when another process stored a person's message. */
+  /** Notices that spare the owner the wait for its next poll when another process stored or decided something for a session it holds. */
   signals?: SessionSignals;
 }
 

@@ -14,7 +14,7 @@ const ORPHANS_PER_PASS = 50;
 
 /**
  * Holds the leases of the sessions this process runs. A person's message stored by another process is found by
- * polling, at once when that process's notice comes (see `SessionSignals`); `!continue` handled elsewhere arrives as a kick request on the lease; a lease lost (a long pause) aborts
+ * polling, at once when that process's notice comes (see `SessionSignals`: so do kicks and ends); `!continue` handled elsewhere arrives as a kick request on the lease; a lease lost (a long pause) aborts
  * the local rounds; an active session nobody holds is adopted and resumed as a restart resumes it.
  */
 export class SessionOwnership {
@@ -66,7 +66,7 @@ export class SessionOwnership {
       // Not a person's (the Moderator's opening, posted where the plan was approved): the owner's pass picks up only
       // people's messages, so it is asked to start the rounds, which its watch of the opening would otherwise leave to us.
       if (!ours && message.speaker.kind !== 'human') await this.options.leases.requestKick(session.id);
-      else if (!ours) this.options.signals?.messageStored(session.id);
+      if (!ours) this.callOwner(session.id);
     });
     this.track(
       session.id,
@@ -82,9 +82,16 @@ export class SessionOwnership {
       const session = await this.options.sessions.findById(sessionId);
       if (!session || (await this.claim(session, null))) return;
       // Nobody holds it: the next orphan scan (here or elsewhere) resumes it.
-      if (await this.options.leases.requestKick(sessionId)) this.options.logger.debug({ session: sessionId }, 'asked the owner of a session to continue');
+      if (!(await this.options.leases.requestKick(sessionId))) return;
+      this.options.logger.debug({ session: sessionId }, 'asked the owner of a session to continue');
+      this.callOwner(sessionId);
     })().catch((error: unknown) => this.options.logger.warn({ err: error, session: sessionId }, 'could not kick a session'));
     this.track(sessionId, task);
+  }
+
+  /** Calls the session's owner, wherever it runs, to look at it now (see `SessionSignals`). */
+  callOwner(sessionId: string): void {
+    this.options.signals?.callOwner(sessionId);
   }
 
   /** Resolves once no claim or kick is under way (tests and shutdown wait on it). */
@@ -162,7 +169,7 @@ export class SessionOwnership {
     const onNotice = (sessionId: string) => {
       if (this.owned.has(sessionId)) this.passNow();
     };
-    this.unsubscribe = this.options.signals?.onMessageStored(onNotice) ?? null;
+    this.unsubscribe = this.options.signals?.onOwnerCalled(onNotice) ?? null;
     this.schedule(this.pollMs);
   }
 

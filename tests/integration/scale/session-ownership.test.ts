@@ -76,7 +76,7 @@ describe('sessions leased to one process among several', () => {
     }
   });
 
-  it("a message stored by another process reaches the owner by that process's notice, not at the owner's next poll", async () => {
+  it("a message stored by another process, and a stop decided there, reach the owner by that process's notice, not at its next poll", async () => {
     // A poll ten minutes apart: only the notice can bring the message to the owner within the test.
     const { first, second, transport } = await twoProcesses('notice', { SESSION_POLL_MS: '600000' });
     try {
@@ -101,6 +101,11 @@ describe('sessions leased to one process among several', () => {
           .map((message) => message.speaker)
           .sort(),
       ).toEqual(['ChatGPT', 'Claude', 'Grok']);
+
+      // `!stop` through the other process: the owner lets the session go at once, its rounds cut.
+      await second.command(room, 'stop', '', alice);
+      await second.settle();
+      await waitUntil(async () => !first.app.services.ownership.holds(sessionId), 'the owner to let the ended session go', 20_000);
     } finally {
       await second.stop();
       await first.stop();

@@ -21,6 +21,8 @@ function ownedFixture() {
     kick: (sessionId) => void calls.push(`ownership.kick ${sessionId}`),
     pendingSessions: () => ['s1', 's2'],
     settled: async () => void calls.push('ownership.settled'),
+    holds: (sessionId) => sessionId === 's1',
+    callOwner: (sessionId) => void calls.push(`ownership.callOwner ${sessionId}`),
   });
   const events = new InMemoryEventBus();
   return { calls, events, coordinator: new OwnedCoordinator(rounds, ownership, events) };
@@ -38,6 +40,13 @@ describe('OwnedCoordinator', () => {
     const { calls, events } = ownedFixture();
     events.publish({ type: 'session_resumed', sessionId: 's1' });
     expect(calls).toEqual(['ownership.kick s1']);
+  });
+
+  it('calls the owner elsewhere of a session that ended here, so its rounds stop at once; not a session held here', () => {
+    const { calls, events } = ownedFixture();
+    events.publish({ type: 'session_ended', sessionId: 's2' });
+    events.publish({ type: 'session_ended', sessionId: 's1' });
+    expect(calls).toEqual(['ownership.callOwner s2']);
   });
 
   it('cuts its own turns at once, and counts claims under way as work in flight', async () => {

@@ -18,7 +18,12 @@ function ownerFixture(holdsLease: boolean) {
     kick: () => undefined,
     stalled: { list: () => [], resumed: () => undefined },
   });
+  const kicks: string[] = [];
   const leases = stub<SessionOwnershipOptions['leases']>('leases', {
+    requestKick: async (sessionId) => {
+      kicks.push(sessionId);
+      return true;
+    },
     lastMessageId: async () => 0,
     acquire: async () => holdsLease,
     renew: async (_owner, sessionIds) => sessionIds,
@@ -38,15 +43,15 @@ function ownerFixture(holdsLease: boolean) {
     // Ten minutes between polls: every pass here comes from a notice.
     pollMs: 600_000,
     signals: {
-      messageStored: (sessionId) => void notified.push(sessionId),
-      onMessageStored: (onSession) => {
+      callOwner: (sessionId) => void notified.push(sessionId),
+      onOwnerCalled: (onSession) => {
         listener = onSession;
         return () => void (listener = null);
       },
     },
   });
   const notice = (sessionId: string) => listener?.(sessionId);
-  return { ownership, passes, notified, notice, listening: () => listener !== null };
+  return { ownership, passes, notified, notice, listening: () => listener !== null, leases: { kicks } };
 }
 
 const fixtures: SessionOwnership[] = [];
@@ -85,6 +90,15 @@ describe('SessionOwnership notices', () => {
     ownership.human(session, { id: 1, speaker: { kind: 'human', name: 'Bob' } } as ChatMessage);
     await ownership.settled();
     expect(ownership.holds(session.id)).toBe(false);
+    expect(notified).toEqual([session.id]);
+  });
+
+  it('calls the owner once `!continue` handled here is requested on its lease', async () => {
+    const { ownership, notified, leases } = ownerFixture(false);
+    fixtures.push(ownership);
+    ownership.kick(session.id);
+    await ownership.settled();
+    expect(leases.kicks).toEqual([session.id]);
     expect(notified).toEqual([session.id]);
   });
 });
