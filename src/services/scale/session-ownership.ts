@@ -160,16 +160,10 @@ export class SessionOwnership {
     await this.openings.check((sessionId) => this.owned.has(sessionId));
   }
 
-  /**
-   * Polls in the background until `stop` (production; tests call `tick`); a notice that another process stored a
-   * person's message for a session held here runs the next pass at once.
-   */
+  /** Polls in the background until `stop` (production; tests call `tick`); a call for a session held here passes at once. */
   startPolling(): void {
     if (this.timer || this.ticking || this.stopping) return;
-    const onNotice = (sessionId: string) => {
-      if (this.owned.has(sessionId)) this.passNow();
-    };
-    this.unsubscribe = this.options.signals?.onOwnerCalled(onNotice) ?? null;
+    this.unsubscribe = this.options.signals?.onOwnerCalled((sessionId) => void (this.owned.has(sessionId) && this.passNow())) ?? null;
     this.schedule(this.pollMs);
   }
 
