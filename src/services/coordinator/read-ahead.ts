@@ -16,6 +16,13 @@ export type ReadAhead = Map<number, ReadonlySet<string>>;
 const KEPT_NOTES = 32;
 
 /**
+ * How far back in a round's history people's messages are looked for: one read ahead was stored just before the round
+ * was seated, a moment before it was handed over. One further back is not noted, and is answered again if handed
+ * (as before these notes), never left out. Its answers come after it, so they are within the same stretch.
+ */
+const LOOKED_AT = 24;
+
+/**
  * Notes the people's messages of a seated round's `history` that no stored answer replies to yet, other than the ones
  * the round answers (`humans`) and those said before `since` (the discussion's start, ms), as read by its `speakerIds`. Returns how many it noted: a round that read a person's
  * message answers that person, and counts as such for the loop guard.
@@ -27,14 +34,15 @@ export function noteReadAhead(
   speakerIds: readonly string[],
   since: number,
 ): number {
+  const recent = history.slice(-LOOKED_AT);
   const replied = new Set<number>();
-  for (const message of history) {
+  for (const message of recent) {
     if ((message.speaker.kind === 'participant' && !message.interrupted) || message.speaker.kind === 'system')
       for (const id of message.replyTo) replied.add(id);
   }
   const answering = new Set(humans.map((message) => message.id));
   let noted = 0;
-  for (const message of history) {
+  for (const message of recent) {
     // What people said before the discussion began (the topic, answers to the Planner) is no one's to answer now.
     if (message.speaker.kind !== 'human' || message.createdAt.getTime() < since || replied.has(message.id) || answering.has(message.id)) continue;
     const readers = new Set([...(readAhead.get(message.id) ?? []), ...speakerIds]);

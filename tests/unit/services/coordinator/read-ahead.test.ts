@@ -47,6 +47,13 @@ describe('read-ahead notes', () => {
     expect(readAhead.get(5)).toEqual(new Set(['chatgpt']));
   });
 
+  it("looks at the last 24 messages of a round's history only (one read ahead was stored a moment before)", () => {
+    const readAhead: ReadAhead = new Map();
+    const history = [message(1, 'human'), ...Array.from({ length: 24 }, (_, index) => message(index + 2, 'participant'))];
+    expect(noteReadAhead(readAhead, history, [], ['claude'], 0)).toBe(0);
+    expect(noteReadAhead(readAhead, history.slice(1).concat(message(30, 'human')), [], ['claude'], 0)).toBe(1);
+  });
+
   it('keeps at most 32 notes, forgetting the oldest first', () => {
     const readAhead: ReadAhead = new Map();
     for (let id = 1; id <= 40; id += 1) noteReadAhead(readAhead, [message(id, 'human')], [], ['claude'], 0);
