@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
 import { noteReadAhead, noteSeatedRound, peopleToAnswer, type ReadAhead } from '../../../../src/services/coordinator/read-ahead.ts';
+import { chatMessage } from '../../../support/chat-messages.ts';
 import { closeCoordinatorFixtures, coordinatorFixture } from '../../../support/coordinator-fixture.ts';
 import { until } from '../../../support/service-doubles.ts';
 
@@ -9,24 +10,8 @@ afterEach(closeCoordinatorFixtures);
 const at = new Date('2026-03-01T10:00:00Z');
 
 function message(id: number, kind: 'human' | 'participant', replyTo: number[] = [], createdAt = at): ChatMessage {
-  return {
-    id,
-    sessionId: 's',
-    number: id,
-    speaker: kind === 'human' ? { kind, name: 'Bob', id: 'u-bob' } : { kind, name: 'Claude', id: 'claude' },
-    role: kind === 'human' ? 'user' : 'assistant',
-    text: `message ${id}`,
-    model: null,
-    inputTokens: 0,
-    outputTokens: 0,
-    costUsd: 0,
-    replyTo,
-    traceId: null,
-    deliveryStatus: 'delivered',
-    externalIds: [],
-    externalUrl: null,
-    createdAt,
-  };
+  const speaker = kind === 'human' ? { kind, name: 'Bob', id: 'u-bob' } : { kind, name: 'Claude', id: 'claude' };
+  return chatMessage({ id, speaker, text: `message ${id}`, role: kind === 'human' ? 'user' : 'assistant', replyTo, createdAt });
 }
 
 describe('read-ahead notes', () => {
