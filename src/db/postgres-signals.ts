@@ -74,7 +74,8 @@ export class PostgresSignals implements DatabaseSignals {
 
   private connect(): void {
     if (this.connecting || this.closed) return;
-    // Keepalives after 10 s of silence: a connection cut without a word (a failover) is found dead in a minute, not two hours.
+    // Keepalives after 10 s of silence: a connection cut without a word (a failover) is found dead in a minute, not in
+    // the two hours the system's default waits.
     const client = new pg.Client({ connectionString: this.options.connectionString, keepAlive: true, keepAliveInitialDelayMillis: 10_000 });
     // Without a listener pg would throw a dropped connection's error out of the process.
     client.on('error', () => this.lost(client));

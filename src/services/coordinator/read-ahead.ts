@@ -24,8 +24,9 @@ const LOOKED_AT = 24;
 
 /**
  * Notes the people's messages of a seated round's `history` that no stored answer replies to yet, other than the ones
- * the round answers (`humans`) and those said before `since` (the discussion's start, ms), as read by its `speakerIds`. Returns how many it noted: a round that read a person's
- * message answers that person, and counts as such for the loop guard.
+ * the round answers (`humans`) and those said before `since` (the discussion's start, ms), as read by its
+ * `speakerIds`. Returns how many it noted: a round that read a person's message answers that person, and counts as
+ * such for the loop guard.
  */
 export function noteReadAhead(
   readAhead: ReadAhead,
@@ -73,14 +74,14 @@ export interface PeopleToAnswer {
 }
 
 /**
- * The people's messages taken from the queue, less what rounds read ahead (their notes are spent). Messages nobody
- * read are answered as usual, the others being in the history those answers read. When every one was read ahead, the
- * participants who did not read them all answer them, unless those who did fill a round (`maxSpeakers`): then the
- * people were answered, and nothing is left to do.
+ * The people's messages taken from the queue, less what rounds read ahead. Messages nobody read are answered as usual,
+ * the others being in the history those answers read (their notes are spent). When every one was read ahead, the
+ * participants who did not read them all answer them (the notes kept until that round is seated), unless those who did
+ * fill a round (`maxSpeakers`): then the people were answered, and nothing is left to do.
  */
 export function peopleToAnswer(readAhead: ReadAhead, taken: ChatMessage[], participantIds: readonly string[], maxSpeakers: number): PeopleToAnswer {
   const unread = taken.filter((message) => !readAhead.has(message.id));
-  const reads = taken.flatMap((message) => readAhead.get(message.id) ?? []);
+  const reads = taken.map((message) => readAhead.get(message.id)).filter((read) => read !== undefined);
   const spend = () => taken.forEach((message) => readAhead.delete(message.id));
   if (unread.length > 0 || reads.length === 0) {
     spend();

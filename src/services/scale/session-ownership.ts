@@ -14,8 +14,9 @@ const ORPHANS_PER_PASS = 50;
 
 /**
  * Holds the leases of the sessions this process runs. A person's message stored by another process is found by
- * polling, at once when that process's notice comes (see `SessionSignals`: so do kicks and ends); `!continue` handled elsewhere arrives as a kick request on the lease; a lease lost (a long pause) aborts
- * the local rounds; an active session nobody holds is adopted and resumed as a restart resumes it.
+ * polling, and at once when that process's notice comes (see `SessionSignals`; so are kicks and ends); `!continue`
+ * handled elsewhere arrives as a kick request on the lease; a lease lost (a long pause) aborts the local rounds; an
+ * active session nobody holds is adopted and resumed as a restart resumes it.
  */
 export class SessionOwnership {
   private readonly owned = new Map<string, Owned>();
