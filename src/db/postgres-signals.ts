@@ -47,6 +47,7 @@ export class PostgresSignals implements DatabaseSignals {
     const handlers = this.handlers.get(channel) ?? new Set();
     handlers.add(onSignal);
     this.handlers.set(channel, handlers);
+    // A connection being made listens to every channel known once it is up (see `connect`).
     if (this.client && handlers.size === 1) void this.client.query(`LISTEN ${quoted(channel)}`).catch(() => this.lost());
     else if (!this.client) this.connect();
     return () => void handlers.delete(onSignal);
@@ -87,6 +88,7 @@ export class PostgresSignals implements DatabaseSignals {
     this.connecting = (async () => {
       try {
         await client.connect();
+        // Channels added while a LISTEN was on its way are listened to as well: the loop sees the map as it grows.
         for (const channel of this.handlers.keys()) await client.query(`LISTEN ${quoted(channel)}`);
         if (this.closed) await client.end();
         else this.client = client;
