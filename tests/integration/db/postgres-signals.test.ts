@@ -3,7 +3,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type DatabaseHandle } from '../../../src/db/create-database.ts';
 import { PostgresSignals } from '../../../src/db/postgres-signals.ts';
 import { createThrowawayPostgres } from '../../support/databases.ts';
-import { until } from '../../support/service-doubles.ts';
+import { waitUntil } from '../../support/app-cluster.ts';
 
 describe('PostgresSignals on a Postgres server', () => {
   let database: { url: string; drop(): Promise<void> };
@@ -41,7 +41,7 @@ describe('PostgresSignals on a Postgres server', () => {
     receiver.listen('elsewhere', (payload) => other.push(payload));
     expect(await receiver.settled()).toBe(true);
     await sender.notify('sessions', 'ses_1');
-    await until(() => heard.length === 1, 'the notice');
+    await waitUntil(async () => heard.length === 1, 'the notice', 10_000, 10);
     expect(heard).toEqual(['ses_1']);
     expect(other).toEqual([]);
     // The sender opened no listening connection: it listens to nothing.
@@ -52,31 +52,36 @@ describe('PostgresSignals on a Postgres server', () => {
     const [sender, receiver] = [signals(), signals()];
     const heard: string[] = [];
     const stop = receiver.listen('sessions', (payload) => heard.push(payload));
-    await until(async () => (await listeners()).length === 1, 'the listening connection');
+    await waitUntil(async () => (await listeners()).length === 1, 'the listening connection', 10_000, 10);
     const [cut] = await listeners();
     await sql`select pg_terminate_backend(${cut})`.execute(handle.db);
-    await until(async () => {
-      const now = await listeners();
-      return now.length === 1 && now[0] !== cut && (await receiver.settled());
-    }, 'a new listening connection');
+    await waitUntil(
+      async () => {
+        const now = await listeners();
+        return now.length === 1 && now[0] !== cut && (await receiver.settled());
+      },
+      'a new listening connection',
+      10_000,
+      10,
+    );
     await sender.notify('sessions', 'after the cut');
-    await until(() => heard.length === 1, 'the notice after the cut');
+    await waitUntil(async () => heard.length === 1, 'the notice after the cut', 10_000, 10);
     // Notices arrive in the order they were sent: once a later one is heard elsewhere, the earlier one was delivered.
     const later: string[] = [];
     receiver.listen('sessions', (payload) => later.push(payload));
     stop();
     await sender.notify('sessions', 'unheard');
     await sender.notify('sessions', 'marker');
-    await until(() => later.includes('marker'), 'the later notice');
+    await waitUntil(async () => later.includes('marker'), 'the later notice', 10_000, 10);
     expect(heard).toEqual(['after the cut']);
   });
 
   it('closes its listening connection, and makes none once closed', async () => {
     const receiver = signals();
     receiver.listen('sessions', () => undefined);
-    await until(async () => (await listeners()).length === 1, 'the listening connection');
+    await waitUntil(async () => (await listeners()).length === 1, 'the listening connection', 10_000, 10);
     await receiver.close();
-    await until(async () => (await listeners()).length === 0, 'the connection closed');
+    await waitUntil(async () => (await listeners()).length === 0, 'the connection closed', 10_000, 10);
     receiver.listen('sessions', () => undefined);
     expect(receiver.listening).toBe(false);
   });

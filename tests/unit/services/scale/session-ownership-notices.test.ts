@@ -3,7 +3,8 @@ import { ManualClock } from '../../../../src/core/clock.ts';
 import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
 import type { OwnerPass } from '../../../../src/repositories/session-leases-repository.ts';
 import { SessionOwnership, type LocalRounds, type SessionOwnershipOptions } from '../../../../src/services/scale/session-ownership.ts';
-import { quietLogger, stub, until } from '../../../support/service-doubles.ts';
+import { waitUntil } from '../../../support/app-cluster.ts';
+import { quietLogger, stub } from '../../../support/service-doubles.ts';
 
 const session = { id: 'ses_1', status: 'active', startedAt: null } as Session;
 const emptyPass = (): OwnerPass => ({ statuses: new Map([[session.id, 'active']]), kicks: [], humanMessages: [], orphans: [] });
@@ -71,12 +72,12 @@ describe('SessionOwnership notices', () => {
 
     notice('ses_other');
     notice(session.id);
-    await until(() => passes.length === 1, 'a pass on the notice');
+    await waitUntil(async () => passes.length === 1, 'a pass on the notice', 10_000, 5);
     // The pass in flight may have read the database before the message was stored: one more follows it, not two.
     notice(session.id);
     notice(session.id);
     passes[0]!.release();
-    await until(() => passes.length === 2, 'the pass after it');
+    await waitUntil(async () => passes.length === 2, 'the pass after it', 10_000, 5);
     passes[1]!.release();
     for (let turn = 0; turn < 50; turn += 1) await new Promise((resolve) => setImmediate(resolve));
     expect(passes).toHaveLength(2);
