@@ -182,6 +182,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     eventLoopDelay: measureEventLoopDelay(),
     ...(dependencies.databaseConnectionUse ? { databaseConnection: dependencies.databaseConnectionUse } : {}),
     ...(checkpoints ? { databaseCheckpoints: () => checkpoints.stats() } : {}),
+    ...(dependencies.databaseSignals ? { noticesListening: () => dependencies.databaseSignals?.listening === true } : {}),
   });
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({

@@ -13,6 +13,8 @@ export interface DatabaseSignals {
   notify(channel: string, payload: string): Promise<void>;
   /** Calls `onSignal` with the payload of each notice on `channel`; returns the function that stops it. */
   listen(channel: string, onSignal: (payload: string) => void): () => void;
+  /** Whether notices are heard now (the listening connection is up). */
+  readonly listening: boolean;
   /** Stops listening (the connection closes). */
   close(): Promise<void>;
 }
@@ -62,7 +64,7 @@ export class PostgresSignals implements DatabaseSignals {
     await Promise.all(clients.map((client) => client.end().catch(() => undefined)));
   }
 
-  /** Whether the listening connection is up (tests). */
+  /** Whether the listening connection is up. */
   get listening(): boolean {
     return this.client !== null;
   }

@@ -75,6 +75,10 @@ describe('two real processes on one Postgres', () => {
       const drill = await startActiveSession(handle.db, slowModels, owner.url, 'Busy room: who answers Bob?');
       await waitUntil(async () => (await leaseHolderPid(handle.db, drill.sessionId)) !== null, 'a process to hold the session');
       const viaOther = (await leaseHolderPid(handle.db, drill.sessionId)) === owner.pid ? other : owner;
+      // Each process hears the others' notices (its /metrics says so once its listening connection is up).
+      for (const running of [owner, other]) {
+        await waitUntil(async () => (await (await fetch(`${running.url}/metrics`)).text()).includes('brainstorm_notices_listening 1\n'), 'the notices heard');
+      }
       const question = await say(handle.db, viaOther.url, drill, 'Bob writes through the process that does not hold the room');
       await waitAnswered(handle.db, drill, question);
       await waitUntil(async () => (await waitingNotices(drill.sessionId)) > 0, 'the AI rounds to reach the guard', 120_000);

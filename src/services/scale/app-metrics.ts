@@ -29,6 +29,8 @@ export interface AppMetricsSources {
   databaseConnection?: () => DatabaseConnectionUse;
   /** Embedded PGlite's checkpoints (absent on Postgres, whose server checkpoints itself). */
   databaseCheckpoints?: () => CheckpointStats;
+  /** Whether this process hears the other processes' notices now (Postgres; absent on PGlite). */
+  noticesListening?: () => boolean;
 }
 
 /** Use of embedded PGlite's one connection since it opened: held seconds, and waits for it by priority. */
@@ -108,6 +110,13 @@ export function createAppMetrics(registry: MetricsRegistry, turns: TurnMetrics, 
     (await sources.repository.sessionsByStatus()).map((row) => ({ labels: { status: row.status }, value: row.count })),
   );
   if (sources.memory) registerMemoryMetrics(registry, sources.memory);
+  const listening = sources.noticesListening;
+  if (listening)
+    registry.collected(
+      'brainstorm_notices_listening',
+      "1 while this process hears the other processes' notices (Postgres LISTEN); 0 while it cannot: it then finds their messages at its poll.",
+      async () => [{ labels: {}, value: listening() ? 1 : 0 }],
+    );
   if (sources.databaseConnection) registerConnectionMetrics(registry, sources.databaseConnection);
   if (sources.databaseCheckpoints) registerCheckpointMetrics(registry, sources.databaseCheckpoints);
   const loopDelay = sources.eventLoopDelay;

@@ -52,4 +52,17 @@ describe('the process families of /metrics', () => {
     metrics.close();
     expect(closed).toEqual(['loop delay']);
   });
+
+  it("shows whether the process hears the other processes' notices, where there are any (Postgres)", async () => {
+    let listening = true;
+    const registry = new MetricsRegistry();
+    const clock = new ManualClock(new Date('2026-11-26T00:00:00Z'));
+    const sources = { clock, logger: pino({ level: 'silent' }), repository, ownedSessions: () => 0 };
+    const metrics = createAppMetrics(registry, createTurnMetrics(registry, clock), { ...sources, noticesListening: () => listening });
+    expect(await metrics.render()).toContain('brainstorm_notices_listening 1\n');
+    listening = false;
+    expect(await metrics.render()).toContain('brainstorm_notices_listening 0\n');
+    const embedded = new MetricsRegistry();
+    expect(await createAppMetrics(embedded, createTurnMetrics(embedded, clock), sources).render()).not.toContain('brainstorm_notices_listening');
+  });
 });
