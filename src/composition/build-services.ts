@@ -51,7 +51,7 @@ export type Services = ReturnType<typeof buildServices>;
  * Moderator's speaker hints). Each module registers the handlers of the job kinds it owns.
  */
 export function buildServices(dependencies: ServiceDependencies) {
-  const { config, clock, logger, repositories, models, worker, transports, events, prompts } = dependencies;
+  const { config, clock, logger, repositories, models, worker, transports, events, prompts, databaseSignals } = dependencies;
   const settings = createSettingsPort({ repositories, config, clock, logger });
   const limitsConfig = () => settings.effectiveConfig().limits;
   const nudgeWorker = () => worker.nudge();
@@ -166,7 +166,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     leaseMs: config.environment.SESSION_LEASE_SECONDS * 1000,
     pollMs: config.environment.SESSION_POLL_MS,
     taken: (session) => leftPreviews.sweepRoom(session),
-    ...(dependencies.databaseSignals ? { signals: sessionSignals(dependencies.databaseSignals, logger) } : {}),
+    ...(databaseSignals ? { signals: sessionSignals(repositories.leases, databaseSignals, logger) } : {}),
   });
   const coordinator = new OwnedCoordinator(rounds, ownership, events);
   // Embedded PGlite has no checkpointer: housekeeping checkpoints it, /metrics shows how that goes.
@@ -182,7 +182,7 @@ export function buildServices(dependencies: ServiceDependencies) {
     eventLoopDelay: measureEventLoopDelay(),
     ...(dependencies.databaseConnectionUse ? { databaseConnection: dependencies.databaseConnectionUse } : {}),
     ...(checkpoints ? { databaseCheckpoints: () => checkpoints.stats() } : {}),
-    ...(dependencies.databaseSignals ? { noticesListening: () => dependencies.databaseSignals?.listening === true } : {}),
+    ...(databaseSignals ? { noticesListening: () => databaseSignals.listening } : {}),
   });
   settings.onChange((_config, change) => applyToRunningSessions(change, lifecycle));
   const planner = new PlannerFlow({

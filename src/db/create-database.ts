@@ -124,7 +124,7 @@ function openPostgres(url: string, options: DatabaseOptions): DatabaseHandle {
     dialect: new PostgresDialect({ pool: namingPool(pool), controlClient: pg.Client }),
     ...(options.counter ? { log: options.counter.record } : {}),
   });
-  const signals = new PostgresSignals({ db, connectionString: url });
+  const signals = new PostgresSignals({ connectionString: url });
   return {
     db,
     background: db,

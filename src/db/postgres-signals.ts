@@ -1,16 +1,13 @@
 /**
- * Notices between the processes that share one Postgres server, by LISTEN/NOTIFY: a wake-up, never the only way work
- * is found. A notice sent while a listener is reconnecting is lost (Postgres keeps none for a session that is not
- * listening), so whoever listens still polls; the notice only spares the wait for the next poll.
+ * Hearing the notices the processes that share one Postgres server send each other (`pg_notify`, sent by the
+ * repositories): a wake-up, never the only way work is found. A notice sent while a listener is reconnecting is lost
+ * (Postgres keeps none for a session that is not listening), so whoever listens still polls; the notice only spares
+ * the wait for the next poll.
  */
 import pg from 'pg';
-import { sql, type Kysely } from 'kysely';
-import type { Database } from './schema.ts';
 
-/** Notices on named channels between processes sharing a database. */
+/** Notices on named channels from the processes sharing a database. */
 export interface DatabaseSignals {
-  /** Sends `payload` to every process listening on `channel` (once the statement's transaction commits). */
-  notify(channel: string, payload: string): Promise<void>;
   /** Calls `onSignal` with the payload of each notice on `channel`; returns the function that stops it. */
   listen(channel: string, onSignal: (payload: string) => void): () => void;
   /** Whether notices are heard now (the listening connection is up). */
@@ -21,8 +18,6 @@ export interface DatabaseSignals {
 
 /** Options of the Postgres signals. */
 export interface PostgresSignalsOptions {
-  /** Sends the notices (a pooled connection serves). */
-  db: Kysely<Database>;
   /** The server the listening connection (one of its own, held open) is made to. */
   connectionString: string;
   /** How long a lost listening connection waits before it is made again (real time). Default 1 s. */
@@ -40,10 +35,6 @@ export class PostgresSignals implements DatabaseSignals {
   private closed = false;
 
   constructor(private readonly options: PostgresSignalsOptions) {}
-
-  async notify(channel: string, payload: string): Promise<void> {
-    await sql`select pg_notify(${channel}, ${payload})`.execute(this.options.db);
-  }
 
   listen(channel: string, onSignal: (payload: string) => void): () => void {
     const handlers = this.handlers.get(channel) ?? new Set();

@@ -1,6 +1,9 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
 
+/** The channel on which a process calls the owner of a session to look at it now (the payload: the session id). */
+export const SESSION_OWNER_CHANNEL = 'brainstorm_session_owner';
+
 /** A person's message found by an owner polling its sessions. */
 export interface HumanMessageRef {
   id: number;
@@ -115,6 +118,14 @@ export class SessionLeasesRepository {
   async requestKick(sessionId: string): Promise<boolean> {
     const result = await this.db.updateTable('session_leases').set({ kick_requested: true }).where('session_id', '=', sessionId).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
+  }
+
+  /**
+   * Calls the owner of a session, in whichever process, to look at it now: a notice on `SESSION_OWNER_CHANNEL`, heard
+   * by every process listening there (Postgres; on PGlite nobody listens). It goes once the statement commits.
+   */
+  async callOwner(sessionId: string): Promise<void> {
+    await sql`select pg_notify(${SESSION_OWNER_CHANNEL}, ${sessionId})`.execute(this.db);
   }
 
   /** Active sessions that nobody holds: no lease, an expired lease, or an owner that is gone. Oldest first. */

@@ -21,9 +21,14 @@ describe('PostgresSignals on a Postgres server', () => {
   });
 
   function signals(): PostgresSignals {
-    const made = new PostgresSignals({ db: handle.db, connectionString: database.url, reconnectMs: 20 });
+    const made = new PostgresSignals({ connectionString: database.url, reconnectMs: 20 });
     opened.push(made);
     return made;
+  }
+
+  /** A notice as a process sends it (the repositories' `pg_notify`). */
+  async function notify(channel: string, payload: string): Promise<void> {
+    await sql`select pg_notify(${channel}, ${payload})`.execute(handle.db);
   }
 
   /** The server processes of the connections listening on the database. */
@@ -40,16 +45,16 @@ describe('PostgresSignals on a Postgres server', () => {
     receiver.listen('sessions', (payload) => heard.push(payload));
     receiver.listen('elsewhere', (payload) => other.push(payload));
     expect(await receiver.settled()).toBe(true);
-    await sender.notify('sessions', 'ses_1');
+    await notify('sessions', 'ses_1');
     await waitUntil(async () => heard.length === 1, 'the notice', 10_000, 10);
     expect(heard).toEqual(['ses_1']);
     expect(other).toEqual([]);
-    // The sender opened no listening connection: it listens to nothing.
+    // A process that listens to nothing opens no listening connection.
     expect(sender.listening).toBe(false);
   });
 
   it('listens again after its connection is cut (a server restart), and stops hearing once unsubscribed', async () => {
-    const [sender, receiver] = [signals(), signals()];
+    const receiver = signals();
     const heard: string[] = [];
     const stop = receiver.listen('sessions', (payload) => heard.push(payload));
     await waitUntil(async () => (await listeners()).length === 1, 'the listening connection', 10_000, 10);
@@ -64,14 +69,14 @@ describe('PostgresSignals on a Postgres server', () => {
       10_000,
       10,
     );
-    await sender.notify('sessions', 'after the cut');
+    await notify('sessions', 'after the cut');
     await waitUntil(async () => heard.length === 1, 'the notice after the cut', 10_000, 10);
     // Notices arrive in the order they were sent: once a later one is heard elsewhere, the earlier one was delivered.
     const later: string[] = [];
     receiver.listen('sessions', (payload) => later.push(payload));
     stop();
-    await sender.notify('sessions', 'unheard');
-    await sender.notify('sessions', 'marker');
+    await notify('sessions', 'unheard');
+    await notify('sessions', 'marker');
     await waitUntil(async () => later.includes('marker'), 'the later notice', 10_000, 10);
     expect(heard).toEqual(['after the cut']);
   });
