@@ -81,7 +81,12 @@ describe('two real processes on one Postgres', () => {
       }
       const question = await say(handle.db, viaOther.url, drill, 'Bob writes through the process that does not hold the room');
       await waitAnswered(handle.db, drill, question);
-      await waitUntil(async () => (await waitingNotices(drill.sessionId)) > 0, 'the AI rounds to reach the guard', 120_000);
+      // The guard's notice, and everything said before it, delivered (a row stored a moment ago is still on its way).
+      await waitUntil(
+        async () => (await waitingNotices(drill.sessionId)) > 0 && (await auditConversation(handle.db, drill.sessionId)).undelivered === 0,
+        'the AI rounds to reach the guard, everything delivered',
+        120_000,
+      );
       const audit = await auditConversation(handle.db, drill.sessionId);
       expect({ lost: audit.lost, duplicated: audit.duplicated, answers: audit.answers.get(question)?.length }).toEqual({ lost: 0, duplicated: 0, answers: 3 });
     } finally {
