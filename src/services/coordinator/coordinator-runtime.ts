@@ -17,7 +17,7 @@ export interface Runtime {
   pendingHumans: ChatMessage[];
   /** People's messages folded into the next round (they wrote faster than the room answers), until a round reads them. */
   folded: ChatMessage[];
-  /** The newest message id a seated round read: a folded message up to it was answered with that round. */
+  /** The newest message id a seated round read: a folded message newer than it was not read by any round. */
   seenUpTo: number;
   /** People's messages rounds read before they were handed here, with who read them (see read-ahead.ts). */
   readAhead: ReadAhead;
@@ -193,9 +193,14 @@ export async function settleTurns(runtime: Runtime): Promise<void> {
   while (runtime.turns.size > 0) await Promise.allSettled([...runtime.turns].map((turn) => turn.done));
 }
 
-/** The folded messages no seated round has read yet (taken out of `runtime`; those read already are dropped). */
+/**
+ * The folded messages no seated round has read yet (taken out of `runtime`; those read already are dropped, their notes
+ * spent). One newer than everything a round read is unread. An older one is unread unless a round noted it: ids are
+ * given at insert, not at commit, so a message another process stored at the same moment can commit after a newer one
+ * that a round read, and dropping it by its id alone left that person unanswered.
+ */
 export function takeUnreadFolded(runtime: Runtime): ChatMessage[] {
-  return runtime.folded.splice(0).filter((message) => message.id > runtime.seenUpTo);
+  return runtime.folded.splice(0).filter((message) => message.id > runtime.seenUpTo || !runtime.readAhead.delete(message.id));
 }
 
 /**

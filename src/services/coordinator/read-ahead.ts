@@ -99,8 +99,8 @@ export function peopleToAnswer(readAhead: ReadAhead, taken: ChatMessage[], parti
 }
 
 /**
- * What a seated round read: the newest message id (`seenUpTo`: a folded message up to it was answered with the round)
- * and the people's messages it read ahead (see `noteReadAhead`, whose count it returns). The notes of the people it
+ * What a seated round read: the newest message id (`seenUpTo`: a folded message newer than it was not read) and the
+ * people's messages it read ahead (see `noteReadAhead`, whose count it returns). The notes of the people it
  * answers are spent.
  */
 export function noteSeatedRound(

@@ -1,5 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import type { ChatMessage, Session } from '../../../../src/core/domain.ts';
+import { newRuntime, nextPeople } from '../../../../src/services/coordinator/coordinator-runtime.ts';
 import { noteReadAhead, noteSeatedRound, peopleToAnswer, type ReadAhead } from '../../../../src/services/coordinator/read-ahead.ts';
 import { chatMessage } from '../../../support/chat-messages.ts';
 import { closeCoordinatorFixtures, coordinatorFixture } from '../../../support/coordinator-fixture.ts';
@@ -76,6 +77,22 @@ describe('read-ahead notes', () => {
     expect(noteSeatedRound(runtime, { startedAt: at }, [...taken, message(4, 'participant', [2, 3])], taken, [{ participant: { id: 'grok' } }])).toBe(0);
     expect(partial.size).toBe(0);
     expect(runtime.seenUpTo).toBe(4);
+  });
+});
+
+describe('folded messages', () => {
+  const everyone = [{ id: 'claude' }, { id: 'chatgpt' }, { id: 'grok' }];
+
+  it('drops a folded message a seated round read, and keeps one it did not read although a newer one was', () => {
+    const runtime = newRuntime();
+    // The round read 4 and 6; 5 was stored by another process at the same moment and committed after 6.
+    const read = [message(4, 'human'), message(6, 'human')];
+    noteSeatedRound(runtime, { startedAt: at }, read, [], [{ participant: { id: 'claude' } }]);
+    expect(runtime.seenUpTo).toBe(6);
+    runtime.folded.push(message(4, 'human'), message(5, 'human'), message(7, 'human'));
+    expect(nextPeople(runtime, everyone, 3).humans.map((taken) => taken.id)).toEqual([5, 7]);
+    // The read one's note is spent with it; the other read message stays noted.
+    expect([...runtime.readAhead.keys()]).toEqual([6]);
   });
 });
 
