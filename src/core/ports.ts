@@ -274,11 +274,12 @@ export type ViewEvent =
   { type: 'session'; session: Session } | { type: 'message'; message: ChatMessage } | { type: 'trace'; sessionId: string | null; traceId: string };
 
 /**
- * Events between services: the lifecycle announces an end (rounds in flight are cut) and a `!continue` (rounds
- * start again); the coordinator and the flood gate listen. Published synchronously, so a listener acts before
- * `publish` returns.
+ * Events between services: the lifecycle announces an end (rounds in flight are cut), a `!pause` (no round starts
+ * after the answers being written) and a `!continue` (rounds start again); the coordinator and the flood gate listen.
+ * Published synchronously, so a listener acts before `publish` returns.
  */
-export type ControlEvent = { type: 'session_ended'; sessionId: string } | { type: 'session_resumed'; sessionId: string };
+export type ControlEvent =
+  { type: 'session_ended'; sessionId: string } | { type: 'session_paused'; sessionId: string } | { type: 'session_resumed'; sessionId: string };
 
 /** Everything published on the bus. */
 export type SessionEvent = ViewEvent | ControlEvent;

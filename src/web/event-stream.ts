@@ -13,7 +13,7 @@ export interface StreamFilter {
 /** True when a session event concerns the filtered page. */
 export function sessionEventMatches(event: SessionEvent, filter: StreamFilter): boolean {
   // Control events are for services; no page shows them.
-  if (event.type === 'session_ended' || event.type === 'session_resumed') return false;
+  if (event.type === 'session_ended' || event.type === 'session_paused' || event.type === 'session_resumed') return false;
   if (filter.sessionId === null) return filter.roomId === null || event.type === 'session';
   switch (event.type) {
     case 'session':

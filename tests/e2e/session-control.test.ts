@@ -63,6 +63,26 @@ describe('control of a running session', () => {
     expect(participantMessages(test, room).length).toBeGreaterThan(whilePaused);
   });
 
+  it('!pause lets an answer still being written finish, though the owner looks at the session meanwhile', async () => {
+    const room = await proposeSession(test, fake);
+    fake.script({ participant: 'Claude' }, replies.text('Claude, slowly: start with the riskiest assumption.', { timing: { latencyMs: 300 } }));
+    await test.command(room, 'approve');
+    await test.app.worker.runDue();
+    const sessionId = (await session(test, room))!.id;
+    const claude = async () => (await test.app.repositories.messages.listForSession(sessionId)).filter((message) => message.speaker.name === 'Claude');
+    await waitFor(() => fake.chats.some((chat) => chat.agent.role === 'participant' && chat.agent.name === 'Claude'), "Claude's model asked");
+    expect((await test.command(room, 'pause')).content).toMatch(/Paused/);
+    // The owner's pass (once a second in production) finds the session paused while Claude still writes.
+    await test.app.services.ownership.tick();
+    // On real time, not settle's moving clock: Claude's 300 ms are not to run into its deadline.
+    await waitFor(async () => (await claude()).length > 0, "Claude's answer stored");
+    await test.settle();
+    expect((await claude()).map((message) => [message.text, Boolean(message.interrupted), message.deliveryStatus])).toEqual([
+      ['Claude, slowly: start with the riskiest assumption.', false, 'delivered'],
+    ]);
+    expect((await session(test, room))?.status).toBe('paused');
+  });
+
   it('a failing participant never blocks the others: one notice when it fails, one when it is benched', async () => {
     const room = await proposeSession(test, fake);
     fake.script({ participant: 'Grok' }, ...Array.from({ length: 12 }, () => replies.httpError(500)));

@@ -25,8 +25,17 @@ export async function coordinatorFixture(overrides: Partial<LimitsConfig> = {}) 
   );
   const turns = new ScriptedTurns(repositories, clock);
   const posts: { speaker: string; text: string }[] = [];
+  /**
+   * What the Moderator's hook does after a round (it says it changed the session when it did something), what the
+   * documentation's hook does before it (it says nothing), and what the room's flush before a round does.
+   */
+  const hooks: {
+    afterRound: ((session: Session) => Promise<void>) | null;
+    onMessage: ((sessionId: string) => Promise<void>) | null;
+    flushRoom: (() => Promise<void>) | null;
+  } = { afterRound: null, onMessage: null, flushRoom: null };
   const delivery = stub<DeliveryService>('delivery', {
-    flushRoom: async () => undefined,
+    flushRoom: async () => hooks.flushRoom?.(),
     post: async (session, speaker, text) => {
       posts.push({ speaker: speaker.name, text });
       const { message } = await repositories.messages.insert(
@@ -37,8 +46,6 @@ export async function coordinatorFixture(overrides: Partial<LimitsConfig> = {}) 
     },
   });
   const checked: string[] = [];
-  /** What the Moderator's hook does after a round; it says it changed the session when it did something. */
-  const hooks: { afterRound: ((session: Session) => Promise<void>) | null } = { afterRound: null };
   const moderation = stub<ModerationPort>('moderation', {
     afterRound: async (session) => {
       checked.push(session.id);
@@ -50,6 +57,7 @@ export async function coordinatorFixture(overrides: Partial<LimitsConfig> = {}) 
   const documentation: DocumentationHooks = {
     onMessage: async (sessionId) => {
       documented.push(sessionId);
+      await hooks.onMessage?.(sessionId);
     },
   };
   const ended: { sessionId: string; status: string; reason: string }[] = [];

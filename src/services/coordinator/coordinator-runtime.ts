@@ -29,6 +29,8 @@ export interface Runtime {
   controller: AbortController;
   /** Set by `abort`: no round starts until new work (a person, a kick) arrives. */
   cancelled: boolean;
+  /** Paused (here or elsewhere) since the loop read the session: it reads it again before it starts a round. */
+  paused: boolean;
   /** Participants whose failure, slowness or bench was announced (cleared, with a "back" notice, when they answer). */
   announcedFailures: Map<string, 'failed' | 'benched'>;
   /** Participants the room was told repeat themselves (cleared when they answer again). */
@@ -68,6 +70,7 @@ export function newRuntime(): Runtime {
     rerun: false,
     controller: new AbortController(),
     cancelled: false,
+    paused: false,
     announcedFailures: new Map(),
     announcedRepeats: new Set(),
     resting: new Set(),
@@ -218,6 +221,37 @@ export function nextPeople(runtime: Runtime, participants: readonly { id: string
   const taken = [...runtime.pendingHumans.splice(0), ...takeUnreadFolded(runtime)];
   const participantIds = participants.map((participant) => participant.id);
   return { ...peopleToAnswer(runtime.readAhead, taken, participantIds, maxSpeakers), owed: false };
+}
+
+/**
+ * The session the loop's next round is planned on: as the last round left it (`known`), unless a person spoke since
+ * or a pause came (see `Runtime.paused`); else as a person's count handed it over, or read again.
+ */
+export async function sessionForRound(runtime: Runtime, known: Session | null, read: () => Promise<Session | null>): Promise<Session | null> {
+  const arrival = runtime.arrival;
+  runtime.arrival = null;
+  const stale = runtime.paused;
+  runtime.paused = false;
+  if (!stale && known && runtime.pendingHumans.length === 0) return known;
+  return (!stale && arrival) || read();
+}
+
+/** Whether a pause came while a round was being seated, and the session is not active now (read again to know). */
+export async function pausedMeanwhile(runtime: Runtime, read: () => Promise<Session | null>): Promise<boolean> {
+  if (!runtime.paused) return false;
+  runtime.paused = false;
+  return (await read())?.status !== 'active';
+}
+
+/**
+ * Puts back the people a round was seated for when the session turned out paused before it started: they are answered
+ * after `!continue` (an AI round is wanted again then), as if the round had not been seated.
+ */
+export function putBack(runtime: Runtime, people: PeopleToAnswer & { owed: boolean }): void {
+  const { humans, only, owed } = people;
+  if (humans.length === 0) runtime.wantAiRound = true;
+  else if (owed) runtime.owed = withOwed(runtime.owed, humans, only ?? new Set());
+  else runtime.pendingHumans.unshift(...humans);
 }
 
 /** How a session's loop ended: the session not active (paused, ended), no work left, or an error. */

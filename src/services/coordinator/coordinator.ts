@@ -22,6 +22,9 @@ import {
   settleTurns,
   nextPeople,
   withOwed,
+  putBack,
+  pausedMeanwhile,
+  sessionForRound,
   runsAgain,
   type LoopEnd,
   type Runtime,
@@ -77,8 +80,10 @@ export class Coordinator implements TurnTaking {
   constructor(private readonly options: CoordinatorOptions) {
     this.history = new RecentHistorySource({ messages: options.messages, window: ROUND_HISTORY_WINDOW });
     this.notices = new RoundNotices(options);
-    // An end cuts this process's turns wherever it was decided; a resume is heard by the entry point (restartRoundsOnResume).
+    // An end cuts this process's turns wherever it was decided, a pause lets them finish; a resume is heard by the
+    // entry point (restartRoundsOnResume).
     options.events.subscribe((event) => {
+      if (event.type === 'session_paused') return this.pause(event.sessionId);
       if (event.type !== 'session_ended') return;
       this.abort(event.sessionId);
       options.hints.spend(event.sessionId);
@@ -101,6 +106,12 @@ export class Coordinator implements TurnTaking {
     if (handover.counted && !runtime.loop) runtime.arrival = session;
     runtime.wake?.();
     this.ensureLoop(session.id);
+  }
+
+  /** The session was paused (here, or elsewhere): the answers being written finish; the loop reads it before a round. */
+  pause(sessionId: string): void {
+    const runtime = this.runtimes.get(sessionId);
+    if (runtime) runtime.paused = true;
   }
 
   /** Start (or continue) AI rounds: after approval, `!continue`, or a restart. */
@@ -204,9 +215,7 @@ export class Coordinator implements TurnTaking {
     // then, or a room with a low limit would read one after every answer.
     let answeredPerson = false;
     for (;;) {
-      const arrival = runtime.arrival;
-      runtime.arrival = null;
-      const session = known && runtime.pendingHumans.length === 0 ? known : (arrival ?? (await this.options.sessions.findById(sessionId)));
+      const session = await sessionForRound(runtime, known, () => this.options.sessions.findById(sessionId));
       known = null;
       if (!session || session.status !== 'active') return 'inactive';
       if (runtime.cancelled) return 'idle';
@@ -226,10 +235,6 @@ export class Coordinator implements TurnTaking {
       // An AI round answers what was said, so it waits for the answers still being written; so do the owed answers.
       if (humans.length === 0 || owed) await settleTurns(runtime);
       const round = await seatRound({ ...this.options, history: this.history }, session, runtime, humans, people.only);
-      // A round that read a person's message answers them (see read-ahead.ts): the guard stopping after it is the room waiting as it should.
-      if (round && noteSeatedRound(runtime, session, round.history.messages, humans, round.speakers) > 0) answeredPerson = true;
-      // Who was still writing when a person spoke answers them next, before any AI round: nobody is left out of the reply.
-      if (round && humans.length > 0 && round.owing.size > 0) runtime.owed = withOwed(runtime.owed, humans, round.owing);
       if (!round) {
         // Every seat is taken by answers still being written: once they land, the person is answered.
         if (humans.length > 0 && !owed && runtime.turns.size > 0 && !runtime.cancelled) {
@@ -242,8 +247,17 @@ export class Coordinator implements TurnTaking {
       await this.options.delivery
         .flushRoom(session)
         .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
+      // Paused while the round was being seated (after the answers still being written, say): it does not start.
+      if (await pausedMeanwhile(runtime, () => this.options.sessions.findById(sessionId))) {
+        putBack(runtime, people);
+        return 'inactive';
+      }
       // No await between this check and the turns' start: an abort either comes before (no round) or reaches them.
       if (runtime.cancelled) return 'idle';
+      // A round that read a person's message answers them (see read-ahead.ts): the guard stopping after it is the room waiting as it should.
+      if (noteSeatedRound(runtime, session, round.history.messages, humans, round.speakers) > 0) answeredPerson = true;
+      // Who was still writing when a person spoke answers them next, before any AI round: nobody is left out of the reply.
+      if (humans.length > 0 && round.owing.size > 0) runtime.owed = withOwed(runtime.owed, humans, round.owing);
       const turns = startRound(this.options, this.notices, { session, round, runtime });
       if ((await awaitRound(round.kind, turns, runtime)) === 'preempted') {
         // A person's round goes on beside the newcomer's: the room hears of its repeats once its answers are in.

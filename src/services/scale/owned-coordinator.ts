@@ -19,9 +19,10 @@ export class OwnedCoordinator implements TurnTaking {
   ) {
     // `!continue` handled here goes through the lease too: the owner, wherever it runs, restarts the rounds.
     restartRoundsOnResume(events, this);
-    // An end decided here (`!stop`, a limit) is seen by the owner elsewhere at once, its rounds cut, not at its next poll.
+    // An end decided here (`!stop`, a limit) is seen by the owner elsewhere at once, its rounds cut, not at its next
+    // poll; a pause too, so that no round starts there after the answers being written.
     events.subscribe((event) => {
-      if (event.type === 'session_ended' && !ownership.holds(event.sessionId)) ownership.callOwner(event.sessionId);
+      if ((event.type === 'session_ended' || event.type === 'session_paused') && !ownership.holds(event.sessionId)) ownership.callOwner(event.sessionId);
     });
   }
 

@@ -1,4 +1,5 @@
 /** What this process keeps of a session whose lease it holds: which people's messages it handed to its rounds. */
+import type { LocalRounds } from './session-ownership-options.ts';
 
 /** A session this process holds. */
 export interface Owned {
@@ -6,7 +7,7 @@ export interface Owned {
   floor: number;
   /** Messages handed to the coordinator, by id, with when (clock ms). */
   handed: Map<number, number>;
-  /** Paused: its rounds were stopped once; the lease is kept for `!continue`. */
+  /** Paused: its rounds were told once; the lease is kept for `!continue`. */
   paused: boolean;
 }
 
@@ -36,21 +37,23 @@ export function foldSettled(owned: Owned, now: Date): void {
 }
 
 /**
- * Stops the rounds of held sessions that are no longer active (maybe by a command handled elsewhere): an ended one is
- * let go (returned, for its lease to be released), a paused one kept for `!continue`, its rounds stopped once.
+ * Stops the rounds of held sessions that ended (maybe by a command handled elsewhere) and returns them, let go, for
+ * their leases to be released. A paused one is kept for `!continue`, its rounds told once: as where the pause was
+ * handled, the answers being written finish and no round starts after them. Cutting them here made `!pause` drop, a
+ * second later, the answers it promises to let finish.
  */
-export function stopInactive(owned: Map<string, Owned>, statuses: Map<string, string>, abort: (sessionId: string) => void): string[] {
+export function stopInactive(owned: Map<string, Owned>, statuses: Map<string, string>, rounds: Pick<LocalRounds, 'abort' | 'pause'>): string[] {
   const ended: string[] = [];
   for (const [sessionId, session] of owned) {
     const status = statuses.get(sessionId);
-    if (status === 'active') {
-      session.paused = false;
-      continue;
+    if (status === 'active') session.paused = false;
+    else if (status === 'paused') {
+      if (!session.paused) rounds.pause(sessionId);
+      session.paused = true;
+    } else {
+      rounds.abort(sessionId);
+      ended.push(sessionId);
     }
-    if (status === 'paused' && session.paused) continue;
-    abort(sessionId);
-    if (status === 'paused') session.paused = true;
-    else ended.push(sessionId);
   }
   for (const sessionId of ended) owned.delete(sessionId);
   return ended;

@@ -13,6 +13,8 @@ export interface LocalRounds {
   onHumanMessage(session: Session, message: ChatMessage, handover?: HumanMessageHandover): void;
   kick(sessionId: string): void;
   abort(sessionId: string, reason?: 'stopped' | 'handed_over'): void;
+  /** The session was paused: no round starts after the answers being written. */
+  pause(sessionId: string): void;
   /** Sessions whose rounds an unreachable database stopped: resumed here once a pass reaches it again. */
   readonly stalled: Pick<StalledSessions, 'list' | 'resumed'>;
 }
@@ -21,7 +23,7 @@ export interface LocalRounds {
 export interface SessionSignals {
   /**
    * Tells the session's owner, in whichever process, to look at it now: a person's message stored here, `!continue`
-   * requested on its lease, or its end decided here.
+   * requested on its lease, or its pause or end decided here.
    */
   callOwner(sessionId: string): void;
   /** Calls `onSession` for each such notice from any process; returns the function that stops it. */

@@ -149,7 +149,7 @@ export class SessionOwnership {
     // Only the sessions the pass asked about: one taken meanwhile has no status in it, and is not ended.
     const asked = new Set(sessionIds);
     const held = new Map([...this.owned].filter(([sessionId]) => asked.has(sessionId)));
-    const ended = stopInactive(held, pass.statuses, (sessionId) => this.options.rounds.abort(sessionId));
+    const ended = stopInactive(held, pass.statuses, this.options.rounds);
     for (const sessionId of ended) this.owned.delete(sessionId);
     await this.options.leases.release(this.options.ownerId, ended);
     for (const sessionId of pass.kicks) if (this.owned.has(sessionId)) this.options.rounds.kick(sessionId);

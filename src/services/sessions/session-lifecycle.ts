@@ -69,6 +69,7 @@ export class SessionLifecycle implements SessionEnder {
     const now = this.options.clock.now();
     const session = await this.transition(SESSION_TRANSITIONS.pause, sessionId, 'Only an active discussion can be paused.', { pausedAt: now });
     await this.options.jobs.cancelPending(sessionId, [SESSION_TIMEOUT_JOB], now);
+    this.options.events.publish({ type: 'session_paused', sessionId });
     return session;
   }
 

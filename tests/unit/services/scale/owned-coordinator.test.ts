@@ -49,6 +49,13 @@ describe('OwnedCoordinator', () => {
     expect(calls).toEqual(['ownership.callOwner s2']);
   });
 
+  it('calls the owner elsewhere of a session paused here, so that no round starts there after the answers being written', () => {
+    const { calls, events } = ownedFixture();
+    events.publish({ type: 'session_paused', sessionId: 's2' });
+    events.publish({ type: 'session_paused', sessionId: 's1' });
+    expect(calls).toEqual(['ownership.callOwner s2']);
+  });
+
   it('cuts its own turns at once, and counts claims under way as work in flight', async () => {
     const { calls, coordinator } = ownedFixture();
     coordinator.abort('s1');

@@ -93,7 +93,7 @@ describe('SessionLifecycle', () => {
     expect((await repositories.jobs.listForSession(session.id)).some((job) => job.kind === WRAP_UP_JOB)).toBe(false);
   });
 
-  it('!continue publishes session_resumed and resets the loop guard; a pause outside a discussion is refused and changes nothing', async () => {
+  it('!pause publishes session_paused, !continue session_resumed and resets the loop guard; a pause outside a discussion is refused and changes nothing', async () => {
     const session = await newSession();
     await expect(lifecycle.pause(session.id)).rejects.toSatisfy((error) => BrainstormError.isInstance(error) && error.code === 'wrong_state');
     expect(events).toEqual([]);
@@ -102,7 +102,7 @@ describe('SessionLifecycle', () => {
     await lifecycle.pause(session.id);
     await clock.advance(60_000);
     const resumed = await lifecycle.resume(session.id);
-    expect(kinds()).toEqual(['session:active', 'session:paused', 'session:active', 'session_resumed']);
+    expect(kinds()).toEqual(['session:active', 'session:paused', 'session_paused', 'session:active', 'session_resumed']);
     expect(resumed.aiRoundsSinceHuman).toBe(0);
   });
 });
