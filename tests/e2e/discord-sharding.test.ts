@@ -60,14 +60,35 @@ async function personMessage(drill: DrillSession, text: string): Promise<number>
   return storedId(posted.id);
 }
 
-/** Runs `body`; when it fails, what every process printed goes to stderr with the error (these runs are not reproducible). */
+/**
+ * Runs `body`; when it fails, what every process printed goes to stderr with the error, and what the database holds
+ * of the conversations and their unfinished jobs (these runs are not reproducible: a loaded full run timed out once
+ * waiting for the answers after the shard-1 process came back, whose process logs said nothing amiss).
+ */
 async function withProcessLogs(body: () => Promise<void>): Promise<void> {
   try {
     await body();
   } catch (error) {
     for (const [index, member] of everyProcess.entries()) process.stderr.write(`--- process ${index} (pid ${member.pid})\n${member.output()}\n`);
+    process.stderr.write(`--- database\n${(await databaseState()).map((row) => JSON.stringify(row)).join('\n')}\n`);
     throw error;
   }
+}
+
+/** Every session's messages (who, what they reply to, their delivery) and every job not done, for a failure's report. */
+async function databaseState(): Promise<unknown[]> {
+  const messages = await handle.db
+    .selectFrom('messages')
+    .select(['id', 'session_id', 'speaker_kind', 'speaker_name', 'reply_to', 'delivery_status', 'external_ids'])
+    .orderBy('id')
+    .execute();
+  const jobs = await handle.db
+    .selectFrom('jobs')
+    .select(['id', 'kind', 'session_id', 'status', 'run_at', 'retry_count', 'last_error', 'locked_by', 'payload'])
+    .where('status', 'not in', ['done', 'cancelled', 'superseded'])
+    .execute();
+  const leases = await handle.db.selectFrom('session_leases').selectAll().execute();
+  return [...messages, ...jobs, ...leases];
 }
 
 describe('Discord sharding: two processes, one shard each', () => {
