@@ -176,7 +176,7 @@ export class CommandService {
         unlimited: true,
         run: async ({ session }) => {
           await o.lifecycle.pause(need(session).id);
-          return 'Paused. Type `!continue` to resume.';
+          return 'Paused: answers already being written will still arrive, and no new ones start. Type `!continue` to resume.';
         },
       }),
       define({

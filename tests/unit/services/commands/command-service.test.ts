@@ -207,7 +207,7 @@ describe('CommandService refusals', () => {
     expect(await run('status')).toMatchObject({ content: expect.stringContaining('too many commands'), private: true });
     // Another person is not held back, and a pause or a stop always goes through.
     expect((await run('help', '', ada)).private).toBe(false);
-    expect((await run('pause')).content).toBe('Paused. Type `!continue` to resume.');
+    expect((await run('pause')).content).toBe('Paused: answers already being written will still arrive, and no new ones start. Type `!continue` to resume.');
     expect((await run('stop')).content).toBe('Stopped. Wrapping up…');
     expect(calls).toEqual([`pause ${session.id}`, `end ${session.id} stopped (stopped by Alice)`]);
 
