@@ -19,6 +19,7 @@ import { previewRecord, type PreviewRows } from './preview-recorder.ts';
 import { StreamDraft, type PreviewRecord } from './stream-draft.ts';
 import type { TransportRegistry } from './transport-registry.ts';
 import { clipText } from '../../core/text-clip.ts';
+import { elsewhereRetryMs } from './room-elsewhere.ts';
 
 /** The job kind of an outbox delivery. */
 export const DELIVER_MESSAGE_JOB = 'deliver_message';
@@ -72,8 +73,6 @@ export interface DeliveryServiceOptions {
 
 /** A delivery is retried this often before it fails for good. */
 const DELIVERY_RETRIES = 12;
-/** How soon a delivery for a room another process serves is offered again (to whichever process claims it next). */
-const ROOM_ELSEWHERE_RETRY_MS = 200;
 /** Rooms of this many sessions are kept in memory (the oldest is forgotten first). */
 const ROOMS_REMEMBERED = 10_000;
 
@@ -207,7 +206,9 @@ export class DeliveryService {
     if (!this.options.transports.has(session.transport)) return { status: 'postpone', afterMs: 5000 };
     const transport = this.options.transports.get(session.transport);
     // Another process serves this room (its Discord shard holds the guild): leave the job to it, soon, not never.
-    if (transport.handlesRoom && !(await transport.handlesRoom(session.roomId))) return { status: 'postpone', afterMs: ROOM_ELSEWHERE_RETRY_MS };
+    if (transport.handlesRoom && !(await transport.handlesRoom(session.roomId))) {
+      return { status: 'postpone', afterMs: elsewhereRetryMs(this.options.clock.now().getTime() - message.createdAt.getTime()) };
+    }
     const outgoing = this.toOutgoing(message, targets, (job.payload.actions as MessageAction[] | undefined) ?? []);
     const buttons = buttonsOf(job.payload.buttons);
     if (buttons.length > 0) outgoing.buttons = buttons;

@@ -244,6 +244,11 @@ describe('DeliveryService', () => {
     expect(await fixture.delivery.deliver(job!)).toEqual({ status: 'postpone', afterMs: 200 });
     expect(fixture.transport.messages).toEqual([]);
     expect((await fixture.repositories.messages.findById(message.id))?.deliveryStatus).toBe('pending');
+    // That process is gone (its shard down): the delivery waits for it, offered again less and less often.
+    await fixture.clock.advance(40_000);
+    expect(await fixture.delivery.deliver(job!)).toEqual({ status: 'postpone', afterMs: 2000 });
+    await fixture.clock.advance(3_600_000);
+    expect(await fixture.delivery.deliver(job!)).toEqual({ status: 'postpone', afterMs: 5000 });
   });
 
   it('registers the handler of its own job kind, and flushes a room through its queue while one of its messages waits', async () => {
