@@ -27,7 +27,15 @@ const GROUPS = [
   'load-roles',
   'load-roles-postgres',
 ];
-const wanted = process.argv.slice(2).filter((name) => GROUPS.includes(name));
+const asked = process.argv.slice(2);
+// A typo ran every group (half an hour and more) instead of the one meant: a name that is not a group stops the run.
+const unknown = asked.filter((name) => !GROUPS.includes(name));
+if (unknown.length > 0) {
+  const usage = asked.some((name) => name === '--help' || name === '-h') ? '' : `bench: no group ${unknown.map((name) => `'${name}'`).join(', ')}\n`;
+  process.stderr.write(`${usage}usage: npm run bench [-- group ...]   (no group: all of them)\ngroups: ${GROUPS.join(', ')}\n`);
+  process.exit(usage === '' ? 0 : 2);
+}
+const wanted = asked;
 const failed: string[] = [];
 // The groups' apps make data directories they never remove (the tests' helpers do, under vitest's own root): every
 // temporary directory of this run goes under one, removed at its end.

@@ -36,6 +36,7 @@ export const SAYINGS = [
 
 /** The flags every chaos day takes (see `npm run chaos`): the engine, the models, its size, its seed and its kills. */
 export const DAY_OPTIONS = {
+  help: { type: 'boolean', short: 'h', default: false },
   engine: { type: 'string', default: 'pglite' },
   models: { type: 'string', default: 'demo' },
   rooms: { type: 'string', default: '3' },
@@ -43,3 +44,19 @@ export const DAY_OPTIONS = {
   seed: { type: 'string', default: '1' },
   kill: { type: 'string', default: '0.4' },
 } as const;
+
+/**
+ * The options of a chaos run's command line (`parseArgs`'s), or its usage: on `--help` (exit 0), or after an option it
+ * does not know (exit 2; parseArgs's own error was a stack trace).
+ */
+export function readDayOptions<T>(parse: () => T & { help?: boolean }, usage: string): T {
+  try {
+    const options = parse();
+    if (!options.help) return options;
+    process.stdout.write(`${usage}\n`);
+    process.exit(0);
+  } catch (error) {
+    process.stderr.write(`${error instanceof Error ? error.message : String(error)}\n${usage}\n`);
+    process.exit(2);
+  }
+}

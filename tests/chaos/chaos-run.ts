@@ -19,15 +19,12 @@ import { startFakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
 import { createThrowawayPostgres } from '../support/databases.ts';
 import { chaosProblems, failedJobs, type RoomView, type SentMessage } from './chaos-checks.ts';
 import { startAppProcess, type AppProcess } from './chaos-process.ts';
-import { DAY_OPTIONS, pickWith, seeded, SAYINGS, TOPICS } from './chaos-day.ts';
+import { DAY_OPTIONS, pickWith, readDayOptions, seeded, SAYINGS, TOPICS } from './chaos-day.ts';
 
-const { values: options } = parseArgs({
-  options: {
-    ...DAY_OPTIONS,
-    port: { type: 'string', default: '7571' },
-    processes: { type: 'string', default: '1' },
-  },
-});
+const options = readDayOptions(
+  () => parseArgs({ options: { ...DAY_OPTIONS, port: { type: 'string', default: '7571' }, processes: { type: 'string', default: '1' } } }).values,
+  'npm run chaos -- [--engine pglite|postgres] [--models demo|literal] [--rooms 3] [--rounds 8] [--seed 1] [--kill 0.4] [--processes 2 (Postgres only)]',
+);
 
 const random = seeded(Number(options.seed));
 const pick = pickWith(random);

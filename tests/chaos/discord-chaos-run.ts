@@ -29,20 +29,28 @@ import { startFaultProxy } from '../support/fault-proxy.ts';
 import { failedJobs, settled } from './chaos-checks.ts';
 import { startAppProcess, type AppProcess } from './chaos-process.ts';
 import { discordChaosProblems, discordRequestNotes, type SaidInThread } from './discord-chaos-checks.ts';
-import { DAY_OPTIONS, pickWith, seeded, SAYINGS, TOPICS } from './chaos-day.ts';
+import { DAY_OPTIONS, pickWith, readDayOptions, seeded, SAYINGS, TOPICS } from './chaos-day.ts';
 
-const { values: options } = parseArgs({
-  options: {
-    ...DAY_OPTIONS,
-    'notion-outage': { type: 'string', default: '0.3' },
-    'discord-trouble': { type: 'string', default: '0.3' },
-    'database-outage': { type: 'string', default: '0' },
-    'lost-answers': { type: 'string', default: '0' },
-    'clean-stops': { type: 'string', default: '0' },
-    port: { type: 'string', default: '7591' },
-    processes: { type: 'string', default: '1' },
-  },
-});
+const options = readDayOptions(
+  () =>
+    parseArgs({
+      options: {
+        ...DAY_OPTIONS,
+        'notion-outage': { type: 'string', default: '0.3' },
+        'discord-trouble': { type: 'string', default: '0.3' },
+        'database-outage': { type: 'string', default: '0' },
+        'lost-answers': { type: 'string', default: '0' },
+        'clean-stops': { type: 'string', default: '0' },
+        port: { type: 'string', default: '7591' },
+        processes: { type: 'string', default: '1' },
+      },
+    }).values,
+  [
+    'npm run chaos:discord -- [--engine pglite|postgres] [--models demo|literal] [--rooms 3] [--rounds 8] [--seed 1] [--kill 0.4]',
+    '  [--notion-outage 0.3] [--discord-trouble 0.3] [--processes 2] [--database-outage 0.3] [--lost-answers 0.3] [--clean-stops 0.5]',
+    '  (--processes, --database-outage and --lost-answers need --engine postgres; see the head of tests/chaos/discord-chaos-run.ts)',
+  ].join('\n'),
+);
 
 const random = seeded(Number(options.seed));
 const pick = pickWith(random);
