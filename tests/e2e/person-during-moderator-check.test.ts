@@ -4,13 +4,10 @@
  * goes on beside their round.
  */
 import { describe, expect, it, vi } from 'vitest';
-import { replies } from '../fakes/openrouter/fake-openrouter.ts';
+import { scriptedVerdict, scriptOffTopicAnswers } from '../support/scripted-moderation.ts';
 import { appOnClockedFakeModels } from '../support/app-on-fake-models.ts';
 
-const verdict = (overrides: Record<string, unknown>, latencyMs = 0) => ({
-  ...replies.json({ action: 'continue', drifting: false, objectivesMet: false, message: '', target: '', reason: 'scripted', quality: 5, ...overrides }),
-  timing: { latencyMs },
-});
+const verdict = (overrides: Record<string, unknown>, latencyMs = 0) => scriptedVerdict(overrides, latencyMs);
 
 // The fake's delays run on the app's clock: a model's answer comes only when the test moves time.
 const suite = appOnClockedFakeModels({ MODERATOR_CHECK_INTERVAL: '3', MAX_AI_ROUNDS_WITHOUT_HUMAN: '1', SESSION_PLANNER_MAX_QUESTIONS: '0' });
@@ -21,9 +18,7 @@ describe('a person who speaks while the Moderator checks the discussion', () => 
     const moderatorCalls = () => fake.chats.filter((chat) => chat.agent.role === 'moderator').length;
     const participantCalls = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
     // Off-topic answers make the check ask the Moderator's model; it takes 20 s.
-    for (const name of ['Claude', 'ChatGPT', 'Grok']) {
-      fake.script({ participant: name }, ...Array.from({ length: 4 }, (_, index) => replies.text(`Did you see the football final? Goal ${index} was great.`)));
-    }
+    scriptOffTopicAnswers(fake);
     fake.script(
       { role: 'moderator' },
       verdict({ message: 'Welcome! Who starts?' }),
@@ -49,9 +44,7 @@ describe('a person who speaks while the Moderator checks the discussion', () => 
 
   it('and when the check ends the session meanwhile, it ends as a stop ends it: nothing is left pending, and the closing is the last word', async () => {
     const { fake, test } = suite;
-    for (const name of ['Claude', 'ChatGPT', 'Grok']) {
-      fake.script({ participant: name }, ...Array.from({ length: 4 }, (_, index) => replies.text(`Did you see the football final? Goal ${index} was great.`)));
-    }
+    scriptOffTopicAnswers(fake);
     fake.script({ role: 'moderator' }, verdict({ message: 'Welcome! Who starts?' }), verdict({ objectivesMet: true, reason: 'the plan is covered' }, 20_000));
     await test.say(null, 'How should we cache our public API responses?');
     await test.settle();

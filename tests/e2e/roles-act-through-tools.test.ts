@@ -6,13 +6,12 @@
 import { getGlobalTraceProvider } from '@openai/agents';
 import { afterEach, describe, expect, it } from 'vitest';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { scriptedVerdict } from '../support/scripted-moderation.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
 
 const CHECK_INTERVAL = 3;
 
-function verdict(overrides: Record<string, unknown>) {
-  return replies.json({ action: 'continue', drifting: false, objectivesMet: false, message: '', target: '', reason: 'scripted', quality: 5, ...overrides });
-}
+const verdict = (overrides: Record<string, unknown>) => scriptedVerdict(overrides);
 
 let fake: FakeOpenRouter | undefined;
 let test: TestApp | undefined;

@@ -2,6 +2,7 @@ import { getGlobalTraceProvider } from '@openai/agents';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { ManualClock } from '../../src/core/clock.ts';
 import { replies, startFakeOpenRouter, type FakeOpenRouter } from '../fakes/openrouter/fake-openrouter.ts';
+import { scriptedVerdict } from '../support/scripted-moderation.ts';
 import { proposeSession, waitFor } from '../support/session-driver.ts';
 import { fakeEnvironment, startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -29,9 +30,7 @@ async function start(
 const sessionOf = async (app: TestApp, room: string) => (await app.app.repositories.sessions.findByRoom('memory', room))!;
 const stored = async (app: TestApp, room: string) => app.app.repositories.messages.listForSession((await sessionOf(app, room)).id);
 
-function verdict(overrides: Record<string, unknown>) {
-  return replies.json({ action: 'continue', drifting: false, objectivesMet: false, message: '', target: '', reason: 'scripted', quality: 5, ...overrides });
-}
+const verdict = (overrides: Record<string, unknown>) => scriptedVerdict(overrides);
 
 describe('stop means stop', () => {
   it('after !stop the Moderator check in flight posts nothing: only the closing follows', async () => {
