@@ -232,6 +232,43 @@ describe('sessions leased to one process among several', () => {
     }
   });
 
+  it("a pause decided in another process reaches the owner by that process's notice, and the answer being written finishes", async () => {
+    const { first, second, transport } = await twoProcesses('pause', { SESSION_POLL_MS: '600000' });
+    try {
+      const { room, sessionId } = await activeSession(first, transport, 'Pause drill: who finishes?');
+      await first.app.services.coordinator.idle(sessionId);
+      first.app.services.ownership.startPolling();
+      await waitUntil(async () => (await listeningConnections()) === 1, "the owner's listening connection");
+      const asked = fake.chats.length;
+      fake.script({ participant: 'Claude' }, replies.text('Claude, slowly: pilot it with one team first.', { timing: { latencyMs: 500 } }));
+      const bob = { id: 'u-bob', name: 'Bob', isAdmin: false };
+      await first.say(room, 'Bob asks the owner', bob);
+      await waitUntil(async () => fake.chats.slice(asked).some((chat) => chat.agent.name === 'Claude'), "Claude's model asked");
+      // `!pause` through the other process: its notice brings the owner's pass at once, while Claude still writes.
+      const ownership = first.app.services.ownership;
+      const pass = ownership.tick.bind(ownership);
+      let passes = 0;
+      ownership.tick = () => {
+        passes += 1;
+        return pass();
+      };
+      await second.command(room, 'pause', '', alice);
+      await waitUntil(async () => passes > 0, "the owner's pass on the notice", 20_000);
+      // On real time, not settle's moving clock: Claude's 500 ms are not to run into its deadline.
+      const stored = async () => (await first.app.repositories.messages.listForSession(sessionId)).filter((message) => message.speaker.name === 'Claude');
+      const before = (await stored()).length;
+      await waitUntil(async () => (await stored()).length > before, "Claude's answer stored", 20_000);
+      await first.settle();
+      const claude = answersTo(transport, room, 'Bob').find((message) => message.speaker === 'Claude');
+      expect(claude?.content).toContain('pilot it with one team first.');
+      expect(claude?.content).not.toMatch(/interrupted/);
+      expect(first.app.services.ownership.holds(sessionId)).toBe(true);
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+
   it('!continue handled by another process starts the rounds in the owner, once', async () => {
     const { first, second, transport } = await twoProcesses('continue');
     try {
