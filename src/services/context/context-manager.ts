@@ -67,6 +67,8 @@ export class ContextManager {
   private readonly sizes = new HistoryTokens();
   /** The record each round's participants read, once per round: they share the round's history object. */
   private readonly roundRecords = new WeakMap<RecentHistory, Promise<string | null>>();
+  /** Rounds (by the history their participants share) that a `!refresh` reached: each participant reads the record. */
+  private readonly forcedRounds = new WeakSet<RecentHistory>();
   /**
    * Each message's attributed line in raw tokens, by message object: a round's history holds the same objects from one
    * round to the next (an edited message comes as a new one), so a turn counts only what is new instead of building
@@ -97,7 +99,7 @@ export class ContextManager {
     const window = await this.options.contextWindow(model);
     const limits = this.options.limits();
     const refreshAt = Math.min((window * limits.contextRefreshPercent) / 100, this.options.historyBudgetTokens);
-    const forced = this.forced.delete(session.id);
+    const forced = this.takeForced(session.id, loaded);
     let measured = await this.measure(session.id, model, loaded);
     // The window is not enough when the whole history goes in (it is small after all), or when the recent part
     // the prompt keeps reaches past the window's start.
@@ -117,7 +119,7 @@ export class ContextManager {
     if (historyTokens + INSTRUCTION_ALLOWANCE > (window * maxPercent) / 100) {
       await this.options.documentation.requestRecord(session.id, { urgent: true });
     }
-    const record = forced ? await this.options.documentation.refreshRecord(session.id) : await this.latestRecord(session.id, loaded);
+    const record = await this.roundRecord(session.id, loaded, forced);
     // Record and recent messages share the budget, so a compressed prompt is never larger than an
     // uncompressed one was allowed to be: the prompt stays flat however long the session runs.
     const start = this.recentStart(measured);
@@ -156,12 +158,27 @@ export class ContextManager {
     return imagesToShow(messages.slice(-RECENT_CHAT_MESSAGES), this.options.now?.() ?? new Date());
   }
 
-  /** The newest record, read once for the participants of a round (a failed read is not kept). */
-  private latestRecord(sessionId: string, round: RecentHistory | undefined): Promise<string | null> {
-    if (!round) return this.options.documentation.latestRecord(sessionId);
+  /**
+   * Whether this prompt reads the record whatever the history's size: after `!refresh`, every participant of the next
+   * round (it was the first participant's alone, the others answering without the edits people made in Notion).
+   */
+  private takeForced(sessionId: string, round: RecentHistory | undefined): boolean {
+    if (round && this.forcedRounds.has(round)) return true;
+    if (!this.forced.delete(sessionId)) return false;
+    if (round) this.forcedRounds.add(round);
+    return true;
+  }
+
+  /**
+   * The newest record (refreshed from the store of truth after `!refresh`), read once for the participants of a round
+   * (a failed read is not kept).
+   */
+  private roundRecord(sessionId: string, round: RecentHistory | undefined, refresh: boolean): Promise<string | null> {
+    const read = () => (refresh ? this.options.documentation.refreshRecord(sessionId) : this.options.documentation.latestRecord(sessionId));
+    if (!round) return read();
     let record = this.roundRecords.get(round);
     if (!record) {
-      record = this.options.documentation.latestRecord(sessionId);
+      record = read();
       this.roundRecords.set(round, record);
       record.catch(() => this.roundRecords.delete(round));
     }

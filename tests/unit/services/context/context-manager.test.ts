@@ -126,6 +126,24 @@ describe('ContextManager', () => {
     expect((await context.build(session, 'Claude', 'm', [])).compressed).toBe(false);
   });
 
+  it('!refresh reaches every participant of the next round, which reads the store of truth once', async () => {
+    const { context } = manager(history(4), record);
+    const documentation = context['options'].documentation;
+    let refreshed = 0;
+    const refresh = documentation.refreshRecord.bind(documentation);
+    documentation.refreshRecord = (sessionId) => {
+      refreshed += 1;
+      return refresh(sessionId);
+    };
+    context.forceRefresh('s');
+    const round = { messages: history(4), complete: true };
+    const built = await Promise.all(['Claude', 'ChatGPT', 'Grok'].map((name) => context.build(session, name, 'm', [], round)));
+    expect(built.map((prompt) => prompt.compressed)).toEqual([true, true, true]);
+    expect(refreshed).toBe(1);
+    // The round after it reads the history as before.
+    expect((await context.build(session, 'Claude', 'm', [], { messages: history(4), complete: true })).compressed).toBe(false);
+  });
+
   it('builds from a recent window exactly what it builds from the whole history, reading the whole only while it all goes in', async () => {
     const all = history(300);
     let fullReads = 0;
