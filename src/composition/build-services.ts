@@ -52,7 +52,7 @@ export type Services = ReturnType<typeof buildServices>;
  */
 export function buildServices(dependencies: ServiceDependencies) {
   const { config, clock, logger, repositories, models, worker, transports, events, prompts, databaseSignals } = dependencies;
-  const settings = createSettingsPort({ repositories, config, clock, logger });
+  const settings = createSettingsPort({ repositories, config, clock, logger, ...(databaseSignals && { signals: databaseSignals }) });
   const limitsConfig = () => settings.effectiveConfig().limits;
   const nudgeWorker = () => worker.nudge();
 

@@ -10,6 +10,11 @@ import pg from 'pg';
 export interface DatabaseSignals {
   /** Calls `onSignal` with the payload of each notice on `channel`; returns the function that stops it. */
   listen(channel: string, onSignal: (payload: string) => void): () => void;
+  /**
+   * Calls `onListening` each time the listening connection is made, the first time too: notices sent before it (while
+   * it was lost, or before it was first made) were not heard, and whoever keeps state from them reads it again.
+   */
+  onListening(onListening: () => void): () => void;
   /** Whether notices are heard now (the listening connection is up). */
   readonly listening: boolean;
   /** Stops listening (the connection closes). */
@@ -27,6 +32,7 @@ export interface PostgresSignalsOptions {
 /** `DatabaseSignals` on a Postgres server: one connection of its own listens while anyone does. */
 export class PostgresSignals implements DatabaseSignals {
   private readonly handlers = new Map<string, Set<(payload: string) => void>>();
+  private readonly listeningHandlers = new Set<() => void>();
   private client: pg.Client | null = null;
   private connecting: Promise<void> | null = null;
   /** The connection being made (until it listens or fails). */
@@ -44,6 +50,12 @@ export class PostgresSignals implements DatabaseSignals {
     if (this.client && handlers.size === 1) void this.client.query(`LISTEN ${quoted(channel)}`).catch(() => this.lost());
     else if (!this.client) this.connect();
     return () => void handlers.delete(onSignal);
+  }
+
+  onListening(onListening: () => void): () => void {
+    this.listeningHandlers.add(onListening);
+    if (!this.client) this.connect();
+    return () => void this.listeningHandlers.delete(onListening);
   }
 
   async close(): Promise<void> {
@@ -84,7 +96,10 @@ export class PostgresSignals implements DatabaseSignals {
         // Channels added while a LISTEN was on its way are listened to as well: the loop sees the map as it grows.
         for (const channel of this.handlers.keys()) await client.query(`LISTEN ${quoted(channel)}`);
         if (this.closed) await client.end();
-        else this.client = client;
+        else {
+          this.client = client;
+          for (const handler of this.listeningHandlers) handler();
+        }
       } catch {
         // The server is away (an outage, a restart): tried again after a pause, the poll covering meanwhile.
         await client.end().catch(() => undefined);

@@ -1,5 +1,8 @@
-import type { Kysely } from 'kysely';
+import { sql, type Kysely } from 'kysely';
 import { toJson, type Database } from '../db/schema.ts';
+
+/** The channel on which a process that changed a setting tells the others (Postgres `NOTIFY`), to read them again. */
+export const SETTINGS_CHANNEL = 'brainstorm_settings';
 
 /** Persisted admin settings (`!config`). */
 export class SettingsRepository {
@@ -18,6 +21,11 @@ export class SettingsRepository {
       .values({ key, value: toJson(value), updated_by: updatedBy, updated_at: now })
       .onConflict((conflict) => conflict.column('key').doUpdateSet({ value: toJson(value), updated_by: updatedBy, updated_at: now }))
       .execute();
+  }
+
+  /** Tells every process listening on `SETTINGS_CHANNEL` that a setting changed (Postgres; on PGlite nobody listens). */
+  async announceChange(): Promise<void> {
+    await sql`select pg_notify(${SETTINGS_CHANNEL}, '')`.execute(this.db);
   }
 
   /** Removes one setting (back to the environment's value). */

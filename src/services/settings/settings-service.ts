@@ -57,7 +57,16 @@ export class SettingsService {
   private disabled: string[] = [];
   private readonly listeners = new Set<SettingListener>();
 
-  constructor(private readonly dependencies: { store: SettingsStore; baseConfig: AppConfig; clock: Clock; logger: Logger }) {}
+  constructor(
+    private readonly dependencies: {
+      store: SettingsStore;
+      baseConfig: AppConfig;
+      clock: Clock;
+      logger: Logger;
+      /** Tells the other processes sharing the store that a setting changed (they read them again); absent alone. */
+      announce?: () => void;
+    },
+  ) {}
 
   /** Reads the persisted overrides; a stored value the schema no longer accepts is dropped with a warning. */
   async load(): Promise<void> {
@@ -164,6 +173,7 @@ export class SettingsService {
 
   private async audit(change: SettingChange, actor: SettingActor): Promise<void> {
     this.dependencies.logger.info({ event: 'setting_changed', ...change, by: actor.name, byId: actor.id }, `setting ${change.key} changed by ${actor.name}`);
+    this.dependencies.announce?.();
     const config = this.effectiveConfig();
     for (const listener of this.listeners) await listener(config, change);
   }

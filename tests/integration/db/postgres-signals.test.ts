@@ -53,11 +53,13 @@ describe('PostgresSignals on a Postgres server', () => {
     expect(sender.listening).toBe(false);
   });
 
-  it('listens again after its connection is cut (a server restart), and stops hearing once unsubscribed', async () => {
+  it('listens again after its connection is cut (a server restart), says so, and stops hearing once unsubscribed', async () => {
     const receiver = signals();
     const heard: string[] = [];
+    let connections = 0;
+    receiver.onListening(() => (connections += 1));
     const stop = receiver.listen('sessions', (payload) => heard.push(payload));
-    await waitUntil(async () => (await listeners()).length === 1, 'the listening connection', 10_000, 10);
+    await waitUntil(async () => (await listeners()).length === 1 && connections === 1, 'the listening connection', 10_000, 10);
     const [cut] = await listeners();
     await sql`select pg_terminate_backend(${cut})`.execute(handle.db);
     await waitUntil(
@@ -69,6 +71,8 @@ describe('PostgresSignals on a Postgres server', () => {
       10_000,
       10,
     );
+    // Told each time it listens again: what was sent while it was cut was not heard.
+    expect(connections).toBe(2);
     await notify('sessions', 'after the cut');
     await waitUntil(async () => heard.length === 1, 'the notice after the cut', 10_000, 10);
     // Notices arrive in the order they were sent: once a later one is heard elsewhere, the earlier one was delivered.

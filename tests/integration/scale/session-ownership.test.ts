@@ -8,6 +8,7 @@ import { createThrowawayPostgres } from '../../support/databases.ts';
 import { MemoryTransport } from '../../support/memory-transport.ts';
 import { scriptedPlan } from '../../support/scripted-plans.ts';
 import { OPENING_GRACE_MS } from '../../../src/services/scale/unanswered-people.ts';
+import { SESSION_OWNER_CHANNEL } from '../../../src/repositories/session-leases-repository.ts';
 import { alice, fakeEnvironment, startTestApp, type TestApp } from '../../support/test-app.ts';
 
 let fake: FakeOpenRouter;
@@ -365,16 +366,40 @@ describe('sessions leased to one process among several', () => {
   });
 });
 
-/** Connections listening for notices on the test database (the owners' signal listeners). */
+/** Connections listening for the owners' notices on the test database (each process's one listening connection). */
 async function listeningConnections(): Promise<number> {
   const client = new pg.Client({ connectionString: database.url });
   await client.connect();
   try {
     const { rows } = await client.query<{ count: number }>(
-      "select count(*)::int as count from pg_stat_activity where datname = current_database() and query like 'LISTEN %'",
+      // Every process listens for settings; the owner's notices are the last channel its connection listens to.
+      'select count(*)::int as count from pg_stat_activity where datname = current_database() and query = $1',
+      [`LISTEN "${SESSION_OWNER_CHANNEL}"`],
     );
     return rows[0]?.count ?? 0;
   } finally {
     await client.end();
   }
 }
+
+describe('settings changed in one process among several', () => {
+  it('are read again by the others at once: !config and !disable handled by the process that does not run the session', async () => {
+    const { first, second, transport } = await twoProcesses('settings');
+    try {
+      await activeSession(first, transport, 'Settings drill: who applies the change?');
+      const room = transport.rooms.at(-1)!.roomId;
+      const admin = { id: 'u-admin', name: 'Ada', isAdmin: true };
+      await second.command(room, 'config', 'MAX_AI_RESPONSES_PER_TURN 2', admin);
+      await second.command(room, 'disable', 'Grok', admin);
+      const settings = first.app.services.settings;
+      await waitUntil(
+        async () => settings.effectiveConfig().limits.maxAiResponsesPerTurn === 2 && settings.disabledParticipants().includes('grok'),
+        'the other process to read the settings again',
+        20_000,
+      );
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+});
