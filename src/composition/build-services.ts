@@ -37,7 +37,7 @@ import { isSimulatedSpeaker } from './simulated-speakers.ts';
 import { Housekeeping } from '../services/jobs/housekeeping.ts';
 import { PgliteCheckpoints } from '../services/jobs/pglite-checkpoints.ts';
 import { LeftPreviews } from '../services/delivery/left-previews.ts';
-import { sessionSignals } from './session-signals.ts';
+import { recordRefreshSignals, sessionSignals } from './session-signals.ts';
 
 export type { ServiceDependencies } from './service-dependencies.ts';
 
@@ -101,6 +101,7 @@ export function buildServices(dependencies: ServiceDependencies) {
   const moderation = buildModeration(dependencies, { settings, delivery, limits, lifecycle, toolPorts, roster, hints, documentation, ideas, critique });
   const onStored = async (sessionId: string) => void (await Promise.all([documentation.onMessage(sessionId), ideas.onMessage(sessionId)]));
   const tokens = new TokenCounter();
+  const refreshes = databaseSignals ? recordRefreshSignals(repositories.documents, databaseSignals, worker.id, logger) : null;
   const context = new ContextManager({
     messages: repositories.messages,
     documentation,
@@ -109,7 +110,9 @@ export function buildServices(dependencies: ServiceDependencies) {
     limits: limitsConfig,
     historyBudgetTokens: config.environment.CONTEXT_HISTORY_BUDGET_TOKENS,
     now: () => clock.now(),
+    ...(refreshes && { announceRefresh: refreshes.announce }),
   });
+  refreshes?.onRefresh((sessionId) => context.refreshedElsewhere(sessionId));
   const agents = new AgentDirectory({
     models,
     prompts,

@@ -38,9 +38,17 @@ function toDocument(row: DocumentRow): StoredDocument {
   };
 }
 
+/** The channel on which a process that handled `!refresh` tells the others (Postgres `NOTIFY`; payload: see the sender). */
+export const RECORD_REFRESH_CHANNEL = 'brainstorm_record_refresh';
+
 /** Session documents (Scribe record, TLDR) and their versions. */
 export class DocumentsRepository {
   constructor(private readonly db: Kysely<Database>) {}
+
+  /** Tells every process listening on `RECORD_REFRESH_CHANNEL` of a `!refresh` (Postgres; on PGlite nobody listens). */
+  async announceRefresh(payload: string): Promise<void> {
+    await sql`select pg_notify(${RECORD_REFRESH_CHANNEL}, ${payload})`.execute(this.db);
+  }
 
   /** Writes a new version of a document (keeping the version's text and metadata); returns it. */
   async write(sessionId: string, kind: DocumentKind, content: string, metadata: Record<string, unknown>, now: Date): Promise<StoredDocument> {

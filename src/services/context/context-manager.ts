@@ -30,6 +30,8 @@ export interface ContextManagerOptions {
   historyBudgetTokens: number;
   /** The time an image address is checked for expiry against (default: the system clock). */
   now?: () => Date;
+  /** Tells the other processes of a `!refresh` handled here (the session's owner may be one of them); absent alone. */
+  announceRefresh?: (sessionId: string) => void;
 }
 
 /** How a turn's input is built. */
@@ -80,6 +82,12 @@ export class ContextManager {
 
   /** `!refresh`: the next turns of this session use the record from the store of truth. */
   forceRefresh(sessionId: string): void {
+    this.forced.add(sessionId);
+    this.options.announceRefresh?.(sessionId);
+  }
+
+  /** A `!refresh` handled by another process: the next round here reads the record (when this process runs it). */
+  refreshedElsewhere(sessionId: string): void {
     this.forced.add(sessionId);
   }
 

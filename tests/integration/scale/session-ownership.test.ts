@@ -382,6 +382,27 @@ async function listeningConnections(): Promise<number> {
   }
 }
 
+describe('!refresh handled by a process that does not run the session', () => {
+  it("reaches the owner's next round, and the process that handled it does not act on its own notice", async () => {
+    const { first, second, transport } = await twoProcesses('refresh');
+    try {
+      const { room, sessionId } = await activeSession(first, transport, 'Refresh drill: who reads the record?');
+      const heard = { first: [] as string[], second: [] as string[] };
+      first.app.services.context.refreshedElsewhere = (id) => void heard.first.push(id);
+      second.app.services.context.refreshedElsewhere = (id) => void heard.second.push(id);
+      await second.command(room, 'refresh');
+      await waitUntil(async () => heard.first.length > 0, 'the owner to hear of the !refresh', 20_000);
+      // The notice reached both processes at once; the sender's own was dropped.
+      await first.command(room, 'refresh');
+      await waitUntil(async () => heard.second.length > 0, 'the other process to hear of the second !refresh', 20_000);
+      expect(heard).toEqual({ first: [sessionId], second: [sessionId] });
+    } finally {
+      await second.stop();
+      await first.stop();
+    }
+  });
+});
+
 describe('settings changed in one process among several', () => {
   it('are read again by the others at once: !config and !disable handled by the process that does not run the session', async () => {
     const { first, second, transport } = await twoProcesses('settings');

@@ -144,6 +144,19 @@ describe('ContextManager', () => {
     expect((await context.build(session, 'Claude', 'm', [], { messages: history(4), complete: true })).compressed).toBe(false);
   });
 
+  it('tells the other processes of a !refresh handled here, and forces the next round for one handled elsewhere without telling again', async () => {
+    const told: string[] = [];
+    const { context } = manager(history(4), record);
+    context['options'].announceRefresh = (sessionId) => void told.push(sessionId);
+    context.forceRefresh('s');
+    expect(told).toEqual(['s']);
+    expect((await context.build(session, 'Claude', 'm', [])).compressed).toBe(true);
+    context.refreshedElsewhere('s');
+    expect(told).toEqual(['s']);
+    expect((await context.build(session, 'Claude', 'm', [])).compressed).toBe(true);
+    expect((await context.build(session, 'Claude', 'm', [])).compressed).toBe(false);
+  });
+
   it('builds from a recent window exactly what it builds from the whole history, reading the whole only while it all goes in', async () => {
     const all = history(300);
     let fullReads = 0;
