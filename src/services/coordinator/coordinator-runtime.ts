@@ -236,18 +236,21 @@ export async function sessionForRound(runtime: Runtime, known: Session | null, r
   return (!stale && arrival) || read();
 }
 
-/** Whether a pause came while a round was being seated, and the session is not active now (read again to know). */
-export async function pausedMeanwhile(runtime: Runtime, read: () => Promise<Session | null>): Promise<boolean> {
+/**
+ * Whether a pause came while a round for `people` was being seated and the session is not active now (read again to
+ * know). Then the round does not start, and its people are put back: answered after `!continue` (an AI round is wanted
+ * again then), as if it had not been seated.
+ */
+export async function pausedBeforeStart(runtime: Runtime, people: PeopleToAnswer & { owed: boolean }, read: () => Promise<Session | null>): Promise<boolean> {
   if (!runtime.paused) return false;
   runtime.paused = false;
-  return (await read())?.status !== 'active';
+  if ((await read())?.status === 'active') return false;
+  putBack(runtime, people);
+  return true;
 }
 
-/**
- * Puts back the people a round was seated for when the session turned out paused before it started: they are answered
- * after `!continue` (an AI round is wanted again then), as if the round had not been seated.
- */
-export function putBack(runtime: Runtime, people: PeopleToAnswer & { owed: boolean }): void {
+/** Puts the people of a round that did not start back where `nextPeople` took them from. */
+function putBack(runtime: Runtime, people: PeopleToAnswer & { owed: boolean }): void {
   const { humans, only, owed } = people;
   if (humans.length === 0) runtime.wantAiRound = true;
   else if (owed) runtime.owed = withOwed(runtime.owed, humans, only ?? new Set());

@@ -22,8 +22,7 @@ import {
   settleTurns,
   nextPeople,
   withOwed,
-  putBack,
-  pausedMeanwhile,
+  pausedBeforeStart,
   sessionForRound,
   runsAgain,
   type LoopEnd,
@@ -80,8 +79,7 @@ export class Coordinator implements TurnTaking {
   constructor(private readonly options: CoordinatorOptions) {
     this.history = new RecentHistorySource({ messages: options.messages, window: ROUND_HISTORY_WINDOW });
     this.notices = new RoundNotices(options);
-    // An end cuts this process's turns wherever it was decided, a pause lets them finish; a resume is heard by the
-    // entry point (restartRoundsOnResume).
+    // An end cuts this process's turns wherever decided, a pause lets them finish; restartRoundsOnResume hears a resume.
     options.events.subscribe((event) => {
       if (event.type === 'session_paused') return this.pause(event.sessionId);
       if (event.type !== 'session_ended') return;
@@ -248,10 +246,7 @@ export class Coordinator implements TurnTaking {
         .flushRoom(session)
         .catch((error: unknown) => this.options.logger.warn({ err: error, session: session.id }, 'could not flush the room before a round'));
       // Paused while the round was being seated (after the answers still being written, say): it does not start.
-      if (await pausedMeanwhile(runtime, () => this.options.sessions.findById(sessionId))) {
-        putBack(runtime, people);
-        return 'inactive';
-      }
+      if (await pausedBeforeStart(runtime, people, () => this.options.sessions.findById(sessionId))) return 'inactive';
       // No await between this check and the turns' start: an abort either comes before (no round) or reaches them.
       if (runtime.cancelled) return 'idle';
       // A round that read a person's message answers them (see read-ahead.ts): the guard stopping after it is the room waiting as it should.
