@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import { toJson, type Database, type DocumentRow } from '../db/schema.ts';
+import { sendNotice } from './notices.ts';
 
 /** A kind of session document. */
 export type DocumentKind = 'record' | 'tldr';
@@ -47,7 +48,7 @@ export class DocumentsRepository {
 
   /** Tells every process listening on `RECORD_REFRESH_CHANNEL` of a `!refresh` (Postgres; on PGlite nobody listens). */
   async announceRefresh(payload: string): Promise<void> {
-    await sql`select pg_notify(${RECORD_REFRESH_CHANNEL}, ${payload})`.execute(this.db);
+    await sendNotice(this.db, RECORD_REFRESH_CHANNEL, payload);
   }
 
   /** Writes a new version of a document (keeping the version's text and metadata); returns it. */

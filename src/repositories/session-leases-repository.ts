@@ -1,5 +1,6 @@
 import { sql, type Kysely } from 'kysely';
 import type { Database } from '../db/schema.ts';
+import { sendNotice } from './notices.ts';
 
 /** The channel on which a process calls the owner of a session to look at it now (the payload: the session id). */
 export const SESSION_OWNER_CHANNEL = 'brainstorm_session_owner';
@@ -125,7 +126,7 @@ export class SessionLeasesRepository {
    * by every process listening there (Postgres; on PGlite nobody listens). It goes once the statement commits.
    */
   async callOwner(sessionId: string): Promise<void> {
-    await sql`select pg_notify(${SESSION_OWNER_CHANNEL}, ${sessionId})`.execute(this.db);
+    await sendNotice(this.db, SESSION_OWNER_CHANNEL, sessionId);
   }
 
   /** Active sessions that nobody holds: no lease, an expired lease, or an owner that is gone. Oldest first. */

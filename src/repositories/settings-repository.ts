@@ -1,5 +1,6 @@
-import { sql, type Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import { toJson, type Database } from '../db/schema.ts';
+import { sendNotice } from './notices.ts';
 
 /** The channel on which a process that changed a setting tells the others (Postgres `NOTIFY`), to read them again. */
 export const SETTINGS_CHANNEL = 'brainstorm_settings';
@@ -25,7 +26,7 @@ export class SettingsRepository {
 
   /** Tells every process listening on `SETTINGS_CHANNEL` that a setting changed (Postgres; on PGlite nobody listens). */
   async announceChange(): Promise<void> {
-    await sql`select pg_notify(${SETTINGS_CHANNEL}, '')`.execute(this.db);
+    await sendNotice(this.db, SETTINGS_CHANNEL, '');
   }
 
   /** Removes one setting (back to the environment's value). */
