@@ -2,7 +2,7 @@
  * The changes to who waits for what (a second person answered while the room still answers the first, the
  * Moderator's check going on beside a person's round, a repeater sitting out the AI rounds) with a model that never
  * volunteers a tool call and says its answer again: every person is still replied to, and the session still closes,
- * with nothing left pending and the Moderator's closing last.
+ * with nothing left pending and the Moderator's closing last; so does a pause under way.
  */
 import { describe, expect, it, vi } from 'vitest';
 import type { Author } from '../../src/core/domain.ts';
@@ -15,20 +15,22 @@ const suite = appOnClockedFakeModels(
   { fallback: 'literal', latencyMs: 1000 },
 );
 
+/** `work`, once it is done and the app has settled after it: the clock moves a second at a time meanwhile. */
+async function settledWith<T>(work: Promise<T>): Promise<T> {
+  const { clock, test } = suite;
+  let done = false;
+  void work.finally(() => (done = true));
+  while (!done) {
+    await clock.advance(1000);
+    await test.settle();
+  }
+  await test.settle();
+  return work;
+}
+
 describe('two people in a room of models that never volunteer a tool call', () => {
   it('are both replied to while answers are under way, and the session still closes', async () => {
-    const { clock, fake, test } = suite;
-    /** `work`, once it is done and the app has settled after it: the clock moves a second at a time meanwhile. */
-    const settledWith = async <T>(work: Promise<T>): Promise<T> => {
-      let done = false;
-      void work.finally(() => (done = true));
-      while (!done) {
-        await clock.advance(1000);
-        await test.settle();
-      }
-      await test.settle();
-      return work;
-    };
+    const { fake, test } = suite;
     await test.say(null, 'How should a small team adopt feature flags?');
     await test.settle();
     const room = test.transport.rooms.at(-1)!.roomId;
@@ -56,5 +58,42 @@ describe('two people in a room of models that never volunteer a tool call', () =
     for (const person of people) expect(stored.some((message) => message.replyTo.includes(person.id))).toBe(true);
     expect(test.transport.room(room).at(-1)?.speaker).toBe('Moderator');
     expect(test.app.services.coordinator.busySessions()).toEqual([]);
+  });
+
+  it('a pause lets the answers being written finish and starts nothing; !continue answers who spoke meanwhile; the session still closes', async () => {
+    const { fake, test } = suite;
+    await test.say(null, 'How should a small team adopt feature flags?');
+    await test.settle();
+    const room = test.transport.rooms.at(-1)!.roomId;
+    expect((await settledWith(test.command(room, 'approve'))).content).toMatch(/Plan approved/);
+    const asked = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
+    const before = asked();
+    expect(await test.say(room, 'What would you try first?')).toBeNull();
+    await vi.waitFor(() => expect(asked()).toBeGreaterThan(before), { timeout: 5_000 });
+    expect((await test.command(room, 'pause')).content).toMatch(/Paused/);
+    // The owner's pass finds the session paused while the answers are still being written (their models take a second).
+    await test.app.services.ownership.tick();
+    expect((await test.say(room, 'And what would you measure?', bob))?.content).toMatch(/paused/);
+    await settledWith(Promise.resolve());
+    const session = (await test.app.repositories.sessions.findByRoom('memory', room))!;
+    const askedWhilePaused = asked();
+    const stored = await test.app.repositories.messages.listForSession(session.id);
+    const alices = stored.find((message) => message.text === 'What would you try first?')!;
+    // Every participant asked for Alice's round answered her in full.
+    const toAlice = stored.filter((message) => message.speaker.kind === 'participant' && message.replyTo.includes(alices.id));
+    expect(toAlice).toHaveLength(askedWhilePaused - before);
+    expect(toAlice.filter((message) => message.interrupted)).toEqual([]);
+    await settledWith(Promise.resolve());
+    expect(asked()).toBe(askedWhilePaused);
+
+    expect((await test.command(room, 'continue')).content).toMatch(/resumed/);
+    await settledWith(Promise.resolve());
+    const resumed = await test.app.repositories.messages.listForSession(session.id);
+    const bobs = resumed.find((message) => message.text === 'And what would you measure?')!;
+    expect(resumed.some((message) => message.replyTo.includes(bobs.id))).toBe(true);
+    expect((await settledWith(test.command(room, 'stop'))).content).toMatch(/Stopped/);
+    const after = await test.app.repositories.messages.listForSession(session.id);
+    expect(after.filter((message) => message.deliveryStatus === 'pending')).toEqual([]);
+    expect(test.transport.room(room).at(-1)?.speaker).toBe('Moderator');
   });
 });
