@@ -28,14 +28,21 @@ async function settledWith<T>(work: Promise<T>): Promise<T> {
   return work;
 }
 
+/** A topic posted and its plan approved; the room. */
+async function approvedRoom(): Promise<string> {
+  const { test } = suite;
+  await test.say(null, 'How should a small team adopt feature flags?');
+  await test.settle();
+  const room = test.transport.rooms.at(-1)!.roomId;
+  // Approving waits on a model (the Moderator's opening), whose answer comes as the clock moves: settle moves it.
+  expect((await settledWith(test.command(room, 'approve'))).content).toMatch(/Plan approved/);
+  return room;
+}
+
 describe('two people in a room of models that never volunteer a tool call', () => {
   it('are both replied to while answers are under way, and the session still closes', async () => {
     const { fake, test } = suite;
-    await test.say(null, 'How should a small team adopt feature flags?');
-    await test.settle();
-    const room = test.transport.rooms.at(-1)!.roomId;
-    // Approving waits on a model (the Moderator's opening), whose answer comes as the clock moves: settle moves it.
-    expect((await settledWith(test.command(room, 'approve'))).content).toMatch(/Plan approved/);
+    const room = await approvedRoom();
     const asked = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
 
     for (let exchange = 0; exchange < 2; exchange += 1) {
@@ -62,10 +69,7 @@ describe('two people in a room of models that never volunteer a tool call', () =
 
   it('a pause lets the answers being written finish and starts nothing; !continue answers who spoke meanwhile; the session still closes', async () => {
     const { fake, test } = suite;
-    await test.say(null, 'How should a small team adopt feature flags?');
-    await test.settle();
-    const room = test.transport.rooms.at(-1)!.roomId;
-    expect((await settledWith(test.command(room, 'approve'))).content).toMatch(/Plan approved/);
+    const room = await approvedRoom();
     const asked = () => fake.chats.filter((chat) => chat.agent.role === 'participant').length;
     const before = asked();
     expect(await test.say(room, 'What would you try first?')).toBeNull();
