@@ -8,3 +8,5 @@ export declare function ownMappingsOnly<T extends { sources: string[]; mappings:
 export declare function buildBundle(target: string): Promise<void>;
 /** The bundle's entry file, built if needed; null when it cannot be built (see bundle.mjs). */
 export declare function bundledEntry(): Promise<string | null>;
+/** A map's generated columns moved as `column` says (see bundle.mjs). */
+export declare function shiftedMappings(mappings: string, column: (line: number, column: number) => number): string;

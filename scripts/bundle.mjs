@@ -13,6 +13,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import process from 'node:process';
 import { fileURLToPath, pathToFileURL, URL } from 'node:url';
 import { decode, encode } from '@jridgewell/sourcemap-codec';
+import { asciiSource } from './ascii-source.mjs';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const SOURCE = join(ROOT, 'src');
@@ -112,11 +113,29 @@ export function ownMappingsOnly(map, directory) {
   return { ...map, sources: sources.filter((_, index) => own[index]), names: [], mappings: encode(lines) };
 }
 
-/** @param {string} directory */
-function rewriteSourceMaps(directory) {
-  for (const name of readdirSync(directory).filter((file) => file.endsWith('.map'))) {
+/**
+ * A map's generated columns moved as `column` says (the chunk's text was escaped to ASCII after esbuild wrote it).
+ * @param {string} mappings
+ * @param {(line: number, column: number) => number} column
+ */
+export function shiftedMappings(mappings, column) {
+  return encode(
+    decode(mappings).map((segments, line) => segments.map((segment) => /** @type {typeof segment} */ ([column(line, segment[0]), ...segment.slice(1)]))),
+  );
+}
+
+/**
+ * Each chunk's text as ASCII (see ascii-source.mjs), and its source map mapping our own code only (see ownMappingsOnly).
+ * @param {string} directory
+ */
+function rewriteChunks(directory) {
+  for (const name of readdirSync(directory).filter((file) => file.endsWith('.js'))) {
     const path = join(directory, name);
-    writeFileSync(path, JSON.stringify(ownMappingsOnly(JSON.parse(readFileSync(path, 'utf8')), directory)));
+    const ascii = asciiSource(readFileSync(path, 'utf8'));
+    writeFileSync(path, ascii.text);
+    if (!existsSync(`${path}.map`)) continue;
+    const map = ownMappingsOnly(JSON.parse(readFileSync(`${path}.map`, 'utf8')), directory);
+    writeFileSync(`${path}.map`, JSON.stringify({ ...map, mappings: shiftedMappings(map.mappings, ascii.column) }));
   }
 }
 
@@ -144,7 +163,7 @@ export async function buildBundle(target) {
     logLevel: 'error',
     plugins: [bundledPackagesOnly, sourceLocations],
   });
-  rewriteSourceMaps(temporary);
+  rewriteChunks(temporary);
   try {
     renameSync(temporary, target);
   } catch {
@@ -175,11 +194,15 @@ function installedPackages() {
   return '';
 }
 
-/** A hash of every source file, tsconfig.json, the lockfile, the checkout's path (baked into the bundle) and this file (the build's options). */
+/**
+ * A hash of every source file, tsconfig.json, the lockfile, the checkout's path (baked into the bundle), this file
+ * (the build's options) and the escaping of its output.
+ */
 function fingerprint() {
   const hash = createHash('sha256')
     .update(`${ROOT}\0`)
     .update(readFileSync(fileURLToPath(import.meta.url)))
+    .update(readFileSync(fileURLToPath(new URL('ascii-source.mjs', import.meta.url))))
     .update(readFileSync(join(ROOT, 'tsconfig.json')))
     .update(installedPackages());
   for (const file of sourceFiles(SOURCE))

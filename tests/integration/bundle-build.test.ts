@@ -22,6 +22,11 @@ describe('the bundle npm start runs', () => {
     for (const name of BUNDLED_PACKAGES) expect(imported.filter((specifier) => specifier === name || specifier.startsWith(`${name}/`))).toEqual([]);
   });
 
+  it('is ASCII text, which V8 holds one byte a character (a single em dash in a chunk doubles its whole source in the heap)', () => {
+    const notAscii = files('.js').filter((name) => /[\u0080-\u2027\u202a-\uffff]/.test(readFileSync(join(target, name), 'utf8')));
+    expect(notAscii).toEqual([]);
+  });
+
   it('maps our own sources only, by absolute URL', () => {
     const sources = files('.map').flatMap((name) => (JSON.parse(readFileSync(join(target, name), 'utf8')) as { sources: string[] }).sources);
     expect(sources).toContainEqual(expect.stringMatching(/^file:\/\/.*\/src\/index\.ts$/));
