@@ -11,10 +11,15 @@ export const systemClock: Clock = {
   sleep: (milliseconds, signal) =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
-      const timer = setTimeout(() => {
-        signal?.removeEventListener('abort', onAbort);
-        resolve();
-      }, milliseconds);
+      // A deadline already past (computed from two readings of the clock) is a sleep of nothing, as on ManualClock;
+      // Node would wait 1 ms all the same and print a TimeoutNegativeWarning into the logs.
+      const timer = setTimeout(
+        () => {
+          signal?.removeEventListener('abort', onAbort);
+          resolve();
+        },
+        Math.max(0, milliseconds),
+      );
       const onAbort = () => {
         clearTimeout(timer);
         reject(signal?.reason);
