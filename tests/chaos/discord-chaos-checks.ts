@@ -134,7 +134,7 @@ async function threadProblems(db: Kysely<Database>, discord: FakeDiscord, sessio
     const texts = messages.map((message) => message.content.content);
     for (const message of visible.filter(fromTheBot)) {
       const label = `thread ${session.roomId}: ${message.id} (${message.origin}, ${message.displayName}: ${excerpt(message)})`;
-      if (message.content.includes('▍')) problems.push(`${label} is a half-written answer left behind`);
+      if (message.content.includes('▍')) problems.push(`${label} is a half-written answer left behind${textsOverTime(message)}`);
       else if (named.has(message.id)) continue;
       else if (opening(message) !== '' && texts.some((text) => text.includes(opening(message)))) problems.push(`${label} is a second copy of a stored message`);
       else if (message.origin === 'webhook') problems.push(`${label} was posted under a speaker's name, but no stored message names it`);
@@ -144,6 +144,13 @@ async function threadProblems(db: Kysely<Database>, discord: FakeDiscord, sessio
 }
 
 const fromTheBot = (message: RecordedMessage) => message.origin !== 'person';
+
+/** What a message said before, and when it was edited (ms after its post), to tell which edit left it so. */
+function textsOverTime(message: RecordedMessage): string {
+  const edits = message.editTimes.map((at) => `+${at - message.createdAtMs} ms`).join(', ');
+  const before = message.history.map((text) => JSON.stringify(text.slice(0, 50))).join(' -> ');
+  return ` (before: ${before || 'nothing'}; edited at ${edits || 'no time'})`;
+}
 
 /**
  * The start of a post's own words, to find the stored message it copies. What the bot says as itself and stores
