@@ -159,10 +159,16 @@ export class DiscordTransport implements Transport {
   editPreview(roomId: string, externalId: string, message: OutgoingMessage): Promise<void> {
     return this.pacer.schedule(externalId, () =>
       this.queue.run(roomId, async () => {
+        if (!this.pacer.editable(externalId)) return; // its stream settled meanwhile: the final text may be there already
         const target = await this.room(roomId);
         await this.poster.edit(target, externalId, message.speaker, previewText(message), []);
       }),
     );
+  }
+
+  /** The preview's stream is over: resolves once no edit of it can reach Discord any more (see PreviewPacer.settle). */
+  settlePreview(_roomId: string, externalId: string): Promise<void> {
+    return this.pacer.settle(externalId);
   }
 
   /** Deletes a preview whose answer will never come here (its process died or handed the session over); gone already counts as deleted. */

@@ -14,6 +14,8 @@ interface PacedMessage {
   next: (() => Promise<void>) | null;
   running: Promise<void> | null;
   stop: AbortController;
+  /** Its writer stopped (see `settle`): no edit of the stream is sent any more. */
+  settled: boolean;
 }
 
 /** Paces edits per message id. */
@@ -39,14 +41,41 @@ export class PreviewPacer {
 
   /** Starts pacing a message just posted. */
   posted(messageId: string): void {
-    this.messages.set(messageId, { lastSentAt: this.clock.now().getTime(), edited: false, next: null, running: null, stop: new AbortController() });
+    this.messages.set(messageId, {
+      lastSentAt: this.clock.now().getTime(),
+      edited: false,
+      next: null,
+      running: null,
+      stop: new AbortController(),
+      settled: false,
+    });
+  }
+
+  /**
+   * The stream's writer stopped: an edit still waiting is dropped, and this resolves once the one being sent (if
+   * any) is done, so no edit of the stream lands after the final text, which another process's delivery may write
+   * as soon as the answer is stored. The entry stays, so that this process's own final edit is still paced (`finish`).
+   */
+  async settle(messageId: string): Promise<void> {
+    const paced = this.messages.peek(messageId);
+    if (!paced) return;
+    paced.settled = true;
+    paced.next = null;
+    paced.stop.abort();
+    paced.stop = new AbortController();
+    await paced.running?.catch(() => undefined);
+  }
+
+  /** Whether an edit of the message is still wanted: false once its stream settled or its final text was delivered. */
+  editable(messageId: string): boolean {
+    return !this.finished.has(messageId) && this.messages.peek(messageId)?.settled !== true;
   }
 
   /** Sends `edit` when the interval allows; a newer edit for the same message replaces this one if it is still waiting. */
   schedule(messageId: string, edit: () => Promise<void>): Promise<void> {
     // An edit leaves the message's age alone: the oldest post is the one let go, however busy it still is.
     const paced = this.messages.peek(messageId);
-    if (this.finished.has(messageId)) return Promise.resolve();
+    if (!this.editable(messageId)) return Promise.resolve();
     if (!paced) return edit();
     paced.next = edit;
     paced.running ??= this.drain(paced).finally(() => {

@@ -81,6 +81,11 @@ export interface Transport {
   /** Replaces the text of a preview while it streams. */
   editPreview(roomId: string, externalId: string, message: OutgoingMessage): Promise<void>;
   /**
+   * The preview's stream is over: resolves once no edit of it can reach the room any more, so that none lands after
+   * its final text, which another process may deliver. Absent where edits are not held back (they land at once).
+   */
+  settlePreview?(roomId: string, externalId: string): Promise<void>;
+  /**
    * Removes a preview whose answer will never come (its process died mid-answer, or handed the session over); a preview
    * already gone counts as removed. Present where previews outlive the process that posted them (Discord); absent where they do not.
    */

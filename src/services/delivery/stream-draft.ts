@@ -51,10 +51,15 @@ export class StreamDraft {
     this.scheduleEdit();
   }
 
-  /** Stops streaming; returns the preview's external id for the final delivery to replace, if any. */
+  /**
+   * Stops streaming; returns the preview's external id for the final delivery to replace, if any. An edit the
+   * transport still holds back is dropped (or let finish) first: the delivery may run in another process at once,
+   * and an edit of the stream landing after it would turn the answer back into a half-written one.
+   */
   async finish(): Promise<string | null> {
     this.closed = true;
     await this.posting;
+    if (this.previewId !== null) await this.transport.settlePreview?.(this.roomId, this.previewId);
     return this.previewId;
   }
 

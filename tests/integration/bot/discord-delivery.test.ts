@@ -5,6 +5,7 @@ import { DiscordTransport } from '../../../src/bot/discord-transport.ts';
 import { createLogger } from '../../../src/logging/logger.ts';
 import type { Speaker } from '../../../src/core/domain.ts';
 import type { DeliveryProgress, OutgoingMessage, ReplyReference } from '../../../src/core/ports.ts';
+import { StreamDraft } from '../../../src/services/delivery/stream-draft.ts';
 import { settleWithClock } from '../../support/settle-with-clock.ts';
 import { startDiscordHarness, type DiscordHarness } from './discord-harness.ts';
 
@@ -123,6 +124,48 @@ describe('edit pacing', () => {
     expect(fake.state.findMessage(previewId)?.content).toBe('Counterpoint: a hosted service is cheaper.');
     expect(editedAt).toHaveLength(2);
     expect(editedAt[1]! - editedAt[0]!).toBeGreaterThanOrEqual(1000);
+  });
+});
+
+describe('an answer streamed by one process and delivered by another', () => {
+  it('stays whole: an edit of the stream held back for pacing is dropped when the stream finishes, not sent after the answer', async () => {
+    const { clock, fake } = harness;
+    const roomId = await openRoom('Delivered elsewhere');
+    const streaming = harness.bot.transport;
+    // The preview's row is still being written (the database is slow) when the next words come: they go to the
+    // transport at once, which holds the edit back until a second after the post.
+    let recorded: () => void = () => undefined;
+    let rowBeingWritten: () => void = () => undefined;
+    const writing = new Promise<void>((resolve) => (rowBeingWritten = resolve));
+    const record = {
+      posted: () => {
+        rowBeingWritten();
+        return new Promise<void>((resolve) => (recorded = resolve));
+      },
+      removed: async () => undefined,
+    };
+    const draft = new StreamDraft(
+      streaming,
+      roomId,
+      { speaker: grok, replyTo: [] },
+      clock,
+      (text) => text,
+      () => undefined,
+      record,
+    );
+    draft.update('Unpopular');
+    await writing;
+    draft.update('Unpopular take');
+    await new Promise((resolve) => setImmediate(resolve));
+    recorded();
+    const previewId = await draft.finish();
+    // Another process's job worker delivers the stored answer at once; its transport knows nothing of the stream.
+    const elsewhere = new DiscordTransport({ client: harness.bot.client, clock, logger: createLogger({ level: 'silent', secrets: [] }) });
+    await elsewhere.deliver(roomId, outgoing(grok, 'Unpopular take: ship it weekly.'), progress(previewId));
+    await clock.advance(1000);
+    // Whatever the streaming process still had to send for the room is sent before this.
+    await streaming.deliver(roomId, outgoing(claude, 'Agreed.'), progress());
+    expect(fake.messagesIn(roomId).map((message) => message.content)).toEqual(['Unpopular take: ship it weekly.', 'Agreed.']);
   });
 });
 

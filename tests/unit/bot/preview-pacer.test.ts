@@ -43,6 +43,43 @@ describe('PreviewPacer', () => {
     expect(sent).toEqual(['m2']);
   });
 
+  it('settles a stream: a waiting edit is dropped, one being sent is awaited, and nothing is sent after', async () => {
+    const clock = new ManualClock();
+    const pacer = new PreviewPacer(clock);
+    const sent: string[] = [];
+    let release: () => void = () => undefined;
+    pacer.posted('m1');
+    await clock.advance(1000);
+    const sending = pacer.schedule('m1', () => new Promise<void>((resolve) => (release = resolve)).then(() => void sent.push('sent')));
+    const waiting = pacer.schedule('m1', async () => void sent.push('waiting'));
+    let settled = false;
+    const settling = pacer.settle('m1').then(() => (settled = true));
+    await clock.advance(0);
+    expect(settled).toBe(false);
+    release();
+    await Promise.all([settling, sending, waiting]);
+    await clock.advance(2000);
+    await pacer.schedule('m1', async () => void sent.push('after the stream settled'));
+    expect(sent).toEqual(['sent']);
+    expect([pacer.editable('m1'), pacer.editable('another')]).toEqual([false, true]);
+  });
+
+  it('still paces the final edit of a settled stream a second after its last edit', async () => {
+    const clock = new ManualClock();
+    const pacer = new PreviewPacer(clock);
+    pacer.posted('m1');
+    await clock.advance(1000);
+    await pacer.schedule('m1', async () => undefined);
+    await pacer.settle('m1');
+    let finished = false;
+    const finishing = pacer.finish('m1').then(() => (finished = true));
+    await clock.advance(999);
+    expect(finished).toBe(false);
+    await clock.advance(1);
+    await finishing;
+    expect(finished).toBe(true);
+  });
+
   it('holds the final edit until a second after the last edit, and not at all when nothing was edited', async () => {
     const clock = new ManualClock();
     const pacer = new PreviewPacer(clock);

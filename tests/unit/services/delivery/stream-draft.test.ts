@@ -106,6 +106,20 @@ describe('StreamDraft', () => {
     expect(transport.messages).toEqual([]);
   });
 
+  it('settles its preview with the transport before it hands it to the delivery, and once more on a second finish', async () => {
+    const log: string[] = [];
+    const transport = new (class extends MemoryTransport {
+      async settlePreview(_roomId: string, externalId: string): Promise<void> {
+        log.push(`settled ${externalId}`);
+      }
+    })();
+    const draft = recordedDraft(transport, log, []);
+    draft.update('An answer');
+    expect(await draft.finish()).toBe('m1');
+    expect(await draft.finish()).toBe('m1');
+    expect(log).toEqual(['posted m1', 'settled m1', 'settled m1']);
+  });
+
   it('keeps the record of a preview it could not withdraw, for the left-previews sweep', async () => {
     const transport = new RemovingTransport();
     transport.unreachable = true;
