@@ -9,7 +9,7 @@ import type { TurnTaking } from '../../src/core/service-ports.ts';
 import { TransportRegistry } from '../../src/services/delivery/transport-registry.ts';
 import { SessionGatewayService } from '../../src/services/gateway/session-gateway.ts';
 import type { FloodGate } from '../../src/services/sessions/flood-gate.ts';
-import type { PersonRevisions } from '../../src/services/sessions/person-revisions.ts';
+import { PersonRevisions } from '../../src/services/sessions/person-revisions.ts';
 import type { RoomClosures } from '../../src/services/sessions/room-closures.ts';
 import type { PlannerFlow } from '../../src/services/sessions/planner-flow.ts';
 import type { Screen, ScreenVerdict, SessionStarter } from '../../src/services/sessions/session-starter.ts';
@@ -25,7 +25,15 @@ export async function closeGatewayFixtures(): Promise<void> {
 }
 
 /** A gateway over real repositories; the services behind it record what reached them. */
-export async function gatewayFixture(status: SessionStatus = 'active', { paceCertain = true, claimant = 'wrk-test' } = {}) {
+export async function gatewayFixture(
+  status: SessionStatus = 'active',
+  {
+    paceCertain = true,
+    claimant = 'wrk-test',
+    beforeScreen = async () => undefined,
+    realRevisions = false,
+  }: { paceCertain?: boolean; claimant?: string; beforeScreen?: (text: string) => Promise<void>; realRevisions?: boolean } = {},
+) {
   const clock = new ManualClock();
   const repositories = await openRepositories();
   opened.push(repositories);
@@ -46,6 +54,7 @@ export async function gatewayFixture(status: SessionStatus = 'active', { paceCer
   const screened: string[] = [];
   // Blocks the marker text as a secret and any display name containing it.
   const screen: Screen = async (text, _sessionId, subject): Promise<ScreenVerdict> => {
+    await beforeScreen(text);
     screened.push(`${subject}: ${text}`);
     return text.includes(BLOCKED) ? { verdict: 'blocked', explanation: `Refused your ${subject}.`, reason: 'secret' } : { verdict: 'ok' };
   };
@@ -99,7 +108,9 @@ export async function gatewayFixture(status: SessionStatus = 'active', { paceCer
     inbound: repositories.inbound,
     claimant,
     closures: stub<Pick<RoomClosures, 'close'>>('closures'),
-    revisions: stub<Pick<PersonRevisions, 'storedFor' | 'edit' | 'remove'>>('revisions'),
+    revisions: realRevisions
+      ? new PersonRevisions({ revisions: repositories.revisions, events, clock, logger: quietLogger(), onChanged: async () => undefined })
+      : stub<Pick<PersonRevisions, 'storedFor' | 'edit' | 'remove'>>('revisions'),
   });
   let nextId = 100;
   /** A message from Alice in the session's room (or, with `room: null`, in the brainstorm channel). */

@@ -13,6 +13,7 @@ import type { EventBus, Transport } from '../../src/core/ports.ts';
 import { InMemoryEventBus } from '../../src/core/event-bus.ts';
 import { DeliveryService } from '../../src/services/delivery/delivery-service.ts';
 import { TransportRegistry } from '../../src/services/delivery/transport-registry.ts';
+import { PersonRevisionsRepository } from '../../src/repositories/person-revisions-repository.ts';
 import { InboundRepository } from '../../src/repositories/inbound-repository.ts';
 import { JobsRepository } from '../../src/repositories/jobs-repository.ts';
 import { MessagesRepository } from '../../src/repositories/messages-repository.ts';
@@ -88,6 +89,7 @@ export interface TestRepositories {
   messages: MessagesRepository;
   jobs: JobsRepository;
   inbound: InboundRepository;
+  revisions: PersonRevisionsRepository;
 }
 
 /** Opens a clone of the migrated template (milliseconds) with its repositories; close `handle` after the test. */
@@ -101,6 +103,7 @@ export async function openRepositories(
     messages: new MessagesRepository(handle.db),
     jobs: jobs(handle),
     inbound: new InboundRepository(handle.db),
+    revisions: new PersonRevisionsRepository(handle.db),
   };
 }
 

@@ -31,6 +31,7 @@ import type { RoomClosures } from '../sessions/room-closures.ts';
 import type { Screen, ScreenSubject, SessionStarter } from '../sessions/session-starter.ts';
 import { retractSecret } from './secret-retraction.ts';
 import { UnfinishedClaims } from './unfinished-claims.ts';
+import { RecentDeletions } from './recent-deletions.ts';
 import { findCatchUpPoints } from './catch-up-points.ts';
 import { answeredSincePrevious } from './answered-since.ts';
 
@@ -71,10 +72,7 @@ export interface SessionGatewayOptions {
 const reply = (content: string, isPrivate = false): GatewayReply => ({ content, private: isPrivate });
 
 /** How far a message's handling went: claimed by this process, and stored (or found stored). */
-interface IntakeProgress {
-  claimed: boolean;
-  stored: boolean;
-}
+type IntakeProgress = { claimed: boolean; stored: boolean };
 
 /**
  * The one entry point of every transport. A person's message is screened (a secret is never stored),
@@ -82,6 +80,7 @@ interface IntakeProgress {
  */
 export class SessionGatewayService implements SessionGateway {
   private readonly unfinished = new UnfinishedClaims();
+  private readonly deletions = new RecentDeletions();
 
   constructor(private readonly options: SessionGatewayOptions) {}
 
@@ -185,6 +184,7 @@ export class SessionGatewayService implements SessionGateway {
   }
 
   async messageDeleted(revision: MessageRevision): Promise<void> {
+    this.deletions.add(revision.transport, revision.externalId);
     await this.options.revisions.remove(revision);
   }
 
@@ -242,7 +242,7 @@ export class SessionGatewayService implements SessionGateway {
     });
     progress.stored = true;
     if (countTurn) this.options.floodGate.settleAdmission(session.id, message.author.id, stored !== null);
-    if (!stored) return null;
+    if (!stored || (await this.deletions.removeIfDeleted(message, this.options.revisions))) return null;
     switch (session.status) {
       case 'planning':
       case 'awaiting_approval':
@@ -287,9 +287,8 @@ export class SessionGatewayService implements SessionGateway {
   }
 
   /**
-   * The reply for a failure. A database that is unreachable is thrown on, typed, to the transport: the message was not
-   * taken in, and a transport that can hold it until the database is back (Discord), or send it again (the console's
-   * outbox, on a 503), loses nothing.
+   * The reply for a failure. An unreachable database is thrown on, typed, to the transport: the message was not taken
+   * in, and a transport that can hold it (Discord) or send it again (the console's outbox, on a 503) loses nothing.
    */
   private failure(error: unknown, transport: string): GatewayReply {
     if (isDatabaseUnreachable(error)) throw new BrainstormError('service_unavailable', DATABASE_AWAY, { cause: error });
