@@ -9,6 +9,7 @@ import type { AppConfig } from '../config/app-config.ts';
 import type { Logger } from '../logging/logger.ts';
 import type { Clock } from '../core/clock.ts';
 import { BrainstormError } from '../core/errors.ts';
+import { isDatabaseUnreachable } from '../core/database-unreachable.ts';
 import type { CatchUpScope, SessionGateway } from '../core/ports.ts';
 import { AttachmentTexts } from './attachment-text.ts';
 import { catchUp } from './catch-up.ts';
@@ -182,7 +183,11 @@ export function createDiscordBot(options: DiscordBotOptions): DiscordBot {
   client.on(Events.ShardReady, (shardId) => {
     if (!started) return;
     logger.info({ shardId }, 'new discord gateway session; reading back what was said meanwhile');
-    void runCatchUp().catch((error: unknown) => logger.warn({ err: error }, 'catch-up after a reconnect failed'));
+    void runCatchUp().catch((error: unknown) => {
+      // Nothing of the gap would be read again before the next reconnect: it is read once the database is back.
+      if (isDatabaseUnreachable(error)) return held.readBackLater();
+      logger.warn({ err: error }, 'catch-up after a reconnect failed');
+    });
   });
 
   return {

@@ -49,7 +49,7 @@ export interface DiscordEventsOptions {
   /** Runs a reply after the room's messages already on their way (the transport's per-room queue). */
   inRoomOrder<T>(roomId: string, task: () => Promise<T>): Promise<T>;
   /** Holds people's messages while the database is unreachable. */
-  held: Pick<HeldMessages, 'receive' | 'missedRevision'>;
+  held: Pick<HeldMessages, 'receive' | 'readBackLater'>;
   /** Reads the text files people share (absent: files are only named). */
   attachments?: AttachmentTexts;
 }
@@ -101,7 +101,7 @@ export class DiscordEvents {
       if (reply) await replyToMessage(message, reply);
     } catch (error) {
       // Applied from the room's latest messages once the database is back (the bot's catch-up).
-      if (isDatabaseUnreachable(error)) return this.options.held.missedRevision();
+      if (isDatabaseUnreachable(error)) return this.options.held.readBackLater();
       this.options.logger.error({ err: error, messageId: message.id }, 'handling an edited Discord message failed');
     }
   }
@@ -125,7 +125,7 @@ export class DiscordEvents {
     for (const message of deleted) {
       if (!message.guildId || !this.options.ownsGuild(message.guildId) || !placeOf(message.channel, this.options.brainstormChannelIds)) continue;
       await this.options.gateway.messageDeleted?.({ transport: 'discord', externalId: message.id }).catch((error: unknown) => {
-        if (isDatabaseUnreachable(error)) return this.options.held.missedRevision();
+        if (isDatabaseUnreachable(error)) return this.options.held.readBackLater();
         this.options.logger.error({ err: error, messageId: message.id }, 'handling a deleted Discord message failed');
       });
     }

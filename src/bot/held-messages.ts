@@ -41,7 +41,8 @@ export interface HeldMessagesOptions {
   capacity?: number;
   /**
    * Reads the rooms back (the bot's catch-up): run once the database is back when an edit or a deletion could not be
-   * applied meanwhile, which the catch-up applies from the rooms' latest messages.
+   * applied meanwhile, which the catch-up applies from the rooms' latest messages, or when a catch-up itself could
+   * not run (a new gateway session began while the database was away: what was said meanwhile is read then).
    */
   catchUp?: () => Promise<unknown>;
   /**
@@ -84,8 +85,8 @@ export class HeldMessages {
   private draining: Promise<void> | null = null;
   /** Messages whose first try is under way, by arrival: each ends once the message is taken in or held. */
   private readonly trying = new Map<number, { roomId: string; ended: Promise<void> }>();
-  /** An edit or a deletion could not be applied while the database was away: the rooms are read back once it is back. */
-  private revisionsMissed = false;
+  /** An edit, a deletion or a catch-up missed the database: the rooms are read back once it is back. */
+  private readBackMissed = false;
 
   constructor(private readonly options: HeldMessagesOptions) {}
 
@@ -134,10 +135,13 @@ export class HeldMessages {
     if (speaks) await intake.tell(HELD_NOTICE);
   }
 
-  /** An edit or a deletion could not be applied (the database is away): the rooms are read back once it is back. */
-  missedRevision(): void {
+  /**
+   * An edit or a deletion could not be applied, or a catch-up could not run (the database is away): the rooms are
+   * read back once it is back.
+   */
+  readBackLater(): void {
     if (this.stopping.signal.aborted || !this.options.catchUp) return;
-    this.revisionsMissed = true;
+    this.readBackMissed = true;
     this.startDraining();
   }
 
@@ -165,7 +169,7 @@ export class HeldMessages {
     const delays = this.options.retryDelaysMs ?? DEFAULT_DELAYS_MS;
     let tries = 0;
     this.options.logger.warn('the database is unreachable: holding people’s messages until it is back');
-    while (this.waiting.length > 0 || this.revisionsMissed) {
+    while (this.waiting.length > 0 || this.readBackMissed) {
       const delay = delays[Math.min(tries, delays.length - 1)] ?? 1000;
       if (
         !(await this.options.clock.sleep(delay, this.stopping.signal).then(
@@ -184,14 +188,14 @@ export class HeldMessages {
 
   /** Reads the rooms back when revisions were missed; false while the database is still away. */
   private async readBack(): Promise<boolean> {
-    if (!this.revisionsMissed || !this.options.catchUp) return true;
+    if (!this.readBackMissed || !this.options.catchUp) return true;
     try {
       await this.options.catchUp();
     } catch (error) {
       if (isDatabaseUnreachable(error)) return false;
       this.options.logger.warn({ err: error }, 'reading the rooms back after a database outage failed');
     }
-    this.revisionsMissed = false;
+    this.readBackMissed = false;
     return true;
   }
 

@@ -239,6 +239,21 @@ describe('a database outage under a live session on Discord', () => {
     expect(next.output()).not.toContain('unhandled rejection');
   }, 180_000);
 
+  it('reads back what was said while the bot was away from Discord, though the database was away when it came back', async () => {
+    const app = await botProcess();
+    const drill = await activeSessionIn(handle.db, models, discord, channel, 'How should we plan our sprints?');
+    const identified = discord.gateway.stats.identifies;
+    await proxy.down();
+    // The gateway session times out: Discord replays nothing to the new one, so only a catch-up reads this.
+    discord.disconnectGateway(4009);
+    const unheard = discord.post(drill.roomId, discord.people.bob, 'Said while the bot was away from Discord');
+    await waitUntil(async () => discord.gateway.stats.identifies > identified, 'a new gateway session', 60_000);
+    // Its catch-up met the database away (before the fix it gave up there, until the next reconnect or restart).
+    await waitUntil(async () => /catch-up after a reconnect failed|holding people’s messages/.test(app.output()), 'the catch-up met the outage', 30_000);
+    await proxy.up();
+    await waitAnswered(handle.db, drill, await storedOnce(unheard.id));
+  }, 180_000);
+
   it('applies an edit and a deletion made while the database is away once it is back', async () => {
     const app = await botProcess();
     const drill = await activeSessionIn(handle.db, models, discord, channel, 'How should we run our retros?');

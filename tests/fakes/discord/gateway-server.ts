@@ -35,6 +35,9 @@ export interface GatewayStats {
 
 const MESSAGE_EVENTS = new Set<string>([GatewayDispatchEvents.MessageCreate, GatewayDispatchEvents.MessageUpdate, GatewayDispatchEvents.MessageDelete]);
 
+/** Close codes after which Discord accepts no RESUME of the session (its documentation: "reconnect and start a new session"). */
+const SESSION_ENDING_CODES = new Set([4007, 4009]);
+
 /** Serves the gateway on `path` of an existing HTTP server. */
 export class FakeGateway {
   readonly sessions = new Map<string, GatewaySession>();
@@ -51,11 +54,16 @@ export class FakeGateway {
     state.onDispatch((event, data) => this.dispatchToAll(event, data));
   }
 
-  /** Closes every socket with `code` (4000 lets discord.js resume; 1000 makes it identify anew). */
+  /**
+   * Closes every socket with `code` (4000 lets discord.js resume; 1000 makes it identify anew). As Discord does, 4007
+   * (invalid sequence) and 4009 (session timed out) also end the session: a RESUME of it is refused with op 9, so the
+   * client identifies anew and nothing said meanwhile is replayed.
+   */
   disconnectAll(code = 4000): void {
-    for (const session of this.sessions.values()) {
+    for (const [id, session] of this.sessions) {
       session.socket?.close(code, 'fake: disconnected by test');
       session.socket = null;
+      if (SESSION_ENDING_CODES.has(code)) this.sessions.delete(id);
     }
   }
 

@@ -184,8 +184,8 @@ describe('HeldMessages', () => {
         readBacks += 1;
       },
     });
-    held.missedRevision();
-    held.missedRevision();
+    held.readBackLater();
+    held.readBackLater();
     await clock.advance(1000);
     await clock.advance(2000);
     expect(readBacks).toBe(0);
