@@ -87,12 +87,17 @@ export class HeldMessages {
   private readonly trying = new Map<number, { roomId: string; ended: Promise<void> }>();
   /** An edit, a deletion or a catch-up missed the database: the rooms are read back once it is back. */
   private readBackMissed = false;
+  /** A read back is under way: what it hands over is held without a word to the room. */
+  private readingBack = false;
 
   constructor(private readonly options: HeldMessagesOptions) {}
 
-  /** True while messages wait. */
+  /**
+   * True while messages wait, or while the rooms are owed a read back: a message taken before it would move its room's
+   * catch-up point past what was said before it, which the read back then would not read.
+   */
   holding(): boolean {
-    return this.waiting.length > 0;
+    return this.waiting.length > 0 || this.readBackMissed;
   }
 
   /**
@@ -124,10 +129,12 @@ export class HeldMessages {
   private async hold(message: Message, intake: Intake, arrival: number): Promise<void> {
     // Stopping: the next start's catch-up reads it from the room, as it reads what waits.
     if (this.stopping.signal.aborted) return;
-    const speaks = this.options.tellsAbout?.(message.id) ?? true;
+    // What the read back finds is held silently: the database answers again by then.
+    const speaks = !this.readingBack && (this.options.tellsAbout?.(message.id) ?? true);
     if (this.waiting.length >= (this.options.capacity ?? 500)) return speaks ? intake.tell(HOLD_FULL) : undefined;
-    // In the order they came: two messages taken at once may fail in the other order.
-    const behind = this.waiting.findIndex((held) => held.arrival > arrival);
+    // In the order they were said (which is the order live ones came): a message the read back finds comes before the
+    // newer ones held meanwhile, and two messages taken at once may fail in the other order.
+    const behind = this.waiting.findIndex((held) => saidAfter(held.message.id, message.id));
     this.waiting.splice(behind === -1 ? this.waiting.length : behind, 0, { message, intake, arrival });
     this.startDraining();
     if (this.toldRooms.has(intake.roomId)) return;
@@ -178,25 +185,29 @@ export class HeldMessages {
         ))
       )
         return;
-      const progressed = await this.handOver();
-      const back = this.waiting.length === 0 && (await this.readBack());
-      tries = progressed || back ? 0 : tries + 1;
+      // The rooms are read back first, from catch-up points that no held message has moved yet.
+      const read = await this.readBack();
+      const progressed = read !== 'unreachable' && (await this.handOver());
+      tries = progressed || read === 'read' ? 0 : tries + 1;
     }
     this.toldRooms.clear();
     this.options.logger.info('the database is back: the held messages were taken in');
   }
 
-  /** Reads the rooms back when revisions were missed; false while the database is still away. */
-  private async readBack(): Promise<boolean> {
-    if (!this.readBackMissed || !this.options.catchUp) return true;
+  /** Reads the rooms back when they are owed it: `none` when they are not, `unreachable` while the database is away. */
+  private async readBack(): Promise<'none' | 'read' | 'unreachable'> {
+    if (!this.readBackMissed || !this.options.catchUp) return 'none';
+    this.readingBack = true;
     try {
       await this.options.catchUp();
     } catch (error) {
-      if (isDatabaseUnreachable(error)) return false;
+      if (isDatabaseUnreachable(error)) return 'unreachable';
       this.options.logger.warn({ err: error }, 'reading the rooms back after a database outage failed');
+    } finally {
+      this.readingBack = false;
     }
     this.readBackMissed = false;
-    return true;
+    return 'read';
   }
 
   /** Hands the waiting messages over, oldest first, until the database is away again; true when any was taken. */
@@ -227,4 +238,10 @@ export class HeldMessages {
     const current = await message.fetch(true).catch((error: unknown) => (isUnknownResource(error) ? null : message));
     return current ? intake.take(current) : 'taken';
   }
+}
+
+/** Whether message `later` was said after `earlier` (Discord ids grow with time; other ids compare as text). */
+function saidAfter(later: string, earlier: string): boolean {
+  if (/^\d+$/.test(later) && /^\d+$/.test(earlier)) return BigInt(later) > BigInt(earlier);
+  return later > earlier;
 }

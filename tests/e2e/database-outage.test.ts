@@ -239,7 +239,7 @@ describe('a database outage under a live session on Discord', () => {
     expect(next.output()).not.toContain('unhandled rejection');
   }, 180_000);
 
-  it('reads back what was said while the bot was away from Discord, though the database was away when it came back', async () => {
+  it('reads back what was said while the bot was away from Discord, though the database was away when it came back, before what was said after', async () => {
     const app = await botProcess();
     const drill = await activeSessionIn(handle.db, models, discord, channel, 'How should we plan our sprints?');
     const identified = discord.gateway.stats.identifies;
@@ -250,8 +250,12 @@ describe('a database outage under a live session on Discord', () => {
     await waitUntil(async () => discord.gateway.stats.identifies > identified, 'a new gateway session', 60_000);
     // Its catch-up met the database away (before the fix it gave up there, until the next reconnect or restart).
     await waitUntil(async () => /catch-up after a reconnect failed|holding people’s messages/.test(app.output()), 'the catch-up met the outage', 30_000);
+    // Heard live, and held: taken in first, it would move the room's catch-up point past the message before it.
+    const heard = discord.post(drill.roomId, discord.people.ada, 'Said once the bot was back on Discord');
     await proxy.up();
-    await waitAnswered(handle.db, drill, await storedOnce(unheard.id));
+    const [unheardId, heardId] = [await storedOnce(unheard.id), await storedOnce(heard.id)];
+    expect(unheardId).toBeLessThan(heardId);
+    await waitAnswered(handle.db, drill, heardId);
   }, 180_000);
 
   it('applies an edit and a deletion made while the database is away once it is back', async () => {

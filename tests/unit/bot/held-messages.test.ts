@@ -195,6 +195,31 @@ describe('HeldMessages', () => {
     expect(readBacks).toBe(1);
   });
 
+  it('reads a room back before it takes a message held meanwhile, so that what was said before that message is read', async () => {
+    const clock = new ManualClock('2026-12-07T09:00:00Z');
+    const state = { reachable: true, taken: [] as string[], told: [] as string[] };
+    const intake = room('r1', state);
+    const catchUpPoints: string[][] = [];
+    const held: HeldMessages = new HeldMessages({
+      clock,
+      logger: createLogger({ level: 'silent', secrets: [] }),
+      // The catch-up reads from where the room was read up to, and finds what was said while the bot was away.
+      catchUp: async () => {
+        catchUpPoints.push([...state.taken]);
+        await held.receive(message('5', 'said while the bot was away'), intake);
+      },
+    });
+    // A new gateway session's catch-up met the database away; it answers again before the next message comes.
+    held.readBackLater();
+    await held.receive(message('7', 'said after the bot came back'), intake);
+    expect(state.taken).toEqual([]);
+    await clock.advance(1000);
+    await held.settled();
+    expect(catchUpPoints).toEqual([[]]);
+    expect(state.taken).toEqual(['r1: said while the bot was away', 'r1: said after the bot came back']);
+    expect(state.told).toEqual([`r1: ${HELD_NOTICE}`]);
+  });
+
   it('lets one process of several that all receive every message tell the room, the same one in each', () => {
     const processes = ['worker_a', 'worker_b', 'worker_c'];
     for (const messageId of ['1579301366411558913', '1579301450272473089', '1579301377740374017', '42']) {
