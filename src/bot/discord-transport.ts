@@ -85,12 +85,11 @@ export class DiscordTransport implements Transport {
   async openRoom(request: { originChannelId: string; originMessageId: string | null; title: string }): Promise<{ roomId: string; url: string | null }> {
     const origin = await this.brainstormChannel(request.originChannelId);
     if (origin.type === ChannelType.GuildForum) return this.forumPost(origin, request);
-    const channel = origin;
     let starter: Message | null = null;
     try {
       starter = request.originMessageId
-        ? await channel.messages.fetch(request.originMessageId)
-        : await channel.send({ content: `**Brainstorm:** ${clipText(request.title, 1900)}`, allowedMentions: { parse: [] } });
+        ? await origin.messages.fetch(request.originMessageId)
+        : await origin.send({ content: `**Brainstorm:** ${clipText(request.title, 1900)}`, allowedMentions: { parse: [] } });
       if (starter.hasThread && starter.thread) return { roomId: starter.thread.id, url: starter.thread.url };
       const thread = await starter.startThread({ name: threadName(request.title), autoArchiveDuration: ThreadAutoArchiveDuration.OneDay });
       return { roomId: thread.id, url: thread.url };

@@ -11,6 +11,7 @@ import type { Clock } from '../core/clock.ts';
 import type { Logger } from '../logging/logger.ts';
 import { isDatabaseUnreachable } from '../core/database-unreachable.ts';
 import { isUnknownResource } from './discord-errors.ts';
+import { byId } from './catch-up-revisions.ts';
 
 /** What handing a message to the gateway came to: taken in (or refused, or gone), or the database was away. */
 export type IntakeOutcome = 'taken' | 'unreachable';
@@ -134,7 +135,7 @@ export class HeldMessages {
     if (this.waiting.length >= (this.options.capacity ?? 500)) return speaks ? intake.tell(HOLD_FULL) : undefined;
     // In the order they were said (which is the order live ones came): a message the read back finds comes before the
     // newer ones held meanwhile, and two messages taken at once may fail in the other order.
-    const behind = this.waiting.findIndex((held) => saidAfter(held.message.id, message.id));
+    const behind = this.waiting.findIndex((held) => byId(held.message, message) > 0);
     this.waiting.splice(behind === -1 ? this.waiting.length : behind, 0, { message, intake, arrival });
     this.startDraining();
     if (this.toldRooms.has(intake.roomId)) return;
@@ -238,10 +239,4 @@ export class HeldMessages {
     const current = await message.fetch(true).catch((error: unknown) => (isUnknownResource(error) ? null : message));
     return current ? intake.take(current) : 'taken';
   }
-}
-
-/** Whether message `later` was said after `earlier` (Discord ids grow with time; other ids compare as text). */
-function saidAfter(later: string, earlier: string): boolean {
-  if (/^\d+$/.test(later) && /^\d+$/.test(earlier)) return BigInt(later) > BigInt(earlier);
-  return later > earlier;
 }

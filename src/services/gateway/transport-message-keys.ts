@@ -1,8 +1,12 @@
-/** A bounded set of transport messages (`transport` + external id): past its capacity the oldest is forgotten. */
-export class TransportMessageKeys {
-  private readonly keys = new Set<string>();
+import { LRUCache } from 'lru-cache';
 
-  constructor(private readonly capacity: number) {}
+/** A bounded set of transport messages (`transport` + external id): past its capacity the oldest added is forgotten. */
+export class TransportMessageKeys {
+  private readonly keys: LRUCache<string, true>;
+
+  constructor(capacity: number) {
+    this.keys = new LRUCache<string, true>({ max: capacity });
+  }
 
   /** Whether the message is in the set. */
   has(transport: string, externalId: string): boolean {
@@ -11,12 +15,7 @@ export class TransportMessageKeys {
 
   /** Adds a message (as the newest), forgetting the oldest past the capacity. */
   add(transport: string, externalId: string): void {
-    const entry = key(transport, externalId);
-    this.keys.delete(entry);
-    this.keys.add(entry);
-    if (this.keys.size <= this.capacity) return;
-    const oldest = this.keys.values().next().value;
-    if (oldest !== undefined) this.keys.delete(oldest);
+    this.keys.set(key(transport, externalId), true);
   }
 
   /** Forgets a message. */
